@@ -1,0 +1,17 @@
+export {analyzeContracts, extractContracts} from './lib/extract.js'
+export {fieldLabels, labelFor, resolveFieldKey} from './lib/fields.js'
+export {contractLabel, parseContractHeading, parseSliceHeading} from './lib/heading.js'
+export {splitCheck} from './lib/criterion.js'
+export {defaultTier, effectiveTier, isTier, readTier, tiers} from './lib/tier.js'
+export type {
+  Contract,
+  ContractAnalysis,
+  ContractField,
+  ContractItem,
+  ContractProblem,
+  CriterionCheck,
+  Dialect,
+  FieldKey,
+  SliceHeading,
+  Tier
+} from './lib/types.js'

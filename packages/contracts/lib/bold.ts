@@ -1,0 +1,162 @@
+import type {List, Nodes, Paragraph, PhrasingContent, RootContent, Text} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import type {Point, Position} from 'unist'
+import {labelFor, resolveFieldKey} from './fields.js'
+import {inlineText} from './inline.js'
+import {listItems} from './items.js'
+import {advance} from './locate.js'
+import type {ContractField} from './types.js'
+
+/** A piece of one line of a paragraph: a whole inline node, or part of a text node. */
+interface Segment {
+  node: PhrasingContent
+  from: number
+  to: number
+}
+
+// Labels are short names, not sentences: `**Note that X:**` is emphasis.
+export const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
+
+/**
+ * Fields written as bold labels (`**Verification:** verify`). Several labels
+ * may share a paragraph across soft line breaks; the last label’s list is the
+ * list right after the paragraph.
+ */
+export function readBoldFields(
+  paragraph: Paragraph,
+  next: RootContent | undefined
+): {fields: ContractField[]; usedList: boolean} {
+  const fields: ContractField[] = []
+  let lastLineIsField = false
+  for (const line of splitLines(paragraph.children)) {
+    const field = readLabelLine(line)
+    if (field) {
+      fields.push(field)
+      lastLineIsField = true
+    } else {
+      lastLineIsField = false
+      const previous = fields[fields.length - 1]
+      if (previous && line.length > 0) continueValue(previous, line)
+    }
+  }
+  const last = fields[fields.length - 1]
+  if (last && lastLineIsField && next?.type === 'list' && next.position) {
+    attachList(last, next)
+    return {fields, usedList: true}
+  }
+  return {fields, usedList: false}
+}
+
+function attachList(field: ContractField, list: List): void {
+  field.items = listItems(list)
+  field.hasList = true
+  if (list.position) field.position = {start: field.position.start, end: list.position.end}
+}
+
+function splitLines(children: readonly PhrasingContent[]): Segment[][] {
+  const lines: Segment[][] = [[]]
+  for (const node of children) {
+    if (node.type === 'break') {
+      lines.push([])
+    } else if (node.type === 'text') {
+      let from = 0
+      let at = node.value.indexOf('\n')
+      while (at !== -1) {
+        if (at > from) lines[lines.length - 1]!.push({node, from, to: at})
+        lines.push([])
+        from = at + 1
+        at = node.value.indexOf('\n', from)
+      }
+      if (node.value.length > from) lines[lines.length - 1]!.push({node, from, to: node.value.length})
+    } else {
+      lines[lines.length - 1]!.push({node, from: 0, to: 0})
+    }
+  }
+  return lines
+}
+
+function readLabelLine(line: Segment[]): ContractField | null {
+  const first = line[0]
+  if (!first || first.node.type !== 'strong' || !first.node.position) return null
+  const strongText = toString(first.node).trim()
+  let label: string
+  let rest: Segment[]
+  let labelEnd: Point = first.node.position.end
+  const after = line[1]
+  if (strongText.endsWith(':')) {
+    label = strongText.slice(0, -1).trim()
+    rest = line.slice(1)
+  } else if (after && after.node.type === 'text' && after.node.value.slice(after.from).startsWith(':')) {
+    label = strongText
+    rest = [{...after, from: after.from + 1}, ...line.slice(2)]
+    labelEnd = textPoint(after.node, after.from + 1) ?? labelEnd
+  } else {
+    return null
+  }
+  if (!labelPattern.test(label)) return null
+  const key = resolveFieldKey(label)
+  const value = readValue(rest)
+  return {
+    key,
+    label,
+    expectedLabel: key ? labelFor(key, 'bold') : null,
+    value: value.text,
+    dialect: 'bold',
+    position: {start: first.node.position.start, end: value.position ? value.position.end : labelEnd},
+    labelPosition: labelTextPosition(first.node, label) ?? first.node.position,
+    valuePosition: value.position,
+    items: [],
+    hasList: false
+  }
+}
+
+/** A wrapped value goes on in the next line of the paragraph. */
+function continueValue(field: ContractField, line: Segment[]): void {
+  const more = readValue(line)
+  if (!more.position) return
+  field.value = field.value ? field.value + ' ' + more.text : more.text
+  field.valuePosition = {start: field.valuePosition?.start ?? more.position.start, end: more.position.end}
+  field.position = {start: field.position.start, end: more.position.end}
+}
+
+/** Exact span of the label text inside `**…**`, so a quick fix replaces only it. */
+function labelTextPosition(strong: Nodes, label: string): Position | null {
+  if (!('children' in strong)) return null
+  const text = strong.children[0]
+  if (strong.children.length !== 1 || text?.type !== 'text' || !text.position) return null
+  const start = text.value.indexOf(label)
+  const from = textPoint(text, start)
+  const to = textPoint(text, start + label.length)
+  return start === -1 || !from || !to ? null : {start: from, end: to}
+}
+
+function readValue(segments: Segment[]): {text: string; position: Position | null} {
+  let text = ''
+  let start: Point | undefined
+  let end: Point | undefined
+  for (const segment of segments) {
+    const {node} = segment
+    if (node.type === 'text') {
+      const part = node.value.slice(segment.from, segment.to)
+      const lead = part.length - part.trimStart().length
+      const body = part.trim()
+      if (body === '') {
+        text += part
+        continue
+      }
+      start ??= textPoint(node, segment.from + lead)
+      end = textPoint(node, segment.from + lead + body.length) ?? end
+      text += part
+    } else {
+      if (!start) start = node.position?.start
+      end = node.position?.end ?? end
+      text += inlineText([node])
+    }
+  }
+  const trimmed = text.trim()
+  return {text: trimmed, position: start && end && trimmed ? {start, end} : null}
+}
+
+function textPoint(node: Text, index: number): Point | undefined {
+  return node.position ? advance(node.position.start, node.value, index) : undefined
+}

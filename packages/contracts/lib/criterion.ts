@@ -1,0 +1,20 @@
+import type {CriterionCheck} from './types.js'
+
+// `Text -- verified by: `cmd`` (also an em or en dash); `manual` for a human check.
+const checkSuffix = /\s*(?:--|—|–)\s*verified by:\s*(.*?)\s*$/i
+
+/** Split a criterion’s text from the check attached to it. */
+export function splitCheck(text: string): {text: string; check: CriterionCheck | null} {
+  const match = checkSuffix.exec(text)
+  if (!match) return {text, check: null}
+  const how = match[1] ?? ''
+  const code = /^`+\s?(.*?)\s?`+$/.exec(how)
+  if (code && code[1]) {
+    return {text: text.slice(0, match.index), check: {method: 'bash', command: code[1], timeout: null}}
+  }
+  // Any other way of checking (`manual`, `read the handler and trace it`) is a human check.
+  if (how !== '') {
+    return {text: text.slice(0, match.index), check: {method: 'manual', command: null, timeout: null}}
+  }
+  return {text, check: null}
+}

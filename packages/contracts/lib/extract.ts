@@ -1,0 +1,164 @@
+import type {Root, RootContent} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import type {Point, Position} from 'unist'
+import type {VFile} from 'vfile'
+import {readBoldFields} from './bold.js'
+import {readBlockFields} from './fenced.js'
+import {readFrontmatter} from './frontmatter.js'
+import type {FrontmatterContract} from './frontmatter.js'
+import {contractLabel, parseContractHeading, parseSliceHeading} from './heading.js'
+import {createLocator} from './locate.js'
+import {effectiveTier, readTier} from './tier.js'
+import type {Locator} from './locate.js'
+import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, SliceHeading} from './types.js'
+
+/** A contract being read: its section runs until a heading of the same or higher rank. */
+interface Draft {
+  id: string | null
+  name: string
+  depth: number
+  start: Point
+  end: Point
+  headingPosition: Position
+  sliceHeading: SliceHeading | null
+  fields: ContractField[]
+  frontmatter: boolean
+}
+
+// One analysis per tree, shared by every rule that lints it.
+const cache = new WeakMap<Root, ContractAnalysis>()
+
+/**
+ * Every contract in a document, with positions for every field and item.
+ * The result is cached per tree: call it from as many rules as you like.
+ */
+export function extractContracts(tree: Root, file?: VFile): Contract[] {
+  return analyzeContracts(tree, file).contracts
+}
+
+/** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types). */
+export function analyzeContracts(tree: Root, file?: VFile): ContractAnalysis {
+  let analysis = cache.get(tree)
+  if (!analysis) {
+    analysis = analyze(tree, createLocator(file))
+    cache.set(tree, analysis)
+  }
+  return analysis
+}
+
+function analyze(tree: Root, locator: Locator): ContractAnalysis {
+  const contracts: Contract[] = []
+  const problems: ContractProblem[] = []
+  const children = tree.children
+  let current: Draft | null = null
+  let slice: {heading: SliceHeading; depth: number} | null = null
+  let frontmatter: Draft | null = null
+
+  const close = () => {
+    if (current && current !== frontmatter) contracts.push(finish(current))
+    current = null
+  }
+
+  for (let index = 0; index < children.length; index++) {
+    const node: RootContent = children[index]!
+    if (!node.position) continue
+    if (node.type === 'yaml' && index === 0) {
+      const read = readFrontmatter(node, locator)
+      problems.push(...read.problems)
+      if (read.contract) {
+        frontmatter = fromFrontmatter(read.contract, node.position)
+        current = frontmatter
+      }
+      continue
+    }
+    if (node.type === 'heading') {
+      const text = toString(node)
+      const heading = parseContractHeading(text)
+      if (slice && node.depth <= slice.depth) slice = null
+      if (heading) {
+        close()
+        // The body of a frontmatter contract repeats its heading: same contract.
+        if (frontmatter && isSameContract(frontmatter, heading)) {
+          current = frontmatter
+          frontmatter.depth = node.depth
+          frontmatter.end = node.position.end
+          continue
+        }
+        current = {
+          ...heading,
+          depth: node.depth,
+          start: node.position.start,
+          end: node.position.end,
+          headingPosition: node.position,
+          sliceHeading: slice?.heading ?? null,
+          fields: [],
+          frontmatter: false
+        }
+        continue
+      }
+      if (current && node.depth <= current.depth) close()
+      const sliceHeading = parseSliceHeading(text)
+      if (sliceHeading) slice = {heading: sliceHeading, depth: node.depth}
+      continue
+    }
+    if (!current) continue
+    const draft: Draft = current
+    draft.end = node.position.end
+    if (node.type === 'paragraph') {
+      const read = readBoldFields(node, children[index + 1])
+      draft.fields.push(...read.fields)
+      if (read.usedList) {
+        index++
+        draft.end = children[index]!.position?.end ?? draft.end
+      }
+    } else if (node.type === 'code') {
+      const fields = readBlockFields(node, locator)
+      if (fields) draft.fields.push(...fields)
+    }
+  }
+  close()
+  if (frontmatter) contracts.unshift(finish(frontmatter))
+  return {contracts, problems}
+}
+
+function fromFrontmatter(read: FrontmatterContract, position: Position): Draft {
+  return {
+    id: read.id,
+    name: read.name,
+    depth: 0,
+    start: position.start,
+    end: position.end,
+    headingPosition: read.headingPosition,
+    sliceHeading: null,
+    fields: read.fields,
+    frontmatter: true
+  }
+}
+
+function isSameContract(frontmatter: Draft, heading: {id: string | null; name: string}): boolean {
+  if (frontmatter.id && heading.id) return frontmatter.id === heading.id
+  return frontmatter.name !== '' && frontmatter.name === heading.name
+}
+
+function finish(draft: Draft): Contract {
+  const {fields} = draft
+  const verification = fields.find((field) => field.key === 'verification')
+  const tier = verification ? readTier(verification.value) : null
+  const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
+  const dialect: Dialect = fields[0]?.dialect ?? (draft.frontmatter ? 'frontmatter' : 'bold')
+  return {
+    id: draft.id,
+    name: draft.name,
+    label: contractLabel(draft.id, draft.name),
+    dialect,
+    position: {start: draft.start, end: draft.end},
+    headingPosition: draft.headingPosition,
+    tier,
+    effectiveTier: effectiveTier(tier),
+    criteria: fields.filter((field) => field.key === 'acceptanceCriteria').flatMap((field) => field.items),
+    steps: fields.filter((field) => field.key === 'steps').flatMap((field) => field.items),
+    slice: sliceField?.value ?? draft.sliceHeading?.id ?? null,
+    sliceHeading: draft.sliceHeading,
+    fields
+  }
+}

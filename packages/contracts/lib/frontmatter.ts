@@ -1,0 +1,166 @@
+import type {Yaml} from 'mdast'
+import type {Point, Position} from 'unist'
+import {isMap, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
+import type {Node as YamlNode, Pair} from 'yaml'
+import {splitCheck} from './criterion.js'
+import {labelFor, resolveFieldKey} from './fields.js'
+import type {Locator} from './locate.js'
+import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
+
+/** What a contract’s frontmatter gives: its fields, name and where it starts. */
+export interface FrontmatterContract {
+  id: string | null
+  name: string
+  headingPosition: Position
+  fields: ContractField[]
+}
+
+/**
+ * One contract per file in YAML frontmatter (`id`, `contract`, `slice`,
+ * `verification`, `acceptance_criteria`, `steps`). Positions point into the
+ * YAML, offset by the frontmatter node’s own position.
+ */
+export function readFrontmatter(
+  node: Yaml,
+  locator: Locator
+): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
+  const problems: ContractProblem[] = []
+  if (!node.position) return {contract: null, problems}
+  const lineCounter = new LineCounter()
+  const document = parseDocument(node.value, {lineCounter, prettyErrors: false, uniqueKeys: false})
+  const base = contentStart(node, locator)
+  // Block nodes’ ranges take in the line break after them: stop at the last character.
+  const place = (from: number, to: number): Position => {
+    let end = to
+    while (end > from && /\s/.test(node.value.charAt(end - 1))) end--
+    return {start: pointAt(from), end: pointAt(end)}
+  }
+  function pointAt(index: number): Point {
+    const {line, col} = lineCounter.linePos(index)
+    const point: Point = {line: base.line + line - 1, column: col}
+    if (base.offset !== undefined) point.offset = base.offset + index
+    return point
+  }
+  const nodePlace = (yamlNode: YamlNode | null | undefined, fallback: Position): Position =>
+    yamlNode?.range ? place(yamlNode.range[0], yamlNode.range[1]) : fallback
+
+  const error = document.errors[0]
+  if (error) {
+    const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
+    problems.push({kind: 'yaml-syntax', subject: 'frontmatter', actual: reason, expected: 'valid YAML', place: place(error.pos[0], Math.max(error.pos[1], error.pos[0]))})
+    return {contract: null, problems}
+  }
+  const contents = document.contents
+  if (!isMap(contents)) return {contract: null, problems}
+  const pairs = contents.items as Array<Pair<unknown, unknown>>
+  const keyOf = (pair: Pair<unknown, unknown>) => (isScalar(pair.key) ? String(pair.key.value) : '')
+  const scalarOf = (wanted: string) => {
+    const pair = pairs.find((candidate) => resolveFieldKey(keyOf(candidate)) === wanted)
+    return pair && isScalar(pair.value) && pair.value.value != null ? String(pair.value.value).trim() : null
+  }
+  const id = scalarOf('id')
+  const name = scalarOf('contract')
+  const isContract =
+    name !== null ||
+    (id !== null && /^C-\d+$/i.test(id)) ||
+    pairs.some((pair) => ['verification', 'acceptanceCriteria', 'steps'].includes(resolveFieldKey(keyOf(pair)) ?? ''))
+  if (!isContract) return {contract: null, problems}
+
+  const fields: ContractField[] = []
+  for (const pair of pairs) {
+    const keyNode = isScalar(pair.key) ? pair.key : null
+    if (!keyNode?.range) continue
+    const label = keyOf(pair)
+    const key = resolveFieldKey(label)
+    const labelPosition = place(keyNode.range[0], keyNode.range[1])
+    const valueNode = (pair.value ?? null) as YamlNode | null
+    const field: ContractField = {
+      key,
+      label,
+      expectedLabel: key ? labelFor(key, 'frontmatter') : null,
+      value: '',
+      dialect: 'frontmatter',
+      position: {start: labelPosition.start, end: nodePlace(valueNode, labelPosition).end},
+      labelPosition,
+      valuePosition: null,
+      items: [],
+      hasList: false
+    }
+    const listField = key === 'acceptanceCriteria' || key === 'steps'
+    if (isScalar(valueNode) && valueNode.value != null && String(valueNode.value).trim() !== '') {
+      field.value = String(valueNode.value).trim()
+      field.valuePosition = nodePlace(valueNode, labelPosition)
+      if (listField) {
+        // Read a lone string as one item, so the contract is not also empty.
+        field.items.push({...splitCheck(field.value), position: field.valuePosition})
+        problems.push(shapeProblem(label, 'text', 'a list', field.valuePosition))
+      }
+    } else if (isSeq(valueNode)) {
+      field.hasList = true
+      for (const item of valueNode.items as YamlNode[]) {
+        const read = readItem(item, nodePlace(item, field.position), problems, label)
+        if (read) field.items.push(read)
+      }
+      if (!listField) problems.push(shapeProblem(label, 'a list', 'text', field.position))
+    } else if (isMap(valueNode)) {
+      problems.push(shapeProblem(label, 'a mapping', listField ? 'a list' : 'text', field.position))
+    }
+    fields.push(field)
+  }
+  const headingPair =
+    pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'contract') ??
+    pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'id')
+  const headingKey = headingPair && isScalar(headingPair.key) ? headingPair.key : null
+  const headingValue = (headingPair?.value ?? null) as YamlNode | null
+  const headingPosition =
+    headingKey?.range
+      ? {start: place(headingKey.range[0], headingKey.range[0]).start, end: nodePlace(headingValue, place(headingKey.range[0], headingKey.range[1])).end}
+      : node.position
+  return {contract: {id: id ? id.toUpperCase() : null, name: name ?? '', headingPosition, fields}, problems}
+}
+
+/** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
+function readItem(item: YamlNode, position: Position, problems: ContractProblem[], label: string): ContractItem | null {
+  if (isScalar(item)) {
+    const text = item.value == null ? '' : String(item.value).trim()
+    return text ? {...splitCheck(text), position} : null
+  }
+  if (isMap(item)) {
+    const text = item.get('text')
+    if (typeof text !== 'string' || text.trim() === '') {
+      problems.push(shapeProblem(label + ' item', 'a mapping without `text`', 'a string or `text:`', position))
+      return null
+    }
+    return {text: text.trim(), position, check: readCheck(item.get('verify'))}
+  }
+  problems.push(shapeProblem(label + ' item', 'a list', 'a string or `text:`', position))
+  return null
+}
+
+function readCheck(verify: unknown): CriterionCheck | null {
+  if (!isMap(verify)) return null
+  const method = verify.get('method')
+  const command = verify.get('command')
+  const timeout = verify.get('timeout')
+  return {
+    method: method === 'manual' ? 'manual' : 'bash',
+    command: typeof command === 'string' && command.trim() !== '' ? command.trim() : null,
+    timeout: typeof timeout === 'number' && timeout > 0 ? timeout : null
+  }
+}
+
+function shapeProblem(label: string, actual: string, expected: string, place: Position): ContractProblem {
+  return {kind: 'field-shape', subject: label, actual, expected, place}
+}
+
+/** Where the YAML text starts: the line after the opening `---`. */
+function contentStart(node: Yaml, locator: Locator): Point {
+  const start = node.position!.start
+  const line = start.line + 1
+  if (locator.source !== null && start.offset !== undefined) {
+    const newline = locator.source.indexOf('\n', start.offset)
+    if (newline !== -1) return {line, column: 1, offset: newline + 1}
+  }
+  const fence = node.value.includes('\r\n') ? 5 : 4
+  return start.offset === undefined ? {line, column: 1} : {line, column: 1, offset: start.offset + fence}
+}

@@ -1,0 +1,52 @@
+import type {Point, Position} from 'unist'
+import type {VFile} from 'vfile'
+import {location} from 'vfile-location'
+
+/** Maps offsets of the document to points, with or without its source. */
+export interface Locator {
+  /** Source text, when the file was given. */
+  source: string | null
+  /** Point of an offset of the source (needs `source`). */
+  toPoint(offset: number): Point | undefined
+  /** Offset of the start of a 1-based line (needs `source`). */
+  lineStart(line: number): number | undefined
+}
+
+export function createLocator(file: VFile | undefined): Locator {
+  const source = file && file.value !== undefined ? String(file.value) : null
+  if (source === null) {
+    return {source, toPoint: () => undefined, lineStart: () => undefined}
+  }
+  const place = location(source)
+  return {
+    source,
+    toPoint(offset) {
+      return place.toPoint(offset)
+    },
+    lineStart(line) {
+      return place.toOffset({line, column: 1})
+    }
+  }
+}
+
+/**
+ * Point `index` characters into `text`, which starts at `start`: counts the
+ * line breaks on the way, so it needs no source.
+ */
+export function advance(start: Point, text: string, index: number): Point {
+  let line = start.line
+  let column = start.column
+  let lineBegin = 0
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+    line++
+    column = 1
+    lineBegin = at + 1
+  }
+  const result: Point = {line, column: column + (index - lineBegin)}
+  if (start.offset !== undefined) result.offset = start.offset + index
+  return result
+}
+
+export function span(start: Point, end: Point): Position {
+  return {start, end}
+}

@@ -1,0 +1,117 @@
+import type {Position} from 'unist'
+
+/**
+ * How a contract (or one of its fields) is written:
+ * `bold` labels (`**Verification:** verify`), `fenced` plain `Field: value`
+ * lines in a code block, `comment` the same behind `// ` (Go-style), or
+ * `frontmatter` YAML keys.
+ */
+export type Dialect = 'bold' | 'fenced' | 'comment' | 'frontmatter'
+
+/** A valid verification tier. */
+export type Tier = 'auto' | 'verify'
+
+/** Fields the model knows by meaning; other labels are kept by name. */
+export type FieldKey =
+  | 'id'
+  | 'contract'
+  | 'boundary'
+  | 'slice'
+  | 'input'
+  | 'output'
+  | 'errors'
+  | 'invariants'
+  | 'security'
+  | 'verification'
+  | 'acceptanceCriteria'
+  | 'steps'
+  | 'dependencies'
+
+/** A check attached to a criterion (`-- verified by: \`cmd\``, or `verify:` in YAML). */
+export interface CriterionCheck {
+  method: 'bash' | 'manual'
+  /** Shell command, for `bash`. */
+  command: string | null
+  /** Seconds, when the contract sets one. */
+  timeout: number | null
+}
+
+/** One acceptance criterion or step. */
+export interface ContractItem {
+  /** Item text as written (inline code keeps its backticks), check suffix removed. */
+  text: string
+  position: Position
+  check: CriterionCheck | null
+}
+
+/** One labelled field of a contract. */
+export interface ContractField {
+  /** Known field the label names (near misses included), or `null`. */
+  key: FieldKey | null
+  /** Label as written, without its colon. */
+  label: string
+  /** Correct label for `key` in this field's dialect, or `null` for unknown labels. */
+  expectedLabel: string | null
+  /** Inline value, trimmed (`''` when the value is a list or missing). */
+  value: string
+  dialect: Dialect
+  /** Label to end of value or list. */
+  position: Position
+  labelPosition: Position
+  /** Span of `value`, or `null` when there is no inline value. */
+  valuePosition: Position | null
+  /** Items of the field’s list. */
+  items: ContractItem[]
+  /** Whether a list (or YAML sequence) was given, even an empty one. */
+  hasList: boolean
+}
+
+/** A slice heading (`## S-01: Campaign Cards`) that encloses contracts. */
+export interface SliceHeading {
+  id: string
+  name: string
+}
+
+/** One contract. */
+export interface Contract {
+  /** `C-03`, or `null` for a `Contract: Name` heading. */
+  id: string | null
+  name: string
+  /** What messages call it: `C-03 CampaignStatusBadge`. */
+  label: string
+  /** Dialect of its first field (its heading’s when it has none). */
+  dialect: Dialect
+  /** The whole contract. */
+  position: Position
+  /** The heading (or YAML `contract`/`id` entry) that starts it. */
+  headingPosition: Position
+  /** `auto`, `verify`, the raw text when invalid, or `null` when absent. */
+  tier: string | null
+  /** Tier that applies: `auto` only when written exactly so; missing or invalid is `verify`. */
+  effectiveTier: Tier
+  criteria: ContractItem[]
+  steps: ContractItem[]
+  /** The `Slice` field, else the enclosing slice heading’s id, else `null`. */
+  slice: string | null
+  sliceHeading: SliceHeading | null
+  fields: ContractField[]
+}
+
+/** Something that keeps a contract from being read fully. */
+export interface ContractProblem {
+  /** `yaml-syntax`: frontmatter that does not parse; `field-shape`: a field of the wrong type. */
+  kind: 'yaml-syntax' | 'field-shape'
+  /** What is wrong: `frontmatter`, or the field’s label. */
+  subject: string
+  /** What was found: the YAML error, or the type (`text`, `a list`). */
+  actual: string
+  /** What should be there. */
+  expected: string
+  place: Position
+}
+
+/** Everything read from one document. */
+export interface ContractAnalysis {
+  contracts: Contract[]
+  problems: ContractProblem[]
+}

@@ -1,0 +1,31 @@
+/**
+ * remark-lint rule to warn when a contract has more acceptance criteria than
+ * a maximum: a checkpoint with many criteria gets skimmed, not checked.
+ */
+import {contractRule, report} from '@verification-tiers/lint-rule'
+
+/** Configuration: the maximum, or an object with it. */
+export type Options = number | {max?: number | null | undefined}
+
+const defaultMax = 5
+
+const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefined>(
+  'acceptance-criteria-count',
+  function ({contracts}, file, options) {
+    const max = typeof options === 'number' ? options : (options?.max ?? defaultMax)
+    if (!Number.isInteger(max) || max < 0) {
+      throw new Error(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)
+    }
+    for (const contract of contracts) {
+      const extra = contract.criteria[max]
+      if (!extra) continue
+      report(
+        file,
+        `Unexpected ${contract.criteria.length} acceptance criteria on ${contract.label}, expected at most ${max}`,
+        extra.position
+      )
+    }
+  }
+)
+
+export default remarkLintAcceptanceCriteriaCount

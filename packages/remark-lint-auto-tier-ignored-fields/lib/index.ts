@@ -1,0 +1,25 @@
+/**
+ * remark-lint rule to warn when an auto-tier contract lists acceptance
+ * criteria or steps: nobody checks them on the auto tier, so they mislead.
+ */
+import {labelFor} from '@verification-tiers/contracts'
+import {code, contractRule, report} from '@verification-tiers/lint-rule'
+
+const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields', function ({contracts}, file) {
+  for (const contract of contracts) {
+    if (contract.tier !== 'auto') continue
+    for (const field of contract.fields) {
+      if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
+      if (field.items.length === 0 && field.value === '') continue
+      const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
+      const verify = code(labelFor('verification', field.dialect) + ': verify')
+      report(
+        file,
+        `Unexpected ${what} on auto contract ${contract.label}, expected none as the ${code('auto')} tier ignores them, or ${verify}`,
+        field.labelPosition
+      )
+    }
+  }
+})
+
+export default remarkLintAutoTierIgnoredFields

@@ -1,0 +1,34 @@
+/**
+ * remark-lint rule to warn when a contract field label is a near miss of a
+ * known one (`Acceptence Criteria`, `AcceptanceCriteria`, `Step`,
+ * `acceptance-criteria` in YAML), or when a contract gives a field twice.
+ */
+import type {FieldKey} from '@verification-tiers/contracts'
+import {code, contractRule, report} from '@verification-tiers/lint-rule'
+
+const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file) {
+  for (const contract of contracts) {
+    const seen = new Set<FieldKey>()
+    for (const field of contract.fields) {
+      if (!field.key || !field.expectedLabel) continue
+      if (field.label !== field.expectedLabel) {
+        report(
+          file,
+          `Unexpected field name ${code(field.label)} in ${contract.label}, expected ${code(field.expectedLabel)}`,
+          field.labelPosition,
+          {actual: field.label, expected: [field.expectedLabel]}
+        )
+      }
+      if (seen.has(field.key)) {
+        report(
+          file,
+          `Unexpected second ${code(field.expectedLabel)} field in ${contract.label}, expected each field once`,
+          field.labelPosition
+        )
+      }
+      seen.add(field.key)
+    }
+  }
+})
+
+export default remarkLintContractFieldName

@@ -1,0 +1,33 @@
+/**
+ * remark-lint rule to warn when a contract’s verification tier is not `auto`
+ * or `verify`: wrong casing (`Verify`), other words (`manual`), or an
+ * unfilled template (`auto | verify`).
+ */
+import {isTier, readTier, tiers} from '@verification-tiers/contracts'
+import {code, contractRule, report} from '@verification-tiers/lint-rule'
+
+const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts}, file) {
+  const allTiers = tiers.map(code).join(' or ')
+  for (const contract of contracts) {
+    for (const field of contract.fields) {
+      if (field.key !== 'verification') continue
+      const value = readTier(field.value)
+      if (isTier(value)) continue
+      if (value === '') {
+        report(file, `Unexpected empty verification tier on ${contract.label}, expected ${allTiers}`, field.labelPosition)
+        continue
+      }
+      // A tier in other casing has one fix; anything else could mean either.
+      const recased = tiers.find((tier) => tier === value.toLowerCase())
+      const expected = recased ? [recased] : [...tiers]
+      report(
+        file,
+        `Unexpected verification tier ${code(value)} on ${contract.label}, expected ${expected.map(code).join(' or ')}`,
+        field.valuePosition ?? field.labelPosition,
+        {actual: field.value, expected}
+      )
+    }
+  }
+})
+
+export default remarkLintVerificationTier

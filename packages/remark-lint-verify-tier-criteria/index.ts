@@ -1,0 +1,2 @@
+export {default} from './lib/index.js'
+export type {Options} from './lib/index.js'

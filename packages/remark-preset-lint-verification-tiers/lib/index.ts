@@ -1,0 +1,32 @@
+/**
+ * remark preset to lint verification-tier contracts: remark-lint itself (so
+ * `<!--lint disable …-->` comments work), remark-frontmatter for contracts in
+ * YAML frontmatter, and the contract rules. An invalid tier is an error; the
+ * rest are warnings. Change either the usual remark-lint way.
+ */
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintAcceptanceCriteriaCount from 'remark-lint-acceptance-criteria-count'
+import remarkLintAcceptanceCriteriaSpecific from 'remark-lint-acceptance-criteria-specific'
+import remarkLintAutoTierIgnoredFields from 'remark-lint-auto-tier-ignored-fields'
+import remarkLintContractFieldName from 'remark-lint-contract-field-name'
+import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
+import remarkLintVerificationTier from 'remark-lint-verification-tier'
+import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
+import type {Preset} from 'unified'
+
+const remarkPresetLintVerificationTiers: Preset = {
+  plugins: [
+    remarkFrontmatter,
+    remarkLint,
+    remarkLintContractFrontmatter,
+    [remarkLintVerificationTier, ['error']],
+    remarkLintVerifyTierCriteria,
+    remarkLintAutoTierIgnoredFields,
+    remarkLintContractFieldName,
+    remarkLintAcceptanceCriteriaCount,
+    remarkLintAcceptanceCriteriaSpecific
+  ]
+}
+
+export default remarkPresetLintVerificationTiers
