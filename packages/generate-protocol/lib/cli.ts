@@ -1,0 +1,78 @@
+import {parseArgs} from 'node:util'
+import {BudgetError, defaultPaths, findStale, generateProtocol, renderProtocol} from './generate.js'
+import type {GeneratedFile} from './generate.js'
+import {TemplateError} from './templates.js'
+
+export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]
+
+Render the protocol docs from Handlebars templates into the output folder,
+each under the line budget its template declares, and precompile the
+checkpoint partials for the runtime.
+
+Options:
+  --check            write nothing; exit 1 naming the files that are stale
+  --root <dir>       project root (default: the working directory)
+  --templates <dir>  templates folder (default: ${defaultPaths.templates})
+  --out <dir>        output folder of the docs (default: ${defaultPaths.out})
+  --partials <file>  precompiled partials module (default: ${defaultPaths.partials})
+  -h, --help         show this help`
+
+/** Output streams, so tests and callers can capture them. */
+export interface Io {
+  stdout: (line: string) => void
+  stderr: (line: string) => void
+}
+
+/** Run the command; resolves to the exit code (0 done, 1 failed, 2 usage). */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let values
+  try {
+    values = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        check: {type: 'boolean', default: false},
+        root: {type: 'string'},
+        templates: {type: 'string'},
+        out: {type: 'string'},
+        partials: {type: 'string'},
+        help: {type: 'boolean', short: 'h', default: false}
+      }
+    }).values
+  } catch (error) {
+    io.stderr(`generate-protocol: ${(error as Error).message}`)
+    io.stderr(usage)
+    return 2
+  }
+  if (values.help) {
+    io.stdout(usage)
+    return 0
+  }
+  const options = {root: values.root, templates: values.templates, out: values.out, partials: values.partials}
+  try {
+    if (values.check) {
+      const stale = await findStale(await renderProtocol(options), values.root)
+      if (stale.length > 0) {
+        io.stderr(`generate-protocol: stale: ${stale.map((file) => file.file).join(', ')}; run \`npm run generate-protocol\` and commit the result`)
+        return 1
+      }
+      io.stdout('generate-protocol: up to date')
+      return 0
+    }
+    const {files, written} = await generateProtocol(options)
+    for (const file of files) io.stdout(`${written.includes(file) ? 'wrote' : 'unchanged'} ${file.file}${budgetNote(file)}`)
+    return 0
+  } catch (error) {
+    if (error instanceof TemplateError || error instanceof BudgetError) {
+      for (const line of error.message.split('\n')) io.stderr(`generate-protocol: ${line}`)
+      return 1
+    }
+    io.stderr(`generate-protocol: ${(error as Error).message ?? String(error)}`)
+    return 1
+  }
+}
+
+function budgetNote(file: GeneratedFile): string {
+  return file.budget === null ? '' : ` (${file.lines}/${file.budget} lines)`
+}

@@ -1,0 +1,2 @@
+export * from './lib/vocabulary.js'
+export * from './lib/placeholders.js'

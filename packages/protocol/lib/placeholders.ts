@@ -1,0 +1,88 @@
+/**
+ * What each checkpoint format shows, and the placeholder data the docs render
+ * it with: the docs’ format blocks are the runtime’s output for this data.
+ */
+import {rejectionOptions, rejectionThreshold} from './vocabulary.js'
+
+/** Data of a Verify checkpoint: one slice, its aggregated criteria and steps. */
+export interface VerifyCheckpointData {
+  sliceId: string
+  sliceName: string
+  criteria: readonly string[]
+  steps: readonly string[]
+}
+
+/** Data of the rejection options: the user’s words. */
+export interface RejectionOptionsData {
+  feedback: string
+}
+
+/** One logged rejection, as the escalation lists it. */
+export interface RejectionHistoryEntry {
+  feedback: string
+  action: string
+}
+
+/** Data of the escalation. */
+export interface EscalationData {
+  sliceName: string
+  rejections: readonly RejectionHistoryEntry[]
+}
+
+/** Data of the other checkpoint types, for their formats. */
+export interface DecisionCheckpointData {
+  summary: string
+  context: string
+  options: readonly string[]
+}
+export interface ExternalActionCheckpointData {
+  action: string
+  steps: readonly string[]
+}
+export interface CircuitBreakCheckpointData {
+  sliceId: string
+  scope: string
+  attempts: string
+  lastError: string
+}
+
+/** The placeholder data of every format, as the design writes it. */
+export const placeholders = {
+  verifyCheckpoint: {
+    sliceId: '{slice_id}',
+    sliceName: '{slice_name}',
+    criteria: ['{criterion 1 from contract A}', '{criterion 2 from contract A}', '{criterion 3 from contract B}'],
+    steps: ['{step 1 from contract A}', '{step 2 from contract A}', '{step 3 from contract B}']
+  },
+  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: []},
+  rejectionOptions: {feedback: "{user's response}"},
+  escalation: {
+    sliceName: '{slice_name}',
+    rejections: Array.from({length: rejectionThreshold}, (_, index) => ({
+      feedback: `{feedback ${index + 1}}`,
+      action: '{action taken}'
+    }))
+  },
+  // The design’s example log: a test gap, then an implementation gap.
+  rejectionLog: {
+    sliceId: 'S-{N}',
+    rejectionCount: 2,
+    log: [rejectionOptions[0], rejectionOptions[2]].map((option) => ({
+      feedback: "{user's words}",
+      classification: option.classification,
+      actionTaken: option.actionTaken
+    }))
+  },
+  decision: {summary: '{decision to make}', context: '{why it cannot wait}', options: ['{option 1}', '{option 2}']},
+  externalAction: {action: '{what the user must do}', steps: ['{step 1}', '{step 2}']},
+  circuitBreak: {sliceId: '{slice_id}', scope: '{test name, or the slice}', attempts: '{N}', lastError: '{last error}'}
+} as const satisfies {
+  verifyCheckpoint: VerifyCheckpointData
+  verifyCheckpointEmpty: VerifyCheckpointData
+  rejectionOptions: RejectionOptionsData
+  escalation: EscalationData
+  rejectionLog: {sliceId: string; rejectionCount: number; log: ReadonlyArray<{feedback: string; classification: string; actionTaken: string}>}
+  decision: DecisionCheckpointData
+  externalAction: ExternalActionCheckpointData
+  circuitBreak: CircuitBreakCheckpointData
+}

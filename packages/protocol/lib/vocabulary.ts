@@ -1,0 +1,136 @@
+/**
+ * The words and numbers of the verification-tier protocol. The generated docs
+ * and the runtime both read them from here, so a changed word changes both.
+ * Texts follow the design (seed 000, sections 4.3 to 4.5 and 6.3).
+ */
+import {defaultTier, tiers} from '@verification-tiers/contracts'
+import type {Tier} from '@verification-tiers/contracts'
+
+export {defaultTier, tiers}
+export type {Tier}
+
+/** What each tier means. */
+export const tierMeanings: Readonly<Record<Tier, string>> = {
+  auto: 'tests are enough: the slice goes straight from verification to summary and docs',
+  verify: 'a human confirms the output matches intent before the slice completes'
+}
+
+/** Rejections of one slice before the escalation. */
+export const rejectionThreshold = 3
+
+/** Replies that approve a checkpoint (trimmed, any case); anything else rejects. */
+export const approvalReplies: readonly string[] = ['1', 'yes', 'y', 'approved']
+
+/** Headline of a Verify checkpoint, shown only on fresh passing evidence. */
+export const passingHeadline = 'ALL TESTS PASSING'
+
+/** Choices of the Verify checkpoint. */
+export const checkpointChoices = [
+  {choice: '1', label: 'Yes', text: 'mark complete and continue', approves: true},
+  {choice: '2', label: 'No', text: "I'll describe what's wrong", approves: false},
+  {choice: '3', label: 'Partially', text: "some criteria met, I'll describe the gaps", approves: false}
+] as const
+
+/** Gap types, as the rejection log records them. */
+export type Classification = 'test_gap' | 'contract_gap' | 'implementation_gap'
+
+/** Who acts on a rejection. */
+export type RouteTarget = 'test writer' | 'user'
+
+/** What the test writer receives on a rejection, and what it never does. */
+export const testWriterReceives: readonly string[] = ['the rejection feedback (verbatim)', 'the contract', 'the acceptance criteria']
+export const testWriterNeverReceives: readonly string[] = ['implementation code', 'test source from the current cycle']
+
+/** The three ways to address a rejection (seed 4.4), each mapped to a gap and a route. */
+export const rejectionOptions = [
+  {
+    choice: '1',
+    title: 'Tighten the tests',
+    reason: "the tests aren't specific enough to catch this mismatch",
+    routesTo: 'test writer adds more precise assertions, then implementer passes them',
+    classification: 'test_gap',
+    gap: 'Test gap',
+    target: 'test writer',
+    action: 'Spawn test writer with the feedback (verbatim), the contract and the acceptance criteria; it adds or tightens tests, then the implementer passes them. Re-run the tier gate.',
+    actionTaken: 'spawned test writer with feedback'
+  },
+  {
+    choice: '2',
+    title: 'Revise the contract',
+    reason: "the contract doesn't capture what I actually want",
+    routesTo: 'you update the contract, then the slice restarts',
+    classification: 'contract_gap',
+    gap: 'Contract gap',
+    target: 'user',
+    action: 'Present the contract to the user to revise its criteria or definition. Restart the slice from Step 1.',
+    actionTaken: 'presented contract to user for revision'
+  },
+  {
+    choice: '3',
+    title: 'Provide more detail',
+    reason: "I'll describe exactly what I expect",
+    routesTo: 'test writer uses your detail to write targeted tests, then implementer passes them',
+    classification: 'implementation_gap',
+    gap: 'Implementation gap',
+    target: 'test writer',
+    action: 'Collect the detail. Spawn test writer with the detail, the feedback (verbatim), the contract and the acceptance criteria; then the implementer. Re-run the tier gate.',
+    actionTaken: 'spawned test writer with detailed description'
+  }
+] as const satisfies ReadonlyArray<{
+  choice: string
+  title: string
+  reason: string
+  routesTo: string
+  classification: Classification
+  gap: string
+  target: RouteTarget
+  action: string
+  actionTaken: string
+}>
+
+/** Choices at the escalation (seed 4.5). */
+export const escalationOptions = [
+  {choice: '1', title: 'Re-scope', text: 'the contract is fundamentally wrong. Revise contracts and restart.', note: null, decision: 'rescope'},
+  {choice: '2', title: 'Pair', text: 'provide detailed, step-by-step guidance for exactly what you want.', note: null, decision: 'pair'},
+  {
+    choice: '3',
+    title: 'Skip verification',
+    text: 'mark this slice as auto-verified and proceed.',
+    note: '(The mismatch is acknowledged but deferred.)',
+    decision: 'skip'
+  }
+] as const
+
+/** Run modes of the orchestrator (`config.json` `mode`). */
+export const modes = ['interactive', 'yolo'] as const
+
+export type Mode = (typeof modes)[number]
+
+/** Checkpoint types (seed 6.3): what triggers each, and in which modes it pauses. */
+export const checkpointTypes = [
+  {name: 'Visual', trigger: 'UI slice needs human eyes', deprecated: 'use the verify tier', pauses: 'interactive mode only', pausesIn: ['interactive']},
+  {name: 'Decision', trigger: 'Rule 4 architectural stop', deprecated: null, pauses: 'always', pausesIn: modes},
+  {name: 'External Action', trigger: 'Human action needed outside the agent', deprecated: null, pauses: 'always', pausesIn: modes},
+  {name: 'Circuit Break', trigger: '3 per-test or 7 per-slice failures', deprecated: null, pauses: 'always', pausesIn: modes},
+  {name: 'Acceptance', trigger: 'Slice verification tier is verify', deprecated: null, pauses: 'always (even in yolo mode)', pausesIn: modes}
+] as const satisfies ReadonlyArray<{
+  name: string
+  trigger: string
+  deprecated: string | null
+  pauses: string
+  pausesIn: readonly Mode[]
+}>
+
+/** Per mode, the checkpoint types that pause in it. */
+export const pausesByMode = modes.map((mode) => ({
+  mode,
+  types: checkpointTypes.filter((type) => (type.pausesIn as readonly Mode[]).includes(mode)).map((type) => type.name)
+}))
+
+/** The deprecated config toggle, and what to say when a config sets it. */
+export const visualCheckpointSetting = 'workflow.visual_checkpoint'
+export const visualCheckpointWarning =
+  '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+
+/** Where the full protocol lives, for cross-references. */
+export const protocolDoc = 'references/verification-tiers.md'

@@ -1,0 +1,1 @@
+export {templateCompileOptions, templateHelperNames, templateHelpers} from './lib/helpers.js'

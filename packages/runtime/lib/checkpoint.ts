@@ -1,0 +1,74 @@
+/**
+ * Render the protocol’s formats from the partials generate-protocol
+ * precompiled: the runtime needs only the small Handlebars runtime, and prints
+ * exactly what the docs show.
+ */
+import {createRequire} from 'node:module'
+import * as protocol from '@verification-tiers/protocol'
+import type {
+  CircuitBreakCheckpointData,
+  DecisionCheckpointData,
+  EscalationData,
+  ExternalActionCheckpointData,
+  RejectionOptionsData,
+  VerifyCheckpointData
+} from '@verification-tiers/protocol'
+import type HandlebarsNamespace from 'handlebars'
+import {templateHelpers} from './helpers.js'
+import {partialSpecs} from './partials.generated.js'
+
+const require = createRequire(import.meta.url)
+const Handlebars = require('handlebars/runtime') as typeof HandlebarsNamespace
+
+const environment = Handlebars.create()
+environment.registerHelper(templateHelpers)
+const partials = new Map<string, HandlebarsNamespace.TemplateDelegate>()
+for (const [name, spec] of Object.entries(partialSpecs as Record<string, TemplateSpecification>)) {
+  const template = environment.template(spec)
+  partials.set(name, template)
+  environment.registerPartial(name, template)
+}
+
+type TemplateSpecification = Parameters<typeof environment.template>[0]
+
+/** The vocabulary, as templates see it under `protocol`. */
+const protocolContext = {...protocol}
+
+/** Names of the precompiled partials. */
+export function partialNames(): string[] {
+  return [...partials.keys()]
+}
+
+/** Render a precompiled partial with `data` (and the vocabulary as `protocol`); no trailing newline. */
+export function renderPartial(name: string, data: object): string {
+  const template = partials.get(name)
+  if (!template) throw new Error(`Unknown checkpoint format \`${name}\`, expected one of ${partialNames().join(', ')}`)
+  return template({...data, protocol: protocolContext}).replace(/\n$/, '')
+}
+
+/** The Verify checkpoint of a slice (seed 4.3), adapted to criteria only, steps only, both or neither. */
+export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
+  return renderPartial('verify-checkpoint', data)
+}
+
+/** The three ways to address a rejection, with the user’s words (seed 4.4). */
+export function renderRejectionOptions(data: RejectionOptionsData): string {
+  return renderPartial('rejection-options', data)
+}
+
+/** The escalation after repeated rejections (seed 4.5). */
+export function renderEscalation(data: EscalationData): string {
+  return renderPartial('escalation', data)
+}
+
+export function renderDecisionCheckpoint(data: DecisionCheckpointData): string {
+  return renderPartial('decision-checkpoint', data)
+}
+
+export function renderExternalActionCheckpoint(data: ExternalActionCheckpointData): string {
+  return renderPartial('external-action-checkpoint', data)
+}
+
+export function renderCircuitBreakCheckpoint(data: CircuitBreakCheckpointData): string {
+  return renderPartial('circuit-break-checkpoint', data)
+}
