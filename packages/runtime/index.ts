@@ -6,6 +6,30 @@ export {
   renderExternalActionCheckpoint,
   renderPartial,
   renderRejectionOptions,
+  renderRoute,
+  renderTierReport,
   renderVerifyCheckpoint
 } from './lib/checkpoint.js'
 export {templateCompileOptions, templateHelperNames, templateHelpers} from './lib/helpers.js'
+export {resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
+export type {ContractTier, ResolvedSlice, SliceInput, TaggedItem} from './lib/slice.js'
+export {interpretResponse} from './lib/response.js'
+export type {CheckpointResponse} from './lib/response.js'
+export {findEscalationOption, findRejectionOption, routeRejection} from './lib/routing.js'
+export type {EscalationOption, HandoffContract, RejectionOption, Route} from './lib/routing.js'
+export {deprecationWarning, tierReport} from './lib/report.js'
+export type {ProjectConfig, TierReport} from './lib/report.js'
+export {hashContracts} from './lib/hash.js'
+export {
+  describeJsonError,
+  emptySliceState,
+  parseSliceState,
+  readSliceState,
+  stateFolder,
+  statePath,
+  StateError,
+  updateSliceState
+} from './lib/state.js'
+export type {EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
+export {escalationData, GateError, recordEscalation, recordResponse, recordRoute, sliceStatus} from './lib/gate.js'
+export type {GateContext, RespondResult, SliceStatus} from './lib/gate.js'

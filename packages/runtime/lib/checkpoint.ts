@@ -15,6 +15,8 @@ import type {
 } from '@verification-tiers/protocol'
 import type HandlebarsNamespace from 'handlebars'
 import {templateHelpers} from './helpers.js'
+import type {TierReport} from './report.js'
+import type {Route} from './routing.js'
 import {partialSpecs} from './partials.generated.js'
 
 const require = createRequire(import.meta.url)
@@ -71,4 +73,14 @@ export function renderExternalActionCheckpoint(data: ExternalActionCheckpointDat
 
 export function renderCircuitBreakCheckpoint(data: CircuitBreakCheckpointData): string {
   return renderPartial('circuit-break-checkpoint', data)
+}
+
+/** A routed rejection with everything the next agent is to receive. */
+export function renderRoute(route: Route): string {
+  return renderPartial('route', {...route, never: route.target === 'test writer' ? route.never : []})
+}
+
+/** The verifier’s tier report (seed 6.6). */
+export function renderTierReport(report: TierReport): string {
+  return renderPartial('tier-report', report)
 }

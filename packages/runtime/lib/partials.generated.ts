@@ -176,6 +176,135 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"rejectionOptions"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":15},"end":{"line":10,"column":104}}})) != null ? stack1 : "")
     + ")\n";
 },"useData":true},
+  "route": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "Detail (verbatim): \""
+    + ((stack1 = container.lambda(container.strict(depth0, "detail", {"start":{"line":8,"column":22},"end":{"line":8,"column":28}} ), depth0)) != null ? stack1 : "")
+    + "\"\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\nAcceptance criteria:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"criteria"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":9}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  [ ] "
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":14,"column":8},"end":{"line":14,"column":12}} ), depth0)) != null ? stack1 : "")
+    + " ("
+    + ((stack1 = alias2(alias1(depth0, "contract", {"start":{"line":14,"column":18},"end":{"line":14,"column":26}} ), depth0)) != null ? stack1 : "")
+    + ")\n";
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "\n--- "
+    + ((stack1 = alias2(alias1(depth0, "label", {"start":{"line":19,"column":6},"end":{"line":19,"column":11}} ), depth0)) != null ? stack1 : "")
+    + " ---\n"
+    + ((stack1 = alias2(alias1(depth0, "source", {"start":{"line":20,"column":2},"end":{"line":20,"column":8}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\nNever send: "
+    + ((stack1 = lookupProperty(helpers,"join").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"never"),"or",{"name":"join","hash":{},"data":data,"loc":{"start":{"line":24,"column":12},"end":{"line":24,"column":31}}})) != null ? stack1 : "")
+    + ".\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "ROUTE — Slice "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":1,"column":16},"end":{"line":1,"column":23}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "sliceName", {"start":{"line":1,"column":29},"end":{"line":1,"column":38}} ), depth0)) != null ? stack1 : "")
+    + "\n\n"
+    + ((stack1 = alias2(alias1(depth0, "choice", {"start":{"line":3,"column":2},"end":{"line":3,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ") "
+    + ((stack1 = alias2(alias1(depth0, "title", {"start":{"line":3,"column":14},"end":{"line":3,"column":19}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "gap", {"start":{"line":3,"column":25},"end":{"line":3,"column":28}} ), depth0)) != null ? stack1 : "")
+    + " (`"
+    + ((stack1 = alias2(alias1(depth0, "classification", {"start":{"line":3,"column":35},"end":{"line":3,"column":49}} ), depth0)) != null ? stack1 : "")
+    + "`), to the "
+    + ((stack1 = alias2(alias1(depth0, "target", {"start":{"line":3,"column":64},"end":{"line":3,"column":70}} ), depth0)) != null ? stack1 : "")
+    + ".\n"
+    + ((stack1 = alias2(alias1(depth0, "action", {"start":{"line":4,"column":2},"end":{"line":4,"column":8}} ), depth0)) != null ? stack1 : "")
+    + "\n\nFeedback (verbatim): \""
+    + ((stack1 = alias2(alias1(depth0, "feedback", {"start":{"line":6,"column":24},"end":{"line":6,"column":32}} ), depth0)) != null ? stack1 : "")
+    + "\"\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"detail"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"criteria"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":16,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"contracts"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":0},"end":{"line":21,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"never"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "");
+},"useData":true},
+  "tier-report": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "  "
+    + ((stack1 = alias2(alias1(depth0, "label", {"start":{"line":7,"column":4},"end":{"line":7,"column":9}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "tier", {"start":{"line":7,"column":15},"end":{"line":7,"column":19}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"defaulted"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":21},"end":{"line":7,"column":55}}})) != null ? stack1 : "")
+    + " — criteria: "
+    + ((stack1 = alias2(alias1(depth0, "criteria", {"start":{"line":7,"column":70},"end":{"line":7,"column":78}} ), depth0)) != null ? stack1 : "")
+    + ", steps: "
+    + ((stack1 = alias2(alias1(depth0, "steps", {"start":{"line":7,"column":91},"end":{"line":7,"column":96}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    return " (default)";
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\nWarnings:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"warnings"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":12,"column":0},"end":{"line":14,"column":9}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "  - "
+    + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "TIER REPORT — Slice "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":1,"column":22},"end":{"line":1,"column":29}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "sliceName", {"start":{"line":1,"column":35},"end":{"line":1,"column":44}} ), depth0)) != null ? stack1 : "")
+    + "\n\nEffective tier: "
+    + ((stack1 = alias2(alias1(depth0, "tier", {"start":{"line":3,"column":18},"end":{"line":3,"column":22}} ), depth0)) != null ? stack1 : "")
+    + "\n\nContracts:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"contracts"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"warnings"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":15,"column":7}}})) != null ? stack1 : "");
+},"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import {main} from './lib/main.js'
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: (text) => console.log(text),
+  stderr: (text) => console.error(text)
+})

@@ -1,0 +1,7 @@
+export {main, usage} from './lib/main.js'
+export type {Io} from './lib/main.js'
+export {commands} from './lib/commands.js'
+export type {CommandInput, CommandResult} from './lib/commands.js'
+export {findSlice, gateContext, loadProject} from './lib/project.js'
+export type {LoadedContract, Project, ProjectSlice} from './lib/project.js'
+export {exitCodes, ProjectError, UserError} from './lib/errors.js'

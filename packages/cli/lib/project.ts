@@ -1,0 +1,180 @@
+import {readdir, readFile, stat} from 'node:fs/promises'
+import path from 'node:path'
+import {extractContracts} from '@verification-tiers/contracts'
+import type {Contract} from '@verification-tiers/contracts'
+import {rejectionThreshold} from '@verification-tiers/protocol'
+import {describeJsonError, hashContracts, resolveSlice} from '@verification-tiers/runtime'
+import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import {VFile} from 'vfile'
+import {ProjectError, UserError} from './errors.js'
+
+/** A contract with the file it is in and its markdown as written. */
+export interface LoadedContract {
+  contract: Contract
+  /** Path as messages show it. */
+  file: string
+  source: string
+}
+
+/** A slice of the project: from GRAPH.json, or from the contracts’ Slice fields and slice headings. */
+export interface ProjectSlice {
+  id: string
+  name: string
+  contracts: LoadedContract[]
+  /** Contract ids GRAPH.json lists that no contract file defines. */
+  missing: string[]
+}
+
+/** A verification-tier project folder (`.greenlight`). */
+export interface Project {
+  dir: string
+  config: ProjectConfig
+  threshold: number
+  contracts: LoadedContract[]
+  slices: ProjectSlice[]
+  /** Where the slices came from. */
+  slicesFrom: 'GRAPH.json' | 'contracts'
+}
+
+const processor = unified().use(remarkParse).use(remarkFrontmatter)
+
+/** Read the project: `config.json`, `GRAPH.json`, `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. */
+export async function loadProject(dir: string): Promise<Project> {
+  const shown = (name: string) => path.join(dir, name)
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
+  const config = ((await readJson(shown('config.json'))) ?? {}) as ProjectConfig
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new ProjectError(shown('config.json'), 'Unexpected content, expected an object')
+  }
+  const threshold = readThreshold(config, shown('config.json'))
+  const contracts = await loadContracts(dir)
+  if (contracts.length === 0) {
+    throw new UserError(`${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections`)
+  }
+  const graph = await readJson(shown('GRAPH.json'))
+  const slices = graph === undefined ? slicesFromContracts(contracts) : slicesFromGraph(graph, contracts, shown('GRAPH.json'))
+  return {dir, config, threshold, contracts, slices, slicesFrom: graph === undefined ? 'contracts' : 'GRAPH.json'}
+}
+
+/** The slice named `id` (any case), or a `UserError` listing the known ones. */
+export function findSlice(project: Project, id: string): ProjectSlice {
+  const slice = project.slices.find((candidate) => candidate.id.toLowerCase() === id.trim().toLowerCase())
+  if (!slice) {
+    const known = project.slices.map((candidate) => candidate.id).join(', ') || 'none'
+    throw new UserError(`Unexpected slice \`${id}\`, expected one of: ${known}`)
+  }
+  if (slice.missing.length > 0) {
+    throw new ProjectError(
+      path.join(project.dir, 'GRAPH.json'),
+      `slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines (CONTRACTS.md, contracts/*.md)`
+    )
+  }
+  return slice
+}
+
+/** What the gate needs for a slice. */
+export function gateContext(project: Project, slice: ProjectSlice): GateContext & {slice: ResolvedSlice} {
+  const resolved = resolveSlice({id: slice.id, name: slice.name, contracts: slice.contracts.map((loaded) => loaded.contract)})
+  return {
+    dir: project.dir,
+    slice: resolved,
+    // The test writer gets the contracts the user checked: the verify ones.
+    contracts: slice.contracts
+      .filter((loaded) => loaded.contract.effectiveTier === 'verify')
+      .map((loaded) => ({label: loaded.contract.label, source: loaded.source})),
+    contractsHash: hashContracts(slice.contracts.map((loaded) => loaded.source)),
+    threshold: project.threshold
+  }
+}
+
+async function loadContracts(dir: string): Promise<LoadedContract[]> {
+  const files = [path.join(dir, 'CONTRACTS.md')]
+  const folder = path.join(dir, 'contracts')
+  const entries = await readdir(folder).catch(() => [] as string[])
+  files.push(...entries.filter((name) => name.endsWith('.md')).sort().map((name) => path.join(folder, name)))
+  const loaded: LoadedContract[] = []
+  for (const file of files) {
+    const text = await readText(file)
+    if (text === undefined) continue
+    const vfile = new VFile({path: file, value: text})
+    for (const contract of extractContracts(processor.parse(vfile), vfile)) {
+      const {start, end} = contract.position
+      loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
+    }
+  }
+  return loaded
+}
+
+function slicesFromGraph(graph: unknown, contracts: LoadedContract[], file: string): ProjectSlice[] {
+  const slices = (graph as {slices?: unknown} | null)?.slices
+  if (typeof slices !== 'object' || slices === null || Array.isArray(slices)) {
+    throw new ProjectError(file, 'Unexpected content, expected an object with `slices`')
+  }
+  const byId = new Map<string, LoadedContract>()
+  for (const loaded of contracts) {
+    if (loaded.contract.id && !byId.has(loaded.contract.id)) byId.set(loaded.contract.id, loaded)
+  }
+  return Object.entries(slices as Record<string, unknown>).map(([id, value]) => {
+    const entry = value as {name?: unknown; contracts?: unknown}
+    if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.contracts) || !entry.contracts.every((item) => typeof item === 'string')) {
+      throw new ProjectError(file, `Unexpected \`slices.${id}\`, expected \`{"name": "…", "contracts": ["C-01", …]}\``)
+    }
+    const ids = entry.contracts as string[]
+    return {
+      id,
+      name: typeof entry.name === 'string' ? entry.name : id,
+      contracts: ids.flatMap((contractId) => byId.get(contractId.toUpperCase()) ?? []),
+      missing: ids.filter((contractId) => !byId.has(contractId.toUpperCase()))
+    }
+  })
+}
+
+function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
+  const slices = new Map<string, ProjectSlice>()
+  for (const loaded of contracts) {
+    const id = loaded.contract.slice
+    if (!id) continue
+    let slice = slices.get(id)
+    if (!slice) {
+      slice = {id, name: id, contracts: [], missing: []}
+      slices.set(id, slice)
+    }
+    const heading = loaded.contract.sliceHeading
+    if (slice.name === id && heading?.id === id && heading.name) slice.name = heading.name
+    slice.contracts.push(loaded)
+  }
+  return [...slices.values()]
+}
+
+function readThreshold(config: ProjectConfig, file: string): number {
+  const value = config.workflow?.rejection_threshold
+  if (value === undefined) return rejectionThreshold
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new ProjectError(file, `Unexpected \`workflow.rejection_threshold\` ${JSON.stringify(value)}, expected a whole number of 1 or more`)
+  }
+  return value
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new ProjectError(file, `cannot be read (${(error as Error).message})`)
+  }
+}
+
+/** Parsed JSON, `undefined` when the file does not exist, a `ProjectError` with line and column when it does not parse. */
+async function readJson(file: string): Promise<unknown> {
+  const text = await readText(file)
+  if (text === undefined) return undefined
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ProjectError(file, describeJsonError(text, error))
+  }
+}

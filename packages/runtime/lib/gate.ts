@@ -1,0 +1,161 @@
+import {rejectionThreshold} from '@verification-tiers/protocol'
+import type {EscalationData, RejectionHistoryEntry} from '@verification-tiers/protocol'
+import {interpretResponse} from './response.js'
+import type {CheckpointResponse} from './response.js'
+import {findEscalationOption, findRejectionOption, routeRejection} from './routing.js'
+import type {EscalationOption, HandoffContract, Route} from './routing.js'
+import type {ResolvedSlice} from './slice.js'
+import {readSliceState, updateSliceState} from './state.js'
+import type {SliceState} from './state.js'
+
+/** A request the slice’s state cannot take (bad choice, nothing to route): the caller’s mistake. */
+export class GateError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'GateError'
+  }
+}
+
+/** What the gate of one slice works with. */
+export interface GateContext {
+  /** Project folder holding the state (`.greenlight`). */
+  dir: string
+  slice: ResolvedSlice
+  /** The slice’s contracts as written, for hand-offs. */
+  contracts: readonly HandoffContract[]
+  /** Hash of those contracts, kept with decisions. */
+  contractsHash: string
+  /** Rejections before the escalation (default 3). */
+  threshold?: number
+  /** Clock, for tests. */
+  now?: () => Date
+}
+
+/** What recording a response led to. */
+export type RespondResult =
+  | {kind: 'approved'; response: CheckpointResponse; state: SliceState}
+  | {kind: 'rejected'; response: CheckpointResponse; state: SliceState; escalate: boolean; threshold: number}
+
+const timestamp = (context: GateContext) => (context.now ?? (() => new Date()))().toISOString()
+const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
+
+/** Record a reply to the checkpoint: an approval completes the slice; a rejection is counted and logged verbatim. */
+export async function recordResponse(context: GateContext, text: string): Promise<RespondResult> {
+  const response = interpretResponse(text)
+  const threshold = thresholdOf(context)
+  return updateSliceState(context.dir, context.slice.id, (state): RespondResult => {
+    if (response.kind === 'approval') {
+      state.decision = {status: 'approved', at: timestamp(context), contractsHash: context.contractsHash, mismatch: []}
+      return {kind: 'approved', response, state}
+    }
+    state.decision = null
+    state.rejectionCount++
+    state.rejections.push({
+      feedback: response.feedback,
+      partial: response.partial,
+      at: timestamp(context),
+      classification: null,
+      action: null,
+      detail: null,
+      routedAt: null
+    })
+    return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
+  })
+}
+
+/** Record the user’s choice for the latest rejection and give the route with its hand-off. */
+export async function recordRoute(context: GateContext, choice: string, detail: string | null): Promise<{route: Route; state: SliceState}> {
+  const option = findRejectionOption(choice)
+  if (!option) throw new GateError(`Unexpected route choice \`${choice}\`, expected 1, 2 or 3`)
+  if (option.choice === '3' && !detail) {
+    throw new GateError('Unexpected route 3 without `--detail`, expected the user’s description of exactly what they expect')
+  }
+  const threshold = thresholdOf(context)
+  return updateSliceState(context.dir, context.slice.id, (state) => {
+    if (state.rejectionCount >= threshold) {
+      throw new GateError(`Unexpected route: slice ${context.slice.id} has ${state.rejectionCount} rejections, expected an escalation choice first (\`tiers escalate ${context.slice.id} <1|2|3>\`)`)
+    }
+    const pending = state.rejections.findLast((entry) => entry.classification === null)
+    if (!pending || state.rejectionCount === 0) {
+      throw new GateError(`Unexpected route: slice ${context.slice.id} has no rejection waiting for a route, expected one recorded with \`tiers respond\``)
+    }
+    pending.classification = option.classification
+    pending.action = option.actionTaken
+    pending.detail = detail
+    pending.routedAt = timestamp(context)
+    const route = routeRejection({option, slice: context.slice, feedback: pending.feedback, detail, contracts: context.contracts})
+    return {route, state}
+  })
+}
+
+/** Record the escalation choice: re-scope restarts the count, pair goes on, skip accepts the slice as auto with the mismatch kept. */
+export async function recordEscalation(context: GateContext, choice: string): Promise<{option: EscalationOption; state: SliceState}> {
+  const option = findEscalationOption(choice)
+  if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
+  const threshold = thresholdOf(context)
+  return updateSliceState(context.dir, context.slice.id, (state) => {
+    if (state.rejectionCount < threshold) {
+      throw new GateError(`Unexpected escalation: slice ${context.slice.id} has ${state.rejectionCount} of ${threshold} rejections, expected ${threshold} before escalating`)
+    }
+    const at = timestamp(context)
+    state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount})
+    if (option.decision === 'rescope') state.rejectionCount = 0
+    if (option.decision === 'skip') {
+      const open = state.rejections.slice(-state.rejectionCount).map((entry) => entry.feedback)
+      state.decision = {status: 'accepted-as-auto', at, contractsHash: context.contractsHash, mismatch: open}
+    }
+    return {option, state}
+  })
+}
+
+/** The escalation’s data: the rejections since the slice last restarted, with what was done about each. */
+export function escalationData(slice: ResolvedSlice, state: SliceState): EscalationData {
+  const recent = state.rejectionCount > 0 ? state.rejections.slice(-state.rejectionCount) : []
+  return {
+    sliceName: slice.name,
+    rejections: recent.map((entry): RejectionHistoryEntry => ({feedback: entry.feedback, action: entry.action ?? 'not routed'}))
+  }
+}
+
+/** Where a slice stands, for `status`. */
+export interface SliceStatus {
+  slice: string
+  name: string
+  tier: ResolvedSlice['tier']
+  rejectionCount: number
+  threshold: number
+  decision: SliceState['decision']
+  /** The decision was made on contracts that have changed since. */
+  stale: boolean
+  /** What the slice waits for. */
+  next: 'checkpoint' | 'route' | 'escalation' | 'done' | 'nothing'
+}
+
+export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
+  const state = await readSliceState(context.dir, context.slice.id)
+  const threshold = thresholdOf(context)
+  const stale = state.decision !== null && state.decision.contractsHash !== context.contractsHash
+  const last = state.rejections.at(-1)
+  let next: SliceStatus['next']
+  if (state.decision && !stale) next = 'done'
+  else if (context.slice.tier === 'auto') next = 'nothing'
+  else if (state.rejectionCount >= threshold && !pairedSinceLastRejection(state)) next = 'escalation'
+  else if (last && last.classification === null && state.rejectionCount > 0 && !state.decision) next = 'route'
+  else next = 'checkpoint'
+  return {
+    slice: context.slice.id,
+    name: context.slice.name,
+    tier: context.slice.tier,
+    rejectionCount: state.rejectionCount,
+    threshold,
+    decision: state.decision,
+    stale,
+    next
+  }
+}
+
+/** Pairing was chosen and nothing was rejected since: the slice goes back to its checkpoint. */
+function pairedSinceLastRejection(state: SliceState): boolean {
+  const last = state.escalations.at(-1)
+  return last?.decision === 'pair' && last.rejectionCount === state.rejectionCount
+}

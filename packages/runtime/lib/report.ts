@@ -1,0 +1,53 @@
+import {visualCheckpointWarning} from '@verification-tiers/protocol'
+import type {ResolvedSlice} from './slice.js'
+
+/** The verifier’s tier report of a slice (seed 6.6); informational, it enforces nothing. */
+export interface TierReport {
+  sliceId: string
+  sliceName: string
+  tier: string
+  contracts: Array<{label: string; tier: string; defaulted: boolean; criteria: number; steps: number}>
+  warnings: string[]
+}
+
+/** Report a slice’s effective tier, each contract’s tier and counts, and what looks wrong. */
+export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): TierReport {
+  const warnings: string[] = []
+  for (const contract of slice.contracts) {
+    if (contract.tier !== null && contract.tier !== contract.effectiveTier) {
+      warnings.push(`${contract.label}: tier \`${contract.tier}\` is not \`auto\` or \`verify\`; read as \`${contract.effectiveTier}\``)
+    }
+    if (contract.effectiveTier === 'verify' && contract.criteria === 0 && contract.steps === 0) {
+      warnings.push(`${contract.label}: verify tier with no acceptance criteria or steps`)
+    }
+    if (contract.effectiveTier === 'auto' && (contract.criteria > 0 || contract.steps > 0)) {
+      warnings.push(`${contract.label}: auto tier lists acceptance criteria or steps, which are ignored`)
+    }
+  }
+  const deprecation = deprecationWarning(config)
+  if (deprecation) warnings.push(deprecation)
+  return {
+    sliceId: slice.id,
+    sliceName: slice.name,
+    tier: slice.tier,
+    contracts: slice.contracts.map((contract) => ({
+      label: contract.label,
+      tier: contract.effectiveTier,
+      defaulted: contract.tier === null,
+      criteria: contract.criteria,
+      steps: contract.steps
+    })),
+    warnings
+  }
+}
+
+/** The part of `config.json` the runtime reads. */
+export interface ProjectConfig {
+  mode?: unknown
+  workflow?: {visual_checkpoint?: unknown; rejection_threshold?: unknown} | undefined
+}
+
+/** The deprecation warning, when the config still sets `workflow.visual_checkpoint`. */
+export function deprecationWarning(config: ProjectConfig): string | null {
+  return config.workflow && 'visual_checkpoint' in config.workflow ? visualCheckpointWarning : null
+}

@@ -1,0 +1,158 @@
+import {mkdir, readFile} from 'node:fs/promises'
+import path from 'node:path'
+import type {Classification} from '@verification-tiers/protocol'
+import lockfile from 'proper-lockfile'
+import writeFileAtomic from 'write-file-atomic'
+
+/** One rejection, as logged. */
+export interface RejectionEntry {
+  /** The user’s words, verbatim. */
+  feedback: string
+  /** Whether the user chose “partially”. */
+  partial: boolean
+  at: string
+  /** Set when the rejection is routed. */
+  classification: Classification | null
+  action: string | null
+  detail: string | null
+  routedAt: string | null
+}
+
+/** An escalation choice, as logged. */
+export interface EscalationEntry {
+  choice: string
+  decision: 'rescope' | 'pair' | 'skip'
+  at: string
+  /** Rejections counted when it was made. */
+  rejectionCount: number
+}
+
+/** How the slice’s checkpoint ended. */
+export interface SliceDecision {
+  /** `approved` by the user; `accepted-as-auto` by skipping verification at the escalation. */
+  status: 'approved' | 'accepted-as-auto'
+  at: string
+  /** Hash of the slice’s contracts when decided: a later change makes the decision stale. */
+  contractsHash: string
+  /** For `accepted-as-auto`: the feedback of the rejections left unresolved. */
+  mismatch: string[]
+}
+
+/** Everything kept about one slice. */
+export interface SliceState {
+  version: 1
+  slice: string
+  /** Rejections since the slice last (re)started; escalation opens at the threshold. */
+  rejectionCount: number
+  /** Every rejection ever, oldest first. */
+  rejections: RejectionEntry[]
+  escalations: EscalationEntry[]
+  decision: SliceDecision | null
+}
+
+/** A state file that cannot be read or is not a slice state: never reset silently. */
+export class StateError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string
+  ) {
+    super(`${file}: ${reason}`)
+    this.name = 'StateError'
+  }
+}
+
+/** Folder of the per-slice state files inside the project folder. */
+export const stateFolder = 'tiers'
+
+/** Path of a slice’s state file. */
+export function statePath(dir: string, sliceId: string): string {
+  return path.join(dir, stateFolder, `${sliceId}.json`)
+}
+
+export function emptySliceState(sliceId: string): SliceState {
+  return {version: 1, slice: sliceId, rejectionCount: 0, rejections: [], escalations: [], decision: null}
+}
+
+/** Read a slice’s state; a missing file is a fresh state, a broken one a `StateError`. */
+export async function readSliceState(dir: string, sliceId: string): Promise<SliceState> {
+  const file = statePath(dir, sliceId)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptySliceState(sliceId)
+    throw new StateError(file, `cannot be read (${(error as Error).message})`)
+  }
+  return parseSliceState(file, text, sliceId)
+}
+
+/**
+ * Change a slice’s state under a lock and write it atomically, so concurrent
+ * callers never lose an update and a crash never leaves a half-written file.
+ */
+export async function updateSliceState<Result>(
+  dir: string,
+  sliceId: string,
+  change: (state: SliceState) => Result | Promise<Result>
+): Promise<Result> {
+  const file = statePath(dir, sliceId)
+  await mkdir(path.dirname(file), {recursive: true})
+  const release = await lockfile.lock(file, {
+    realpath: false,
+    stale: 10_000,
+    retries: {retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true}
+  })
+  try {
+    const state = await readSliceState(dir, sliceId)
+    const result = await change(state)
+    await writeFileAtomic(file, JSON.stringify(state, null, 2) + '\n')
+    return result
+  } finally {
+    await release()
+  }
+}
+
+/** Parse and check a state file’s text. */
+export function parseSliceState(file: string, text: string, sliceId: string): SliceState {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    throw new StateError(file, `${describeJsonError(text, error)}; fix or remove the file (it is never reset silently)`)
+  }
+  const problem = checkSliceState(value, sliceId)
+  if (problem) throw new StateError(file, `${problem}; fix or remove the file (it is never reset silently)`)
+  return value as SliceState
+}
+
+/** A JSON syntax error with its line and column: `1:14: Unexpected end of JSON input`. */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const at = /at position (\d+)/.exec(message)
+  const offset = at ? Number(at[1]) : text.length
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  const column = offset - before.lastIndexOf('\n')
+  const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')
+  return `${line}:${column}: ${text.trim() === '' ? 'empty file' : reason}`
+}
+
+function checkSliceState(value: unknown, sliceId: string): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Unexpected content, expected a slice state object'
+  const state = value as Record<string, unknown>
+  if (state.version !== 1) return `Unexpected \`version\` ${JSON.stringify(state.version)}, expected 1`
+  if (state.slice !== sliceId) return `Unexpected \`slice\` ${JSON.stringify(state.slice)}, expected ${JSON.stringify(sliceId)}`
+  if (!Number.isInteger(state.rejectionCount) || (state.rejectionCount as number) < 0) {
+    return 'Unexpected `rejectionCount`, expected a whole number'
+  }
+  if (!Array.isArray(state.rejections) || !state.rejections.every(isRejection)) return 'Unexpected `rejections`, expected a list of rejections'
+  if (!Array.isArray(state.escalations)) return 'Unexpected `escalations`, expected a list'
+  if (state.decision !== null && (typeof state.decision !== 'object' || typeof (state.decision as {contractsHash?: unknown}).contractsHash !== 'string')) {
+    return 'Unexpected `decision`, expected null or a decision with `contractsHash`'
+  }
+  return null
+}
+
+function isRejection(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as {feedback?: unknown}).feedback === 'string'
+}
