@@ -1,0 +1,67 @@
+// Cold-start time of `tiers checkpoint` on a contract file of several thousand
+// lines, beside plain `node` start-up as the floor. Not a test: figures only.
+import {spawnSync} from 'node:child_process'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const tiers = path.join(root, 'packages/cli/dist/bin.js')
+const runs = Number(process.env.BENCH_RUNS ?? 15)
+
+/** A deterministic CONTRACTS.md: `slices` slices of six contracts in the three markdown dialects. */
+export function contractCorpus(slices) {
+  const lines = ['# CONTRACTS.md -- generated for the benchmark', '']
+  let n = 0
+  for (let s = 1; s <= slices; s++) {
+    const slice = `S-${String(s).padStart(3, '0')}`
+    lines.push(`## ${slice}: Slice ${s}`, '')
+    for (let c = 0; c < 6; c++) {
+      const id = `C-${String(++n).padStart(4, '0')}`
+      const tier = c % 3 === 0 ? 'auto' : 'verify'
+      if (c % 3 === 2) {
+        lines.push(`### ${id}: Block${n}`, '', '```', `Contract: Block${n}`, `Slice: ${slice}`, `Verification: ${tier}`, 'Acceptance Criteria:', `  - Block ${n} shows its total`, `  - Block ${n} sorts by date`, 'Steps:', `  - Open /blocks/${n}`, '```', '')
+      } else {
+        lines.push(`### ${id}: Card${n}`, '', `**Boundary:** Card${n} component -> rendered card`, `**Slice:** ${slice}`, `**Verification:** ${tier}`, '**Acceptance Criteria:**', `- Card ${n} shows the name`, `- Card ${n} shows the status -- verified by: \`npm test -- card${n}\``, '', '**Steps:**', `1. Open /cards/${n}`, '')
+      }
+    }
+  }
+  return lines.join('\n')
+}
+
+function time(command, args, options) {
+  const samples = []
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint()
+    const result = spawnSync(command, args, {...options, encoding: 'utf8'})
+    const ms = Number(process.hrtime.bigint() - start) / 1e6
+    if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`)
+    samples.push(ms)
+  }
+  samples.sort((a, b) => a - b)
+  return {median: samples[Math.floor(samples.length / 2)], min: samples[0], max: samples[samples.length - 1]}
+}
+
+export function benchCheckpoint() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tiers-bench-'))
+  try {
+    const project = path.join(dir, '.greenlight')
+    mkdirSync(project)
+    const text = contractCorpus(100)
+    writeFileSync(path.join(project, 'CONTRACTS.md'), text)
+    const lines = text.split('\n').length
+    const node = time(process.execPath, ['-e', ''], {cwd: dir})
+    const checkpoint = time(process.execPath, [tiers, 'checkpoint', 'S-050'], {cwd: dir})
+    return {name: 'tiers checkpoint (cold start)', lines, runs, nodeStartMs: node.median, checkpointMs: checkpoint.median, minMs: checkpoint.min, maxMs: checkpoint.max, ratioToNodeStart: checkpoint.median / node.median}
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = benchCheckpoint()
+  console.log(`tiers checkpoint on ${result.lines} lines: median ${result.checkpointMs.toFixed(0)} ms over ${runs} cold starts (min ${result.minMs.toFixed(0)}, max ${result.maxMs.toFixed(0)}); node start-up ${result.nodeStartMs.toFixed(0)} ms; ratio ${result.ratioToNodeStart.toFixed(2)}x`)
+  mkdirSync(path.join(root, 'bench/results'), {recursive: true})
+  writeFileSync(path.join(root, 'bench/results/checkpoint.json'), JSON.stringify(result, null, 2) + '\n')
+}
