@@ -106,7 +106,7 @@ export const escalate: Command = async (input) => {
   const {slice} = context
   let next: string
   if (option.decision === 'rescope') next = 'Recorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.'
-  else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>` once the slice is rejected again, or present the checkpoint when it is ready.'
+  else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>`, then present the checkpoint when it is ready.'
   else {
     const mismatch = state.decision?.mismatch ?? []
     next = `Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:\n${mismatch.map((feedback) => `  - "${feedback}"`).join('\n')}`

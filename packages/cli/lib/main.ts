@@ -57,7 +57,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     if (!command) throw new UserError(`Unexpected command \`${name}\`, expected one of: ${Object.keys(commands).join(', ')}`)
     const result = await command({dir: values.dir, positionals: rest, detail: values.detail ?? null})
     for (const warning of result.warnings) io.stderr(`tiers: warning: ${warning}`)
-    io.stdout(values.json ? JSON.stringify({...result.data, warnings: result.warnings}, null, 2) : result.text)
+    // A command whose data has its own `warnings` (report) keeps them in the JSON.
+    const warnings = 'warnings' in result.data ? result.data.warnings : result.warnings
+    io.stdout(values.json ? JSON.stringify({...result.data, warnings}, null, 2) : result.text)
     return exitCodes.ok
   } catch (error) {
     const code = exitCodeOf(error)

@@ -1,14 +1,10 @@
 import {readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {extractContracts} from '@verification-tiers/contracts'
 import type {Contract} from '@verification-tiers/contracts'
 import {rejectionThreshold} from '@verification-tiers/protocol'
 import {describeJsonError, hashContracts, resolveSlice} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
-import remarkFrontmatter from 'remark-frontmatter'
-import remarkParse from 'remark-parse'
-import {unified} from 'unified'
-import {VFile} from 'vfile'
+import {hashText, readCache, writeCache} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
 
 /** A contract with the file it is in and its markdown as written. */
@@ -38,8 +34,6 @@ export interface Project {
   /** Where the slices came from. */
   slicesFrom: 'GRAPH.json' | 'contracts'
 }
-
-const processor = unified().use(remarkParse).use(remarkFrontmatter)
 
 /** Read the project: `config.json`, `GRAPH.json`, `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. */
 export async function loadProject(dir: string): Promise<Project> {
@@ -97,15 +91,28 @@ async function loadContracts(dir: string): Promise<LoadedContract[]> {
   const entries = await readdir(folder).catch(() => [] as string[])
   files.push(...entries.filter((name) => name.endsWith('.md')).sort().map((name) => path.join(folder, name)))
   const loaded: LoadedContract[] = []
+  const cache = await readCache(dir)
+  const next: typeof cache = {version: cache.version, files: {}}
+  let changed = false
   for (const file of files) {
     const text = await readText(file)
     if (text === undefined) continue
-    const vfile = new VFile({path: file, value: text})
-    for (const contract of extractContracts(processor.parse(vfile), vfile)) {
+    const key = path.relative(dir, file)
+    const hash = hashText(text)
+    let contracts = cache.files[key]?.hash === hash ? cache.files[key].contracts : null
+    if (!contracts) {
+      // The markdown parser loads only when a file changed.
+      const {parseContracts} = await import('./parse.js')
+      contracts = parseContracts(file, text)
+      changed = true
+    }
+    next.files[key] = {hash, contracts}
+    for (const contract of contracts) {
       const {start, end} = contract.position
       loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
     }
   }
+  if (changed || Object.keys(cache.files).length !== Object.keys(next.files).length) await writeCache(dir, next)
   return loaded
 }
 
