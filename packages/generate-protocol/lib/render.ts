@@ -18,6 +18,9 @@ export interface RenderedDoc {
 export function renderDocs(docs: readonly DocTemplate[], partials: readonly PartialTemplate[], context: object, notice: (template: DocTemplate) => string): RenderedDoc[] {
   const handlebars = Handlebars.create()
   handlebars.registerHelper(templateHelpers)
+  const known = new Set(partials.map((partial) => partial.name))
+  for (const partial of partials) checkPartials(partial.file, partial.source, known)
+  for (const doc of docs) checkPartials(doc.path, doc.source, known)
   for (const partial of partials) {
     const template = attributed(partial.file, handlebars.compile(partial.source, templateCompileOptions))
     handlebars.registerPartial(partial.name, template)
@@ -50,6 +53,27 @@ export function toTemplateError(file: string, error: unknown): TemplateError {
     .replace(/ not defined in .*$/, ' not defined')
     .replace(/ - \d+:\d+$/, '')
   return new TemplateError(file, line, column, reason)
+}
+
+/**
+ * Fail on a `{{> name}}` whose partial does not exist, at its line and column
+ * (Handlebars itself only finds out while rendering, and without a position).
+ * Partial blocks (`{{#> name}}…{{/name}}`) have a fallback and are not checked.
+ */
+function checkPartials(file: string, source: string, known: ReadonlySet<string>): void {
+  let tree: hbs.AST.Program
+  try {
+    tree = Handlebars.parse(source)
+  } catch (error) {
+    throw toTemplateError(file, error)
+  }
+  const visitor = new Handlebars.Visitor()
+  visitor.PartialStatement = (partial) => {
+    if (partial.name.type === 'PathExpression' && !known.has(partial.name.original)) {
+      throw new TemplateError(file, partial.loc.start.line, partial.loc.start.column + 1, `The partial ${partial.name.original} could not be found`)
+    }
+  }
+  visitor.accept(tree)
 }
 
 function attributed(file: string, template: Handlebars.TemplateDelegate): Handlebars.TemplateDelegate {

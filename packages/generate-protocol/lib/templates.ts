@@ -61,7 +61,9 @@ export async function loadTemplates(dir: string, label = dir): Promise<{docs: Do
     if (!budget) {
       throw new TemplateError(shown, 1, 1, 'Unexpected template without a line budget, expected `{{!-- budget: <lines> --}}` as its first line')
     }
-    docs.push({name: file, path: shown, output: file.slice(0, -'.hbs'.length), source: source.slice(budget[0].length), budget: Number(budget[1])})
+    // The budget comment stays in the source: Handlebars drops a standalone
+    // comment line whole, and error lines then match the file's.
+    docs.push({name: file, path: shown, output: file.slice(0, -'.hbs'.length), source, budget: Number(budget[1])})
   }
   return {docs, partials}
 }
