@@ -72,11 +72,12 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
   }
   const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state) => {
-    if (state.rejectionCount >= threshold) {
+    if (state.rejectionCount >= threshold && !pairedSinceLastRejection(state)) {
       throw new GateError(`Unexpected route: slice ${context.slice.id} has ${state.rejectionCount} rejections, expected an escalation choice first (\`tiers escalate ${context.slice.id} <1|2|3>\`)`)
     }
-    const pending = state.rejections.findLast((entry) => entry.classification === null)
-    if (!pending || state.rejectionCount === 0) {
+    // Only the latest rejection waits for a route: older ones were routed or left behind by a restart.
+    const pending = state.rejections.at(-1)
+    if (!pending || pending.classification !== null || state.rejectionCount === 0) {
       throw new GateError(`Unexpected route: slice ${context.slice.id} has no rejection waiting for a route, expected one recorded with \`tiers respond\``)
     }
     pending.classification = option.classification

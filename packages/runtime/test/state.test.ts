@@ -1,0 +1,283 @@
+/**
+ * Unit tests of the per-slice state: parsing and checking a state file,
+ * hashing contracts, locked updates, and the gate that records responses,
+ * routes and escalations in it.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {
+  describeJsonError,
+  emptySliceState,
+  escalationData,
+  GateError,
+  hashContracts,
+  parseSliceState,
+  readSliceState,
+  recordEscalation,
+  recordResponse,
+  recordRoute,
+  resolveSlice,
+  sliceStatus,
+  StateError,
+  statePath,
+  updateSliceState
+} from '@verification-tiers/runtime'
+import type {Contract} from '@verification-tiers/contracts'
+import type {GateContext} from '@verification-tiers/runtime'
+import {afterAll, describe, expect, it} from 'vitest'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+async function temporaryDir(): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-state-'))
+  folders.push(folder)
+  return folder
+}
+
+const valid = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null}
+const fixHint = '; fix or remove the file (it is never reset silently)'
+
+describe('parseSliceState', () => {
+  it('reads a valid state', () => {
+    const text = JSON.stringify({...valid, rejectionCount: 1, rejections: [{feedback: 'no', partial: false}]})
+    expect(parseSliceState('S-01.json', text, 'S-01')).toMatchObject({rejectionCount: 1, rejections: [{feedback: 'no'}]})
+  })
+
+  it('names the file and the line:column of a syntax error', () => {
+    const error = (text: string) => {
+      try {
+        parseSliceState('tiers/S-01.json', text, 'S-01')
+      } catch (caught) {
+        expect(caught).toBeInstanceOf(StateError)
+        expect((caught as StateError).file).toBe('tiers/S-01.json')
+        return (caught as Error).message
+      }
+      throw new Error('expected a StateError')
+    }
+    expect(error('')).toBe(`tiers/S-01.json: 1:1: empty file${fixHint}`)
+    expect(error('  \n')).toBe(`tiers/S-01.json: 2:1: empty file${fixHint}`)
+    // Half a file: the error is at its end.
+    expect(error('{\n  "version": 1,\n  "slice": "S-01"')).toMatch(/^tiers\/S-01\.json: 3:18: \S.*; fix or remove the file \(it is never reset silently\)$/)
+    expect(error('{\n  "version": 1,,\n}')).toMatch(/^tiers\/S-01\.json: 2:16: \S/)
+    expect(error('{"version": 1}x')).toMatch(/^tiers\/S-01\.json: 1:15: \S/)
+    // No raw offsets in the message.
+    expect(error('{\n  "version": 1,,\n}')).not.toMatch(/position/)
+  })
+
+  it('says what is wrong with a state of the wrong shape', () => {
+    const reason = (value: unknown, slice = 'S-01') => {
+      try {
+        parseSliceState('S-01.json', JSON.stringify(value), slice)
+      } catch (caught) {
+        expect(caught).toBeInstanceOf(StateError)
+        return (caught as Error).message.replace('S-01.json: ', '').replace(fixHint, '')
+      }
+      throw new Error('expected a StateError')
+    }
+    expect(reason(null)).toBe('Unexpected content, expected a slice state object')
+    expect(reason([valid])).toBe('Unexpected content, expected a slice state object')
+    expect(reason('state')).toBe('Unexpected content, expected a slice state object')
+    expect(reason({...valid, version: 2})).toBe('Unexpected `version` 2, expected 1')
+    expect(reason({...valid, version: undefined})).toBe('Unexpected `version` undefined, expected 1')
+    expect(reason(valid, 'S-02')).toBe('Unexpected `slice` "S-01", expected "S-02"')
+    expect(reason({...valid, rejectionCount: -1})).toBe('Unexpected `rejectionCount`, expected a whole number')
+    expect(reason({...valid, rejectionCount: 1.5})).toBe('Unexpected `rejectionCount`, expected a whole number')
+    expect(reason({...valid, rejectionCount: '1'})).toBe('Unexpected `rejectionCount`, expected a whole number')
+    expect(reason({...valid, rejections: {}})).toBe('Unexpected `rejections`, expected a list of rejections')
+    expect(reason({...valid, rejections: ['no']})).toBe('Unexpected `rejections`, expected a list of rejections')
+    expect(reason({...valid, escalations: null})).toBe('Unexpected `escalations`, expected a list')
+    expect(reason({...valid, decision: 'approved'})).toBe('Unexpected `decision`, expected null or a decision with `contractsHash`')
+    expect(reason({...valid, decision: {status: 'approved'}})).toBe('Unexpected `decision`, expected null or a decision with `contractsHash`')
+  })
+
+  it('describes JSON errors without parsing twice', () => {
+    const text = '{"a": 1,}'
+    let error: unknown
+    try {
+      JSON.parse(text)
+    } catch (caught) {
+      error = caught
+    }
+    expect(describeJsonError(text, error)).toMatch(/^1:9: \S/)
+  })
+})
+
+describe('hashContracts', () => {
+  it('is stable across CRLF and LF', () => {
+    const lf = ['### C-01: Grid\n\n**Verification:** verify\n', '### C-02: Api\n']
+    const crlf = lf.map((source) => source.replace(/\n/g, '\r\n'))
+    expect(hashContracts(crlf)).toBe(hashContracts(lf))
+    expect(hashContracts(lf)).toMatch(/^sha256:[\da-f]{64}$/)
+    expect(hashContracts(lf)).toBe(hashContracts([...lf]))
+  })
+
+  it('changes with any change of the contracts, their order or their boundaries', () => {
+    const base = hashContracts(['### C-01: Grid\n', '### C-02: Api\n'])
+    expect(hashContracts(['### C-01: Grid \n', '### C-02: Api\n'])).not.toBe(base)
+    expect(hashContracts(['### C-02: Api\n', '### C-01: Grid\n'])).not.toBe(base)
+    expect(hashContracts(['### C-01: Grid\n### C-02: Api\n'])).not.toBe(base)
+    expect(hashContracts([])).not.toBe(base)
+  })
+})
+
+describe('readSliceState and updateSliceState', () => {
+  it('reads a missing file as a fresh state and writes nothing', async () => {
+    const dir = await temporaryDir()
+    expect(await readSliceState(dir, 'S-01')).toEqual(emptySliceState('S-01'))
+    await expect(fs.access(path.join(dir, 'tiers'))).rejects.toThrow()
+  })
+
+  it('writes `<dir>/tiers/<slice>.json` as formatted JSON', async () => {
+    const dir = await temporaryDir()
+    expect(statePath(dir, 'S-01')).toBe(path.join(dir, 'tiers', 'S-01.json'))
+    const result = await updateSliceState(dir, 'S-01', (state) => {
+      state.rejectionCount = 2
+      return 'changed'
+    })
+    expect(result).toBe('changed')
+    const text = await fs.readFile(statePath(dir, 'S-01'), 'utf8')
+    expect(text).toBe(JSON.stringify({...emptySliceState('S-01'), rejectionCount: 2}, null, 2) + '\n')
+    expect(await fs.readdir(path.join(dir, 'tiers'))).toEqual(['S-01.json'])
+  })
+
+  it('never loses an update when many run at once', async () => {
+    const dir = await temporaryDir()
+    await Promise.all(
+      Array.from({length: 25}, (_, index) =>
+        updateSliceState(dir, 'S-01', async (state) => {
+          const count = state.rejectionCount
+          await new Promise((resolve) => setTimeout(resolve, 1))
+          state.rejectionCount = count + 1
+          state.rejections.push({feedback: `f${index}`, partial: false, at: '', classification: null, action: null, detail: null, routedAt: null})
+        })
+      )
+    )
+    const state = await readSliceState(dir, 'S-01')
+    expect(state.rejectionCount).toBe(25)
+    expect(new Set(state.rejections.map((entry) => entry.feedback)).size).toBe(25)
+  })
+
+  it('leaves a broken file as it is, and releases the lock', async () => {
+    const dir = await temporaryDir()
+    await fs.mkdir(path.join(dir, 'tiers'))
+    await fs.writeFile(statePath(dir, 'S-01'), '{"version": 1, "sli')
+    const change = () => updateSliceState(dir, 'S-01', () => undefined)
+    await expect(change()).rejects.toThrow(StateError)
+    await expect(change()).rejects.toThrow(/S-01\.json: 1:20: /)
+    expect(await fs.readFile(statePath(dir, 'S-01'), 'utf8')).toBe('{"version": 1, "sli')
+    expect(await fs.readdir(path.join(dir, 'tiers'))).toEqual(['S-01.json'])
+  })
+})
+
+describe('the gate', () => {
+  const contract = (id: string, tier: string | null, criteria: string[]) =>
+    ({id, name: id, label: `${id} Card`, tier, criteria: criteria.map((text) => ({text})), steps: []}) as unknown as Contract
+  const slice = resolveSlice({id: 'S-01', name: 'Cards', contracts: [contract('C-01', 'verify', ['3 columns']), contract('C-02', 'auto', [])]})
+  let tick = 0
+  const clock = () => new Date(Date.UTC(2025, 0, 1, 0, 0, tick++))
+
+  async function context(threshold?: number): Promise<GateContext> {
+    return {
+      dir: await temporaryDir(),
+      slice,
+      contracts: [{label: 'C-01 Card', source: '### C-01: Card'}],
+      contractsHash: 'sha256:one',
+      ...(threshold === undefined ? {} : {threshold}),
+      now: clock
+    }
+  }
+
+  it('records an approval with the contracts hash, and a later change makes it stale', async () => {
+    const gate = await context()
+    const result = await recordResponse(gate, ' Yes ')
+    expect(result.kind).toBe('approved')
+    expect(result.state.decision).toEqual({status: 'approved', at: expect.stringMatching(/^2025-01-01T/), contractsHash: 'sha256:one', mismatch: []})
+    expect(await sliceStatus(gate)).toMatchObject({next: 'done', stale: false})
+    expect(await sliceStatus({...gate, contractsHash: 'sha256:two'})).toMatchObject({next: 'checkpoint', stale: true})
+  })
+
+  it('counts rejections verbatim and escalates at the threshold', async () => {
+    const gate = await context()
+    const first = await recordResponse(gate, '  two columns  ')
+    expect(first).toMatchObject({kind: 'rejected', escalate: false, threshold: 3, response: {feedback: '  two columns  ', partial: false}})
+    expect(await sliceStatus(gate)).toMatchObject({next: 'route', rejectionCount: 1})
+    await recordResponse(gate, '3')
+    const third = await recordResponse(gate, 'partially')
+    expect(third).toMatchObject({kind: 'rejected', escalate: true})
+    expect(third.state.rejections.map((entry) => [entry.feedback, entry.partial])).toEqual([
+      ['  two columns  ', false],
+      ['3', true],
+      ['partially', true]
+    ])
+    expect(await sliceStatus(gate)).toMatchObject({next: 'escalation', rejectionCount: 3, threshold: 3})
+    expect(escalationData(slice, third.state)).toEqual({
+      sliceName: 'Cards',
+      rejections: [
+        {feedback: '  two columns  ', action: 'not routed'},
+        {feedback: '3', action: 'not routed'},
+        {feedback: 'partially', action: 'not routed'}
+      ]
+    })
+  })
+
+  it('routes the latest rejection once, and only below the threshold', async () => {
+    const gate = await context(2)
+    await expect(recordRoute(gate, '1', null)).rejects.toThrow(GateError)
+    await recordResponse(gate, 'no')
+    await expect(recordRoute(gate, '4', null)).rejects.toThrow('Unexpected route choice `4`, expected 1, 2 or 3')
+    await expect(recordRoute(gate, '3', null)).rejects.toThrow('Unexpected route 3 without `--detail`')
+    const {route, state} = await recordRoute(gate, ' 2 ', null)
+    expect(route).toMatchObject({classification: 'contract_gap', target: 'user', feedback: 'no'})
+    expect(state.rejections[0]).toMatchObject({classification: 'contract_gap', action: 'presented contract to user for revision', detail: null})
+    await expect(recordRoute(gate, '1', null)).rejects.toThrow('has no rejection waiting for a route')
+    await recordResponse(gate, 'still no')
+    await expect(recordRoute(gate, '1', null)).rejects.toThrow('Unexpected route: slice S-01 has 2 rejections, expected an escalation choice first')
+  })
+
+  it('escalates: re-scope restarts the count, pair keeps it and lets the guidance route, skip accepts as auto', async () => {
+    const gate = await context(2)
+    await expect(recordEscalation(gate, '1')).rejects.toThrow('Unexpected escalation: slice S-01 has 0 of 2 rejections, expected 2 before escalating')
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    await expect(recordEscalation(gate, '9')).rejects.toThrow('Unexpected escalation choice `9`, expected 1, 2 or 3')
+
+    const pair = await recordEscalation(gate, '2')
+    expect(pair.option.decision).toBe('pair')
+    expect(pair.state.rejectionCount).toBe(2)
+    expect(await sliceStatus(gate)).toMatchObject({next: 'route'})
+    const {route} = await recordRoute(gate, '3', 'step by step')
+    expect(route).toMatchObject({classification: 'implementation_gap', feedback: 'b', detail: 'step by step'})
+    expect(await sliceStatus(gate)).toMatchObject({next: 'checkpoint'})
+
+    expect((await recordResponse(gate, 'c')).state.rejectionCount).toBe(3)
+    expect(await sliceStatus(gate)).toMatchObject({next: 'escalation'})
+    const rescope = await recordEscalation(gate, '1')
+    expect(rescope.state.rejectionCount).toBe(0)
+    expect(await sliceStatus(gate)).toMatchObject({next: 'checkpoint', rejectionCount: 0})
+    // Rejections from before the restart are history: not routed, not in the escalation.
+    await expect(recordRoute(gate, '1', null)).rejects.toThrow('has no rejection waiting for a route')
+
+    await recordResponse(gate, 'd')
+    const last = await recordResponse(gate, 'e')
+    expect(escalationData(slice, last.state).rejections.map((entry) => entry.feedback)).toEqual(['d', 'e'])
+    const skip = await recordEscalation(gate, '3')
+    expect(skip.state.decision).toEqual({status: 'accepted-as-auto', at: expect.any(String), contractsHash: 'sha256:one', mismatch: ['d', 'e']})
+    expect(skip.state.escalations.map((entry) => [entry.decision, entry.rejectionCount])).toEqual([
+      ['pair', 2],
+      ['rescope', 3],
+      ['skip', 2]
+    ])
+    expect(await sliceStatus(gate)).toMatchObject({next: 'done'})
+  })
+
+  it('needs nothing for an all-auto slice', async () => {
+    const gate = await context()
+    const auto = resolveSlice({id: 'S-03', name: 'Plumbing', contracts: [contract('C-02', 'auto', [])]})
+    expect(await sliceStatus({...gate, slice: auto})).toMatchObject({tier: 'auto', next: 'nothing'})
+  })
+})

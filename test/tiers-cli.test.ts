@@ -1,0 +1,820 @@
+/**
+ * End-to-end tests of the `tiers` command: the real bin, run as a process in
+ * a temporary copy of the example project (`content/examples/greenlight-project`),
+ * with its default `--dir .greenlight`. They check the exact text people
+ * read, the JSON orchestrators read, exit codes, the one-line errors, and the
+ * per-slice state files left on disk.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {spawn} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = path.join(root, 'node_modules', '.bin', 'tiers')
+const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
+
+const deprecation =
+  '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+/** What every successful command prints on stderr with the example’s config. */
+const warningLine = `tiers: warning: ${deprecation}\n`
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+beforeAll(async () => {
+  // A clear failure instead of forty confusing ones when the build is missing.
+  await fs.access(path.join(root, 'packages', 'cli', 'dist', 'bin.js'))
+})
+
+/** Run the real `tiers` bin in `cwd`. */
+function tiers(cwd: string, ...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {cwd, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr}))
+  })
+}
+
+/** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
+async function project(): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-tiers-'))
+  folders.push(folder)
+  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
+  return folder
+}
+
+/** Path of a file in the copy’s `.greenlight`. */
+const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
+
+async function readState(folder: string, slice: string): Promise<any> {
+  return JSON.parse(await fs.readFile(file(folder, 'tiers', `${slice}.json`), 'utf8'))
+}
+
+async function editJson(target: string, change: (value: any) => void): Promise<void> {
+  const value = JSON.parse(await fs.readFile(target, 'utf8'))
+  change(value)
+  await fs.writeFile(target, JSON.stringify(value, null, 2) + '\n')
+}
+
+/** ISO timestamps, which change from run to run, as `<time>`. */
+const normalize = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>')
+const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** A successful run: exit 0, `stdout` exactly (plus console.log’s newline), the deprecation once on stderr. */
+function expectOk(run: Run, stdout: string): void {
+  expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+  expect(normalize(run.stdout)).toBe(stdout + '\n')
+}
+
+/** A failed run: `code`, nothing on stdout, exactly one `tiers: …` line on stderr and no stack trace. */
+function expectError(run: Run, code: number, message: string | RegExp): void {
+  expect(run.stdout).toBe('')
+  expect(run.code).toBe(code)
+  expect(run.stderr.endsWith('\n')).toBe(true)
+  const lines = run.stderr.slice(0, -1).split('\n')
+  expect(lines).toHaveLength(1)
+  expect(run.stderr).not.toMatch(/^\s+at /m)
+  if (typeof message === 'string') expect(lines[0]).toBe(`tiers: ${message}`)
+  else expect(lines[0]).toMatch(message)
+}
+
+/** Parse `--json` output of a successful run. */
+function json(run: Run): any {
+  expect(run.code).toBe(0)
+  return JSON.parse(run.stdout)
+}
+
+const checkpointS01 = `ALL TESTS PASSING — Slice S-01: Campaign Cards
+
+Please verify the output matches your intent.
+
+Acceptance criteria:
+  [ ] Campaigns render as cards in a 3-column grid on a 1280px wide screen
+  [ ] Each card shows the campaign name, its status and its spend
+  [ ] Clicking a card opens /campaigns/{id}
+  [ ] A paused campaign shows a grey "Paused" badge
+  [ ] A live campaign shows a green "Live" badge
+
+Steps to verify:
+  1. Run \`npm run dev\` and open http://localhost:3000/campaigns
+  2. Resize the window to 1280px wide and count the columns
+  3. Open /campaigns and pause one campaign
+
+Does this match what you intended?
+  1) Yes — mark complete and continue
+  2) No — I'll describe what's wrong
+  3) Partially — some criteria met, I'll describe the gaps`
+
+const checkpointS02 = `ALL TESTS PASSING — Slice S-02: Currency Formatting
+
+Please verify the output matches your intent.
+
+Acceptance criteria:
+  [ ] Clicking "Export" downloads campaigns.csv with one row per campaign
+  [ ] Amounts in the file use the account currency
+
+Steps to verify:
+  1. Open /campaigns and click "Export"
+
+Does this match what you intended?
+  1) Yes — mark complete and continue
+  2) No — I'll describe what's wrong
+  3) Partially — some criteria met, I'll describe the gaps`
+
+function rejectionText(feedback: string, count: number, threshold = 3): string {
+  return `Your feedback: "${feedback}"
+
+How should we address this?
+
+1) Tighten the tests -- the tests aren't specific enough to catch this mismatch
+   (routes to: test writer adds more precise assertions, then implementer passes them)
+
+2) Revise the contract -- the contract doesn't capture what I actually want
+   (routes to: you update the contract, then the slice restarts)
+
+3) Provide more detail -- I'll describe exactly what I expect
+   (routes to: test writer uses your detail to write targeted tests, then implementer passes them)
+
+Which option? (1/2/3)
+
+Rejection ${count} of ${threshold} recorded. Record the choice: tiers route S-01 <1|2|3> [--detail <text>]`
+}
+
+const escalationOptionsText = `Options:
+1) Re-scope -- the contract is fundamentally wrong. Revise contracts and restart.
+2) Pair -- provide detailed, step-by-step guidance for exactly what you want.
+3) Skip verification -- mark this slice as auto-verified and proceed.
+   (The mismatch is acknowledged but deferred.)
+
+Which option? (1/2/3)
+
+Record the choice: tiers escalate S-01 <1|2|3>`
+
+const status = {
+  s01: (rejections: number, decision: string, next: string) =>
+    `S-01 Campaign Cards: verify, ${rejections}/3 rejections, ${decision}, next: ${next}`,
+  s02: (decision = 'undecided', next = 'checkpoint', rejections = 0) =>
+    `S-02 Currency Formatting: verify, ${rejections}/3 rejections, ${decision}, next: ${next}`
+}
+
+/** The contracts of S-01 as written in the example: the hand-off carries them verbatim. */
+async function handoffS01(): Promise<string> {
+  const source = await fs.readFile(path.join(example, 'CONTRACTS.md'), 'utf8')
+  const between = (from: string, to: string) => source.slice(source.indexOf(from), source.indexOf(to)).trimEnd()
+  return `Acceptance criteria:
+  [ ] Campaigns render as cards in a 3-column grid on a 1280px wide screen (C-01 CampaignCardGrid)
+  [ ] Each card shows the campaign name, its status and its spend (C-01 CampaignCardGrid)
+  [ ] Clicking a card opens /campaigns/{id} (C-01 CampaignCardGrid)
+  [ ] A paused campaign shows a grey "Paused" badge (C-03 CampaignStatusBadge)
+  [ ] A live campaign shows a green "Live" badge (C-03 CampaignStatusBadge)
+
+--- C-01 CampaignCardGrid ---
+${between('### C-01:', '### C-02:')}
+
+--- C-03 CampaignStatusBadge ---
+${between('### C-03:', '## S-02:')}
+
+Never send: implementation code or test source from the current cycle.`
+}
+
+/** Record `count` rejections of S-01, one after another. */
+async function reject(folder: string, count: number): Promise<void> {
+  for (let index = 1; index <= count; index++) {
+    const run = await tiers(folder, 'respond', 'S-01', `rejection ${index}`)
+    expect(run.code).toBe(0)
+  }
+}
+
+describe('the full loop on S-01: reject, route, reject, route with detail, reject, escalate, skip', () => {
+  let folder: string
+  const first = 'The grid shows 2 columns, not 3'
+  const second = 'Cards still miss the spend'
+  // Kept verbatim, surrounding spaces included; “partially” marks it partial.
+  const third = '  Partially: the paused badge is orange  '
+  const detail = 'Each card shows the spend as "$1,234.00" under the status'
+
+  beforeAll(async () => {
+    folder = await project()
+  })
+
+  it('starts undecided, with the checkpoint of C-01 then C-03 (C-02 is auto)', async () => {
+    const [initial, checkpoint] = await Promise.all([tiers(folder, 'status'), tiers(folder, 'checkpoint', 'S-01')])
+    expectOk(initial, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
+    expectOk(checkpoint, checkpointS01)
+    // Reading never writes state.
+    await expect(fs.access(file(folder, 'tiers', 'S-01.json'))).rejects.toThrow()
+  })
+
+  it('records the first rejection verbatim and offers the three routes', async () => {
+    expectOk(await tiers(folder, 'respond', 'S-01', first), rejectionText(first, 1))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(1, 'undecided', 'route'))
+    const state = await readState(folder, 'S-01')
+    expect(state).toMatchObject({version: 1, slice: 'S-01', rejectionCount: 1, escalations: [], decision: null})
+    expect(state.rejections).toEqual([
+      {feedback: first, partial: false, at: expect.stringMatching(isoTime), classification: null, action: null, detail: null, routedAt: null}
+    ])
+  })
+
+  it('routes it to the test writer as a test gap (route 1)', async () => {
+    const run = await tiers(folder, 'route', 'S-01', '1')
+    expectOk(
+      run,
+      `ROUTE — Slice S-01: Campaign Cards
+
+1) Tighten the tests: Test gap (\`test_gap\`), to the test writer.
+Spawn test writer with the feedback (verbatim), the contract and the acceptance criteria; it adds or tightens tests, then the implementer passes them. Re-run the tier gate.
+
+Feedback (verbatim): "${first}"
+
+${await handoffS01()}`
+    )
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(1, 'undecided', 'checkpoint'))
+    const [entry] = (await readState(folder, 'S-01')).rejections
+    expect(entry).toMatchObject({classification: 'test_gap', action: 'spawned test writer with feedback', detail: null})
+    expect(entry.routedAt).toMatch(isoTime)
+  })
+
+  it('records the second rejection and routes it with detail as an implementation gap (route 3 --detail)', async () => {
+    expectOk(await tiers(folder, 'respond', 'S-01', second), rejectionText(second, 2))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(2, 'undecided', 'route'))
+    const run = await tiers(folder, 'route', 'S-01', '3', '--detail', detail)
+    expectOk(
+      run,
+      `ROUTE — Slice S-01: Campaign Cards
+
+3) Provide more detail: Implementation gap (\`implementation_gap\`), to the test writer.
+Collect the detail. Spawn test writer with the detail, the feedback (verbatim), the contract and the acceptance criteria; then the implementer. Re-run the tier gate.
+
+Feedback (verbatim): "${second}"
+Detail (verbatim): "${detail}"
+
+${await handoffS01()}`
+    )
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(2, 'undecided', 'checkpoint'))
+    const state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(2)
+    expect(state.rejections[1]).toMatchObject({
+      feedback: second,
+      classification: 'implementation_gap',
+      action: 'spawned test writer with detailed description',
+      detail
+    })
+  })
+
+  it('escalates at the third rejection, with the history and what was done about each', async () => {
+    const run = await tiers(folder, 'respond', 'S-01', third)
+    expectOk(
+      run,
+      `ESCALATION: Campaign Cards
+
+This slice has been rejected 3 times. The verification criteria may not match
+what the contracts and tests can deliver.
+
+Rejection history:
+1. "${first}" -> spawned test writer with feedback
+2. "${second}" -> spawned test writer with detailed description
+3. "${third}" -> not routed
+
+${escalationOptionsText}`
+    )
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
+    const state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(3)
+    expect(state.rejections[2]).toMatchObject({feedback: third, partial: true, classification: null})
+  })
+
+  it('refuses to route at the threshold, and leaves the state as it was', async () => {
+    const before = await fs.readFile(file(folder, 'tiers', 'S-01.json'))
+    expectError(
+      await tiers(folder, 'route', 'S-01', '1'),
+      1,
+      'Unexpected route: slice S-01 has 3 rejections, expected an escalation choice first (`tiers escalate S-01 <1|2|3>`)'
+    )
+    expect(await fs.readFile(file(folder, 'tiers', 'S-01.json'))).toEqual(before)
+  })
+
+  it('skips verification (escalate 3): accepted as auto, with the mismatch kept', async () => {
+    const run = await tiers(folder, 'escalate', 'S-01', '3')
+    expectOk(
+      run,
+      `SKIP VERIFICATION — Slice S-01: Campaign Cards
+
+Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:
+  - "${first}"
+  - "${second}"
+  - "${third}"`
+    )
+    expectOk(await tiers(folder, 'status'), `${status.s01(3, 'accepted-as-auto <time>', 'done')}\n${status.s02()}`)
+    const state = await readState(folder, 'S-01')
+    expect(state.escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(state.decision).toEqual({
+      status: 'accepted-as-auto',
+      at: state.escalations[0].at,
+      contractsHash: expect.stringMatching(/^sha256:[\da-f]{64}$/),
+      mismatch: [first, second, third]
+    })
+    expect(state.rejections).toHaveLength(3)
+    // S-02 was never touched.
+    await expect(fs.access(file(folder, 'tiers', 'S-02.json'))).rejects.toThrow()
+  })
+})
+
+describe('approval and staleness on S-02', () => {
+  it.concurrent.for(['approved', 'Yes', ' y ', '1', 'APPROVED'])('approves with %j', async (reply, {expect}) => {
+    const folder = await project()
+    const checkpoint = await tiers(folder, 'checkpoint', 'S-02')
+    expect(checkpoint.code).toBe(0)
+    expect(checkpoint.stdout).toBe(checkpointS02 + '\n')
+    const run = await tiers(folder, 'respond', 'S-02', reply)
+    expect(run).toEqual({
+      code: 0,
+      stdout: 'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\n',
+      stderr: warningLine
+    })
+    const state = await readState(folder, 'S-02')
+    expect(state).toEqual({
+      version: 1,
+      slice: 'S-02',
+      rejectionCount: 0,
+      rejections: [],
+      escalations: [],
+      decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []}
+    })
+    const after = await tiers(folder, 'status')
+    expect(after.code).toBe(0)
+    expect(normalize(after.stdout)).toBe(`${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time>', 'done')}\n`)
+  })
+
+  it('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async () => {
+    const folder = await project()
+    expect((await tiers(folder, 'respond', 'S-02', 'approved')).code).toBe(0)
+    const contract = file(folder, 'contracts', 'C-06.md')
+    const original = await fs.readFile(contract, 'utf8')
+
+    // CRLF is the same contract.
+    await fs.writeFile(contract, original.replace(/\n/g, '\r\n'))
+    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('approved <time>', 'done'))
+
+    await fs.writeFile(contract, original.replace('Amounts in the file use the account currency', 'Amounts use the account currency, two decimals'))
+    expectOk(await tiers(folder, 'status'), `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time> (stale: contracts changed since)', 'checkpoint')}`)
+    const data = json(await tiers(folder, 'status', 'S-02', '--json'))
+    expect(data.slices).toEqual([expect.objectContaining({slice: 'S-02', stale: true, next: 'checkpoint', decision: expect.objectContaining({status: 'approved'})})])
+
+    // A rejection after a stale approval clears the decision.
+    expect((await tiers(folder, 'respond', 'S-02', 'The export has no header row')).code).toBe(0)
+    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('undecided', 'route', 1))
+  })
+})
+
+describe('escalation choices and refusals', () => {
+  it.concurrent('re-scope (escalate 1) resets the count to 0 and nothing waits for a route', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 3)
+    const run = await tiers(folder, 'escalate', 'S-01', '1')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe(
+      'RE-SCOPE — Slice S-01: Campaign Cards\n\nRecorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.\n'
+    )
+    const state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(0)
+    expect(state.rejections).toHaveLength(3)
+    expect(state.escalations).toEqual([{choice: '1', decision: 'rescope', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(state.decision).toBeNull()
+    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(0, 'undecided', 'checkpoint') + '\n')
+    // The rejections before the restart are not routed any more…
+    expectError(
+      await tiers(folder, 'route', 'S-01', '1'),
+      1,
+      'Unexpected route: slice S-01 has no rejection waiting for a route, expected one recorded with `tiers respond`'
+    )
+    // …and a new one counts from 1.
+    const next = await tiers(folder, 'respond', 'S-01', 'rejection 4')
+    expect(next.stdout).toContain('\nRejection 1 of 3 recorded.')
+  })
+
+  it.concurrent('pair (escalate 2) keeps the count; the guidance routes the pending rejection; the next rejection escalates again', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 3)
+    const run = await tiers(folder, 'escalate', 'S-01', '2')
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe(
+      'PAIR — Slice S-01: Campaign Cards\n\nRecorded. Collect the user’s step-by-step guidance, route it with `tiers route S-01 3 --detail <text>`, then present the checkpoint when it is ready.\n'
+    )
+    let state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(3)
+    expect(state.escalations).toEqual([{choice: '2', decision: 'pair', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(3, 'undecided', 'route') + '\n')
+
+    const routed = await tiers(folder, 'route', 'S-01', '3', '--detail', 'Step 1: open /campaigns. Step 2: count three columns.')
+    expect(routed.code).toBe(0)
+    expect(routed.stdout).toContain('Feedback (verbatim): "rejection 3"\nDetail (verbatim): "Step 1: open /campaigns. Step 2: count three columns."\n')
+    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(3, 'undecided', 'checkpoint') + '\n')
+
+    const again = await tiers(folder, 'respond', 'S-01', 'still two columns')
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expect(again.stdout).toContain('3. "rejection 3" -> spawned test writer with detailed description\n4. "still two columns" -> not routed\n')
+    state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(4)
+  })
+
+  it.concurrent('refuses route before any rejection, escalate below the threshold, route 3 without --detail, and bad choices', async ({expect}) => {
+    const folder = await project()
+    const [route, escalate] = await Promise.all([tiers(folder, 'route', 'S-01', '1'), tiers(folder, 'escalate', 'S-01', '3')])
+    expectError(route, 1, 'Unexpected route: slice S-01 has no rejection waiting for a route, expected one recorded with `tiers respond`')
+    expectError(escalate, 1, 'Unexpected escalation: slice S-01 has 0 of 3 rejections, expected 3 before escalating')
+
+    await reject(folder, 2)
+    const before = await fs.readFile(file(folder, 'tiers', 'S-01.json'))
+    const [below, noDetail, badRoute, badEscalation, emptyDetail] = await Promise.all([
+      tiers(folder, 'escalate', 'S-01', '1'),
+      tiers(folder, 'route', 'S-01', '3'),
+      tiers(folder, 'route', 'S-01', '4'),
+      tiers(folder, 'escalate', 'S-01', '4'),
+      tiers(folder, 'route', 'S-01', '3', '--detail', '')
+    ])
+    expectError(below, 1, 'Unexpected escalation: slice S-01 has 2 of 3 rejections, expected 3 before escalating')
+    expectError(noDetail, 1, 'Unexpected route 3 without `--detail`, expected the user’s description of exactly what they expect')
+    expectError(emptyDetail, 1, 'Unexpected route 3 without `--detail`, expected the user’s description of exactly what they expect')
+    expectError(badRoute, 1, 'Unexpected route choice `4`, expected 1, 2 or 3')
+    expectError(badEscalation, 1, 'Unexpected escalation choice `4`, expected 1, 2 or 3')
+    expect(await fs.readFile(file(folder, 'tiers', 'S-01.json'))).toEqual(before)
+
+    // Routed once, the latest rejection does not take a second route.
+    expect((await tiers(folder, 'route', 'S-01', '2')).code).toBe(0)
+    expectError(
+      await tiers(folder, 'route', 'S-01', '1'),
+      1,
+      'Unexpected route: slice S-01 has no rejection waiting for a route, expected one recorded with `tiers respond`'
+    )
+    const state = await readState(folder, 'S-01')
+    expect(state.rejections.map((entry: {classification: string | null}) => entry.classification)).toEqual([null, 'contract_gap'])
+  })
+})
+
+describe('the deprecation warning and --json', () => {
+  it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async () => {
+    const folder = await project()
+    await reject(folder, 3)
+    const runs = await Promise.all([
+      tiers(folder, 'checkpoint', 'S-01'),
+      tiers(folder, 'status'),
+      tiers(folder, 'status', 'S-02'),
+      tiers(folder, 'respond', 'S-02', 'yes')
+    ])
+    runs.push(await tiers(folder, 'escalate', 'S-01', '2'), await tiers(folder, 'route', 'S-01', '1'))
+    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+
+    const report = await tiers(folder, 'report', 'S-02')
+    expect(report.stderr).toBe('')
+    expect(report.stdout.split(deprecation)).toHaveLength(2)
+
+    // Without the toggle, no warning at all.
+    await editJson(file(folder, 'config.json'), (config) => delete config.workflow.visual_checkpoint)
+    const quiet = await tiers(folder, 'status')
+    expect({code: quiet.code, stderr: quiet.stderr}).toEqual({code: 0, stderr: ''})
+    expect(json(await tiers(folder, 'status', '--json')).warnings).toEqual([])
+  })
+
+  it('prints `report S-02` exactly', async () => {
+    const folder = await project()
+    const run = await tiers(folder, 'report', 'S-02')
+    expect(run).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `TIER REPORT — Slice S-02: Currency Formatting
+
+Effective tier: verify
+
+Contracts:
+  C-04 FormatSpend: auto — criteria: 0, steps: 0
+  C-05 SpendColumnHeader: verify (default) — criteria: 0, steps: 0
+  C-06 ExportCsv: verify — criteria: 2, steps: 1
+
+Warnings:
+  - C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps
+  - ${deprecation}
+`
+    })
+  })
+
+  it('gives JSON with the expected fields on every command', async () => {
+    const folder = await project()
+    const [checkpoint, report, statusAll] = (
+      await Promise.all([tiers(folder, 'checkpoint', 'S-01', '--json'), tiers(folder, '--json', 'report', 'S-02'), tiers(folder, 'status', '--json')])
+    ).map(json)
+
+    expect(checkpoint).toMatchObject({slice: 'S-01', name: 'Campaign Cards', tier: 'verify', checkpoint: checkpointS01, warnings: [deprecation]})
+    expect(checkpoint.criteria.map((item: {contract: string}) => item.contract)).toEqual([
+      'C-01 CampaignCardGrid',
+      'C-01 CampaignCardGrid',
+      'C-01 CampaignCardGrid',
+      'C-03 CampaignStatusBadge',
+      'C-03 CampaignStatusBadge'
+    ])
+    expect(checkpoint.steps).toEqual([
+      {text: 'Run `npm run dev` and open http://localhost:3000/campaigns', contract: 'C-01 CampaignCardGrid'},
+      {text: 'Resize the window to 1280px wide and count the columns', contract: 'C-01 CampaignCardGrid'},
+      {text: 'Open /campaigns and pause one campaign', contract: 'C-03 CampaignStatusBadge'}
+    ])
+
+    expect(report).toEqual({
+      sliceId: 'S-02',
+      sliceName: 'Currency Formatting',
+      tier: 'verify',
+      contracts: [
+        {label: 'C-04 FormatSpend', tier: 'auto', defaulted: false, criteria: 0, steps: 0},
+        {label: 'C-05 SpendColumnHeader', tier: 'verify', defaulted: true, criteria: 0, steps: 0},
+        {label: 'C-06 ExportCsv', tier: 'verify', defaulted: false, criteria: 2, steps: 1}
+      ],
+      warnings: ['C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps', deprecation],
+      rejectionCount: 0
+    })
+
+    expect(statusAll).toEqual({
+      slices: [
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint'},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint'}
+      ],
+      broken: [],
+      warnings: [deprecation]
+    })
+
+    const rejected = json(await tiers(folder, 'respond', 'S-01', 'The grid shows 2 columns', '--json'))
+    expect(rejected).toMatchObject({slice: 'S-01', name: 'Campaign Cards', rejectionCount: 1, outcome: 'rejected', threshold: 3, feedback: 'The grid shows 2 columns'})
+    expect(rejected.options).toBe(rejectionText('The grid shows 2 columns', 1).split('\n\nRejection 1')[0])
+
+    const routed = json(await tiers(folder, 'route', 'S-01', '3', '--detail', 'three columns', '--json'))
+    expect(routed).toMatchObject({
+      sliceId: 'S-01',
+      choice: '3',
+      classification: 'implementation_gap',
+      target: 'test writer',
+      actionTaken: 'spawned test writer with detailed description',
+      feedback: 'The grid shows 2 columns',
+      detail: 'three columns',
+      never: ['implementation code', 'test source from the current cycle'],
+      rejectionCount: 1,
+      warnings: [deprecation]
+    })
+    // The test writer receives the verify contracts only: C-02 is auto.
+    expect(routed.contracts.map((contract: {label: string}) => contract.label)).toEqual(['C-01 CampaignCardGrid', 'C-03 CampaignStatusBadge'])
+    expect(routed.contracts[0].source).toMatch(/^### C-01: CampaignCardGrid\n[\s\S]*\*\*Dependencies:\*\* C-02$/)
+
+    await reject(folder, 1)
+    const escalation = json(await tiers(folder, 'respond', 'S-01', 'Partially', '--json'))
+    expect(escalation).toMatchObject({outcome: 'escalation', rejectionCount: 3, threshold: 3, feedback: 'Partially'})
+    expect(escalation.escalation).toMatch(/^ESCALATION: Campaign Cards\n[\s\S]*\nWhich option\? \(1\/2\/3\)$/)
+
+    const skipped = json(await tiers(folder, 'escalate', 'S-01', '3', '--json'))
+    expect(skipped).toEqual({
+      slice: 'S-01',
+      name: 'Campaign Cards',
+      choice: '3',
+      decision: 'skip',
+      rejectionCount: 3,
+      state: {
+        status: 'accepted-as-auto',
+        at: expect.stringMatching(isoTime),
+        contractsHash: expect.stringMatching(/^sha256:/),
+        mismatch: ['The grid shows 2 columns', 'rejection 1', 'Partially']
+      },
+      warnings: [deprecation]
+    })
+
+    const approved = json(await tiers(folder, 'respond', 'S-02', 'y', '--json'))
+    expect(approved).toMatchObject({slice: 'S-02', outcome: 'approved', rejectionCount: 0, decision: {status: 'approved', mismatch: []}})
+
+    // Errors too: `{error: {code, message}}` on stdout, the line on stderr.
+    const failed = await tiers(folder, 'checkpoint', 'S-09', '--json')
+    expect(failed.code).toBe(1)
+    expect(JSON.parse(failed.stdout)).toEqual({error: {code: 1, message: 'Unexpected slice `S-09`, expected one of: S-01, S-02'}})
+    expect(failed.stderr).toBe('tiers: Unexpected slice `S-09`, expected one of: S-01, S-02\n')
+  })
+})
+
+describe('concurrency', () => {
+  it('keeps all twenty rejections when twenty `tiers respond` run at once on one slice', async () => {
+    const folder = await project()
+    await editJson(file(folder, 'config.json'), (config) => (config.workflow.rejection_threshold = 100))
+    const count = 20
+    const feedbacks = Array.from({length: count}, (_, index) => `feedback ${index + 1}`)
+    const runs = await Promise.all(feedbacks.map((feedback) => tiers(folder, 'respond', 'S-01', feedback)))
+
+    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+    // Each process saw a different count: none read a state another was about to overwrite.
+    const counts = runs.map((run) => Number(/\nRejection (\d+) of 100 recorded\./.exec(run.stdout)?.[1]))
+    expect(counts.sort((a, b) => a - b)).toEqual(Array.from({length: count}, (_, index) => index + 1))
+
+    const state = await readState(folder, 'S-01')
+    expect(state.rejectionCount).toBe(count)
+    expect(state.rejections).toHaveLength(count)
+    expect(new Set(state.rejections.map((entry: {feedback: string}) => entry.feedback))).toEqual(new Set(feedbacks))
+    // No lock or temporary file is left behind.
+    const left = await fs.readdir(file(folder, 'tiers'))
+    expect(left.filter((name) => name.startsWith('S-01'))).toEqual(['S-01.json'])
+    expectOk(await tiers(folder, 'status', 'S-01'), 'S-01 Campaign Cards: verify, 20/100 rejections, undecided, next: route')
+  })
+})
+
+describe('bad input: one line on stderr, a non-zero exit, no stack trace', () => {
+  it.concurrent('an unknown slice (exit 1, lists the known ones)', async ({expect}) => {
+    const folder = await project()
+    const runs = await Promise.all([tiers(folder, 'checkpoint', 'S-09'), tiers(folder, 'respond', 's-9', 'yes'), tiers(folder, 'status', 'S-9')])
+    for (const run of runs) expect(run.code).toBe(1)
+    expectError(runs[0]!, 1, 'Unexpected slice `S-09`, expected one of: S-01, S-02')
+    expectError(runs[1]!, 1, 'Unexpected slice `s-9`, expected one of: S-01, S-02')
+    expectError(runs[2]!, 1, 'Unexpected slice `S-9`, expected one of: S-01, S-02')
+  })
+
+  it.concurrent('a GRAPH.json that does not parse (exit 2, file and line:column)', async ({expect}) => {
+    const folder = await project()
+    const broken = '{\n  "slices": {\n    "S-01": {"name": "Campaign Cards",, "contracts": ["C-01"]}\n  }\n}\n'
+    await fs.writeFile(file(folder, 'GRAPH.json'), broken)
+    const column = broken.split('\n')[2]!.indexOf(',,') + 2
+    const runs = await Promise.all([tiers(folder, 'status'), tiers(folder, 'checkpoint', 'S-01')])
+    for (const run of runs) {
+      expectError(run, 2, new RegExp(`^tiers: \\.greenlight/GRAPH\\.json: 3:${column}: \\S`))
+    }
+    expect(runs[0]!.stderr).not.toContain('position')
+  })
+
+  it.concurrent('a slice whose contracts are missing (exit 2, names them)', async ({expect}) => {
+    const folder = await project()
+    await editJson(file(folder, 'GRAPH.json'), (graph) => (graph.slices['S-02'].contracts = ['C-04', 'C-05', 'C-09']))
+    const [checkpoint, respond, one, all] = await Promise.all([
+      tiers(folder, 'checkpoint', 'S-02'),
+      tiers(folder, 'respond', 'S-02', 'yes'),
+      tiers(folder, 'status', 'S-02'),
+      tiers(folder, 'status')
+    ])
+    const message = '.greenlight/GRAPH.json: slice S-02 lists C-09, which no contract file defines (CONTRACTS.md, contracts/*.md)'
+    expectError(checkpoint, 2, message)
+    expectError(respond, 2, message)
+    expectError(one, 2, message)
+    await expect(fs.access(file(folder, 'tiers', 'S-02.json'))).rejects.toThrow()
+    // `status` of every slice still reports the others, and says what is broken.
+    expect(all.code).toBe(0)
+    expect(all.stdout).toBe(`${status.s01(0, 'undecided', 'checkpoint')}\nS-02 Currency Formatting: GRAPH.json lists C-09, which no contract file defines\n`)
+  })
+
+  it.concurrent.for([
+    ['empty', () => '', /^tiers: \.greenlight\/tiers\/S-01\.json: 1:1: empty file; fix or remove the file \(it is never reset silently\)$/],
+    [
+      'cut half-way through',
+      (whole: string) => whole.slice(0, Math.floor(whole.length / 2)),
+      /^tiers: \.greenlight\/tiers\/S-01\.json: \d+:\d+: .+; fix or remove the file \(it is never reset silently\)$/
+    ]
+  ] as const)('a truncated state file (%s): exit 2, names the file, never resets it', async ([, truncate, message], {expect}) => {
+    const folder = await project()
+    await reject(folder, 2)
+    const stateFile = file(folder, 'tiers', 'S-01.json')
+    await fs.writeFile(stateFile, truncate(await fs.readFile(stateFile, 'utf8')))
+    const before = await fs.readFile(stateFile)
+    const runs = await Promise.all([
+      tiers(folder, 'respond', 'S-01', 'yes'),
+      tiers(folder, 'respond', 'S-01', 'still wrong'),
+      tiers(folder, 'route', 'S-01', '1'),
+      tiers(folder, 'escalate', 'S-01', '3'),
+      tiers(folder, 'status', 'S-01'),
+      tiers(folder, 'status'),
+      tiers(folder, 'report', 'S-01')
+    ])
+    for (const run of runs) expectError(run, 2, message)
+    expect(await fs.readFile(stateFile)).toEqual(before)
+    // The other slice still works.
+    expect((await tiers(folder, 'respond', 'S-02', 'yes')).code).toBe(0)
+    expect(await fs.readFile(stateFile)).toEqual(before)
+  })
+
+  it.concurrent.for([
+    ['a list', '[]\n', 'Unexpected content, expected a slice state object'],
+    ['another version', '{"version": 2, "slice": "S-01", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}', 'Unexpected `version` 2, expected 1'],
+    ['another slice', '{"version": 1, "slice": "S-02", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}', 'Unexpected `slice` "S-02", expected "S-01"'],
+    ['a text count', '{"version": 1, "slice": "S-01", "rejectionCount": "two", "rejections": [], "escalations": [], "decision": null}', 'Unexpected `rejectionCount`, expected a whole number'],
+    ['rejections without feedback', '{"version": 1, "slice": "S-01", "rejectionCount": 1, "rejections": [{}], "escalations": [], "decision": null}', 'Unexpected `rejections`, expected a list of rejections']
+  ])('a state file of the wrong shape (%s): exit 2', async ([, text, reason], {expect}) => {
+    const folder = await project()
+    await fs.mkdir(file(folder, 'tiers'))
+    await fs.writeFile(file(folder, 'tiers', 'S-01.json'), text)
+    const [respond, state] = await Promise.all([tiers(folder, 'respond', 'S-01', 'no'), tiers(folder, 'status', 'S-01')])
+    const message = `.greenlight/tiers/S-01.json: ${reason}; fix or remove the file (it is never reset silently)`
+    expectError(respond, 2, message)
+    expectError(state, 2, message)
+    expect(await fs.readFile(file(folder, 'tiers', 'S-01.json'), 'utf8')).toBe(text)
+  })
+
+  it.concurrent.for([
+    ['"three"', '"three"'],
+    ['0', '0'],
+    ['2.5', '2.5'],
+    ['null', 'null']
+  ])('a bad workflow.rejection_threshold (%s): exit 2', async ([, value], {expect}) => {
+    const folder = await project()
+    await editJson(file(folder, 'config.json'), (config) => (config.workflow.rejection_threshold = JSON.parse(value)))
+    expectError(
+      await tiers(folder, 'status'),
+      2,
+      `.greenlight/config.json: Unexpected \`workflow.rejection_threshold\` ${value}, expected a whole number of 1 or more`
+    )
+  })
+
+  it.concurrent('a config.json that does not parse, or is not an object (exit 2)', async ({expect}) => {
+    const folder = await project()
+    await fs.writeFile(file(folder, 'config.json'), '{"mode": "yolo",}\n')
+    expectError(await tiers(folder, 'status'), 2, /^tiers: \.greenlight\/config\.json: 1:\d+: \S/)
+    await fs.writeFile(file(folder, 'config.json'), '[]\n')
+    expectError(await tiers(folder, 'status'), 2, '.greenlight/config.json: Unexpected content, expected an object')
+  })
+
+  it.concurrent('a missing --dir folder, an unknown command or option, missing arguments (exit 1)', async ({expect}) => {
+    const folder = await project()
+    const [dir, command, option, respond, route, checkpoint] = await Promise.all([
+      tiers(folder, 'status', '--dir', 'nowhere'),
+      tiers(folder, 'approve', 'S-01'),
+      tiers(folder, 'status', '--bogus'),
+      tiers(folder, 'respond', 'S-01'),
+      tiers(folder, 'route', 'S-01'),
+      tiers(folder, 'checkpoint')
+    ])
+    expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report')
+    expectError(option, 1, /^tiers: Unknown option '--bogus'/)
+    expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
+    expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
+    expectError(checkpoint, 1, 'Unexpected arguments, expected `tiers checkpoint <slice>`')
+  })
+
+  it.concurrent('no arguments print the usage on stderr (exit 1); --help on stdout (exit 0)', async ({expect}) => {
+    const folder = await project()
+    const [none, help, short] = await Promise.all([tiers(folder), tiers(folder, '--help'), tiers(folder, 'status', '-h')])
+    expect(none.code).toBe(1)
+    expect(none.stdout).toBe('')
+    expect(none.stderr).toMatch(/^Usage: tiers <command> \[options\]\n/)
+    expect(help).toEqual({code: 0, stdout: none.stderr, stderr: ''})
+    expect(short).toEqual({code: 0, stdout: none.stderr, stderr: ''})
+    for (const command of ['checkpoint', 'respond', 'route', 'escalate', 'status', 'report', '--dir', '--json', '--detail']) {
+      expect(help.stdout).toContain(`  ${command} `)
+    }
+    expect(help.stdout).toContain('Exit codes: 0 done, 1 a usage error (unknown slice, bad choice), 2 a broken file.')
+  })
+
+  it.concurrent('--dir reaches a project from elsewhere; an all-auto slice needs no checkpoint', async ({expect}) => {
+    const folder = await project()
+    await editJson(file(folder, 'GRAPH.json'), (graph) => (graph.slices['S-03'] = {name: 'Plumbing', contracts: ['C-02', 'C-04']}))
+    const elsewhere = path.dirname(folder)
+    const dir = path.join(folder, '.greenlight')
+    const [checkpoint, state, data] = await Promise.all([
+      tiers(elsewhere, 'checkpoint', 'S-03', '--dir', dir),
+      tiers(elsewhere, 'status', 'S-03', '--dir', dir),
+      tiers(elsewhere, 'checkpoint', 'S-03', '--dir', dir, '--json')
+    ])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: warningLine})
+    expect(checkpoint.stdout).toBe('Slice S-03: Plumbing is auto: every contract is auto, so no checkpoint is needed.\n')
+    expect(state.stdout).toBe('S-03 Plumbing: auto, 0/3 rejections, undecided, next: nothing\n')
+    expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', checkpoint: null, warnings: [deprecation]})
+  })
+})
+
+describe('without GRAPH.json', () => {
+  it('takes the slices from the Slice fields and the `## S-NN: Name` headings', async () => {
+    const folder = await project()
+    await fs.rm(file(folder, 'GRAPH.json'))
+    const [all, checkpoint1, checkpoint2, report] = await Promise.all([
+      tiers(folder, 'status'),
+      tiers(folder, 'checkpoint', 'S-01'),
+      tiers(folder, 'checkpoint', 'S-02'),
+      tiers(folder, 'report', 'S-02', '--json')
+    ])
+    expectOk(all, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
+    expectOk(checkpoint1, checkpointS01)
+    // contracts/C-06.md (YAML front matter, `slice: S-02`) joins S-02.
+    expectOk(checkpoint2, checkpointS02)
+    expect(json(report).contracts.map((contract: {label: string}) => contract.label)).toEqual([
+      'C-04 FormatSpend',
+      'C-05 SpendColumnHeader',
+      'C-06 ExportCsv'
+    ])
+    // The loop works the same.
+    expect((await tiers(folder, 'respond', 'S-02', 'Yes')).code).toBe(0)
+    expect((await readState(folder, 'S-02')).decision.status).toBe('approved')
+  })
+})
