@@ -60,12 +60,12 @@ function splitLines(children: readonly PhrasingContent[]): Segment[][] {
       lines.push([])
     } else if (node.type === 'text') {
       let from = 0
-      let at = node.value.indexOf('\n')
-      while (at !== -1) {
-        if (at > from) lines[lines.length - 1]!.push({node, from, to: at})
+      // Line endings as markdown counts them: LF, CRLF, or a lone CR.
+      const ending = /\r\n?|\n/g
+      for (let match = ending.exec(node.value); match; match = ending.exec(node.value)) {
+        if (match.index > from) lines[lines.length - 1]!.push({node, from, to: match.index})
         lines.push([])
-        from = at + 1
-        at = node.value.indexOf('\n', from)
+        from = match.index + match[0].length
       }
       if (node.value.length > from) lines[lines.length - 1]!.push({node, from, to: node.value.length})
     } else {

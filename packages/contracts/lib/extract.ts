@@ -1,4 +1,4 @@
-import type {Root, RootContent} from 'mdast'
+import type {Code, Nodes, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
@@ -97,6 +97,8 @@ function analyze(tree: Root, locator: Locator): ContractAnalysis {
         continue
       }
       if (current && node.depth <= current.depth) close()
+      // A lower-rank heading is part of the contract’s section.
+      else if (current) current.end = node.position.end
       const sliceHeading = parseSliceHeading(text)
       if (sliceHeading) slice = {heading: sliceHeading, depth: node.depth}
       continue
@@ -111,14 +113,24 @@ function analyze(tree: Root, locator: Locator): ContractAnalysis {
         index++
         draft.end = children[index]!.position?.end ?? draft.end
       }
-    } else if (node.type === 'code') {
-      const fields = readBlockFields(node, locator)
-      if (fields) draft.fields.push(...fields)
+    } else {
+      // A fenced block may sit in a list item or a quote: read it there too.
+      for (const code of codeBlocks(node)) {
+        const fields = readBlockFields(code, locator)
+        if (fields) draft.fields.push(...fields)
+      }
     }
   }
   close()
   if (frontmatter) contracts.unshift(finish(frontmatter))
   return {contracts, problems}
+}
+
+/** Code blocks of a node: itself, or those nested in its lists and quotes. */
+function codeBlocks(node: Nodes): Code[] {
+  if (node.type === 'code') return [node]
+  if (node.type !== 'list' && node.type !== 'listItem' && node.type !== 'blockquote') return []
+  return node.children.flatMap((child) => codeBlocks(child))
 }
 
 function fromFrontmatter(read: FrontmatterContract, position: Position): Draft {

@@ -18,7 +18,8 @@ const fieldLine = /^(.+?)\s*:(?:\s+(.*?))?\s*$/
  */
 export function readBlockFields(code: Code, locator: Locator): ContractField[] | null {
   if (!code.position || !isFenced(code, locator)) return null
-  const lines = code.value.split('\n').map((line) => line.replace(/\r$/, ''))
+  // Line endings as markdown counts them: LF, CRLF, or a lone CR.
+  const lines = code.value.split(/\r\n?|\n/)
   const nonEmpty = lines.filter((line) => line.trim() !== '')
   const dialect: Dialect = nonEmpty.length > 0 && nonEmpty.every((line) => /^\s*\/\//.test(line)) ? 'comment' : 'fenced'
   const at = lineLocator(code, lines, locator)
@@ -75,9 +76,13 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
 
 /** Only fenced blocks hold contracts; indented code is left alone. */
 function isFenced(code: Code, locator: Locator): boolean {
-  const offset = code.position?.start.offset
-  if (locator.source === null || offset === undefined) return true
-  return /^(`{3,}|~{3,})/.test(locator.source.slice(offset, offset + 3))
+  const position = code.position!
+  const offset = position.start.offset
+  if (locator.source !== null && offset !== undefined) {
+    return /^(`{3,}|~{3,})/.test(locator.source.slice(offset, offset + 3))
+  }
+  // Without the source: a fenced block spans its opening fence too, indented code only its content lines.
+  return position.end.line - position.start.line + 1 > code.value.split(/\r\n?|\n/).length
 }
 
 /**
@@ -94,8 +99,9 @@ function lineLocator(code: Code, lines: string[], locator: Locator) {
     let offset: number | undefined
     const lineStart = locator.lineStart(line)
     if (locator.source !== null && lineStart !== undefined) {
-      const end = locator.source.indexOf('\n', lineStart)
-      const text = locator.source.slice(lineStart, end === -1 ? undefined : end).replace(/\r$/, '')
+      const lineEnd = /[\r\n]/g
+      lineEnd.lastIndex = lineStart
+      const text = locator.source.slice(lineStart, lineEnd.exec(locator.source)?.index)
       const content = lines[index] ?? ''
       if (text.endsWith(content)) column = text.length - content.length + 1
       offset = lineStart + column - 1

@@ -36,6 +36,9 @@ export function readFrontmatter(
     return {start: pointAt(from), end: pointAt(end)}
   }
   function pointAt(index: number): Point {
+    // With the source, let it place points in the YAML: YAML does not count a lone CR as a line break, markdown does.
+    const exact = base.offset === undefined || index > node.value.length ? undefined : locator.toPoint(base.offset + index)
+    if (exact) return exact
     const {line, col} = lineCounter.linePos(index)
     const point: Point = {line: base.line + line - 1, column: col}
     if (base.offset !== undefined) point.offset = base.offset + index
@@ -87,6 +90,8 @@ export function readFrontmatter(
       hasList: false
     }
     const listField = key === 'acceptanceCriteria' || key === 'steps'
+    // Only the fields the model reads have a shape; other keys (`tags`, `dependencies`) may hold anything.
+    const textField = key === 'id' || key === 'contract' || key === 'slice' || key === 'verification'
     if (isScalar(valueNode) && valueNode.value != null && String(valueNode.value).trim() !== '') {
       field.value = String(valueNode.value).trim()
       field.valuePosition = nodePlace(valueNode, labelPosition)
@@ -98,11 +103,11 @@ export function readFrontmatter(
     } else if (isSeq(valueNode)) {
       field.hasList = true
       for (const item of valueNode.items as YamlNode[]) {
-        const read = readItem(item, nodePlace(item, field.position), problems, label)
+        const read = readItem(item, nodePlace(item, field.position), listField ? problems : [], label)
         if (read) field.items.push(read)
       }
-      if (!listField) problems.push(shapeProblem(label, 'a list', 'text', field.position))
-    } else if (isMap(valueNode)) {
+      if (textField) problems.push(shapeProblem(label, 'a list', 'text', field.position))
+    } else if (isMap(valueNode) && (listField || textField)) {
       problems.push(shapeProblem(label, 'a mapping', listField ? 'a list' : 'text', field.position))
     }
     fields.push(field)
@@ -158,8 +163,10 @@ function contentStart(node: Yaml, locator: Locator): Point {
   const start = node.position!.start
   const line = start.line + 1
   if (locator.source !== null && start.offset !== undefined) {
-    const newline = locator.source.indexOf('\n', start.offset)
-    if (newline !== -1) return {line, column: 1, offset: newline + 1}
+    const ending = /\r\n?|\n/g
+    ending.lastIndex = start.offset
+    const newline = ending.exec(locator.source)
+    if (newline) return {line, column: 1, offset: newline.index + newline[0].length}
   }
   const fence = node.value.includes('\r\n') ? 5 : 4
   return start.offset === undefined ? {line, column: 1} : {line, column: 1, offset: start.offset + fence}

@@ -37,10 +37,12 @@ export function advance(start: Point, text: string, index: number): Point {
   let line = start.line
   let column = start.column
   let lineBegin = 0
-  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+  // Line endings as markdown counts them: LF, CRLF, or a lone CR.
+  const ending = /\r\n?|\n/g
+  for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
     line++
     column = 1
-    lineBegin = at + 1
+    lineBegin = match.index + match[0].length
   }
   const result: Point = {line, column: column + (index - lineBegin)}
   if (start.offset !== undefined) result.offset = start.offset + index

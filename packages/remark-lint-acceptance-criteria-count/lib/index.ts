@@ -14,14 +14,15 @@ const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefine
   function ({contracts}, file, options) {
     const max = typeof options === 'number' ? options : (options?.max ?? defaultMax)
     if (!Number.isInteger(max) || max < 0) {
-      throw new Error(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)
+      // `fail`, not `throw`: a plain message, without an error’s stack in the report.
+      file.fail(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)
     }
     for (const contract of contracts) {
       const extra = contract.criteria[max]
       if (!extra) continue
       report(
         file,
-        `Unexpected ${contract.criteria.length} acceptance criteria on ${contract.label}, expected at most ${max}`,
+        `Unexpected ${contract.criteria.length} acceptance ${contract.criteria.length === 1 ? 'criterion' : 'criteria'} on ${contract.label}, expected at most ${max}`,
         extra.position
       )
     }

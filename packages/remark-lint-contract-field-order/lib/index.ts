@@ -7,28 +7,37 @@ import type {ContractField, FieldKey} from '@verification-tiers/contracts'
 import {code, contractRule, report} from '@verification-tiers/lint-rule'
 
 const order: readonly FieldKey[] = ['security', 'verification', 'acceptanceCriteria', 'steps', 'dependencies']
+const tierFields: ReadonlySet<FieldKey> = new Set(['verification', 'acceptanceCriteria', 'steps'])
 
 const remarkLintContractFieldOrder = contractRule('contract-field-order', function ({contracts}, file) {
   for (const contract of contracts) {
-    const seen = new Set<FieldKey>()
-    let latest: {field: ContractField; rank: number} | null = null
+    // First of each ordered field; YAML keys and body labels are ordered apart.
+    const fields: ContractField[] = []
     for (const field of contract.fields) {
-      const rank = field.key ? order.indexOf(field.key) : -1
-      if (rank === -1 || seen.has(field.key!)) continue
-      seen.add(field.key!)
-      // Only tier fields are placed; Security and Dependencies are where they are.
-      const placed = field.key !== 'security' && field.key !== 'dependencies'
-      if (latest && rank < latest.rank && (placed || latest.field.key !== 'dependencies')) {
-        report(
-          file,
-          `Unexpected ${code(field.label)} after ${code(latest.field.label)} in ${contract.label}, expected ${code(field.expectedLabel!)} before ${code(latest.field.expectedLabel!)}`,
-          field.labelPosition
-        )
-      } else if (!latest || rank > latest.rank) {
-        latest = {field, rank}
-      }
+      if (!field.key || !order.includes(field.key)) continue
+      if (!fields.some((seen) => seen.key === field.key && sameBlock(seen, field))) fields.push(field)
+    }
+    for (const [index, field] of fields.entries()) {
+      // The first earlier field that belongs after this one; Security and Dependencies are only placed against tier fields.
+      const misplaced = fields
+        .slice(0, index)
+        .find((earlier) => sameBlock(earlier, field) && rank(earlier) > rank(field) && (tierFields.has(earlier.key!) || tierFields.has(field.key!)))
+      if (!misplaced) continue
+      report(
+        file,
+        `Unexpected ${code(field.label)} after ${code(misplaced.label)} in ${contract.label}, expected ${code(field.expectedLabel!)} before ${code(misplaced.expectedLabel!)}`,
+        field.labelPosition
+      )
     }
   }
 })
+
+function rank(field: ContractField): number {
+  return order.indexOf(field.key!)
+}
+
+function sameBlock(a: ContractField, b: ContractField): boolean {
+  return (a.dialect === 'frontmatter') === (b.dialect === 'frontmatter')
+}
 
 export default remarkLintContractFieldOrder

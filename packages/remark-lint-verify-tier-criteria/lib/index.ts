@@ -18,7 +18,8 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
     const ignoreDefaultTier = options?.ignoreDefaultTier ?? false
     for (const contract of contracts) {
       if (contract.criteria.length > 0 || contract.steps.length > 0) continue
-      if (contract.tier === 'verify') {
+      if (contract.tier !== null && contract.effectiveTier === 'verify') {
+        // Written `verify`, or an invalid tier (`Verify`, `manual`), which counts as verify.
         const field = contract.fields.find((candidate) => candidate.key === 'verification')
         report(
           file,

@@ -1,0 +1,426 @@
+import {extractContracts} from '@verification-tiers/contracts'
+import type {Contract, ContractField, ContractItem} from '@verification-tiers/contracts'
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import {location} from 'vfile-location'
+import {describe, expect, it} from 'vitest'
+
+function read(value: string): Contract[] {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
+  return extractContracts(tree, file)
+}
+
+function span(position: Position | null | undefined): string | null {
+  if (!position) return null
+  return `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
+}
+
+/** Source text a position covers, by its offsets; also checks offsets agree with line and column. */
+function cover(source: string, position: Position): string {
+  const {start, end} = position
+  const place = location(source)
+  expect(place.toPoint(start.offset!)).toEqual(start)
+  expect(place.toPoint(end.offset!)).toEqual(end)
+  return source.slice(start.offset, end.offset)
+}
+
+function fieldSummary(one: ContractField) {
+  return {
+    key: one.key,
+    label: one.label,
+    expectedLabel: one.expectedLabel,
+    value: one.value,
+    dialect: one.dialect,
+    position: span(one.position),
+    labelPosition: span(one.labelPosition),
+    valuePosition: span(one.valuePosition),
+    items: one.items.map((item) => item.text),
+    hasList: one.hasList
+  }
+}
+
+function itemSummary(item: ContractItem) {
+  return {text: item.text, position: span(item.position), check: item.check}
+}
+
+const fenced = [
+  '## S-01: Blocks', // 1
+  '', // 2
+  '### C-20: Fenced', // 3
+  '', // 4
+  '```text', // 5
+  'Verification: auto', // 6
+  'Acceptance Criteria:', // 7
+  '  - one -- verified by: `make one`', // 8
+  '  -', // 9
+  '    ignored indented prose', // 10
+  '  * two', // 11
+  '  3. three', // 12
+  'Notes: free text', // 13
+  'Random line with no colon', // 14
+  '  - orphan item after a non-field line', // 15
+  'Steps:', // 16
+  '  - s1', // 17
+  'Acceptance Criteria:', // 18
+  '  - four', // 19
+  '```', // 20
+  '', // 21
+  '```typescript', // 22
+  'interface Props {', // 23
+  '  verification: string', // 24
+  '}', // 25
+  '```', // 26
+  ''
+].join('\n')
+
+describe('fenced `Field: value` blocks', () => {
+  it('reads only unindented lines as fields, indented `- ` lines as items', () => {
+    const [contract, ...rest] = read(fenced)
+    expect(rest).toEqual([])
+    expect(contract!.dialect).toBe('fenced')
+    expect(contract!.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: 'auto',
+        dialect: 'fenced',
+        position: '6:1-6:19',
+        labelPosition: '6:1-6:13',
+        valuePosition: '6:15-6:19',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: '',
+        dialect: 'fenced',
+        position: '7:1-12:11',
+        labelPosition: '7:1-7:20',
+        valuePosition: null,
+        items: ['one', 'two', 'three'],
+        hasList: true
+      },
+      {
+        key: null,
+        label: 'Notes',
+        expectedLabel: null,
+        value: 'free text',
+        dialect: 'fenced',
+        position: '13:1-13:17',
+        labelPosition: '13:1-13:6',
+        valuePosition: '13:8-13:17',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: '',
+        dialect: 'fenced',
+        position: '16:1-17:7',
+        labelPosition: '16:1-16:6',
+        valuePosition: null,
+        items: ['s1'],
+        hasList: true
+      },
+      {
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: '',
+        dialect: 'fenced',
+        position: '18:1-19:9',
+        labelPosition: '18:1-18:20',
+        valuePosition: null,
+        items: ['four'],
+        hasList: true
+      }
+    ])
+  })
+
+  it('aggregates criteria of duplicate fields, with exact item positions and checks', () => {
+    const contract = read(fenced)[0]!
+    expect(contract.criteria.map(itemSummary)).toEqual([
+      {text: 'one', position: '8:5-8:35', check: {method: 'bash', command: 'make one', timeout: null}},
+      {text: 'two', position: '11:5-11:8', check: null},
+      {text: 'three', position: '12:6-12:11', check: null},
+      {text: 'four', position: '19:5-19:9', check: null}
+    ])
+    expect(cover(fenced, contract.criteria[0]!.position)).toBe('one -- verified by: `make one`')
+    expect(cover(fenced, contract.criteria[2]!.position)).toBe('three')
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 's1', position: '17:5-17:7', check: null}])
+    expect(contract.tier).toBe('auto')
+    expect(contract.effectiveTier).toBe('auto')
+  })
+
+  it('is not a contract block without a known field (a TypeScript interface)', () => {
+    const contract = read(fenced)[0]!
+    // The interface's `verification: string` is indented, and `interface Props {` names no field.
+    expect(contract.fields.some((one) => one.label === 'verification')).toBe(false)
+    expect(span(contract.position)).toBe('3:1-26:4')
+    const unknownOnly = read(['### C-21: Yaml', '', '```yaml', 'name: build', 'runs-on: ubuntu', '```', ''].join('\n'))[0]!
+    expect(unknownOnly.fields).toEqual([])
+    // A near miss alone does not make a block a contract block either.
+    const nearMissOnly = read(['### C-22: Near', '', '```', 'Acceptence Criteria:', '  - a', '```', ''].join('\n'))[0]!
+    expect(nearMissOnly.fields).toEqual([])
+  })
+
+  it('reads a block that names a known field among unknown ones, near misses resolved', () => {
+    const value = ['### C-23: Mixed', '', '~~~', 'Owner: ops', 'Verfication: verify', 'Slice: S-04', '~~~', ''].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: null,
+        label: 'Owner',
+        expectedLabel: null,
+        value: 'ops',
+        dialect: 'fenced',
+        position: '4:1-4:11',
+        labelPosition: '4:1-4:6',
+        valuePosition: '4:8-4:11',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'verification',
+        label: 'Verfication',
+        expectedLabel: 'Verification',
+        value: 'verify',
+        dialect: 'fenced',
+        position: '5:1-5:20',
+        labelPosition: '5:1-5:12',
+        valuePosition: '5:14-5:20',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'slice',
+        label: 'Slice',
+        expectedLabel: 'Slice',
+        value: 'S-04',
+        dialect: 'fenced',
+        position: '6:1-6:12',
+        labelPosition: '6:1-6:6',
+        valuePosition: '6:8-6:12',
+        items: [],
+        hasList: false
+      }
+    ])
+    expect(contract.tier).toBe('verify')
+    expect(contract.slice).toBe('S-04')
+  })
+
+  it('leaves indented code alone', () => {
+    const value = ['### C-24: Indented', '', '    Verification: auto', '    Steps:', '      - x', ''].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields).toEqual([])
+    expect(contract.tier).toBeNull()
+  })
+
+  it('reads a fenced block inside a list item with exact columns', () => {
+    const value = [
+      '### C-25: InList', // 1
+      '', // 2
+      '- The contract, in a list:', // 3
+      '', // 4
+      '  ```', // 5
+      '  Verification: verify', // 6
+      '  Steps:', // 7
+      '    - open it', // 8
+      '  ```', // 9
+      '', // 10
+      '> ```', // 11
+      '> Slice: S-05', // 12
+      '> ```', // 13
+      ''
+    ].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: 'verify',
+        dialect: 'fenced',
+        position: '6:3-6:23',
+        labelPosition: '6:3-6:15',
+        valuePosition: '6:17-6:23',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: '',
+        dialect: 'fenced',
+        position: '7:3-8:14',
+        labelPosition: '7:3-7:8',
+        valuePosition: null,
+        items: ['open it'],
+        hasList: true
+      },
+      {
+        key: 'slice',
+        label: 'Slice',
+        expectedLabel: 'Slice',
+        value: 'S-05',
+        dialect: 'fenced',
+        position: '12:3-12:14',
+        labelPosition: '12:3-12:8',
+        valuePosition: '12:10-12:14',
+        items: [],
+        hasList: false
+      }
+    ])
+    expect(cover(value, contract.fields[0]!.labelPosition)).toBe('Verification')
+    expect(cover(value, contract.steps[0]!.position)).toBe('open it')
+    expect(span(contract.steps[0]!.position)).toBe('8:7-8:14')
+    expect(cover(value, contract.fields[2]!.valuePosition!)).toBe('S-05')
+    expect(contract.slice).toBe('S-05')
+    expect(span(contract.position)).toBe('1:1-13:6')
+  })
+
+  it.each([
+    ['CRLF', '\r\n'],
+    ['CR', '\r']
+  ])('reads a fenced block in a %s document with exact columns', (_, eol) => {
+    const value = ['### C-26: Crlf', '', '```', 'Verification: `verify`', 'Steps:', '  - s1', '```', ''].join(eol)
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: '`verify`',
+        dialect: 'fenced',
+        position: '4:1-4:23',
+        labelPosition: '4:1-4:13',
+        valuePosition: '4:15-4:23',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: '',
+        dialect: 'fenced',
+        position: '5:1-6:7',
+        labelPosition: '5:1-5:6',
+        valuePosition: null,
+        items: ['s1'],
+        hasList: true
+      }
+    ])
+    expect(contract.tier).toBe('verify')
+    expect(cover(value, contract.steps[0]!.position)).toBe('s1')
+  })
+})
+
+describe('`// ` comment blocks', () => {
+  const comment = [
+    '### C-30: Comment', // 1
+    '', // 2
+    '```go', // 3
+    '// Contract: FormatSpend', // 4
+    '// Verification: auto', // 5
+    '//Acceptance Criteria:', // 6
+    '//   - c1 -- verified by: `go test ./...`', // 7
+    '// acceptance criteria:', // 8
+    '//   1. c2', // 9
+    '//     continued prose is ignored', // 10
+    '```', // 11
+    ''
+  ].join('\n')
+
+  it('reads fields behind `// `, with columns after the prefix', () => {
+    const contract = read(comment)[0]!
+    expect(contract.dialect).toBe('comment')
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'contract',
+        label: 'Contract',
+        expectedLabel: 'Contract',
+        value: 'FormatSpend',
+        dialect: 'comment',
+        position: '4:4-4:25',
+        labelPosition: '4:4-4:12',
+        valuePosition: '4:14-4:25',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: 'auto',
+        dialect: 'comment',
+        position: '5:4-5:22',
+        labelPosition: '5:4-5:16',
+        valuePosition: '5:18-5:22',
+        items: [],
+        hasList: false
+      },
+      {
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: '',
+        dialect: 'comment',
+        position: '6:3-7:42',
+        labelPosition: '6:3-6:22',
+        valuePosition: null,
+        items: ['c1'],
+        hasList: true
+      },
+      {
+        key: 'acceptanceCriteria',
+        label: 'acceptance criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: '',
+        dialect: 'comment',
+        position: '8:4-9:11',
+        labelPosition: '8:4-8:23',
+        valuePosition: null,
+        items: ['c2'],
+        hasList: true
+      }
+    ])
+    expect(contract.criteria.map(itemSummary)).toEqual([
+      {text: 'c1', position: '7:8-7:42', check: {method: 'bash', command: 'go test ./...', timeout: null}},
+      {text: 'c2', position: '9:9-9:11', check: null}
+    ])
+    expect(cover(comment, contract.criteria[0]!.position)).toBe('c1 -- verified by: `go test ./...`')
+    expect(contract.tier).toBe('auto')
+    expect(contract.name).toBe('Comment')
+  })
+
+  it('is the fenced dialect when one line is not a comment', () => {
+    const value = ['### C-31: Mixed', '', '```', '// Verification: auto', 'Verification: verify', '```', ''].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: 'verify',
+        dialect: 'fenced',
+        position: '5:1-5:21',
+        labelPosition: '5:1-5:13',
+        valuePosition: '5:15-5:21',
+        items: [],
+        hasList: false
+      }
+    ])
+  })
+})

@@ -1,0 +1,237 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintAcceptanceCriteriaSpecific from 'remark-lint-acceptance-criteria-specific'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'acceptance-criteria-specific'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintAcceptanceCriteriaSpecific as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const vague = (place: string, phrase: string, contract = 'C-05 Receipt', fatal = false) =>
+  expected(
+    place,
+    `Unexpected vague criterion \`${phrase}\` in ${contract}, expected an observable outcome or a \`-- verified by:\` check`,
+    {actual: phrase, fatal}
+  )
+
+/** A bold contract whose criteria are the given lines, from line 5 on. */
+const receipt = (...criteria: string[]) =>
+  '### C-05: Receipt\n\n**Verification:** verify\n**Acceptance Criteria:**\n' + criteria.map((text) => `- ${text}\n`).join('')
+
+describe('remark-lint-acceptance-criteria-specific', () => {
+  describe('bold labels', () => {
+    it('accepts observable criteria', async () => {
+      expect(await check(receipt('The receipt shows the order number', 'Totals use the account currency'))).toEqual([])
+    })
+
+    it('reports a vague phrase on the criterion, with the phrase as `actual`', async () => {
+      expect(await check(receipt('The receipt shows the order number', 'The receipt works as expected'))).toEqual([
+        vague('6:3-6:32', 'works as expected')
+      ])
+    })
+
+    it('reports each vague criterion', async () => {
+      expect(await check(receipt('Printing should work', 'It looks good', 'The layout is user-friendly'))).toEqual([
+        vague('5:3-5:23', 'should work'),
+        vague('6:3-6:16', 'looks good'),
+        vague('7:3-7:30', 'is user-friendly')
+      ])
+    })
+
+    it('matches any case and keeps the case as written', async () => {
+      expect(await check(receipt('Checkout Works As Expected'))).toEqual([vague('5:3-5:29', 'Works As Expected')])
+    })
+
+    it('matches across the line break of a wrapped criterion', async () => {
+      expect(await check(receipt('The receipt should\n  work on paper'))).toEqual([vague('5:3-6:16', 'should work')])
+    })
+
+    it('reports the first phrase of the list, once per criterion', async () => {
+      // `is correct` comes first in the text, `should work` first in the list.
+      expect(await check(receipt('The total is correct and printing should work'))).toEqual([vague('5:3-5:48', 'should work')])
+    })
+
+    it('matches whole words only', async () => {
+      expect(await check(receipt('The should workflow runs', 'The sum is correctly rounded', 'It overlooks good ideas'))).toEqual([])
+    })
+
+    it('accepts vague criteria with a `verified by:` command or manual check', async () => {
+      const value = receipt(
+        'The receipt works as expected -- verified by: `npm test -- receipt`',
+        'It looks good — verified by: manual',
+        'It is correct – verified by: read the handler and trace it'
+      )
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports a vague criterion whose `verified by:` is empty', async () => {
+      expect(await check(receipt('It should work -- verified by:'))).toEqual([vague('5:3-5:33', 'should work')])
+    })
+
+    it('leaves steps alone', async () => {
+      expect(await check('### C-05: Receipt\n\n**Steps:**\n- Check that printing should work\n')).toEqual([])
+    })
+
+    it('keeps inline code in the criterion', async () => {
+      expect(await check(receipt('`npm run print` should work'))).toEqual([vague('5:3-5:30', 'should work')])
+    })
+  })
+
+  describe('option `phrases`', () => {
+    const value = receipt('The receipt looks fine', 'The receipt works as expected')
+
+    it('replaces the default phrases with a list', async () => {
+      expect(await check(value, ['looks fine'])).toEqual([vague('5:3-5:25', 'looks fine')])
+    })
+
+    it('replaces the default phrases with an object', async () => {
+      expect(await check(value, {phrases: ['looks fine']})).toEqual([vague('5:3-5:25', 'looks fine')])
+    })
+
+    it('takes phrases after a severity', async () => {
+      expect(await check(value, ['error', ['looks fine']])).toEqual([vague('5:3-5:25', 'looks fine', 'C-05 Receipt', true)])
+      expect(await check(value, ['warn', {phrases: ['looks  fine ']}])).toEqual([vague('5:3-5:25', 'looks fine')])
+    })
+
+    it('rejects nothing with an empty list', async () => {
+      expect(await check(value, [])).toEqual([])
+      expect(await check(value, {phrases: []})).toEqual([])
+    })
+
+    it('uses the defaults for `null`, `undefined` and an object without `phrases`', async () => {
+      for (const options of [null, undefined, {}, {phrases: null}]) {
+        expect(await check(value, options)).toEqual([vague('6:3-6:32', 'works as expected')])
+      }
+    })
+
+    it('matches phrases literally, not as regular expressions', async () => {
+      const text = receipt('It works (mostly)', 'It worksXmostly', 'A total of 1.5 is shown', 'A total of 125 is shown')
+      expect(await check(text, ['works (mostly)', '1.5'])).toEqual([
+        vague('5:3-5:20', 'works (mostly)'),
+        vague('7:3-7:26', '1.5')
+      ])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports a vague item and accepts one with a check', async () => {
+      const value = [
+        '### C-05: Receipt',
+        '',
+        '```',
+        'Contract: Receipt',
+        'Verification: verify',
+        'Acceptance Criteria:',
+        '  - The receipt works as expected',
+        '  - The receipt shows the order number -- verified by: `npm test -- receipt`',
+        '  - The receipt should work -- verified by: `npm test`',
+        '```',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([vague('7:5-7:34', 'works as expected')])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports a vague item behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Acceptance Criteria:\n//   - Formatting is correct\n```\n'
+      expect(await check(value)).toEqual([vague('5:8-5:29', 'is correct', 'C-04 FormatSpend')])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('reports vague strings and `text:` entries without `verify:`', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'acceptance_criteria:',
+        '  - The export works correctly',
+        '  - text: The file is correct',
+        '  - text: The file looks right',
+        '    verify:',
+        '      method: manual',
+        // A `: ` in a plain YAML scalar starts a mapping: quote a criterion with a check.
+        '  - "The file is correct -- verified by: `npm test -- csv`"',
+        '---',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        vague('4:5-4:31', 'works correctly', 'C-06'),
+        vague('5:5-5:30', 'is correct', 'C-06')
+      ])
+    })
+  })
+
+  describe('severity', () => {
+    const value = receipt('Printing should work')
+
+    it('is a warning by default', async () => {
+      expect(await check(value)).toEqual([vague('5:3-5:23', 'should work')])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(value, ['error'])).toEqual([vague('5:3-5:23', 'should work', 'C-05 Receipt', true)])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(value, false)).toEqual([])
+      expect(await check(value, ['off'])).toEqual([])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable acceptance-criteria-specific-->\n\n' + value)).toEqual([])
+    })
+  })
+})

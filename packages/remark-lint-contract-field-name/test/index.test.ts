@@ -1,0 +1,243 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintContractFieldName from 'remark-lint-contract-field-name'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'contract-field-name'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintContractFieldName as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const misnamed = (place: string, label: string, fix: string, contract = 'C-04 ShippingOptions', fatal = false) =>
+  expected(place, `Unexpected field name \`${label}\` in ${contract}, expected \`${fix}\``, {actual: label, expected: [fix], fatal})
+const second = (place: string, label: string, contract = 'C-04 ShippingOptions') =>
+  expected(place, `Unexpected second \`${label}\` field in ${contract}, expected each field once`)
+
+const shipping = (label: string) =>
+  `### C-04: ShippingOptions\n\n**Verification:** verify\n**${label}:**\n- Three rates are listed, cheapest first\n`
+
+describe('remark-lint-contract-field-name', () => {
+  describe('bold labels', () => {
+    it('accepts the correct labels', async () => {
+      const value = [
+        '### C-01: CampaignCardGrid',
+        '',
+        '**ID:** C-01',
+        '**Contract:** CampaignCardGrid',
+        '**Boundary:** CampaignList -> grid',
+        '**Slice:** S-01',
+        '**Input:** props',
+        '**Output:** cards',
+        '**Errors:** none',
+        '**Invariants:** one card per campaign',
+        '**Security:** text only',
+        '**Verification:** verify',
+        '**Acceptance Criteria:**',
+        '- Cards render in a grid',
+        '',
+        '**Steps:**',
+        '- Open /campaigns',
+        '',
+        '**Dependencies:** C-02',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports a typo on the label text, with the correct label as the fix', async () => {
+      expect(await check(shipping('Acceptence Criteria'))).toEqual([
+        misnamed('4:3-4:22', 'Acceptence Criteria', 'Acceptance Criteria')
+      ])
+    })
+
+    it('reports other casing and separators', async () => {
+      expect(await check(shipping('AcceptanceCriteria'))).toEqual([
+        misnamed('4:3-4:21', 'AcceptanceCriteria', 'Acceptance Criteria')
+      ])
+      expect(await check(shipping('acceptance-criteria'))).toEqual([
+        misnamed('4:3-4:22', 'acceptance-criteria', 'Acceptance Criteria')
+      ])
+      expect(await check(shipping('acceptance_criteria'))).toEqual([
+        misnamed('4:3-4:22', 'acceptance_criteria', 'Acceptance Criteria')
+      ])
+      expect(await check('### C-04: ShippingOptions\n\n**verification:** verify\n**Id:** C-04\n')).toEqual([
+        misnamed('3:3-3:15', 'verification', 'Verification'),
+        misnamed('4:3-4:5', 'Id', 'ID')
+      ])
+    })
+
+    it('reports small typos of short labels (`Step`, `Error`)', async () => {
+      expect(await check(shipping('Step'))).toEqual([misnamed('4:3-4:7', 'Step', 'Steps')])
+      expect(await check('### C-04: ShippingOptions\n\n**Error:** none\n')).toEqual([misnamed('3:3-3:8', 'Error', 'Errors')])
+    })
+
+    it('reports a label with the colon outside the bold', async () => {
+      expect(await check('### C-04: ShippingOptions\n\n**Verificaton**: verify\n')).toEqual([
+        misnamed('3:3-3:14', 'Verificaton', 'Verification')
+      ])
+    })
+
+    it('leaves unknown labels and labels too far from a known one alone', async () => {
+      expect(await check('### C-04: ShippingOptions\n\n**Owner:** payments team\n**Errs:** none\n**Notes:** none\n')).toEqual([])
+    })
+
+    it('leaves a label as close to two known ones alone', async () => {
+      // `inutput` is two edits from both `input` and `output`.
+      expect(await check('### C-04: ShippingOptions\n\n**Inutput:** rates\n')).toEqual([])
+    })
+
+    it('leaves emphasis that is no label alone', async () => {
+      expect(await check('### C-04: ShippingOptions\n\n**Note that the Verification field is required:** yes\n')).toEqual([])
+    })
+
+    it('leaves labels outside a contract alone', async () => {
+      expect(await check('# Notes\n\n**Acceptence Criteria:**\n- x\n')).toEqual([])
+    })
+
+    it('reports a field given twice on the second one', async () => {
+      const value = '### C-04: ShippingOptions\n\n**Verification:** verify\n\n**Verification:** auto\n'
+      expect(await check(value)).toEqual([second('5:3-5:15', 'Verification')])
+    })
+
+    it('reports a near miss of a field already given as both misnamed and second', async () => {
+      const value = '### C-04: ShippingOptions\n\n**Steps:**\n- Open the cart\n\n**Step:**\n- Pick a rate\n'
+      expect(await check(value)).toEqual([misnamed('6:3-6:7', 'Step', 'Steps'), second('6:3-6:7', 'Steps')])
+    })
+
+    it('reports every repeat of a field', async () => {
+      const value = '### C-04: ShippingOptions\n\n**Slice:** S-01\n**Slice:** S-02\n**Slice:** S-03\n'
+      expect(await check(value)).toEqual([second('4:3-4:8', 'Slice'), second('5:3-5:8', 'Slice')])
+    })
+
+    it('counts fields per contract', async () => {
+      const value = '### C-01: One\n\n**Verification:** verify\n\n### C-02: Two\n\n**Verification:** auto\n**Verifcation:** auto\n'
+      expect(await check(value)).toEqual([
+        misnamed('8:3-8:14', 'Verifcation', 'Verification', 'C-02 Two'),
+        second('8:3-8:14', 'Verification', 'C-02 Two')
+      ])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports near misses and repeats in a fenced block', async () => {
+      const value =
+        '### C-03: CampaignStatusBadge\n\n```\nAcceptance criteria:\n  - A paused campaign shows a grey badge\nverification: auto\nVerification: auto\n```\n'
+      expect(await check(value)).toEqual([
+        misnamed('4:1-4:20', 'Acceptance criteria', 'Acceptance Criteria', 'C-03 CampaignStatusBadge'),
+        misnamed('6:1-6:13', 'verification', 'Verification', 'C-03 CampaignStatusBadge'),
+        second('7:1-7:13', 'Verification', 'C-03 CampaignStatusBadge')
+      ])
+    })
+
+    it('accepts the correct labels in a fenced block', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nAcceptance Criteria:\n  - A grey badge\nSteps:\n  - Pause one\n```\n'
+      expect(await check(value)).toEqual([])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports near misses behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Contract: FormatSpend\n// Verfication: auto\n```\n'
+      expect(await check(value)).toEqual([misnamed('5:4-5:15', 'Verfication', 'Verification', 'C-04 FormatSpend')])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('expects snake_case keys', async () => {
+      const value =
+        '---\nid: C-06\nVerification: verify\nacceptance-criteria:\n  - A file downloads\nStep:\n  - Click Export\n---\n'
+      expect(await check(value)).toEqual([
+        misnamed('3:1-3:13', 'Verification', 'verification', 'C-06'),
+        misnamed('4:1-4:20', 'acceptance-criteria', 'acceptance_criteria', 'C-06'),
+        misnamed('6:1-6:5', 'Step', 'steps', 'C-06')
+      ])
+    })
+
+    it('reports a key given twice in other spellings', async () => {
+      const value = '---\nid: C-06\nacceptance_criteria: []\nacceptanceCriteria: []\n---\n'
+      expect(await check(value)).toEqual([
+        misnamed('4:1-4:19', 'acceptanceCriteria', 'acceptance_criteria', 'C-06'),
+        second('4:1-4:19', 'acceptance_criteria', 'C-06')
+      ])
+    })
+
+    it('accepts correct keys and leaves unknown keys alone', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\nslice: S-02\nverification: verify\nacceptance_criteria: []\nsteps: []\nowner: me\n---\n'
+      expect(await check(value)).toEqual([])
+    })
+  })
+
+  describe('severity', () => {
+    it('is a warning by default', async () => {
+      expect(await check(shipping('Acceptence Criteria'))).toEqual([
+        misnamed('4:3-4:22', 'Acceptence Criteria', 'Acceptance Criteria')
+      ])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(shipping('Acceptence Criteria'), ['error'])).toEqual([
+        misnamed('4:3-4:22', 'Acceptence Criteria', 'Acceptance Criteria', 'C-04 ShippingOptions', true)
+      ])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(shipping('Acceptence Criteria'), false)).toEqual([])
+      expect(await check(shipping('Acceptence Criteria'), ['off'])).toEqual([])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable contract-field-name-->\n\n' + shipping('Step'))).toEqual([])
+    })
+  })
+})

@@ -1,0 +1,249 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintContractFieldOrder from 'remark-lint-contract-field-order'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'contract-field-order'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintContractFieldOrder as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const reason = (label: string, after: string, fix: string, before: string, contract = 'C-01 CampaignCardGrid') =>
+  `Unexpected \`${label}\` after \`${after}\` in ${contract}, expected \`${fix}\` before \`${before}\``
+
+/** A bold contract with one field per line, in the order given. */
+const contract = (...labels: string[]) =>
+  '### C-01: CampaignCardGrid\n\n' + labels.map((label) => `**${label}:** x`).join('\n') + '\n'
+
+describe('remark-lint-contract-field-order', () => {
+  describe('bold labels', () => {
+    it('accepts the order of the contract format', async () => {
+      expect(
+        await check(contract('Boundary', 'Slice', 'Input', 'Security', 'Verification', 'Acceptance Criteria', 'Steps', 'Dependencies'))
+      ).toEqual([])
+    })
+
+    it('accepts any subset in order, and fields the order does not place anywhere', async () => {
+      expect(await check(contract('Verification', 'Steps'))).toEqual([])
+      expect(await check(contract('Steps', 'Boundary', 'Owner', 'Dependencies'))).toEqual([])
+      expect(await check(contract('Boundary'))).toEqual([])
+    })
+
+    it('reports Acceptance Criteria after Steps', async () => {
+      expect(await check(contract('Verification', 'Steps', 'Acceptance Criteria'))).toEqual([
+        expected('5:3-5:22', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps'))
+      ])
+    })
+
+    it('reports Verification after Acceptance Criteria', async () => {
+      expect(await check(contract('Acceptance Criteria', 'Verification'))).toEqual([
+        expected('4:3-4:15', reason('Verification', 'Acceptance Criteria', 'Verification', 'Acceptance Criteria'))
+      ])
+    })
+
+    it('reports Verification after Steps', async () => {
+      expect(await check(contract('Steps', 'Verification'))).toEqual([
+        expected('4:3-4:15', reason('Verification', 'Steps', 'Verification', 'Steps'))
+      ])
+    })
+
+    it('reports Security after a tier field', async () => {
+      expect(await check(contract('Verification', 'Security'))).toEqual([
+        expected('4:3-4:11', reason('Security', 'Verification', 'Security', 'Verification'))
+      ])
+      expect(await check(contract('Steps', 'Security'))).toEqual([
+        expected('4:3-4:11', reason('Security', 'Steps', 'Security', 'Steps'))
+      ])
+    })
+
+    it('reports tier fields after Dependencies', async () => {
+      expect(await check(contract('Dependencies', 'Verification', 'Steps'))).toEqual([
+        expected('4:3-4:15', reason('Verification', 'Dependencies', 'Verification', 'Dependencies')),
+        expected('5:3-5:8', reason('Steps', 'Dependencies', 'Steps', 'Dependencies'))
+      ])
+    })
+
+    it('leaves Security after Dependencies alone: only tier fields are placed against them', async () => {
+      expect(await check(contract('Dependencies', 'Security'))).toEqual([])
+      expect(await check(contract('Verification', 'Dependencies', 'Security'))).toEqual([])
+    })
+
+    it('still places tier fields after Security that came after Dependencies', async () => {
+      expect(await check(contract('Dependencies', 'Security', 'Acceptance Criteria'))).toEqual([
+        expected('5:3-5:22', reason('Acceptance Criteria', 'Dependencies', 'Acceptance Criteria', 'Dependencies'))
+      ])
+    })
+
+    it('compares each field with the latest in order, not with the ones out of order', async () => {
+      // Steps sets the mark; Verification and Acceptance Criteria both come too late.
+      expect(await check(contract('Steps', 'Verification', 'Acceptance Criteria'))).toEqual([
+        expected('4:3-4:15', reason('Verification', 'Steps', 'Verification', 'Steps')),
+        expected('5:3-5:22', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps'))
+      ])
+    })
+
+    it('only reads the first of a repeated field', async () => {
+      expect(await check(contract('Verification', 'Acceptance Criteria', 'Steps', 'Verification'))).toEqual([])
+    })
+
+    it('quotes labels as written and expects the correct ones', async () => {
+      expect(await check(contract('Step', 'Acceptence Criteria'))).toEqual([
+        expected('4:3-4:22', reason('Acceptence Criteria', 'Step', 'Acceptance Criteria', 'Steps'))
+      ])
+    })
+
+    it('reads a list after a label', async () => {
+      const value = [
+        '### C-01: CampaignCardGrid',
+        '',
+        '**Steps:**',
+        '1. Run `npm run dev`',
+        '',
+        '**Verification:** verify',
+        '**Acceptance Criteria:**',
+        '- Campaigns render as cards',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        expected('6:3-6:15', reason('Verification', 'Steps', 'Verification', 'Steps')),
+        expected('7:3-7:22', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps'))
+      ])
+    })
+
+    it('checks each contract on its own', async () => {
+      const value = contract('Steps') + '\n### C-02: Other\n\n**Verification:** auto\n**Steps:** x\n**Verification:** verify\n'
+      expect(await check(value)).toEqual([])
+      const wrong = contract('Verification') + '\n### C-02: Other\n\n**Steps:** x\n**Verification:** verify\n'
+      expect(await check(wrong)).toEqual([
+        expected('8:3-8:15', reason('Verification', 'Steps', 'Verification', 'Steps', 'C-02 Other'))
+      ])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports fields out of order in a fenced block', async () => {
+      const value =
+        '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nSteps:\n  - Pause one\nAcceptance Criteria:\n  - A grey badge\nSecurity: none\n```\n'
+      expect(await check(value)).toEqual([
+        expected('7:1-7:20', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps', 'C-03 CampaignStatusBadge')),
+        expected('9:1-9:9', reason('Security', 'Steps', 'Security', 'Steps', 'C-03 CampaignStatusBadge'))
+      ])
+    })
+
+    it('accepts the example contract', async () => {
+      const value = [
+        '### C-03: CampaignStatusBadge',
+        '',
+        '```',
+        'Contract: CampaignStatusBadge',
+        'Invariants:',
+        '  - Paused campaigns show a grey badge',
+        'Verification: verify',
+        'Acceptance Criteria:',
+        '  - A paused campaign shows a grey "Paused" badge',
+        'Steps:',
+        '  - Open /campaigns and pause one campaign',
+        'Dependencies: None',
+        '```',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports fields out of order behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Dependencies: None\n// Verification: auto\n```\n'
+      expect(await check(value)).toEqual([
+        expected('5:4-5:16', reason('Verification', 'Dependencies', 'Verification', 'Dependencies', 'C-04 FormatSpend'))
+      ])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('reports keys out of order, with snake_case labels', async () => {
+      const value = '---\nid: C-06\nsteps:\n  - Click Export\nverification: verify\nacceptance_criteria: []\n---\n'
+      expect(await check(value)).toEqual([
+        expected('5:1-5:13', reason('verification', 'steps', 'verification', 'steps', 'C-06')),
+        expected('6:1-6:20', reason('acceptance_criteria', 'steps', 'acceptance_criteria', 'steps', 'C-06'))
+      ])
+    })
+
+    it('accepts keys in order', async () => {
+      expect(await check('---\nid: C-06\nverification: verify\nacceptance_criteria: []\nsteps: []\n---\n')).toEqual([])
+    })
+  })
+
+  describe('severity', () => {
+    const value = contract('Steps', 'Verification')
+    const message = reason('Verification', 'Steps', 'Verification', 'Steps')
+
+    it('is a warning by default', async () => {
+      expect(await check(value)).toEqual([expected('4:3-4:15', message)])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(value, ['error'])).toEqual([expected('4:3-4:15', message, {fatal: true})])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(value, false)).toEqual([])
+      expect(await check(value, ['off'])).toEqual([])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable contract-field-order-->\n\n' + value)).toEqual([])
+    })
+  })
+})

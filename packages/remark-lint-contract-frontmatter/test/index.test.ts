@@ -1,0 +1,217 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'contract-frontmatter'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintContractFrontmatter as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const syntax = (place: string, error: string, fatal = false) =>
+  expected(place, `Unexpected invalid YAML in frontmatter (${error}), expected valid YAML`, {actual: error, fatal})
+const shape = (place: string, subject: string, actual: string, fix: string) =>
+  expected(place, `Unexpected \`${subject}\` as ${actual}, expected ${fix}`, {actual})
+
+const nested = 'Nested mappings are not allowed in compact mappings'
+
+describe('remark-lint-contract-frontmatter', () => {
+  describe('YAML syntax', () => {
+    it('reports frontmatter that does not parse, at the error', async () => {
+      expect(await check('---\nid: C-01\nverification: verify: auto\n---\n\n# C-01: CartTotal\n')).toEqual([
+        syntax('3:15-3:16', nested)
+      ])
+    })
+
+    it('reports the first error only', async () => {
+      expect(await check('---\nid: C-01\n  contract: x\nsteps: [a\n---\n')).toEqual([syntax('2:5-2:6', nested)])
+    })
+
+    it('reports broken frontmatter that is no contract too', async () => {
+      expect(await check('---\ntitle: "unclosed\n---\n\n# Notes\n')).toEqual([syntax('2:17-2:18', 'Missing closing "quote')])
+    })
+
+    it('places errors with CRLF line endings', async () => {
+      expect(await check('---\r\nid: C-06\r\nverification: x: y\r\n---\r\n')).toEqual([syntax('3:15-3:16', nested)])
+    })
+  })
+
+  describe('field shapes', () => {
+    it('accepts the example contract', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'contract: ExportCsv',
+        'slice: S-02',
+        'verification: verify',
+        'acceptance_criteria:',
+        '  - Clicking "Export" downloads campaigns.csv with one row per campaign',
+        '  - text: Amounts in the file use the account currency',
+        '    verify:',
+        '      method: bash',
+        '      command: npm test -- csv',
+        '      timeout: 60',
+        'steps:',
+        '  - Open /campaigns and click "Export"',
+        '---',
+        '',
+        '# C-06: ExportCsv',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports acceptance criteria or steps given as text, on the text', async () => {
+      const value = '---\nid: C-06\nverification: verify\nacceptance_criteria: A refund can be requested from the order page\nsteps: Click Refund\n---\n'
+      expect(await check(value)).toEqual([
+        shape('4:22-4:67', 'acceptance_criteria', 'text', 'a list'),
+        shape('5:8-5:20', 'steps', 'text', 'a list')
+      ])
+    })
+
+    it('quotes the key as written', async () => {
+      expect(await check('---\nid: C-06\nSteps: run it\n---\n')).toEqual([shape('3:8-3:14', 'Steps', 'text', 'a list')])
+    })
+
+    it('places shape problems with CRLF line endings', async () => {
+      expect(await check('---\r\nid: C-06\r\nsteps: run\r\n---\r\n')).toEqual([shape('3:8-3:11', 'steps', 'text', 'a list')])
+    })
+
+    it('reports a list or a mapping where text is expected, on the whole entry', async () => {
+      const value = '---\nid: C-06\nverification: [auto]\nslice:\n  id: S-02\n---\n'
+      expect(await check(value)).toEqual([
+        shape('3:1-3:21', 'verification', 'a list', 'text'),
+        shape('4:1-5:11', 'slice', 'a mapping', 'text')
+      ])
+    })
+
+    it('reports a mapping where a list is expected', async () => {
+      expect(await check('---\nid: C-06\nsteps: {one: Click Export}\n---\n')).toEqual([
+        shape('3:1-3:27', 'steps', 'a mapping', 'a list')
+      ])
+    })
+
+    it('reports items that are mappings without `text`, or lists', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'acceptance_criteria:',
+        '  - verify:',
+        '      method: manual',
+        '  - text: Amounts use the account currency',
+        'steps:',
+        '  - - Open /campaigns',
+        '    - Click Export',
+        '  - Open the file',
+        '---',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        shape('4:5-5:21', 'acceptance_criteria item', 'a mapping without `text`', 'a string or `text:`'),
+        shape('8:5-9:19', 'steps item', 'a list', 'a string or `text:`')
+      ])
+    })
+
+    it('leaves empty values alone', async () => {
+      expect(await check('---\nid: C-06\nverification:\nacceptance_criteria:\nsteps: []\n---\n')).toEqual([])
+    })
+
+    it('leaves keys the contract model does not read alone, whatever their shape', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'contract: ExportCsv',
+        'verification: verify',
+        'acceptance_criteria:',
+        '  - A file downloads',
+        'tags: [export, csv]',
+        'dependencies:',
+        '  - C-02',
+        '  - id: C-03',
+        'owner:',
+        '  team: payments',
+        '---',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+
+    it('leaves frontmatter that is no contract alone', async () => {
+      expect(await check('---\ntitle: Notes\nsteps-taken: [a]\ntags: {a: 1}\n---\n\n# Notes\n')).toEqual([])
+      expect(await check('---\n- a\n- b\n---\n')).toEqual([])
+      expect(await check('---\n---\n\n# Empty\n')).toEqual([])
+    })
+
+    it('leaves documents without frontmatter alone', async () => {
+      expect(await check('### C-01: CartTotal\n\n**Verification:** verify\n**Steps:** run it\n')).toEqual([])
+    })
+  })
+
+  describe('severity', () => {
+    const value = '---\nid: C-01\nverification: verify: auto\n---\n'
+
+    it('is a warning by default', async () => {
+      expect(await check(value)).toEqual([syntax('3:15-3:16', nested)])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(value, ['error'])).toEqual([syntax('3:15-3:16', nested, true)])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(value, false)).toEqual([])
+      expect(await check(value, ['off'])).toEqual([])
+    })
+  })
+})

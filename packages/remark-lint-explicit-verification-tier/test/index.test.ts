@@ -1,0 +1,170 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintExplicitVerificationTier from 'remark-lint-explicit-verification-tier'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'explicit-verification-tier'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintExplicitVerificationTier as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const reason = (contract: string, label = 'Verification') =>
+  `Unexpected contract ${contract} without a verification tier, expected \`${label}: auto\` or \`${label}: verify\``
+
+const spendHeader = '### C-05: SpendColumnHeader\n\n**Boundary:** Table header -> currency label\n**Slice:** S-02\n'
+
+describe('remark-lint-explicit-verification-tier', () => {
+  describe('bold labels', () => {
+    it('reports a contract without a Verification field on its heading', async () => {
+      expect(await check(spendHeader)).toEqual([expected('1:1-1:28', reason('C-05 SpendColumnHeader'))])
+    })
+
+    it('reports a contract with no fields at all', async () => {
+      expect(await check('## C-09\n\nNothing here yet.\n')).toEqual([expected('1:1-1:8', reason('C-09'))])
+      expect(await check('## Contract: Billing\n')).toEqual([expected('1:1-1:21', reason('Billing'))])
+    })
+
+    it('accepts any written tier, valid or not: the tier rule checks its value', async () => {
+      for (const tier of ['auto', 'verify', 'Verify', 'auto | verify', '']) {
+        expect(await check(spendHeader + `**Verification:** ${tier}\n`)).toEqual([])
+      }
+    })
+
+    it('accepts a near miss of the label: the field-name rule reports it', async () => {
+      expect(await check(spendHeader + '**Verifcation:** verify\n')).toEqual([])
+    })
+
+    it('reports each contract without a tier', async () => {
+      const value = '## S-02: Currency\n\n' + spendHeader + '\n### C-06: Other\n\n**Verification:** auto\n\n### C-07: Last\n'
+      expect(await check(value)).toEqual([
+        expected('3:1-3:28', reason('C-05 SpendColumnHeader')),
+        expected('12:1-12:15', reason('C-07 Last'))
+      ])
+    })
+
+    it('leaves documents without contracts alone', async () => {
+      expect(await check('# Notes\n\n**Boundary:** none\n')).toEqual([])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports a fenced contract without a Verification line', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nContract: CampaignStatusBadge\nSteps:\n  - Pause one\n```\n'
+      expect(await check(value)).toEqual([expected('1:1-1:30', reason('C-03 CampaignStatusBadge'))])
+    })
+
+    it('accepts a Verification line', async () => {
+      expect(await check('### C-03: CampaignStatusBadge\n\n```\nVerification: verify\n```\n')).toEqual([])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports a contract without a Verification line behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Contract: FormatSpend\n// Slice: S-02\n```\n'
+      expect(await check(value)).toEqual([expected('1:1-1:22', reason('C-04 FormatSpend'))])
+    })
+
+    it('accepts a Verification line behind `// `', async () => {
+      expect(await check('### C-04: FormatSpend\n\n```go\n// Verification: auto\n```\n')).toEqual([])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('reports a contract without `verification` on its `contract` entry, with snake_case labels', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\nsteps:\n  - Click Export\n---\n'
+      expect(await check(value)).toEqual([expected('3:1-3:20', reason('C-06 ExportCsv', 'verification'))])
+    })
+
+    it('reports on the `id` entry when there is no `contract`', async () => {
+      expect(await check('---\nslice: S-02\nid: C-06\n---\n')).toEqual([expected('3:1-3:9', reason('C-06', 'verification'))])
+    })
+
+    it('reports on the whole frontmatter when there is neither', async () => {
+      expect(await check('---\nsteps:\n  - Click Export\n---\n')).toEqual([
+        expected('1:1-4:4', reason('unnamed contract', 'verification'))
+      ])
+    })
+
+    it('accepts a tier given in the body that repeats the contract’s heading', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\n---\n\n# C-06: ExportCsv\n\n**Verification:** verify\n'
+      expect(await check(value)).toEqual([])
+    })
+
+    it('accepts `verification`, and leaves frontmatter that is no contract alone', async () => {
+      expect(await check('---\nid: C-06\nverification: auto\n---\n')).toEqual([])
+      expect(await check('---\ntitle: Notes\n---\n\n# Notes\n')).toEqual([])
+    })
+  })
+
+  describe('severity', () => {
+    it('is a warning by default', async () => {
+      expect(await check(spendHeader)).toEqual([expected('1:1-1:28', reason('C-05 SpendColumnHeader'))])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(spendHeader, ['error'])).toEqual([
+        expected('1:1-1:28', reason('C-05 SpendColumnHeader'), {fatal: true})
+      ])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(spendHeader, false)).toEqual([])
+      expect(await check(spendHeader, ['off'])).toEqual([])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable explicit-verification-tier-->\n\n' + spendHeader)).toEqual([])
+    })
+  })
+})

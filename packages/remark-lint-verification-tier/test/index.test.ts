@@ -1,0 +1,276 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintVerificationTier from 'remark-lint-verification-tier'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'verification-tier'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintVerificationTier as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const bold = (tier: string) => `### C-01: CartTotal\n\n**Boundary:** cartTotal(items) -> money\n**Verification:** ${tier}\n`
+
+describe('remark-lint-verification-tier', () => {
+  describe('bold labels', () => {
+    it('accepts `auto` and `verify`, also in inline code', async () => {
+      expect(await check(bold('auto'))).toEqual([])
+      expect(await check(bold('verify'))).toEqual([])
+      expect(await check(bold('`verify`'))).toEqual([])
+      expect(await check(bold('` auto `'))).toEqual([])
+    })
+
+    it('reports `Verify` with the one fix `verify`', async () => {
+      expect(await check(bold('Verify'))).toEqual([
+        expected('4:19-4:25', 'Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`', {
+          actual: 'Verify',
+          expected: ['verify']
+        })
+      ])
+    })
+
+    it('reports `AUTO` with the one fix `auto`', async () => {
+      expect(await check(bold('AUTO'))).toEqual([
+        expected('4:19-4:23', 'Unexpected verification tier `AUTO` on C-01 CartTotal, expected `auto`', {
+          actual: 'AUTO',
+          expected: ['auto']
+        })
+      ])
+    })
+
+    it('reports `manual` with both tiers as fixes', async () => {
+      expect(await check(bold('manual'))).toEqual([
+        expected('4:19-4:25', 'Unexpected verification tier `manual` on C-01 CartTotal, expected `auto` or `verify`', {
+          actual: 'manual',
+          expected: ['auto', 'verify']
+        })
+      ])
+    })
+
+    it('reports an unfilled template `auto | verify`', async () => {
+      expect(await check(bold('auto | verify'))).toEqual([
+        expected('4:19-4:32', 'Unexpected verification tier `auto | verify` on C-01 CartTotal, expected `auto` or `verify`', {
+          actual: 'auto | verify',
+          expected: ['auto', 'verify']
+        })
+      ])
+    })
+
+    it('reads a tier in inline code without its backticks, but keeps them in `actual`', async () => {
+      expect(await check(bold('`Verify`'))).toEqual([
+        expected('4:19-4:27', 'Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`', {
+          actual: '`Verify`',
+          expected: ['verify']
+        })
+      ])
+    })
+
+    it('reports an empty tier on the label, with no fix', async () => {
+      expect(await check('### C-01: CartTotal\n\n**Verification:**\n')).toEqual([
+        expected('3:3-3:15', 'Unexpected empty verification tier on C-01 CartTotal, expected `auto` or `verify`')
+      ])
+    })
+
+    it('reports an empty tier written as bare backticks', async () => {
+      expect(await check('### C-01: CartTotal\n\n**Verification:** ``\n')).toEqual([
+        expected('3:3-3:15', 'Unexpected empty verification tier on C-01 CartTotal, expected `auto` or `verify`')
+      ])
+    })
+
+    it('names a contract with a `Contract: Name` heading by its name', async () => {
+      expect(await check('## Contract: Billing\n\n**Verification:** Auto\n')).toEqual([
+        expected('3:19-3:23', 'Unexpected verification tier `Auto` on Billing, expected `auto`', {
+          actual: 'Auto',
+          expected: ['auto']
+        })
+      ])
+    })
+
+    it('checks every Verification field of a contract, near misses of the label too', async () => {
+      const value = '### C-02: PaymentForm\n\n**Verification:** verify\n\n**Verifcation:** yes\n'
+      expect(await check(value)).toEqual([
+        expected('5:18-5:21', 'Unexpected verification tier `yes` on C-02 PaymentForm, expected `auto` or `verify`', {
+          actual: 'yes',
+          expected: ['auto', 'verify']
+        })
+      ])
+    })
+
+    it('checks each contract of a document', async () => {
+      const value = [
+        '### C-01: One',
+        '',
+        '**Verification:** Verify',
+        '',
+        '### C-02: Two',
+        '',
+        '**Verification:** auto',
+        '',
+        '### C-03: Three',
+        '',
+        '**Verification:** never',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        expected('3:19-3:25', 'Unexpected verification tier `Verify` on C-01 One, expected `verify`', {
+          actual: 'Verify',
+          expected: ['verify']
+        }),
+        expected('11:19-11:24', 'Unexpected verification tier `never` on C-03 Three, expected `auto` or `verify`', {
+          actual: 'never',
+          expected: ['auto', 'verify']
+        })
+      ])
+    })
+
+    it('leaves a Verification label outside a contract alone', async () => {
+      expect(await check('# Notes\n\n**Verification:** Verify\n')).toEqual([])
+      expect(await check('**Verification:** manual\n')).toEqual([])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports an invalid tier in a fenced block', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\nVerification: Verify\n```\n'
+      expect(await check(value)).toEqual([
+        expected('5:15-5:21', 'Unexpected verification tier `Verify` on C-03 CampaignStatusBadge, expected `verify`', {
+          actual: 'Verify',
+          expected: ['verify']
+        })
+      ])
+    })
+
+    it('reports an empty tier in a fenced block on its label', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification:\nSteps:\n  - Open it\n```\n'
+      expect(await check(value)).toEqual([
+        expected('4:1-4:13', 'Unexpected empty verification tier on C-03 CampaignStatusBadge, expected `auto` or `verify`')
+      ])
+    })
+
+    it('accepts a valid tier in a fenced block', async () => {
+      expect(await check('### C-03: CampaignStatusBadge\n\n```\nVerification: auto\n```\n')).toEqual([])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports an invalid tier behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Contract: FormatSpend\n// Verification: manual\n```\n'
+      expect(await check(value)).toEqual([
+        expected('5:18-5:24', 'Unexpected verification tier `manual` on C-04 FormatSpend, expected `auto` or `verify`', {
+          actual: 'manual',
+          expected: ['auto', 'verify']
+        })
+      ])
+    })
+
+    it('accepts a valid tier behind `// `', async () => {
+      expect(await check('### C-04: FormatSpend\n\n```go\n// Verification: auto\n```\n')).toEqual([])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('reports an invalid tier in frontmatter', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\nverification: AUTO\n---\n\n# C-06: ExportCsv\n'
+      expect(await check(value)).toEqual([
+        expected('4:15-4:19', 'Unexpected verification tier `AUTO` on C-06 ExportCsv, expected `auto`', {
+          actual: 'AUTO',
+          expected: ['auto']
+        })
+      ])
+    })
+
+    it('reports an empty tier in frontmatter on its key', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\nverification:\n---\n'
+      expect(await check(value)).toEqual([
+        expected('4:1-4:13', 'Unexpected empty verification tier on C-06 ExportCsv, expected `auto` or `verify`')
+      ])
+    })
+
+    it('accepts a valid tier in frontmatter', async () => {
+      expect(await check('---\nid: C-06\nverification: verify\n---\n')).toEqual([])
+    })
+  })
+
+  describe('severity', () => {
+    const value = bold('manual')
+    const reason = 'Unexpected verification tier `manual` on C-01 CartTotal, expected `auto` or `verify`'
+    const fix = {actual: 'manual', expected: ['auto', 'verify']}
+
+    it('is a warning by default, and with `warn` or `1`', async () => {
+      expect(await check(value)).toEqual([expected('4:19-4:25', reason, fix)])
+      expect(await check(value, ['warn'])).toEqual([expected('4:19-4:25', reason, fix)])
+      expect(await check(value, [1])).toEqual([expected('4:19-4:25', reason, fix)])
+      expect(await check(value, true)).toEqual([expected('4:19-4:25', reason, fix)])
+    })
+
+    it('is fatal with `error` or `2`', async () => {
+      expect(await check(value, ['error'])).toEqual([expected('4:19-4:25', reason, {...fix, fatal: true})])
+      expect(await check(value, [2])).toEqual([expected('4:19-4:25', reason, {...fix, fatal: true})])
+    })
+
+    it('is off with `false`, `off` or `0`', async () => {
+      expect(await check(value, false)).toEqual([])
+      expect(await check(value, ['off'])).toEqual([])
+      expect(await check(value, [false])).toEqual([])
+      expect(await check(value, [0])).toEqual([])
+    })
+
+    it('stays on with a bare `off`: unified-lint-rule reads a label only as the first item of a list', async () => {
+      expect(await check(value, 'off')).toEqual([expected('4:19-4:25', reason, fix)])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable verification-tier-->\n\n' + value)).toEqual([])
+    })
+  })
+})

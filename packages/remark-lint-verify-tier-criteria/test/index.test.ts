@@ -1,0 +1,256 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkLint from 'remark-lint'
+import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import type {Plugin} from 'unified'
+import type {Position} from 'unist'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
+import {describe, expect, it} from 'vitest'
+
+const ruleId = 'verify-tier-criteria'
+const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
+const rule = remarkLintVerifyTierCriteria as unknown as Plugin<unknown[], Root>
+
+/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
+async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
+  const file = new VFile({path: 'CONTRACTS.md', value})
+  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+  await processor.run(processor.parse(file), file)
+  return file.messages
+}
+
+function where(place: VFileMessage['place']): string | undefined {
+  if (!place) return undefined
+  const {start, end} = place as Position
+  return `${start.line}:${start.column}-${end.line}:${end.column}`
+}
+
+function summary(message: VFileMessage) {
+  return {
+    reason: message.reason,
+    place: where(message.place),
+    ruleId: message.ruleId,
+    source: message.source,
+    url: message.url,
+    fatal: message.fatal,
+    actual: message.actual,
+    expected: message.expected
+  }
+}
+
+/** What a message of this rule looks like. */
+function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
+  return {
+    reason,
+    place,
+    ruleId,
+    source: 'remark-lint',
+    url,
+    fatal: fields.fatal ?? false,
+    actual: fields.actual,
+    expected: fields.expected
+  }
+}
+
+async function check(value: string, ...config: unknown[]) {
+  return (await lint(value, ...config)).map(summary)
+}
+
+const verifyReason = (label: string) =>
+  `Unexpected verify contract ${label} without acceptance criteria or steps, expected at least one criterion or step`
+const defaultReason = (label: string, verification: string) =>
+  `Unexpected contract ${label} without acceptance criteria or steps (its tier defaults to \`verify\`), expected at least one criterion or step, or \`${verification}: auto\``
+
+const paymentForm = '### C-02: PaymentForm\n\n**Boundary:** PaymentForm component -> submitted payment\n**Verification:** verify\n'
+const spendHeader = '### C-05: SpendColumnHeader\n\n**Boundary:** Table header -> currency label\n\nNo verification field.\n'
+
+describe('remark-lint-verify-tier-criteria', () => {
+  describe('bold labels', () => {
+    it('reports a verify contract with neither criteria nor steps on its Verification field', async () => {
+      expect(await check(paymentForm)).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
+    })
+
+    it('reads a tier in inline code', async () => {
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** `verify`\n')).toEqual([
+        expected('3:1-3:27', verifyReason('C-02 PaymentForm'))
+      ])
+    })
+
+    it('accepts a verify contract with acceptance criteria', async () => {
+      expect(await check(paymentForm + '**Acceptance Criteria:**\n- A declined card shows the bank’s reason\n')).toEqual([])
+    })
+
+    it('accepts a verify contract with steps only', async () => {
+      expect(await check(paymentForm + '\n**Steps:**\n1. Pay with the test card 4000 0000 0000 0002\n')).toEqual([])
+    })
+
+    it('reports a verify contract whose criteria and steps are given but empty', async () => {
+      const value = '### C-02: PaymentForm\n\n**Verification:** verify\n**Acceptance Criteria:**\n\n**Steps:**\n-\n'
+      expect(await check(value)).toEqual([expected('3:1-3:25', verifyReason('C-02 PaymentForm'))])
+    })
+
+    it('reports a contract with no Verification field on its heading', async () => {
+      expect(await check(spendHeader)).toEqual([
+        expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))
+      ])
+    })
+
+    it('accepts a contract with no Verification field but with steps', async () => {
+      expect(await check('### C-05: SpendColumnHeader\n\n**Steps:**\n- Open /campaigns\n')).toEqual([])
+    })
+
+    it('leaves auto contracts alone', async () => {
+      expect(await check('### C-02: CampaignSummaryApi\n\n**Verification:** auto\n')).toEqual([])
+    })
+
+    it('leaves contracts with an invalid tier to remark-lint-verification-tier', async () => {
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n')).toEqual([])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:**\n')).toEqual([])
+    })
+
+    it('checks each contract of a document, in a slice too', async () => {
+      const value = [
+        '## S-01: Checkout',
+        '',
+        '### C-01: CartTotal',
+        '',
+        '**Verification:** verify',
+        '**Acceptance Criteria:**',
+        '- The total includes tax',
+        '',
+        '### C-02: PaymentForm',
+        '',
+        '**Verification:** verify',
+        '',
+        '### Contract: Receipt',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        expected('11:1-11:25', verifyReason('C-02 PaymentForm')),
+        expected('13:1-13:22', defaultReason('Receipt', 'Verification'))
+      ])
+    })
+  })
+
+  describe('fenced `Field:` blocks', () => {
+    it('reports a verify contract with no criteria on its Verification line', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\nVerification: verify\n```\n'
+      expect(await check(value)).toEqual([expected('5:1-5:21', verifyReason('C-03 CampaignStatusBadge'))])
+    })
+
+    it('accepts criteria given as indented items', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nAcceptance Criteria:\n  - A paused campaign shows a grey badge\n```\n'
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports a fenced contract with no Verification line on its heading', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\n```\n'
+      expect(await check(value)).toEqual([
+        expected('1:1-1:30', defaultReason('C-03 CampaignStatusBadge', 'Verification'))
+      ])
+    })
+  })
+
+  describe('`// ` comment blocks', () => {
+    it('reports a verify contract with no criteria behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Contract: FormatSpend\n// Verification: verify\n```\n'
+      expect(await check(value)).toEqual([expected('5:4-5:24', verifyReason('C-04 FormatSpend'))])
+    })
+
+    it('accepts steps behind `// `', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Verification: verify\n// Steps:\n//   - Format 12.5 EUR\n```\n'
+      expect(await check(value)).toEqual([])
+    })
+  })
+
+  describe('YAML frontmatter', () => {
+    it('reports a verify contract with an empty list of criteria on its `verification` key', async () => {
+      const value = '---\nid: C-06\nverification: verify\nacceptance_criteria: []\n---\n'
+      expect(await check(value)).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
+    })
+
+    it('reports a frontmatter contract with no tier on its `contract` entry, with the snake_case fix', async () => {
+      const value = '---\nid: C-06\ncontract: ExportCsv\n---\n\n# C-06: ExportCsv\n\n**Boundary:** Export button -> CSV download\n'
+      expect(await check(value)).toEqual([expected('3:1-3:20', defaultReason('C-06 ExportCsv', 'verification'))])
+    })
+
+    it('reports a frontmatter contract with neither id nor name on the whole frontmatter', async () => {
+      expect(await check('---\nsteps:\n---\n')).toEqual([expected('1:1-3:4', defaultReason('unnamed contract', 'verification'))])
+    })
+
+    it('counts criteria from the body that repeats the frontmatter contract’s heading', async () => {
+      const value = '---\nid: C-06\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Acceptance Criteria:**\n- Clicking Export downloads campaigns.csv\n'
+      expect(await check(value)).toEqual([])
+    })
+
+    it('accepts the frontmatter contract of the example project', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'contract: ExportCsv',
+        'slice: S-02',
+        'verification: verify',
+        'acceptance_criteria:',
+        '  - Clicking "Export" downloads campaigns.csv with one row per campaign',
+        'steps:',
+        '  - Open /campaigns and click "Export"',
+        '---',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+  })
+
+  describe('option `ignoreDefaultTier`', () => {
+    it('leaves contracts with no Verification field alone when `true`', async () => {
+      expect(await check(spendHeader, {ignoreDefaultTier: true})).toEqual([])
+      expect(await check('---\nid: C-06\ncontract: ExportCsv\n---\n', {ignoreDefaultTier: true})).toEqual([])
+    })
+
+    it('still reports written verify contracts when `true`', async () => {
+      expect(await check(paymentForm + '\n' + spendHeader, {ignoreDefaultTier: true})).toEqual([
+        expected('4:1-4:25', verifyReason('C-02 PaymentForm'))
+      ])
+    })
+
+    it('reports contracts with no Verification field when `false`, `null` or not given', async () => {
+      const reported = [expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))]
+      expect(await check(spendHeader, {ignoreDefaultTier: false})).toEqual(reported)
+      expect(await check(spendHeader, {ignoreDefaultTier: null})).toEqual(reported)
+      expect(await check(spendHeader, {})).toEqual(reported)
+      expect(await check(spendHeader, null)).toEqual(reported)
+    })
+
+    it('takes options after a severity', async () => {
+      expect(await check(spendHeader, ['error', {ignoreDefaultTier: true}])).toEqual([])
+      expect(await check(paymentForm, ['error', {ignoreDefaultTier: true}])).toEqual([
+        expected('4:1-4:25', verifyReason('C-02 PaymentForm'), {fatal: true})
+      ])
+    })
+  })
+
+  describe('severity', () => {
+    it('is a warning by default, and with `warn`', async () => {
+      expect(await check(paymentForm)).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
+      expect(await check(paymentForm, ['warn'])).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
+    })
+
+    it('is fatal with `error`', async () => {
+      expect(await check(spendHeader, ['error'])).toEqual([
+        expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'), {fatal: true})
+      ])
+    })
+
+    it('is off with `false` or `off`', async () => {
+      expect(await check(paymentForm + '\n' + spendHeader, false)).toEqual([])
+      expect(await check(paymentForm + '\n' + spendHeader, ['off'])).toEqual([])
+    })
+
+    it('can be turned off in a document with a comment', async () => {
+      expect(await check('<!--lint disable verify-tier-criteria-->\n\n' + spendHeader)).toEqual([])
+    })
+  })
+})
