@@ -7,6 +7,7 @@ import {readBlockFields} from './fenced.js'
 import {readFrontmatter} from './frontmatter.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, parseContractHeading, parseSliceHeading} from './heading.js'
+import {splitCheck} from './criterion.js'
 import {createLocator} from './locate.js'
 import {effectiveTier, readTier} from './tier.js'
 import type {Locator} from './locate.js'
@@ -26,7 +27,8 @@ interface Draft {
 }
 
 // One analysis per tree, shared by every rule that lints it.
-const cache = new WeakMap<Root, ContractAnalysis>()
+// An analysis made without the file’s text is redone when the text comes.
+const cache = new WeakMap<Root, {analysis: ContractAnalysis; withSource: boolean}>()
 
 /**
  * Every contract in a document, with positions for every field and item.
@@ -38,11 +40,11 @@ export function extractContracts(tree: Root, file?: VFile): Contract[] {
 
 /** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types). */
 export function analyzeContracts(tree: Root, file?: VFile): ContractAnalysis {
-  let analysis = cache.get(tree)
-  if (!analysis) {
-    analysis = analyze(tree, createLocator(file))
-    cache.set(tree, analysis)
-  }
+  const withSource = file?.value !== undefined
+  const cached = cache.get(tree)
+  if (cached && (cached.withSource || !withSource)) return cached.analysis
+  const analysis = analyze(tree, createLocator(file))
+  cache.set(tree, {analysis, withSource})
   return analysis
 }
 
@@ -154,6 +156,7 @@ function isSameContract(frontmatter: Draft, heading: {id: string | null; name: s
 
 function finish(draft: Draft): Contract {
   const {fields} = draft
+  for (const field of fields) readInlineItem(field)
   const verification = fields.find((field) => field.key === 'verification')
   const tier = verification ? readTier(verification.value) : null
   const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
@@ -173,4 +176,18 @@ function finish(draft: Draft): Contract {
     sliceHeading: draft.sliceHeading,
     fields
   }
+}
+
+// Words that say a list is empty on purpose.
+const nothing = /^(?:none|n\/?a|nothing|tbd|-|—)\.?$/i
+
+/**
+ * `**Steps:** Open /campaigns` gives one step, as a lone YAML string does,
+ * so no dialect loses a criterion written on one line.
+ */
+function readInlineItem(field: ContractField): void {
+  if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') return
+  if (field.items.length > 0 || field.hasList || !field.valuePosition || nothing.test(field.value)) return
+  if (field.dialect === 'frontmatter') return
+  field.items.push({...splitCheck(field.value), position: field.valuePosition})
 }

@@ -37,7 +37,8 @@ export function resolveFieldKey(label: string): FieldKey | null {
   const exact = byFolded.get(folded)
   if (exact) return exact
   // Typos: the one closest known label within a small distance, if unique.
-  const allowed = folded.length <= 6 ? 1 : 2
+  // Short words (`If`, `In`, `It`) are too close to `ID` to be typos of it.
+  const allowed = folded.length <= 3 ? 0 : folded.length <= 6 ? 1 : 2
   let best: FieldKey | null = null
   let bestDistance = allowed + 1
   let tie = false

@@ -50,7 +50,7 @@ export function readFrontmatter(
   const error = document.errors[0]
   if (error) {
     const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
-    problems.push({kind: 'yaml-syntax', subject: 'frontmatter', actual: reason, expected: 'valid YAML', place: place(error.pos[0], Math.max(error.pos[1], error.pos[0]))})
+    problems.push({kind: 'yaml-syntax', subject: 'frontmatter', part: 'field', actual: reason, expected: 'valid YAML', place: place(error.pos[0], Math.max(error.pos[1], error.pos[0]))})
     return {contract: null, problems}
   }
   const contents = document.contents
@@ -133,12 +133,12 @@ function readItem(item: YamlNode, position: Position, problems: ContractProblem[
   if (isMap(item)) {
     const text = item.get('text')
     if (typeof text !== 'string' || text.trim() === '') {
-      problems.push(shapeProblem(label + ' item', 'a mapping without `text`', 'a string or `text:`', position))
+      problems.push(shapeProblem(label, 'a mapping without `text`', 'a string or `text:`', position, 'item'))
       return null
     }
     return {text: text.trim(), position, check: readCheck(item.get('verify'))}
   }
-  problems.push(shapeProblem(label + ' item', 'a list', 'a string or `text:`', position))
+  problems.push(shapeProblem(label, 'a list', 'a string or `text:`', position, 'item'))
   return null
 }
 
@@ -154,8 +154,8 @@ function readCheck(verify: unknown): CriterionCheck | null {
   }
 }
 
-function shapeProblem(label: string, actual: string, expected: string, place: Position): ContractProblem {
-  return {kind: 'field-shape', subject: label, actual, expected, place}
+function shapeProblem(label: string, actual: string, expected: string, place: Position, part: 'field' | 'item' = 'field'): ContractProblem {
+  return {kind: 'field-shape', subject: label, part, actual, expected, place}
 }
 
 /** Where the YAML text starts: the line after the opening `---`. */

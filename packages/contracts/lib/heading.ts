@@ -23,5 +23,5 @@ export function parseSliceHeading(text: string): SliceHeading | null {
 /** What messages call a contract: `C-03 CampaignStatusBadge`. */
 export function contractLabel(id: string | null, name: string): string {
   if (id && name) return id + ' ' + name
-  return id ?? (name || 'unnamed contract')
+  return id ?? (name || '(unnamed)')
 }

@@ -103,6 +103,8 @@ export interface ContractProblem {
   kind: 'yaml-syntax' | 'field-shape'
   /** What is wrong: `frontmatter`, or the field’s label. */
   subject: string
+  /** Whether the field itself or one of its items has the wrong shape. */
+  part: 'field' | 'item'
   /** What was found: the YAML error, or the type (`text`, `a list`). */
   actual: string
   /** What should be there. */

@@ -13,7 +13,7 @@ const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields',
     const verify = code(labelFor('verification', tierField.dialect) + ': verify')
     for (const field of contract.fields) {
       if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
-      if (field.items.length === 0 && field.value === '') continue
+      if (field.items.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       report(
         file,

@@ -9,7 +9,7 @@ const remarkLintContractFrontmatter = contractRule('contract-frontmatter', funct
     const reason =
       problem.kind === 'yaml-syntax'
         ? `Unexpected invalid YAML in frontmatter (${problem.actual}), expected ${problem.expected}`
-        : `Unexpected ${code(problem.subject)} as ${problem.actual}, expected ${problem.expected}`
+        : `Unexpected ${problem.part === 'item' ? 'item of ' : ''}${code(problem.subject)} as ${problem.actual}, expected ${problem.expected}`
     report(file, reason, problem.place, {actual: problem.actual})
   }
 })

@@ -77,7 +77,7 @@ export function renderCircuitBreakCheckpoint(data: CircuitBreakCheckpointData): 
 
 /** A routed rejection with everything the next agent is to receive. */
 export function renderRoute(route: Route): string {
-  return renderPartial('route', {...route, never: route.target === 'test writer' ? route.never : []})
+  return renderPartial('route', route)
 }
 
 /** The verifier’s tier report (seed 6.6). */

@@ -48,6 +48,9 @@ export async function recordResponse(context: GateContext, text: string): Promis
       state.decision = {status: 'approved', at: timestamp(context), contractsHash: context.contractsHash, mismatch: []}
       return {kind: 'approved', response, state}
     }
+    if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
+      throw new GateError(`Unexpected rejection: slice ${context.slice.id} waits for an escalation choice, expected \`tiers escalate ${context.slice.id} <1|2|3>\` first`)
+    }
     state.decision = null
     state.rejectionCount++
     state.rejections.push({
@@ -95,6 +98,9 @@ export async function recordEscalation(context: GateContext, choice: string): Pr
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
   const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state) => {
+    if (state.decision) {
+      throw new GateError(`Unexpected escalation: slice ${context.slice.id} is already decided (${state.decision.status}), expected a new rejection first`)
+    }
     if (state.rejectionCount < threshold) {
       throw new GateError(`Unexpected escalation: slice ${context.slice.id} has ${state.rejectionCount} of ${threshold} rejections, expected ${threshold} before escalating`)
     }

@@ -70,6 +70,7 @@ export function routeRejection(input: {
     detail: input.detail,
     contracts: [...input.contracts],
     criteria: slice.criteria,
-    never: testWriterNeverReceives
+    // The user may see anything; the test writer never sees implementation details.
+    never: option.target === 'test writer' ? testWriterNeverReceives : []
   }
 }
