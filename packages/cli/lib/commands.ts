@@ -1,4 +1,16 @@
-import {escalationOptions} from '@verification-tiers/protocol'
+import {
+  decideStop,
+  judgeFreshness,
+  readStopBlocks,
+  readVerificationStatus,
+  recordStopDecision,
+  renderVerificationSummary,
+  stopHookOutput
+} from '@verification-tiers/evidence'
+import type {Freshness} from '@verification-tiers/evidence'
+import {defaultMaxStopBlocks, escalationOptions} from '@verification-tiers/protocol'
+import path from 'node:path'
+import {isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
 import {
   deprecationWarning,
   escalationData,
@@ -7,6 +19,7 @@ import {
   recordResponse,
   recordRoute,
   renderEscalation,
+  renderPartial,
   renderRejectionOptions,
   renderRoute,
   renderTierReport,
@@ -16,7 +29,8 @@ import {
   verifyCheckpointData
 } from '@verification-tiers/runtime'
 import type {SliceStatus} from '@verification-tiers/runtime'
-import {UserError} from './errors.js'
+import {exitCodes, UserError} from './errors.js'
+import {projectFingerprint, verifySlices} from './verify.js'
 import {findSlice, gateContext, loadProject} from './project.js'
 import type {Project} from './project.js'
 
@@ -25,23 +39,37 @@ export interface CommandResult {
   text: string
   data: Record<string, unknown>
   warnings: string[]
+  /** When the command ran but its answer is “no” (a failed check, a closed gate). */
+  exitCode?: number
+  /** Print `data` as JSON whatever the format (the stop-hook protocol). */
+  raw?: boolean
 }
 
 /** Arguments every command gets. */
 export interface CommandInput {
-  dir: string
+  /** `--dir`, when given. */
+  dir: string | null
   positionals: string[]
   detail: string | null
+  timeout: number | null
+  all: boolean
+  format: 'text' | 'json' | 'yaml'
+  /** Standard input, read on demand. */
+  stdin: () => Promise<string>
 }
 
 type Command = (input: CommandInput) => Promise<CommandResult>
+
+/** The project folder: `--dir`, else `.greenlight` in the working directory. */
+export const defaultDir = '.greenlight'
+const dirOf = (input: CommandInput) => input.dir ?? defaultDir
 
 const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
 async function open(input: CommandInput, usage: string, count: number) {
   const [id] = input.positionals
   if (input.positionals.length < count || !id) throw new UserError(`Unexpected arguments, expected \`${usage}\``)
-  const project = await loadProject(input.dir)
+  const project = await loadProject(dirOf(input))
   const context = gateContext(project, findSlice(project, id))
   return {project, context, warnings: warningsOf(project)}
 }
@@ -52,7 +80,7 @@ function warningsOf(project: Project): string[] {
 }
 
 export const checkpoint: Command = async (input) => {
-  const {context, warnings} = await open(input, 'tiers checkpoint <slice>', 1)
+  const {project, context, warnings} = await open(input, 'tiers checkpoint <slice>', 1)
   const {slice} = context
   if (slice.tier === 'auto') {
     return {
@@ -61,8 +89,43 @@ export const checkpoint: Command = async (input) => {
       warnings
     }
   }
+  // The checkpoint opens only on a fresh passing run, never on a claim.
+  const freshness = judgeFreshness((await readVerificationStatus(project.dir))?.slices[slice.id], {
+    ...(await projectFingerprint(project)),
+    contractsHash: context.contractsHash
+  })
+  if (freshness.state !== 'fresh') {
+    const text = renderEvidenceRefusal(slice, freshness)
+    return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
+  }
   const text = renderVerifyCheckpoint(verifyCheckpointData(slice))
-  return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, criteria: slice.criteria, steps: slice.steps, checkpoint: text}, warnings}
+  return {
+    text,
+    data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), criteria: slice.criteria, steps: slice.steps, checkpoint: text},
+    warnings
+  }
+}
+
+function renderEvidenceRefusal(slice: {id: string; name: string}, freshness: Exclude<Freshness, {state: 'fresh'}>): string {
+  const titles = {missing: 'MISSING', failed: 'FAILED', stale: 'STALE'} as const
+  return renderPartial('evidence-refusal', {
+    title: titles[freshness.state],
+    sliceId: slice.id,
+    sliceName: slice.name,
+    missing: freshness.state === 'missing',
+    timestamp: freshness.state === 'missing' ? '' : freshness.run.verification_run.timestamp,
+    failures: freshness.state === 'failed' ? freshness.failures.map((result) => ({id: result.criterion_id, details: result.details})) : [],
+    changed: freshness.state === 'stale' ? freshness.changed : []
+  })
+}
+
+function describeFreshness(freshness: Freshness) {
+  return {
+    state: freshness.state,
+    run: freshness.state === 'missing' ? null : freshness.run.verification_run.timestamp,
+    failures: freshness.state === 'failed' ? freshness.failures.map((result) => result.criterion_id) : [],
+    changed: freshness.state === 'stale' ? freshness.changed : []
+  }
 }
 
 export const respond: Command = async (input) => {
@@ -119,7 +182,7 @@ export const escalate: Command = async (input) => {
 }
 
 export const status: Command = async (input) => {
-  const project = await loadProject(input.dir)
+  const project = await loadProject(dirOf(input))
   const [id] = input.positionals
   const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
   const statuses: SliceStatus[] = []
@@ -150,8 +213,99 @@ function describeStatus(status: SliceStatus): string {
   return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}`
 }
 
+export const verify: Command = async (input) => {
+  const [id] = input.positionals
+  if (input.all === Boolean(id)) throw new UserError('Unexpected arguments, expected `tiers verify <slice>` or `tiers verify --all`')
+  const project = await loadProject(dirOf(input))
+  const slices = id ? [findSlice(project, id)] : project.slices
+  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined})
+  const passed = runs.every((run) => run.all_automated_pass)
+  return {
+    text: runs.map(renderVerificationSummary).join('\n\n'),
+    data: id ? {...runs[0]} : {runs, all_automated_pass: passed},
+    warnings: warningsOf(project),
+    exitCode: passed ? exitCodes.ok : exitCodes.user
+  }
+}
+
+export const stopHook: Command = async (input) => {
+  const text = await input.stdin()
+  let hook: {session_id?: unknown; cwd?: unknown}
+  try {
+    hook = text.trim() === '' ? {} : (JSON.parse(text) as typeof hook)
+  } catch (error) {
+    throw new UserError(`Unexpected stop-hook input (${(error as Error).message}), expected the hook’s JSON on standard input`)
+  }
+  const max = maxStopBlocks()
+  const cwd = typeof hook.cwd === 'string' ? hook.cwd : process.cwd()
+  const dir = input.dir ?? path.join(cwd, defaultDir)
+  const session = typeof hook.session_id === 'string' && hook.session_id !== '' ? hook.session_id : 'default'
+  let project
+  try {
+    project = await loadProject(dir)
+  } catch (error) {
+    // No contracts here: not a verification-tiers project, so not ours to hold.
+    if (error instanceof UserError) return {text: '{}', data: {}, warnings: [], raw: true}
+    throw error
+  }
+  const remaining = project.contracts.flatMap(({contract}) =>
+    contract.criteria.flatMap((criterion, index) => (criterion.check?.command ? [{id: `${contract.id ?? contract.name}.${index + 1}`, text: criterion.text}] : []))
+  )
+  const decision = decideStop({status: await freshStatus(project), blocks: await readStopBlocks(dir, session), maxBlocks: max, remaining})
+  await recordStopDecision(dir, session, decision)
+  const output = stopHookOutput(decision)
+  return {text: JSON.stringify(output), data: output, warnings: [], raw: true}
+}
+
+/**
+ * The status file, or `null` when a recorded run no longer matches the
+ * sources or contracts: a run from before the last change proves nothing.
+ */
+async function freshStatus(project: Project) {
+  const status = await readVerificationStatus(project.dir)
+  if (!status) return null
+  const fingerprint = await projectFingerprint(project)
+  for (const [id, run] of Object.entries(status.slices)) {
+    const slice = project.slices.find((candidate) => candidate.id === id)
+    if (!slice || slice.missing.length > 0) return null
+    const freshness = judgeFreshness(run, {...fingerprint, contractsHash: gateContext(project, slice).contractsHash})
+    if (freshness.state === 'stale') return null
+  }
+  return status
+}
+
+function maxStopBlocks(): number {
+  const value = process.env.TIERS_MAX_BLOCKS
+  if (value === undefined || value === '') return defaultMaxStopBlocks
+  const number = Number(value)
+  if (!Number.isInteger(number) || number < 1) throw new UserError(`Unexpected TIERS_MAX_BLOCKS \`${value}\`, expected a whole number of 1 or more`)
+  return number
+}
+
+export const verdict: Command = async (input) => {
+  const text = input.positionals.length === 0 || (input.positionals.length === 1 && input.positionals[0] === '-') ? await input.stdin() : input.positionals.join(' ')
+  const parsed = parseVerdict(text)
+  const jobStatus = toJobStatus(parsed.verdict)
+  return {
+    text: `${parsed.verdict} (job: ${jobStatus})${parsed.message ? `: ${parsed.message}` : ''}`,
+    data: {verdict: parsed.verdict, message: parsed.message, isPass: isPass(parsed.verdict), isHardFail: isHardFail(parsed.verdict), jobStatus},
+    warnings: [],
+    exitCode: isPass(parsed.verdict) ? exitCodes.ok : exitCodes.user
+  }
+}
+
 /** The commands by name. */
-export const commands: Readonly<Record<string, Command>> = {checkpoint, respond, route, escalate, status, report}
+export const commands: Readonly<Record<string, Command>> = {
+  checkpoint,
+  respond,
+  route,
+  escalate,
+  status,
+  report,
+  verify,
+  'stop-hook': stopHook,
+  verdict
+}
 
 /** For help text. */
 export const escalationChoices = escalationOptions.map((option) => `${option.choice} ${option.title}`).join(', ')

@@ -1,5 +1,6 @@
 import {parseArgs} from 'node:util'
-import {GateError, StateError} from '@verification-tiers/runtime'
+import {FileReadError, GateError} from '@verification-tiers/runtime'
+import {stringify as stringifyYaml} from 'yaml'
 import {commands, escalationChoices} from './commands.js'
 import {exitCodes, ProjectError, UserError} from './errors.js'
 
@@ -12,19 +13,40 @@ Commands:
   escalate <slice> <1|2|3>                record the escalation choice (${escalationChoices})
   status [slice]                          tiers, rejection counts, decisions and stale approvals
   report <slice>                          the verifier’s tier report
+  verify <slice> | --all [--timeout <s>]  run the criteria’s checks; record the run for the checkpoint
+  stop-hook                               answer a coding agent’s Stop hook (JSON on stdin)
+  verdict <text…> | -                     read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD
 
 Options:
   --dir <folder>    project folder (default: .greenlight)
-  --json            print JSON for orchestrators
+  --json, --yaml    print JSON or YAML for orchestrators
   --detail <text>   the user’s detail, for route 3
+  --timeout <s>     seconds per check (default 60), for verify
+  --all             every slice, for verify
   -h, --help        show this help
 
-Exit codes: 0 done, 1 a usage error (unknown slice, bad choice), 2 a broken file.`
+Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check
+or a closed gate (checkpoint without fresh passing verification); 2 a broken file.`
 
 /** Output streams, so tests and callers can capture them. */
 export interface Io {
   stdout: (text: string) => void
   stderr: (text: string) => void
+  /** Standard input (default: the process’s). */
+  stdin?: () => Promise<string>
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+function parseTimeout(value: string | undefined): number | null {
+  if (value === undefined) return null
+  const seconds = Number(value)
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UserError(`Unexpected \`--timeout ${value}\`, expected a number of seconds above 0`)
+  return seconds
 }
 
 /** Run `tiers`; resolves to the exit code. */
@@ -36,9 +58,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       allowPositionals: true,
       strict: true,
       options: {
-        dir: {type: 'string', default: '.greenlight'},
+        dir: {type: 'string'},
         json: {type: 'boolean', default: false},
+        yaml: {type: 'boolean', default: false},
         detail: {type: 'string'},
+        timeout: {type: 'string'},
+        all: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false}
       }
     })
@@ -53,26 +78,41 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return values.help ? exitCodes.ok : exitCodes.user
   }
   const command = commands[name]
+  const format = values.json ? 'json' : values.yaml ? 'yaml' : 'text'
   try {
     if (!command) throw new UserError(`Unexpected command \`${name}\`, expected one of: ${Object.keys(commands).join(', ')}`)
-    const result = await command({dir: values.dir, positionals: rest, detail: values.detail ?? null})
+    const result = await command({
+      dir: values.dir ?? null,
+      positionals: rest,
+      detail: values.detail ?? null,
+      timeout: parseTimeout(values.timeout),
+      all: values.all,
+      format,
+      stdin: io.stdin ?? readStdin
+    })
     for (const warning of result.warnings) io.stderr(`tiers: warning: ${warning}`)
     // A command whose data has its own `warnings` (report) keeps them in the JSON.
     const warnings = 'warnings' in result.data ? result.data.warnings : result.warnings
-    io.stdout(values.json ? JSON.stringify({...result.data, warnings}, null, 2) : result.text)
-    return exitCodes.ok
+    const data = {...result.data, warnings}
+    // The stop hook speaks its protocol’s JSON, whatever the format asked.
+    if (result.raw) io.stdout(JSON.stringify(result.data))
+    else if (format === 'json') io.stdout(JSON.stringify(data, null, 2))
+    else if (format === 'yaml') io.stdout(stringifyYaml(data).replace(/\n$/, ''))
+    else io.stdout(result.text)
+    return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const code = exitCodeOf(error)
     const message = oneLine(error)
     io.stderr(`tiers: ${message}`)
-    if (values.json) io.stdout(JSON.stringify({error: {code, message}}, null, 2))
+    if (format === 'json') io.stdout(JSON.stringify({error: {code, message}}, null, 2))
+    else if (format === 'yaml') io.stdout(stringifyYaml({error: {code, message}}).replace(/\n$/, ''))
     return code
   }
 }
 
 function exitCodeOf(error: unknown): number {
   if (error instanceof UserError || error instanceof GateError) return exitCodes.user
-  if (error instanceof ProjectError || error instanceof StateError) return exitCodes.broken
+  if (error instanceof ProjectError || error instanceof FileReadError) return exitCodes.broken
   return exitCodes.broken
 }
 

@@ -134,3 +134,48 @@ export const visualCheckpointWarning =
 
 /** Where the full protocol lives, for cross-references. */
 export const protocolDoc = 'references/verification-tiers.md'
+
+/** Graded verifier verdicts (seed 001), strictest last. */
+export const verdicts = ['PASS', 'PASS_WITH_WARNINGS', 'FAIL_SOFT', 'FAIL_HARD'] as const
+export type Verdict = (typeof verdicts)[number]
+
+/** Reason given when a verifier’s reply names no verdict: it counts as the strictest. */
+export const unclearVerdictReason = 'Unclear verification response'
+
+/** Outcomes of one automated or manual check. */
+export const checkStatuses = ['pass', 'fail', 'timeout', 'requires-human'] as const
+export type CheckStatus = (typeof checkStatuses)[number]
+
+/** Levels of verification (seed 003), run in this order. */
+export const verificationLevels = ['syntactic', 'contract', 'behavioral'] as const
+export type VerificationLevel = (typeof verificationLevels)[number]
+
+/** Seconds a check may run before its whole process group is killed. */
+export const defaultCheckTimeoutSeconds = 60
+
+/** Bytes of each output stream kept per check (the end, where errors are). */
+export const keptOutputBytes = 8192
+
+/** Blocks of the stop hook before its safety valve lets the agent stop (`TIERS_MAX_BLOCKS`). */
+export const defaultMaxStopBlocks = 5
+
+/** Attempts of a task before it escalates instead of re-queueing (seed 003). */
+export const maxAttempts = 3
+
+/** Pass ratio above which triage routes straight to verification (seed 004). */
+export const triagePassRatio = 0.8
+
+/** Failure taxonomy (seed 004, section 2.5): every failure carries one of these. */
+export const failureCategories = [
+  {category: 'executor_incomplete', description: 'Task marked complete but acceptance criteria not met'},
+  {category: 'executor_wrong_approach', description: 'Executor took an approach that cannot satisfy requirements'},
+  {category: 'compilation_failure', description: 'Code does not compile'},
+  {category: 'lint_failure', description: 'Code fails lint checks'},
+  {category: 'build_failure', description: 'Production build fails'},
+  {category: 'acceptance_criteria_unmet', description: 'Specific acceptance criterion not satisfied (verifier-flagged)'},
+  {category: 'scope_creep', description: 'Code implemented that was not in spec or plan'},
+  {category: 'context_exhaustion', description: 'Agent ran out of context before completing'},
+  {category: 'tool_failure', description: 'External tool (git, npm, compiler) returned unexpected error'},
+  {category: 'coordination_failure', description: 'Handoff between pipeline steps lost or corrupted data'}
+] as const
+export type FailureCategory = (typeof failureCategories)[number]['category']

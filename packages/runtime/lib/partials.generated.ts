@@ -110,6 +110,78 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"escalationOptions"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":19,"column":15},"end":{"line":19,"column":105}}})) != null ? stack1 : "")
     + ")\n";
 },"useData":true},
+  "evidence-refusal": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "No verification run is recorded for this slice, so its checkpoint cannot say\n\""
+    + ((stack1 = container.lambda(container.strict(lookupProperty(lookupProperty(data,"root"),"protocol"), "passingHeadline", {"start":{"line":5,"column":3},"end":{"line":5,"column":33}} ), depth0)) != null ? stack1 : "")
+    + "\".\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "The latest run ("
+    + ((stack1 = container.lambda(container.strict(depth0, "timestamp", {"start":{"line":8,"column":18},"end":{"line":8,"column":27}} ), depth0)) != null ? stack1 : "")
+    + ") failed:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":11,"column":9}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":10,"column":6},"end":{"line":10,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":10,"column":14},"end":{"line":10,"column":21}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "The latest run ("
+    + ((stack1 = container.lambda(container.strict(depth0, "timestamp", {"start":{"line":14,"column":18},"end":{"line":14,"column":27}} ), depth0)) != null ? stack1 : "")
+    + ") passed, but since then "
+    + ((stack1 = lookupProperty(helpers,"join").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"changed"),{"name":"join","hash":{},"data":data,"loc":{"start":{"line":14,"column":54},"end":{"line":14,"column":70}}})) != null ? stack1 : "")
+    + ".\n";
+},"4":function(container,depth0,helpers,partials,data) {
+    return " once they are fixed";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "VERIFICATION "
+    + ((stack1 = alias2(alias1(depth0, "title", {"start":{"line":1,"column":15},"end":{"line":1,"column":20}} ), depth0)) != null ? stack1 : "")
+    + " — Slice "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":1,"column":33},"end":{"line":1,"column":40}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "sliceName", {"start":{"line":1,"column":46},"end":{"line":1,"column":55}} ), depth0)) != null ? stack1 : "")
+    + "\n\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"missing"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":6,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":12,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":7}}})) != null ? stack1 : "")
+    + "\nRun `tiers verify "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":17,"column":20},"end":{"line":17,"column":27}} ), depth0)) != null ? stack1 : "")
+    + "`"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":30},"end":{"line":17,"column":80}}})) != null ? stack1 : "")
+    + ", then `tiers checkpoint "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":17,"column":107},"end":{"line":17,"column":114}} ), depth0)) != null ? stack1 : "")
+    + "` again.\n";
+},"useData":true},
   "external-action-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -175,6 +247,30 @@ export const partialSpecs = {
     + "Which option? ("
     + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"rejectionOptions"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":15},"end":{"line":10,"column":104}}})) != null ? stack1 : "")
     + ")\n";
+},"useData":true},
+  "requeue": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "- "
+    + ((stack1 = alias2(alias1(depth0, "name", {"start":{"line":6,"column":4},"end":{"line":6,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "detail", {"start":{"line":6,"column":14},"end":{"line":6,"column":20}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "=== PREVIOUS ATTEMPT FAILED (Attempt "
+    + ((stack1 = alias2(alias1(depth0, "attemptNumber", {"start":{"line":1,"column":39},"end":{"line":1,"column":52}} ), depth0)) != null ? stack1 : "")
+    + ") ===\nVerification level: "
+    + ((stack1 = alias2(alias1(depth0, "levels", {"start":{"line":2,"column":22},"end":{"line":2,"column":28}} ), depth0)) != null ? stack1 : "")
+    + "\nThe previous execution of this task failed verification. Fix the following issues:\n\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "")
+    + "\n=== END FAILURE CONTEXT ===\n\nRetry the task addressing these specific failures.\nDo not change working parts of the implementation.\n";
 },"useData":true},
   "route": {"0":function(container,depth0,helpers,partials,data) {
     var stack1;
@@ -251,6 +347,141 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"contracts"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":0},"end":{"line":21,"column":9}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"never"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
+  "stop-hook-failed": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":5,"column":6},"end":{"line":5,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "HOLD: Cannot stop - "
+    + ((stack1 = alias2(alias1(lookupProperty(depth0,"failures"), "length", {"start":{"line":1,"column":22},"end":{"line":1,"column":37}} ), depth0)) != null ? stack1 : "")
+    + " "
+    + ((stack1 = alias2(alias1(depth0, "noun", {"start":{"line":1,"column":42},"end":{"line":1,"column":46}} ), depth0)) != null ? stack1 : "")
+    + " failed verification.\n\nFailed:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
+    + "\nContinue working on failing criteria, then run tiers verify again.\n";
+},"useData":true},
+  "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":3,"column":6},"end":{"line":3,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":3,"column":14},"end":{"line":3,"column":18}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "All automated criteria pass. For a human to check:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"manual"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":9}}})) != null ? stack1 : "");
+},"useData":true},
+  "stop-hook-missing": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":44},"end":{"line":3,"column":108}}})) != null ? stack1 : "");
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":3,"column":65},"end":{"line":3,"column":67}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":69},"end":{"line":3,"column":99}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    return ", ";
+},"3":function(container,depth0,helpers,partials,data) {
+    return "none found";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: "
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":3,"column":20},"end":{"line":3,"column":133}}})) != null ? stack1 : "")
+    + "\n";
+},"useData":true},
+  "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Verification was never run. Criteria unverified: "
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":49},"end":{"line":3,"column":113}}})) != null ? stack1 : "")
+    + "\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":3,"column":70},"end":{"line":3,"column":72}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":74},"end":{"line":3,"column":104}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    return ", ";
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Still failing:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "");
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":7,"column":6},"end":{"line":7,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":7,"column":14},"end":{"line":7,"column":21}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "WARNING: Stop allowed by the safety valve after "
+    + ((stack1 = alias2(alias1(depth0, "blocks", {"start":{"line":1,"column":50},"end":{"line":1,"column":56}} ), depth0)) != null ? stack1 : "")
+    + " blocks (limit "
+    + ((stack1 = alias2(alias1(depth0, "max", {"start":{"line":1,"column":75},"end":{"line":1,"column":78}} ), depth0)) != null ? stack1 : "")
+    + ").\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"missing"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "")
+    + "Review this work before accepting it.\n";
+},"useData":true},
   "tier-report": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -304,6 +535,91 @@ export const partialSpecs = {
     + "\n\nContracts:\n"
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"contracts"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"warnings"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":15,"column":7}}})) != null ? stack1 : "");
+},"useData":true},
+  "verification-summary": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = alias2(alias1(depth0, "mark", {"start":{"line":5,"column":2},"end":{"line":5,"column":6}} ), depth0)) != null ? stack1 : "")
+    + " "
+    + ((stack1 = alias2(alias1(depth0, "criterion_id", {"start":{"line":5,"column":11},"end":{"line":5,"column":23}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":5,"column":29},"end":{"line":5,"column":33}} ), depth0)) != null ? stack1 : "")
+    + "  "
+    + ((stack1 = alias2(alias1(depth0, "label", {"start":{"line":5,"column":39},"end":{"line":5,"column":44}} ), depth0)) != null ? stack1 : "")
+    + "\n  Method: "
+    + ((stack1 = alias2(alias1(depth0, "method", {"start":{"line":6,"column":12},"end":{"line":6,"column":18}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"command"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":20},"end":{"line":6,"column":56}}})) != null ? stack1 : "")
+    + "\n  Details: "
+    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":7,"column":13},"end":{"line":7,"column":20}} ), depth0)) != null ? stack1 : "")
+    + "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"outputLines"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":8,"column":0},"end":{"line":10,"column":9}}})) != null ? stack1 : "")
+    + "\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return " ("
+    + ((stack1 = container.lambda(container.strict(depth0, "command", {"start":{"line":6,"column":39},"end":{"line":6,"column":46}} ), depth0)) != null ? stack1 : "")
+    + ")";
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "    "
+    + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return ", "
+    + ((stack1 = container.lambda(container.strict(depth0, "manual", {"start":{"line":13,"column":73},"end":{"line":13,"column":79}} ), depth0)) != null ? stack1 : "")
+    + " for a human to check";
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Action Required:\n  Fix: "
+    + ((stack1 = lookupProperty(helpers,"join").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failed"),{"name":"join","hash":{},"data":data,"loc":{"start":{"line":17,"column":7},"end":{"line":17,"column":22}}})) != null ? stack1 : "")
+    + "\n  Then run tiers verify "
+    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":18,"column":26},"end":{"line":18,"column":31}} ), depth0)) != null ? stack1 : "")
+    + " again\n";
+},"5":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "Next: tiers checkpoint "
+    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":20,"column":25},"end":{"line":20,"column":30}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Verification Results — Slice "
+    + ((stack1 = alias2(alias1(depth0, "slice", {"start":{"line":1,"column":31},"end":{"line":1,"column":36}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "sliceName", {"start":{"line":1,"column":42},"end":{"line":1,"column":51}} ), depth0)) != null ? stack1 : "")
+    + " ("
+    + ((stack1 = alias2(alias1(depth0, "timestamp", {"start":{"line":1,"column":57},"end":{"line":1,"column":66}} ), depth0)) != null ? stack1 : "")
+    + ")\n==========================================\n\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"results"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":12,"column":9}}})) != null ? stack1 : "")
+    + "Summary: "
+    + ((stack1 = alias2(alias1(depth0, "passed", {"start":{"line":13,"column":11},"end":{"line":13,"column":17}} ), depth0)) != null ? stack1 : "")
+    + "/"
+    + ((stack1 = alias2(alias1(depth0, "automated", {"start":{"line":13,"column":22},"end":{"line":13,"column":31}} ), depth0)) != null ? stack1 : "")
+    + " automated checks pass"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"manual"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":55},"end":{"line":13,"column":109}}})) != null ? stack1 : "")
+    + "\n\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":21,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {

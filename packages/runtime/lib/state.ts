@@ -1,8 +1,7 @@
-import {mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import type {Classification} from '@verification-tiers/protocol'
-import lockfile from 'proper-lockfile'
-import writeFileAtomic from 'write-file-atomic'
+import {FileReadError, readJsonFile, updateJsonFile} from './json-file.js'
+import type {JsonFileKind} from './json-file.js'
 
 /** One rejection, as logged. */
 export interface RejectionEntry {
@@ -51,12 +50,9 @@ export interface SliceState {
 }
 
 /** A state file that cannot be read or is not a slice state: never reset silently. */
-export class StateError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string
-  ) {
-    super(`${file}: ${reason}`)
+export class StateError extends FileReadError {
+  constructor(file: string, reason: string) {
+    super(file, reason)
     this.name = 'StateError'
   }
 }
@@ -75,15 +71,7 @@ export function emptySliceState(sliceId: string): SliceState {
 
 /** Read a slice’s state; a missing file is a fresh state, a broken one a `StateError`. */
 export async function readSliceState(dir: string, sliceId: string): Promise<SliceState> {
-  const file = statePath(dir, sliceId)
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptySliceState(sliceId)
-    throw new StateError(file, `cannot be read (${(error as Error).message})`)
-  }
-  return parseSliceState(file, text, sliceId)
+  return readJsonFile(statePath(dir, sliceId), stateKind(sliceId))
 }
 
 /**
@@ -95,21 +83,11 @@ export async function updateSliceState<Result>(
   sliceId: string,
   change: (state: SliceState) => Result | Promise<Result>
 ): Promise<Result> {
-  const file = statePath(dir, sliceId)
-  await mkdir(path.dirname(file), {recursive: true})
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    stale: 10_000,
-    retries: {retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true}
-  })
-  try {
-    const state = await readSliceState(dir, sliceId)
-    const result = await change(state)
-    await writeFileAtomic(file, JSON.stringify(state, null, 2) + '\n')
-    return result
-  } finally {
-    await release()
-  }
+  return updateJsonFile(statePath(dir, sliceId), stateKind(sliceId), change)
+}
+
+function stateKind(sliceId: string): JsonFileKind<SliceState> {
+  return {parse: (file, text) => parseSliceState(file, text, sliceId), empty: () => emptySliceState(sliceId)}
 }
 
 /** Parse and check a state file’s text. */

@@ -1,0 +1,116 @@
+import path from 'node:path'
+import type {CheckStatus, FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
+import {describeJsonError, FileReadError, readJsonFile, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import type {JsonFileKind} from '@verification-tiers/runtime'
+import type {SourceFingerprint} from './fingerprint.js'
+
+/** One check of a run (seed 002, AC-14). */
+export interface CheckResult {
+  /** `C-01.2` for the second criterion of C-01; `test-command` and `contracts` for the other levels. */
+  criterion_id: string
+  contract: string | null
+  /** The criterion’s text, or what the level checks. */
+  text: string
+  level: VerificationLevel
+  status: CheckStatus
+  method: 'bash' | 'manual' | 'lint'
+  command: string | null
+  exit_code: number | null
+  duration_ms: number | null
+  details: string
+  /** The end of the command’s output, for a failure. */
+  output: string | null
+  category: FailureCategory | null
+}
+
+/** One run of `tiers verify` for a slice. */
+export interface VerificationRun {
+  verification_run: {
+    timestamp: string
+    slice: string
+    slice_name: string
+    git_head: string | null
+    worktree: string | null
+    contracts_hash: string
+    timeout_seconds: number
+  }
+  results: CheckResult[]
+  summary: {total: number; pass: number; fail: number; timeout: number; manual: number}
+  all_automated_pass: boolean
+}
+
+/** The status file: the latest run of each slice. */
+export interface VerificationStatus {
+  version: 1
+  slices: Record<string, VerificationRun>
+}
+
+/** Path of the status file in a project folder. */
+export function statusPath(dir: string): string {
+  return path.join(dir, stateFolder, 'verification-status.json')
+}
+
+const statusKind: JsonFileKind<VerificationStatus> = {
+  empty: () => ({version: 1, slices: {}}),
+  parse(file, text) {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw new FileReadError(file, describeJsonError(text, error))
+    }
+    const status = value as Partial<VerificationStatus> | null
+    if (!status || status.version !== 1 || typeof status.slices !== 'object' || status.slices === null) {
+      throw new FileReadError(file, 'Unexpected content, expected a verification status with `version: 1` and `slices`')
+    }
+    for (const [slice, run] of Object.entries(status.slices)) {
+      if (!Array.isArray((run as Partial<VerificationRun>)?.results) || typeof (run as Partial<VerificationRun>).all_automated_pass !== 'boolean') {
+        throw new FileReadError(file, `Unexpected run for \`${slice}\`, expected \`results\` and \`all_automated_pass\``)
+      }
+    }
+    return status as VerificationStatus
+  }
+}
+
+/** The status file, or `null` when no run was ever recorded. */
+export async function readVerificationStatus(dir: string): Promise<VerificationStatus | null> {
+  const status = await readJsonFile(statusPath(dir), statusKind)
+  return Object.keys(status.slices).length === 0 ? null : status
+}
+
+/** Record runs as the latest of their slices, under a lock, atomically. */
+export async function recordRuns(dir: string, runs: readonly VerificationRun[]): Promise<void> {
+  await updateJsonFile(statusPath(dir), statusKind, (status) => {
+    for (const run of runs) status.slices[run.verification_run.slice] = run
+  })
+}
+
+/** Totals of a run’s results. */
+export function summarize(results: readonly CheckResult[]): VerificationRun['summary'] {
+  const count = (status: CheckStatus) => results.filter((result) => result.status === status).length
+  return {total: results.length, pass: count('pass'), fail: count('fail'), timeout: count('timeout'), manual: count('requires-human')}
+}
+
+/** Whether a run is evidence for the checkpoint now, and if not, why. */
+export type Freshness =
+  | {state: 'fresh'; run: VerificationRun}
+  | {state: 'missing'}
+  | {state: 'failed'; run: VerificationRun; failures: CheckResult[]}
+  | {state: 'stale'; run: VerificationRun; changed: string[]}
+
+/** Judge the latest run of a slice against what the sources and contracts are now. */
+export function judgeFreshness(run: VerificationRun | undefined, now: SourceFingerprint & {contractsHash: string}): Freshness {
+  if (!run) return {state: 'missing'}
+  const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
+  if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}
+  const changed: string[] = []
+  const seen = run.verification_run
+  if (seen.contracts_hash !== now.contractsHash) changed.push('the contracts changed')
+  if (seen.git_head !== now.gitHead) changed.push(`git HEAD moved (${short(seen.git_head)} → ${short(now.gitHead)})`)
+  else if (seen.worktree !== now.worktree) changed.push('uncommitted changes differ')
+  return changed.length > 0 ? {state: 'stale', run, changed} : {state: 'fresh', run}
+}
+
+function short(head: string | null): string {
+  return head ? head.slice(0, 7) : 'none'
+}

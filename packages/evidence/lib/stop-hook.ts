@@ -1,0 +1,107 @@
+import path from 'node:path'
+import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
+import {describeJsonError, FileReadError, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import type {JsonFileKind} from '@verification-tiers/runtime'
+import type {CheckResult, VerificationStatus} from './status.js'
+
+/** A criterion the agent still has to verify, for the “not run” message. */
+export interface RemainingCriterion {
+  id: string
+  text: string
+}
+
+/** The row of seed 002’s decision matrix that applied. */
+export type StopCase = 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
+
+/** What the stop hook answers. */
+export interface StopDecision {
+  case: StopCase
+  decision: 'block' | 'allow'
+  /** For the agent: why it may not stop (on block). */
+  reason: string | null
+  /** For the person: manual criteria to review, or the safety valve’s warning (on allow). */
+  systemMessage: string | null
+}
+
+/**
+ * Decide a stop (seed 002, appendix): no status or failures block until the
+ * safety valve; all automated criteria passing allows, listing manual ones.
+ */
+export function decideStop(input: {
+  status: VerificationStatus | null
+  blocks: number
+  maxBlocks?: number
+  remaining: readonly RemainingCriterion[]
+}): StopDecision {
+  const max = input.maxBlocks ?? defaultMaxStopBlocks
+  const valve = input.blocks >= max
+  if (!input.status) {
+    const data = {remaining: input.remaining, blocks: input.blocks, max}
+    return valve
+      ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', {...data, missing: true, failures: []})}
+      : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
+  }
+  const results = Object.values(input.status.slices).flatMap((run) => run.results)
+  const failures = results.filter((result) => result.status === 'fail' || result.status === 'timeout').map(describeFailure)
+  if (failures.length > 0) {
+    const data = {failures, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max}
+    return valve
+      ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', {...data, missing: false, remaining: []})}
+      : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
+  }
+  const manual = results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text}))
+  if (manual.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual})}
+  return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
+}
+
+function describeFailure(result: CheckResult): {id: string; details: string} {
+  return {id: result.criterion_id, details: result.details}
+}
+
+/** The hook’s JSON answer: `{"decision": "block", "reason": …}`, or `{}` (with a `systemMessage` when there is one). */
+export function stopHookOutput(decision: StopDecision): Record<string, string> {
+  if (decision.decision === 'block') return {decision: 'block', reason: decision.reason ?? ''}
+  return decision.systemMessage ? {systemMessage: decision.systemMessage} : {}
+}
+
+/** Blocks per agent session, so the safety valve counts across calls. */
+interface StopHookCounts {
+  version: 1
+  sessions: Record<string, {blocks: number; at: string}>
+}
+
+export function stopHookCountsPath(dir: string): string {
+  return path.join(dir, stateFolder, 'stop-hook.json')
+}
+
+const countsKind: JsonFileKind<StopHookCounts> = {
+  empty: () => ({version: 1, sessions: {}}),
+  parse(file, text) {
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw new FileReadError(file, describeJsonError(text, error))
+    }
+    const counts = value as Partial<StopHookCounts> | null
+    if (!counts || counts.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
+      throw new FileReadError(file, 'Unexpected content, expected stop-hook counts with `version: 1` and `sessions`')
+    }
+    return counts as StopHookCounts
+  }
+}
+
+/** Blocks so far in a session. */
+export async function readStopBlocks(dir: string, session: string): Promise<number> {
+  const counts = await readJsonFile(stopHookCountsPath(dir), countsKind)
+  return counts.sessions[session]?.blocks ?? 0
+}
+
+/** Count a block, or start again after an allowed stop. */
+export async function recordStopDecision(dir: string, session: string, decision: StopDecision, now = new Date()): Promise<number> {
+  return updateJsonFile(stopHookCountsPath(dir), countsKind, (counts) => {
+    const blocks = decision.decision === 'block' ? (counts.sessions[session]?.blocks ?? 0) + 1 : 0
+    counts.sessions[session] = {blocks, at: now.toISOString()}
+    return blocks
+  })
+}

@@ -1,0 +1,29 @@
+import {renderPartial} from '@verification-tiers/runtime'
+import type {VerificationRun} from './status.js'
+
+const marks = {pass: '✓', fail: '✗', timeout: '✗', 'requires-human': '?'} as const
+const labels = {pass: 'PASS', fail: 'FAIL', timeout: 'TIMEOUT', 'requires-human': 'REQUIRES-HUMAN'} as const
+
+// Lines of a failure’s output shown in the summary; the status file keeps more.
+const shownOutputLines = 10
+
+/** The human summary of a run (seed 002’s /done output): each check, totals, what to do next. */
+export function renderVerificationSummary(run: VerificationRun): string {
+  const results = run.results.map((result) => ({
+    ...result,
+    mark: marks[result.status],
+    label: labels[result.status],
+    outputLines: result.status === 'fail' && result.output ? result.output.replace(/\s+$/, '').split('\n').slice(-shownOutputLines) : []
+  }))
+  const automated = run.summary.total - run.summary.manual
+  return renderPartial('verification-summary', {
+    slice: run.verification_run.slice,
+    sliceName: run.verification_run.slice_name,
+    timestamp: run.verification_run.timestamp,
+    results,
+    passed: run.summary.pass,
+    automated,
+    manual: run.summary.manual,
+    failed: run.results.filter((result) => result.status === 'fail' || result.status === 'timeout').map((result) => result.criterion_id)
+  })
+}
