@@ -470,6 +470,121 @@ describe('escalation choices and refusals', () => {
   })
 })
 
+describe('refusals around the escalation choice', () => {
+  it.concurrent('refuses a rejection while S-01 waits for an escalation choice (exit 1, state unchanged), and still takes an approval', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 3)
+    const stateFile = file(folder, 'tiers', 'S-01.json')
+    const before = await fs.readFile(stateFile)
+    for (const reply of ['still two columns', 'Partially: the badge is orange', '2']) {
+      expectError(
+        await tiers(folder, 'respond', 'S-01', reply),
+        1,
+        'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'
+      )
+    }
+    // With --json too: the error on stdout, the line on stderr.
+    const failed = await tiers(folder, 'respond', 'S-01', 'no', '--json')
+    expect(failed.code).toBe(1)
+    expect(JSON.parse(failed.stdout)).toEqual({
+      error: {code: 1, message: 'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'}
+    })
+    expect(failed.stderr).toBe('tiers: Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first\n')
+    expect(await fs.readFile(stateFile)).toEqual(before)
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
+
+    // An approval is still taken: the user may be satisfied after all.
+    expectOk(
+      await tiers(folder, 'respond', 'S-01', 'yes'),
+      'APPROVED — Slice S-01: Campaign Cards\n\nRecorded. The slice is complete: go on to summary and docs.'
+    )
+    const state = await readState(folder, 'S-01')
+    expect(state).toMatchObject({rejectionCount: 3, escalations: [], decision: {status: 'approved', mismatch: []}})
+    expect(state.rejections).toHaveLength(3)
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time>', 'done'))
+
+    // Decided: no escalation until a new rejection.
+    const approved = await fs.readFile(stateFile)
+    expectError(
+      await tiers(folder, 'escalate', 'S-01', '3'),
+      1,
+      'Unexpected escalation: slice S-01 is already decided (approved), expected a new rejection first'
+    )
+    expect(await fs.readFile(stateFile)).toEqual(approved)
+  })
+
+  it.concurrent('refuses a second escalation after a skip (exit 1, state unchanged) until a new rejection', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 3)
+    expect((await tiers(folder, 'escalate', 'S-01', '3')).code).toBe(0)
+    const stateFile = file(folder, 'tiers', 'S-01.json')
+    const before = await fs.readFile(stateFile)
+    for (const choice of ['1', '2', '3']) {
+      expectError(
+        await tiers(folder, 'escalate', 'S-01', choice),
+        1,
+        'Unexpected escalation: slice S-01 is already decided (accepted-as-auto), expected a new rejection first'
+      )
+    }
+    expect(await fs.readFile(stateFile)).toEqual(before)
+
+    // A new rejection reopens the slice: it escalates again, with every rejection since the start.
+    const again = await tiers(folder, 'respond', 'S-01', 'the badge is still orange')
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expect(again.stdout).toContain('\n4. "the badge is still orange" -> not routed\n')
+    expect((await readState(folder, 'S-01')).decision).toBeNull()
+    expectOk(
+      await tiers(folder, 'escalate', 'S-01', '1'),
+      'RE-SCOPE — Slice S-01: Campaign Cards\n\nRecorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.'
+    )
+    expect((await readState(folder, 'S-01')).escalations.map((entry: {decision: string}) => entry.decision)).toEqual(['skip', 'rescope'])
+  })
+
+  it.concurrent('sends a stale approval at the threshold back to the checkpoint, not to a refused escalation', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 3)
+    expect((await tiers(folder, 'respond', 'S-01', 'yes')).code).toBe(0)
+    const contracts = file(folder, 'CONTRACTS.md')
+    const original = await fs.readFile(contracts, 'utf8')
+    await fs.writeFile(contracts, original.replace('on a 1280px wide screen', 'on a 1440px wide screen'))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time> (stale: contracts changed since)', 'checkpoint'))
+    expectError(
+      await tiers(folder, 'escalate', 'S-01', '1'),
+      1,
+      'Unexpected escalation: slice S-01 is already decided (approved), expected a new rejection first'
+    )
+    // The checkpoint takes the next reply: a rejection reopens the slice and escalates again.
+    const rejected = await tiers(folder, 'respond', 'S-01', 'the grid is 4 columns now')
+    expect(rejected.code).toBe(0)
+    expect(rejected.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(4, 'undecided', 'escalation'))
+  })
+
+  it.concurrent('routes a contract gap (route 2) to the user with nothing held back', async ({expect}) => {
+    const folder = await project()
+    await reject(folder, 1)
+    const routed = json(await tiers(folder, 'route', 'S-01', '2', '--json'))
+    expect(routed).toMatchObject({
+      sliceId: 'S-01',
+      choice: '2',
+      classification: 'contract_gap',
+      target: 'user',
+      actionTaken: 'presented contract to user for revision',
+      feedback: 'rejection 1',
+      detail: null,
+      never: [],
+      rejectionCount: 1
+    })
+    await reject(folder, 1)
+    const text = await tiers(folder, 'route', 'S-01', '2')
+    expect(text.code).toBe(0)
+    expect(text.stdout).toMatch(/^ROUTE — Slice S-01: Campaign Cards\n\n2\) Revise the contract: Contract gap \(`contract_gap`\), to the user\.\n/)
+    expect(text.stdout).toContain('\nFeedback (verbatim): "rejection 1"\n')
+    expect(text.stdout).not.toContain('Never send')
+  })
+})
+
 describe('the deprecation warning and --json', () => {
   it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async () => {
     const folder = await project()

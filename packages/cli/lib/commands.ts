@@ -10,7 +10,7 @@ import {
 import type {Freshness} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks, escalationOptions} from '@verification-tiers/protocol'
 import path from 'node:path'
-import {isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
+import {describeJsonError, isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
 import {
   deprecationWarning,
   escalationData,
@@ -230,12 +230,17 @@ export const verify: Command = async (input) => {
 
 export const stopHook: Command = async (input) => {
   const text = await input.stdin()
-  let hook: {session_id?: unknown; cwd?: unknown}
+  let value: unknown
   try {
-    hook = text.trim() === '' ? {} : (JSON.parse(text) as typeof hook)
+    value = text.trim() === '' ? {} : JSON.parse(text)
   } catch (error) {
-    throw new UserError(`Unexpected stop-hook input (${(error as Error).message}), expected the hook’s JSON on standard input`)
+    throw new UserError(`Unexpected stop-hook input (${describeJsonError(text, error)}), expected the hook’s JSON on standard input`)
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`
+    throw new UserError(`Unexpected stop-hook input (${kind}), expected the hook’s JSON object on standard input`)
+  }
+  const hook = value as {session_id?: unknown; cwd?: unknown}
   const max = maxStopBlocks()
   const cwd = typeof hook.cwd === 'string' ? hook.cwd : process.cwd()
   const dir = input.dir ?? path.join(cwd, defaultDir)

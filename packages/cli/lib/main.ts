@@ -68,7 +68,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       }
     })
   } catch (error) {
-    io.stderr(`tiers: ${(error as Error).message}`)
+    // Node’s own messages may run over several lines (`--timeout -2`): keep one.
+    io.stderr(`tiers: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
     return exitCodes.user
   }
   const {values, positionals} = parsed

@@ -45,6 +45,7 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
   const runs: VerificationRun[] = []
+  const sliceRuns: Array<{slice: ProjectSlice; results: CheckResult[]; timestamp: string}> = []
   for (const slice of slices) {
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
@@ -64,12 +65,17 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         }
       }
     }
+    sliceRuns.push({slice, results, timestamp: (options.now ?? (() => new Date()))().toISOString()})
+  }
+  // One fingerprint after every command ran: a later slice’s command that
+  // writes a file must not leave the earlier slices’ runs stale at once.
+  const fingerprint = await projectFingerprint(project)
+  for (const {slice, results, timestamp} of sliceRuns) {
     const context = gateContext(project, slice)
-    const fingerprint = await projectFingerprint(project)
     const summary = summarize(results)
     runs.push({
       verification_run: {
-        timestamp: (options.now ?? (() => new Date()))().toISOString(),
+        timestamp,
         slice: slice.id,
         slice_name: slice.name,
         git_head: fingerprint.gitHead,

@@ -5,6 +5,7 @@ import {labelFor, resolveFieldKey} from './fields.js'
 import {inlineText} from './inline.js'
 import {listItems} from './items.js'
 import {advance} from './locate.js'
+import type {Locator} from './locate.js'
 import type {ContractField} from './types.js'
 
 /** A piece of one line of a paragraph: a whole inline node, or part of a text node. */
@@ -24,19 +25,20 @@ export const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
  */
 export function readBoldFields(
   paragraph: Paragraph,
-  next: RootContent | undefined
+  next: RootContent | undefined,
+  locator: Locator
 ): {fields: ContractField[]; usedList: boolean} {
   const fields: ContractField[] = []
   let lastLineIsField = false
   for (const line of splitLines(paragraph.children)) {
-    const field = readLabelLine(line)
+    const field = readLabelLine(line, locator)
     if (field) {
       fields.push(field)
       lastLineIsField = true
     } else {
       lastLineIsField = false
       const previous = fields[fields.length - 1]
-      if (previous && line.length > 0) continueValue(previous, line)
+      if (previous && line.length > 0) continueValue(previous, line, locator)
     }
   }
   const last = fields[fields.length - 1]
@@ -75,7 +77,7 @@ function splitLines(children: readonly PhrasingContent[]): Segment[][] {
   return lines
 }
 
-function readLabelLine(line: Segment[]): ContractField | null {
+function readLabelLine(line: Segment[], locator: Locator): ContractField | null {
   const first = line[0]
   if (!first || first.node.type !== 'strong' || !first.node.position) return null
   const strongText = toString(first.node).trim()
@@ -89,13 +91,13 @@ function readLabelLine(line: Segment[]): ContractField | null {
   } else if (after && after.node.type === 'text' && after.node.value.slice(after.from).startsWith(':')) {
     label = strongText
     rest = [{...after, from: after.from + 1}, ...line.slice(2)]
-    labelEnd = textPoint(after.node, after.from + 1) ?? labelEnd
+    labelEnd = textPoint(after.node, after.from + 1, locator) ?? labelEnd
   } else {
     return null
   }
   if (!labelPattern.test(label)) return null
   const key = resolveFieldKey(label)
-  const value = readValue(rest)
+  const value = readValue(rest, locator)
   return {
     key,
     label,
@@ -103,7 +105,7 @@ function readLabelLine(line: Segment[]): ContractField | null {
     value: value.text,
     dialect: 'bold',
     position: {start: first.node.position.start, end: value.position ? value.position.end : labelEnd},
-    labelPosition: labelTextPosition(first.node, label) ?? first.node.position,
+    labelPosition: labelTextPosition(first.node, label, locator) ?? first.node.position,
     valuePosition: value.position,
     items: [],
     hasList: false
@@ -111,8 +113,8 @@ function readLabelLine(line: Segment[]): ContractField | null {
 }
 
 /** A wrapped value goes on in the next line of the paragraph. */
-function continueValue(field: ContractField, line: Segment[]): void {
-  const more = readValue(line)
+function continueValue(field: ContractField, line: Segment[], locator: Locator): void {
+  const more = readValue(line, locator)
   if (!more.position) return
   field.value = field.value ? field.value + ' ' + more.text : more.text
   field.valuePosition = {start: field.valuePosition?.start ?? more.position.start, end: more.position.end}
@@ -120,17 +122,17 @@ function continueValue(field: ContractField, line: Segment[]): void {
 }
 
 /** Exact span of the label text inside `**…**`, so a quick fix replaces only it. */
-function labelTextPosition(strong: Nodes, label: string): Position | null {
+function labelTextPosition(strong: Nodes, label: string, locator: Locator): Position | null {
   if (!('children' in strong)) return null
   const text = strong.children[0]
   if (strong.children.length !== 1 || text?.type !== 'text' || !text.position) return null
   const start = text.value.indexOf(label)
-  const from = textPoint(text, start)
-  const to = textPoint(text, start + label.length)
+  const from = textPoint(text, start, locator)
+  const to = textPoint(text, start + label.length, locator)
   return start === -1 || !from || !to ? null : {start: from, end: to}
 }
 
-function readValue(segments: Segment[]): {text: string; position: Position | null} {
+function readValue(segments: Segment[], locator: Locator): {text: string; position: Position | null} {
   let text = ''
   let start: Point | undefined
   let end: Point | undefined
@@ -144,8 +146,8 @@ function readValue(segments: Segment[]): {text: string; position: Position | nul
         text += part
         continue
       }
-      start ??= textPoint(node, segment.from + lead)
-      end = textPoint(node, segment.from + lead + body.length) ?? end
+      start ??= textPoint(node, segment.from + lead, locator)
+      end = textPoint(node, segment.from + lead + body.length, locator) ?? end
       text += part
     } else {
       if (!start) start = node.position?.start
@@ -157,6 +159,15 @@ function readValue(segments: Segment[]): {text: string; position: Position | nul
   return {text: trimmed, position: start && end && trimmed ? {start, end} : null}
 }
 
-function textPoint(node: Text, index: number): Point | undefined {
-  return node.position ? advance(node.position.start, node.value, index) : undefined
+function textPoint(node: Text, index: number, locator: Locator): Point | undefined {
+  if (!node.position) return undefined
+  const point = advance(node.position.start, node.value, index)
+  // Markdown drops the white space that starts a continuation line from the text:
+  // with the source, count from where the line’s text starts.
+  const lineStart = point.line === node.position.start.line ? undefined : locator.lineStart(point.line)
+  if (locator.source === null || lineStart === undefined) return point
+  const text = /[^\t ]/g
+  text.lastIndex = lineStart
+  const indent = (text.exec(locator.source)?.index ?? lineStart) - lineStart
+  return {line: point.line, column: point.column + indent, offset: lineStart + indent + point.column - 1}
 }

@@ -109,7 +109,7 @@ function analyze(tree: Root, locator: Locator): ContractAnalysis {
     const draft: Draft = current
     draft.end = node.position.end
     if (node.type === 'paragraph') {
-      const read = readBoldFields(node, children[index + 1])
+      const read = readBoldFields(node, children[index + 1], locator)
       draft.fields.push(...read.fields)
       if (read.usedList) {
         index++

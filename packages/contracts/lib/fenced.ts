@@ -103,11 +103,16 @@ function lineLocator(code: Code, lines: string[], locator: Locator) {
       lineEnd.lastIndex = lineStart
       const text = locator.source.slice(lineStart, lineEnd.exec(locator.source)?.index)
       const content = lines[index] ?? ''
-      if (text.endsWith(content)) column = text.length - content.length + 1
+      // The line ends as the content line does; only its indentation may differ, where a tab
+      // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
+      column = text.length - content.length + 1
       offset = lineStart + column - 1
     }
-    const point = (at: number): Point =>
-      offset === undefined ? {line, column: column + at} : {line, column: column + at, offset: offset + at}
+    const point = (at: number): Point => {
+      if (offset === undefined) return {line, column: column + at}
+      const shift = Math.max(at, 1 - column)
+      return {line, column: column + shift, offset: offset + shift}
+    }
     return {start: point(from), end: point(to)}
   }
 }

@@ -27,7 +27,10 @@ export function readFrontmatter(
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
   const lineCounter = new LineCounter()
-  const document = parseDocument(node.value, {lineCounter, prettyErrors: false, uniqueKeys: false})
+  // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
+  // (same length, so every index stays). A CR inside lines that LF ends is kept, as YAML keeps it in quoted strings.
+  const text = node.value.includes('\n') ? node.value : node.value.replace(/\r/g, '\n')
+  const document = parseDocument(text, {lineCounter, prettyErrors: false, uniqueKeys: false})
   const base = contentStart(node, locator)
   // Block nodes’ ranges take in the line break after them: stop at the last character.
   const place = (from: number, to: number): Position => {

@@ -13,7 +13,9 @@ export interface Locator {
 }
 
 export function createLocator(file: VFile | undefined): Locator {
-  const source = file && file.value !== undefined ? String(file.value) : null
+  // micromark drops a leading byte order mark and counts every point from after it: so must the source.
+  const value = file && file.value !== undefined ? String(file.value) : null
+  const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
   if (source === null) {
     return {source, toPoint: () => undefined, lineStart: () => undefined}
   }

@@ -299,12 +299,125 @@ describe('bold labels', () => {
         position: '3:1-4:12',
         labelPosition: '3:3-3:8',
         valuePosition: '3:12-4:12',
+        items: 1,
+        hasList: false
+      }
+    ])
+    // The wrapped value is the one step; the list after the prose is not the field's.
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'first line second line', position: '3:12-4:12', check: null}])
+    expect(cover(value, contract.steps[0]!.position)).toBe('first line\nsecond line')
+    expect(span(contract.position)).toBe('1:1-5:21')
+  })
+
+  it('reads a one-line criteria or steps value as one item at the value, with its check split off', () => {
+    const value = [
+      '### C-15: OneLine', // 1
+      '', // 2
+      '**Verification:** verify', // 3
+      '**Acceptance Criteria:** Totals include tax -- verified by: `npm test -- tax`', // 4
+      '**Steps:** Open `/campaigns`', // 5
+      '**Dependencies:** None', // 6
+      ''
+    ].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary)).toEqual([
+      {
+        key: 'verification',
+        label: 'Verification',
+        expectedLabel: 'Verification',
+        value: 'verify',
+        dialect: 'bold',
+        position: '3:1-3:25',
+        labelPosition: '3:3-3:15',
+        valuePosition: '3:19-3:25',
+        items: 0,
+        hasList: false
+      },
+      {
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: 'Totals include tax -- verified by: `npm test -- tax`',
+        dialect: 'bold',
+        position: '4:1-4:78',
+        labelPosition: '4:3-4:22',
+        valuePosition: '4:26-4:78',
+        items: 1,
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: 'Open `/campaigns`',
+        dialect: 'bold',
+        position: '5:1-5:29',
+        labelPosition: '5:3-5:8',
+        valuePosition: '5:12-5:29',
+        items: 1,
+        hasList: false
+      },
+      {
+        // Only criteria and steps take a value as an item.
+        key: 'dependencies',
+        label: 'Dependencies',
+        expectedLabel: 'Dependencies',
+        value: 'None',
+        dialect: 'bold',
+        position: '6:1-6:23',
+        labelPosition: '6:3-6:15',
+        valuePosition: '6:19-6:23',
         items: 0,
         hasList: false
       }
     ])
+    expect(contract.criteria.map(itemSummary)).toEqual([
+      {text: 'Totals include tax', position: '4:26-4:78', check: {method: 'bash', command: 'npm test -- tax', timeout: null}}
+    ])
+    expect(cover(value, contract.criteria[0]!.position)).toBe('Totals include tax -- verified by: `npm test -- tax`')
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'Open `/campaigns`', position: '5:12-5:29', check: null}])
+    expect(cover(value, contract.steps[0]!.position)).toBe('Open `/campaigns`')
+    // The item is the field's own: the contract lists the same objects.
+    expect(contract.criteria[0]).toBe(field(contract, 'Acceptance Criteria').items[0])
+  })
+
+  it('reads a one-line value with the colon outside the bold as an item too', () => {
+    const value = '### C-16: Outside\n\n**Steps**: Open /campaigns — verified by: manual\n'
+    const contract = read(value)[0]!
+    expect(contract.steps.map(itemSummary)).toEqual([
+      {text: 'Open /campaigns', position: '3:12-3:49', check: {method: 'manual', command: null, timeout: null}}
+    ])
+    expect(cover(value, contract.steps[0]!.position)).toBe('Open /campaigns — verified by: manual')
+  })
+
+  it.each(['None', 'none', 'NONE', 'None.', 'N/A', 'n/a', 'N/A.', 'nothing', 'Nothing.', 'TBD', 'tbd.', '-', '—', '—.'])(
+    'reads a value that says nothing (%j) as no item',
+    (nothing) => {
+      const value = ['### C-17: Nothing', '', '**Verification:** verify', `**Acceptance Criteria:** ${nothing}`, `**Steps:** ${nothing}`, ''].join('\n')
+      const contract = read(value)[0]!
+      expect(contract.fields.map((one) => [one.label, one.value, one.items.length, one.hasList])).toEqual([
+        ['Verification', 'verify', 0, false],
+        ['Acceptance Criteria', nothing, 0, false],
+        ['Steps', nothing, 0, false]
+      ])
+      expect(contract.criteria).toEqual([])
+      expect(contract.steps).toEqual([])
+    }
+  )
+
+  it('reads a value that only starts with a word for nothing as an item', () => {
+    const value = ['### C-18: Something', '', '**Acceptance Criteria:** Nothing is charged twice', '**Steps:** None of the rows is empty', ''].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.criteria.map(itemSummary)).toEqual([{text: 'Nothing is charged twice', position: '3:26-3:50', check: null}])
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'None of the rows is empty', position: '4:12-4:37', check: null}])
+  })
+
+  it('takes the list, not the value, when a label with a value has a list, even an empty one', () => {
+    const value = ['### C-19: Listed', '', '**Steps:** Open it', '', '-', '-', ''].join('\n')
+    const contract = read(value)[0]!
+    const steps = field(contract, 'Steps')
+    expect([steps.value, steps.hasList, steps.items]).toEqual(['Open it', true, []])
     expect(contract.steps).toEqual([])
-    expect(span(contract.position)).toBe('1:1-5:21')
   })
 
   it('keeps an empty list as a list with no items', () => {

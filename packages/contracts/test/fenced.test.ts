@@ -290,6 +290,81 @@ describe('fenced `Field: value` blocks', () => {
     expect(span(contract.position)).toBe('1:1-13:6')
   })
 
+  it('reads a one-line criteria or steps value as one item, unless it says nothing', () => {
+    const value = [
+      '### C-27: OneLine', // 1
+      '', // 2
+      '```', // 3
+      'Verification: verify', // 4
+      'Acceptance Criteria: A grey badge -- verified by: `npm test -- badge`', // 5
+      'Steps: Open /campaigns', // 6
+      'Steps: N/A', // 7
+      'Acceptance Criteria: see below', // 8
+      '  - listed', // 9
+      '```', // 10
+      ''
+    ].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map(fieldSummary).slice(1)).toEqual([
+      {
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: 'A grey badge -- verified by: `npm test -- badge`',
+        dialect: 'fenced',
+        position: '5:1-5:70',
+        labelPosition: '5:1-5:20',
+        valuePosition: '5:22-5:70',
+        items: ['A grey badge'],
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: 'Open /campaigns',
+        dialect: 'fenced',
+        position: '6:1-6:23',
+        labelPosition: '6:1-6:6',
+        valuePosition: '6:8-6:23',
+        items: ['Open /campaigns'],
+        hasList: false
+      },
+      {
+        key: 'steps',
+        label: 'Steps',
+        expectedLabel: 'Steps',
+        value: 'N/A',
+        dialect: 'fenced',
+        position: '7:1-7:11',
+        labelPosition: '7:1-7:6',
+        valuePosition: '7:8-7:11',
+        items: [],
+        hasList: false
+      },
+      {
+        // A value with items under it: the items, not the value.
+        key: 'acceptanceCriteria',
+        label: 'Acceptance Criteria',
+        expectedLabel: 'Acceptance Criteria',
+        value: 'see below',
+        dialect: 'fenced',
+        position: '8:1-9:11',
+        labelPosition: '8:1-8:20',
+        valuePosition: '8:22-8:31',
+        items: ['listed'],
+        hasList: true
+      }
+    ])
+    expect(contract.criteria.map(itemSummary)).toEqual([
+      {text: 'A grey badge', position: '5:22-5:70', check: {method: 'bash', command: 'npm test -- badge', timeout: null}},
+      {text: 'listed', position: '9:5-9:11', check: null}
+    ])
+    expect(cover(value, contract.criteria[0]!.position)).toBe('A grey badge -- verified by: `npm test -- badge`')
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'Open /campaigns', position: '6:8-6:23', check: null}])
+    expect(cover(value, contract.steps[0]!.position)).toBe('Open /campaigns')
+  })
+
   it.each([
     ['CRLF', '\r\n'],
     ['CR', '\r']
@@ -403,6 +478,19 @@ describe('`// ` comment blocks', () => {
     expect(cover(comment, contract.criteria[0]!.position)).toBe('c1 -- verified by: `go test ./...`')
     expect(contract.tier).toBe('auto')
     expect(contract.name).toBe('Comment')
+  })
+
+  it('reads a one-line value behind `// ` as one item, unless it says nothing', () => {
+    const value = ['### C-32: OneLine', '', '```go', '// Verification: verify', '// Steps: Format 12.5 EUR', '// Acceptance Criteria: TBD.', '```', ''].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map((one) => [one.label, one.value, one.items.length, span(one.valuePosition)])).toEqual([
+      ['Verification', 'verify', 0, '4:18-4:24'],
+      ['Steps', 'Format 12.5 EUR', 1, '5:11-5:26'],
+      ['Acceptance Criteria', 'TBD.', 0, '6:25-6:29']
+    ])
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'Format 12.5 EUR', position: '5:11-5:26', check: null}])
+    expect(cover(value, contract.steps[0]!.position)).toBe('Format 12.5 EUR')
+    expect(contract.criteria).toEqual([])
   })
 
   it('is the fenced dialect when one line is not a comment', () => {

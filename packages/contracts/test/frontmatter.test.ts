@@ -49,7 +49,14 @@ function itemSummary(item: ContractItem) {
 }
 
 function problemSummary(problem: ContractProblem) {
-  return {kind: problem.kind, subject: problem.subject, actual: problem.actual, expected: problem.expected, place: span(problem.place)}
+  return {
+    kind: problem.kind,
+    subject: problem.subject,
+    part: problem.part,
+    actual: problem.actual,
+    expected: problem.expected,
+    place: span(problem.place)
+  }
 }
 
 const exportCsv = [
@@ -322,18 +329,20 @@ describe('YAML frontmatter', () => {
     ].join('\n')
     const {contracts, problems} = analyze(source)
     expect(problems.map(problemSummary)).toEqual([
-      {kind: 'field-shape', subject: 'verification', actual: 'a list', expected: 'text', place: '4:1-4:21'},
-      {kind: 'field-shape', subject: 'steps', actual: 'text', expected: 'a list', place: '5:8-5:46'},
+      {kind: 'field-shape', subject: 'verification', part: 'field', actual: 'a list', expected: 'text', place: '4:1-4:21'},
+      {kind: 'field-shape', subject: 'steps', part: 'field', actual: 'text', expected: 'a list', place: '5:8-5:46'},
       {
         kind: 'field-shape',
-        subject: 'acceptance_criteria item',
+        subject: 'acceptance_criteria',
+        part: 'item',
         actual: 'a list',
         expected: 'a string or `text:`',
         place: '7:5-7:19'
       },
       {
         kind: 'field-shape',
-        subject: 'acceptance_criteria item',
+        subject: 'acceptance_criteria',
+        part: 'item',
         actual: 'a mapping without `text`',
         expected: 'a string or `text:`',
         place: '8:5-8:13'
@@ -397,6 +406,61 @@ describe('YAML frontmatter', () => {
     expect(span(contract!.position)).toBe('1:1-6:4')
   })
 
+  it('reads a lone string as one item whatever it says, with a shape problem; the body’s one-line values are items too', () => {
+    const source = [
+      '---', // 1
+      'id: C-47', // 2
+      'verification: verify', // 3
+      'steps: None', // 4
+      'acceptance_criteria: TBD', // 5
+      '---', // 6
+      '', // 7
+      '# C-47: Lines', // 8
+      '', // 9
+      '**Steps:** Open the export -- verified by: `npm run e2e`', // 10
+      '**Acceptance Criteria:** None', // 11
+      ''
+    ].join('\n')
+    const {contracts, problems} = analyze(source)
+    // Frontmatter keeps its own rule: a string where a list belongs is read, and reported.
+    expect(problems.map(problemSummary)).toEqual([
+      {kind: 'field-shape', subject: 'steps', part: 'field', actual: 'text', expected: 'a list', place: '4:8-4:12'},
+      {kind: 'field-shape', subject: 'acceptance_criteria', part: 'field', actual: 'text', expected: 'a list', place: '5:22-5:25'}
+    ])
+    const [contract, ...rest] = contracts
+    expect(rest).toEqual([])
+    expect(contract!.steps.map(itemSummary)).toEqual([
+      {text: 'None', position: '4:8-4:12', check: null},
+      {text: 'Open the export', position: '10:12-10:57', check: {method: 'bash', command: 'npm run e2e', timeout: null}}
+    ])
+    expect(cover(source, contract!.steps[1]!.position)).toBe('Open the export -- verified by: `npm run e2e`')
+    // In the body, `None` says there is nothing.
+    expect(contract!.criteria.map(itemSummary)).toEqual([{text: 'TBD', position: '5:22-5:25', check: null}])
+    expect(contract!.fields.map((field) => [field.label, field.dialect, field.items.length])).toEqual([
+      ['id', 'frontmatter', 0],
+      ['verification', 'frontmatter', 0],
+      ['steps', 'frontmatter', 1],
+      ['acceptance_criteria', 'frontmatter', 1],
+      ['Steps', 'bold', 1],
+      ['Acceptance Criteria', 'bold', 0]
+    ])
+  })
+
+  it('does not take a short key (`it`, `in`, `if`) for `id`', () => {
+    const source = ['---', 'it: yes', 'in: S-09', 'if: C-99', 'id: C-48', 'verification: auto', '---', ''].join('\n')
+    const {contracts, problems} = analyze(source)
+    expect(problems).toEqual([])
+    const [contract] = contracts
+    expect([contract!.id, contract!.label]).toEqual(['C-48', 'C-48'])
+    expect(contract!.fields.map((field) => [field.label, field.key, field.expectedLabel])).toEqual([
+      ['it', null, null],
+      ['in', null, null],
+      ['if', null, null],
+      ['id', 'id', 'id'],
+      ['verification', 'verification', 'verification']
+    ])
+  })
+
   it('reports YAML that does not parse, at its place, and reads the body alone', () => {
     const source = ['---', 'id: C-44', 'contract: [Broken', 'verification: verify', '---', '', '# C-44: Broken', '', '**Verification:** auto', ''].join('\n')
     const {contracts, problems} = analyze(source)
@@ -404,6 +468,7 @@ describe('YAML frontmatter', () => {
       {
         kind: 'yaml-syntax',
         subject: 'frontmatter',
+        part: 'field',
         actual: 'Flow sequence in block collection must be sufficiently indented and end with a ]',
         expected: 'valid YAML',
         place: '4:1-4:2'

@@ -1,5 +1,6 @@
 import {
   analyzeContracts,
+  contractLabel,
   effectiveTier,
   extractContracts,
   readTier,
@@ -276,14 +277,27 @@ describe('field labels', () => {
       ['Owner', null, null, '14:3-14:8'],
       ['Tier', null, null, '15:3-15:7']
     ])
-    // Criteria of all three fields, in order; the inline `Step` value is no item.
+    // Criteria of all three fields, in order; the inline `Step` value is one step.
     expect(contract!.criteria.map(itemSummary)).toEqual([
       {text: 'typo', position: '4:3-4:7', check: null},
       {text: 'joined', position: '7:3-7:9', check: null},
       {text: 'lower case', position: '10:3-10:13', check: null}
     ])
-    expect(contract!.steps).toEqual([])
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'one step', position: '12:11-12:19', check: null}])
     expect(contract!.tier).toBe('auto')
+  })
+
+  it('keeps short labels (`If`, `In`, `It`) as unknown fields, not as `ID`', () => {
+    const value = ['### C-04: Short', '', '**If:** the cart is empty', '**In:** cart', '**It:** ships', '**Id:** C-04', ''].join('\n')
+    const [contract] = read(value)
+    expect(contract!.fields.map((field) => [field.label, field.key, field.expectedLabel])).toEqual([
+      ['If', null, null],
+      ['In', null, null],
+      ['It', null, null],
+      ['Id', 'id', 'ID']
+    ])
+    // A fenced block with only a short label is code, not a contract block.
+    expect(read(['### C-05: Code', '', '```', 'If: x', '```', ''].join('\n'))[0]!.fields).toEqual([])
   })
 
   it.each([
@@ -296,6 +310,17 @@ describe('field labels', () => {
     // A swapped pair is two edits: too many for a short label.
     ['Stpes', null],
     ['ID', 'id'],
+    ['id', 'id'],
+    ['I-D', 'id'],
+    // Labels of three letters or fewer are matched exactly only: `If` is no typo of `ID`.
+    ['If', null],
+    ['In', null],
+    ['It', null],
+    ['IDs', null],
+    ['Ip', null],
+    // Four letters may still be one edit off.
+    ['Slce', 'slice'],
+    ['Inpt', 'input'],
     ['Invariant', 'invariants'],
     ['Error', 'errors'],
     ['Depends', null],
@@ -365,6 +390,39 @@ describe('the per-tree cache', () => {
     expect(second).toEqual(first)
   })
 
+  it('reads the tree again when the file comes after a call without it, and keeps that analysis', () => {
+    // A fenced block: its positions have offsets only with the file’s text.
+    const fencedValue = ['### C-02: Later', '', '```', 'Verification: verify', 'Steps:', '  - open it', '```', ''].join('\n')
+    const {file, tree} = parse(fencedValue)
+    const without = analyzeContracts(tree)
+    expect(analyzeContracts(tree)).toBe(without)
+    expect(without.contracts[0]!.steps[0]!.position.start).toEqual({line: 6, column: 5})
+    const withFile = analyzeContracts(tree, file)
+    expect(withFile).not.toBe(without)
+    expect(withFile.contracts[0]!.steps[0]!.position.start).toEqual({line: 6, column: 5, offset: 53})
+    expect(fencedValue.slice(53, withFile.contracts[0]!.steps[0]!.position.end.offset)).toBe('open it')
+    // From then on, with the file or without, the analysis with the text is the one.
+    expect(analyzeContracts(tree, file)).toBe(withFile)
+    expect(analyzeContracts(tree)).toBe(withFile)
+    expect(extractContracts(tree)).toBe(withFile.contracts)
+    // A file without a value is no source: it does not redo an analysis made with one, nor one without.
+    expect(analyzeContracts(tree, new VFile({path: 'CONTRACTS.md'}))).toBe(withFile)
+    const other = parse(fencedValue)
+    const bare = analyzeContracts(other.tree, new VFile({path: 'CONTRACTS.md'}))
+    expect(analyzeContracts(other.tree)).toBe(bare)
+    expect(analyzeContracts(other.tree, other.file)).not.toBe(bare)
+  })
+
+  it('places fields exactly once the file comes, where only its text can (a lone CR in YAML)', () => {
+    // YAML keeps a lone CR in a quoted string; markdown counts a line there, which only the text shows.
+    const value = ['---', 'id: C-46', 'contract: "Two\rlines"', 'verification: auto', '---', ''].join('\n')
+    const {file, tree} = parse(value)
+    const tierLine = (contracts: Contract[]) => contracts[0]!.fields.find((field) => field.key === 'verification')!.labelPosition.start.line
+    expect(tierLine(extractContracts(tree))).toBe(4)
+    expect(tierLine(extractContracts(tree, file))).toBe(5)
+    expect(tierLine(extractContracts(tree))).toBe(5)
+  })
+
   it('does not walk the tree again once read', () => {
     const {file, tree} = parse(value)
     const first = extractContracts(tree, file)
@@ -400,6 +458,21 @@ describe('the per-tree cache', () => {
       }
     ])
     expect(extractContracts(tree, file)).toBe(analysis.contracts)
+  })
+})
+
+describe('contract labels', () => {
+  it('names a contract by ID and name, either alone, or `(unnamed)`', () => {
+    expect(contractLabel('C-03', 'CampaignStatusBadge')).toBe('C-03 CampaignStatusBadge')
+    expect(contractLabel('C-03', '')).toBe('C-03')
+    expect(contractLabel(null, 'Refunds')).toBe('Refunds')
+    expect(contractLabel(null, '')).toBe('(unnamed)')
+  })
+
+  it('labels a frontmatter contract with neither id nor name `(unnamed)`', () => {
+    expect(read('---\nverification: verify\n---\n').map((contract) => [contract.id, contract.name, contract.label])).toEqual([
+      [null, '', '(unnamed)']
+    ])
   })
 })
 

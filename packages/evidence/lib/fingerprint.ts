@@ -21,8 +21,10 @@ export async function sourceFingerprint(root: string, exclude: readonly string[]
   const head = (await git(root, ['rev-parse', '--verify', '--quiet', 'HEAD']))?.trim() || null
   const pathspec = ['--', '.', ...exclude.map((folder) => `:(exclude)${folder}`)]
   const hash = createHash('sha256')
-  hash.update((await git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', ...pathspec])) ?? '')
-  if (head) hash.update((await git(root, ['diff', 'HEAD', '--binary', ...pathspec])) ?? '')
+  // Content of tracked files against HEAD (the empty tree before the first
+  // commit), staged or not: staging alone changes no source, an edit does.
+  const base = head ?? (await git(root, ['hash-object', '-t', 'tree', '/dev/null']))?.trim()
+  if (base) hash.update((await git(root, ['diff', base, '--binary', ...pathspec])) ?? '')
   // Untracked files show only by name in status: their size and time tell an edit.
   const untracked = (await git(root, ['ls-files', '--others', '--exclude-standard', '-z', ...pathspec])) ?? ''
   for (const file of untracked.split('\0').filter(Boolean).sort()) {

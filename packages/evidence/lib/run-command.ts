@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process'
+import {existsSync} from 'node:fs'
 import {keptOutputBytes} from '@verification-tiers/protocol'
 
 /** How one command ended. */
@@ -47,7 +48,9 @@ export function runCommand(command: string, options: RunOptions): Promise<Comman
       clearTimeout(killTimer)
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6
       const status = timedOut ? 'timeout' : exitCode === 0 && !error ? 'pass' : 'fail'
-      resolve({status, exitCode, signal, durationMs, stdout: stdout.text(), stderr: stderr.text(), stdoutCut: stdout.cut(), stderrCut: stderr.cut(), error})
+      const out = stdout.kept()
+      const err = stderr.kept()
+      resolve({status, exitCode, signal, durationMs, stdout: out.text, stderr: err.text, stdoutCut: out.cut, stderrCut: err.cut, error})
     }
     let killTimer: NodeJS.Timeout | undefined
     const timer = setTimeout(() => {
@@ -67,7 +70,11 @@ export function runCommand(command: string, options: RunOptions): Promise<Comman
     }
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
-    child.on('error', (error) => finish(null, null, error.message))
+    child.on('error', (error) => {
+      // Node blames the shell when the folder is what is missing.
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(options.cwd)
+      finish(null, null, missing ? `no such folder: ${options.cwd}` : error.message)
+    })
     child.on('close', (code, signal) => finish(code, signal, null))
   })
 }
@@ -93,12 +100,15 @@ function tail(limit: number) {
       size += chunk.length
       while (size - (chunks[0]?.length ?? 0) >= limit && chunks.length > 1) size -= chunks.shift()!.length
     },
-    text(): string {
+    /** The kept end, starting on a whole UTF-8 character, and the bytes cut before it. */
+    kept(): {text: string; cut: number} {
       const all = Buffer.concat(chunks)
-      return all.subarray(Math.max(0, all.length - limit)).toString('utf8')
-    },
-    cut(): number {
-      return Math.max(0, total - limit)
+      const from = Math.max(0, all.length - limit)
+      let start = from
+      // Continuation bytes (10xxxxxx, at most 3) of a character cut in two go with the cut.
+      const cutBefore = total - all.length + from
+      while (cutBefore > 0 && start < Math.min(all.length, from + 3) && ((all[start] ?? 0) & 0xc0) === 0x80) start++
+      return {text: all.subarray(start).toString('utf8'), cut: cutBefore + start - from}
     }
   }
 }

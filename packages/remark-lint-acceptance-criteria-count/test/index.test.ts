@@ -105,6 +105,17 @@ describe('remark-lint-acceptance-criteria-count', () => {
       expect(await check(history(5) + '-\n-\n')).toEqual([])
     })
 
+    it('counts a one-line Acceptance Criteria value as one criterion, placed on the value', async () => {
+      const value = history(5) + '\n**Acceptance Criteria:** Refunds show as negative amounts\n'
+      expect(await check(value)).toEqual([expected('11:26-11:58', reason(6, 5))])
+    })
+
+    it('does not count a value that says nothing', async () => {
+      for (const nothing of ['None', 'N/A', 'TBD.', '-']) {
+        expect(await check(history(5) + `\n**Acceptance Criteria:** ${nothing}\n`)).toEqual([])
+      }
+    })
+
     it('checks each contract on its own', async () => {
       const value = history(4) + '\n' + history(6).replace('C-07: OrderHistory', 'Contract: Refunds')
       expect(await check(value)).toEqual([expected('19:3-19:14', reason(6, 5, 'Refunds'))])
@@ -123,8 +134,15 @@ describe('remark-lint-acceptance-criteria-count', () => {
     })
 
     it('takes `0`: no criteria at all', async () => {
-      expect(await check(history(1), {max: 0})).toEqual([expected('5:3-5:14', reason(1, 0))])
+      // One criterion: singular.
+      expect(await check(history(1), {max: 0})).toEqual([
+        expected('5:3-5:14', 'Unexpected 1 acceptance criterion on C-07 OrderHistory, expected at most 0')
+      ])
       expect(await check('### C-07: OrderHistory\n\n**Steps:**\n- Open it\n', 0)).toEqual([])
+      expect(await check('### C-07: OrderHistory\n\n**Steps:** Open it\n**Acceptance Criteria:** None\n', 0)).toEqual([])
+      expect(await check('### C-07: OrderHistory\n\n**Acceptance Criteria:** Orders are listed newest first\n', 0)).toEqual([
+        expected('3:26-3:56', 'Unexpected 1 acceptance criterion on C-07 OrderHistory, expected at most 0')
+      ])
     })
 
     it('uses the default for `null`, `undefined` and an object without `max`', async () => {
@@ -164,6 +182,13 @@ describe('remark-lint-acceptance-criteria-count', () => {
   })
 
   describe('fenced `Field:` blocks', () => {
+    it('counts a one-line value as one criterion and a value that says nothing as none', async () => {
+      const value = '### C-05: Receipt\n\n```\nAcceptance Criteria: The receipt shows the order number\nAcceptance Criteria: n/a\n```\n'
+      expect(await check(value, 0)).toEqual([
+        expected('4:22-4:56', 'Unexpected 1 acceptance criterion on C-05 Receipt, expected at most 0')
+      ])
+    })
+
     it('counts indented items', async () => {
       const value =
         '### C-05: Receipt\n\n```\nVerification: verify\nAcceptance Criteria:\n  - One\n  - Two\n  - Three\n```\n'
@@ -172,6 +197,13 @@ describe('remark-lint-acceptance-criteria-count', () => {
   })
 
   describe('`// ` comment blocks', () => {
+    it('counts a one-line value behind `// ` as one criterion', async () => {
+      const value = '### C-04: FormatSpend\n\n```go\n// Acceptance Criteria: formatSpend(0, "USD") returns "$0.00"\n```\n'
+      expect(await check(value, 0)).toEqual([
+        expected('4:25-4:62', 'Unexpected 1 acceptance criterion on C-04 FormatSpend, expected at most 0')
+      ])
+    })
+
     it('counts items behind `// `', async () => {
       const value = '### C-04: FormatSpend\n\n```go\n// Acceptance Criteria:\n//   - One\n//   - Two\n```\n'
       expect(await check(value, 1)).toEqual([expected('6:8-6:11', reason(2, 1, 'C-04 FormatSpend'))])

@@ -107,13 +107,32 @@ describe('remark-lint-acceptance-criteria-specific', () => {
       expect(await check(receipt('The should workflow runs', 'The sum is correctly rounded', 'It overlooks good ideas'))).toEqual([])
     })
 
-    it('accepts vague criteria with a `verified by:` command or manual check', async () => {
+    it('accepts vague criteria with a `verified by:` command, after any dash', async () => {
+      const value = receipt(
+        'The receipt works as expected -- verified by: `npm test -- receipt`',
+        'It looks good — verified by: `npm run e2e -- receipt`',
+        'It is correct – verified by: ``make check``'
+      )
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports vague criteria whose check is manual or prose: only a command makes them checkable', async () => {
       const value = receipt(
         'The receipt works as expected -- verified by: `npm test -- receipt`',
         'It looks good — verified by: manual',
         'It is correct – verified by: read the handler and trace it'
       )
-      expect(await check(value)).toEqual([])
+      expect(await check(value)).toEqual([vague('6:3-6:38', 'looks good'), vague('7:3-7:61', 'is correct')])
+    })
+
+    it('reads a one-line Acceptance Criteria value as a criterion, placed on the value', async () => {
+      expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work\n')).toEqual([
+        vague('3:26-3:46', 'should work')
+      ])
+      expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work -- verified by: `npm test -- print`\n')).toEqual([])
+      expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work -- verified by: manual\n')).toEqual([
+        vague('3:26-3:69', 'should work')
+      ])
     })
 
     it('reports a vague criterion whose `verified by:` is empty', async () => {
@@ -177,10 +196,16 @@ describe('remark-lint-acceptance-criteria-specific', () => {
         '  - The receipt works as expected',
         '  - The receipt shows the order number -- verified by: `npm test -- receipt`',
         '  - The receipt should work -- verified by: `npm test`',
+        '  - The receipt is correct -- verified by: manual',
+        'Acceptance Criteria: The total looks right',
         '```',
         ''
       ].join('\n')
-      expect(await check(value)).toEqual([vague('7:5-7:34', 'works as expected')])
+      expect(await check(value)).toEqual([
+        vague('7:5-7:34', 'works as expected'),
+        vague('10:5-10:50', 'is correct'),
+        vague('11:22-11:43', 'looks right')
+      ])
     })
   })
 
@@ -192,7 +217,7 @@ describe('remark-lint-acceptance-criteria-specific', () => {
   })
 
   describe('YAML frontmatter', () => {
-    it('reports vague strings and `text:` entries without `verify:`', async () => {
+    it('reports vague strings and `text:` entries without a `verify:` command', async () => {
       const value = [
         '---',
         'id: C-06',
@@ -209,7 +234,34 @@ describe('remark-lint-acceptance-criteria-specific', () => {
       ].join('\n')
       expect(await check(value)).toEqual([
         vague('4:5-4:31', 'works correctly', 'C-06'),
-        vague('5:5-5:30', 'is correct', 'C-06')
+        vague('5:5-5:30', 'is correct', 'C-06'),
+        // `method: manual` is no command.
+        vague('6:5-8:21', 'looks right', 'C-06')
+      ])
+    })
+
+    it('accepts a `text:` entry whose `verify:` has a command, and reports one without', async () => {
+      const value = [
+        '---',
+        'id: C-06',
+        'acceptance_criteria:',
+        '  - text: The export works correctly',
+        '    verify:',
+        '      command: npm test -- csv',
+        '  - text: The file is correct',
+        '    verify: {method: bash, command: "make csv", timeout: 30}',
+        '  - text: The file looks right',
+        '    verify: {method: bash}',
+        '  - text: The file looks good',
+        '    verify: {method: manual, command: "  "}',
+        '  - "It should work -- verified by: manual"',
+        '---',
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        vague('9:5-10:27', 'looks right', 'C-06'),
+        vague('11:5-12:44', 'looks good', 'C-06'),
+        vague('13:5-13:44', 'should work', 'C-06')
       ])
     })
   })

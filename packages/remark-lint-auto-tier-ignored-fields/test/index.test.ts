@@ -93,8 +93,16 @@ describe('remark-lint-auto-tier-ignored-fields', () => {
       ])
     })
 
+    it('reports a one-line steps value: it is a step', async () => {
+      expect(await check(orderEmail('auto', '**Steps:** Open the mailbox\n'))).toEqual([expected('5:3-5:8', reason('steps', 'C-03 OrderEmail'))])
+    })
+
     it('leaves empty fields alone', async () => {
       expect(await check(orderEmail('auto', '**Acceptance Criteria:**\n\n**Steps:**\n-\n'))).toEqual([])
+    })
+
+    it.each(['None', 'none.', 'N/A', 'n/a', 'Nothing', 'TBD', '-', '—'])('leaves a value that says nothing (%j) alone', async (nothing) => {
+      expect(await check(orderEmail('auto', `**Acceptance Criteria:** ${nothing}\n**Steps:** ${nothing}\n`))).toEqual([])
     })
 
     it('leaves other fields of an auto contract alone', async () => {
@@ -150,6 +158,11 @@ describe('remark-lint-auto-tier-ignored-fields', () => {
     it('leaves a fenced field with no items alone', async () => {
       expect(await check('### C-03: CampaignStatusBadge\n\n```\nVerification: auto\nSteps:\n```\n')).toEqual([])
     })
+
+    it('reports a one-line fenced value, and leaves one that says nothing alone', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: auto\nSteps: Open /campaigns\nAcceptance Criteria: None\n```\n'
+      expect(await check(value)).toEqual([expected('5:1-5:6', reason('steps', 'C-03 CampaignStatusBadge'))])
+    })
   })
 
   describe('`// ` comment blocks', () => {
@@ -170,6 +183,38 @@ describe('remark-lint-auto-tier-ignored-fields', () => {
     it('reports steps given as a string', async () => {
       const value = '---\nid: C-06\nverification: auto\nsteps: Click Export\n---\n'
       expect(await check(value)).toEqual([expected('4:1-4:6', reason('steps', 'C-06', 'verification'))])
+    })
+
+    it('suggests the frontmatter fix for body fields when the tier is in frontmatter', async () => {
+      const value = [
+        '---', // 1
+        'id: C-06', // 2
+        'verification: auto', // 3
+        '---', // 4
+        '', // 5
+        '# C-06: ExportCsv', // 6
+        '', // 7
+        '**Steps:**', // 8
+        '- Click Export', // 9
+        '', // 10
+        '**Acceptance Criteria:** A file downloads', // 11
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([
+        expected('8:3-8:8', reason('steps', 'C-06', 'verification')),
+        expected('11:3-11:22', reason('acceptance criteria', 'C-06', 'verification'))
+      ])
+    })
+
+    it('suggests the markdown fix for frontmatter fields when the tier is in the body', async () => {
+      const value = '---\nid: C-06\nsteps:\n  - Click Export\n---\n\n# C-06: ExportCsv\n\n**Verification:** auto\n'
+      expect(await check(value)).toEqual([expected('3:1-3:6', reason('steps', 'C-06'))])
+    })
+
+    it('reports a lone string that says nothing in frontmatter: YAML reads it as one item', async () => {
+      expect(await check('---\nid: C-06\nverification: auto\nsteps: None\n---\n')).toEqual([
+        expected('4:1-4:6', reason('steps', 'C-06', 'verification'))
+      ])
     })
 
     it('leaves empty lists alone', async () => {

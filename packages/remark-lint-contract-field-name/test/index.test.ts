@@ -132,6 +132,13 @@ describe('remark-lint-contract-field-name', () => {
       expect(await check('### C-04: ShippingOptions\n\n**Owner:** payments team\n**Errs:** none\n**Notes:** none\n')).toEqual([])
     })
 
+    it('leaves short labels (`If`, `In`, `It`) alone: they are no typos of `ID`', async () => {
+      const value = '### C-04: ShippingOptions\n\n**If:** the cart is empty, no rates\n**In:** cart\n**It:** ships\n**IDs:** C-04\n'
+      expect(await check(value)).toEqual([])
+      // Other casing of `ID` itself is still a near miss.
+      expect(await check('### C-04: ShippingOptions\n\n**If:** empty\n**id:** C-04\n')).toEqual([misnamed('4:3-4:5', 'id', 'ID')])
+    })
+
     it('leaves a label as close to two known ones alone', async () => {
       // `inutput` is two edits from both `input` and `output`.
       expect(await check('### C-04: ShippingOptions\n\n**Inutput:** rates\n')).toEqual([])
@@ -210,6 +217,10 @@ describe('remark-lint-contract-field-name', () => {
         misnamed('4:1-4:19', 'acceptanceCriteria', 'acceptance_criteria', 'C-06'),
         second('4:1-4:19', 'acceptance_criteria', 'C-06')
       ])
+    })
+
+    it('leaves short keys (`it`, `in`) alone', async () => {
+      expect(await check('---\nid: C-06\nit: yes\nin: cart\nverification: verify\n---\n')).toEqual([])
     })
 
     it('accepts correct keys and leaves unknown keys alone', async () => {

@@ -116,7 +116,30 @@ describe('remark-lint-contract-field-order', () => {
 
     it('leaves Security after Dependencies alone: only tier fields are placed against them', async () => {
       expect(await check(contract('Dependencies', 'Security'))).toEqual([])
-      expect(await check(contract('Verification', 'Dependencies', 'Security'))).toEqual([])
+      expect(await check(contract('Dependencies', 'Boundary', 'Security', 'Owner'))).toEqual([])
+    })
+
+    it('reports Security after Verification even with Dependencies between them', async () => {
+      expect(await check(contract('Verification', 'Dependencies', 'Security'))).toEqual([
+        expected('5:3-5:11', reason('Security', 'Verification', 'Security', 'Verification'))
+      ])
+    })
+
+    it('names the first earlier field that belongs after the reported one', async () => {
+      // Dependencies comes later than Steps, but Steps is the first one Verification should precede.
+      expect(await check(contract('Steps', 'Dependencies', 'Verification'))).toEqual([
+        expected('5:3-5:15', reason('Verification', 'Steps', 'Verification', 'Steps'))
+      ])
+      expect(await check(contract('Dependencies', 'Steps', 'Verification'))).toEqual([
+        expected('4:3-4:8', reason('Steps', 'Dependencies', 'Steps', 'Dependencies')),
+        expected('5:3-5:15', reason('Verification', 'Dependencies', 'Verification', 'Dependencies'))
+      ])
+      // Security skips Dependencies, which it is not placed against, and names Acceptance Criteria.
+      expect(await check(contract('Dependencies', 'Acceptance Criteria', 'Steps', 'Security'))).toEqual([
+        expected('4:3-4:22', reason('Acceptance Criteria', 'Dependencies', 'Acceptance Criteria', 'Dependencies')),
+        expected('5:3-5:8', reason('Steps', 'Dependencies', 'Steps', 'Dependencies')),
+        expected('6:3-6:11', reason('Security', 'Acceptance Criteria', 'Security', 'Acceptance Criteria'))
+      ])
     })
 
     it('still places tier fields after Security that came after Dependencies', async () => {
@@ -125,8 +148,8 @@ describe('remark-lint-contract-field-order', () => {
       ])
     })
 
-    it('compares each field with the latest in order, not with the ones out of order', async () => {
-      // Steps sets the mark; Verification and Acceptance Criteria both come too late.
+    it('compares each field with every earlier one, those out of order too', async () => {
+      // Verification and Acceptance Criteria both come too late for Steps; they are in order with each other.
       expect(await check(contract('Steps', 'Verification', 'Acceptance Criteria'))).toEqual([
         expected('4:3-4:15', reason('Verification', 'Steps', 'Verification', 'Steps')),
         expected('5:3-5:22', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps'))
@@ -177,7 +200,8 @@ describe('remark-lint-contract-field-order', () => {
         '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nSteps:\n  - Pause one\nAcceptance Criteria:\n  - A grey badge\nSecurity: none\n```\n'
       expect(await check(value)).toEqual([
         expected('7:1-7:20', reason('Acceptance Criteria', 'Steps', 'Acceptance Criteria', 'Steps', 'C-03 CampaignStatusBadge')),
-        expected('9:1-9:9', reason('Security', 'Steps', 'Security', 'Steps', 'C-03 CampaignStatusBadge'))
+        // The first earlier field that belongs after Security: Verification.
+        expected('9:1-9:9', reason('Security', 'Verification', 'Security', 'Verification', 'C-03 CampaignStatusBadge'))
       ])
     })
 
@@ -222,6 +246,31 @@ describe('remark-lint-contract-field-order', () => {
 
     it('accepts keys in order', async () => {
       expect(await check('---\nid: C-06\nverification: verify\nacceptance_criteria: []\nsteps: []\n---\n')).toEqual([])
+    })
+
+    it('orders the frontmatter keys and the body fields apart', async () => {
+      const value = [
+        '---', // 1
+        'id: C-06', // 2
+        'verification: verify', // 3
+        'steps:', // 4
+        '  - Click Export', // 5
+        'dependencies: [C-02]', // 6
+        '---', // 7
+        '', // 8
+        '# C-06: ExportCsv', // 9
+        '', // 10
+        '**Security:** only the account’s own campaigns are exported', // 11
+        '**Acceptance Criteria:**', // 12
+        '- A file downloads', // 13
+        ''
+      ].join('\n')
+      expect(await check(value)).toEqual([])
+    })
+
+    it('still orders the body fields of a frontmatter contract among themselves', async () => {
+      const value = '---\nid: C-06\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Steps:** Click Export\n**Security:** none\n'
+      expect(await check(value)).toEqual([expected('9:3-9:11', reason('Security', 'Steps', 'Security', 'Steps', 'C-06'))])
     })
   })
 

@@ -63,6 +63,9 @@ const syntax = (place: string, error: string, fatal = false) =>
   expected(place, `Unexpected invalid YAML in frontmatter (${error}), expected valid YAML`, {actual: error, fatal})
 const shape = (place: string, subject: string, actual: string, fix: string) =>
   expected(place, `Unexpected \`${subject}\` as ${actual}, expected ${fix}`, {actual})
+/** An item of a list field of the wrong shape. */
+const itemShape = (place: string, subject: string, actual: string) =>
+  expected(place, `Unexpected item of \`${subject}\` as ${actual}, expected a string or \`text:\``, {actual})
 
 const nested = 'Nested mappings are not allowed in compact mappings'
 
@@ -158,8 +161,20 @@ describe('remark-lint-contract-frontmatter', () => {
         ''
       ].join('\n')
       expect(await check(value)).toEqual([
-        shape('4:5-5:21', 'acceptance_criteria item', 'a mapping without `text`', 'a string or `text:`'),
-        shape('8:5-9:19', 'steps item', 'a list', 'a string or `text:`')
+        itemShape('4:5-5:21', 'acceptance_criteria', 'a mapping without `text`'),
+        itemShape('8:5-9:19', 'steps', 'a list')
+      ])
+      expect((await check(value)).map((message) => message.reason)).toEqual([
+        'Unexpected item of `acceptance_criteria` as a mapping without `text`, expected a string or `text:`',
+        'Unexpected item of `steps` as a list, expected a string or `text:`'
+      ])
+    })
+
+    it('quotes the key of a bad item as written', async () => {
+      const value = '---\nid: C-06\nAcceptance-Criteria:\n  - text: ""\n  - [a, b]\n---\n'
+      expect((await check(value)).map((message) => [message.place, message.reason])).toEqual([
+        ['4:5-4:13', 'Unexpected item of `Acceptance-Criteria` as a mapping without `text`, expected a string or `text:`'],
+        ['5:5-5:11', 'Unexpected item of `Acceptance-Criteria` as a list, expected a string or `text:`']
       ])
     })
 
@@ -193,8 +208,13 @@ describe('remark-lint-contract-frontmatter', () => {
       expect(await check('---\n---\n\n# Empty\n')).toEqual([])
     })
 
-    it('leaves documents without frontmatter alone', async () => {
+    it('leaves documents without frontmatter alone, one-line body values included', async () => {
       expect(await check('### C-01: CartTotal\n\n**Verification:** verify\n**Steps:** run it\n')).toEqual([])
+    })
+
+    it('reports a lone string in frontmatter but not the one-line value of the body', async () => {
+      const value = '---\nid: C-06\nsteps: Click Export\n---\n\n# C-06: ExportCsv\n\n**Acceptance Criteria:** A file downloads\n'
+      expect(await check(value)).toEqual([shape('3:8-3:20', 'steps', 'text', 'a list')])
     })
   })
 

@@ -132,7 +132,10 @@ describe('remark-lint-explicit-verification-tier', () => {
 
     it('reports on the whole frontmatter when there is neither', async () => {
       expect(await check('---\nsteps:\n  - Click Export\n---\n')).toEqual([
-        expected('1:1-4:4', reason('unnamed contract', 'verification'))
+        expected(
+          '1:1-4:4',
+          'Unexpected contract (unnamed) without a verification tier, expected `verification: auto` or `verification: verify`'
+        )
       ])
     })
 

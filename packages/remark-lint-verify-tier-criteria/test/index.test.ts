@@ -106,9 +106,44 @@ describe('remark-lint-verify-tier-criteria', () => {
       expect(await check('### C-02: CampaignSummaryApi\n\n**Verification:** auto\n')).toEqual([])
     })
 
-    it('leaves contracts with an invalid tier to remark-lint-verification-tier', async () => {
-      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n')).toEqual([])
-      expect(await check('### C-02: PaymentForm\n\n**Verification:**\n')).toEqual([])
+    it('counts an invalid tier as verify, reported on the Verification field', async () => {
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n')).toEqual([
+        expected('3:1-3:25', verifyReason('C-02 PaymentForm'))
+      ])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** manual\n')).toEqual([
+        expected('3:1-3:25', verifyReason('C-02 PaymentForm'))
+      ])
+      expect(await check('### C-02: PaymentForm\n\n**Boundary:** form\n**Verification:** auto | verify\n')).toEqual([
+        expected('4:1-4:32', verifyReason('C-02 PaymentForm'))
+      ])
+      // An empty tier is no tier of the two either.
+      expect(await check('### C-02: PaymentForm\n\n**Verification:**\n')).toEqual([expected('3:1-3:18', verifyReason('C-02 PaymentForm'))])
+    })
+
+    it('leaves a contract with an invalid tier alone when it has criteria or steps', async () => {
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n**Steps:**\n- Pay\n')).toEqual([])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** manual\n**Acceptance Criteria:** A receipt is shown\n')).toEqual([])
+    })
+
+    it('still reports an invalid tier with `ignoreDefaultTier`: a tier is written', async () => {
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n', {ignoreDefaultTier: true})).toEqual([
+        expected('3:1-3:25', verifyReason('C-02 PaymentForm'))
+      ])
+    })
+
+    it('accepts a one-line criteria or steps value', async () => {
+      expect(await check(paymentForm + '**Acceptance Criteria:** A declined card shows the bank’s reason\n')).toEqual([])
+      expect(await check(paymentForm + '**Steps:** Pay with the test card 4000 0000 0000 0002\n')).toEqual([])
+      expect(await check('### C-05: SpendColumnHeader\n\n**Steps:** Open /campaigns\n')).toEqual([])
+    })
+
+    it('reports a contract whose criteria and steps say nothing', async () => {
+      expect(await check(paymentForm + '**Acceptance Criteria:** None\n**Steps:** N/A\n')).toEqual([
+        expected('4:1-4:25', verifyReason('C-02 PaymentForm'))
+      ])
+      expect(await check('### C-05: SpendColumnHeader\n\n**Steps:** TBD\n')).toEqual([
+        expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))
+      ])
     })
 
     it('checks each contract of a document, in a slice too', async () => {
@@ -139,6 +174,19 @@ describe('remark-lint-verify-tier-criteria', () => {
     it('reports a verify contract with no criteria on its Verification line', async () => {
       const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\nVerification: verify\n```\n'
       expect(await check(value)).toEqual([expected('5:1-5:21', verifyReason('C-03 CampaignStatusBadge'))])
+    })
+
+    it('accepts a one-line value, and reports one that says nothing', async () => {
+      const fenced = (rest: string) => '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\n' + rest + '```\n'
+      expect(await check(fenced('Steps: Open /campaigns and pause one\n'))).toEqual([])
+      expect(await check(fenced('Acceptance Criteria: -\nSteps: None.\n'))).toEqual([
+        expected('4:1-4:21', verifyReason('C-03 CampaignStatusBadge'))
+      ])
+    })
+
+    it('reports an invalid tier in a block on its Verification line', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: manual\n```\n'
+      expect(await check(value)).toEqual([expected('4:1-4:21', verifyReason('C-03 CampaignStatusBadge'))])
     })
 
     it('accepts criteria given as indented items', async () => {
@@ -178,7 +226,22 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('reports a frontmatter contract with neither id nor name on the whole frontmatter', async () => {
-      expect(await check('---\nsteps:\n---\n')).toEqual([expected('1:1-3:4', defaultReason('unnamed contract', 'verification'))])
+      expect(await check('---\nsteps:\n---\n')).toEqual([
+        expected(
+          '1:1-3:4',
+          'Unexpected contract (unnamed) without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `verification: auto`'
+        )
+      ])
+    })
+
+    it('reports an invalid tier in frontmatter on its `verification` key', async () => {
+      expect(await check('---\nid: C-06\nverification: Verify\n---\n')).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
+      expect(await check('---\nid: C-06\nverification: [auto]\n---\n')).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
+    })
+
+    it('counts a one-line value from the body that repeats the frontmatter contract’s heading', async () => {
+      const value = '---\nid: C-06\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Steps:** Click Export\n'
+      expect(await check(value)).toEqual([])
     })
 
     it('counts criteria from the body that repeats the frontmatter contract’s heading', async () => {

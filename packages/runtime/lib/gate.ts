@@ -146,7 +146,8 @@ export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
   let next: SliceStatus['next']
   if (state.decision && !stale) next = 'done'
   else if (context.slice.tier === 'auto') next = 'nothing'
-  else if (state.rejectionCount >= threshold && !pairedSinceLastRejection(state)) next = 'escalation'
+  // A decision, even stale, waits for a new rejection before any escalation (see `recordEscalation`).
+  else if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) next = 'escalation'
   else if (last && last.classification === null && state.rejectionCount > 0 && !state.decision) next = 'route'
   else next = 'checkpoint'
   return {

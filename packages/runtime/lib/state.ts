@@ -111,7 +111,11 @@ export function describeJsonError(text: string, error: unknown): string {
   const before = text.slice(0, offset)
   const line = before.split('\n').length
   const column = offset - before.lastIndexOf('\n')
-  const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    // Node 20 quotes the input, line breaks and all: the message must stay one line.
+    .replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, '')
+    .replace(/^JSON\.parse: /, '')
   return `${line}:${column}: ${text.trim() === '' ? 'empty file' : reason}`
 }
 

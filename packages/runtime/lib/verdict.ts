@@ -11,10 +11,11 @@ export interface ParsedVerdict {
 export type JobStatus = 'pass' | 'fail'
 
 // Longest phrases first: `PASS_WITH_WARNINGS` before `PASS`, `FAIL_SOFT` before `FAIL`.
+// Between words: `_`, or spaces and tabs (extra spacing is still the phrase).
 const patterns: ReadonlyArray<[RegExp, Verdict]> = [
-  [/^pass[_ ]with[_ ]warnings(?![\p{L}\p{N}_])/iu, 'PASS_WITH_WARNINGS'],
-  [/^fail[_ ]soft(?![\p{L}\p{N}_])/iu, 'FAIL_SOFT'],
-  [/^fail[_ ]hard(?![\p{L}\p{N}_])/iu, 'FAIL_HARD'],
+  [/^pass(?:_|[ \t]+)with(?:_|[ \t]+)warnings(?![\p{L}\p{N}_])/iu, 'PASS_WITH_WARNINGS'],
+  [/^fail(?:_|[ \t]+)soft(?![\p{L}\p{N}_])/iu, 'FAIL_SOFT'],
+  [/^fail(?:_|[ \t]+)hard(?![\p{L}\p{N}_])/iu, 'FAIL_HARD'],
   [/^pass(?:ed)?(?![\p{L}\p{N}_])/iu, 'PASS'],
   // A bare failure is the strictest.
   [/^fail(?:ed)?(?![\p{L}\p{N}_])/iu, 'FAIL_HARD']

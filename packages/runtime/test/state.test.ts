@@ -275,6 +275,79 @@ describe('the gate', () => {
     expect(await sliceStatus(gate)).toMatchObject({next: 'done'})
   })
 
+  it('refuses a rejection while the slice waits for an escalation choice, leaving the state as it was', async () => {
+    const gate = await context(2)
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    expect(await sliceStatus(gate)).toMatchObject({next: 'escalation', rejectionCount: 2})
+    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
+    const refusal = recordResponse(gate, 'c')
+    await expect(refusal).rejects.toThrow(GateError)
+    await expect(recordResponse(gate, 'partially')).rejects.toThrow(
+      'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'
+    )
+    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
+    expect(await sliceStatus(gate)).toMatchObject({next: 'escalation', rejectionCount: 2})
+
+    // After the choice, rejections are taken again: pair goes on, re-scope restarts the count.
+    await recordEscalation(gate, '2')
+    const afterPair = await recordResponse(gate, 'c')
+    expect(afterPair).toMatchObject({kind: 'rejected', escalate: true})
+    expect(afterPair.state.rejectionCount).toBe(3)
+    await expect(recordResponse(gate, 'd')).rejects.toThrow('waits for an escalation choice')
+    await recordEscalation(gate, '1')
+    expect((await recordResponse(gate, 'd')).state.rejectionCount).toBe(1)
+  })
+
+  it('still takes an approval while the slice waits for an escalation choice, and then refuses to escalate', async () => {
+    const gate = await context(2)
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    const approved = await recordResponse(gate, 'yes')
+    expect(approved.kind).toBe('approved')
+    expect(approved.state).toMatchObject({rejectionCount: 2, decision: {status: 'approved', contractsHash: 'sha256:one', mismatch: []}})
+    expect(await sliceStatus(gate)).toMatchObject({next: 'done'})
+    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
+    await expect(recordEscalation(gate, '3')).rejects.toThrow(GateError)
+    await expect(recordEscalation(gate, '1')).rejects.toThrow(
+      'Unexpected escalation: slice S-01 is already decided (approved), expected a new rejection first'
+    )
+    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
+  })
+
+  it('sends a stale decision at the threshold back to the checkpoint, where a rejection is taken', async () => {
+    const gate = await context(2)
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    await recordResponse(gate, 'approved')
+    const changed = {...gate, contractsHash: 'sha256:two'}
+    expect(await sliceStatus(changed)).toMatchObject({stale: true, rejectionCount: 2, next: 'checkpoint'})
+    await expect(recordEscalation(changed, '1')).rejects.toThrow('is already decided (approved), expected a new rejection first')
+    const rejected = await recordResponse(changed, 'c')
+    expect(rejected).toMatchObject({kind: 'rejected', escalate: true})
+    expect(await sliceStatus(changed)).toMatchObject({stale: false, decision: null, rejectionCount: 3, next: 'escalation'})
+  })
+
+  it('refuses a second escalation after a skip until a new rejection comes', async () => {
+    const gate = await context(2)
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    await recordEscalation(gate, '3')
+    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
+    await expect(recordEscalation(gate, '1')).rejects.toThrow(
+      'Unexpected escalation: slice S-01 is already decided (accepted-as-auto), expected a new rejection first'
+    )
+    await expect(recordEscalation(gate, '3')).rejects.toThrow('is already decided (accepted-as-auto)')
+    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
+    // A rejection after the decision is taken: it clears the decision, and the slice escalates again.
+    const again = await recordResponse(gate, 'c')
+    expect(again).toMatchObject({kind: 'rejected', escalate: true})
+    expect(again.state).toMatchObject({rejectionCount: 3, decision: null})
+    const rescope = await recordEscalation(gate, '1')
+    expect(rescope.state.escalations.map((entry) => entry.decision)).toEqual(['skip', 'rescope'])
+    expect(rescope.state.rejectionCount).toBe(0)
+  })
+
   it('needs nothing for an all-auto slice', async () => {
     const gate = await context()
     const auto = resolveSlice({id: 'S-03', name: 'Plumbing', contracts: [contract('C-02', 'auto', [])]})

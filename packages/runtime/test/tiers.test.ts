@@ -181,15 +181,23 @@ describe('routeRejection', () => {
     })
   })
 
-  it('sends a contract gap (2) to the user', () => {
-    expect(route('2')).toMatchObject({
+  it('sends a contract gap (2) to the user, with nothing held back', () => {
+    expect(route('2')).toEqual({
+      sliceId: 'S-07',
+      sliceName: 'Search',
       choice: '2',
+      title: 'Revise the contract',
       classification: 'contract_gap',
       gap: 'Contract gap',
       target: 'user',
+      action: rejectionOptions[1].action,
       actionTaken: 'presented contract to user for revision',
       feedback: ' it is slow ',
-      detail: null
+      detail: null,
+      contracts,
+      criteria: search().criteria,
+      // The user may see anything: the never list is the test writer’s.
+      never: []
     })
   })
 
@@ -238,6 +246,12 @@ Feedback (verbatim): " it is slow "
 ${handoff}
 
 Never send: implementation code or test source from the current cycle.`)
+  })
+
+  it('prints the never list of whatever route it is given', () => {
+    const route = routeRejection({option: findRejectionOption('2')!, slice: search(), feedback: 'x', detail: null, contracts: []})
+    expect(renderRoute({...route, never: ['secrets']})).toMatch(/\n\nNever send: secrets\.$/)
+    expect(renderRoute(route)).not.toContain('Never send')
   })
 
   it('prints a route to the user without the never list', () => {

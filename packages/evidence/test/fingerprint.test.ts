@@ -1,0 +1,136 @@
+/**
+ * `sourceFingerprint`: what a run saw of the sources (git’s HEAD and a hash
+ * of the uncommitted changes), so a later edit, commit or new file makes the
+ * run stale, while staging alone, or tiers’ own state, does not.
+ */
+import {execFile} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+import {sourceFingerprint} from '@verification-tiers/evidence'
+import {afterAll, describe, it} from 'vitest'
+
+const run = promisify(execFile)
+const folders: string[] = []
+const exclude = ['.greenlight/tiers']
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+async function tempFolder(): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-fingerprint-'))
+  folders.push(folder)
+  return folder
+}
+
+function git(cwd: string, ...args: string[]) {
+  return run('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd})
+}
+
+/** A repository with `src/app.txt` committed, `.greenlight/tiers/` ignored by nothing. */
+async function repository(): Promise<string> {
+  const folder = await tempFolder()
+  await fs.mkdir(path.join(folder, 'src'))
+  await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'one\n')
+  await git(folder, 'init', '-q')
+  await git(folder, 'add', '-A')
+  await git(folder, 'commit', '-q', '-m', 'init')
+  return folder
+}
+
+const fingerprint = (folder: string) => sourceFingerprint(folder, exclude)
+
+describe.concurrent('sourceFingerprint', () => {
+  it('is null outside git', async ({expect}) => {
+    const folder = await tempFolder()
+    await fs.writeFile(path.join(folder, 'file.txt'), 'x')
+    expect(await fingerprint(folder)).toEqual({gitHead: null, worktree: null})
+  })
+
+  it('gives HEAD and the hash of nothing for a clean checkout, the same each time', async ({expect}) => {
+    const folder = await repository()
+    const {stdout} = await git(folder, 'rev-parse', 'HEAD')
+    const first = await fingerprint(folder)
+    expect(first).toEqual({gitHead: stdout.trim(), worktree: expect.stringMatching(/^[\da-f]{64}$/)})
+    expect(await fingerprint(folder)).toEqual(first)
+  })
+
+  it('changes with an edit, and is back when the edit is undone', async ({expect}) => {
+    const folder = await repository()
+    const clean = await fingerprint(folder)
+    await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'two\n')
+    const edited = await fingerprint(folder)
+    expect(edited.gitHead).toBe(clean.gitHead)
+    expect(edited.worktree).not.toBe(clean.worktree)
+    await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'three\n')
+    expect((await fingerprint(folder)).worktree).not.toBe(edited.worktree)
+    await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'one\n')
+    expect(await fingerprint(folder)).toEqual(clean)
+  })
+
+  it('does not change when an edit is only staged', async ({expect}) => {
+    const folder = await repository()
+    await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'two\n')
+    const edited = await fingerprint(folder)
+    await git(folder, 'add', 'src/app.txt')
+    expect(await fingerprint(folder)).toEqual(edited)
+  })
+
+  it('changes with a deleted file', async ({expect}) => {
+    const folder = await repository()
+    const clean = await fingerprint(folder)
+    await fs.rm(path.join(folder, 'src', 'app.txt'))
+    expect((await fingerprint(folder)).worktree).not.toBe(clean.worktree)
+  })
+
+  it('changes with a new untracked file, and with its edit', async ({expect}) => {
+    const folder = await repository()
+    const clean = await fingerprint(folder)
+    await fs.writeFile(path.join(folder, 'src', 'new.txt'), 'new\n')
+    const added = await fingerprint(folder)
+    expect(added.worktree).not.toBe(clean.worktree)
+    await fs.writeFile(path.join(folder, 'src', 'new.txt'), 'newer\n')
+    expect((await fingerprint(folder)).worktree).not.toBe(added.worktree)
+  })
+
+  it('ignores ignored files and the excluded folder of tiers’ state', async ({expect}) => {
+    const folder = await repository()
+    await fs.writeFile(path.join(folder, '.gitignore'), '*.log\n')
+    await git(folder, 'add', '.gitignore')
+    await git(folder, 'commit', '-q', '-m', 'ignore logs')
+    const clean = await fingerprint(folder)
+    await fs.writeFile(path.join(folder, 'run.log'), 'noise\n')
+    await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+    await fs.writeFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), '{}\n')
+    expect(await fingerprint(folder)).toEqual(clean)
+    // The rest of `.greenlight` is a source like any other.
+    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '# Contracts\n')
+    expect((await fingerprint(folder)).worktree).not.toBe(clean.worktree)
+  })
+
+  it('moves HEAD with a commit, even an empty one', async ({expect}) => {
+    const folder = await repository()
+    const before = await fingerprint(folder)
+    await git(folder, 'commit', '-q', '--allow-empty', '-m', 'empty')
+    const after = await fingerprint(folder)
+    expect(after.gitHead).not.toBe(before.gitHead)
+    expect(after.gitHead).toMatch(/^[\da-f]{40}$/)
+    expect(after.worktree).toBe(before.worktree)
+  })
+
+  it('before the first commit, has no HEAD but sees every edit of a staged file', async ({expect}) => {
+    const folder = await tempFolder()
+    await git(folder, 'init', '-q')
+    await fs.writeFile(path.join(folder, 'app.txt'), 'one\n')
+    await git(folder, 'add', 'app.txt')
+    const staged = await fingerprint(folder)
+    expect(staged).toEqual({gitHead: null, worktree: expect.stringMatching(/^[\da-f]{64}$/)})
+    await fs.writeFile(path.join(folder, 'app.txt'), 'two\n')
+    const once = await fingerprint(folder)
+    expect(once.worktree).not.toBe(staged.worktree)
+    await fs.writeFile(path.join(folder, 'app.txt'), 'three\n')
+    expect((await fingerprint(folder)).worktree).not.toBe(once.worktree)
+  })
+})

@@ -1,0 +1,187 @@
+/**
+ * The status file (`.greenlight/tiers/verification-status.json`): the latest
+ * run of each slice, written under a lock; and `judgeFreshness`, which says
+ * whether a run is still evidence for the checkpoint, and if not, why.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {judgeFreshness, readVerificationStatus, recordRuns, statusPath, summarize} from '@verification-tiers/evidence'
+import type {CheckResult, VerificationRun} from '@verification-tiers/evidence'
+import {FileReadError} from '@verification-tiers/runtime'
+import {afterAll, describe, expect, it} from 'vitest'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+async function projectDir(): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-status-'))
+  folders.push(folder)
+  return path.join(folder, '.greenlight')
+}
+
+function check(id: string, status: CheckResult['status'], details = `${id} ${status}`): CheckResult {
+  const manual = status === 'requires-human'
+  return {
+    criterion_id: id,
+    contract: 'C-01',
+    text: `Criterion ${id}`,
+    level: 'behavioral',
+    status,
+    method: manual ? 'manual' : 'bash',
+    command: manual ? null : `check ${id}`,
+    exit_code: status === 'pass' ? 0 : status === 'fail' ? 1 : null,
+    duration_ms: manual ? null : 5,
+    details,
+    output: null,
+    category: status === 'fail' ? 'acceptance_criteria_unmet' : status === 'timeout' ? 'tool_failure' : null
+  }
+}
+
+const headA = 'a'.repeat(40)
+const headB = 'b'.repeat(40)
+
+function makeRun(slice: string, results: CheckResult[], seen: {gitHead?: string | null; worktree?: string | null; contractsHash?: string} = {}): VerificationRun {
+  const summary = summarize(results)
+  return {
+    verification_run: {
+      timestamp: '2025-01-01T10:00:00.000Z',
+      slice,
+      slice_name: `Slice ${slice}`,
+      git_head: seen.gitHead === undefined ? headA : seen.gitHead,
+      worktree: seen.worktree === undefined ? 'tree-1' : seen.worktree,
+      contracts_hash: seen.contractsHash ?? 'sha256:contracts-1',
+      timeout_seconds: 60
+    },
+    results,
+    summary,
+    all_automated_pass: summary.fail === 0 && summary.timeout === 0
+  }
+}
+
+const now = {gitHead: headA, worktree: 'tree-1', contractsHash: 'sha256:contracts-1'}
+
+describe('summarize', () => {
+  it('counts each status; manual criteria count apart', () => {
+    const results = [check('C-01.1', 'pass'), check('C-01.2', 'fail'), check('C-01.3', 'timeout'), check('C-01.4', 'requires-human'), check('C-01.5', 'pass')]
+    expect(summarize(results)).toEqual({total: 5, pass: 2, fail: 1, timeout: 1, manual: 1})
+    expect(summarize([])).toEqual({total: 0, pass: 0, fail: 0, timeout: 0, manual: 0})
+  })
+})
+
+describe('judgeFreshness', () => {
+  const passing = [check('C-01.1', 'pass'), check('C-01.2', 'requires-human')]
+
+  it('is missing without a run', () => {
+    expect(judgeFreshness(undefined, now)).toEqual({state: 'missing'})
+  })
+
+  it('is fresh when a passing run saw the same HEAD, worktree and contracts', () => {
+    const run = makeRun('S-01', passing)
+    expect(judgeFreshness(run, now)).toEqual({state: 'fresh', run})
+  })
+
+  it('is fresh outside git when the contracts are the same', () => {
+    const run = makeRun('S-01', passing, {gitHead: null, worktree: null})
+    expect(judgeFreshness(run, {gitHead: null, worktree: null, contractsHash: 'sha256:contracts-1'})).toEqual({state: 'fresh', run})
+  })
+
+  it('is failed with the failures and timeouts, whatever changed since', () => {
+    const run = makeRun('S-01', [check('C-01.1', 'pass'), check('C-01.2', 'fail'), check('C-01.3', 'timeout'), check('C-01.4', 'requires-human')])
+    const failures = [run.results[1], run.results[2]]
+    expect(judgeFreshness(run, now)).toEqual({state: 'failed', run, failures})
+    expect(judgeFreshness(run, {gitHead: headB, worktree: 'tree-2', contractsHash: 'sha256:contracts-2'})).toEqual({state: 'failed', run, failures})
+  })
+
+  it('is failed when the run says not all automated checks passed, even with no failed result', () => {
+    const run = {...makeRun('S-01', passing), all_automated_pass: false}
+    expect(judgeFreshness(run, now)).toEqual({state: 'failed', run, failures: []})
+  })
+
+  it('is stale when the contracts changed', () => {
+    const run = makeRun('S-01', passing)
+    expect(judgeFreshness(run, {...now, contractsHash: 'sha256:contracts-2'})).toEqual({state: 'stale', run, changed: ['the contracts changed']})
+  })
+
+  it('is stale when HEAD moved, naming both commits shortly', () => {
+    const run = makeRun('S-01', passing)
+    expect(judgeFreshness(run, {...now, gitHead: headB})).toEqual({state: 'stale', run, changed: ['git HEAD moved (aaaaaaa → bbbbbbb)']})
+  })
+
+  it('names a missing HEAD `none`, before the first commit or outside git', () => {
+    expect(judgeFreshness(makeRun('S-01', passing, {gitHead: null}), now)).toMatchObject({changed: ['git HEAD moved (none → aaaaaaa)']})
+    expect(judgeFreshness(makeRun('S-01', passing), {...now, gitHead: null})).toMatchObject({changed: ['git HEAD moved (aaaaaaa → none)']})
+  })
+
+  it('is stale when the uncommitted changes differ on the same HEAD', () => {
+    const run = makeRun('S-01', passing)
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2'})).toEqual({state: 'stale', run, changed: ['uncommitted changes differ']})
+  })
+
+  it('names a moved HEAD alone when the worktree changed too, and the contracts first', () => {
+    const run = makeRun('S-01', passing)
+    expect(judgeFreshness(run, {gitHead: headB, worktree: 'tree-2', contractsHash: 'sha256:contracts-2'})).toEqual({
+      state: 'stale',
+      run,
+      changed: ['the contracts changed', 'git HEAD moved (aaaaaaa → bbbbbbb)']
+    })
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2', contractsHash: 'sha256:contracts-2'})).toMatchObject({
+      changed: ['the contracts changed', 'uncommitted changes differ']
+    })
+  })
+})
+
+describe('the status file', () => {
+  it('lives at `tiers/verification-status.json` in the project folder', () => {
+    expect(statusPath('.greenlight')).toBe(path.join('.greenlight', 'tiers', 'verification-status.json'))
+  })
+
+  it('is null when no run was recorded', async () => {
+    expect(await readVerificationStatus(await projectDir())).toBeNull()
+  })
+
+  it('keeps the latest run of each slice, as written', async () => {
+    const dir = await projectDir()
+    const first = makeRun('S-01', [check('C-01.1', 'fail')])
+    const other = makeRun('S-02', [check('C-02.1', 'pass')])
+    await recordRuns(dir, [first, other])
+    const latest = makeRun('S-01', [check('C-01.1', 'pass')], {gitHead: headB})
+    await recordRuns(dir, [latest])
+    const expected = {version: 1, slices: {'S-01': latest, 'S-02': other}}
+    expect(await readVerificationStatus(dir)).toEqual(expected)
+    const text = await fs.readFile(statusPath(dir), 'utf8')
+    expect(text).toBe(JSON.stringify(expected, null, 2) + '\n')
+  })
+
+  it('keeps every one of 10 runs recorded at once for different slices', async () => {
+    const dir = await projectDir()
+    const runs = Array.from({length: 10}, (_, index) => makeRun(`S-${String(index + 1).padStart(2, '0')}`, [check(`C-${index + 1}.1`, 'pass')]))
+    await Promise.all(runs.map((run) => recordRuns(dir, [run])))
+    const status = await readVerificationStatus(dir)
+    expect(Object.keys(status!.slices).sort()).toEqual(runs.map((run) => run.verification_run.slice))
+    for (const run of runs) expect(status!.slices[run.verification_run.slice]).toEqual(run)
+    // No lock or temporary file is left behind.
+    expect(await fs.readdir(path.dirname(statusPath(dir)))).toEqual(['verification-status.json'])
+  })
+
+  it.each([
+    ['{"version": 1, "slices": {', /: 1:\d+: /],
+    ['[]', /: Unexpected content, expected a verification status with `version: 1` and `slices`$/],
+    ['{"version": 2, "slices": {}}', /: Unexpected content, expected a verification status with `version: 1` and `slices`$/],
+    ['{"version": 1, "slices": {"S-01": {"results": []}}}', /: Unexpected run for `S-01`, expected `results` and `all_automated_pass`$/]
+  ])('refuses the broken file %j, naming it, and never overwrites it', async (text, message) => {
+    const dir = await projectDir()
+    await fs.mkdir(path.dirname(statusPath(dir)), {recursive: true})
+    await fs.writeFile(statusPath(dir), text)
+    const error = await readVerificationStatus(dir).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(FileReadError)
+    expect((error as Error).message.startsWith(`${statusPath(dir)}: `)).toBe(true)
+    expect((error as Error).message).toMatch(message)
+    expect((error as Error).message).not.toContain('\n')
+    await expect(recordRuns(dir, [makeRun('S-01', [])])).rejects.toBeInstanceOf(FileReadError)
+    expect(await fs.readFile(statusPath(dir), 'utf8')).toBe(text)
+  })
+})

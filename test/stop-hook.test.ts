@@ -1,0 +1,255 @@
+/**
+ * `tiers stop-hook` end to end: the real bin reads a coding agent’s Stop-hook
+ * JSON on standard input (`session_id`, `cwd`, `hook_event_name`,
+ * `stop_hook_active`), reads the project’s status file and answers with the
+ * hook’s JSON, following every row of seed 002’s decision matrix:
+ *
+ * | Status file | Automated criteria     | Blocks | Decision                      |
+ * | ----------- | ---------------------- | ------ | ----------------------------- |
+ * | missing     | -                      | < max  | block: run the checks first   |
+ * | missing     | -                      | >= max | allow: safety valve + warning |
+ * | exists      | all pass               | -      | allow                         |
+ * | exists      | any fail               | < max  | block: list the failures      |
+ * | exists      | any fail               | >= max | allow: safety valve + warning |
+ * | exists      | all pass (some manual) | -      | allow: list manual for review |
+ *
+ * Each scenario runs in its own temporary, committed copy of
+ * `test/fixtures/evidence-project`; scenarios run concurrently.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {execFile, spawn} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {promisify} from 'node:util'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = path.join(root, 'node_modules', '.bin', 'tiers')
+const fixture = path.join(root, 'test', 'fixtures', 'evidence-project')
+const execFileAsync = promisify(execFile)
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+const folders: string[] = []
+
+beforeAll(async () => {
+  await fs.access(path.join(root, 'packages', 'cli', 'dist', 'bin.js'))
+})
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/** Run the real bin in `cwd` with `input` piped to it; `env` adds to (or, as `undefined`, removes from) the environment. */
+function tiers(cwd: string, args: string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const merged: NodeJS.ProcessEnv = {...process.env, TIERS_MAX_BLOCKS: undefined, ...env}
+    for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+    const child = spawn(process.execPath, [bin, ...args], {cwd, env: merged, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr}))
+    child.stdin.end(input)
+  })
+}
+
+async function tempFolder(): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-stop-hook-')))
+  folders.push(folder)
+  return folder
+}
+
+/** A temporary copy of the fixture, committed in a new git repository. */
+async function project(): Promise<string> {
+  const folder = await tempFolder()
+  await fs.cp(fixture, folder, {recursive: true})
+  const git = (...args: string[]) => execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd: folder})
+  await git('init', '-q')
+  await git('add', '-A')
+  await git('commit', '-q', '-m', 'Answer service')
+  return folder
+}
+
+/** The Stop hook’s input, as Claude Code sends it. */
+function hookInput(cwd: string, session = 'session-1', active = false): string {
+  return JSON.stringify({session_id: session, transcript_path: path.join(cwd, 'transcript.jsonl'), cwd, hook_event_name: 'Stop', stop_hook_active: active})
+}
+
+/** `tiers stop-hook` for a project, as the agent in it would run it. */
+function stopHook(folder: string, options: {session?: string; active?: boolean; maxBlocks?: string} = {}): Promise<Run> {
+  return tiers(folder, ['stop-hook'], hookInput(folder, options.session, options.active), {TIERS_MAX_BLOCKS: options.maxBlocks})
+}
+
+/** The hook’s exact answer: one line of compact JSON, exit 0, nothing on stderr. */
+function answer(value: Record<string, string>): Run {
+  return {code: 0, stdout: JSON.stringify(value) + '\n', stderr: ''}
+}
+
+/** Measured durations, which change from run to run. */
+const normalize = (run: Run): Run => ({...run, stdout: run.stdout.replace(/exit code (\d+) in \d+\.\d s/g, 'exit code $1 in <n> s')})
+
+async function counts(folder: string): Promise<Record<string, number>> {
+  const file = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
+  expect(file.version).toBe(1)
+  return Object.fromEntries(Object.entries(file.sessions as Record<string, {blocks: number; at: string}>).map(([session, entry]) => [session, entry.blocks]))
+}
+
+// Every criterion with a command, in contract order; C-01.4 has none.
+const criteria = 'C-01.1, C-01.2, C-01.3, C-02.1, C-02.2, C-03.1, C-03.2'
+const notRun = answer({
+  decision: 'block',
+  reason: `HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${criteria}`
+})
+const failures = '  - C-01.2: exit code 1 in <n> s\n  - C-01.3: timed out after 1 s; its process group was killed'
+
+async function verify(folder: string, ...args: string[]): Promise<void> {
+  const run = await tiers(folder, ['verify', ...args])
+  expect(run.stderr).toBe('')
+}
+
+describe.concurrent('tiers stop-hook', () => {
+  describe('the decision matrix', () => {
+    it('any fail, blocks < max: blocks, listing the failures; >= max: allows with a warning naming them', async ({expect}) => {
+      const folder = await project()
+      await verify(folder, 'S-01', '--timeout', '1')
+      const block = answer({
+        decision: 'block',
+        reason: `HOLD: Cannot stop - 2 criteria failed verification.\n\nFailed:\n${failures}\n\nContinue working on failing criteria, then run tiers verify again.`
+      })
+      expect(normalize(await stopHook(folder, {maxBlocks: '2'}))).toEqual(block)
+      expect(normalize(await stopHook(folder, {active: true, maxBlocks: '2'}))).toEqual(block)
+      expect(await counts(folder)).toEqual({'session-1': 2})
+      expect(normalize(await stopHook(folder, {active: true, maxBlocks: '2'}))).toEqual(
+        answer({systemMessage: `WARNING: Stop allowed by the safety valve after 2 blocks (limit 2).\nStill failing:\n${failures}\nReview this work before accepting it.`})
+      )
+      expect(await counts(folder)).toEqual({'session-1': 0})
+    })
+
+    it('all pass with manual criteria: allows, listing them for review; a stale run then counts as not run', async ({expect}) => {
+      const folder = await project()
+      await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
+      await verify(folder, 'S-01', '--timeout', '5')
+      expect(await stopHook(folder)).toEqual(answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'}))
+      // A source changed after the run: it proves nothing now.
+      await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
+      expect(await stopHook(folder)).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 1})
+    })
+
+    it('missing, blocks < max: blocks with “verification not run”; the count is kept per session on disk', async ({expect}) => {
+      const folder = await project()
+      expect(await stopHook(folder, {maxBlocks: '2'})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 1})
+      // Another session counts apart.
+      expect(await stopHook(folder, {session: 'session-2', maxBlocks: '2'})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 1, 'session-2': 1})
+      // The count survives between calls: `stop_hook_active` changes nothing.
+      expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 2, 'session-2': 1})
+    })
+
+    it('missing, blocks >= max: allows with the safety valve’s warning, then counts again from 0', async ({expect}) => {
+      const folder = await project()
+      expect(await stopHook(folder, {maxBlocks: '2'})).toEqual(notRun)
+      expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(notRun)
+      expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(
+        answer({
+          systemMessage: `WARNING: Stop allowed by the safety valve after 2 blocks (limit 2).\nVerification was never run. Criteria unverified: ${criteria}\nReview this work before accepting it.`
+        })
+      )
+      expect(await counts(folder)).toEqual({'session-1': 0})
+      expect(await stopHook(folder, {maxBlocks: '2'})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 1})
+    })
+
+    it('allows five blocks when TIERS_MAX_BLOCKS is unset or empty, reading the count from disk', async ({expect}) => {
+      const folder = await project()
+      // Four blocks so far for this session, as earlier calls would have left them.
+      await fs.mkdir(path.join(folder, '.greenlight', 'tiers'))
+      await fs.writeFile(
+        path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'),
+        JSON.stringify({version: 1, sessions: {'session-1': {blocks: 4, at: '2025-01-01T10:00:00.000Z'}}})
+      )
+      expect(await stopHook(folder, {maxBlocks: ''})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 5})
+      expect(await stopHook(folder)).toEqual(
+        answer({
+          systemMessage: `WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nVerification was never run. Criteria unverified: ${criteria}\nReview this work before accepting it.`
+        })
+      )
+    })
+
+    it('all pass: allows with `{}`, and counts again from 0', async ({expect}) => {
+      const folder = await project()
+      expect(await stopHook(folder)).toEqual(notRun)
+      await verify(folder, 'S-02')
+      expect(await stopHook(folder)).toEqual({code: 0, stdout: '{}\n', stderr: ''})
+      expect(await counts(folder)).toEqual({'session-1': 0})
+    })
+  })
+
+  describe('input', () => {
+    it('answers `{}` where there is no project folder, or no contracts in it', async ({expect}) => {
+      const empty = await tempFolder()
+      expect(await tiers(empty, ['stop-hook'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
+      expect(await tiers(empty, ['stop-hook'], hookInput(path.join(empty, 'no-such-folder')))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
+      await fs.mkdir(path.join(empty, '.greenlight'))
+      expect(await tiers(empty, ['stop-hook'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
+      // Nothing is written where it is not its business.
+      expect(await fs.readdir(path.join(empty, '.greenlight'))).toEqual([])
+    })
+
+    it('uses its own working directory when the input has no `cwd`, and reads empty input as `{}`', async ({expect}) => {
+      const folder = await project()
+      expect(await tiers(folder, ['stop-hook'], JSON.stringify({session_id: 'no-cwd', hook_event_name: 'Stop'}))).toEqual(notRun)
+      expect(await tiers(folder, ['stop-hook'], '')).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'no-cwd': 1, default: 1})
+    })
+
+    it('takes the project folder from --dir', async ({expect}) => {
+      const folder = await project()
+      const elsewhere = await tempFolder()
+      expect(await tiers(elsewhere, ['stop-hook', '--dir', path.join(folder, '.greenlight')], hookInput(elsewhere))).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 1})
+    })
+
+    it('prints the hook’s JSON whatever format is asked', async ({expect}) => {
+      const empty = await tempFolder()
+      expect(await tiers(empty, ['stop-hook', '--yaml'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
+    })
+
+    it('refuses input that is not a JSON object in one line, exit 1', async ({expect}) => {
+      const cases: Array<[string, RegExp]> = [
+        ['not json', /^tiers: Unexpected stop-hook input \(\d+:\d+: Unexpected token 'o'\), expected the hook’s JSON on standard input\n$/],
+        ['{"session_id": "a",\n', /^tiers: Unexpected stop-hook input \(\d+:\d+: [^\n]+\), expected the hook’s JSON on standard input\n$/],
+        ['null', /^tiers: Unexpected stop-hook input \(null\), expected the hook’s JSON object on standard input\n$/],
+        ['["Stop"]', /^tiers: Unexpected stop-hook input \(a list\), expected the hook’s JSON object on standard input\n$/],
+        ['"Stop"', /^tiers: Unexpected stop-hook input \(a string\), expected the hook’s JSON object on standard input\n$/]
+      ]
+      const empty = await tempFolder()
+      const runs = await Promise.all(cases.map(([input]) => tiers(empty, ['stop-hook'], input)))
+      expect(runs.map((run) => ({code: run.code, stdout: run.stdout}))).toEqual(cases.map(() => ({code: 1, stdout: ''})))
+      for (const [index, [, message]] of cases.entries()) expect(runs[index]!.stderr).toMatch(message)
+    })
+
+    it('refuses a TIERS_MAX_BLOCKS that is not a whole number of 1 or more in one line, exit 1, recording nothing', async ({expect}) => {
+      const values = ['0', '-1', '2.5', 'five', '1e1000']
+      const folder = await project()
+      const runs = await Promise.all(values.map((value) => stopHook(folder, {maxBlocks: value})))
+      expect(runs).toEqual(
+        values.map((value) => ({code: 1, stdout: '', stderr: `tiers: Unexpected TIERS_MAX_BLOCKS \`${value}\`, expected a whole number of 1 or more\n`}))
+      )
+      await expect(fs.access(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
+    })
+  })
+})
