@@ -579,8 +579,8 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
       code: 1,
       stdout: `VERIFICATION MISSING — Slice S-01: Answer Service
 
-No verification run is recorded for this slice, so its checkpoint cannot say
-"ALL TESTS PASSING".
+No verification run is recorded for this slice: the checkpoint opens only
+on a passing run.
 
 Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
 `,

@@ -58,7 +58,18 @@ async function project(): Promise<string> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-tiers-'))
   folders.push(folder)
   await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
+  // The example’s `npm test` has no package.json to run in here: stand in a passing test command.
+  const config = path.join(folder, '.greenlight', 'config.json')
+  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
   return folder
+}
+
+/** Record a passing `tiers verify` run, which the checkpoint needs before it opens. */
+async function verified(folder: string, ...slices: string[]): Promise<void> {
+  for (const slice of slices.length > 0 ? slices : ['--all']) {
+    const run = await tiers(folder, 'verify', slice)
+    if (run.code !== 0) throw new Error(`tiers verify ${slice} exited ${run.code}: ${run.stdout}${run.stderr}`)
+  }
 }
 
 /** Path of a file in the copy’s `.greenlight`. */
@@ -216,8 +227,14 @@ describe('the full loop on S-01: reject, route, reject, route with detail, rejec
   })
 
   it('starts undecided, with the checkpoint of C-01 then C-03 (C-02 is auto)', async () => {
-    const [initial, checkpoint] = await Promise.all([tiers(folder, 'status'), tiers(folder, 'checkpoint', 'S-01')])
+    const [initial, unverified] = await Promise.all([tiers(folder, 'status'), tiers(folder, 'checkpoint', 'S-01')])
     expectOk(initial, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
+    // No run recorded: the checkpoint stays closed and never claims the tests pass.
+    expect(unverified.code).toBe(1)
+    expect(unverified.stdout).toMatch(/^VERIFICATION MISSING — Slice S-01: Campaign Cards\n/)
+    expect(unverified.stdout).not.toContain('ALL TESTS PASSING')
+    await verified(folder, 'S-01')
+    const checkpoint = await tiers(folder, 'checkpoint', 'S-01')
     expectOk(checkpoint, checkpointS01)
     // Reading never writes state.
     await expect(fs.access(file(folder, 'tiers', 'S-01.json'))).rejects.toThrow()
@@ -340,6 +357,7 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
 describe('approval and staleness on S-02', () => {
   it.concurrent.for(['approved', 'Yes', ' y ', '1', 'APPROVED'])('approves with %j', async (reply, {expect}) => {
     const folder = await project()
+    await verified(folder, 'S-02')
     const checkpoint = await tiers(folder, 'checkpoint', 'S-02')
     expect(checkpoint.code).toBe(0)
     expect(checkpoint.stdout).toBe(checkpointS02 + '\n')
@@ -588,6 +606,7 @@ describe('refusals around the escalation choice', () => {
 describe('the deprecation warning and --json', () => {
   it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async () => {
     const folder = await project()
+    await verified(folder)
     await reject(folder, 3)
     const runs = await Promise.all([
       tiers(folder, 'checkpoint', 'S-01'),
@@ -633,6 +652,7 @@ Warnings:
 
   it('gives JSON with the expected fields on every command', async () => {
     const folder = await project()
+    await verified(folder)
     const [checkpoint, report, statusAll] = (
       await Promise.all([tiers(folder, 'checkpoint', 'S-01', '--json'), tiers(folder, '--json', 'report', 'S-02'), tiers(folder, 'status', '--json')])
     ).map(json)
@@ -871,7 +891,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, verify, stop-hook, verdict')
     expectError(option, 1, /^tiers: Unknown option '--bogus'/)
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
@@ -886,10 +906,10 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     expect(none.stderr).toMatch(/^Usage: tiers <command> \[options\]\n/)
     expect(help).toEqual({code: 0, stdout: none.stderr, stderr: ''})
     expect(short).toEqual({code: 0, stdout: none.stderr, stderr: ''})
-    for (const command of ['checkpoint', 'respond', 'route', 'escalate', 'status', 'report', '--dir', '--json', '--detail']) {
+    for (const command of ['checkpoint', 'respond', 'route', 'escalate', 'status', 'report', 'verify', 'stop-hook', 'verdict', '--dir', '--json', '--detail', '--timeout', '--all']) {
       expect(help.stdout).toContain(`  ${command} `)
     }
-    expect(help.stdout).toContain('Exit codes: 0 done, 1 a usage error (unknown slice, bad choice), 2 a broken file.')
+    expect(help.stdout).toContain('Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check\nor a closed gate (checkpoint without fresh passing verification); 2 a broken file.')
   })
 
   it.concurrent('--dir reaches a project from elsewhere; an all-auto slice needs no checkpoint', async ({expect}) => {
@@ -913,6 +933,7 @@ describe('without GRAPH.json', () => {
   it('takes the slices from the Slice fields and the `## S-NN: Name` headings', async () => {
     const folder = await project()
     await fs.rm(file(folder, 'GRAPH.json'))
+    await verified(folder)
     const [all, checkpoint1, checkpoint2, report] = await Promise.all([
       tiers(folder, 'status'),
       tiers(folder, 'checkpoint', 'S-01'),

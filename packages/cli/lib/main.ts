@@ -19,7 +19,8 @@ Commands:
 
 Options:
   --dir <folder>    project folder (default: .greenlight)
-  --json, --yaml    print JSON or YAML for orchestrators
+  --json            print JSON for orchestrators
+  --yaml            print YAML (verify’s result as seed 002 shows it)
   --detail <text>   the user’s detail, for route 3
   --timeout <s>     seconds per check (default 60), for verify
   --all             every slice, for verify

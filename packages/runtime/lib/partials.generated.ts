@@ -111,16 +111,7 @@ export const partialSpecs = {
     + ")\n";
 },"useData":true},
   "evidence-refusal": {"0":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return "No verification run is recorded for this slice, so its checkpoint cannot say\n\""
-    + ((stack1 = container.lambda(container.strict(lookupProperty(lookupProperty(data,"root"),"protocol"), "passingHeadline", {"start":{"line":5,"column":3},"end":{"line":5,"column":33}} ), depth0)) != null ? stack1 : "")
-    + "\".\n";
+    return "No verification run is recorded for this slice: the checkpoint opens only\non a passing run.\n";
 },"1":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
