@@ -1,63 +1,10 @@
-import type {Root} from 'mdast'
-import remarkFrontmatter from 'remark-frontmatter'
-import remarkLint from 'remark-lint'
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
-import remarkParse from 'remark-parse'
 import {unified} from 'unified'
-import type {Plugin} from 'unified'
-import type {Position} from 'unist'
-import {VFile} from 'vfile'
-import type {VFileMessage} from 'vfile-message'
 import {describe, expect, it} from 'vitest'
+import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'verification-tier'
-const url = `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${ruleId}#readme`
-const rule = remarkLintVerificationTier as unknown as Plugin<unknown[], Root>
-
-/** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
-async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
-  const file = new VFile({path: 'CONTRACTS.md', value})
-  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
-  await processor.run(processor.parse(file), file)
-  return file.messages
-}
-
-function where(place: VFileMessage['place']): string | undefined {
-  if (!place) return undefined
-  const {start, end} = place as Position
-  return `${start.line}:${start.column}-${end.line}:${end.column}`
-}
-
-function summary(message: VFileMessage) {
-  return {
-    reason: message.reason,
-    place: where(message.place),
-    ruleId: message.ruleId,
-    source: message.source,
-    url: message.url,
-    fatal: message.fatal,
-    actual: message.actual,
-    expected: message.expected
-  }
-}
-
-/** What a message of this rule looks like. */
-function expected(place: string, reason: string, fields: {actual?: string; expected?: string[]; fatal?: boolean} = {}) {
-  return {
-    reason,
-    place,
-    ruleId,
-    source: 'remark-lint',
-    url,
-    fatal: fields.fatal ?? false,
-    actual: fields.actual,
-    expected: fields.expected
-  }
-}
-
-async function check(value: string, ...config: unknown[]) {
-  return (await lint(value, ...config)).map(summary)
-}
+const {rule, lint, expected, check} = ruleHarness(ruleId, remarkLintVerificationTier)
 
 const bold = (tier: string) => `### C-01: CartTotal\n\n**Boundary:** cartTotal(items) -> money\n**Verification:** ${tier}\n`
 
