@@ -1,33 +1,6 @@
-import {extractContracts} from '@verification-tiers/contracts'
 import type {Contract, ContractField, ContractItem} from '@verification-tiers/contracts'
-import type {Root} from 'mdast'
-import remarkFrontmatter from 'remark-frontmatter'
-import remarkParse from 'remark-parse'
-import {unified} from 'unified'
-import type {Position} from 'unist'
-import {VFile} from 'vfile'
-import {location} from 'vfile-location'
 import {describe, expect, it} from 'vitest'
-
-function read(value: string): Contract[] {
-  const file = new VFile({path: 'CONTRACTS.md', value})
-  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
-  return extractContracts(tree, file)
-}
-
-function span(position: Position | null | undefined): string | null {
-  if (!position) return null
-  return `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
-}
-
-/** Source text a position covers, by its offsets; also checks offsets agree with line and column. */
-function cover(source: string, position: Position): string {
-  const {start, end} = position
-  const place = location(source)
-  expect(place.toPoint(start.offset!)).toEqual(start)
-  expect(place.toPoint(end.offset!)).toEqual(end)
-  return source.slice(start.offset, end.offset)
-}
+import {cover, read, span} from './helpers.js'
 
 function fieldSummary(one: ContractField) {
   return {

@@ -16,6 +16,7 @@ import {unified} from 'unified'
 import type {Position} from 'unist'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
+import {span} from './helpers.js'
 
 function parse(value: string): {file: VFile; tree: Root} {
   const file = new VFile({path: 'CONTRACTS.md', value})
@@ -26,11 +27,6 @@ function parse(value: string): {file: VFile; tree: Root} {
 function read(value: string): Contract[] {
   const {file, tree} = parse(value)
   return extractContracts(tree, file)
-}
-
-function span(position: Position | null | undefined): string | null {
-  if (!position) return null
-  return `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
 }
 
 function itemSummary(item: ContractItem) {
