@@ -253,3 +253,46 @@ describe.concurrent('tiers stop-hook', () => {
     })
   })
 })
+
+describe('broken files of the stop hook', () => {
+  it('treats an unreadable status file as no run, naming it, and lets the valve apply', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-stop-broken-'))
+    try {
+      await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+      await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '### C-01: Answer\n\n**Slice:** S-01\n**Acceptance Criteria:**\n- It answers -- verified by: `true`\n')
+      const status = path.join(folder, '.greenlight', 'tiers', 'verification-status.json')
+      await fs.writeFile(status, '{broken')
+      const input = JSON.stringify({session_id: 'broken', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false})
+      const first = await tiers(folder, ['stop-hook'], input, {TIERS_MAX_BLOCKS: '1'})
+      expect(first.code).toBe(0)
+      expect(JSON.parse(first.stdout)).toEqual({
+        decision: 'block',
+        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}: 1:2: Expected property name or '}'\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1`
+      })
+      const second = await tiers(folder, ['stop-hook'], input, {TIERS_MAX_BLOCKS: '1'})
+      expect(JSON.parse(second.stdout).systemMessage).toMatch(/^WARNING: Stop allowed by the safety valve after 1 blocks \(limit 1\)\./)
+      // The broken file is left as it was.
+      expect(await fs.readFile(status, 'utf8')).toBe('{broken')
+    } finally {
+      await fs.rm(folder, {recursive: true, force: true})
+    }
+  })
+
+  it('lets the agent stop with a warning when its counts file is unreadable', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-stop-broken-'))
+    try {
+      await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+      await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '### C-01: Answer\n\n**Slice:** S-01\n')
+      const counts = path.join(folder, '.greenlight', 'tiers', 'stop-hook.json')
+      await fs.writeFile(counts, 'x')
+      const run = await tiers(folder, ['stop-hook'], JSON.stringify({session_id: 's', cwd: folder}))
+      expect(run.code).toBe(0)
+      expect(JSON.parse(run.stdout)).toEqual({
+        systemMessage: `WARNING: ${counts}: 2:1: Unexpected token 'x'; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`
+      })
+      expect(await fs.readFile(counts, 'utf8')).toBe('x')
+    } finally {
+      await fs.rm(folder, {recursive: true, force: true})
+    }
+  })
+})

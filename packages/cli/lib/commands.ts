@@ -7,10 +7,10 @@ import {
   renderVerificationSummary,
   stopHookOutput
 } from '@verification-tiers/evidence'
-import type {Freshness} from '@verification-tiers/evidence'
+import type {Freshness, VerificationStatus} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks, escalationOptions} from '@verification-tiers/protocol'
 import path from 'node:path'
-import {describeJsonError, isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
+import {describeJsonError, FileReadError, isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
 import {
   deprecationWarning,
   escalationData,
@@ -256,7 +256,25 @@ export const stopHook: Command = async (input) => {
   const remaining = project.contracts.flatMap(({contract}) =>
     contract.criteria.flatMap((criterion, index) => (criterion.check?.command ? [{id: `${contract.id ?? contract.name}.${index + 1}`, text: criterion.text}] : []))
   )
-  const decision = decideStop({status: await freshStatus(project), blocks: await readStopBlocks(dir, session), maxBlocks: max, remaining})
+  let blocks: number
+  try {
+    blocks = await readStopBlocks(dir, session)
+  } catch (error) {
+    // Without its count the safety valve cannot work: let the agent stop rather than hold it forever.
+    if (!(error instanceof FileReadError)) throw error
+    const output = {systemMessage: `WARNING: ${oneLineMessage(error as Error)}; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`}
+    return {text: JSON.stringify(output), data: output, warnings: [], raw: true}
+  }
+  let status: VerificationStatus | null = null
+  let broken: string | null = null
+  try {
+    status = await freshStatus(project)
+  } catch (error) {
+    // A broken status file proves nothing: treat it as no run, and say so.
+    if (!(error instanceof FileReadError)) throw error
+    broken = oneLineMessage(error as Error)
+  }
+  const decision = decideStop({status, broken, blocks, maxBlocks: max, remaining})
   await recordStopDecision(dir, session, decision)
   const output = stopHookOutput(decision)
   return {text: JSON.stringify(output), data: output, warnings: [], raw: true}
@@ -277,6 +295,10 @@ async function freshStatus(project: Project) {
     if (freshness.state === 'stale') return null
   }
   return status
+}
+
+function oneLineMessage(error: Error): string {
+  return error.message.split('\n')[0] ?? error.message
 }
 
 function maxStopBlocks(): number {

@@ -32,11 +32,13 @@ export function decideStop(input: {
   blocks: number
   maxBlocks?: number
   remaining: readonly RemainingCriterion[]
+  /** Why the status file could not be read, when it could not: that counts as no run. */
+  broken?: string | null
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const valve = input.blocks >= max
   if (!input.status) {
-    const data = {remaining: input.remaining, blocks: input.blocks, max}
+    const data = {remaining: input.remaining, blocks: input.blocks, max, broken: input.broken ?? null}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', {...data, missing: true, failures: []})}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}

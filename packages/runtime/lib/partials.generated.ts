@@ -382,14 +382,11 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"manual"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":9}}})) != null ? stack1 : "");
 },"useData":true},
   "stop-hook-missing": {"0":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
+    var stack1;
 
-  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":44},"end":{"line":3,"column":108}}})) != null ? stack1 : "");
+  return "The verification status cannot be read: "
+    + ((stack1 = container.lambda(container.strict(depth0, "broken", {"start":{"line":3,"column":42},"end":{"line":3,"column":48}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"1":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -398,13 +395,8 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":3,"column":65},"end":{"line":3,"column":67}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":69},"end":{"line":3,"column":99}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":44},"end":{"line":6,"column":108}}})) != null ? stack1 : "");
 },"2":function(container,depth0,helpers,partials,data) {
-    return ", ";
-},"3":function(container,depth0,helpers,partials,data) {
-    return "none found";
-},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -412,8 +404,24 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: "
-    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":3,"column":20},"end":{"line":3,"column":133}}})) != null ? stack1 : "")
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":6,"column":65},"end":{"line":6,"column":67}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":69},"end":{"line":6,"column":99}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
+    return ", ";
+},"4":function(container,depth0,helpers,partials,data) {
+    return "none found";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "HOLD: Cannot stop - verification not run.\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
+    + "Run tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: "
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.program(4, data, 0),"data":data,"loc":{"start":{"line":6,"column":20},"end":{"line":6,"column":133}}})) != null ? stack1 : "")
     + "\n";
 },"useData":true},
   "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {
