@@ -288,7 +288,7 @@ describe('broken files of the stop hook', () => {
       const run = await tiers(folder, ['stop-hook'], JSON.stringify({session_id: 's', cwd: folder}))
       expect(run.code).toBe(0)
       expect(JSON.parse(run.stdout)).toEqual({
-        systemMessage: `WARNING: ${counts}: 2:1: Unexpected token 'x'; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`
+        systemMessage: `WARNING: ${counts}: 1:2: Unexpected token 'x'; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`
       })
       expect(await fs.readFile(counts, 'utf8')).toBe('x')
     } finally {
