@@ -21,7 +21,6 @@ export {deprecationWarning, tierReport} from './lib/report.js'
 export type {ProjectConfig, TierReport} from './lib/report.js'
 export {hashContracts} from './lib/hash.js'
 export {
-  describeJsonError,
   emptySliceState,
   parseSliceState,
   readSliceState,
@@ -33,7 +32,7 @@ export {
 export type {EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
 export {escalationData, GateError, recordEscalation, recordResponse, recordRoute, sliceStatus} from './lib/gate.js'
 export type {GateContext, RespondResult, SliceStatus} from './lib/gate.js'
-export {FileReadError, readJsonFile, updateJsonFile} from './lib/json-file.js'
+export {describeJsonError, FileReadError, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
 export type {JsonFileKind} from './lib/json-file.js'
 export {isHardFail, isPass, parseVerdict, toJobStatus} from './lib/verdict.js'
 export type {JobStatus, ParsedVerdict} from './lib/verdict.js'

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type {CheckStatus, FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
-import {describeJsonError, FileReadError, readJsonFile, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import {FileReadError, parseJsonText, readJsonFile, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
 import type {SourceFingerprint} from './fingerprint.js'
 
@@ -53,12 +53,7 @@ export function statusPath(dir: string): string {
 const statusKind: JsonFileKind<VerificationStatus> = {
   empty: () => ({version: 1, slices: {}}),
   parse(file, text) {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw new FileReadError(file, describeJsonError(text, error))
-    }
+    const value = parseJsonText(file, text)
     const status = value as Partial<VerificationStatus> | null
     if (!status || status.version !== 1 || typeof status.slices !== 'object' || status.slices === null) {
       throw new FileReadError(file, 'Unexpected content, expected a verification status with `version: 1` and `slices`')

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
-import {describeJsonError, FileReadError, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
 import type {CheckResult, VerificationStatus} from './status.js'
 
@@ -79,12 +79,7 @@ export function stopHookCountsPath(dir: string): string {
 const countsKind: JsonFileKind<StopHookCounts> = {
   empty: () => ({version: 1, sessions: {}}),
   parse(file, text) {
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw new FileReadError(file, describeJsonError(text, error))
-    }
+    const value = parseJsonText(file, text)
     const counts = value as Partial<StopHookCounts> | null
     if (!counts || counts.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
       throw new FileReadError(file, 'Unexpected content, expected stop-hook counts with `version: 1` and `sessions`')

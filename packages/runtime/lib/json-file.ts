@@ -20,6 +20,31 @@ export class FileReadError extends Error {
   }
 }
 
+/** A JSON syntax error with its line and column: `1:14: Unexpected end of JSON input`. */
+export function describeJsonError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const at = /at position (\d+)/.exec(message)
+  const offset = at ? Number(at[1]) : text.length
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  const column = offset - before.lastIndexOf('\n')
+  const reason = message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    // Node 20 quotes the input, line breaks and all: the message must stay one line.
+    .replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, '')
+    .replace(/^JSON\.parse: /, '')
+  return `${line}:${column}: ${text.trim() === '' ? 'empty file' : reason}`
+}
+
+/** Parse a JSON file’s text; a syntax error names the file and its line and column. */
+export function parseJsonText(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new FileReadError(file, describeJsonError(text, error))
+  }
+}
+
 /** Read a JSON file of a kind; a missing file is the kind’s empty value. */
 export async function readJsonFile<Value>(file: string, kind: JsonFileKind<Value>): Promise<Value> {
   let text: string

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type {Classification} from '@verification-tiers/protocol'
-import {FileReadError, readJsonFile, updateJsonFile} from './json-file.js'
+import {describeJsonError, FileReadError, readJsonFile, updateJsonFile} from './json-file.js'
 import type {JsonFileKind} from './json-file.js'
 
 /** One rejection, as logged. */
@@ -103,21 +103,6 @@ export function parseSliceState(file: string, text: string, sliceId: string): Sl
   return value as SliceState
 }
 
-/** A JSON syntax error with its line and column: `1:14: Unexpected end of JSON input`. */
-export function describeJsonError(text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  const at = /at position (\d+)/.exec(message)
-  const offset = at ? Number(at[1]) : text.length
-  const before = text.slice(0, offset)
-  const line = before.split('\n').length
-  const column = offset - before.lastIndexOf('\n')
-  const reason = message
-    .replace(/ in JSON at position \d+.*$/s, '')
-    // Node 20 quotes the input, line breaks and all: the message must stay one line.
-    .replace(/, ".*"(?:\.\.\.)? is not valid JSON$/s, '')
-    .replace(/^JSON\.parse: /, '')
-  return `${line}:${column}: ${text.trim() === '' ? 'empty file' : reason}`
-}
 
 function checkSliceState(value: unknown, sliceId: string): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Unexpected content, expected a slice state object'
