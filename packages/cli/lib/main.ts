@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
-import {commands, escalationChoices} from './commands.js'
+import {commands, escalationChoices} from './commands/index.js'
 import {exitCodes, ProjectError, UserError} from './errors.js'
 
 export const usage = `Usage: tiers <command> [options]

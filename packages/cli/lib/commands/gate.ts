@@ -1,0 +1,158 @@
+import type {Freshness} from '@verification-tiers/evidence'
+import {judgeFreshness, readVerificationStatus} from '@verification-tiers/evidence'
+import {
+  escalationData,
+  readSliceState,
+  recordEscalation,
+  recordResponse,
+  recordRoute,
+  renderEscalation,
+  renderPartial,
+  renderRejectionOptions,
+  renderRoute,
+  renderTierReport,
+  renderVerifyCheckpoint,
+  sliceStatus,
+  tierReport,
+  verifyCheckpointData
+} from '@verification-tiers/runtime'
+import type {SliceStatus} from '@verification-tiers/runtime'
+import {exitCodes} from '../errors.js'
+import {findSlice, gateContext, loadProject} from '../project.js'
+import {projectFingerprint} from '../verify.js'
+import {dirOf, heading, open, warningsOf} from './shared.js'
+import type {Command} from './shared.js'
+
+export const checkpoint: Command = async (input) => {
+  const {project, context, warnings} = await open(input, 'tiers checkpoint <slice>', 1)
+  const {slice} = context
+  if (slice.tier === 'auto') {
+    return {
+      text: `Slice ${slice.id}: ${slice.name} is auto: every contract is auto, so no checkpoint is needed.`,
+      data: {slice: slice.id, name: slice.name, tier: slice.tier, checkpoint: null},
+      warnings
+    }
+  }
+  // The checkpoint opens only on a fresh passing run, never on a claim.
+  const freshness = judgeFreshness((await readVerificationStatus(project.dir))?.slices[slice.id], {
+    ...(await projectFingerprint(project)),
+    contractsHash: context.contractsHash
+  })
+  if (freshness.state !== 'fresh') {
+    const text = renderEvidenceRefusal(slice, freshness)
+    return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
+  }
+  const text = renderVerifyCheckpoint(verifyCheckpointData(slice))
+  return {
+    text,
+    data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), criteria: slice.criteria, steps: slice.steps, checkpoint: text},
+    warnings
+  }
+}
+
+function renderEvidenceRefusal(slice: {id: string; name: string}, freshness: Exclude<Freshness, {state: 'fresh'}>): string {
+  const titles = {missing: 'MISSING', failed: 'FAILED', stale: 'STALE'} as const
+  return renderPartial('evidence-refusal', {
+    title: titles[freshness.state],
+    sliceId: slice.id,
+    sliceName: slice.name,
+    missing: freshness.state === 'missing',
+    timestamp: freshness.state === 'missing' ? '' : freshness.run.verification_run.timestamp,
+    failures: freshness.state === 'failed' ? freshness.failures.map((result) => ({id: result.criterion_id, details: result.details})) : [],
+    changed: freshness.state === 'stale' ? freshness.changed : []
+  })
+}
+
+function describeFreshness(freshness: Freshness) {
+  return {
+    state: freshness.state,
+    run: freshness.state === 'missing' ? null : freshness.run.verification_run.timestamp,
+    failures: freshness.state === 'failed' ? freshness.failures.map((result) => result.criterion_id) : [],
+    changed: freshness.state === 'stale' ? freshness.changed : []
+  }
+}
+
+export const respond: Command = async (input) => {
+  const {context, warnings} = await open(input, 'tiers respond <slice> <text…>', 2)
+  const text = input.positionals.slice(1).join(' ')
+  const result = await recordResponse(context, text)
+  const {slice} = context
+  const base = {slice: slice.id, name: slice.name, rejectionCount: result.state.rejectionCount}
+  if (result.kind === 'approved') {
+    return {
+      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.`,
+      data: {...base, outcome: 'approved', decision: result.state.decision},
+      warnings
+    }
+  }
+  if (result.escalate) {
+    const escalation = renderEscalation(escalationData(slice, result.state))
+    return {
+      text: `${escalation}\n\nRecord the choice: tiers escalate ${slice.id} <1|2|3>`,
+      data: {...base, outcome: 'escalation', threshold: result.threshold, feedback: text, escalation},
+      warnings
+    }
+  }
+  const options = renderRejectionOptions({feedback: text})
+  return {
+    text: `${options}\n\nRejection ${result.state.rejectionCount} of ${result.threshold} recorded. Record the choice: tiers route ${slice.id} <1|2|3> [--detail <text>]`,
+    data: {...base, outcome: 'rejected', threshold: result.threshold, feedback: text, options},
+    warnings
+  }
+}
+
+export const route: Command = async (input) => {
+  const {context, warnings} = await open(input, 'tiers route <slice> <1|2|3> [--detail <text>]', 2)
+  const {route: routed, state} = await recordRoute(context, input.positionals[1]!, input.detail)
+  return {text: renderRoute(routed), data: {...routed, rejectionCount: state.rejectionCount}, warnings}
+}
+
+export const escalate: Command = async (input) => {
+  const {context, warnings} = await open(input, 'tiers escalate <slice> <1|2|3>', 2)
+  const {option, state} = await recordEscalation(context, input.positionals[1]!)
+  const {slice} = context
+  let next: string
+  if (option.decision === 'rescope') next = 'Recorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.'
+  else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>`, then present the checkpoint when it is ready.'
+  else {
+    const mismatch = state.decision?.mismatch ?? []
+    next = `Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:\n${mismatch.map((feedback) => `  - "${feedback}"`).join('\n')}`
+  }
+  return {
+    text: `${heading(option.title.toUpperCase(), slice)}\n\n${next}`,
+    data: {slice: slice.id, name: slice.name, choice: option.choice, decision: option.decision, rejectionCount: state.rejectionCount, state: state.decision},
+    warnings
+  }
+}
+
+export const status: Command = async (input) => {
+  const project = await loadProject(dirOf(input))
+  const [id] = input.positionals
+  const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
+  const statuses: SliceStatus[] = []
+  for (const slice of slices) statuses.push(await sliceStatus(gateContext(project, slice)))
+  const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
+  const lines = statuses.map(describeStatus)
+  for (const slice of broken) lines.push(`${slice.id} ${slice.name}: GRAPH.json lists ${slice.missing.join(', ')}, which no contract file defines`)
+  return {
+    text: lines.join('\n'),
+    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing}))},
+    warnings: warningsOf(project)
+  }
+}
+
+export const report: Command = async (input) => {
+  // The report lists the deprecation among its own warnings.
+  const {project, context} = await open(input, 'tiers report <slice>', 1)
+  const data = tierReport(context.slice, project.config)
+  const state = await readSliceState(project.dir, context.slice.id)
+  return {text: renderTierReport(data), data: {...data, rejectionCount: state.rejectionCount}, warnings: []}
+}
+
+function describeStatus(status: SliceStatus): string {
+  let decision = 'undecided'
+  if (status.decision) {
+    decision = `${status.decision.status} ${status.decision.at}${status.stale ? ' (stale: contracts changed since)' : ''}`
+  }
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}`
+}

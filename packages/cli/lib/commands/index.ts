@@ -1,0 +1,23 @@
+import {escalationOptions} from '@verification-tiers/protocol'
+import {stopHook, verdict, verify} from './evidence.js'
+import {checkpoint, escalate, report, respond, route, status} from './gate.js'
+import type {Command} from './shared.js'
+
+export {defaultDir} from './shared.js'
+export type {CommandInput, CommandResult} from './shared.js'
+
+/** The commands by name. */
+export const commands: Readonly<Record<string, Command>> = {
+  checkpoint,
+  respond,
+  route,
+  escalate,
+  status,
+  report,
+  verify,
+  'stop-hook': stopHook,
+  verdict
+}
+
+/** For help text. */
+export const escalationChoices = escalationOptions.map((option) => `${option.choice} ${option.title}`).join(', ')

@@ -1,0 +1,49 @@
+import type {Project} from '../project.js'
+import {findSlice, gateContext, loadProject} from '../project.js'
+import {deprecationWarning} from '@verification-tiers/runtime'
+import {UserError} from '../errors.js'
+
+/** What a command gives: text for people, data for `--json`. */
+export interface CommandResult {
+  text: string
+  data: Record<string, unknown>
+  warnings: string[]
+  /** When the command ran but its answer is “no” (a failed check, a closed gate). */
+  exitCode?: number
+  /** Print `data` as JSON whatever the format (the stop-hook protocol). */
+  raw?: boolean
+}
+
+/** Arguments every command gets. */
+export interface CommandInput {
+  /** `--dir`, when given. */
+  dir: string | null
+  positionals: string[]
+  detail: string | null
+  timeout: number | null
+  all: boolean
+  format: 'text' | 'json' | 'yaml'
+  /** Standard input, read on demand. */
+  stdin: () => Promise<string>
+}
+
+export type Command = (input: CommandInput) => Promise<CommandResult>
+
+/** The project folder: `--dir`, else `.greenlight` in the working directory. */
+export const defaultDir = '.greenlight'
+export const dirOf = (input: CommandInput) => input.dir ?? defaultDir
+
+export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
+
+export async function open(input: CommandInput, usage: string, count: number) {
+  const [id] = input.positionals
+  if (input.positionals.length < count || !id) throw new UserError(`Unexpected arguments, expected \`${usage}\``)
+  const project = await loadProject(dirOf(input))
+  const context = gateContext(project, findSlice(project, id))
+  return {project, context, warnings: warningsOf(project)}
+}
+
+export function warningsOf(project: Project): string[] {
+  const warning = deprecationWarning(project.config)
+  return warning ? [warning] : []
+}
