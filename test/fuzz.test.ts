@@ -72,22 +72,12 @@ function linesOf(value: string): Lines {
   return {length: source.length, starts, lengths}
 }
 
-/**
- * What is wrong with a point, or `null`.
- *
- * `pastYaml`: the point may be the one documented exception, a YAML syntax
- * error that ends one past the YAML (the `yaml` parser points after its last
- * character). The readme of remark-lint-contract-frontmatter and
- * test/large-and-bad-input.test.ts show it so: the line and column stay on
- * the last YAML line, one column past its end, and the offset goes with them
- * (with LF, the start of the closing fence; with CRLF, the LF).
- */
-function pointProblem(lines: Lines, point: Point | undefined, pastYaml = false): string | null {
+/** What is wrong with a point, or `null`. */
+function pointProblem(lines: Lines, point: Point | undefined): string | null {
   if (!point) return 'missing point'
   const {line, column, offset} = point
   if (!Number.isInteger(line) || line < 1 || line > lines.starts.length) return `line ${line} outside 1..${lines.starts.length}`
   const width = lines.lengths[line - 1]!
-  if (pastYaml && column === width + 2 && offset === lines.starts[line - 1]! + column - 1) return null
   if (!Number.isInteger(column) || column < 1 || column > width + 1) return `column ${column} outside 1..${width + 1} of line ${line}`
   if (offset !== undefined) {
     if (!Number.isInteger(offset) || offset < 0 || offset > lines.length) return `offset ${offset} outside 0..${lines.length}`
@@ -102,17 +92,17 @@ function before(a: Point, b: Point): boolean {
 }
 
 /** What is wrong with a position, or `null`. */
-function positionProblem(lines: Lines, position: Position | Point | undefined | null, pastYaml = false): string | null {
+function positionProblem(lines: Lines, position: Position | Point | undefined | null): string | null {
   if (!position) return 'missing position'
-  if (!('start' in position)) return pointProblem(lines, position, pastYaml)
-  const problem = pointProblem(lines, position.start, pastYaml) ?? pointProblem(lines, position.end, pastYaml)
+  if (!('start' in position)) return pointProblem(lines, position)
+  const problem = pointProblem(lines, position.start) ?? pointProblem(lines, position.end)
   if (problem) return problem
   if (!before(position.start, position.end)) return 'start after end'
   return null
 }
 
 /** Every position the model gives: contracts, headings, fields, labels, values, items, problems (and whether it is a YAML error’s). */
-function positionsOf(analysis: ContractAnalysis): Array<[string, Position, boolean?]> {
+function positionsOf(analysis: ContractAnalysis): Array<[string, Position]> {
   const positions: Array<[string, Position, boolean?]> = []
   for (const contract of analysis.contracts) {
     positions.push([contract.label, contract.position], [contract.label + ' heading', contract.headingPosition])
@@ -123,15 +113,15 @@ function positionsOf(analysis: ContractAnalysis): Array<[string, Position, boole
     }
     for (const item of [...contract.criteria, ...contract.steps]) positions.push(['item ' + JSON.stringify(item.text), item.position])
   }
-  for (const problem of analysis.problems) positions.push(['problem ' + problem.subject, problem.place, problem.kind === 'yaml-syntax'])
+  for (const problem of analysis.problems) positions.push(['problem ' + problem.subject, problem.place])
   return positions
 }
 
 function misplaced(source: string, analysis: ContractAnalysis): string[] {
   const lines = linesOf(source)
   const wrong: string[] = []
-  for (const [what, position, pastYaml] of positionsOf(analysis)) {
-    const problem = positionProblem(lines, position, pastYaml)
+  for (const [what, position] of positionsOf(analysis)) {
+    const problem = positionProblem(lines, position)
     if (problem) wrong.push(`${what}: ${problem} ${JSON.stringify(position)}`)
   }
   return wrong
@@ -172,8 +162,7 @@ function lintProblems(processor: typeof strict, value: string): string[] {
     const where = `${message.ruleId}: ${message.reason}`
     if (message.source !== 'remark-lint') wrong.push(`source ${message.source} of ${where}`)
     if (!message.ruleId || !ruleIds.has(message.ruleId)) wrong.push(`unknown rule of ${where}`)
-    const pastYaml = message.ruleId === 'contract-frontmatter' && message.reason.startsWith('Unexpected invalid YAML')
-    const problem = positionProblem(lines, message.place, pastYaml)
+    const problem = positionProblem(lines, message.place)
     if (problem) wrong.push(`${where}: ${problem} ${JSON.stringify(message.place)}`)
   }
   return wrong
@@ -381,16 +370,14 @@ describe('fuzz: regressions', () => {
     extractsCleanly('\ufeff---\nid: C-01\nverification: auto\n---\n')
   })
 
-  it('places a YAML error at the end of the frontmatter one past it, as documented', () => {
-    // Shrunk: the end is column 11 of the 9-character line 2 (offset 14, the closing fence;
-    // with CRLF, offset 14 is the LF of line 2). Left so: the rule’s readme and
-    // test/large-and-bad-input.test.ts show this place.
+  it('places a YAML error at the end of the frontmatter on its last character', () => {
+    // Shrunk: the `yaml` parser pointed one past the YAML, column 11 of the 9-character line 2.
     for (const shrunk of ['---\nid: [C-01\n---\n\n---\n', '---\nid: [C-01\r\n---\n\n# C-01: Campaign\r\n']) {
       const file = new VFile({path: 'CONTRACTS.md', value: shrunk})
       strict.runSync(strict.parse(file), file)
       expect(file.messages.map((message) => message.place)).toContainEqual({
-        start: {line: 2, column: 10, offset: 13},
-        end: {line: 2, column: 11, offset: 14}
+        start: {line: 2, column: 9, offset: 12},
+        end: {line: 2, column: 10, offset: 13}
       })
       lintsCleanly(shrunk, [strict, lenient])
     }

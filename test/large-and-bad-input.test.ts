@@ -303,9 +303,9 @@ describe('bad input', () => {
       'an unclosed quote at the end of the YAML',
       ['---', 'id: C-44', 'contract: "Broken', '---', '', '# C-44: Broken', '', '**Verification:** auto', ''].join('\n'),
       'Missing closing "quote',
-      '3:18-3:19',
-      // The YAML error ends one past the YAML: its line and column stay on the last YAML line, its offset is the closing fence's.
-      ['frontmatter {"line":3,"column":19,"offset":31}']
+      // An error the parser puts one past the YAML is placed on its last character.
+      '3:17-3:18',
+      []
     ],
     [
       'a tab as indentation',

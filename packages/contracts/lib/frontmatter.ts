@@ -53,7 +53,13 @@ export function readFrontmatter(
   const error = document.errors[0]
   if (error) {
     const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
-    problems.push({kind: 'yaml-syntax', subject: 'frontmatter', part: 'field', actual: reason, expected: 'valid YAML', place: place(error.pos[0], Math.max(error.pos[1], error.pos[0]))})
+    // An error at the end of the YAML may point one past it: keep the place inside the frontmatter’s text,
+    // on its last character.
+    const length = node.value.length
+    const to = Math.min(Math.max(error.pos[1], error.pos[0]), length)
+    let from = Math.min(error.pos[0], to)
+    if (from === to && to === length && to > 0) from = to - 1
+    problems.push({kind: 'yaml-syntax', subject: 'frontmatter', part: 'field', actual: reason, expected: 'valid YAML', place: place(from, to)})
     return {contract: null, problems}
   }
   const contents = document.contents

@@ -28,7 +28,7 @@ describe('remark-lint-contract-frontmatter', () => {
     })
 
     it('reports broken frontmatter that is no contract too', async () => {
-      expect(await check('---\ntitle: "unclosed\n---\n\n# Notes\n')).toEqual([syntax('2:17-2:18', 'Missing closing "quote')])
+      expect(await check('---\ntitle: "unclosed\n---\n\n# Notes\n')).toEqual([syntax('2:16-2:17', 'Missing closing "quote')])
     })
 
     it('places errors with CRLF line endings', async () => {
