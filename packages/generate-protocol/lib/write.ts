@@ -1,21 +1,15 @@
-import {randomBytes} from 'node:crypto'
-import {mkdir, readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
+import writeFile from 'write-file-atomic'
 
 /**
- * Write a file atomically: a temporary file beside it, then a rename, so an
- * error or a crash never leaves it half-written or empty.
+ * Write a file atomically (write-file-atomic: a temporary file beside it, then
+ * a rename), creating its folder, so an error or a crash never leaves it
+ * half-written or empty.
  */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(file), {recursive: true})
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-  try {
-    await writeFile(temporary, text, {flag: 'wx'})
-    await rename(temporary, file)
-  } catch (error) {
-    await rm(temporary, {force: true})
-    throw error
-  }
+  await writeFile(file, text)
 }
 
 /** Text of a file, or `null` when there is none. */
