@@ -12,31 +12,18 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {execFile, spawn} from 'node:child_process'
 import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
-import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {builtBin, evidenceProject, git, runTiers} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
 import {parse as parseYaml} from 'yaml'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-const bin = path.join(root, 'node_modules', '.bin', 'tiers')
-const fixture = path.join(root, 'test', 'fixtures', 'evidence-project')
-const execFileAsync = promisify(execFile)
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
 const folders: string[] = []
 
 beforeAll(async () => {
-  await fs.access(path.join(root, 'packages', 'cli', 'dist', 'bin.js'))
+  await fs.access(builtBin)
 })
 
 afterAll(async () => {
@@ -44,38 +31,10 @@ afterAll(async () => {
 })
 
 /** Run the real bin in `cwd`, with `input` on standard input. */
-function tiers(cwd: string, args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = {...process.env}
-    delete env.TIERS_MAX_BLOCKS
-    const child = spawn(process.execPath, [bin, ...args], {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-    child.stdin.end(input)
-  })
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const {stdout} = await execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd})
-  return stdout.trim()
-}
+const tiers = (cwd: string, args: string[], input = ''): Promise<Run> => runTiers(cwd, args, input)
 
 /** A temporary copy of the fixture, committed in a new git repository. */
-async function project({commit = true} = {}): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-evidence-')))
-  folders.push(folder)
-  await fs.cp(fixture, folder, {recursive: true})
-  if (commit) {
-    await git(folder, 'init', '-q')
-    await git(folder, 'add', '-A')
-    await git(folder, 'commit', '-q', '-m', 'Answer service')
-  }
-  return folder
-}
+const project = ({commit = true} = {}): Promise<string> => evidenceProject(folders, 'verification-tiers-evidence-', {commit})
 
 const statusFile = (folder: string) => path.join(folder, '.greenlight', 'tiers', 'verification-status.json')
 

@@ -18,29 +18,17 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {execFile, spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
-import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-
-const root = fileURLToPath(new URL('..', import.meta.url))
-const bin = path.join(root, 'node_modules', '.bin', 'tiers')
-const fixture = path.join(root, 'test', 'fixtures', 'evidence-project')
-const execFileAsync = promisify(execFile)
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
+import {builtBin, evidenceProject, runTiers} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 
 beforeAll(async () => {
-  await fs.access(path.join(root, 'packages', 'cli', 'dist', 'bin.js'))
+  await fs.access(builtBin)
 })
 
 afterAll(async () => {
@@ -48,20 +36,7 @@ afterAll(async () => {
 })
 
 /** Run the real bin in `cwd` with `input` piped to it; `env` adds to (or, as `undefined`, removes from) the environment. */
-function tiers(cwd: string, args: string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const merged: NodeJS.ProcessEnv = {...process.env, TIERS_MAX_BLOCKS: undefined, ...env}
-    for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
-    const child = spawn(process.execPath, [bin, ...args], {cwd, env: merged, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-    child.stdin.end(input)
-  })
-}
+const tiers = runTiers
 
 async function tempFolder(): Promise<string> {
   const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-stop-hook-')))
@@ -70,15 +45,7 @@ async function tempFolder(): Promise<string> {
 }
 
 /** A temporary copy of the fixture, committed in a new git repository. */
-async function project(): Promise<string> {
-  const folder = await tempFolder()
-  await fs.cp(fixture, folder, {recursive: true})
-  const git = (...args: string[]) => execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd: folder})
-  await git('init', '-q')
-  await git('add', '-A')
-  await git('commit', '-q', '-m', 'Answer service')
-  return folder
-}
+const project = (): Promise<string> => evidenceProject(folders, 'verification-tiers-stop-hook-')
 
 /** The Stop hook’s input, as Claude Code sends it. */
 function hookInput(cwd: string, session = 'session-1', active = false): string {

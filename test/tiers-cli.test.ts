@@ -7,27 +7,19 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const bin = path.join(root, 'node_modules', '.bin', 'tiers')
 const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 
 const deprecation =
   '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
 /** What every successful command prints on stderr with the example’s config. */
 const warningLine = `tiers: warning: ${deprecation}\n`
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
 
 const folders: string[] = []
 
@@ -37,21 +29,11 @@ afterAll(async () => {
 
 beforeAll(async () => {
   // A clear failure instead of forty confusing ones when the build is missing.
-  await fs.access(path.join(root, 'packages', 'cli', 'dist', 'bin.js'))
+  await fs.access(builtBin)
 })
 
 /** Run the real `tiers` bin in `cwd`. */
-function tiers(cwd: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {cwd, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-  })
-}
+const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 
 /** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
 async function project(): Promise<string> {

@@ -1,30 +1,11 @@
-import type {Contract, ContractField, ContractItem} from '@verification-tiers/contracts'
+import type {Contract, ContractField} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-import {cover, read, span} from './helpers.js'
+import {cover, fieldSummary, itemSummary, read, span} from './helpers.js'
 
 function field(contract: Contract, label: string): ContractField {
   const found = contract.fields.find((candidate) => candidate.label === label)
   if (!found) throw new Error('No field ' + label + ' in ' + contract.label)
   return found
-}
-
-function fieldSummary(one: ContractField) {
-  return {
-    key: one.key,
-    label: one.label,
-    expectedLabel: one.expectedLabel,
-    value: one.value,
-    dialect: one.dialect,
-    position: span(one.position),
-    labelPosition: span(one.labelPosition),
-    valuePosition: span(one.valuePosition),
-    items: one.items.length,
-    hasList: one.hasList
-  }
-}
-
-function itemSummary(item: ContractItem) {
-  return {text: item.text, position: span(item.position), check: item.check}
 }
 
 const reports = [

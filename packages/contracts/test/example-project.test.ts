@@ -6,9 +6,9 @@ import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import preset from 'remark-preset-lint-verification-tiers'
 import {unified} from 'unified'
-import type {Position} from 'unist'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
+import {span} from './helpers.js'
 
 const project = new URL('../../../content/examples/greenlight-project/.greenlight/', import.meta.url)
 
@@ -16,11 +16,6 @@ async function load(name: string): Promise<{file: VFile; tree: Root; analysis: C
   const file = new VFile({path: name, value: await readFile(new URL(name, project), 'utf8')})
   const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
   return {file, tree, analysis: analyzeContracts(tree, file)}
-}
-
-function span(position: Position | null | undefined): string | null {
-  if (!position) return null
-  return `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
 }
 
 function summary(contract: Contract) {

@@ -1,6 +1,6 @@
-import type {Contract, ContractField, ContractItem} from '@verification-tiers/contracts'
+import type {Contract, ContractField} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-import {cover, read, span} from './helpers.js'
+import {cover, itemSummary, read, span} from './helpers.js'
 
 function fieldSummary(one: ContractField) {
   return {
@@ -15,10 +15,6 @@ function fieldSummary(one: ContractField) {
     items: one.items.map((item) => item.text),
     hasList: one.hasList
   }
-}
-
-function itemSummary(item: ContractItem) {
-  return {text: item.text, position: span(item.position), check: item.check}
 }
 
 const fenced = [

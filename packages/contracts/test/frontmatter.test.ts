@@ -1,52 +1,6 @@
-import {analyzeContracts} from '@verification-tiers/contracts'
-import type {ContractAnalysis, ContractField, ContractItem, ContractProblem} from '@verification-tiers/contracts'
-import type {Root} from 'mdast'
-import remarkFrontmatter from 'remark-frontmatter'
-import remarkParse from 'remark-parse'
-import {unified} from 'unified'
-import type {Position} from 'unist'
-import {VFile} from 'vfile'
-import {location} from 'vfile-location'
+import type {ContractProblem} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-
-function analyze(value: string): ContractAnalysis {
-  const file = new VFile({path: 'contracts/C-06.md', value})
-  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
-  return analyzeContracts(tree, file)
-}
-
-function span(position: Position | null | undefined): string | null {
-  if (!position) return null
-  return `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
-}
-
-/** Source text a position covers, by its offsets; also checks offsets agree with line and column. */
-function cover(source: string, position: Position): string {
-  const {start, end} = position
-  const place = location(source)
-  expect(place.toPoint(start.offset!)).toEqual(start)
-  expect(place.toPoint(end.offset!)).toEqual(end)
-  return source.slice(start.offset, end.offset)
-}
-
-function fieldSummary(one: ContractField) {
-  return {
-    key: one.key,
-    label: one.label,
-    expectedLabel: one.expectedLabel,
-    value: one.value,
-    dialect: one.dialect,
-    position: span(one.position),
-    labelPosition: span(one.labelPosition),
-    valuePosition: span(one.valuePosition),
-    items: one.items.length,
-    hasList: one.hasList
-  }
-}
-
-function itemSummary(item: ContractItem) {
-  return {text: item.text, position: span(item.position), check: item.check}
-}
+import {analyze, cover, fieldSummary, itemSummary, span} from './helpers.js'
 
 function problemSummary(problem: ContractProblem) {
   return {

@@ -1,6 +1,6 @@
 /** What the model’s tests share: read contracts with the file, and show positions. */
-import {extractContracts} from '@verification-tiers/contracts'
-import type {Contract} from '@verification-tiers/contracts'
+import {analyzeContracts, extractContracts} from '@verification-tiers/contracts'
+import type {Contract, ContractAnalysis, ContractField, ContractItem} from '@verification-tiers/contracts'
 import type {Root} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
@@ -10,11 +10,23 @@ import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import {expect} from 'vitest'
 
+/** The file and tree of `value`, parsed as the rules see it. */
+export function parse(value: string, path = 'CONTRACTS.md'): {file: VFile; tree: Root} {
+  const file = new VFile({path, value})
+  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
+  return {file, tree}
+}
+
 /** Contracts of `value`, read with the file so positions carry offsets. */
 export function read(value: string): Contract[] {
-  const file = new VFile({path: 'CONTRACTS.md', value})
-  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
+  const {file, tree} = parse(value)
   return extractContracts(tree, file)
+}
+
+/** Contracts and problems of `value`, read with the file. */
+export function analyze(value: string, path?: string): ContractAnalysis {
+  const {file, tree} = parse(value, path)
+  return analyzeContracts(tree, file)
 }
 
 /** `line:column-line:column`, or `null`. */
@@ -30,4 +42,25 @@ export function cover(source: string, position: Position): string {
   expect(place.toPoint(start.offset!)).toEqual(start)
   expect(place.toPoint(end.offset!)).toEqual(end)
   return source.slice(start.offset, end.offset)
+}
+
+/** A field as the tests compare it, with the number of its items. */
+export function fieldSummary(one: ContractField) {
+  return {
+    key: one.key,
+    label: one.label,
+    expectedLabel: one.expectedLabel,
+    value: one.value,
+    dialect: one.dialect,
+    position: span(one.position),
+    labelPosition: span(one.labelPosition),
+    valuePosition: span(one.valuePosition),
+    items: one.items.length,
+    hasList: one.hasList
+  }
+}
+
+/** An item as the tests compare it. */
+export function itemSummary(item: ContractItem) {
+  return {text: item.text, position: span(item.position), check: item.check}
 }

@@ -7,7 +7,7 @@ import {
   resolveFieldKey,
   splitCheck
 } from '@verification-tiers/contracts'
-import type {Contract, ContractItem} from '@verification-tiers/contracts'
+import type {Contract} from '@verification-tiers/contracts'
 import type {Root} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
@@ -16,22 +16,7 @@ import {unified} from 'unified'
 import type {Position} from 'unist'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
-import {span} from './helpers.js'
-
-function parse(value: string): {file: VFile; tree: Root} {
-  const file = new VFile({path: 'CONTRACTS.md', value})
-  const tree: Root = unified().use(remarkParse).use(remarkFrontmatter).parse(file)
-  return {file, tree}
-}
-
-function read(value: string): Contract[] {
-  const {file, tree} = parse(value)
-  return extractContracts(tree, file)
-}
-
-function itemSummary(item: ContractItem) {
-  return {text: item.text, position: span(item.position), check: item.check}
-}
+import {itemSummary, parse, read, span} from './helpers.js'
 
 const outline = [
   '# Project', // 1

@@ -1,0 +1,62 @@
+/**
+ * What the end-to-end tests of `tiers` share: run the real bin as a process,
+ * run git in a test project, and copy the evidence fixture into a new
+ * committed repository.
+ */
+import {execFile, spawn} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {promisify} from 'node:util'
+
+export const root = fileURLToPath(new URL('../..', import.meta.url))
+export const tiersBin = path.join(root, 'node_modules', '.bin', 'tiers')
+export const builtBin = path.join(root, 'packages', 'cli', 'dist', 'bin.js')
+export const evidenceFixture = path.join(root, 'test', 'fixtures', 'evidence-project')
+
+const execFileAsync = promisify(execFile)
+
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/**
+ * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` is
+ * cleared; `env` adds to (or, as `undefined`, removes from) the environment.
+ */
+export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const merged: NodeJS.ProcessEnv = {...process.env, TIERS_MAX_BLOCKS: undefined, ...env}
+    for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+    const child = spawn(process.execPath, [tiersBin, ...args], {cwd, env: merged, stdio: ['pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr}))
+    child.stdin.end(input)
+  })
+}
+
+/** Run git in `cwd` as a test user, without signing; trimmed stdout. */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const {stdout} = await execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd})
+  return stdout.trim()
+}
+
+/** A temporary copy of the evidence fixture (committed in a new git repository unless `commit` is false); `folders` collects it for removal. */
+export async function evidenceProject(folders: string[], prefix: string, {commit = true} = {}): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)))
+  folders.push(folder)
+  await fs.cp(evidenceFixture, folder, {recursive: true})
+  if (commit) {
+    await git(folder, 'init', '-q')
+    await git(folder, 'add', '-A')
+    await git(folder, 'commit', '-q', '-m', 'Answer service')
+  }
+  return folder
+}
