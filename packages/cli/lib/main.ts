@@ -2,6 +2,7 @@ import {parseArgs} from 'node:util'
 import {FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
 import {commands, escalationChoices} from './commands/index.js'
+import {runLint} from './commands/lint.js'
 import {exitCodes, ProjectError, UserError} from './errors.js'
 
 export const usage = `Usage: tiers <command> [options]
@@ -16,6 +17,7 @@ Commands:
   verify <slice> | --all [--timeout <s>]  run the criteria’s checks; record the run for the checkpoint
   stop-hook                               answer a coding agent’s Stop hook (JSON on stdin)
   verdict <text…> | -                     read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD
+  lint [paths…]                           lint markdown as remark does, faster (see tiers lint --help)
 
 Options:
   --dir <folder>    project folder (default: .greenlight)
@@ -35,6 +37,8 @@ export interface Io {
   stderr: (text: string) => void
   /** Standard input (default: the process’s). */
   stdin?: () => Promise<string>
+  /** Text for stderr as it is, without a line ending added (default: `stderr` without its last line ending). */
+  report?: (text: string) => void
 }
 
 async function readStdin(): Promise<string> {
@@ -52,6 +56,8 @@ function parseTimeout(value: string | undefined): number | null {
 
 /** Run `tiers`; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
+  // `lint` takes the remark CLI’s options, not the gate’s.
+  if (argv[0] === 'lint') return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, '')))})
   let parsed
   try {
     parsed = parseArgs({

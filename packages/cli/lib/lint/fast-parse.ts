@@ -1,0 +1,84 @@
+import {isContractRule} from '@verification-tiers/lint-rule'
+import type {Root} from 'mdast'
+import {fromMarkdown} from 'mdast-util-from-markdown'
+import type {Extension as FromMarkdownExtension, Options as FromMarkdownOptions} from 'mdast-util-from-markdown'
+import type {Extension as MicromarkExtension} from 'micromark-util-types'
+import type {Plugin, Processor} from 'unified'
+import {parseInSections} from './parse-in-sections.js'
+import {parseSimpleMarkdown} from './simple-markdown.js'
+
+// Plugins that add no checks of their own beside the contract rules: with only
+// these, a file without a contract gets no message, so it need not be parsed.
+const plainPlugins = new Set(['remarkParse', 'remarkStringify', 'remarkFrontmatter', 'remarkLint', 'remarkParseFast'])
+
+/** Whether every plugin of the processor is a contract rule or one that reports nothing by itself. */
+export function runsOnlyContractRules(attachers: ReadonlyArray<readonly unknown[]>): boolean {
+  return attachers.every(([plugin]) => isContractRule(plugin) || (typeof plugin === 'function' && plainPlugins.has(plugin.name)))
+}
+
+// What a contract, or a message about one, needs somewhere in the text: a
+// `C-NN` id, a `Contract:` label, a lint comment; frontmatter is checked apart.
+const contractSign = /c-\d|contract|<!--/i
+const frontmatterStart = /^\uFEFF?(?:---|\+\+\+)[ \t]*(?:\r\n|\r|\n|$)/
+
+/** Whether the text may hold a contract, a contract’s frontmatter or a lint comment. */
+export function mayHoldContracts(text: string): boolean {
+  return contractSign.test(text) || frontmatterStart.test(text)
+}
+
+/** Whether a syntax extension is remark-frontmatter’s, and for which fences (`-` YAML, `+` TOML). */
+function frontmatterFences(extension: MicromarkExtension): string[] | undefined {
+  const keys = Object.keys(extension)
+  if (keys.length !== 1 || keys[0] !== 'flow' || !extension.flow) return undefined
+  const entries = Object.entries(extension.flow)
+  const only = entries.every(([, constructs]) => [constructs].flat().every((construct) => construct?.tokenize.name === 'tokenizeFrontmatter'))
+  return only ? entries.map(([code]) => String.fromCharCode(Number(code))) : undefined
+}
+
+/** Whether every syntax extension is frontmatter, whose blocks never span a heading after the first. */
+export function sectionSafe(extensions: ReadonlyArray<MicromarkExtension>): boolean {
+  return extensions.every((extension) => frontmatterFences(extension) !== undefined)
+}
+
+/** Whether the syntax is plain markdown, with YAML frontmatter or without: what `parseSimpleMarkdown` reads. */
+function simpleSyntax(extensions: ReadonlyArray<MicromarkExtension>): {frontmatter: boolean} | undefined {
+  const fences = extensions.map(frontmatterFences)
+  if (!fences.every((each) => each !== undefined && each.every((fence) => fence === '-'))) return undefined
+  return {frontmatter: fences.length > 0}
+}
+
+/** An empty document spanning `text`, with the end point micromark would give it. */
+function emptyRoot(text: string): Root {
+  const value = text.startsWith('\uFEFF') ? text.slice(1) : text
+  const lines = value.split(/\r\n|\r|\n/)
+  const last = lines.at(-1) ?? ''
+  return {
+    type: 'root',
+    children: [],
+    position: {start: {line: 1, column: 1, offset: 0}, end: {line: lines.length, column: last.length + 1, offset: value.length}}
+  }
+}
+
+/**
+ * unified plugin: parse as remark-parse does (same options, same syntax
+ * extensions, same tree), but documents in the plain subset of markdown that
+ * contracts use with a small parser of that subset, large documents in
+ * sections (time linear in their size), and, when the processor runs only
+ * contract rules, files with no sign of a contract not at all.
+ */
+export const remarkParseFast: Plugin<[], string, Root> = function () {
+  const self = this as unknown as Processor<Root>
+  self.parser = function (document) {
+    const extensions = (self.data('micromarkExtensions') ?? []) as MicromarkExtension[]
+    const options: FromMarkdownOptions = {
+      ...self.data('settings'),
+      extensions,
+      mdastExtensions: (self.data('fromMarkdownExtensions') ?? []) as Array<FromMarkdownExtension | FromMarkdownExtension[]>
+    }
+    if (!mayHoldContracts(document) && runsOnlyContractRules(self.attachers)) return emptyRoot(document)
+    const simple = simpleSyntax(extensions)
+    const tree = simple ? parseSimpleMarkdown(document, simple.frontmatter) : undefined
+    if (tree) return tree
+    return sectionSafe(extensions) ? parseInSections(document, options) : fromMarkdown(document, options)
+  }
+}

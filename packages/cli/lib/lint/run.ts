@@ -1,0 +1,51 @@
+import {availableParallelism} from 'node:os'
+import type {VFile} from 'vfile'
+import {reporter} from 'vfile-reporter'
+import {statistics} from 'vfile-statistics'
+import {lintBatch} from './batch.js'
+import type {LintedFile, SourceFile} from './batch.js'
+import {discoverFiles} from './discover.js'
+import {fromMessageData} from './messages.js'
+import {lintOnWorkers, makeBatches} from './pool.js'
+import type {BatchSettings, LintSettings} from './settings.js'
+
+/** Below this much text, starting worker threads costs more than it saves. */
+const threadThreshold = 256 * 1024
+
+/** The result of `tiers lint`: the report the remark CLI would print, and its exit code. */
+export interface LintResult {
+  files: VFile[]
+  report: string
+  code: 0 | 1
+}
+
+/**
+ * Lint markdown files as the remark CLI does — same files, same
+ * configuration and ignore files, same messages and report — on worker
+ * threads, parsing large files in sections and skipping files without a
+ * contract when only contract rules run.
+ */
+export async function lintFiles(settings: LintSettings): Promise<LintResult> {
+  const files = await discoverFiles(settings)
+  const sources: SourceFile[] = files
+    .filter((file) => !statistics(file).fatal)
+    .map((file) => ({path: file.path, value: String(file.value)}))
+  const batchSettings: BatchSettings = {cwd: settings.cwd, detectConfig: settings.detectConfig, rcPath: settings.rcPath}
+  const characters = sources.reduce((sum, file) => sum + file.value.length, 0)
+  const threads = settings.threads ?? availableParallelism()
+  const linted: LintedFile[] =
+    threads > 0 && characters >= threadThreshold
+      ? await lintOnWorkers(batchSettings, makeBatches(sources), threads)
+      : await lintBatch(batchSettings, sources)
+
+  const byPath = new Map(files.map((file) => [file.path, file]))
+  for (const result of linted) {
+    const file = byPath.get(result.path)
+    if (file) file.messages.push(...result.messages.map((data) => fromMessageData(data, file.path)))
+  }
+  let report = reporter(files, {color: settings.color, quiet: settings.quiet, silent: settings.silent})
+  if (report && !report.endsWith('\n')) report += '\n'
+  const stats = statistics(files)
+  const failed = settings.frail ? stats.fatal || stats.warn : stats.fatal
+  return {files, report, code: failed ? 1 : 0}
+}
