@@ -1,12 +1,12 @@
 import {availableParallelism} from 'node:os'
 import type {VFile} from 'vfile'
-import {reporter} from 'vfile-reporter'
 import {statistics} from 'vfile-statistics'
 import {lintBatch} from './batch.js'
 import type {LintedFile, SourceFile} from './batch.js'
 import {discoverFiles} from './discover.js'
 import {fromMessageData} from './messages.js'
 import {lintOnWorkers, makeBatches} from './pool.js'
+import {reportFiles} from './report.js'
 import type {BatchSettings, LintSettings} from './settings.js'
 
 /** Below this much text, starting worker threads costs more than it saves. */
@@ -32,18 +32,17 @@ export async function lintFiles(settings: LintSettings): Promise<LintResult> {
     .map((file) => ({path: file.path, value: String(file.value)}))
   const batchSettings: BatchSettings = {cwd: settings.cwd, detectConfig: settings.detectConfig, rcPath: settings.rcPath}
   const characters = sources.reduce((sum, file) => sum + file.value.length, 0)
-  const threads = settings.threads ?? availableParallelism()
+  // Threads asked for are used; by default only when there is enough to do.
+  const threads = settings.threads ?? (characters >= threadThreshold ? availableParallelism() : 0)
   const linted: LintedFile[] =
-    threads > 0 && characters >= threadThreshold
-      ? await lintOnWorkers(batchSettings, makeBatches(sources), threads)
-      : await lintBatch(batchSettings, sources)
+    threads > 0 && sources.length > 0 ? await lintOnWorkers(batchSettings, makeBatches(sources), threads) : await lintBatch(batchSettings, sources)
 
   const byPath = new Map(files.map((file) => [file.path, file]))
   for (const result of linted) {
     const file = byPath.get(result.path)
     if (file) file.messages.push(...result.messages.map((data) => fromMessageData(data, file.path)))
   }
-  let report = reporter(files, {color: settings.color, quiet: settings.quiet, silent: settings.silent})
+  let report = reportFiles(files, {color: settings.color, quiet: settings.quiet, silent: settings.silent})
   if (report && !report.endsWith('\n')) report += '\n'
   const stats = statistics(files)
   const failed = settings.frail ? stats.fatal || stats.warn : stats.fatal
