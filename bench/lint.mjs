@@ -1,7 +1,8 @@
 // Lint speed and memory, side by side in one run: parsing alone, parsing with
-// the preset, the remark CLI with the preset, and markdownlint-cli2 with its
-// defaults, over one generated contract corpus; then the preset at 1x, 2x and
-// 4x the corpus to see how time grows. Not a test: figures and ratios only.
+// the preset, the remark CLI with the preset, `tiers lint` (worker threads and
+// on one thread), and markdownlint-cli2 with its defaults, over one generated
+// contract corpus at 1x, 2x and 4x (4x: 2,000 files and a 2 MB file), to see
+// the ratios and how time grows. Not a test: figures and ratios only.
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
@@ -11,7 +12,7 @@ import {writeCorpus} from './corpus.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name)
-// The 1x corpus; BENCH_FILES=2000 gives the full-size one (its 4x run needs several GB and many minutes).
+// The 1x corpus (BENCH_SCALES=1,2,4 multiplies it: 4x is the 2,000-file corpus).
 const baseFiles = Number(process.env.BENCH_FILES ?? 500)
 const baseLarge = Number(process.env.BENCH_LARGE_CONTRACTS ?? 1500)
 const hasTime = existsSync('/usr/bin/time')
@@ -39,11 +40,21 @@ function corpus(scale) {
   return {dir, files: paths.length, bytes}
 }
 
+const parseAlone = 'parse alone (remark-parse + remark-frontmatter)'
+const presetInProcess = 'parse + preset (in process)'
+const remarkCli = 'remark CLI + preset'
+const markdownlint = 'markdownlint-cli2 (defaults)'
+const tiersLint = 'tiers lint (preset)'
+const tiersLintOneThread = 'tiers lint --threads 0'
+
 const tools = {
-  'parse alone (remark-parse + remark-frontmatter)': (dir) => measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), 'parse', dir], dir),
-  'parse + preset (in process)': (dir) => measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), 'preset', dir], dir),
-  'remark CLI + preset': (dir) => measure(bin('remark'), ['--no-config', '--no-ignore', '--quiet', '--use', 'remark-preset-lint-verification-tiers', '.'], dir),
-  'markdownlint-cli2 (defaults)': (dir) => measure(bin('markdownlint-cli2'), ['**/*.md'], dir)
+  [parseAlone]: (dir) => measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), 'parse', dir], dir),
+  [presetInProcess]: (dir) => measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), 'preset', dir], dir),
+  [remarkCli]: (dir) => measure(bin('remark'), ['--no-config', '--no-ignore', '--quiet', '--use', 'remark-preset-lint-verification-tiers', '.'], dir),
+  // Without a configuration, `tiers lint` runs the same preset.
+  [tiersLint]: (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', '.'], dir),
+  [tiersLintOneThread]: (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', '--threads', '0', '.'], dir),
+  [markdownlint]: (dir) => measure(bin('markdownlint-cli2'), ['**/*.md'], dir)
 }
 
 const rows = []
@@ -52,39 +63,48 @@ const row = (tool, scale, data, result) => {
   rows.push({tool, scale, files: data.files, mb: data.bytes / 1e6, ms: result.ms, filesPerSecond: data.files / seconds, mbPerSecond: data.bytes / 1e6 / seconds, peakMb: result.peakKb === null ? null : result.peakKb / 1024})
 }
 
-const one = corpus(1)
-for (const [tool, run] of Object.entries(tools)) {
-  if (tool.startsWith('markdownlint') && !existsSync(bin('markdownlint-cli2'))) continue
-  row(tool, 1, one, run(one.dir))
-}
-for (const scale of [2, 4]) {
+const scales = (process.env.BENCH_SCALES ?? '1,2,4').split(',').map(Number)
+for (const scale of scales) {
   const data = corpus(scale)
-  for (const tool of ['parse alone (remark-parse + remark-frontmatter)', 'parse + preset (in process)']) row(tool, scale, data, tools[tool](data.dir))
+  for (const [tool, run] of Object.entries(tools)) {
+    if (tool === markdownlint && !existsSync(bin('markdownlint-cli2'))) continue
+    row(tool, scale, data, run(data.dir))
+  }
   rmSync(data.dir, {recursive: true, force: true})
 }
-rmSync(one.dir, {recursive: true, force: true})
 
-const find = (tool, scale = 1) => rows.find((entry) => entry.tool === tool && entry.scale === scale)
-const parse = find('parse alone (remark-parse + remark-frontmatter)')
-const preset = find('parse + preset (in process)')
-const cli = find('remark CLI + preset')
-const markdownlint = find('markdownlint-cli2 (defaults)')
-const ratios = {
-  presetOverParseTime: preset.ms / parse.ms,
-  presetOverParsePeakMemory: preset.peakMb && parse.peakMb ? preset.peakMb / parse.peakMb : null,
-  remarkCliOverMarkdownlint: markdownlint ? cli.ms / markdownlint.ms : null,
-  presetTimeAt2x: find('parse + preset (in process)', 2).ms / preset.ms,
-  presetTimeAt4x: find('parse + preset (in process)', 4).ms / preset.ms
+const find = (tool, scale) => rows.find((entry) => entry.tool === tool && entry.scale === scale)
+const ratio = (left, right) => (left && right ? left / right : null)
+const ratios = {}
+for (const scale of scales) {
+  const at = (tool) => find(tool, scale)
+  ratios[scale + 'x'] = {
+    presetOverParseTime: ratio(at(presetInProcess)?.ms, at(parseAlone)?.ms),
+    presetOverParsePeakMemory: ratio(at(presetInProcess)?.peakMb, at(parseAlone)?.peakMb),
+    remarkCliOverMarkdownlint: ratio(at(remarkCli)?.ms, at(markdownlint)?.ms),
+    tiersLintOverMarkdownlint: ratio(at(tiersLint)?.ms, at(markdownlint)?.ms),
+    tiersLintOverRemarkCli: ratio(at(tiersLint)?.ms, at(remarkCli)?.ms)
+  }
+}
+const first = scales[0]
+const growth = {}
+for (const tool of Object.keys(tools)) {
+  growth[tool] = Object.fromEntries(scales.slice(1).map((scale) => [scale + 'x', ratio(find(tool, scale)?.ms, find(tool, first)?.ms)]))
 }
 
 const pad = (value, width) => String(value).padEnd(width)
+const fixed = (value, digits = 2) => (value === null || value === undefined ? 'n/a' : value.toFixed(digits))
 console.log(`${pad('tool', 48)}${pad('scale', 7)}${pad('files', 8)}${pad('MB', 7)}${pad('wall s', 9)}${pad('files/s', 10)}${pad('MB/s', 8)}peak MB`)
 for (const entry of rows) {
   console.log(`${pad(entry.tool, 48)}${pad(entry.scale + 'x', 7)}${pad(entry.files, 8)}${pad(entry.mb.toFixed(1), 7)}${pad((entry.ms / 1000).toFixed(2), 9)}${pad(entry.filesPerSecond.toFixed(0), 10)}${pad(entry.mbPerSecond.toFixed(2), 8)}${entry.peakMb === null ? 'n/a' : entry.peakMb.toFixed(0)}`)
 }
 console.log('')
-console.log(`preset / parse alone: time ${ratios.presetOverParseTime.toFixed(3)}x (target ≤ 1.10), peak memory ${ratios.presetOverParsePeakMemory?.toFixed(3) ?? 'n/a'}x (target ≤ 1.10)`)
-console.log(`remark CLI + preset / markdownlint-cli2: ${ratios.remarkCliOverMarkdownlint?.toFixed(2) ?? 'n/a'}x`)
-console.log(`preset time at 2x: ${ratios.presetTimeAt2x.toFixed(2)}x, at 4x: ${ratios.presetTimeAt4x.toFixed(2)}x (linear: 2 and 4)`)
+for (const [scale, each] of Object.entries(ratios)) {
+  console.log(`${scale}: preset / parse alone: time ${fixed(each.presetOverParseTime, 3)}x (target ≤ 1.10), peak memory ${fixed(each.presetOverParsePeakMemory, 3)}x (target ≤ 1.10)`)
+  console.log(`${scale}: tiers lint / markdownlint-cli2: ${fixed(each.tiersLintOverMarkdownlint)}x, tiers lint / remark CLI: ${fixed(each.tiersLintOverRemarkCli)}x (target ≤ 0.50 each); remark CLI / markdownlint-cli2: ${fixed(each.remarkCliOverMarkdownlint)}x`)
+}
+for (const [tool, each] of Object.entries(growth)) {
+  console.log(`time growth of ${tool}: ${Object.entries(each).map(([scale, value]) => `${scale} ${fixed(value)}x`).join(', ')} (linear: ${scales.slice(1).map((scale) => scale / first).join(' and ')})`)
+}
 mkdirSync(path.join(root, 'bench/results'), {recursive: true})
-writeFileSync(path.join(root, 'bench/results/lint.json'), JSON.stringify({date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, ratios}, null, 2) + '\n')
+writeFileSync(path.join(root, 'bench/results/lint.json'), JSON.stringify({date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, ratios, growth}, null, 2) + '\n')

@@ -61,10 +61,18 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
   }
 )
 
+// Compiled once per phrase, not once per file.
+const patterns = new Map<string, RegExp>()
+
 /** Whole words, any case, any white space between words. */
 function phrasePattern(phrase: string): RegExp {
-  const words = phrase.trim().split(/\s+/).map((word) => word.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&'))
-  return new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu')
+  let pattern = patterns.get(phrase)
+  if (!pattern) {
+    const words = phrase.trim().split(/\s+/).map((word) => word.replace(/[$()*+.?[\\\]^{|}]/g, '\\$&'))
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}])${words.join('\\s+')}(?![\\p{L}\\p{N}])`, 'iu')
+    patterns.set(phrase, pattern)
+  }
+  return pattern
 }
 
 export default remarkLintAcceptanceCriteriaSpecific
