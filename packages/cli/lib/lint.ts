@@ -3,8 +3,9 @@ import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-t
 import {unified} from 'unified'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
+import {remarkParseFast} from './lint/fast-parse.js'
 
-const processor = unified().use(remarkParse).use(remarkPresetLintVerificationTiers)
+const processor = unified().use(remarkParse).use(remarkPresetLintVerificationTiers).use(remarkParseFast)
 
 /** Messages of the verification-tiers preset for one file. */
 export async function lintFile(file: string, text: string): Promise<VFileMessage[]> {
