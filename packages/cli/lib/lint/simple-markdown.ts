@@ -27,7 +27,9 @@ interface Line {
 const atxHeading = /^(#{1,6}) (\S(?:.*\S)?)$/
 const bulletItem = /^([-*+]) (.*)$/
 const orderedItem = /^(\d{1,9})([.)]) (.*)$/
+const itemMarker = /^(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
 const fenceOpen = /^(`{3,}|~{3,})(.*)$/
+const fenceClose = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
 // Lines that are thematic breaks or setext underlines, or could be.
 const ruleLike = /^ {0,3}(?:(?:[-*_=][ \t]*)+)$/
 // Content of a list item that would itself start a block.
@@ -173,6 +175,8 @@ function listItem(document: Document, line: Line, contentColumn: number): ListIt
 interface ItemLine {
   kind: string
   start: number | null
+  /** The number as written (`01` is not `1`). */
+  number: string | null
   contentColumn: number
 }
 
@@ -180,12 +184,16 @@ interface ItemLine {
 function readItem(text: string): ItemLine | undefined {
   const bullet = bulletItem.exec(text)
   const ordered = bullet ? null : orderedItem.exec(text)
-  if (!bullet && !ordered) return undefined
+  if (!bullet && !ordered) {
+    // A marker alone or before a tab is an item too, one this does not read.
+    if (itemMarker.test(text)) outside()
+    return undefined
+  }
   const content = (bullet ? bullet[2] : (ordered as RegExpExecArray)[3]) as string
-  if (content === '' || content.startsWith(' ') || blockStartInItem.test(content)) outside()
-  if (bullet) return {kind: bullet[1] as string, start: null, contentColumn: 2}
+  if (content === '' || content.startsWith(' ') || blockStartInItem.test(content) || ruleLike.test(content)) outside()
+  if (bullet) return {kind: bullet[1] as string, start: null, number: null, contentColumn: 2}
   const match = ordered as RegExpExecArray
-  return {kind: match[2] as string, start: Number(match[1]), contentColumn: (match[1] as string).length + 2}
+  return {kind: match[2] as string, start: Number(match[1]), number: match[1] as string, contentColumn: (match[1] as string).length + 2}
 }
 
 /**
@@ -272,7 +280,12 @@ function parseLines(document: Document, frontmatter: boolean): Root {
       let close = index + 1
       while (close < lines.length) {
         const candidate = (lines[close] as Line).text
-        if (candidate.startsWith(marker) && [...candidate].every((char) => char === marker[0])) break
+        const closing = fenceClose.exec(candidate)
+        if (closing && closing[1]?.[0] === marker[0] && (closing[1] as string).length >= marker.length) {
+          // Indented or followed by white space, it closes too; only the plain form is read here.
+          if (closing[1] !== candidate) outside()
+          break
+        }
         close++
       }
       if (close === lines.length) outside()
@@ -318,14 +331,15 @@ function parseLines(document: Document, frontmatter: boolean): Root {
       index++
       continue
     }
-    if (text.startsWith('#') && /^#{1,6}$/.test(text)) outside()
+    // Any other heading-like line (`#  two spaces`, `#` alone) is outside.
+    if (/^#{1,6}(?:[ \t]|$)/.test(text)) outside()
     if (text.startsWith('>') || text.startsWith('[')) outside()
 
     const item = readItem(text)
     if (item) {
       // An ordered item not starting at 1 cannot interrupt a paragraph: it would continue it.
       const interrupts = paragraphLines.length > 0 || (list !== undefined && !blankSinceList && list.kind !== item.kind)
-      if (interrupts && item.start !== null && item.start !== 1) outside()
+      if (interrupts && item.number !== null && item.number !== '1') outside()
       closeParagraph()
       if (list && list.kind === item.kind && blankSinceList) outside()
       if (!list || list.kind !== item.kind) {
