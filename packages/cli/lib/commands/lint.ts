@@ -19,7 +19,7 @@ Options:
   --rc-path <file>         use this configuration file
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
-  --threads <n>            worker threads (default: one per core; 0: none)
+  --threads <n>            threads to lint on (default: one per core; 1: no workers)
   -h, --help               show this help
 
 Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings

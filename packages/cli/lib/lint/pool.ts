@@ -1,4 +1,5 @@
 import {Worker} from 'node:worker_threads'
+import {lintBatch} from './batch.js'
 import type {LintedFile, SourceFile} from './batch.js'
 import type {BatchSettings} from './settings.js'
 
@@ -32,46 +33,60 @@ export function makeBatches(files: SourceFile[], size: number = batchSize): Sour
 }
 
 /**
- * Lint batches on `threads` worker threads, each taking the next batch when
- * it is done with one. Rejects with the first worker's error.
+ * Lint batches on `lanes` threads: this one and `lanes - 1` workers, each
+ * taking the next batch when done with one, so this thread works while the
+ * workers start. Rejects with the first error.
  */
-export function lintOnWorkers(settings: BatchSettings, batches: SourceFile[][], threads: number): Promise<LintedFile[]> {
+export function lintInParallel(settings: BatchSettings, batches: SourceFile[][], lanes: number): Promise<LintedFile[]> {
+  if (batches.length === 0) return Promise.resolve([])
   const script = new URL('worker.js', import.meta.url)
   const results: LintedFile[] = []
   const workers: Worker[] = []
   let next = 0
   let done = 0
   return new Promise((resolve, reject) => {
-    let failed = false
-    const fail = (error: Error): void => {
-      if (failed) return
-      failed = true
+    let settled = false
+    const stop = (): void => {
       for (const worker of workers) void worker.terminate()
+    }
+    const fail = (error: Error): void => {
+      if (settled) return
+      settled = true
+      stop()
       reject(error)
     }
-    const feed = (worker: Worker): void => {
-      if (next < batches.length) {
-        worker.postMessage({id: next, files: batches[next] as SourceFile[]} satisfies BatchRequest)
-        next++
-      } else {
-        void worker.terminate()
+    const finish = (files: LintedFile[]): void => {
+      results.push(...files)
+      done++
+      if (done === batches.length && !settled) {
+        settled = true
+        stop()
+        resolve(results)
       }
     }
-    const count = Math.max(1, Math.min(threads, batches.length))
+    const take = (): SourceFile[] | undefined => (settled || next >= batches.length ? undefined : (batches[next++] as SourceFile[]))
+    const feed = (worker: Worker): void => {
+      const id = next
+      const batch = take()
+      if (batch) worker.postMessage({id, files: batch} satisfies BatchRequest)
+      else void worker.terminate()
+    }
+    const count = Math.max(0, Math.min(lanes - 1, batches.length - 1))
     for (let index = 0; index < count; index++) {
       const worker = new Worker(script, {workerData: settings})
       workers.push(worker)
       worker.on('message', (response: BatchResponse) => {
         if (response.error !== undefined) return fail(new Error(response.error))
-        results.push(...response.files)
-        done++
-        if (done === batches.length) {
-          for (const each of workers) void each.terminate()
-          resolve(results)
-        } else feed(worker)
+        finish(response.files)
+        feed(worker)
       })
       worker.on('error', fail)
       feed(worker)
     }
+    // This thread’s lane.
+    const own = async (): Promise<void> => {
+      for (let batch = take(); batch; batch = take()) finish(await lintBatch(settings, batch))
+    }
+    own().catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error))))
   })
 }

@@ -1,11 +1,10 @@
 import {availableParallelism} from 'node:os'
 import type {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
-import {lintBatch} from './batch.js'
 import type {LintedFile, SourceFile} from './batch.js'
 import {discoverFiles} from './discover.js'
 import {fromMessageData} from './messages.js'
-import {lintOnWorkers, makeBatches} from './pool.js'
+import {lintInParallel, makeBatches} from './pool.js'
 import {reportFiles} from './report.js'
 import type {BatchSettings, LintSettings} from './settings.js'
 
@@ -32,10 +31,9 @@ export async function lintFiles(settings: LintSettings): Promise<LintResult> {
     .map((file) => ({path: file.path, value: String(file.value)}))
   const batchSettings: BatchSettings = {cwd: settings.cwd, detectConfig: settings.detectConfig, rcPath: settings.rcPath}
   const characters = sources.reduce((sum, file) => sum + file.value.length, 0)
-  // Threads asked for are used; by default only when there is enough to do.
-  const threads = settings.threads ?? (characters >= threadThreshold ? availableParallelism() : 0)
-  const linted: LintedFile[] =
-    threads > 0 && sources.length > 0 ? await lintOnWorkers(batchSettings, makeBatches(sources), threads) : await lintBatch(batchSettings, sources)
+  // Threads asked for are used; by default more than this one only when there is enough to do.
+  const threads = settings.threads ?? (characters >= threadThreshold ? availableParallelism() : 1)
+  const linted: LintedFile[] = await lintInParallel(batchSettings, makeBatches(sources), threads)
 
   const byPath = new Map(files.map((file) => [file.path, file]))
   for (const result of linted) {

@@ -23,7 +23,7 @@ export interface LintSettings {
   ignorePath?: string | undefined
   ignorePatterns: string[]
   rcPath?: string | undefined
-  /** Worker threads (default: one per core; `0` lints in this thread). */
+  /** Threads to lint on, this one included (default: one per core; `1` or `0`: this one only). */
   threads?: number | undefined
 }
 
