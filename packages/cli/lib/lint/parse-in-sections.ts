@@ -47,9 +47,9 @@ function candidateStarts(lines: Line[], size: number): number[] | null {
   let index = 0
   const first = (lines[0]?.text ?? '').replace(/^\uFEFF/, '')
   if (frontmatterFence.test(first)) {
-    const fence = first.trim()
+    const closing = first.startsWith('-') ? /^---[ \t]*$/ : /^\+\+\+[ \t]*$/
     index = 1
-    while (index < lines.length && lines[index]?.text.trimEnd() !== fence) index++
+    while (index < lines.length && !closing.test(lines[index]?.text ?? '')) index++
     // An unclosed frontmatter fence is no frontmatter at all; keep it whole.
     if (index === lines.length) return null
     index++
@@ -78,6 +78,7 @@ function candidateStarts(lines: Line[], size: number): number[] | null {
 }
 
 const fenceOpening = /^[ \t]*(`{3,}|~{3,})/
+const fenceClosing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/
 
 /** Whether a parsed section ends in a block that the next line would continue. */
 function endsOpen(section: Root, text: string): boolean {
@@ -89,15 +90,16 @@ function endsOpen(section: Root, text: string): boolean {
       if (open) {
         const marker = open[1] as string
         const lines = source.split(/\r\n|\r|\n/)
-        const last = (lines.at(-1) ?? '').trim()
-        const closed = lines.length > 1 && last.length >= marker.length && [...last].every((char) => char === marker[0])
+        const last = fenceClosing.exec(lines.at(-1) ?? '')
+        const closed = lines.length > 1 && last !== null && last[1]?.[0] === marker[0] && (last[1] as string).length >= marker.length
         if (!closed) return true
       }
     }
     if (node.type === 'html' && node.position) {
       const closedComment = node.value.startsWith('<!--') && (node.value.split(/\r\n|\r|\n/).at(-1) ?? '').includes('-->')
-      const rest = text.slice(node.position.end.offset)
-      if (!closedComment && !/(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)/.test(rest)) return true
+      // Other HTML blocks run until a blank line: is there one before the section ends?
+      const rest = text.slice(node.position.end.offset).replace(/^(?:\r\n|\r|\n)/, '')
+      if (!closedComment && !/^[ \t]*(?:\r\n|\r|\n)/.test(rest)) return true
     }
     node = 'children' in node ? node.children.at(-1) : undefined
   }
@@ -141,9 +143,11 @@ export function parseInSections(value: string, options: Options = {}, size: numb
     section = fromMarkdown(sectionText, options)
     sectionLine = fromLine
   }
+  // micromark drops a byte order mark and counts offsets from after it.
+  const bom = value.startsWith('\uFEFF') ? 1 : 0
   const keep = (): void => {
     if (!section) return
-    shift(section, sectionLine, (lines[sectionLine] as Line).offset)
+    if (sectionLine > 0) shift(section, sectionLine, (lines[sectionLine] as Line).offset - bom)
     children.push(...section.children)
   }
 
@@ -151,7 +155,9 @@ export function parseInSections(value: string, options: Options = {}, size: numb
   for (const next of [...starts, lines.length]) {
     parseFrom(from, next)
     // The section before a start must end closed; else the start belongs to it.
-    if (next < lines.length && endsOpen(section as unknown as Root, sectionText)) continue
+    // Points in the first section count from after a BOM: so does the text they index.
+    const indexed = from === 0 && bom ? sectionText.slice(1) : sectionText
+    if (next < lines.length && endsOpen(section as unknown as Root, indexed)) continue
     keep()
     from = next
   }
