@@ -12,17 +12,26 @@ export interface MessageData {
   note: string | undefined
   actual: string | undefined
   expected: string[] | undefined
-  /** What the reporter prints of a cause: its stack, else its message. */
-  cause: string | undefined
+  cause: CauseData | undefined
 }
 
-function describeCause(cause: unknown): string | undefined {
-  if (cause === undefined || cause === null) return undefined
+/** What the reporter prints of a cause: a message, an error’s stack (and its own cause), or text. */
+export type CauseData = {message: MessageData} | {stack: string; cause: CauseData | undefined} | {text: string}
+
+function describeCause(cause: unknown): CauseData | undefined {
+  if (cause === undefined || cause === null || cause === false || cause === 0 || cause === '') return undefined
   if (typeof cause === 'object') {
-    const value = ('stack' in cause && cause.stack) || ('message' in cause && cause.message)
-    if (value) return String(value)
+    if ('file' in cause && 'fatal' in cause && cause instanceof Error) return {message: toMessageData(cause as VFileMessage)}
+    const stack = ('stack' in cause ? String(cause.stack) : undefined) || ('message' in cause ? String(cause.message) : undefined)
+    if (stack !== undefined) return {stack, cause: 'cause' in cause ? describeCause(cause.cause) : undefined}
   }
-  return String(cause)
+  return {text: String(cause)}
+}
+
+function restoreCause(data: CauseData): unknown {
+  if ('message' in data) return fromMessageData(data.message, '')
+  if ('text' in data) return data.text
+  return data.cause === undefined ? {stack: data.stack} : {stack: data.stack, cause: restoreCause(data.cause)}
 }
 
 export function toMessageData(message: VFileMessage): MessageData {
@@ -48,6 +57,6 @@ export function fromMessageData(data: MessageData, file: string): VFileMessage {
   if (data.note !== undefined) message.note = data.note
   if (data.actual !== undefined) message.actual = data.actual
   if (data.expected !== undefined) message.expected = data.expected
-  if (data.cause !== undefined) message.cause = {stack: data.cause}
+  if (data.cause !== undefined) message.cause = restoreCause(data.cause)
   return message
 }

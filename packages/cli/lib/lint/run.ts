@@ -26,7 +26,10 @@ export interface LintResult {
  */
 export async function lintFiles(settings: LintSettings): Promise<LintResult> {
   const files = await discoverFiles(settings)
-  const sources: SourceFile[] = files
+  // A file given twice is linted once, and reported under its first mention, as remark does.
+  const byPath = new Map<string, VFile>()
+  for (const file of files) if (!byPath.has(file.path)) byPath.set(file.path, file)
+  const sources: SourceFile[] = [...byPath.values()]
     .filter((file) => !statistics(file).fatal)
     .map((file) => ({path: file.path, value: String(file.value)}))
   const batchSettings: BatchSettings = {cwd: settings.cwd, detectConfig: settings.detectConfig, rcPath: settings.rcPath}
@@ -35,7 +38,6 @@ export async function lintFiles(settings: LintSettings): Promise<LintResult> {
   const threads = settings.threads ?? (characters >= threadThreshold ? availableParallelism() : 1)
   const linted: LintedFile[] = await lintInParallel(batchSettings, makeBatches(sources), threads)
 
-  const byPath = new Map(files.map((file) => [file.path, file]))
   for (const result of linted) {
     const file = byPath.get(result.path)
     if (file) file.messages.push(...result.messages.map((data) => fromMessageData(data, file.path)))

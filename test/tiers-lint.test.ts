@@ -1,0 +1,544 @@
+/**
+ * End-to-end tests of `tiers lint` against the real `remark` CLI: for every
+ * scenario both bins run on the same temporary project with the same
+ * arguments, and `tiers lint` must print byte for byte the report remark
+ * prints on stderr — without colours and with them — and exit with the same
+ * code, lint on worker threads or not (`--threads 2`, `--threads 0`).
+ *
+ * Projects are written to temporary folders outside the repository, with a
+ * `node_modules` symlink to the repository’s so that plugins resolve there;
+ * the repository’s own `.remarkrc.json` and `.remarkignore` do not reach them.
+ * Where a project has no configuration file, `tiers lint` runs
+ * remark-preset-lint-verification-tiers, so remark gets `--use` it.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {spawn} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {parseSimpleMarkdown} from '../packages/cli/lib/lint/simple-markdown.js'
+import {root, runTiers} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
+
+const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
+const preset = 'remark-preset-lint-verification-tiers'
+const strict = 'remark-preset-lint-verification-tiers-strict'
+const recommended = 'remark-preset-lint-recommended'
+
+/** Neither bin may be forced into or out of colours by the environment. */
+const env = {FORCE_COLOR: undefined, NO_COLOR: undefined}
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/** Run the real `remark` CLI in `cwd`. */
+function runRemark(cwd: string, args: readonly string[]): Promise<Run> {
+  const merged: NodeJS.ProcessEnv = {...process.env}
+  for (const key of Object.keys(env)) delete merged[key]
+  return new Promise((resolve, reject) => {
+    const child = spawn(remarkBin, [...args], {cwd, env: merged, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr}))
+  })
+}
+
+/**
+ * A temporary project: `files` written (text), `copies` copied from the
+ * repository (`{'into/folder': 'content/examples/…'}`), and a `node_modules`
+ * symlink to the repository’s.
+ */
+async function project(files: Record<string, string | Buffer>, copies: Record<string, string> = {}): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-lint-')))
+  folders.push(folder)
+  await fs.symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
+  for (const [into, from] of Object.entries(copies)) await fs.cp(path.join(root, from), path.join(folder, into), {recursive: true})
+  for (const [name, value] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
+    await fs.writeFile(path.join(folder, name), value)
+  }
+  return folder
+}
+
+interface Compared {
+  /** remark’s run with `--no-color`. */
+  plain: Run
+  /** remark’s run with colours (its default). */
+  colored: Run
+}
+
+interface CompareOptions {
+  /** remark’s arguments where they differ from tiers lint’s (default: the same). */
+  remarkArgs?: readonly string[]
+  /** Make stderr comparable before comparing (default: as is). */
+  normalize?: (stderr: string) => string
+}
+
+/** A stable bit of strings: which of tiers lint’s runs has colours, so that both thread counts meet both. */
+function parity(args: readonly string[]): boolean {
+  let hash = 0
+  for (const character of args.join('\0')) hash = (hash * 31 + (character.codePointAt(0) ?? 0)) >>> 0
+  return hash % 2 === 0
+}
+
+/**
+ * Run `remark <args> --no-stdout`, with `--no-color` and without, and
+ * `tiers lint <args>` with `--threads 0` and with `--threads 2`, one of them
+ * with `--no-color` (in turn); expect tiers lint’s stderr and exit code to be
+ * remark’s, and its stdout empty. Resolves to remark’s runs.
+ */
+async function compare(cwd: string, args: readonly string[], options: CompareOptions = {}): Promise<Compared> {
+  const remarkArgs = options.remarkArgs ?? args
+  const normalize = options.normalize ?? ((stderr: string) => stderr)
+  const entries = await fs.readdir(cwd, {withFileTypes: true})
+  const names = await Promise.all(entries.map(async (entry) => (entry.isFile() ? `${entry.name}:${(await fs.stat(path.join(cwd, entry.name))).size}` : entry.name)))
+  const plainFirst = parity([...args, ...names.sort()])
+  const tiersArgs = [
+    [...args, ...(plainFirst ? ['--no-color'] : []), '--threads', '0'],
+    [...args, ...(plainFirst ? [] : ['--no-color']), '--threads', '2']
+  ]
+  const [colored, plain, ...tiersRuns] = await Promise.all([
+    runRemark(cwd, [...remarkArgs, '--no-stdout']),
+    runRemark(cwd, [...remarkArgs, '--no-color', '--no-stdout']),
+    ...tiersArgs.map((each) => runTiers(cwd, ['lint', ...each], '', env))
+  ])
+  // Guard the guard: remark colours its report by default, also when piped.
+  if (colored.stderr.trim()) expect(colored.stderr).toContain('\u001B[')
+  expect(plain.stderr).not.toContain('\u001B[')
+  tiersRuns.forEach((run, index) => {
+    const each = tiersArgs[index] as string[]
+    const label = `tiers lint ${each.join(' ')}`
+    const expected = each.includes('--no-color') ? plain : colored
+    expect({stderr: normalize(run.stderr), code: run.code}, label).toEqual({stderr: normalize(expected.stderr), code: expected.code})
+    expect(run.stdout, label).toBe('')
+  })
+  return {plain, colored}
+}
+
+const presetConfig = JSON.stringify({plugins: [preset]})
+
+// Contracts -----------------------------------------------------------------
+
+/** A tier in the wrong case: an error. */
+const cartTotal = ['### C-01: CartTotal', '', '**Verification:** Verify', '**Acceptance Criteria:**', '- The total includes tax', '- The total is rounded to cents', ''].join('\n')
+
+/** Three criteria, one vague. */
+const orderHistory = [
+  '### C-02: OrderHistory',
+  '',
+  '**Verification:** verify',
+  '**Acceptance Criteria:**',
+  '- The list shows orders -- verified by: `npm test -- orders`',
+  '- The list works as expected',
+  '- The list pages by 20 -- verified by: `npm test -- paging`',
+  ''
+].join('\n')
+
+/** No tier, nor criteria or steps. */
+const spendHeader = '### C-05: SpendColumnHeader\n\n**Boundary:** Table header -> currency label\n'
+
+/** Steps before Verification (the strict preset reports it). */
+const orderEmail = ['### C-03: OrderEmail', '', '**Boundary:** order placed -> confirmation email', '**Steps:**', '- Place an order', '', '**Verification:** verify', ''].join('\n')
+
+const contracts = [cartTotal, orderHistory, spendHeader, orderEmail].join('\n')
+
+// The example projects ----------------------------------------------------
+
+const examplesReport = [
+  'broken-contracts/CONTRACTS.md',
+  '11:19-11:25 error   Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`                                                                                                        verification-tier            remark-lint',
+  '18:1-18:25  warning Unexpected verify contract C-02 PaymentForm without acceptance criteria or steps, expected at least one criterion or step                                                         verify-tier-criteria         remark-lint',
+  '24:3-24:8   warning Unexpected steps on auto contract C-03 OrderEmail, expected none as the `auto` tier ignores them, or `Verification: verify`                                                       auto-tier-ignored-fields     remark-lint',
+  '31:3-31:22  warning Unexpected field name `Acceptence Criteria` in C-04 ShippingOptions, expected `Acceptance Criteria`                                                                               contract-field-name          remark-lint',
+  '42:5-42:34  warning Unexpected vague criterion `works as expected` in C-05 Receipt, expected an observable outcome or a `-- verified by:` check                                                       acceptance-criteria-specific remark-lint',
+  '56:3-56:34  warning Unexpected 6 acceptance criteria on C-07 OrderHistory, expected at most 5                                                                                                         acceptance-criteria-count    remark-lint',
+  '',
+  'broken-contracts/contracts/C-06.md',
+  '6:22-6:67   warning Unexpected `acceptance_criteria` as text, expected a list                                                                                                                         contract-frontmatter         remark-lint',
+  '',
+  'greenlight-project/.greenlight/CONTRACTS.md',
+  '84:1-84:28  warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria         remark-lint',
+  '',
+  'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
+  '',
+  '8 messages (✖ 1 error, ⚠ 7 warnings)',
+  ''
+].join('\n')
+
+describe('tiers lint and remark: the example projects', {timeout: 180_000}, () => {
+  const examplesProject = () =>
+    project({'.remarkrc.json': presetConfig}, {'greenlight-project': 'content/examples/greenlight-project', 'broken-contracts': 'content/examples/broken-contracts'})
+  const both = ['broken-contracts', 'greenlight-project/.greenlight']
+
+  it.concurrent('report the same for both projects', async () => {
+    const cwd = await examplesProject()
+    const {plain, colored} = await compare(cwd, both)
+    expect(plain).toEqual({code: 1, stdout: '', stderr: examplesReport})
+    expect(colored.stderr).toContain('\u001B[4m\u001B[31mbroken-contracts/CONTRACTS.md\u001B[39m\u001B[24m\n')
+  })
+
+  it.concurrent('report the same with `--quiet` (of `.`) and `--silent`', async () => {
+    const cwd = await examplesProject()
+    const [quiet, silent] = await Promise.all([compare(cwd, ['-q', '.']), compare(cwd, ['--silent', ...both])])
+    // `.` takes in the hidden `.greenlight` folder; `--quiet` leaves out C-06.md, which has no messages.
+    expect(quiet.plain.stderr).toContain('greenlight-project/.greenlight/CONTRACTS.md\n')
+    expect(quiet.plain.stderr).not.toContain('C-06.md: no issues found')
+    expect(silent.plain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'broken-contracts/CONTRACTS.md',
+        '11:19-11:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint',
+        '',
+        '✖ 1 error',
+        ''
+      ].join('\n')
+    })
+  })
+
+  it.concurrent('exit the same with and without `--frail` on warnings only', async () => {
+    const cwd = await examplesProject()
+    const [normal, frail] = await Promise.all([
+      compare(cwd, ['greenlight-project/.greenlight']),
+      compare(cwd, ['--frail', 'greenlight-project/.greenlight'])
+    ])
+    expect(normal.plain.code).toBe(0)
+    expect(frail.plain.code).toBe(1)
+    expect(frail.plain.stderr).toBe(normal.plain.stderr)
+  })
+})
+
+// Configuration -----------------------------------------------------------
+
+describe('tiers lint and remark: configuration', {timeout: 180_000}, () => {
+  const copies = {'broken-contracts': 'content/examples/broken-contracts'}
+
+  it.concurrent('the strict preset', async () => {
+    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [strict]}), 'contracts.md': contracts}, copies)
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('contract-field-order')
+    expect(plain.stderr).toContain('explicit-verification-tier')
+  })
+
+  it.concurrent('the preset with remark-preset-lint-recommended: files without contracts are linted too', async () => {
+    const cwd = await project(
+      {
+        '.remarkrc.json': JSON.stringify({plugins: [recommended, preset]}),
+        'contracts.md': contracts,
+        'README.md': '# Readme\n\n* a list\n* with `*` markers\n\nA [dangling reference][nowhere].\n\nNo final newline',
+        'notes/prose.md': 'Some prose,  with two spaces,\nand an ![image]( url ) and a [link][].\n\n[link]: https://example.com\n[unused]: https://example.com\n'
+      },
+      copies
+    )
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('final-newline')
+    expect(plain.stderr).toContain('notes/prose.md\n')
+  })
+
+  it.concurrent('rule options and a rule turned off', async () => {
+    const cwd = await project(
+      {
+        '.remarkrc.json': JSON.stringify({
+          plugins: [preset, ['remark-lint-acceptance-criteria-count', [1, {max: 2}]], ['remark-lint-verification-tier', false]]
+        }),
+        'contracts.md': contracts
+      },
+      copies
+    )
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('expected at most 2')
+    expect(plain.stderr).not.toContain('verification-tier ')
+    expect(plain.code).toBe(0)
+  })
+
+  it.concurrent('`package.json#remarkConfig`', async () => {
+    const cwd = await project(
+      {
+        'package.json': JSON.stringify({name: 'contracts', private: true, remarkConfig: {plugins: [strict, ['remark-lint-verification-tier', false]]}}),
+        'contracts.md': contracts
+      },
+      copies
+    )
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('explicit-verification-tier')
+  })
+
+  it.concurrent('`--rc-path`, beside a `.remarkrc.json`', async () => {
+    const cwd = await project(
+      {
+        '.remarkrc.json': presetConfig,
+        'config/lint.json': JSON.stringify({plugins: [strict, ['remark-lint-acceptance-criteria-count', ['error', {max: 1}]]]}),
+        'contracts.md': contracts
+      },
+      copies
+    )
+    const [{plain}] = await Promise.all([compare(cwd, ['--rc-path', 'config/lint.json', '.']), compare(cwd, ['--rc-path', 'config/lint.json', '--no-config', '.'])])
+    expect(plain.stderr).toContain('expected at most 1')
+  })
+
+  it.concurrent('`--no-config`: tiers lint runs the preset, remark `--use`s it', async () => {
+    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [recommended, strict]}), 'contracts.md': contracts, 'README.md': 'No final newline'}, copies)
+    const {plain} = await compare(cwd, ['--no-config', '.'], {remarkArgs: ['--no-config', '--use', preset, '.']})
+    expect(plain.stderr).not.toContain('final-newline')
+    expect(plain.stderr).toContain('README.md: no issues found')
+  })
+})
+
+// Which files ------------------------------------------------------------
+
+describe('tiers lint and remark: which files', {timeout: 180_000}, () => {
+  const files = {
+    '.remarkrc.json': presetConfig,
+    '.remarkignore': 'vendor/\n',
+    '.lintignore': 'docs/b.markdown\n',
+    'README.md': '# Project\n\nNothing to see.\n',
+    'contracts.md': contracts,
+    'docs/a.md': cartTotal,
+    'docs/b.markdown': orderHistory,
+    'docs/c.mdown': spendHeader,
+    'docs/notes.txt': cartTotal,
+    'docs/deep/d.md': orderEmail,
+    'drafts/e.md': cartTotal,
+    'vendor/x.md': cartTotal
+  }
+
+  it.concurrent('`.` with `.remarkignore`', async () => {
+    const cwd = await project(files)
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('docs/b.markdown\n')
+    expect(plain.stderr).toContain('docs/c.mdown\n')
+    expect(plain.stderr).not.toContain('vendor/')
+    expect(plain.stderr).not.toContain('notes.txt')
+  })
+
+  it.concurrent('`--ignore-pattern`, `--ignore-path`, `--no-ignore`', async () => {
+    const cwd = await project(files)
+    const [pattern, ignorePath, noIgnore] = await Promise.all([
+      compare(cwd, ['--ignore-pattern', 'drafts/**', '--ignore-pattern', 'docs/deep/**,README.md', '.']),
+      compare(cwd, ['--ignore-path', '.lintignore', '.']),
+      compare(cwd, ['--no-ignore', '.'])
+    ])
+    expect(pattern.plain.stderr).not.toContain('drafts/')
+    expect(pattern.plain.stderr).not.toContain('README.md')
+    expect(ignorePath.plain.stderr).not.toContain('docs/b.markdown')
+    expect(noIgnore.plain.stderr).toContain('vendor/x.md\n')
+  })
+
+  it.concurrent('globs, a folder, explicit files', async () => {
+    const cwd = await project(files)
+    const [glob] = await Promise.all([compare(cwd, ['**/*.md']), compare(cwd, ['docs', 'contracts.md', 'docs/notes.txt'])])
+    expect(glob.plain.stderr).not.toContain('b.markdown')
+    expect(glob.plain.stderr).toMatch(/^vendor\/x\.md\n +error +Cannot process specified file: it’s ignored$/m)
+  })
+
+  // remark lints a file given twice once, and reports it twice: its messages
+  // under the first entry, `no issues found` for the second.
+  it.concurrent('a file given twice', async () => {
+    const cwd = await project(files)
+    await compare(cwd, ['docs/a.md', 'docs/a.md'])
+  })
+
+  it.concurrent('an explicitly given ignored file and a missing file', async () => {
+    const cwd = await project(files)
+    const {plain} = await compare(cwd, ['vendor/x.md', 'docs/a.md', 'missing.md'])
+    expect(plain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'docs/a.md',
+        '3:19-3:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint',
+        '',
+        'missing.md',
+        '          error No such file or folder',
+        '  [cause]:',
+        `    Error: ENOENT: no such file or directory, stat '${path.join(cwd, 'missing.md')}'`,
+        '',
+        'vendor/x.md',
+        '          error Cannot process specified file: it’s ignored',
+        '',
+        '✖ 3 errors',
+        ''
+      ].join('\n')
+    })
+  })
+
+  it.concurrent('a single `.markdown` file', async () => {
+    const cwd = await project(files)
+    await compare(cwd, ['docs/b.markdown'])
+  })
+})
+
+// Files without contracts -------------------------------------------------
+
+describe('tiers lint and remark: files without contracts', {timeout: 180_000}, () => {
+  const files = {
+    'README.md': '# A project\n\nIt has a readme, in *plain* prose, and `code`.\n\n## Usage\n\n```sh\nnpm test\n```\n',
+    'prose.md': 'Just a paragraph\nover two lines.\n',
+    'empty.md': '',
+    'blank.md': '\n\n   \n',
+    'disable-line.md': 'Some text. <!-- lint disable-line foo -->\n\n<!-- lint disable-line foo -->\n',
+    'bad-comment.md': '# Title\n\n<!--lint nope-->\n\n<!--lint enable-->\n',
+    'bad-frontmatter.md': '---\nid: [C-01\ncontract: "unclosed\n---\n',
+    'frontmatter-only.md': '---\ntitle: A page\n---\n',
+    'crlf-frontmatter.md': '---\r\nid: C-09\r\ncontract: Crlf\r\nverification: Auto\r\n---\r\n',
+    'bom.md': '\uFEFFA file with a byte order mark.\n',
+    'mentions.md': 'Prose about a contract, and about C-3PO, but no contract.\n'
+  }
+
+  it.concurrent('with the preset in `.remarkrc.json`', async () => {
+    const cwd = await project({...files, '.remarkrc.json': presetConfig})
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('README.md: no issues found\n')
+    expect(plain.stderr).toContain('bad-comment.md\n')
+    expect(plain.stderr).toContain('bad-frontmatter.md\n')
+    expect(plain.stderr).toContain('contract-frontmatter')
+  })
+
+  it.concurrent('without a configuration file, and one file at a time', async () => {
+    const cwd = await project(files)
+    const use = ['--use', preset]
+    await Promise.all([
+      compare(cwd, ['.'], {remarkArgs: [...use, '.']}),
+      compare(cwd, ['bad-comment.md'], {remarkArgs: [...use, 'bad-comment.md']})
+    ])
+  })
+})
+
+// Documents outside the subset parser --------------------------------------
+
+const crlf = (text: string) => text.replace(/\n/g, '\r\n')
+
+const outside: Record<string, string> = {
+  // Without remark-gfm a table is a paragraph, which the subset parser reads.
+  'table.md': cartTotal + '\n| Field | Value |\n| ----- | ----- |\n| tier  | `Verify` |\n\n' + orderHistory,
+  'quote.md': '> ' + cartTotal.split('\n').join('\n> ') + '\n\n' + spendHeader,
+  'setext.md': 'Contracts\n=========\n\nSlice one\n---------\n\n' + cartTotal + '\n***\n\n' + orderEmail,
+  'crlf.md': crlf(contracts),
+  'cr.md': contracts.replace(/\n/g, '\r'),
+  'bom.md': '\uFEFF' + contracts,
+  'bom-frontmatter.md': '\uFEFF---\nid: C-06\ncontract: ExportCsv\nverification: Verify\nsteps:\n  - Click Export\n---\n\n# C-06: ExportCsv\n',
+  'tabs.md': cartTotal.replace('**Verification:**', '**Verification:**\t') + '\n\tindented code\n\n-\tThe tab item\n',
+  'nested.md': orderHistory.replace('- The list works as expected', '- The list works as expected\n  - nested one\n    - nested two\n\n  loose') + '\n' + spendHeader,
+  'html.md': '<div>\n\n' + cartTotal + '\n</div>\n\n' + spendHeader,
+  'code.md': '    indented code\n\n' + cartTotal + '\n~~~\n### C-09: NotAContract\n~~~\n',
+  'escapes.md': cartTotal.replace('tax', 'tax \\& _fees_ &amp; <b>more</b>') + '\nSee ![alt](img.png "title") and <https://example.com>.\n',
+  'directive.md': ':::note{.wide}\n' + cartTotal + ':::\n\nSee :abbr[C-01]{title="CartTotal"}.\n\n' + spendHeader,
+  // Large enough to be parsed in sections, with CRLF, tables and quotes.
+  'large.md': crlf(
+    Array.from(
+      {length: 120},
+      (_, index) =>
+        `## S-${index}: Slice ${index}\n\n` +
+        cartTotal.replace('C-01: CartTotal', `C-${index}: CartTotal${index}`) +
+        '\n| a | b |\n| - | - |\n| 1 | 2 |\n\n> quoted\nlazy\n\n' +
+        (index % 3 === 0 ? spendHeader : orderHistory)
+    ).join('\n')
+  )
+}
+
+describe('tiers lint and remark: documents outside the subset parser', {timeout: 180_000}, () => {
+  it('are outside the subset parser, so micromark parses them', () => {
+    const inside = Object.entries(outside).filter(([, value]) => parseSimpleMarkdown(value, true) !== undefined).map(([name]) => name)
+    expect(inside.filter((name) => name !== 'table.md')).toEqual([])
+  })
+
+  it.concurrent('with the preset', async () => {
+    const cwd = await project({...outside, '.remarkrc.json': presetConfig})
+    const {plain} = await compare(cwd, ['.'])
+    for (const name of Object.keys(outside)) expect(plain.stderr).toContain(`${name}\n`)
+  })
+
+  // A syntax extension other than frontmatter: no subset parser, no sections,
+  // and files without contracts are parsed too.
+  it.concurrent('with remark-preset-lint-recommended, the strict preset and a directive syntax plugin', async () => {
+    const cwd = await project({
+      ...outside,
+      'no-contract.md': 'Plain prose\n\n*   with a list\n',
+      'directive.js': [
+        "import {directive} from 'micromark-extension-directive'",
+        "import {directiveFromMarkdown} from 'mdast-util-directive'",
+        'export default function remarkDirectiveSyntax() {',
+        '  const data = this.data()',
+        '  ;(data.micromarkExtensions ??= []).push(directive())',
+        '  ;(data.fromMarkdownExtensions ??= []).push(directiveFromMarkdown())',
+        '}',
+        ''
+      ].join('\n'),
+      '.remarkrc.json': JSON.stringify({plugins: [recommended, strict, './directive.js']})
+    })
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.stderr).toContain('list-item-indent')
+    expect(plain.stderr).toContain('no-contract.md\n')
+  })
+})
+
+// A generated corpus -------------------------------------------------------
+
+describe('tiers lint and remark: the benchmark corpus', {timeout: 180_000}, () => {
+  it.concurrent('60 small files and a CONTRACTS.md of 400 contracts', async () => {
+    const {writeCorpus} = (await import(path.join(root, 'bench/corpus.mjs'))) as {
+      writeCorpus: (dir: string, options: {files: number; largeContracts: number}) => {paths: string[]; bytes: number}
+    }
+    const cwd = await project({'.remarkrc.json': presetConfig})
+    writeCorpus(cwd, {files: 60, largeContracts: 400})
+    const {plain} = await compare(cwd, ['.'])
+    expect(plain.code).toBe(1)
+    expect(plain.stderr).toContain('CONTRACTS.md\n')
+    expect(plain.stderr).toContain('contracts/slice-00060.md')
+  })
+})
+
+// Broken configuration ----------------------------------------------------
+
+describe('tiers lint and remark: a `.remarkrc.json` that is not JSON', {timeout: 180_000}, () => {
+  it.concurrent('report a fatal error for each file', async () => {
+    const cwd = await project({'.remarkrc.json': '{"plugins": [', 'a.md': cartTotal, 'b.md': 'Prose.\n'})
+    // The `[cause]` stacks name the files of the code that threw: leave out
+    // their `at …` frames, keep every other line.
+    const frames = (stderr: string) => stderr.replace(/^ *at .*\n/gm, '')
+    const {plain} = await compare(cwd, ['.'], {normalize: frames})
+    expect(plain.code).toBe(1)
+    expect(plain.stderr.split('\n').slice(0, 4)).toEqual(['a.md', ' error Cannot process file', '  [cause]:', '    Error: Cannot parse file `.remarkrc.json`'])
+    expect(frames(plain.stderr)).toContain('  [cause]:\n    JSONError: Unexpected end of JSON input')
+  })
+})
+
+// Usage -----------------------------------------------------------------------
+
+describe('tiers lint: usage', () => {
+  it.concurrent('`--help` prints usage on stdout', async () => {
+    const cwd = await project({})
+    const [help, short, tiersHelp] = await Promise.all([runTiers(cwd, ['lint', '--help']), runTiers(cwd, ['lint', '-h']), runTiers(cwd, ['--help'])])
+    expect(help.code).toBe(0)
+    expect(help.stderr).toBe('')
+    expect(help.stdout).toMatch(/^Usage: tiers lint/)
+    expect(short).toEqual(help)
+    expect(tiersHelp.code).toBe(0)
+    expect(tiersHelp.stdout).toMatch(/^ {2}lint \[paths…\] /m)
+  })
+
+  it.concurrent('bad options: one line on stderr, exit 1', async () => {
+    const cwd = await project({'a.md': cartTotal})
+    const runs = await Promise.all([
+      runTiers(cwd, ['lint', '--threads', 'x']),
+      runTiers(cwd, ['lint', '--threads', '-1']),
+      runTiers(cwd, ['lint', '--bogus']),
+      runTiers(cwd, ['lint', '--rc-path'])
+    ])
+    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--threads x`, expected a whole number of 0 or more\n')
+    for (const run of runs) {
+      expect(run.code).toBe(1)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).toMatch(/^tiers lint: [^\n]+\n$/)
+    }
+    expect(runs[2]?.stderr).toContain('--bogus')
+  })
+})
