@@ -9,7 +9,7 @@ import {reportFiles} from './report.js'
 import type {BatchSettings, LintSettings} from './settings.js'
 
 /** Below this much text, starting worker threads costs more than it saves. */
-const threadThreshold = 256 * 1024
+const threadThreshold = 1024 * 1024
 
 /** The result of `tiers lint`: the report the remark CLI would print, and its exit code. */
 export interface LintResult {
