@@ -45,7 +45,7 @@ const presetInProcess = 'parse + preset (in process)'
 const remarkCli = 'remark CLI + preset'
 const markdownlint = 'markdownlint-cli2 (defaults)'
 const tiersLint = 'tiers lint (preset)'
-const tiersLintOneThread = 'tiers lint --threads 0'
+const tiersLintOneThread = 'tiers lint --threads 1'
 
 const tools = {
   [parseAlone]: (dir) => measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), 'parse', dir], dir),
@@ -53,7 +53,7 @@ const tools = {
   [remarkCli]: (dir) => measure(bin('remark'), ['--no-config', '--no-ignore', '--quiet', '--use', 'remark-preset-lint-verification-tiers', '.'], dir),
   // Without a configuration, `tiers lint` runs the same preset.
   [tiersLint]: (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', '.'], dir),
-  [tiersLintOneThread]: (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', '--threads', '0', '.'], dir),
+  [tiersLintOneThread]: (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', '--threads', '1', '.'], dir),
   [markdownlint]: (dir) => measure(bin('markdownlint-cli2'), ['**/*.md'], dir)
 }
 
