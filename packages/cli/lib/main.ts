@@ -2,7 +2,6 @@ import {parseArgs} from 'node:util'
 import {FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
 import {commands, escalationChoices} from './commands/index.js'
-import {runLint} from './commands/lint.js'
 import {exitCodes, ProjectError, UserError} from './errors.js'
 
 export const usage = `Usage: tiers <command> [options]
@@ -56,8 +55,12 @@ function parseTimeout(value: string | undefined): number | null {
 
 /** Run `tiers`; resolves to the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
-  // `lint` takes the remark CLI’s options, not the gate’s.
-  if (argv[0] === 'lint') return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, '')))})
+  // `lint` takes the remark CLI’s options, not the gate’s; loaded only when asked
+  // for, so the gate’s commands start without the remark engine.
+  if (argv[0] === 'lint') {
+    const {runLint} = await import('./commands/lint.js')
+    return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, '')))})
+  }
   let parsed
   try {
     parsed = parseArgs({
