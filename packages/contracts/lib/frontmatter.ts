@@ -15,6 +15,27 @@ export interface FrontmatterContract {
   fields: ContractField[]
 }
 
+// A key that makes frontmatter a contract (see `isContract` below).
+const contractKeys = new Set(['id', 'contract', 'verification', 'acceptanceCriteria', 'steps'])
+// `key: value` with a word for a key and plain words for a value, or a comment,
+// or nothing: YAML that always parses, to a mapping of those keys.
+const plainLine = /^(?:[A-Za-z_][\w-]*:(?: +[A-Za-z\d][\w .,/()+-]*)?|#.*|)$/
+
+/**
+ * Keys of frontmatter made only of plain `key: value` lines (and comments and
+ * blank lines), which is always valid YAML; `null` for anything else.
+ */
+export function plainFrontmatterKeys(value: string): string[] | null {
+  if (/[\r\t]/.test(value)) return null
+  const keys: string[] = []
+  for (const line of value.split('\n')) {
+    if (!plainLine.test(line)) return null
+    const colon = line.indexOf(':')
+    if (colon > 0 && !line.startsWith('#')) keys.push(line.slice(0, colon))
+  }
+  return keys
+}
+
 /**
  * One contract per file in YAML frontmatter (`id`, `contract`, `slice`,
  * `verification`, `acceptance_criteria`, `steps`). Positions point into the
@@ -26,6 +47,9 @@ export function readFrontmatter(
 ): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
+  // Most frontmatter (`title: …`, `owner: …`) is no contract and cannot be bad YAML: skip the parser.
+  const keys = plainFrontmatterKeys(node.value)
+  if (keys && !keys.some((key) => contractKeys.has(resolveFieldKey(key) ?? ''))) return {contract: null, problems}
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
   // (same length, so every index stays). A CR inside lines that LF ends is kept, as YAML keeps it in quoted strings.
