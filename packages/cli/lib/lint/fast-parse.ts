@@ -9,7 +9,8 @@ import {parseSimpleMarkdown} from './simple-markdown.js'
 
 // Plugins that add no checks of their own beside the contract rules: with only
 // these, a file without a contract gets no message, so it need not be parsed.
-const plainPlugins = new Set(['remarkParse', 'remarkStringify', 'remarkFrontmatter', 'remarkLint', 'remarkParseFast'])
+// (`lintMessageControl` is what remark-lint attaches for its comments.)
+const plainPlugins = new Set(['remarkParse', 'remarkStringify', 'remarkFrontmatter', 'remarkLint', 'lintMessageControl', 'remarkParseFast'])
 
 /** Whether every plugin of the processor is a contract rule or one that reports nothing by itself. */
 export function runsOnlyContractRules(attachers: ReadonlyArray<readonly unknown[]>): boolean {
@@ -18,7 +19,7 @@ export function runsOnlyContractRules(attachers: ReadonlyArray<readonly unknown[
 
 // What a contract, or a message about one, needs somewhere in the text: a
 // `C-NN` id, a `Contract:` label, a lint comment; frontmatter is checked apart.
-const contractSign = /c-\d|contract|<!--/i
+const contractSign = /\bc-\d|contract|<!--/i
 const frontmatterStart = /^\uFEFF?(?:---|\+\+\+)[ \t]*(?:\r\n|\r|\n|$)/
 
 /** Whether the text may hold a contract, a contract’s frontmatter or a lint comment. */

@@ -1,0 +1,84 @@
+/**
+ * The parser plugin of `tiers lint`: the same tree as remark-parse in every
+ * case, and the cases where it may skip a file (only contract rules, no sign
+ * of a contract) or read it in sections (no syntax but frontmatter).
+ */
+import type {Root} from 'mdast'
+import {fromMarkdown} from 'mdast-util-from-markdown'
+import {frontmatterFromMarkdown} from 'mdast-util-frontmatter'
+import {directive} from 'micromark-extension-directive'
+import {frontmatter} from 'micromark-extension-frontmatter'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import presetRecommended from 'remark-preset-lint-recommended'
+import preset from 'remark-preset-lint-verification-tiers'
+import {unified} from 'unified'
+import type {Processor} from 'unified'
+import {describe, expect, it} from 'vitest'
+import {mayHoldContracts, remarkParseFast, runsOnlyContractRules, sectionSafe} from '../packages/cli/lib/lint/fast-parse.js'
+
+function parseWith(processor: Processor<Root>, value: string): Root {
+  return processor.parse(value) as Root
+}
+
+const contractsOnly = () => unified().use(remarkParse).use(preset).use(remarkParseFast) as unknown as Processor<Root>
+const withRecommended = () => unified().use(remarkParse).use(presetRecommended).use(preset).use(remarkParseFast) as unknown as Processor<Root>
+const yamlOptions = {extensions: [frontmatter()], mdastExtensions: [frontmatterFromMarkdown()]}
+
+describe('remarkParseFast', () => {
+  it('knows a processor that runs only contract rules from one that runs others', () => {
+    expect(runsOnlyContractRules(contractsOnly().freeze().attachers)).toBe(true)
+    expect(runsOnlyContractRules(withRecommended().freeze().attachers)).toBe(false)
+  })
+
+  it('sees a sign of a contract in ids, labels, lint comments and frontmatter, in any case', () => {
+    for (const text of ['### C-01: Cart', 'c-7', '**Contract:** X', '// contract: X', '<!--lint disable-->', '---\ntitle: x\n---\n', '\uFEFF---\na: 1\n---']) {
+      expect(mayHoldContracts(text), text).toBe(true)
+    }
+    for (const text of ['# Readme\n\nSome prose.\n', 'C-x', 'abc-1', ' ---\n', '', '- list\n']) {
+      expect(mayHoldContracts(text), text).toBe(false)
+    }
+  })
+
+  it('skips a file without a sign of a contract when only contract rules run, with the root micromark gives it', () => {
+    for (const text of ['# Readme\n\nSome prose.\n', 'one line', '', '\n\n', 'a\r\nb\r\n', 'a\rb', '\uFEFFtext\n', 'x\n\n\n']) {
+      const tree = parseWith(contractsOnly(), text)
+      expect(tree.children, JSON.stringify(text)).toEqual([])
+      expect(tree.position, JSON.stringify(text)).toEqual(fromMarkdown(text).position)
+    }
+  })
+
+  it('parses every file when other rules run', () => {
+    const text = '# Readme\n\nSome *prose*.\n'
+    expect(parseWith(withRecommended(), text)).toEqual(fromMarkdown(text, yamlOptions))
+  })
+
+  it('gives remark-parse’s tree for contracts, in and outside the subset it reads itself', () => {
+    const documents = [
+      '---\ntitle: x\n---\n\n### C-01: Cart\n\n**Verification:** auto\n**Acceptance Criteria:**\n- Total shows -- verified by: `npm test`\n',
+      '### C-02: Table\n\n| a | b |\n|---|---|\n\n> **Verification:** verify\n\nSetext\n===\n',
+      '### C-03: CRLF\r\n\r\n**Verification:** auto\r\n'
+    ]
+    for (const text of documents) expect(parseWith(contractsOnly(), text), JSON.stringify(text)).toEqual(fromMarkdown(text, yamlOptions))
+  })
+
+  it('reads documents in sections only when every syntax extension is frontmatter', () => {
+    expect(sectionSafe([])).toBe(true)
+    expect(sectionSafe([frontmatter()])).toBe(true)
+    expect(sectionSafe([frontmatter(['yaml', 'toml'])])).toBe(true)
+    expect(sectionSafe([frontmatter(), directive()])).toBe(false)
+    // Container directives hold `#` lines: one parse, so they stay inside.
+    const text = ':::note\n# C-01: Inside\n:::\n\n'.repeat(3000)
+    const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkParseFast).data('micromarkExtensions', [frontmatter(), directive()]) as unknown as Processor<Root>
+    expect(parseWith(processor, text)).toEqual(fromMarkdown(text, {extensions: [frontmatter(), directive()], mdastExtensions: [frontmatterFromMarkdown()]}))
+  })
+
+  it('does not read TOML frontmatter with the YAML-only subset parser', () => {
+    const text = '+++\ntitle = "x"\n+++\n\n### C-01: Cart\n'
+    const processor = unified().use(remarkParse).use(remarkFrontmatter, ['yaml', 'toml']).use(remarkParseFast) as unknown as Processor<Root>
+    const options = {extensions: [frontmatter(['yaml', 'toml'])], mdastExtensions: [frontmatterFromMarkdown(['yaml', 'toml'])]}
+    const tree = parseWith(processor, text)
+    expect(tree).toEqual(fromMarkdown(text, options))
+    expect(tree.children[0]?.type).toBe('toml')
+  })
+})
