@@ -6,8 +6,9 @@ import {exitCodes, UserError} from '../errors.js'
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
 Lint markdown as \`remark\` does — the same files, .remarkrc and
-.remarkignore, the same messages and report — on every core. Where no
-configuration is found, remark-preset-lint-verification-tiers runs.
+.remarkignore, the same messages and report — on every core. Paths default
+to \`.\` (standard input is not read). Where no configuration is found,
+remark-preset-lint-verification-tiers runs.
 
 Options:
   --frail                  exit 1 on warnings too
