@@ -35,7 +35,11 @@ describe('remarkParseFast', () => {
     for (const text of ['### C-01: Cart', 'c-7', '**Contract:** X', '// contract: X', '<!--lint disable-->', '---\ntitle: x\n---\n', '\uFEFF---\na: 1\n---']) {
       expect(mayHoldContracts(text), text).toBe(true)
     }
-    for (const text of ['# Readme\n\nSome prose.\n', 'C-x', 'abc-1', ' ---\n', '', '- list\n']) {
+    // Markup, escapes and references that the heading's text drops.
+    for (const text of ['# _C-01_: Badge', '# C\\-01: Badge', '# **C**-01: Badge', '# C&#45;01: Badge', '# Contr**a**ct: Badge', '# [C](x)-01: B', '# [C][r]-01: B', '# `C-01`: B', '# ~~C~~-01', '# <b>x</b>']) {
+      expect(mayHoldContracts(text), text).toBe(true)
+    }
+    for (const text of ['# Readme\n\nSome prose.\n', 'C-x', ' ---\n', '', '- list\n', '# Guide\n\nSome *prose* with [a link](https://example.com).\n']) {
       expect(mayHoldContracts(text), text).toBe(false)
     }
   })
@@ -46,6 +50,27 @@ describe('remarkParseFast', () => {
       expect(tree.children, JSON.stringify(text)).toEqual([])
       expect(tree.position, JSON.stringify(text)).toEqual(fromMarkdown(text).position)
     }
+  })
+
+  it('finds contracts whose ids or labels are written with markup', () => {
+    for (const text of ['# _C-01_: Badge\n\n**Verification:** bogus\n', '# **C**-01: Badge\n', '# C\\-01: Badge\n', '# Contr**a**ct: Badge\n', '# [C](x)-01: Badge\n']) {
+      const tree = parseWith(contractsOnly(), text)
+      expect(tree.children.length, JSON.stringify(text)).toBeGreaterThan(0)
+      expect(tree, JSON.stringify(text)).toEqual(fromMarkdown(text, yamlOptions))
+    }
+  })
+
+  it('leaves frontmatter of other types, and tree extensions, to remark-parse', () => {
+    const text = '---\ntitle: x\n---\n\n### C-01: Cart\n'
+    const custom = [{type: 'custom', marker: '-'}] as const
+    const processor = unified().use(remarkParse).use(remarkFrontmatter, [...custom]).use(remarkParseFast) as unknown as Processor<Root>
+    const tree = parseWith(processor, text)
+    expect(tree.children[0]?.type).toBe('custom')
+    expect(tree).toEqual(fromMarkdown(text, {extensions: [frontmatter([...custom])], mdastExtensions: [frontmatterFromMarkdown([...custom])]}))
+    // A tree extension must see what remark-parse gives it: here one that marks the root.
+    const marking = {transforms: [(root: Root) => void (root.data = {marked: true} as Root['data'])]}
+    const withExtension = unified().use(remarkParse).use(remarkFrontmatter).use(remarkParseFast).data('fromMarkdownExtensions', [frontmatterFromMarkdown(), marking]) as unknown as Processor<Root>
+    expect(parseWith(withExtension, '### C-01: Cart\n\n**Verification:** auto\n').data).toEqual({marked: true})
   })
 
   it('parses every file when other rules run', () => {

@@ -19,7 +19,8 @@ export interface FrontmatterContract {
 const contractKeys = new Set(['id', 'contract', 'verification', 'acceptanceCriteria', 'steps'])
 // `key: value` with a word for a key and plain words for a value, or a comment,
 // or nothing: YAML that always parses, to a mapping of those keys.
-const plainLine = /^(?:[A-Za-z_][\w-]*:(?: +[A-Za-z\d][\w .,/()+-]*)?|#.*|)$/
+// (YAML allows implicit keys of at most 1,024 characters.)
+const plainLine = /^(?:[A-Za-z_][\w-]{0,200}:(?: +[A-Za-z\d][\w .,/()+-]*)?|#.*|)$/
 
 /**
  * Keys of frontmatter made only of plain `key: value` lines (and comments and

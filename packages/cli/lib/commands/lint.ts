@@ -20,16 +20,18 @@ Options:
   --rc-path <file>         use this configuration file
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
-  --threads <n>            threads to lint on (default: one per core; 1: no workers)
+  --threads <n>            threads to lint on (default: one per core from 1 MB
+                           of markdown, else 1; 1: no workers)
   -h, --help               show this help
 
 Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings
-with --frail); 2 the files could not be linted (bad option, bad configuration).`
+with --frail; a bad configuration or plugin is an error in each file, as in
+remark), or a bad option; 2 the lint could not run at all.`
 
 function parseThreads(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   const threads = Number(value)
-  if (!Number.isInteger(threads) || threads < 0) throw new UserError(`Unexpected \`--threads ${value}\`, expected a whole number of 0 or more`)
+  if (value.trim() === '' || !Number.isInteger(threads) || threads < 0) throw new UserError(`Unexpected \`--threads ${value}\`, expected a whole number of 0 or more`)
   return threads
 }
 
@@ -67,8 +69,8 @@ export function parseLintArgs(argv: readonly string[], cwd: string): LintSetting
     frail: values.frail,
     quiet: values.quiet,
     silent: values.silent,
-    // Colour is on unless turned off, as in the remark CLI.
-    color: !values['no-color'],
+    // Colour is on unless turned off; the last of --color and --no-color wins, as in the remark CLI.
+    color: argv.filter((argument) => argument === '--color' || argument === '--no-color').at(-1) !== '--no-color',
     detectConfig: !values['no-config'],
     detectIgnore: !values['no-ignore'],
     rcPath: values['rc-path'],

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import {remark} from 'remark'
 import {engine} from 'unified-engine'
 import type {Context} from 'unified-engine'
@@ -31,7 +32,8 @@ export function lintBatch(settings: BatchSettings, files: SourceFile[]): Promise
       {
         ...remarkEngineOptions(settings),
         processor: remark,
-        files: files.map((file) => new VFile({path: file.path, value: file.value, cwd: settings.cwd})),
+        // Absolute, as the engine resolves relative paths from the process’s folder, not `cwd`.
+        files: files.map((file) => new VFile({path: path.resolve(settings.cwd, file.path), value: file.value, cwd: settings.cwd})),
         // The paths were found (and ignore files applied) by the caller.
         detectIgnore: false,
         silentlyIgnore: true,

@@ -17,14 +17,19 @@ export function runsOnlyContractRules(attachers: ReadonlyArray<readonly unknown[
   return attachers.every(([plugin]) => isContractRule(plugin) || (typeof plugin === 'function' && plainPlugins.has(plugin.name)))
 }
 
-// What a contract, or a message about one, needs somewhere in the text: a
-// `C-NN` id, a `Contract:` label, a lint comment; frontmatter is checked apart.
-const contractSign = /\bc-\d|contract|<!--/i
+// A contract heading is read from the heading's text, after markup: `_C-01_`,
+// `**C**-01`, `[C](x)-01` and `` `Contract`: `` all read as ids or labels. So
+// the sign is looked for in the text with emphasis, code and link markers
+// taken out, and escapes, character references and HTML (`<!--lint …-->`
+// included) count as signs themselves.
+const contractSign = /c-\d|contract|[\\&<]/i
+const linkTails = /\]\([^)]*\)|\]\[[^\]]*\]/g
+const markers = /[*_`~[\]]/g
 const frontmatterStart = /^\uFEFF?(?:---|\+\+\+)[ \t]*(?:\r\n|\r|\n|$)/
 
 /** Whether the text may hold a contract, a contract’s frontmatter or a lint comment. */
 export function mayHoldContracts(text: string): boolean {
-  return contractSign.test(text) || frontmatterStart.test(text)
+  return frontmatterStart.test(text) || contractSign.test(text.replace(linkTails, '').replace(markers, ''))
 }
 
 /** Whether a syntax extension is remark-frontmatter’s, and for which fences (`-` YAML, `+` TOML). */
@@ -46,6 +51,29 @@ function simpleSyntax(extensions: ReadonlyArray<MicromarkExtension>): {frontmatt
   const fences = extensions.map(frontmatterFences)
   if (!fences.every((each) => each !== undefined && each.every((fence) => fence === '-'))) return undefined
   return {frontmatter: fences.length > 0}
+}
+
+const frontmatterNodes = new Set(['yaml', 'yamlValue', 'toml', 'tomlValue'])
+
+/**
+ * Whether the tree is built as plain remark builds it: frontmatter only as the
+ * `yaml` and `toml` presets (no custom types, no `anywhere`), and no tree
+ * extension but frontmatter’s (a transform would see sections, not the whole).
+ */
+function plainTree(attachers: ReadonlyArray<readonly unknown[]>, mdastExtensions: Array<FromMarkdownExtension | FromMarkdownExtension[]>): boolean {
+  const presets = (value: unknown): boolean => value === undefined || value === null || value === 'yaml' || value === 'toml'
+  const frontmatterPlain = attachers.every(([plugin, options]) => {
+    if (typeof plugin !== 'function' || plugin.name !== 'remarkFrontmatter') return true
+    return Array.isArray(options) ? options.every(presets) : presets(options)
+  })
+  return (
+    frontmatterPlain &&
+    mdastExtensions.flat().every((extension) => {
+      const keys = Object.keys(extension)
+      const handlers = [...Object.keys(extension.enter ?? {}), ...Object.keys(extension.exit ?? {})]
+      return keys.every((key) => key === 'enter' || key === 'exit') && handlers.every((name) => frontmatterNodes.has(name))
+    })
+  )
 }
 
 /** An empty document spanning `text`, with the end point micromark would give it. */
@@ -71,12 +99,10 @@ export const remarkParseFast: Plugin<[], string, Root> = function () {
   const self = this as unknown as Processor<Root>
   self.parser = function (document) {
     const extensions = (self.data('micromarkExtensions') ?? []) as MicromarkExtension[]
-    const options: FromMarkdownOptions = {
-      ...self.data('settings'),
-      extensions,
-      mdastExtensions: (self.data('fromMarkdownExtensions') ?? []) as Array<FromMarkdownExtension | FromMarkdownExtension[]>
-    }
+    const mdastExtensions = (self.data('fromMarkdownExtensions') ?? []) as Array<FromMarkdownExtension | FromMarkdownExtension[]>
+    const options: FromMarkdownOptions = {...self.data('settings'), extensions, mdastExtensions}
     if (!mayHoldContracts(document) && runsOnlyContractRules(self.attachers)) return emptyRoot(document)
+    if (!plainTree(self.attachers, mdastExtensions)) return fromMarkdown(document, options)
     const simple = simpleSyntax(extensions)
     const tree = simple ? parseSimpleMarkdown(document, simple.frontmatter) : undefined
     if (tree) return tree

@@ -13,6 +13,8 @@ export interface MessageData {
   actual: string | undefined
   expected: string[] | undefined
   cause: CauseData | undefined
+  /** The stack of an error given as the reason, which the reporter prints instead of it. */
+  stack: string | undefined
 }
 
 /** What the reporter prints of a cause: a message, an error’s stack (and its own cause), or text. */
@@ -45,7 +47,8 @@ export function toMessageData(message: VFileMessage): MessageData {
     note: message.note,
     actual: message.actual,
     expected: message.expected,
-    cause: describeCause(message.cause)
+    cause: describeCause(message.cause),
+    stack: message.stack || undefined
   }
 }
 
@@ -58,5 +61,7 @@ export function fromMessageData(data: MessageData, file: string): VFileMessage {
   if (data.actual !== undefined) message.actual = data.actual
   if (data.expected !== undefined) message.expected = data.expected
   if (data.cause !== undefined) message.cause = restoreCause(data.cause)
+  message.stack = data.stack ?? ''
+
   return message
 }

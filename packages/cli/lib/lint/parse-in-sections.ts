@@ -124,7 +124,7 @@ function shift(tree: Root, lines: number, offset: number): void {
  * size. Documents with definitions (which count across the whole document)
  * are parsed whole, and so is every document when `options` carries syntax
  * extensions other than frontmatter: callers check that (see
- * `isSectionSafe`).
+ * `sectionSafe` in fast-parse.ts).
  */
 export function parseInSections(value: string, options: Options = {}, size: number = defaultSectionSize): Root {
   if (value.length < size * 2 || value.includes(']:')) return fromMarkdown(value, options)

@@ -65,11 +65,18 @@ export function lintInParallel(settings: BatchSettings, batches: SourceFile[][],
       }
     }
     const take = (): SourceFile[] | undefined => (settled || next >= batches.length ? undefined : (batches[next++] as SourceFile[]))
+    // What each worker is working on: a worker that exits with a batch is a failure.
+    const working = new Map<Worker, number>()
     const feed = (worker: Worker): void => {
       const id = next
       const batch = take()
-      if (batch) worker.postMessage({id, files: batch} satisfies BatchRequest)
-      else void worker.terminate()
+      if (batch) {
+        working.set(worker, id)
+        worker.postMessage({id, files: batch} satisfies BatchRequest)
+      } else {
+        working.delete(worker)
+        void worker.terminate()
+      }
     }
     const count = Math.max(0, Math.min(lanes - 1, batches.length - 1))
     for (let index = 0; index < count; index++) {
@@ -77,10 +84,14 @@ export function lintInParallel(settings: BatchSettings, batches: SourceFile[][],
       workers.push(worker)
       worker.on('message', (response: BatchResponse) => {
         if (response.error !== undefined) return fail(new Error(response.error))
+        if (working.get(worker) !== response.id) return fail(new Error(`A worker answered for batch ${response.id}, expected ${working.get(worker)}`))
         finish(response.files)
         feed(worker)
       })
       worker.on('error', fail)
+      worker.on('exit', (code) => {
+        if (working.has(worker)) fail(new Error(`A lint worker stopped (exit code ${code}) before it finished its files`))
+      })
       feed(worker)
     }
     // This thread’s lane.
