@@ -20,7 +20,7 @@ Options:
   --rc-path <file>         use this configuration file
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
-  --threads <n>            threads to lint on (default: one per core from 1 MB
+  --threads <n>            threads to lint on (default: one per core from 4 MB
                            of markdown, else 1; 1: no workers)
   -h, --help               show this help
 
