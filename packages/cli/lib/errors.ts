@@ -21,3 +21,14 @@ export class ProjectError extends Error {
     this.name = 'ProjectError'
   }
 }
+
+/** The first line of an error’s message: what `tiers` prints on stderr. */
+export function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  return message.split('\n')[0] ?? message
+}
+
+/** Node’s option-parsing messages may run over several lines (`--timeout -2`): one line. */
+export function optionsMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')
+}

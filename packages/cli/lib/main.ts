@@ -2,7 +2,7 @@ import {parseArgs} from 'node:util'
 import {FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
 import {commands, escalationChoices} from './commands/index.js'
-import {exitCodes, ProjectError, UserError} from './errors.js'
+import {exitCodes, firstLine, optionsMessage, ProjectError, UserError} from './errors.js'
 
 export const usage = `Usage: tiers <command> [options]
 
@@ -78,8 +78,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       }
     })
   } catch (error) {
-    // Node’s own messages may run over several lines (`--timeout -2`): keep one.
-    io.stderr(`tiers: ${(error as Error).message.replace(/\s*\n\s*/g, ' ')}`)
+    io.stderr(`tiers: ${optionsMessage(error)}`)
     return exitCodes.user
   }
   const {values, positionals} = parsed
@@ -113,7 +112,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const code = exitCodeOf(error)
-    const message = oneLine(error)
+    const message = firstLine(error)
     io.stderr(`tiers: ${message}`)
     if (format === 'json') io.stdout(JSON.stringify({error: {code, message}}, null, 2))
     else if (format === 'yaml') io.stdout(stringifyYaml({error: {code, message}}).replace(/\n$/, ''))
@@ -125,9 +124,4 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof UserError || error instanceof GateError) return exitCodes.user
   if (error instanceof ProjectError || error instanceof FileReadError) return exitCodes.broken
   return exitCodes.broken
-}
-
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split('\n')[0] ?? message
 }

@@ -3,7 +3,7 @@ import {decideStop, judgeFreshness, readStopBlocks, readVerificationStatus, reco
 import type {VerificationStatus} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {describeJsonError, FileReadError, isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
-import {exitCodes, UserError} from '../errors.js'
+import {exitCodes, firstLine, UserError} from '../errors.js'
 import {findSlice, gateContext, loadProject} from '../project.js'
 import type {Project} from '../project.js'
 import {projectFingerprint, verifySlices} from '../verify.js'
@@ -59,7 +59,7 @@ export const stopHook: Command = async (input) => {
   } catch (error) {
     // Without its count the safety valve cannot work: let the agent stop rather than hold it forever.
     if (!(error instanceof FileReadError)) throw error
-    const output = {systemMessage: `WARNING: ${oneLineMessage(error as Error)}; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`}
+    const output = {systemMessage: `WARNING: ${firstLine(error)}; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`}
     return {text: JSON.stringify(output), data: output, warnings: [], raw: true}
   }
   let status: VerificationStatus | null = null
@@ -69,7 +69,7 @@ export const stopHook: Command = async (input) => {
   } catch (error) {
     // A broken status file proves nothing: treat it as no run, and say so.
     if (!(error instanceof FileReadError)) throw error
-    broken = oneLineMessage(error as Error)
+    broken = firstLine(error)
   }
   const decision = decideStop({status, broken, blocks, maxBlocks: max, remaining})
   await recordStopDecision(dir, session, decision)
@@ -92,10 +92,6 @@ async function freshStatus(project: Project) {
     if (freshness.state === 'stale') return null
   }
   return status
-}
-
-function oneLineMessage(error: Error): string {
-  return error.message.split('\n')[0] ?? error.message
 }
 
 function maxStopBlocks(): number {

@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {lintFiles} from '../lint/run.js'
 import type {LintSettings} from '../lint/settings.js'
-import {exitCodes, UserError} from '../errors.js'
+import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
@@ -59,7 +59,7 @@ export function parseLintArgs(argv: readonly string[], cwd: string): LintSetting
       }
     })
   } catch (error) {
-    throw new UserError((error as Error).message.replace(/\s*\n\s*/g, ' '))
+    throw new UserError(optionsMessage(error))
   }
   const {values, positionals} = parsed
   if (values.help) return null
@@ -94,7 +94,7 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
   try {
     settings = parseLintArgs(argv, cwd)
   } catch (error) {
-    io.stderr(`tiers lint: ${(error as Error).message}`)
+    io.stderr(`tiers lint: ${firstLine(error)}`)
     return exitCodes.user
   }
   if (!settings) {
@@ -106,8 +106,7 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
     if (result.report) io.report(result.report)
     return result.code
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    io.stderr(`tiers lint: ${message.split('\n')[0] ?? message}`)
+    io.stderr(`tiers lint: ${firstLine(error)}`)
     return exitCodes.broken
   }
 }
