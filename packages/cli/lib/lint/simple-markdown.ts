@@ -68,10 +68,18 @@ class Document {
 function parseInline(document: Document, text: string, offset: number): PhrasingContent[] {
   const nodes: PhrasingContent[] = []
   let plainStart = 0
-  const flushText = (end: number): void => {
+  let index = 0
+  const plainText = (end: number): void => {
     if (end > plainStart) nodes.push({type: 'text', value: text.slice(plainStart, end), position: document.position(offset + plainStart, offset + end)})
   }
-  let index = 0
+  // A construct from `index` to `end`: the plain text before it becomes a text node.
+  const emit = (node: PhrasingContent, end: number): void => {
+    plainText(index)
+    node.position = document.position(offset + index, offset + end)
+    nodes.push(node)
+    index = end
+    plainStart = end
+  }
   while (index < text.length) {
     const character = text[index] as string
     if (character === '`') {
@@ -96,10 +104,7 @@ function parseInline(document: Document, text: string, offset: number): Phrasing
       if (content.includes('\n')) outside()
       if (content.length > 2 && content.startsWith(' ') && content.endsWith(' ') && content.trim() !== '') content = content.slice(1, -1)
       else if (content.trim() === '' || content.startsWith(' ') !== content.endsWith(' ')) outside()
-      flushText(index)
-      nodes.push({type: 'inlineCode', value: content, position: document.position(offset + index, offset + found + size)})
-      index = found + size
-      plainStart = index
+      emit({type: 'inlineCode', value: content}, found + size)
       continue
     }
     if (character === '*') {
@@ -112,14 +117,7 @@ function parseInline(document: Document, text: string, offset: number): Phrasing
       const inner = text.slice(index + 2, close)
       const after = close + 2 < text.length ? (text[close + 2] as string) : ' '
       if (inner === '' || /[*_`[\]\\&<!\n]/.test(inner) || inner.trim() !== inner || !punctuationAfterClose.has(after)) outside()
-      flushText(index)
-      nodes.push({
-        type: 'strong',
-        children: [{type: 'text', value: inner, position: document.position(offset + index + 2, offset + close)}],
-        position: document.position(offset + index, offset + close + 2)
-      })
-      index = close + 2
-      plainStart = index
+      emit({type: 'strong', children: [{type: 'text', value: inner, position: document.position(offset + index + 2, offset + close)}]}, close + 2)
       continue
     }
     if (character === '[') {
@@ -130,16 +128,7 @@ function parseInline(document: Document, text: string, offset: number): Phrasing
       if (urlEnd === -1) outside()
       const url = text.slice(textEnd + 2, urlEnd)
       if (label === '' || url === '' || /[[\]*_`\\&<!\n]/.test(label) || label.trim() !== label || /[\s()<>\\&"'`*_[\]]/.test(url)) outside()
-      flushText(index)
-      nodes.push({
-        type: 'link',
-        title: null,
-        url,
-        children: [{type: 'text', value: label, position: document.position(offset + index + 1, offset + textEnd)}],
-        position: document.position(offset + index, offset + urlEnd + 1)
-      })
-      index = urlEnd + 1
-      plainStart = index
+      emit({type: 'link', title: null, url, children: [{type: 'text', value: label, position: document.position(offset + index + 1, offset + textEnd)}]}, urlEnd + 1)
       continue
     }
     if (character === '_') {
@@ -149,7 +138,7 @@ function parseInline(document: Document, text: string, offset: number): Phrasing
     }
     index++
   }
-  flushText(text.length)
+  plainText(text.length)
   return nodes
 }
 
