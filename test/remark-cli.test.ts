@@ -7,12 +7,12 @@
  * `node_modules` symlink to the repository’s so that plugins resolve there;
  * the repository’s own `.remarkrc.json` and `.remarkignore` do not reach them.
  */
-import {spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, describe, expect, it} from 'vitest'
+import {runProcess} from './helpers/tiers-bin.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = path.join(root, 'node_modules', '.bin', 'remark')
@@ -34,17 +34,7 @@ afterAll(async () => {
 
 /** Run `remark` (without colours) in `cwd`. */
 function remark(args: string[], cwd = root): Promise<Result> {
-  const env: NodeJS.ProcessEnv = {...process.env, NO_COLOR: '1'}
-  delete env.FORCE_COLOR
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, ['--no-color', ...args], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-  })
+  return runProcess(bin, ['--no-color', ...args], {cwd, env: {NO_COLOR: '1', FORCE_COLOR: undefined}})
 }
 
 /** A temporary project with `files`, resolving plugins from the repository’s `node_modules`. */

@@ -13,13 +13,12 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {parseSimpleMarkdown} from '../packages/cli/lib/lint/simple-markdown.js'
-import {root, runTiers} from './helpers/tiers-bin.js'
+import {root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
@@ -38,17 +37,7 @@ afterAll(async () => {
 
 /** Run the real `remark` CLI in `cwd`. */
 function runRemark(cwd: string, args: readonly string[]): Promise<Run> {
-  const merged: NodeJS.ProcessEnv = {...process.env}
-  for (const key of Object.keys(env)) delete merged[key]
-  return new Promise((resolve, reject) => {
-    const child = spawn(remarkBin, [...args], {cwd, env: merged, stdio: ['ignore', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-  })
+  return runProcess(remarkBin, args, {cwd, env})
 }
 
 /**

@@ -24,22 +24,35 @@ export interface Run {
 }
 
 /**
- * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` is
- * cleared; `env` adds to (or, as `undefined`, removes from) the environment.
+ * Run `command` in `cwd` and collect its output. `env` adds to (or, as
+ * `undefined`, removes from) the environment; `input` is piped to it (none:
+ * standard input ends at once).
  */
-export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  {cwd, env = {}, input}: {cwd: string; env?: Record<string, string | undefined>; input?: string}
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const merged: NodeJS.ProcessEnv = {...process.env, TIERS_MAX_BLOCKS: undefined, ...env}
+    const merged: NodeJS.ProcessEnv = {...process.env, ...env}
     for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
-    const child = spawn(process.execPath, [tiersBin, ...args], {cwd, env: merged, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(command, [...args], {cwd, env: merged, stdio: ['pipe', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
     child.on('close', (code) => resolve({code, stdout, stderr}))
-    child.stdin.end(input)
+    child.stdin.end(input ?? '')
   })
+}
+
+/**
+ * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` is
+ * cleared; `env` adds to (or, as `undefined`, removes from) the environment.
+ */
+export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+  return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, ...env}})
 }
 
 /** Run git in `cwd` as a test user, without signing; trimmed stdout. */
