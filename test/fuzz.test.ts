@@ -101,9 +101,9 @@ function positionProblem(lines: Lines, position: Position | Point | undefined | 
   return null
 }
 
-/** Every position the model gives: contracts, headings, fields, labels, values, items, problems (and whether it is a YAML error’s). */
+/** Every position the model gives: contracts, headings, fields, labels, values, items, problems. */
 function positionsOf(analysis: ContractAnalysis): Array<[string, Position]> {
-  const positions: Array<[string, Position, boolean?]> = []
+  const positions: Array<[string, Position]> = []
   for (const contract of analysis.contracts) {
     positions.push([contract.label, contract.position], [contract.label + ' heading', contract.headingPosition])
     for (const field of contract.fields) {

@@ -1,4 +1,4 @@
-import type {Contract, ContractField} from '@verification-tiers/contracts'
+import type {ContractField} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
 import {cover, itemSummary, read, span} from './helpers.js'
 

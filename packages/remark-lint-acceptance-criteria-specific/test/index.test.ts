@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'acceptance-criteria-specific'
-const {lint, expected, check} = ruleHarness(ruleId, remarkLintAcceptanceCriteriaSpecific)
+const {expected, check} = ruleHarness(ruleId, remarkLintAcceptanceCriteriaSpecific)
 
 const vague = (place: string, phrase: string, contract = 'C-05 Receipt', fatal = false) =>
   expected(

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'auto-tier-ignored-fields'
-const {lint, expected, check} = ruleHarness(ruleId, remarkLintAutoTierIgnoredFields)
+const {expected, check} = ruleHarness(ruleId, remarkLintAutoTierIgnoredFields)
 
 const reason = (what: 'steps' | 'acceptance criteria', label: string, verification = 'Verification') =>
   `Unexpected ${what} on auto contract ${label}, expected none as the \`auto\` tier ignores them, or \`${verification}: verify\``

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'contract-field-name'
-const {lint, expected, check} = ruleHarness(ruleId, remarkLintContractFieldName)
+const {expected, check} = ruleHarness(ruleId, remarkLintContractFieldName)
 
 const misnamed = (place: string, label: string, fix: string, contract = 'C-04 ShippingOptions', fatal = false) =>
   expected(place, `Unexpected field name \`${label}\` in ${contract}, expected \`${fix}\``, {actual: label, expected: [fix], fatal})

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'contract-field-order'
-const {lint, expected, check} = ruleHarness(ruleId, remarkLintContractFieldOrder)
+const {expected, check} = ruleHarness(ruleId, remarkLintContractFieldOrder)
 
 const reason = (label: string, after: string, fix: string, before: string, contract = 'C-01 CampaignCardGrid') =>
   `Unexpected \`${label}\` after \`${after}\` in ${contract}, expected \`${fix}\` before \`${before}\``

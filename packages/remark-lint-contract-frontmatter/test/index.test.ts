@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'contract-frontmatter'
-const {lint, where, expected, check} = ruleHarness(ruleId, remarkLintContractFrontmatter)
+const {expected, check} = ruleHarness(ruleId, remarkLintContractFrontmatter)
 
 const syntax = (place: string, error: string, fatal = false) =>
   expected(place, `Unexpected invalid YAML in frontmatter (${error}), expected valid YAML`, {actual: error, fatal})

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'explicit-verification-tier'
-const {rule, lint, expected, check} = ruleHarness(ruleId, remarkLintExplicitVerificationTier)
+const {expected, check} = ruleHarness(ruleId, remarkLintExplicitVerificationTier)
 
 const reason = (contract: string, label = 'Verification') =>
   `Unexpected contract ${contract} without a verification tier, expected \`${label}: auto\` or \`${label}: verify\``

@@ -1,10 +1,9 @@
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
-import {unified} from 'unified'
 import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'verification-tier'
-const {rule, lint, expected, check} = ruleHarness(ruleId, remarkLintVerificationTier)
+const {expected, check} = ruleHarness(ruleId, remarkLintVerificationTier)
 
 const bold = (tier: string) => `### C-01: CartTotal\n\n**Boundary:** cartTotal(items) -> money\n**Verification:** ${tier}\n`
 

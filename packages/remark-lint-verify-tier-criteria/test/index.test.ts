@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 
 const ruleId = 'verify-tier-criteria'
-const {lint, expected, check} = ruleHarness(ruleId, remarkLintVerifyTierCriteria)
+const {expected, check} = ruleHarness(ruleId, remarkLintVerifyTierCriteria)
 
 const verifyReason = (label: string) =>
   `Unexpected verify contract ${label} without acceptance criteria or steps, expected at least one criterion or step`
