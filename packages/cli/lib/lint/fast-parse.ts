@@ -101,7 +101,7 @@ export const remarkParseFast: Plugin<[], string, Root> = function () {
     const extensions = (self.data('micromarkExtensions') ?? []) as MicromarkExtension[]
     const mdastExtensions = (self.data('fromMarkdownExtensions') ?? []) as Array<FromMarkdownExtension | FromMarkdownExtension[]>
     const options: FromMarkdownOptions = {...self.data('settings'), extensions, mdastExtensions}
-    if (!mayHoldContracts(document) && runsOnlyContractRules(self.attachers)) return emptyRoot(document)
+    if (runsOnlyContractRules(self.attachers) && !mayHoldContracts(document)) return emptyRoot(document)
     if (!plainTree(self.attachers, mdastExtensions)) return fromMarkdown(document, options)
     const simple = simpleSyntax(extensions)
     const tree = simple ? parseSimpleMarkdown(document, simple.frontmatter) : undefined
