@@ -9,6 +9,7 @@ export type {
   ContractField,
   ContractItem,
   ContractProblem,
+  ContractText,
   CriterionCheck,
   Dialect,
   FieldKey,

@@ -17,9 +17,10 @@ export interface ContractCache {
 }
 
 const require = createRequire(import.meta.url)
-// A new model may read files differently: its version is part of the key.
+// A new model may read files differently: its version is part of the key, and the number
+// before it goes up whenever the reader changes what it reads.
 const modelVersion = (require('@verification-tiers/contracts/package.json') as {version: string}).version
-const cacheVersion = `1:${modelVersion}`
+const cacheVersion = `2:${modelVersion}`
 
 export function cachePath(dir: string): string {
   return path.join(dir, stateFolder, '.contracts-cache.json')

@@ -2,11 +2,11 @@ import type {List, Nodes, Paragraph, PhrasingContent, RootContent, Text} from 'm
 import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import {labelFor, resolveFieldKey} from './fields.js'
-import {inlineText} from './inline.js'
+import {collapse, inlineText} from './inline.js'
 import {listItems} from './items.js'
 import {advance} from './locate.js'
 import type {Locator} from './locate.js'
-import type {ContractField} from './types.js'
+import type {ContractField, ContractText} from './types.js'
 
 /** A piece of one line of a paragraph: a whole inline node, or part of a text node. */
 interface Segment {
@@ -46,7 +46,23 @@ export function readBoldFields(
     attachList(last, next)
     return {fields, usedList: true}
   }
+  if (last && lastLineIsField && last.value === '' && (last.key === 'acceptanceCriteria' || last.key === 'steps')) {
+    const unread = unreadBlock(next, locator)
+    if (unread) last.unread.push(unread)
+  }
   return {fields, usedList: false}
+}
+
+// What the block after an empty criteria or steps label is called in messages, when it is not a list.
+const blockKinds: Partial<Record<RootContent['type'], string>> = {paragraph: 'paragraph', code: 'code', table: 'table', blockquote: 'quote'}
+
+/** The block after an empty criteria or steps label, when it is text the reader cannot take as items. */
+function unreadBlock(next: RootContent | undefined, locator: Locator): ContractText | null {
+  const kind = next ? blockKinds[next.type] : undefined
+  if (!next?.position || !kind) return null
+  // A paragraph of labels is the next fields, not text under this one.
+  if (next.type === 'paragraph' && splitLines(next.children).some((line) => readLabelLine(line, locator))) return null
+  return {kind, text: collapse(toString(next)), position: next.position}
 }
 
 function attachList(field: ContractField, list: List): void {
@@ -108,7 +124,8 @@ function readLabelLine(line: Segment[], locator: Locator): ContractField | null 
     labelPosition: labelTextPosition(first.node, label, locator) ?? first.node.position,
     valuePosition: value.position,
     items: [],
-    hasList: false
+    hasList: false,
+    unread: []
   }
 }
 

@@ -4,17 +4,44 @@ import {labelPattern} from './bold.js'
 import {splitCheck} from './criterion.js'
 import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
 import type {Locator} from './locate.js'
-import type {ContractField, ContractItem, Dialect} from './types.js'
+import type {ContractField, ContractItem, ContractText, Dialect} from './types.js'
 
 const commentPrefix = /^\s*\/\/ ?/
-const itemLine = /^(\s+)(?:[-*+]|\d+[.)])(?:\s+(.*?))?\s*$/
+const itemLine = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*?))?[ \t]*$/
 const fieldLine = /^(.+?)\s*:(?:\s+(.*?))?\s*$/
+// `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
+const boldFieldLine = /^\*\*([^*]+?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+
+/** A label line of a block: where its label and value are on the line. */
+interface LabelLine {
+  label: string
+  labelStart: number
+  value: string
+  valueStart: number
+}
+
+/** The item being read, so wrapped lines can continue it. */
+interface OpenItem {
+  raw: string
+  item: ContractItem
+}
+
+/** The list under the current field: the indent of its items, and its last item. */
+interface OpenList {
+  indent: number
+  item: OpenItem | null
+  /** Inside a deeper item (a sub-point): its lines are not the item’s. */
+  nested: boolean
+}
 
 /**
  * Fields written as plain `Field: value` lines in a fenced block, optionally
- * behind `// ` (Go-style comment blocks). Only unindented lines are fields;
- * indented `- ` lines are the items of the field above. Returns `null` when
- * the block names no known field: then it is code, not a contract.
+ * behind `// ` (Go-style comment blocks); `**Field:** value` lines work too.
+ * Only unindented lines are fields. The items of a field are the `- ` (or
+ * `1.`) lines under it, indented or not, up to the next field, a paragraph
+ * after a blank line, or the end of the block; a wrapped line continues its
+ * item, and deeper items are sub-points of the item above. Returns `null`
+ * when the block names no known field: then it is code, not a contract.
  */
 export function readBlockFields(code: Code, locator: Locator): ContractField[] | null {
   if (!code.position || !isFenced(code, locator)) return null
@@ -25,53 +52,156 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
   const at = lineLocator(code, lines, locator)
   const fields: ContractField[] = []
   let current: ContractField | null = null
+  let list: OpenList | null = null
+  let unread: ContractText | null = null
   let known = false
+  let blank = false
+
+  const extend = (field: ContractField, end: Position) => {
+    field.position = {start: field.position.start, end: end.end}
+  }
 
   for (const [index, raw] of lines.entries()) {
     const prefix = dialect === 'comment' ? (commentPrefix.exec(raw)?.[0].length ?? 0) : 0
     const body = raw.slice(prefix)
-    if (body.trim() === '') continue
-    if (/^\s/.test(body)) {
-      const item = itemLine.exec(body)
-      if (item && current) {
-        current.hasList = true
-        const text = item[2] ?? ''
-        if (text !== '') {
-          const start = prefix + body.indexOf(text, (item[1] ?? '').length + 1)
-          const read: ContractItem = {...splitCheck(text), position: at(index, start, start + text.length)}
-          current.items.push(read)
-          current.position = {start: current.position.start, end: read.position.end}
-        }
+    if (body.trim() === '') {
+      blank = true
+      unread = null
+      continue
+    }
+    const wasBlank = blank
+    blank = false
+    const indent = indentWidth(body)
+    const textStart = body.length - body.trimStart().length
+    const item = itemLine.exec(body)
+    const label = indent === 0 && !item ? readLabelLine(body) : null
+
+    if (label) {
+      list = null
+      unread = null
+      if (isKnownLabel(label.label)) known = true
+      current = newField(label, index, prefix)
+      fields.push(current)
+      continue
+    }
+    if (!current) continue
+
+    if (item && (!list || indent <= list.indent || !list.item)) {
+      // An item of the field: the first one sets the list’s indent.
+      list ??= {indent, item: null, nested: false}
+      list.nested = false
+      unread = null
+      current.hasList = true
+      const text = item[2] ?? ''
+      if (text === '') {
+        // A bare marker: its text may come on the next, indented line.
+        list.item = {raw: '', item: {text: '', position: at(index, prefix + indent, prefix + indent + 1), check: null}}
+        continue
+      }
+      const start = prefix + body.indexOf(text, (item[1] ?? '').length + 1)
+      const read: ContractItem = {...splitCheck(text), position: at(index, start, start + text.length)}
+      current.items.push(read)
+      list.item = {raw: text, item: read}
+      extend(current, read.position)
+      continue
+    }
+    if (item && list) {
+      // A deeper item is a sub-point of the item above, not an item of the field.
+      list.nested = true
+      continue
+    }
+    if (list?.item && (indent > list.indent || !wasBlank)) {
+      // A wrapped line: indented under its item, or straight after it.
+      if (list.nested) continue
+      const text = body.slice(textStart).trimEnd()
+      const open = list.item
+      const end = at(index, prefix + textStart, prefix + textStart + text.length)
+      if (open.raw === '') {
+        open.raw = text
+        open.item = {...splitCheck(text), position: {start: end.start, end: end.end}}
+        current.items.push(open.item)
+      } else {
+        open.raw += ' ' + text
+        Object.assign(open.item, splitCheck(open.raw), {position: {start: open.item.position.start, end: end.end}})
+      }
+      extend(current, open.item.position)
+      continue
+    }
+    if (isListField(current) && current.items.length === 0 && current.value === '') {
+      // Text under a criteria or steps label that is not a list: kept, so it can be reported.
+      const text = body.slice(textStart).trimEnd()
+      const place = at(index, prefix + textStart, prefix + textStart + text.length)
+      if (unread && !wasBlank) {
+        unread.text += ' ' + text
+        unread.position = {start: unread.position.start, end: place.end}
+      } else {
+        unread = {kind: 'paragraph', text, position: place}
+        current.unread.push(unread)
       }
       continue
     }
-    const field = fieldLine.exec(body)
-    const label = field?.[1]
-    if (!field || !label || !labelPattern.test(label)) {
+    if (indent === 0) {
+      // A paragraph after the list (or under a field without one) ends the field.
       current = null
-      continue
+      list = null
     }
-    if (isKnownLabel(label)) known = true
-    const key = resolveFieldKey(label)
-    const value = field[2] ?? ''
-    const valueStart = value ? prefix + body.indexOf(value, label.length + 1) : -1
-    const labelPosition = at(index, prefix, prefix + label.length)
-    const valuePosition = value ? at(index, valueStart, valueStart + value.length) : null
-    current = {
+  }
+  return known ? fields : null
+
+  function newField(line: LabelLine, index: number, prefix: number): ContractField {
+    const key = resolveFieldKey(line.label)
+    const labelPosition = at(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
+    const valuePosition = line.value ? at(index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
+    return {
       key,
-      label,
+      label: line.label,
       expectedLabel: key ? labelFor(key, dialect) : null,
-      value,
+      value: line.value,
       dialect,
       position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
       labelPosition,
       valuePosition,
       items: [],
-      hasList: false
+      hasList: false,
+      unread: []
     }
-    fields.push(current)
   }
-  return known ? fields : null
+}
+
+/** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
+function readLabelLine(body: string): LabelLine | null {
+  const bold = boldFieldLine.exec(body)
+  if (bold) {
+    const inner = bold[1] ?? ''
+    // The colon goes inside the stars or right after them.
+    const colonInside = /:\s*$/.test(inner)
+    if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
+    const label = inner.replace(/\s*:\s*$/, '').trim()
+    if (!labelPattern.test(label)) return null
+    const value = bold[2] ?? ''
+    const labelStart = 2 + inner.indexOf(label)
+    return {label, labelStart, value, valueStart: value ? body.lastIndexOf(value) : -1}
+  }
+  const field = fieldLine.exec(body)
+  const label = field?.[1]
+  if (!field || !label || !labelPattern.test(label)) return null
+  const value = field[2] ?? ''
+  return {label, labelStart: 0, value, valueStart: value ? body.indexOf(value, label.length + 1) : -1}
+}
+
+function isListField(field: ContractField): boolean {
+  return field.key === 'acceptanceCriteria' || field.key === 'steps'
+}
+
+/** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
+function indentWidth(body: string): number {
+  let width = 0
+  for (const character of body) {
+    if (character === ' ') width++
+    else if (character === '\t') width += 4 - (width % 4)
+    else break
+  }
+  return width
 }
 
 /** Only fenced blocks hold contracts; indented code is left alone. */

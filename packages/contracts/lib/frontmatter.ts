@@ -3,7 +3,7 @@ import type {Point, Position} from 'unist'
 import {isMap, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
-import {labelFor, resolveFieldKey} from './fields.js'
+import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
 import type {Locator} from './locate.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
 
@@ -15,8 +15,14 @@ export interface FrontmatterContract {
   fields: ContractField[]
 }
 
-// A key that makes frontmatter a contract (see `isContract` below).
-const contractKeys = new Set(['id', 'contract', 'verification', 'acceptanceCriteria', 'steps'])
+// Keys that make frontmatter a contract, written exactly (but for case and separators): other files
+// have frontmatter too, and slice state’s `step: complete` is no misspelt `steps`. `id` counts when it is `C-NN`.
+const contractKeys = new Set<string>(['contract', 'verification', 'acceptanceCriteria', 'steps'])
+
+/** The known field a frontmatter key names exactly, or `null` (near misses are not enough to make a contract). */
+function exactKey(key: string): string | null {
+  return isKnownLabel(key) ? resolveFieldKey(key) : null
+}
 // `key: value` with a word for a key and plain words for a value, or a comment,
 // or nothing: YAML that always parses, to a mapping of those keys.
 // (YAML allows implicit keys of at most 1,024 characters.)
@@ -50,7 +56,7 @@ export function readFrontmatter(
   if (!node.position) return {contract: null, problems}
   // Most frontmatter (`title: …`, `owner: …`) is no contract and cannot be bad YAML: skip the parser.
   const keys = plainFrontmatterKeys(node.value)
-  if (keys && !keys.some((key) => contractKeys.has(resolveFieldKey(key) ?? ''))) return {contract: null, problems}
+  if (keys && !keys.some((key) => contractKeys.has(exactKey(key) ?? '') || exactKey(key) === 'id')) return {contract: null, problems}
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
   // (same length, so every index stays). A CR inside lines that LF ends is kept, as YAML keeps it in quoted strings.
@@ -98,9 +104,7 @@ export function readFrontmatter(
   const id = scalarOf('id')
   const name = scalarOf('contract')
   const isContract =
-    name !== null ||
-    (id !== null && /^C-\d+$/i.test(id)) ||
-    pairs.some((pair) => ['verification', 'acceptanceCriteria', 'steps'].includes(resolveFieldKey(keyOf(pair)) ?? ''))
+    (id !== null && /^C-\d+$/i.test(id)) || pairs.some((pair) => contractKeys.has(exactKey(keyOf(pair)) ?? ''))
   if (!isContract) return {contract: null, problems}
 
   const fields: ContractField[] = []
@@ -121,7 +125,8 @@ export function readFrontmatter(
       labelPosition,
       valuePosition: null,
       items: [],
-      hasList: false
+      hasList: false,
+      unread: []
     }
     const listField = key === 'acceptanceCriteria' || key === 'steps'
     // Only the fields the model reads have a shape; other keys (`tags`, `dependencies`) may hold anything.

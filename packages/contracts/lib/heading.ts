@@ -1,23 +1,33 @@
 import type {SliceHeading} from './types.js'
 
-const contractHeading = /^(C-\d+)\s*(?::\s*(.*))?$/i
+// `C-12: Name`, `C-12. Name`, `C-12 — Name`, `C-12 Name`, `C-12`, and without the hyphen only
+// before a colon or period (`C12. Name`), so a heading like `C4 Model` is not a contract.
+const idHeading = (letter: string) =>
+  new RegExp(`^(${letter})(?:-(\\d+)(?:\\s*[:.]|\\s+[-—–]|(?=\\s)|$)|(\\d+)\\s*[:.])\\s*(.*)$`, 'i')
+const contractHeading = idHeading('C')
 const namedContractHeading = /^Contract\s*:\s*(.+)$/i
-const sliceHeading = /^(S-\d+)\s*(?::\s*(.*))?$/i
+const sliceHeading = idHeading('S')
 
-/** `C-03: Name` or `Contract: Name`; `null` for other headings. */
+/** `C-03: Name` (or `C3. Name`, `C-03 — Name`, `C-03 Name`) or `Contract: Name`; `null` for other headings. */
 export function parseContractHeading(text: string): {id: string | null; name: string} | null {
   const trimmed = text.trim()
-  const match = contractHeading.exec(trimmed)
-  if (match) return {id: (match[1] ?? '').toUpperCase(), name: (match[2] ?? '').trim()}
+  const match = readIdHeading(contractHeading, trimmed)
+  if (match) return match
   const named = namedContractHeading.exec(trimmed)
   if (named) return {id: null, name: (named[1] ?? '').trim()}
   return null
 }
 
-/** `S-01: Name`; `null` for other headings. */
+/** `S-01: Name` (or `S1. Name`, `S-01 — Name`, `S-01 Name`); `null` for other headings. */
 export function parseSliceHeading(text: string): SliceHeading | null {
-  const match = sliceHeading.exec(text.trim())
-  return match ? {id: (match[1] ?? '').toUpperCase(), name: (match[2] ?? '').trim()} : null
+  return readIdHeading(sliceHeading, text.trim())
+}
+
+/** The id, written `X-NN` whatever the heading’s form, and the name. */
+function readIdHeading(pattern: RegExp, text: string): {id: string; name: string} | null {
+  const match = pattern.exec(text)
+  if (!match) return null
+  return {id: (match[1] ?? '').toUpperCase() + '-' + (match[2] ?? match[3] ?? ''), name: (match[4] ?? '').trim()}
 }
 
 /** What messages call a contract: `C-03 CampaignStatusBadge`. */

@@ -64,6 +64,20 @@ export interface ContractField {
   items: ContractItem[]
   /** Whether a list (or YAML sequence) was given, even an empty one. */
   hasList: boolean
+  /**
+   * Text under an Acceptance Criteria or Steps label that could not be read
+   * as items (a paragraph, a code block), so tools can say so rather than
+   * show an empty list.
+   */
+  unread: ContractText[]
+}
+
+/** A span of text the reader saw but did not take. */
+export interface ContractText {
+  /** Its kind, as messages name it: `paragraph`, `code`, `table`, `quote`. */
+  kind: string
+  text: string
+  position: Position
 }
 
 /** A slice heading (`## S-01: Campaign Cards`) that encloses contracts. */

@@ -27,7 +27,7 @@ const fenced = [
   'Acceptance Criteria:', // 7
   '  - one -- verified by: `make one`', // 8
   '  -', // 9
-  '    ignored indented prose', // 10
+  '    text of a bare marker, on the next line', // 10
   '  * two', // 11
   '  3. three', // 12
   'Notes: free text', // 13
@@ -48,7 +48,7 @@ const fenced = [
 ].join('\n')
 
 describe('fenced `Field: value` blocks', () => {
-  it('reads only unindented lines as fields, indented `- ` lines as items', () => {
+  it('reads only unindented lines as fields, `- ` lines under them as items', () => {
     const [contract, ...rest] = read(fenced)
     expect(rest).toEqual([])
     expect(contract!.dialect).toBe('fenced')
@@ -74,7 +74,7 @@ describe('fenced `Field: value` blocks', () => {
         position: '7:1-12:11',
         labelPosition: '7:1-7:20',
         valuePosition: null,
-        items: ['one', 'two', 'three'],
+        items: ['one', 'text of a bare marker, on the next line', 'two', 'three'],
         hasList: true
       },
       {
@@ -120,12 +120,13 @@ describe('fenced `Field: value` blocks', () => {
     const contract = read(fenced)[0]!
     expect(contract.criteria.map(itemSummary)).toEqual([
       {text: 'one', position: '8:5-8:35', check: {method: 'bash', command: 'make one', timeout: null}},
+      {text: 'text of a bare marker, on the next line', position: '10:5-10:44', check: null},
       {text: 'two', position: '11:5-11:8', check: null},
       {text: 'three', position: '12:6-12:11', check: null},
       {text: 'four', position: '19:5-19:9', check: null}
     ])
     expect(cover(fenced, contract.criteria[0]!.position)).toBe('one -- verified by: `make one`')
-    expect(cover(fenced, contract.criteria[2]!.position)).toBe('three')
+    expect(cover(fenced, contract.criteria[3]!.position)).toBe('three')
     expect(contract.steps.map(itemSummary)).toEqual([{text: 's1', position: '17:5-17:7', check: null}])
     expect(contract.tier).toBe('auto')
     expect(contract.effectiveTier).toBe('auto')
@@ -382,7 +383,7 @@ describe('`// ` comment blocks', () => {
     '//   - c1 -- verified by: `go test ./...`', // 7
     '// acceptance criteria:', // 8
     '//   1. c2', // 9
-    '//     continued prose is ignored', // 10
+    '//     wrapped onto the next line', // 10
     '```', // 11
     ''
   ].join('\n')
@@ -433,16 +434,16 @@ describe('`// ` comment blocks', () => {
         expectedLabel: 'Acceptance Criteria',
         value: '',
         dialect: 'comment',
-        position: '8:4-9:11',
+        position: '8:4-10:34',
         labelPosition: '8:4-8:23',
         valuePosition: null,
-        items: ['c2'],
+        items: ['c2 wrapped onto the next line'],
         hasList: true
       }
     ])
     expect(contract.criteria.map(itemSummary)).toEqual([
       {text: 'c1', position: '7:8-7:42', check: {method: 'bash', command: 'go test ./...', timeout: null}},
-      {text: 'c2', position: '9:9-9:11', check: null}
+      {text: 'c2 wrapped onto the next line', position: '9:9-10:34', check: null}
     ])
     expect(cover(comment, contract.criteria[0]!.position)).toBe('c1 -- verified by: `go test ./...`')
     expect(contract.tier).toBe('auto')
