@@ -17,7 +17,7 @@ export {interpretResponse} from './lib/response.js'
 export type {CheckpointResponse} from './lib/response.js'
 export {findEscalationOption, findRejectionOption, routeRejection} from './lib/routing.js'
 export type {EscalationOption, HandoffContract, RejectionOption, Route} from './lib/routing.js'
-export {deprecationWarning, tierReport} from './lib/report.js'
+export {deprecationWarning, nothingToCheckWarning, tierReport} from './lib/report.js'
 export type {ProjectConfig, TierReport} from './lib/report.js'
 export {hashContracts} from './lib/hash.js'
 export {

@@ -1,11 +1,13 @@
 import {readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
-import type {Contract} from '@verification-tiers/contracts'
+import type {Contract, Tier} from '@verification-tiers/contracts'
 import {rejectionThreshold} from '@verification-tiers/protocol'
 import {describeJsonError, hashContracts, resolveSlice} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashText, readCache, writeCache} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
+import {readGraphJson, readGraphMarkdown} from './graph.js'
+import type {GraphSlice} from './graph.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -20,8 +22,10 @@ export interface ProjectSlice {
   id: string
   name: string
   contracts: LoadedContract[]
-  /** Contract ids GRAPH.json lists that no contract file defines. */
+  /** Contract ids the graph lists that no contract file defines. */
   missing: string[]
+  /** The tier the graph states for the slice, taken by its contracts that state none. */
+  tier: Tier | null
 }
 
 /** A verification-tier project folder (`.greenlight`). */
@@ -32,10 +36,10 @@ export interface Project {
   contracts: LoadedContract[]
   slices: ProjectSlice[]
   /** Where the slices came from. */
-  slicesFrom: 'GRAPH.json' | 'contracts'
+  slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts'
 }
 
-/** Read the project: `config.json`, `GRAPH.json`, `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. */
+/** Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. */
 export async function loadProject(dir: string): Promise<Project> {
   const shown = (name: string) => path.join(dir, name)
   const info = await stat(dir).catch(() => null)
@@ -49,9 +53,18 @@ export async function loadProject(dir: string): Promise<Project> {
   if (contracts.length === 0) {
     throw new UserError(`${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections`)
   }
-  const graph = await readJson(shown('GRAPH.json'))
-  const slices = graph === undefined ? slicesFromContracts(contracts) : slicesFromGraph(graph, contracts, shown('GRAPH.json'))
-  return {dir, config, threshold, contracts, slices, slicesFrom: graph === undefined ? 'contracts' : 'GRAPH.json'}
+  const graph = await readGraph(dir)
+  const slices = graph ? slicesFromGraph(graph.slices, contracts) : slicesFromContracts(contracts)
+  return {dir, config, threshold, contracts, slices, slicesFrom: graph?.from ?? 'contracts'}
+}
+
+/** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
+async function readGraph(dir: string): Promise<{slices: GraphSlice[]; from: 'GRAPH.json' | 'GRAPH.md'} | null> {
+  const json = await readJson(path.join(dir, 'GRAPH.json'))
+  if (json !== undefined) return {slices: readGraphJson(json, path.join(dir, 'GRAPH.json')), from: 'GRAPH.json'}
+  const markdown = await readText(path.join(dir, 'GRAPH.md'))
+  if (markdown !== undefined) return {slices: readGraphMarkdown(markdown, path.join(dir, 'GRAPH.md')), from: 'GRAPH.md'}
+  return null
 }
 
 /** The slice named `id` (any case), or a `UserError` listing the known ones. */
@@ -63,7 +76,7 @@ export function findSlice(project: Project, id: string): ProjectSlice {
   }
   if (slice.missing.length > 0) {
     throw new ProjectError(
-      path.join(project.dir, 'GRAPH.json'),
+      path.join(project.dir, project.slicesFrom),
       `slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines (CONTRACTS.md, contracts/*.md)`
     )
   }
@@ -72,7 +85,7 @@ export function findSlice(project: Project, id: string): ProjectSlice {
 
 /** What the gate needs for a slice. */
 export function gateContext(project: Project, slice: ProjectSlice): GateContext & {slice: ResolvedSlice} {
-  const resolved = resolveSlice({id: slice.id, name: slice.name, contracts: slice.contracts.map((loaded) => loaded.contract)})
+  const resolved = resolveSlice({id: slice.id, name: slice.name, tier: slice.tier, contracts: slice.contracts.map((loaded) => loaded.contract)})
   return {
     dir: project.dir,
     slice: resolved,
@@ -116,28 +129,18 @@ async function loadContracts(dir: string): Promise<LoadedContract[]> {
   return loaded
 }
 
-function slicesFromGraph(graph: unknown, contracts: LoadedContract[], file: string): ProjectSlice[] {
-  const slices = (graph as {slices?: unknown} | null)?.slices
-  if (typeof slices !== 'object' || slices === null || Array.isArray(slices)) {
-    throw new ProjectError(file, 'Unexpected content, expected an object with `slices`')
-  }
+function slicesFromGraph(graph: GraphSlice[], contracts: LoadedContract[]): ProjectSlice[] {
   const byId = new Map<string, LoadedContract>()
   for (const loaded of contracts) {
     if (loaded.contract.id && !byId.has(loaded.contract.id)) byId.set(loaded.contract.id, loaded)
   }
-  return Object.entries(slices as Record<string, unknown>).map(([id, value]) => {
-    const entry = value as {name?: unknown; contracts?: unknown}
-    if (typeof entry !== 'object' || entry === null || !Array.isArray(entry.contracts) || !entry.contracts.every((item) => typeof item === 'string')) {
-      throw new ProjectError(file, `Unexpected \`slices.${id}\`, expected \`{"name": "…", "contracts": ["C-01", …]}\``)
-    }
-    const ids = entry.contracts as string[]
-    return {
-      id,
-      name: typeof entry.name === 'string' ? entry.name : id,
-      contracts: ids.flatMap((contractId) => byId.get(contractId.toUpperCase()) ?? []),
-      missing: ids.filter((contractId) => !byId.has(contractId.toUpperCase()))
-    }
-  })
+  return graph.map((slice) => ({
+    id: slice.id,
+    name: slice.name,
+    contracts: slice.contracts.flatMap((id) => byId.get(id) ?? []),
+    missing: slice.contracts.filter((id) => !byId.has(id)),
+    tier: slice.tier
+  }))
 }
 
 function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
@@ -147,7 +150,7 @@ function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
     if (!id) continue
     let slice = slices.get(id)
     if (!slice) {
-      slice = {id, name: id, contracts: [], missing: []}
+      slice = {id, name: id, contracts: [], missing: [], tier: null}
       slices.set(id, slice)
     }
     const heading = loaded.contract.sliceHeading

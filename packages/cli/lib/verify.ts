@@ -7,6 +7,7 @@ import type {FailureCategory, VerificationLevel} from '@verification-tiers/proto
 import {stateFolder} from '@verification-tiers/runtime'
 import {gateContext} from './project.js'
 import type {Project, ProjectSlice} from './project.js'
+import type {VFileMessage} from 'vfile-message'
 
 export interface VerifyOptions {
   /** Seconds per command, unless a criterion sets its own. */
@@ -45,11 +46,13 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
   const runs: VerificationRun[] = []
+  // Each contract file is linted once per run, however many slices it holds.
+  const lintRuns = new Map<string, Promise<VFileMessage[]>>()
   const sliceRuns: Array<{slice: ProjectSlice; results: CheckResult[]; timestamp: string}> = []
   for (const slice of slices) {
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
-    results.push(await contractCheck(project, slice))
+    results.push(await contractCheck(slice, lintRuns))
     for (const loaded of slice.contracts) {
       const {contract} = loaded
       const prefix = contract.id ?? contract.name
@@ -125,22 +128,27 @@ function commandCheck(base: CheckBase, result: CommandResult, seconds: number): 
 }
 
 /** Contract level: every contract the slice lists is found, and none has a lint error. */
-async function contractCheck(project: Project, slice: ProjectSlice): Promise<CheckResult> {
+async function contractCheck(slice: ProjectSlice, lintRuns: Map<string, Promise<VFileMessage[]>>): Promise<CheckResult> {
   const base = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract' as const, method: 'lint' as const, command: null, exit_code: null, duration_ms: null, output: null}
   if (slice.missing.length > 0) {
     return {...base, status: 'fail', details: `not found: ${slice.missing.join(', ')}`, category: 'coordination_failure'}
   }
-  const errors = await lintErrors(slice)
+  const errors = await lintErrors(slice, lintRuns)
   if (errors.length > 0) return {...base, status: 'fail', details: errors.join('; '), category: 'lint_failure'}
   return {...base, status: 'pass', details: `${slice.contracts.map((loaded) => loaded.contract.label).join(', ')}: found, no lint errors`, category: null}
 }
 
 /** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */
-async function lintErrors(slice: ProjectSlice): Promise<string[]> {
+async function lintErrors(slice: ProjectSlice, lintRuns: Map<string, Promise<VFileMessage[]>>): Promise<string[]> {
   const {lintFile} = await import('./lint.js')
   const errors: string[] = []
   for (const file of new Set(slice.contracts.map((loaded) => loaded.file))) {
-    const messages = await lintFile(file, await readFile(file, 'utf8'))
+    let run = lintRuns.get(file)
+    if (!run) {
+      run = readFile(file, 'utf8').then((text) => lintFile(file, text))
+      lintRuns.set(file, run)
+    }
+    const messages = await run
     for (const message of messages) {
       if (!message.fatal || !message.place) continue
       const line = 'start' in message.place ? message.place.start.line : message.place.line

@@ -172,10 +172,16 @@ function finish(draft: Draft): Contract {
     effectiveTier: effectiveTier(tier),
     criteria: fields.filter((field) => field.key === 'acceptanceCriteria').flatMap((field) => field.items),
     steps: fields.filter((field) => field.key === 'steps').flatMap((field) => field.items),
-    slice: sliceField?.value ?? draft.sliceHeading?.id ?? null,
+    slice: (sliceField && sliceIdOf(sliceField.value)) ?? draft.sliceHeading?.id ?? null,
     sliceHeading: draft.sliceHeading,
     fields
   }
+}
+
+/** The slice a Slice field names: `S-23 (Verification Gate)` is `S-23`; other text as written. */
+function sliceIdOf(value: string): string {
+  const heading = parseSliceHeading(value.replace(/\s*\(.*\)\s*$/, ''))
+  return heading?.id ?? value
 }
 
 // Words that say a list is empty on purpose.

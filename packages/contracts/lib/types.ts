@@ -105,7 +105,7 @@ export interface Contract {
   effectiveTier: Tier
   criteria: ContractItem[]
   steps: ContractItem[]
-  /** The `Slice` field, else the enclosing slice heading’s id, else `null`. */
+  /** The `Slice` field’s slice id (`S-23` of `S-23 (Verification Gate)`, other text as written), else the enclosing slice heading’s id, else `null`. */
   slice: string | null
   sliceHeading: SliceHeading | null
   fields: ContractField[]

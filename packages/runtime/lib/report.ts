@@ -17,13 +17,11 @@ export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): Ti
     if (contract.tier !== null && contract.tier !== contract.effectiveTier) {
       warnings.push(`${contract.label}: tier \`${contract.tier}\` is not \`auto\` or \`verify\`; read as \`${contract.effectiveTier}\``)
     }
-    if (contract.effectiveTier === 'verify' && contract.criteria === 0 && contract.steps === 0) {
-      warnings.push(`${contract.label}: verify tier with no acceptance criteria or steps`)
-    }
     if (contract.effectiveTier === 'auto' && (contract.criteria > 0 || contract.steps > 0)) {
       warnings.push(`${contract.label}: auto tier lists acceptance criteria or steps, which are ignored`)
     }
   }
+  warnings.push(...slice.nothingToCheck.map(nothingToCheckWarning))
   const deprecation = deprecationWarning(config)
   if (deprecation) warnings.push(deprecation)
   return {
@@ -33,12 +31,17 @@ export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): Ti
     contracts: slice.contracts.map((contract) => ({
       label: contract.label,
       tier: contract.effectiveTier,
-      defaulted: contract.tier === null,
+      defaulted: contract.tierFrom === 'default',
       criteria: contract.criteria,
       steps: contract.steps
     })),
     warnings
   }
+}
+
+/** What the gate says of a verify contract with neither criteria nor steps: a human would have nothing of it to check. */
+export function nothingToCheckWarning(label: string): string {
+  return `${label}: verify tier with no acceptance criteria or steps`
 }
 
 /** The part of `config.json` the runtime reads. */

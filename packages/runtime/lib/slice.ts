@@ -7,6 +7,8 @@ export interface SliceInput {
   id: string
   name: string
   contracts: readonly Contract[]
+  /** The tier the project states for the slice (in its graph), taken by contracts that state none. */
+  tier?: Tier | null | undefined
 }
 
 /** A criterion or step, with the contract it came from. */
@@ -23,6 +25,8 @@ export interface ContractTier {
   /** As written: `auto`, `verify`, other text, or `null` when missing. */
   tier: string | null
   effectiveTier: Tier
+  /** Where `effectiveTier` comes from: the contract’s own field, the slice’s stated tier, or the default. */
+  tierFrom: 'contract' | 'slice' | 'default'
   criteria: number
   steps: number
 }
@@ -35,16 +39,28 @@ export interface ResolvedSlice {
   contracts: ContractTier[]
   criteria: TaggedItem[]
   steps: TaggedItem[]
+  /** Labels of the verify contracts with neither criteria nor steps: the checkpoint has nothing of theirs to show. */
+  nothingToCheck: string[]
 }
 
-/** The highest tier of the contracts (`verify` > `auto`); a missing tier counts as `verify`. */
-export function resolveSliceTier(contracts: readonly Pick<Contract, 'tier'>[]): Tier {
+/**
+ * The highest tier of the contracts (`verify` > `auto`); a missing tier counts
+ * as the slice’s stated tier when there is one, else as `verify`.
+ */
+export function resolveSliceTier(contracts: readonly Pick<Contract, 'tier'>[], sliceTier: Tier | null = null): Tier {
   let highest: Tier = tiers[0]!
   for (const contract of contracts) {
-    const tier = effectiveTier(contract.tier)
+    const tier = contractTier(contract, sliceTier).tier
     if (tiers.indexOf(tier) > tiers.indexOf(highest)) highest = tier
   }
   return highest
+}
+
+/** A contract’s tier in its slice: its own, else the slice’s stated tier, else the default. */
+function contractTier(contract: Pick<Contract, 'tier'>, sliceTier: Tier | null): {tier: Tier; from: ContractTier['tierFrom']} {
+  if (contract.tier !== null) return {tier: effectiveTier(contract.tier), from: 'contract'}
+  if (sliceTier) return {tier: sliceTier, from: 'slice'}
+  return {tier: effectiveTier(null), from: 'default'}
 }
 
 /**
@@ -52,22 +68,26 @@ export function resolveSliceTier(contracts: readonly Pick<Contract, 'tier'>[]): 
  * of every verify contract, in contract order, each tagged with its contract.
  */
 export function resolveSlice(slice: SliceInput): ResolvedSlice {
-  const verify = slice.contracts.filter((contract) => effectiveTier(contract.tier) === 'verify')
+  const sliceTier = slice.tier ?? null
+  const resolved = slice.contracts.map((contract) => ({contract, ...contractTier(contract, sliceTier)}))
+  const verify = resolved.filter((entry) => entry.tier === 'verify').map((entry) => entry.contract)
   const tag = (contract: Contract, items: Contract['criteria']) => items.map((item) => ({text: item.text, contract: contract.label}))
   return {
     id: slice.id,
     name: slice.name,
-    tier: resolveSliceTier(slice.contracts),
-    contracts: slice.contracts.map((contract) => ({
+    tier: resolveSliceTier(slice.contracts, sliceTier),
+    contracts: resolved.map(({contract, tier, from}) => ({
       id: contract.id,
       label: contract.label,
       tier: contract.tier,
-      effectiveTier: effectiveTier(contract.tier),
+      effectiveTier: tier,
+      tierFrom: from,
       criteria: contract.criteria.length,
       steps: contract.steps.length
     })),
     criteria: verify.flatMap((contract) => tag(contract, contract.criteria)),
-    steps: verify.flatMap((contract) => tag(contract, contract.steps))
+    steps: verify.flatMap((contract) => tag(contract, contract.steps)),
+    nothingToCheck: verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label)
   }
 }
 

@@ -87,10 +87,37 @@ describe('resolveSlice', () => {
 
   it('keeps each contract’s tier as written and the one that applies', () => {
     expect(search().contracts).toEqual([
-      {id: 'C-10', label: 'C-10 SearchBox', tier: 'verify', effectiveTier: 'verify', criteria: 2, steps: 1},
-      {id: 'C-11', label: 'C-11 SearchApi', tier: 'auto', effectiveTier: 'auto', criteria: 1, steps: 1},
-      {id: 'C-12', label: 'C-12 SearchEmpty', tier: null, effectiveTier: 'verify', criteria: 1, steps: 1}
+      {id: 'C-10', label: 'C-10 SearchBox', tier: 'verify', effectiveTier: 'verify', tierFrom: 'contract', criteria: 2, steps: 1},
+      {id: 'C-11', label: 'C-11 SearchApi', tier: 'auto', effectiveTier: 'auto', tierFrom: 'contract', criteria: 1, steps: 1},
+      {id: 'C-12', label: 'C-12 SearchEmpty', tier: null, effectiveTier: 'verify', tierFrom: 'default', criteria: 1, steps: 1}
     ])
+    expect(search().nothingToCheck).toEqual([])
+  })
+
+  it('gives a contract without a tier the slice’s stated tier; a contract’s own tier still counts', () => {
+    const stated = (tier: 'auto' | 'verify', own: string | null) =>
+      resolveSlice({id: 'S-09', name: 'Stated', tier, contracts: [contract('C-30', 'Own', own, ['x'], []), contract('C-31', 'Bare', null, [], [])]})
+    const auto = stated('auto', null)
+    expect(auto.tier).toBe('auto')
+    expect(auto.contracts.map((one) => [one.label, one.effectiveTier, one.tierFrom])).toEqual([
+      ['C-30 Own', 'auto', 'slice'],
+      ['C-31 Bare', 'auto', 'slice']
+    ])
+    expect(auto.criteria).toEqual([])
+    // verify still wins over auto: a verify contract makes an auto slice verify.
+    const mixed = stated('auto', 'verify')
+    expect(mixed.tier).toBe('verify')
+    expect(mixed.contracts.map((one) => [one.effectiveTier, one.tierFrom])).toEqual([
+      ['verify', 'contract'],
+      ['auto', 'slice']
+    ])
+    expect(mixed.criteria).toEqual([{text: 'x', contract: 'C-30 Own'}])
+    expect(mixed.nothingToCheck).toEqual([])
+    const verify = stated('verify', 'auto')
+    expect(verify.tier).toBe('verify')
+    expect(verify.nothingToCheck).toEqual(['C-31 Bare'])
+    expect(resolveSliceTier([{tier: null}], 'auto')).toBe('auto')
+    expect(resolveSliceTier([{tier: null}])).toBe('verify')
   })
 
   it('aggregates nothing for an all-auto slice', () => {

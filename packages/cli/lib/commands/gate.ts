@@ -12,6 +12,7 @@ import {
   renderRoute,
   renderTierReport,
   renderVerifyCheckpoint,
+  nothingToCheckWarning,
   sliceStatus,
   tierReport,
   verifyCheckpointData
@@ -24,8 +25,10 @@ import {dirOf, heading, open, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
 export const checkpoint: Command = async (input) => {
-  const {project, context, warnings} = await open(input, 'tiers checkpoint <slice>', 1)
+  const {project, context, warnings: projectWarnings} = await open(input, 'tiers checkpoint <slice>', 1)
   const {slice} = context
+  // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
+  const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
   if (slice.tier === 'auto') {
     return {
       text: `Slice ${slice.id}: ${slice.name} is auto: every contract is auto, so no checkpoint is needed.`,
@@ -129,11 +132,14 @@ export const status: Command = async (input) => {
   const project = await loadProject(dirOf(input))
   const [id] = input.positionals
   const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
-  const statuses: SliceStatus[] = []
-  for (const slice of slices) statuses.push(await sliceStatus(gateContext(project, slice)))
+  const statuses: Array<SliceStatus & {nothingToCheck: string[]}> = []
+  for (const slice of slices) {
+    const context = gateContext(project, slice)
+    statuses.push({...(await sliceStatus(context)), nothingToCheck: context.slice.nothingToCheck})
+  }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
   const lines = statuses.map(describeStatus)
-  for (const slice of broken) lines.push(`${slice.id} ${slice.name}: GRAPH.json lists ${slice.missing.join(', ')}, which no contract file defines`)
+  for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
   return {
     text: lines.join('\n'),
     data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing}))},
@@ -149,10 +155,11 @@ export const report: Command = async (input) => {
   return {text: renderTierReport(data), data: {...data, rejectionCount: state.rejectionCount}, warnings: []}
 }
 
-function describeStatus(status: SliceStatus): string {
+function describeStatus(status: SliceStatus & {nothingToCheck: string[]}): string {
   let decision = 'undecided'
   if (status.decision) {
     decision = `${status.decision.status} ${status.decision.at}${status.stale ? ' (stale: contracts changed since)' : ''}`
   }
-  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}`
+  const empty = status.nothingToCheck.length > 0 ? `; nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)` : ''
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${empty}`
 }
