@@ -13,6 +13,7 @@ Commands:
   escalate <slice> <1|2|3>                record the escalation choice (${escalationChoices})
   status [slice]                          tiers, rejection counts, decisions and stale approvals
   report <slice>                          the verifier’s tier report
+  contracts [--slice <slice>]             every contract as read: tier, criteria and steps with their lines
   verify <slice> | --all [--timeout <s>]  run the criteria’s checks; record the run for the checkpoint
   stop-hook                               answer a coding agent’s Stop hook (JSON on stdin)
   verdict <text…> | -                     read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD
@@ -24,6 +25,7 @@ Options:
   --yaml            print YAML (verify’s result as seed 002 shows it)
   --detail <text>   the user’s detail, for route 3
   --timeout <s>     seconds per check (default 60), for verify
+  --slice <slice>   one slice’s contracts, for contracts
   --all             every slice, for verify
   -h, --help        show this help
 
@@ -73,6 +75,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         yaml: {type: 'boolean', default: false},
         detail: {type: 'string'},
         timeout: {type: 'string'},
+        slice: {type: 'string'},
         all: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false}
       }
@@ -96,6 +99,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       positionals: rest,
       detail: values.detail ?? null,
       timeout: parseTimeout(values.timeout),
+      slice: values.slice ?? null,
       all: values.all,
       format,
       stdin: io.stdin ?? readStdin

@@ -1,4 +1,5 @@
 import {escalationOptions} from '@verification-tiers/protocol'
+import {contracts} from './contracts.js'
 import {stopHook, verdict, verify} from './evidence.js'
 import {checkpoint, escalate, report, respond, route, status} from './gate.js'
 import type {Command} from './shared.js'
@@ -14,6 +15,7 @@ export const commands: Readonly<Record<string, Command>> = {
   escalate,
   status,
   report,
+  contracts,
   verify,
   'stop-hook': stopHook,
   verdict

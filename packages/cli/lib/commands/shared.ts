@@ -21,6 +21,8 @@ export interface CommandInput {
   positionals: string[]
   detail: string | null
   timeout: number | null
+  /** `--slice`, for `contracts`. */
+  slice: string | null
   all: boolean
   format: 'text' | 'json' | 'yaml'
   /** Standard input, read on demand. */

@@ -1,0 +1,161 @@
+import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
+import {effectiveTier, isTier} from '@verification-tiers/contracts'
+import {UserError} from '../errors.js'
+import {findSlice, loadProject} from '../project.js'
+import type {LoadedContract, Project} from '../project.js'
+import {dirOf, warningsOf} from './shared.js'
+import type {Command} from './shared.js'
+
+/** One criterion or step as `tiers contracts` shows it. */
+interface ShownItem {
+  text: string
+  line: number
+  column: number
+  check: ContractItem['check']
+}
+
+/** One contract as `tiers contracts` shows it: what the reader took, and where from. */
+interface ShownContract {
+  id: string | null
+  name: string
+  label: string
+  file: string
+  line: number
+  dialect: string
+  slices: string[]
+  /** The tier as written, `null` when there is none. */
+  declaredTier: string | null
+  effectiveTier: Tier
+  /** Where the effective tier comes from: the contract, its slice’s stated tier, or the default. */
+  tierFrom: 'contract' | 'slice' | 'default'
+  criteria: ShownItem[]
+  steps: ShownItem[]
+  /** Text under a criteria or steps label that was not read as items. */
+  unread: Array<{field: string; kind: string; text: string; line: number; column: number}>
+  /** A verify contract with neither criteria nor steps. */
+  nothingToCheck: boolean
+}
+
+/** `tiers contracts [--slice <id>]`: every contract as it was read, so a misread shows. */
+export const contracts: Command = async (input) => {
+  if (input.positionals.length > 0) throw new UserError('Unexpected arguments, expected `tiers contracts [--slice <slice>]`')
+  const project = await loadProject(dirOf(input))
+  const chosen = input.slice === null ? project.contracts : findSlice(project, input.slice).contracts
+  const shown = chosen.map((loaded) => showContract(project, loaded))
+  const summary = summarize(shown)
+  return {
+    text: [...shown.map(renderContract), renderSummary(summary)].join('\n\n'),
+    data: {slice: input.slice === null ? null : findSlice(project, input.slice).id, contracts: shown, summary},
+    warnings: warningsOf(project)
+  }
+}
+
+function showContract(project: Project, loaded: LoadedContract): ShownContract {
+  const {contract} = loaded
+  const slices = project.slices.filter((slice) => slice.contracts.includes(loaded))
+  const stated = slices.find((slice) => slice.tier !== null)?.tier ?? null
+  const tierFrom = contract.tier !== null ? 'contract' : stated ? 'slice' : 'default'
+  const tier = tierFrom === 'slice' ? stated! : effectiveTier(contract.tier)
+  const item = (one: ContractItem): ShownItem => ({text: one.text, line: one.position.start.line, column: one.position.start.column, check: one.check})
+  const unread = contract.fields.flatMap((field) =>
+    field.unread.map((text: ContractText) => ({field: field.label, kind: text.kind, text: text.text, line: text.position.start.line, column: text.position.start.column}))
+  )
+  return {
+    id: contract.id,
+    name: contract.name,
+    label: contract.label,
+    file: loaded.file,
+    line: contract.headingPosition.start.line,
+    dialect: contract.dialect,
+    slices: slices.length > 0 ? slices.map((slice) => slice.id) : contract.slice ? [contract.slice] : [],
+    declaredTier: contract.tier,
+    effectiveTier: tier,
+    tierFrom,
+    criteria: contract.criteria.map(item),
+    steps: contract.steps.map(item),
+    unread,
+    nothingToCheck: tier === 'verify' && contract.criteria.length === 0 && contract.steps.length === 0
+  }
+}
+
+function renderContract(contract: ShownContract): string {
+  const lines = [`${contract.label} — ${contract.file}:${contract.line}`]
+  const slices = contract.slices.length > 0 ? contract.slices.join(', ') : 'none'
+  lines.push(`  dialect: ${contract.dialect}; slice: ${slices}; tier: ${contract.effectiveTier} (${tierSource(contract)})`)
+  const ignored = contract.effectiveTier === 'auto' ? ', ignored: the tier is auto' : ''
+  for (const [title, items] of [['acceptance criteria', contract.criteria], ['steps', contract.steps]] as const) {
+    if (items.length === 0) continue
+    lines.push(`  ${title} (${items.length}${ignored}):`)
+    for (const one of items) lines.push(`    ${one.line}: ${one.text}${describeCheck(one.check)}`)
+  }
+  if (contract.unread.length > 0) {
+    lines.push('  not read as items:')
+    for (const one of contract.unread) lines.push(`    ${one.line}: ${one.kind} under \`${one.field}\`: ${one.text}`)
+  }
+  if (contract.nothingToCheck) lines.push('  nothing to check: verify, with no acceptance criteria or steps')
+  return lines.join('\n')
+}
+
+function tierSource(contract: ShownContract): string {
+  if (contract.tierFrom === 'slice') return 'none written: its slice’s tier'
+  if (contract.tierFrom === 'default') return 'none written: the default'
+  if (isTier(contract.declaredTier)) return `written ${contract.declaredTier}`
+  return `written \`${contract.declaredTier}\`, which is not auto or verify`
+}
+
+function describeCheck(check: ContractItem['check']): string {
+  if (!check) return ''
+  return check.method === 'bash' ? ` [check: \`${check.command}\`]` : ' [check: manual]'
+}
+
+interface Summary {
+  contracts: number
+  files: number
+  /** Contracts by the tier that applies. */
+  verify: number
+  auto: number
+  /** Contracts by the tier as written: `none` when there is no Verification field, `other` when it is not `auto` or `verify`. */
+  written: {verify: number; auto: number; other: number; none: number}
+  /** Contracts with no tier written that take their slice’s stated tier. */
+  fromSlice: number
+  /** Criteria and steps of the verify contracts. */
+  criteria: number
+  steps: number
+  nothingToCheck: number
+  unread: number
+}
+
+function summarize(shown: ShownContract[]): Summary {
+  const verify = shown.filter((contract) => contract.effectiveTier === 'verify')
+  const count = (test: (contract: ShownContract) => boolean) => shown.filter(test).length
+  return {
+    contracts: shown.length,
+    files: new Set(shown.map((contract) => contract.file)).size,
+    verify: verify.length,
+    auto: shown.length - verify.length,
+    written: {
+      verify: count((contract) => contract.declaredTier === 'verify'),
+      auto: count((contract) => contract.declaredTier === 'auto'),
+      other: count((contract) => contract.declaredTier !== null && !isTier(contract.declaredTier)),
+      none: count((contract) => contract.declaredTier === null)
+    },
+    fromSlice: count((contract) => contract.tierFrom === 'slice'),
+    criteria: verify.reduce((sum, contract) => sum + contract.criteria.length, 0),
+    steps: verify.reduce((sum, contract) => sum + contract.steps.length, 0),
+    nothingToCheck: count((contract) => contract.nothingToCheck),
+    unread: shown.reduce((sum, contract) => sum + contract.unread.length, 0)
+  }
+}
+
+function renderSummary(summary: Summary): string {
+  const plural = (count: number, one: string, many = one + 's') => `${count} ${count === 1 ? one : many}`
+  const {written} = summary
+  const none = summary.fromSlice > 0 ? `${written.none} none (${summary.fromSlice} from the slice, ${written.none - summary.fromSlice} verify by default)` : `${written.none} none (verify by default)`
+  const lines = [
+    `${plural(summary.contracts, 'contract')} in ${plural(summary.files, 'file')}: ${summary.verify} verify, ${summary.auto} auto`,
+    `tiers as written: ${written.verify} verify, ${written.auto} auto, ${written.other > 0 ? `${written.other} other (read as verify), ` : ''}${none}`,
+    `verify contracts: ${plural(summary.criteria, 'acceptance criterion', 'acceptance criteria')}, ${plural(summary.steps, 'step')}; ${summary.nothingToCheck} with nothing to check`
+  ]
+  if (summary.unread > 0) lines.push(`${plural(summary.unread, 'block')} under criteria or steps labels not read as items (see “not read as items” above)`)
+  return lines.join('\n')
+}
