@@ -1,7 +1,7 @@
 // Cold-start time of `tiers checkpoint` on a contract file of several thousand
 // lines, beside plain `node` start-up as the floor. Not a test: figures only.
 import {spawnSync} from 'node:child_process'
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -84,6 +84,45 @@ export function benchCheckpoint(slices, fixture = null) {
   }
 }
 
+/**
+ * A real project: `BENCH_PROJECT` names its contract folder (a `.greenlight`),
+ * `BENCH_SLICE` a slice of it (default: its first). The folder is copied, its
+ * test command stubbed with `true`, then: `tiers verify --all` once, and cold
+ * (contracts cache off) and warm `tiers checkpoint` and `tiers status`.
+ */
+export function benchProject(source, slice = null) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'tiers-bench-project-'))
+  try {
+    const project = path.join(dir, '.greenlight')
+    cpSync(source, project, {recursive: true, filter: (from) => path.basename(from) !== 'tiers'})
+    const configPath = path.join(project, 'config.json')
+    const config = existsSync(configPath) ? JSON.parse(readFileSync(configPath, 'utf8')) : {}
+    writeFileSync(configPath, JSON.stringify({...config, test: {...config.test, command: 'true'}}))
+    const contracts = path.join(project, 'CONTRACTS.md')
+    const bytes = existsSync(contracts) ? statSync(contracts).size : 0
+    const start = process.hrtime.bigint()
+    const verify = spawnSync(process.execPath, [tiers, 'verify', '--all'], {cwd: dir, encoding: 'utf8'})
+    const verifyAllMs = Number(process.hrtime.bigint() - start) / 1e6
+    if (verify.status !== 0) throw new Error(`tiers verify --all exited ${verify.status}: ${verify.stderr}`)
+    const id = slice ?? JSON.parse(spawnSync(process.execPath, [tiers, 'status', '--json'], {cwd: dir, encoding: 'utf8'}).stdout).slices[0].slice
+    const cold = {...process.env, TIERS_NO_CACHE: '1'}
+    return {
+      name: `real project ${source}`,
+      bytes,
+      slice: id,
+      runs,
+      verifyAllMs,
+      nodeStartMs: time(process.execPath, ['-e', ''], {cwd: dir}).median,
+      checkpointColdMs: time(process.execPath, [tiers, 'checkpoint', id], {cwd: dir, env: cold}).median,
+      checkpointWarmMs: time(process.execPath, [tiers, 'checkpoint', id], {cwd: dir}).median,
+      statusColdMs: time(process.execPath, [tiers, 'status'], {cwd: dir, env: cold}).median,
+      statusWarmMs: time(process.execPath, [tiers, 'status'], {cwd: dir}).median
+    }
+  } finally {
+    rmSync(dir, {recursive: true, force: true})
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const ms = (value) => `${value.toFixed(0)} ms`
   const results = []
@@ -97,6 +136,20 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`  node start-up alone   ${ms(result.nodeStartMs)}`)
     console.log(`  parse every time      ${ms(result.parsedMs)} (${result.parsedRatioToNodeStart.toFixed(1)}x node start-up)`)
     console.log(`  contracts cache warm  ${ms(result.cachedMs)} (${result.cachedRatioToNodeStart.toFixed(1)}x node start-up)`)
+  }
+  // Real projects: the example in this repository, and any other named by BENCH_PROJECT.
+  const projects = [path.join(root, 'content/examples/greenlight-project/.greenlight')]
+  if (process.env.BENCH_PROJECT) projects.push(path.resolve(process.env.BENCH_PROJECT))
+  for (const source of projects) {
+    const result = benchProject(source, source === projects[0] ? 'S-01' : (process.env.BENCH_SLICE ?? null))
+    results.push(result)
+    console.log(`\n${source} (CONTRACTS.md ${(result.bytes / 1024).toFixed(0)} KiB), median of ${runs} cold starts:`)
+    console.log(`  node start-up alone          ${ms(result.nodeStartMs)}`)
+    console.log(`  tiers verify --all (once)    ${ms(result.verifyAllMs)}`)
+    console.log(`  checkpoint ${result.slice}, cache off  ${ms(result.checkpointColdMs)} (${(result.checkpointColdMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
+    console.log(`  checkpoint ${result.slice}, cache warm ${ms(result.checkpointWarmMs)} (${(result.checkpointWarmMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
+    console.log(`  status, cache off            ${ms(result.statusColdMs)} (${(result.statusColdMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
+    console.log(`  status, cache warm           ${ms(result.statusWarmMs)} (${(result.statusWarmMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
   }
   mkdirSync(path.join(root, 'bench/results'), {recursive: true})
   writeFileSync(path.join(root, 'bench/results/checkpoint.json'), JSON.stringify(results, null, 2) + '\n')
