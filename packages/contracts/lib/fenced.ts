@@ -11,6 +11,8 @@ const itemLine = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*?))?[ \t]*$/
 const fieldLine = /^(.+?)\s*:(?:\s+(.*?))?\s*$/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]+?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+// `… -- verified by: …` is the end of a wrapped item, its colon the check’s: no label.
+const checkLead = /(?:--|—|–)\s*verified by$/i
 
 /** A label line of a block: where its label and value are on the line. */
 interface LabelLine {
@@ -184,7 +186,7 @@ function readLabelLine(body: string): LabelLine | null {
   }
   const field = fieldLine.exec(body)
   const label = field?.[1]
-  if (!field || !label || !labelPattern.test(label)) return null
+  if (!field || !label || !labelPattern.test(label) || checkLead.test(label)) return null
   const value = field[2] ?? ''
   return {label, labelStart: 0, value, valueStart: value ? body.indexOf(value, label.length + 1) : -1}
 }

@@ -19,6 +19,9 @@ export interface FrontmatterContract {
 // have frontmatter too, and slice state’s `step: complete` is no misspelt `steps`. `id` counts when it is `C-NN`.
 const contractKeys = new Set<string>(['contract', 'verification', 'acceptanceCriteria', 'steps'])
 
+// A line that makes frontmatter a contract’s, read without the YAML parser: a contract key, or `id: C-NN`.
+const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[ \t]*:|^id[ \t]*:[ \t]*["']?C-?\d/im
+
 /** The known field a frontmatter key names exactly, or `null` (near misses are not enough to make a contract). */
 function exactKey(key: string): string | null {
   return isKnownLabel(key) ? resolveFieldKey(key) : null
@@ -82,6 +85,9 @@ export function readFrontmatter(
     yamlNode?.range ? place(yamlNode.range[0], yamlNode.range[1]) : fallback
 
   const error = document.errors[0]
+  // Frontmatter that does not parse is judged only when a line of it names a contract: other files
+  // (agent definitions) write frontmatter that is not strict YAML, and it is not a contract’s problem.
+  if (error && !contractLine.test(node.value)) return {contract: null, problems}
   if (error) {
     const reason = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '')
     // An error at the end of the YAML may point one past it: keep the place inside the frontmatter’s text,

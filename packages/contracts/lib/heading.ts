@@ -3,7 +3,7 @@ import type {SliceHeading} from './types.js'
 // `C-12: Name`, `C-12. Name`, `C-12 — Name`, `C-12 Name`, `C-12`, and without the hyphen only
 // before a colon or period (`C12. Name`), so a heading like `C4 Model` is not a contract.
 const idHeading = (letter: string) =>
-  new RegExp(`^(${letter})(?:-(\\d+)(?:\\s*[:.]|\\s+[-—–]|(?=\\s)|$)|(\\d+)\\s*[:.])\\s*(.*)$`, 'i')
+  new RegExp(`^(${letter})(?:-(\\d+)(?:\\s*[:.]|\\s+(?:--|[-—–])|(?=\\s)|$)|(\\d+)\\s*[:.])\\s*(.*)$`, 'i')
 const contractHeading = idHeading('C')
 const namedContractHeading = /^Contract\s*:\s*(.+)$/i
 const sliceHeading = idHeading('S')

@@ -59,7 +59,9 @@ describe('plainFrontmatterKeys', () => {
     expect(contract.contracts.map((each) => each.label)).toEqual(['C-01 Cart'])
     const plain = analyze(['---', 'title: Slice 1', 'owner: team-3', '---', '', '# Notes', ''].join('\n'))
     expect(plain).toEqual({contracts: [], problems: []})
-    const broken = analyze(['---', 'title: a: b', '---', ''].join('\n'))
+    const broken = analyze(['---', 'id: C-02', 'title: a: b', '---', ''].join('\n'))
     expect(broken.problems.map((problem) => problem.kind)).toEqual(['yaml-syntax'])
+    // Broken frontmatter that names no contract (an agent definition) is not a contract’s problem.
+    expect(analyze(['---', 'title: a: b', '---', ''].join('\n'))).toEqual({contracts: [], problems: []})
   })
 })

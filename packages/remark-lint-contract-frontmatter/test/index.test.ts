@@ -27,8 +27,12 @@ describe('remark-lint-contract-frontmatter', () => {
       expect(await check('---\nid: C-01\n  contract: x\nsteps: [a\n---\n')).toEqual([syntax('2:5-2:6', nested)])
     })
 
-    it('reports broken frontmatter that is no contract too', async () => {
-      expect(await check('---\ntitle: "unclosed\n---\n\n# Notes\n')).toEqual([syntax('2:16-2:17', 'Missing closing "quote')])
+    it('reports broken frontmatter when a line of it names a contract', async () => {
+      expect(await check('---\ntitle: "unclosed\nverification: verify\n---\n\n# Notes\n')).toEqual([syntax('3:20-3:21', 'Missing closing "quote')])
+    })
+
+    it('leaves broken frontmatter that names no contract alone (an agent definition)', async () => {
+      expect(await check('---\nname: planner\nmodel: set at run time (default: large)\n---\n\nYou plan.\n')).toEqual([])
     })
 
     it('places errors with CRLF line endings', async () => {
