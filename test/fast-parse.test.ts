@@ -32,7 +32,7 @@ describe('remarkParseFast', () => {
   })
 
   it('sees a sign of a contract in ids, labels, lint comments and frontmatter, in any case', () => {
-    for (const text of ['### C-01: Cart', 'c-7', '**Contract:** X', '// contract: X', '<!--lint disable-->', '---\ntitle: x\n---\n', '\uFEFF---\na: 1\n---']) {
+    for (const text of ['### C-01: Cart', 'c-7', '### C12. Cart', '### c3: Cart', '**Contract:** X', '// contract: X', '<!--lint disable-->', '---\ntitle: x\n---\n', '\uFEFF---\na: 1\n---']) {
       expect(mayHoldContracts(text), text).toBe(true)
     }
     // Markup, escapes and references that the heading's text drops.

@@ -22,7 +22,8 @@ export function runsOnlyContractRules(attachers: ReadonlyArray<readonly unknown[
 // the sign is looked for in the text with emphasis, code and link markers
 // taken out, and escapes, character references and HTML (`<!--lint …-->`
 // included) count as signs themselves.
-const contractSign = /c-\d|contract|[\\&<]/i
+// (`C12. Name` is a contract heading too: the hyphen is optional.)
+const contractSign = /c-?\d|contract|[\\&<]/i
 const linkTails = /\]\([^)]*\)|\]\[[^\]]*\]/g
 const markers = /[*_`~[\]]/g
 const frontmatterStart = /^\uFEFF?(?:---|\+\+\+)[ \t]*(?:\r\n|\r|\n|$)/
