@@ -142,6 +142,7 @@ const ruleIds = new Set([
   'contract-field-name',
   'contract-field-order',
   'contract-frontmatter',
+  'contract-item-list',
   'explicit-verification-tier',
   'verification-tier',
   'verify-tier-criteria'

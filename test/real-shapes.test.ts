@@ -310,4 +310,15 @@ describe('remark on the real shapes', () => {
   })
 })
 
-const LINT_REPORT: string[] = []
+const LINT_REPORT: string[] = [
+  '.greenlight/agents/timer-architect.md: no issues found',
+  '.greenlight/CONTRACTS.md',
+  '22:1-22:19 warning Unexpected contract C-01 BoilTime without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint',
+  '99:1-99:20 warning Unexpected acceptance criteria on auto contract C-04 AlarmVolume, expected none as the `auto` tier ignores them, or `Verification: verify` auto-tier-ignored-fields remark-lint',
+  '148:1-148:61 warning Unexpected paragraph under `Steps` in C-07 SettingsReset, expected a list of steps contract-item-list remark-lint',
+  '',
+  '.greenlight/slices/S-01.md: no issues found',
+  '',
+  '⚠ 3 warnings',
+  ''
+]

@@ -164,8 +164,9 @@ Record the choice: tiers escalate S-01 <1|2|3>`
 const status = {
   s01: (rejections: number, decision: string, next: string) =>
     `S-01 Campaign Cards: verify, ${rejections}/3 rejections, ${decision}, next: ${next}`,
+  // C-05 of S-02 is verify with neither criteria nor steps: status names it.
   s02: (decision = 'undecided', next = 'checkpoint', rejections = 0) =>
-    `S-02 Currency Formatting: verify, ${rejections}/3 rejections, ${decision}, next: ${next}`
+    `S-02 Currency Formatting: verify, ${rejections}/3 rejections, ${decision}, next: ${next}; nothing to check in C-05 SpendColumnHeader (verify, no acceptance criteria or steps)`
 }
 
 /** The contracts of S-01 as written in the example: the hand-off carries them verbatim. */
@@ -668,8 +669,8 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint'},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint'}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', nothingToCheck: []},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', nothingToCheck: ['C-05 SpendColumnHeader']}
       ],
       broken: [],
       warnings: [deprecation]
@@ -873,7 +874,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, verify, stop-hook, verdict')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict')
     expectError(option, 1, /^tiers: Unknown option '--bogus'/)
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
@@ -924,8 +925,12 @@ describe('without GRAPH.json', () => {
     ])
     expectOk(all, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
     expectOk(checkpoint1, checkpointS01)
-    // contracts/C-06.md (YAML front matter, `slice: S-02`) joins S-02.
-    expectOk(checkpoint2, checkpointS02)
+    // contracts/C-06.md (YAML front matter, `slice: S-02`) joins S-02; C-05 has nothing to check, and the checkpoint says so.
+    expect({code: checkpoint2.code, stderr: checkpoint2.stderr}).toEqual({
+      code: 0,
+      stderr: `tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps\n${warningLine}`
+    })
+    expect(normalize(checkpoint2.stdout)).toBe(checkpointS02 + '\n')
     expect(json(report).contracts.map((contract: {label: string}) => contract.label)).toEqual([
       'C-04 FormatSpend',
       'C-05 SpendColumnHeader',

@@ -149,6 +149,7 @@ const examplesReport = [
   '31:3-31:22  warning Unexpected field name `Acceptence Criteria` in C-04 ShippingOptions, expected `Acceptance Criteria`                                                                               contract-field-name          remark-lint',
   '42:5-42:34  warning Unexpected vague criterion `works as expected` in C-05 Receipt, expected an observable outcome or a `-- verified by:` check                                                       acceptance-criteria-specific remark-lint',
   '56:3-56:34  warning Unexpected 6 acceptance criteria on C-07 OrderHistory, expected at most 5                                                                                                         acceptance-criteria-count    remark-lint',
+  '66:1-66:48  warning Unexpected paragraph under `Steps` in C-08 ReturnLabel, expected a list of steps                                                                                                  contract-item-list           remark-lint',
   '',
   'broken-contracts/contracts/C-06.md',
   '6:22-6:67   warning Unexpected `acceptance_criteria` as text, expected a list                                                                                                                         contract-frontmatter         remark-lint',
@@ -158,7 +159,7 @@ const examplesReport = [
   '',
   'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
   '',
-  '8 messages (✖ 1 error, ⚠ 7 warnings)',
+  '9 messages (✖ 1 error, ⚠ 8 warnings)',
   ''
 ].join('\n')
 

@@ -19,8 +19,8 @@ export interface FrontmatterContract {
 // have frontmatter too, and slice state’s `step: complete` is no misspelt `steps`. `id` counts when it is `C-NN`.
 const contractKeys = new Set<string>(['contract', 'verification', 'acceptanceCriteria', 'steps'])
 
-// A line that makes frontmatter a contract’s, read without the YAML parser: a contract key, or `id: C-NN`.
-const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[ \t]*:|^id[ \t]*:[ \t]*["']?C-?\d/im
+// A line that makes frontmatter a contract’s, read without the YAML parser: a contract key, or an `id` naming `C-NN`.
+const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[ \t]*:|^id[ \t]*:.*\bC-?\d/im
 
 /** The known field a frontmatter key names exactly, or `null` (near misses are not enough to make a contract). */
 function exactKey(key: string): string | null {

@@ -11,6 +11,7 @@ import remarkLintAcceptanceCriteriaSpecific from 'remark-lint-acceptance-criteri
 import remarkLintAutoTierIgnoredFields from 'remark-lint-auto-tier-ignored-fields'
 import remarkLintContractFieldName from 'remark-lint-contract-field-name'
 import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
+import remarkLintContractItemList from 'remark-lint-contract-item-list'
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
 import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import type {Preset} from 'unified'
@@ -24,6 +25,7 @@ const remarkPresetLintVerificationTiers: Preset = {
     remarkLintVerifyTierCriteria,
     remarkLintAutoTierIgnoredFields,
     remarkLintContractFieldName,
+    remarkLintContractItemList,
     remarkLintAcceptanceCriteriaCount,
     remarkLintAcceptanceCriteriaSpecific
   ]
