@@ -92,6 +92,9 @@ tiers as written: 4 verify, 2 auto, 1 none (verify by default)
 verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
 1 block under criteria or steps labels not read as items (see “not read as items” above)
 `)
+    // The second run reads the contracts cache, which keeps what the commands show, unread text included.
+    expect(await fs.stat(path.join(folder, '.greenlight', 'tiers', '.contracts-cache.json'))).toBeTruthy()
+    expect(await tiers(folder, 'contracts')).toEqual(run)
   })
 
   it('`tiers contracts --slice --json` gives one slice’s contracts with lines, columns and checks', async () => {
