@@ -325,3 +325,33 @@ const LINT_REPORT: string[] = [
   '⚠ 3 warnings',
   ''
 ]
+
+describe('a contract after an unclosed link', () => {
+  // Markdown where a guess that the file holds no contract went wrong: every file is parsed.
+  async function linkProject(tier: string): Promise<string> {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-link-'))
+    folders.push(folder)
+    await fs.mkdir(path.join(folder, '.greenlight', 'contracts'), {recursive: true})
+    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '## S-01: Grid\n\n### C-01: GridApi\n\n**Verification:** auto\n')
+    await fs.writeFile(
+      path.join(folder, '.greenlight', 'contracts', 'C-02.md'),
+      `Grid cells are written grid[row](\n\n### C-02: GridIndex\n\n**Slice:** S-01\n**Verification:** ${tier}\n**Acceptance Criteria:**\n- Cells are numbered from the top left (row, then column)\n`
+    )
+    return folder
+  }
+
+  it('stays in its slice: the gate asks a human', async () => {
+    const folder = await linkProject('verify')
+    const run = await tiers(folder, 'status')
+    expect(run).toEqual({code: 0, stdout: 'S-01 Grid: verify, 0/3 rejections, undecided, next: checkpoint\n', stderr: ''})
+  })
+
+  it('is linted: `tiers lint --frail` fails as `remark --frail` does on a bad tier', async () => {
+    const folder = await linkProject('sometimes')
+    const run = await tiers(folder, 'lint', '--frail', '--no-color', '.greenlight/contracts')
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe(
+      '.greenlight/contracts/C-02.md\n6:19-6:28 error Unexpected verification tier `sometimes` on C-02 GridIndex, expected `auto` or `verify` verification-tier remark-lint\n\n✖ 1 error\n'
+    )
+  })
+})

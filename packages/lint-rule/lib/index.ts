@@ -16,29 +16,15 @@ export function ruleUrl(ruleId: string): string {
 /** Checks one document’s contracts and reports on `file`. */
 export type ContractCheck<Options> = (analysis: ContractAnalysis, file: VFile, options: Options) => void
 
-// A registered symbol, so a rule loaded from another copy of this package
-// (a project's own node_modules) is still recognised.
-const contractRuleMarker = Symbol.for('verification-tiers.contract-rule')
-
 /**
  * A remark-lint rule over the contract model: origin `remark-lint:<ruleId>`,
  * docs `url`, and the document’s contracts read once per tree and shared with
  * every other rule.
  */
 export function contractRule<Options = undefined>(ruleId: string, check: ContractCheck<Options>) {
-  const plugin = lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
+  return lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
     check(analyzeContracts(tree, file), file, options)
   })
-  Object.defineProperty(plugin, contractRuleMarker, {value: true})
-  return plugin
-}
-
-/**
- * Whether `plugin` is one of the contract rules: `tiers lint` skips parsing
- * files without a contract only when every plugin is one of them.
- */
-export function isContractRule(plugin: unknown): boolean {
-  return typeof plugin === 'function' && contractRuleMarker in plugin
 }
 
 /** Extra fields of a message: what was found, and what fixes it (editors offer `expected` as quick fixes). */
