@@ -321,6 +321,14 @@ describe('bad input', () => {
     expect(misplaced(value, analysis)).toEqual(wrong)
   })
 
+  it('reads a fenced block nested in 4,000 quotes without running out of stack', async () => {
+    const quotes = '>'.repeat(4000)
+    const value = ['### C-11: Deep', '', quotes + ' ```', quotes + ' Verification: verfy', quotes + ' ```', ''].join('\n')
+    const {file, analysis} = await lint(value)
+    expect(analysis.contracts.map((contract) => [contract.label, contract.dialect, contract.tier])).toEqual([['C-11 Deep', 'fenced', 'verfy']])
+    expect(file.messages.map((message) => message.ruleId)).toEqual(['verification-tier', 'verify-tier-criteria'])
+  })
+
   it('reads a contract heading with no fields, and lints it as a verify contract without criteria', async () => {
     const value = ['# Contracts', '', '### C-09: Empty', '', '### C-10:', '', '### Contract: Nothing'].join('\n')
     const {file, analysis} = await lint(value)

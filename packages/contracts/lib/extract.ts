@@ -128,11 +128,21 @@ function analyze(tree: Root, locator: Locator): ContractAnalysis {
   return {contracts, problems}
 }
 
-/** Code blocks of a node: itself, or those nested in its lists and quotes. */
+/**
+ * Code blocks of a node: itself, or those nested in its lists and quotes, in
+ * document order. A loop, not recursion: a quote can nest thousands deep.
+ */
 function codeBlocks(node: Nodes): Code[] {
-  if (node.type === 'code') return [node]
-  if (node.type !== 'list' && node.type !== 'listItem' && node.type !== 'blockquote') return []
-  return node.children.flatMap((child) => codeBlocks(child))
+  const found: Code[] = []
+  const stack: Nodes[] = [node]
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    if (next.type === 'code') found.push(next)
+    else if (next.type === 'list' || next.type === 'listItem' || next.type === 'blockquote') {
+      for (let index = next.children.length - 1; index >= 0; index--) stack.push(next.children[index]!)
+    }
+  }
+  return found
 }
 
 function fromFrontmatter(read: FrontmatterContract, position: Position): Draft {
