@@ -21,13 +21,17 @@ export const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
 /**
  * Fields written as bold labels (`**Verification:** verify`). Several labels
  * may share a paragraph across soft line breaks; the last label’s list is the
- * list right after the paragraph.
+ * list after the paragraph, past HTML comments (`<!--lint disable …-->`) and,
+ * under an empty criteria or steps label, one intro paragraph.
+ * `siblings[from]` is the block after the paragraph; `used` counts the blocks
+ * after it that the fields took.
  */
 export function readBoldFields(
   paragraph: Paragraph,
-  next: RootContent | undefined,
+  siblings: readonly RootContent[],
+  from: number,
   locator: Locator
-): {fields: ContractField[]; usedList: boolean} {
+): {fields: ContractField[]; used: number} {
   const fields: ContractField[] = []
   let lastLineIsField = false
   for (const line of splitLines(paragraph.children)) {
@@ -42,15 +46,31 @@ export function readBoldFields(
     }
   }
   const last = fields[fields.length - 1]
-  if (last && lastLineIsField && next?.type === 'list' && next.position) {
-    attachList(last, next)
-    return {fields, usedList: true}
+  if (!last || !lastLineIsField) return {fields, used: 0}
+  const listField = last.value === '' && (last.key === 'acceptanceCriteria' || last.key === 'steps')
+  let index = from
+  while (isComment(siblings[index])) index++
+  let listIndex = index
+  // `**Acceptance Criteria:**`, then `All of these hold:`, then the list: the intro is no item.
+  if (listField && siblings[index]?.type === 'paragraph' && unreadBlock(siblings[index], locator)) {
+    listIndex = index + 1
+    while (isComment(siblings[listIndex])) listIndex++
   }
-  if (last && lastLineIsField && last.value === '' && (last.key === 'acceptanceCriteria' || last.key === 'steps')) {
-    const unread = unreadBlock(next, locator)
+  const list = siblings[listIndex]
+  if (list?.type === 'list' && list.position) {
+    attachList(last, list)
+    return {fields, used: listIndex - from + 1}
+  }
+  if (listField) {
+    const unread = unreadBlock(siblings[index], locator)
     if (unread) last.unread.push(unread)
   }
-  return {fields, usedList: false}
+  return {fields, used: 0}
+}
+
+/** An HTML comment between a label and its list (`<!--lint disable …-->`) is no text of the field. */
+function isComment(node: RootContent | undefined): boolean {
+  return node?.type === 'html' && /^<!--[\s\S]*-->\s*$/.test(node.value)
 }
 
 // What the block after an empty criteria or steps label is called in messages, when it is not a list.

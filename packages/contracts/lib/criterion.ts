@@ -8,9 +8,11 @@ export function splitCheck(text: string): {text: string; check: CriterionCheck |
   const match = checkSuffix.exec(text)
   if (!match) return {text, check: null}
   const how = match[1] ?? ''
-  const code = /^`+\s?(.*?)\s?`+$/.exec(how)
-  if (code && code[1]) {
-    return {text: text.slice(0, match.index), check: {method: 'bash', command: code[1], timeout: null}}
+  // A command in inline code; words after it (a wrapped note) go back to the criterion’s text.
+  const code = /^(`+)\s?(.*?)\s?\1(?!`)(.*)$/.exec(how)
+  if (code && code[2]) {
+    const note = (code[3] ?? '').trim()
+    return {text: text.slice(0, match.index) + (note ? ' ' + note : ''), check: {method: 'bash', command: code[2], timeout: null}}
   }
   // Any other way of checking (`manual`, `read the handler and trace it`) is a human check.
   if (how !== '') {

@@ -109,10 +109,10 @@ function analyze(tree: Root, locator: Locator): ContractAnalysis {
     const draft: Draft = current
     draft.end = node.position.end
     if (node.type === 'paragraph') {
-      const read = readBoldFields(node, children[index + 1], locator)
+      const read = readBoldFields(node, children, index + 1, locator)
       draft.fields.push(...read.fields)
-      if (read.usedList) {
-        index++
+      if (read.used > 0) {
+        index += read.used
         draft.end = children[index]!.position?.end ?? draft.end
       }
     } else {

@@ -7,12 +7,14 @@ import type {Locator} from './locate.js'
 import type {ContractField, ContractItem, ContractText, Dialect} from './types.js'
 
 const commentPrefix = /^\s*\/\/ ?/
-const itemLine = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*?))?[ \t]*$/
-const fieldLine = /^(.+?)\s*:(?:\s+(.*?))?\s*$/
+// An item marker and what follows it; matched at the start only, so long lines cost no backtracking.
+const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
-const boldFieldLine = /^\*\*([^*]+?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
 // `… -- verified by: …` is the end of a wrapped item, its colon the check’s: no label.
 const checkLead = /(?:--|—|–)\s*verified by$/i
+// A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
+const taskBox = /^\[[ xX]\][ \t]+/
 
 /** A label line of a block: where its label and value are on the line. */
 interface LabelLine {
@@ -22,9 +24,9 @@ interface LabelLine {
   valueStart: number
 }
 
-/** The item being read, so wrapped lines can continue it. */
+/** The item being read, so wrapped lines can continue it: its text is made once, at the end of the block. */
 interface OpenItem {
-  raw: string
+  parts: string[]
   item: ContractItem
 }
 
@@ -63,6 +65,8 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
     field.position = {start: field.position.start, end: end.end}
   }
 
+  const opened: OpenItem[] = []
+
   for (const [index, raw] of lines.entries()) {
     const prefix = dialect === 'comment' ? (commentPrefix.exec(raw)?.[0].length ?? 0) : 0
     const body = raw.slice(prefix)
@@ -75,8 +79,12 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
     blank = false
     const indent = indentWidth(body)
     const textStart = body.length - body.trimStart().length
-    const item = itemLine.exec(body)
-    const label = indent === 0 && !item ? readLabelLine(body) : null
+    const marker = itemMarker.exec(body)
+    let label = indent === 0 && !marker ? readLabelLine(body) : null
+    // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
+    if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
+    // Under an empty criteria or steps label, an intro like `All of these hold:` is text, not a field.
+    if (label && current && isListField(current) && current.items.length === 0 && current.value === '' && label.value === '' && resolveFieldKey(label.label) === null) label = null
 
     if (label) {
       list = null
@@ -88,26 +96,30 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
     }
     if (!current) continue
 
-    if (item && (!list || indent <= list.indent || !list.item)) {
+    if (marker && (!list || indent <= list.indent || !list.item)) {
       // An item of the field: the first one sets the list’s indent.
       list ??= {indent, item: null, nested: false}
       list.nested = false
       unread = null
+      // Text before a list is its intro: the list is what was read.
+      current.unread.length = 0
       current.hasList = true
-      const text = item[2] ?? ''
-      if (text === '') {
-        // A bare marker: its text may come on the next, indented line.
-        list.item = {raw: '', item: {text: '', position: at(index, prefix + indent, prefix + indent + 1), check: null}}
-        continue
-      }
-      const start = prefix + body.indexOf(text, (item[1] ?? '').length + 1)
-      const read: ContractItem = {...splitCheck(text), position: at(index, start, start + text.length)}
-      current.items.push(read)
-      list.item = {raw: text, item: read}
-      extend(current, read.position)
+      const after = marker[0].length
+      const rest = body.slice(after)
+      const lead = rest.length - rest.trimStart().length
+      const box = taskBox.exec(rest.slice(lead))?.[0].length ?? 0
+      const text = rest.slice(lead + box).trimEnd()
+      const start = prefix + after + lead + box
+      const open: OpenItem = {parts: text === '' ? [] : [text], item: {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}}
+      list.item = open
+      opened.push(open)
+      // A bare marker: its text may come on the next, indented line.
+      if (text === '') continue
+      current.items.push(open.item)
+      extend(current, open.item.position)
       continue
     }
-    if (item && list) {
+    if (marker && list) {
       // A deeper item is a sub-point of the item above, not an item of the field.
       list.nested = true
       continue
@@ -118,14 +130,13 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
       const text = body.slice(textStart).trimEnd()
       const open = list.item
       const end = at(index, prefix + textStart, prefix + textStart + text.length)
-      if (open.raw === '') {
-        open.raw = text
-        open.item = {...splitCheck(text), position: {start: end.start, end: end.end}}
+      if (open.parts.length === 0) {
+        open.item.position = end
         current.items.push(open.item)
       } else {
-        open.raw += ' ' + text
-        Object.assign(open.item, splitCheck(open.raw), {position: {start: open.item.position.start, end: end.end}})
+        open.item.position = {start: open.item.position.start, end: end.end}
       }
+      open.parts.push(text)
       extend(current, open.item.position)
       continue
     }
@@ -148,6 +159,8 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
       list = null
     }
   }
+  // Each item’s text, wrapped lines joined, and its check, made once.
+  for (const open of opened) Object.assign(open.item, splitCheck(open.parts.join(' ')))
   return known ? fields : null
 
   function newField(line: LabelLine, index: number, prefix: number): ContractField {
@@ -184,11 +197,15 @@ function readLabelLine(body: string): LabelLine | null {
     const labelStart = 2 + inner.indexOf(label)
     return {label, labelStart, value, valueStart: value ? body.lastIndexOf(value) : -1}
   }
-  const field = fieldLine.exec(body)
-  const label = field?.[1]
-  if (!field || !label || !labelPattern.test(label) || checkLead.test(label)) return null
-  const value = field[2] ?? ''
-  return {label, labelStart: 0, value, valueStart: value ? body.indexOf(value, label.length + 1) : -1}
+  // `Label: value`: a label has no colon of its own, so the first colon ends it; no regex runs over the line.
+  const colon = body.indexOf(':')
+  if (colon < 1 || colon > 60) return null
+  const label = body.slice(0, colon).trimEnd()
+  const after = body.slice(colon + 1)
+  if (after !== '' && !/^\s/.test(after)) return null
+  if (!labelPattern.test(label) || checkLead.test(label)) return null
+  const value = after.trim()
+  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
 }
 
 function isListField(field: ContractField): boolean {

@@ -110,7 +110,7 @@ export function readFrontmatter(
   const id = scalarOf('id')
   const name = scalarOf('contract')
   const isContract =
-    (id !== null && /^C-\d+$/i.test(id)) || pairs.some((pair) => contractKeys.has(exactKey(keyOf(pair)) ?? ''))
+    (id !== null && /^C-?\d+$/i.test(id)) || pairs.some((pair) => contractKeys.has(exactKey(keyOf(pair)) ?? ''))
   if (!isContract) return {contract: null, problems}
 
   const fields: ContractField[] = []
@@ -166,7 +166,8 @@ export function readFrontmatter(
     headingKey?.range
       ? {start: place(headingKey.range[0], headingKey.range[0]).start, end: nodePlace(headingValue, place(headingKey.range[0], headingKey.range[1])).end}
       : node.position
-  return {contract: {id: id ? id.toUpperCase() : null, name: name ?? '', headingPosition, fields}, problems}
+  // `C6` is `C-6`, as a heading `C6. Name` is.
+  return {contract: {id: id ? id.toUpperCase().replace(/^C(?=\d)/, 'C-') : null, name: name ?? '', headingPosition, fields}, problems}
 }
 
 /** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */

@@ -1,9 +1,10 @@
 import type {SliceHeading} from './types.js'
 
 // `C-12: Name`, `C-12. Name`, `C-12 — Name`, `C-12 Name`, `C-12`, and without the hyphen only
-// before a colon or period (`C12. Name`), so a heading like `C4 Model` is not a contract.
+// before a colon or period (`C12. Name`), so a heading like `C4 Model` is not a contract. The colon or
+// period is followed by a space: `C-17.1 Part` is a section number, not contract C-17.
 const idHeading = (letter: string) =>
-  new RegExp(`^(${letter})(?:-(\\d+)(?:\\s*[:.]|\\s+(?:--|[-—–])|(?=\\s)|$)|(\\d+)\\s*[:.])\\s*(.*)$`, 'i')
+  new RegExp(`^(${letter})(?:-(\\d+)(?:\\s*[:.](?=\\s|$)|\\s+(?:--|[-—–])|(?=\\s)|$)|(\\d+)\\s*[:.](?=\\s|$))\\s*(.*)$`, 'i')
 const contractHeading = idHeading('C')
 const namedContractHeading = /^Contract\s*:\s*(.+)$/i
 const sliceHeading = idHeading('S')

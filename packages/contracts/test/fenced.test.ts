@@ -30,7 +30,7 @@ const fenced = [
   '    text of a bare marker, on the next line', // 10
   '  * two', // 11
   '  3. three', // 12
-  'Notes: free text', // 13
+  'Boundary: free text', // 13 (a known field: it ends the list; an unknown label here would wrap the item)
   'Random line with no colon', // 14
   '  - orphan item after a non-field line', // 15
   'Steps:', // 16
@@ -78,14 +78,14 @@ describe('fenced `Field: value` blocks', () => {
         hasList: true
       },
       {
-        key: null,
-        label: 'Notes',
-        expectedLabel: null,
+        key: 'boundary',
+        label: 'Boundary',
+        expectedLabel: 'Boundary',
         value: 'free text',
         dialect: 'fenced',
-        position: '13:1-13:17',
-        labelPosition: '13:1-13:6',
-        valuePosition: '13:8-13:17',
+        position: '13:1-13:20',
+        labelPosition: '13:1-13:9',
+        valuePosition: '13:11-13:20',
         items: [],
         hasList: false
       },

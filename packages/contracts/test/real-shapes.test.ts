@@ -920,3 +920,88 @@ describe('text under a criteria or steps label that is no list', () => {
     ])
   })
 })
+
+describe('lines that look like something else', () => {
+  const items = (contract: Contract) => ({
+    criteria: contract.criteria.map((item) => [item.text, span(item.position), item.check?.command ?? item.check?.method ?? null]),
+    steps: contract.steps.map((item) => item.text),
+    unread: contract.fields.flatMap((one) => one.unread.map((text) => text.text))
+  })
+
+  it('wraps an item in a line like `Total: the sum` that names no field, and keeps the list going', () => {
+    const [contract] = read(
+      ['### C-01: Pay', '', '```', 'Verification: verify', 'Acceptance Criteria:', '- The receipt ends with the line', 'Total: the sum of the items, in cents', '- A second payment is not charged twice', 'Steps:', '- Pay twice', '```', ''].join('\n')
+    )
+    expect(items(contract!)).toEqual({
+      criteria: [
+        ['The receipt ends with the line Total: the sum of the items, in cents', '6:3-7:38', null],
+        ['A second payment is not charged twice', '8:3-8:40', null]
+      ],
+      steps: ['Pay twice'],
+      unread: []
+    })
+  })
+
+  it('takes an intro line under an empty criteria label as text before the list, not as a field', () => {
+    const [contract] = read(['### C-02: Pay', '', '```', 'Acceptance Criteria:', 'All of these hold:', '- Cards are charged once', '```', ''].join('\n'))
+    expect(items(contract!)).toEqual({criteria: [['Cards are charged once', '6:3-6:25', null]], steps: [], unread: []})
+    expect(contract!.fields.map((one) => one.label)).toEqual(['Acceptance Criteria'])
+  })
+
+  it('keeps a command check whose item wraps after it, the note back in the text', () => {
+    const [contract] = read(
+      ['### C-03: Round', '', '```', 'Acceptance Criteria:', '- Amounts round to cents -- verified by: `npm test -- round`', '  (half-up rounding, as banks do)', '```', ''].join('\n')
+    )
+    expect(items(contract!).criteria).toEqual([['Amounts round to cents (half-up rounding, as banks do)', '5:3-6:34', 'npm test -- round']])
+  })
+
+  it('drops a task-list box from an item', () => {
+    const [contract] = read(['### C-04: Tasks', '', '```', 'Steps:', '- [ ] Open the page', '- [x] Click Save', '```', ''].join('\n'))
+    expect(contract!.steps.map((item) => [item.text, span(item.position)])).toEqual([
+      ['Open the page', '5:7-5:20'],
+      ['Click Save', '6:7-6:17']
+    ])
+  })
+
+  it('reads a wrapped item of thousands of lines whole', () => {
+    const lines = Array.from({length: 5000}, (_, index) => `  continued ${index}`)
+    const [contract] = read(['### C-05: Long', '', '```', 'Steps:', '- Start', ...lines, '```', ''].join('\n'))
+    expect(contract!.steps).toHaveLength(1)
+    expect(contract!.steps[0]!.text).toBe(['Start', ...lines.map((line) => line.trim())].join(' '))
+    expect(span(contract!.steps[0]!.position)).toBe('5:3-5005:17')
+  })
+
+  it('takes the list after an intro paragraph or a lint comment under an empty bold label', () => {
+    const [intro, comment] = read(
+      [
+        '### C-06: Intro',
+        '',
+        '**Acceptance Criteria:**',
+        '',
+        'When the user pays, all of these hold:',
+        '',
+        '- The card is charged once',
+        '',
+        '### C-07: Comment',
+        '',
+        '**Acceptance Criteria:**',
+        '<!--lint disable acceptance-criteria-count-->',
+        '- The receipt is emailed',
+        ''
+      ].join('\n')
+    )
+    expect(items(intro!)).toEqual({criteria: [['The card is charged once', '7:3-7:27', null]], steps: [], unread: []})
+    expect(items(comment!)).toEqual({criteria: [['The receipt is emailed', '13:3-13:25', null]], steps: [], unread: []})
+  })
+
+  it('does not take a section number (`C-17.1 Part`) for a contract heading', () => {
+    expect(parseContractHeading('C-17.1 Sub-contract')).toBeNull()
+    expect(parseContractHeading('C-17. Sub-contract')).toEqual({id: 'C-17', name: 'Sub-contract'})
+  })
+
+  it('reads `id: C6` in frontmatter as contract C-6', () => {
+    const {contracts, problems} = analyze(['---', 'id: C6', 'verification: auto', '---', ''].join('\n'))
+    expect(problems).toEqual([])
+    expect(contracts.map((contract) => [contract.id, contract.tier])).toEqual([['C-6', 'auto']])
+  })
+})
