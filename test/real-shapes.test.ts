@@ -13,7 +13,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {fixtureCopy, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 
@@ -22,12 +22,7 @@ afterAll(async () => {
 })
 
 /** A temporary copy of a fixture project; commands run in it. */
-async function copy(name: string): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-shapes-'))
-  folders.push(folder)
-  await fs.cp(path.join(root, 'test', 'fixtures', name), folder, {recursive: true})
-  return folder
-}
+const copy = (name: string): Promise<string> => fixtureCopy(folders, name)
 
 const tiers = (cwd: string, ...args: string[]) => runTiers(cwd, args)
 
@@ -137,12 +132,17 @@ verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
     })
   })
 
-  it('`tiers contracts` refuses a stray argument and an unknown slice', async () => {
+  it('`tiers contracts` refuses a stray argument and an unknown slice; other commands refuse `--slice`', async () => {
     const folder = await copy('real-shapes')
     expect(await tiers(folder, 'contracts', 'S-01')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'tiers: Unexpected arguments, expected `tiers contracts [--slice <slice>]`\n'
+    })
+    expect(await tiers(folder, 'status', '--slice', 'S-01')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'tiers: Unexpected `--slice` with `tiers status`, expected it only with `tiers contracts`\n'
     })
     expect(await tiers(folder, 'contracts', '--slice', 'S-09')).toEqual({
       code: 1,
@@ -264,7 +264,7 @@ Contracts:
     expect(await tiers(folder, 'status')).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'tiers: .greenlight/GRAPH.md:6: slice S-01 lists no contracts, expected a `Contracts: C-01, C-02` line or a list of contract ids after `Contracts:`\n'
+      stderr: 'tiers: .greenlight/GRAPH.md:6: Unexpected slice S-01 without contracts, expected a `Contracts: C-01, C-02` line or a list of contract ids after `Contracts:`\n'
     })
     await fs.writeFile(graph, text.replace('Verification: auto', 'Verification: sometimes'))
     expect(await tiers(folder, 'status')).toEqual({

@@ -18,14 +18,17 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
+import {execFile, spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, evidenceProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, evidenceProject, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
+const execFileAsync = promisify(execFile)
 
 beforeAll(async () => {
   await fs.access(builtBin)
@@ -263,3 +266,205 @@ describe('broken files of the stop hook', () => {
     }
   })
 })
+
+/**
+ * `tiers stop-hook` never exits 2 and never hangs: Claude Code reads exit 2
+ * of a Stop hook as a block, so the agent could never stop. Each scenario
+ * runs in a temporary copy of `content/examples/greenlight-project` (no
+ * criterion there has a command) with `test.command` set to `true`.
+ */
+describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
+  const example = path.join(root, 'content', 'examples', 'greenlight-project')
+  const noneFound = answer({
+    decision: 'block',
+    reason: 'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
+  })
+
+  /** A temporary copy of the greenlight example whose test command passes. */
+  async function greenlight(): Promise<string> {
+    const folder = await tempFolder()
+    await fs.cp(example, folder, {recursive: true})
+    const file = path.join(folder, '.greenlight', 'config.json')
+    const config = JSON.parse(await fs.readFile(file, 'utf8'))
+    config.test.command = 'true'
+    await fs.writeFile(file, JSON.stringify(config, null, 2) + '\n')
+    return folder
+  }
+
+  /** The block for a project that cannot be checked, and the safety valve’s warning after it. */
+  function unchecked(problem: string, max: number): {block: Run; valve: Run} {
+    return {
+      block: answer({
+        decision: 'block',
+        reason: `HOLD: Cannot stop - verification cannot be checked.\n${problem}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+      }),
+      valve: answer({systemMessage: `WARNING: Stop allowed by the safety valve after ${max} blocks (limit ${max}).\nVerification could not be checked: ${problem}\nReview this work before accepting it.`})
+    }
+  }
+
+  it('blocks on a GRAPH.json that does not parse, naming it, under the safety valve', async ({expect}) => {
+    const folder = await greenlight()
+    const graph = path.join(folder, '.greenlight', 'GRAPH.json')
+    await fs.writeFile(graph, '{\n  "slices": {\n')
+    const {block, valve} = unchecked(`${graph}: 3:1: Expected property name or '}'`, 1)
+    expect(await stopHook(folder, {maxBlocks: '1'})).toEqual(block)
+    expect(await counts(folder)).toEqual({'session-1': 1})
+    expect(await stopHook(folder, {active: true, maxBlocks: '1'})).toEqual(valve)
+    expect(await counts(folder)).toEqual({'session-1': 0})
+  })
+
+  it('blocks on `workflow.rejection_threshold: 0` in config.json, naming it, under the safety valve', async ({expect}) => {
+    const folder = await greenlight()
+    const file = path.join(folder, '.greenlight', 'config.json')
+    const config = JSON.parse(await fs.readFile(file, 'utf8'))
+    config.workflow.rejection_threshold = 0
+    await fs.writeFile(file, JSON.stringify(config, null, 2) + '\n')
+    const {block, valve} = unchecked(`${file}: Unexpected \`workflow.rejection_threshold\` 0, expected a whole number of 1 or more`, 1)
+    expect(await stopHook(folder, {maxBlocks: '1'})).toEqual(block)
+    expect(await counts(folder)).toEqual({'session-1': 1})
+    expect(await stopHook(folder, {active: true, maxBlocks: '1'})).toEqual(valve)
+    expect(await counts(folder)).toEqual({'session-1': 0})
+  })
+
+  it('counts a run without `verification_run` in the status file as no run, naming the file', async ({expect}) => {
+    const folder = await greenlight()
+    const status = path.join(folder, '.greenlight', 'tiers', 'verification-status.json')
+    await fs.mkdir(path.dirname(status))
+    const text = JSON.stringify({version: 1, slices: {'S-01': {results: [], all_automated_pass: true}}})
+    await fs.writeFile(status, text)
+    expect(await stopHook(folder)).toEqual(
+      answer({
+        decision: 'block',
+        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}: Unexpected run for \`S-01\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\`\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+      })
+    )
+    expect(await counts(folder)).toEqual({'session-1': 1})
+    expect(await fs.readFile(status, 'utf8')).toBe(text)
+  })
+
+  it('lets the agent stop at once, with a warning, when the state folder is read-only', async ({expect, skip}) => {
+    const folder = await greenlight()
+    const tiersFolder = path.join(folder, '.greenlight', 'tiers')
+    await fs.mkdir(tiersFolder)
+    const readOnly = await makeReadOnly(tiersFolder)
+    if (!readOnly) return skip('this system cannot make a folder read-only for this user')
+    try {
+      expect(await stopHook(folder)).toEqual(
+        answer({
+          systemMessage: `WARNING: ${tiersFolder}: Unexpected folder that cannot be written (${readOnly.code}), expected a folder the stop hook can write its block counts in; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+        })
+      )
+      expect(await fs.readdir(tiersFolder)).toEqual([])
+    } finally {
+      await readOnly.restore()
+    }
+  })
+
+  it('reads a contract file of 4,000 `>` (nested quotes) and blocks as usual', async ({expect}) => {
+    const folder = await greenlight()
+    await fs.writeFile(path.join(folder, '.greenlight', 'contracts', 'C-06.md'), `### C-06: Export\n\n${'>'.repeat(4000)}\n`)
+    expect(await stopHook(folder)).toEqual(noneFound)
+    expect(await counts(folder)).toEqual({'session-1': 1})
+  })
+
+  it('reads standard input that never ends as empty input after 5 s, with a warning', async ({expect}) => {
+    const folder = await greenlight()
+    const run = await tiersWithOpenInput(folder, hookInput(folder), 15_000)
+    expect(run).toEqual({
+      ...noneFound,
+      stderr: 'tiers: warning: Unexpected standard input still open after 5 s, expected the stop hook’s JSON and the end of its input; read as empty input\n'
+    })
+    expect(await counts(folder)).toEqual({default: 1})
+  })
+
+  it('ignores the run of a slice no longer in GRAPH.json: a passing `verify --all` then allows', async ({expect}) => {
+    const folder = await greenlight()
+    const graphFile = path.join(folder, '.greenlight', 'GRAPH.json')
+    await verifyAll(folder)
+    const graph = JSON.parse(await fs.readFile(graphFile, 'utf8'))
+    delete graph.slices['S-02']
+    await fs.writeFile(graphFile, JSON.stringify(graph, null, 2) + '\n')
+    await verifyAll(folder)
+    expect(await stopHook(folder)).toEqual(
+      answer({
+        systemMessage:
+          'All automated criteria pass. For a human to check:\n  - C-01.1: Campaigns render as cards in a 3-column grid on a 1280px wide screen\n  - C-01.2: Each card shows the campaign name, its status and its spend\n  - C-01.3: Clicking a card opens /campaigns/{id}\n  - C-03.1: A paused campaign shows a grey "Paused" badge\n  - C-03.2: A live campaign shows a green "Live" badge'
+      })
+    )
+    expect(await counts(folder)).toEqual({'session-1': 0})
+  })
+
+  it('says “none” in the safety valve’s warning when no criterion has a command', async ({expect}) => {
+    const folder = await greenlight()
+    expect(await stopHook(folder, {maxBlocks: '1'})).toEqual(noneFound)
+    expect(await counts(folder)).toEqual({'session-1': 1})
+    expect(await stopHook(folder, {active: true, maxBlocks: '1'})).toEqual(
+      answer({systemMessage: 'WARNING: Stop allowed by the safety valve after 1 blocks (limit 1).\nVerification was never run. Criteria unverified: none\nReview this work before accepting it.'})
+    )
+    expect(await counts(folder)).toEqual({'session-1': 0})
+  })
+})
+
+/** `tiers verify --all`, which passes on the greenlight example (its criteria are for a human). */
+async function verifyAll(folder: string): Promise<void> {
+  const run = await tiers(folder, ['verify', '--all'])
+  expect(run.code).toBe(0)
+}
+
+/** Whether a file can be created in `folder` by this process. */
+async function canWrite(folder: string): Promise<boolean> {
+  const probe = path.join(folder, '.probe')
+  try {
+    await fs.writeFile(probe, '')
+  } catch {
+    return false
+  }
+  await fs.rm(probe)
+  return true
+}
+
+/**
+ * Make `folder` refuse new files: mode 555, or for root (who ignores modes)
+ * the immutable attribute. `null` when neither works here; else the error
+ * code a write gets and how to undo it.
+ */
+async function makeReadOnly(folder: string): Promise<{code: string; restore: () => Promise<void>} | null> {
+  await fs.chmod(folder, 0o555)
+  const restoreMode = () => fs.chmod(folder, 0o755)
+  if (!(await canWrite(folder))) return {code: 'EACCES', restore: restoreMode}
+  try {
+    await execFileAsync('chattr', ['+i', folder])
+  } catch {
+    await restoreMode()
+    return null
+  }
+  const restore = async () => {
+    await execFileAsync('chattr', ['-i', folder])
+    await restoreMode()
+  }
+  if (!(await canWrite(folder))) return {code: 'EPERM', restore}
+  await restore()
+  return null
+}
+
+/** Run `tiers stop-hook` in `cwd` with `input` written to a standard input that stays open; killed after `limitMs`. */
+function tiersWithOpenInput(cwd: string, input: string, limitMs: number): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {...process.env}
+    delete env.TIERS_MAX_BLOCKS
+    const child = spawn(process.execPath, [tiersBin, 'stop-hook'], {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.stdin.on('error', () => {})
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      child.stdin.destroy()
+      resolve({code, stdout, stderr})
+    })
+    child.stdin.write(input)
+  })
+}

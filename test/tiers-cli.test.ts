@@ -874,7 +874,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint')
     expectError(option, 1, /^tiers: Unknown option '--bogus'/)
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')

@@ -32,6 +32,7 @@ export {
 export type {EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
 export {escalationData, GateError, recordEscalation, recordResponse, recordRoute, sliceStatus} from './lib/gate.js'
 export type {GateContext, RespondResult, SliceStatus} from './lib/gate.js'
+export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 export {describeJsonError, FileReadError, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
 export type {JsonFileKind} from './lib/json-file.js'
 export {isHardFail, isPass, parseVerdict, toJobStatus} from './lib/verdict.js'

@@ -73,3 +73,11 @@ export async function evidenceProject(folders: string[], prefix: string, {commit
   }
   return folder
 }
+
+/** A temporary copy of `test/fixtures/<name>`; `folders` collects it for removal. */
+export async function fixtureCopy(folders: string[], name: string): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), `verification-tiers-${name}-`))
+  folders.push(folder)
+  await fs.cp(path.join(root, 'test', 'fixtures', name), folder, {recursive: true})
+  return folder
+}

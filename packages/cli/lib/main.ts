@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
-import {commands, escalationChoices} from './commands/index.js'
+import {commands, escalationChoices, findCommand} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, UserError} from './errors.js'
 
 export const usage = `Usage: tiers <command> [options]
@@ -90,10 +90,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     ;(values.help ? io.stdout : io.stderr)(usage)
     return values.help ? exitCodes.ok : exitCodes.user
   }
-  const command = commands[name]
+  const command = findCommand(name)
   const format = values.json ? 'json' : values.yaml ? 'yaml' : 'text'
   try {
-    if (!command) throw new UserError(`Unexpected command \`${name}\`, expected one of: ${Object.keys(commands).join(', ')}`)
+    // `lint` is dispatched before the gate's options are parsed, but it is a command all the same.
+    if (!command) throw new UserError(`Unexpected command \`${name}\`, expected one of: ${[...Object.keys(commands), 'lint'].join(', ')}`)
+    if (values.slice !== undefined && name !== 'contracts') throw new UserError(`Unexpected \`--slice\` with \`tiers ${name}\`, expected it only with \`tiers contracts\``)
     const result = await command({
       dir: values.dir ?? null,
       positionals: rest,

@@ -2,11 +2,11 @@ import {readdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {rejectionThreshold} from '@verification-tiers/protocol'
-import {describeJsonError, hashContracts, resolveSlice} from '@verification-tiers/runtime'
+import {describeJsonError, hashContracts, isSliceId, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashText, readCache, writeCache} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
-import {readGraphJson, readGraphMarkdown} from './graph.js'
+import {checkSliceId, contractKey, readGraphJson, readGraphMarkdown} from './graph.js'
 import type {GraphSlice} from './graph.js'
 
 /** A contract with the file it is in and its markdown as written. */
@@ -60,15 +60,20 @@ export async function loadProject(dir: string): Promise<Project> {
 
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
 async function readGraph(dir: string): Promise<{slices: GraphSlice[]; from: 'GRAPH.json' | 'GRAPH.md'} | null> {
-  const json = await readJson(path.join(dir, 'GRAPH.json'))
-  if (json !== undefined) return {slices: readGraphJson(json, path.join(dir, 'GRAPH.json')), from: 'GRAPH.json'}
+  const jsonFile = path.join(dir, 'GRAPH.json')
+  const json = await readText(jsonFile)
+  if (json !== undefined) return {slices: readGraphJson(parseJson(jsonFile, json), jsonFile, json), from: 'GRAPH.json'}
   const markdown = await readText(path.join(dir, 'GRAPH.md'))
   if (markdown !== undefined) return {slices: readGraphMarkdown(markdown, path.join(dir, 'GRAPH.md')), from: 'GRAPH.md'}
   return null
 }
 
-/** The slice named `id` (any case), or a `UserError` listing the known ones. */
+/**
+ * The slice named `id` (any case, spaces around ignored), or a `UserError`:
+ * naming the argument when it is no slice id, else listing the known ones.
+ */
 export function findSlice(project: Project, id: string): ProjectSlice {
+  if (!isSliceId(id.trim())) throw new UserError(`Unexpected slice id ${JSON.stringify(id)} in the arguments, expected ${sliceIdRule}`)
   const slice = project.slices.find((candidate) => candidate.id.toLowerCase() === id.trim().toLowerCase())
   if (!slice) {
     const known = project.slices.map((candidate) => candidate.id).join(', ') || 'none'
@@ -89,9 +94,9 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
   return {
     dir: project.dir,
     slice: resolved,
-    // The test writer gets the contracts the user checked: the verify ones.
+    // The test writer gets the contracts the user checked: the verify ones, as the slice resolves them.
     contracts: slice.contracts
-      .filter((loaded) => loaded.contract.effectiveTier === 'verify')
+      .filter((_, index) => resolved.contracts[index]?.effectiveTier === 'verify')
       .map((loaded) => ({label: loaded.contract.label, source: loaded.source})),
     contractsHash: hashContracts(slice.contracts.map((loaded) => loaded.source)),
     threshold: project.threshold
@@ -138,18 +143,27 @@ function forCache(contract: Contract): Contract {
   return {...contract, fields: contract.fields.filter((field) => field.unread.length > 0)}
 }
 
+/**
+ * The graph’s slices with their contracts, matched by id whatever the case,
+ * hyphen and leading zeros (`C5` finds `C-05`), each contract once; ids no
+ * contract defines are `missing`, as the graph writes them.
+ */
 function slicesFromGraph(graph: GraphSlice[], contracts: LoadedContract[]): ProjectSlice[] {
-  const byId = new Map<string, LoadedContract>()
+  const byKey = new Map<string, LoadedContract>()
   for (const loaded of contracts) {
-    if (loaded.contract.id && !byId.has(loaded.contract.id)) byId.set(loaded.contract.id, loaded)
+    const key = loaded.contract.id ? contractKey(loaded.contract.id) : null
+    if (key !== null && !byKey.has(key)) byKey.set(key, loaded)
   }
-  return graph.map((slice) => ({
-    id: slice.id,
-    name: slice.name,
-    contracts: slice.contracts.flatMap((id) => byId.get(id) ?? []),
-    missing: slice.contracts.filter((id) => !byId.has(id)),
-    tier: slice.tier
-  }))
+  return graph.map((slice) => {
+    const found = new Set<LoadedContract>()
+    const missing = new Map<string, string>()
+    for (const id of slice.contracts) {
+      const loaded = byKey.get(contractKey(id))
+      if (loaded) found.add(loaded)
+      else if (!missing.has(contractKey(id))) missing.set(contractKey(id), id)
+    }
+    return {id: slice.id, name: slice.name, contracts: [...found], missing: [...missing.values()], tier: slice.tier}
+  })
 }
 
 function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
@@ -157,6 +171,7 @@ function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
   for (const loaded of contracts) {
     const id = loaded.contract.slice
     if (!id) continue
+    if (!isSliceId(id)) checkSliceId(id, `${loaded.file}:${sliceLine(loaded, id)}`)
     let slice = slices.get(id)
     if (!slice) {
       slice = {id, name: id, contracts: [], missing: [], tier: null}
@@ -167,6 +182,19 @@ function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
     slice.contracts.push(loaded)
   }
   return [...slices.values()]
+}
+
+/**
+ * The line that gives a contract its slice `id`: its Slice field (the first
+ * line of the contract naming the slice and holding the id as written), else
+ * the contract’s heading. Read from the source, so a contract from the cache
+ * (which keeps few fields) gives the same line.
+ */
+function sliceLine(loaded: LoadedContract, id: string): number {
+  const lines = loaded.source.split(/\r\n?|\n/)
+  let index = lines.findIndex((line) => /slice/i.test(line) && line.includes(id))
+  if (index === -1) index = lines.findIndex((line) => line.includes(id))
+  return index === -1 ? loaded.contract.headingPosition.start.line : loaded.contract.position.start.line + index
 }
 
 function readThreshold(config: ProjectConfig, file: string): number {
@@ -190,7 +218,10 @@ async function readText(file: string): Promise<string | undefined> {
 /** Parsed JSON, `undefined` when the file does not exist, a `ProjectError` with line and column when it does not parse. */
 async function readJson(file: string): Promise<unknown> {
   const text = await readText(file)
-  if (text === undefined) return undefined
+  return text === undefined ? undefined : parseJson(file, text)
+}
+
+function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {

@@ -53,7 +53,9 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
     results.push(await contractCheck(slice, lintRuns))
-    for (const loaded of slice.contracts) {
+    // Tiers as the slice resolves them: a contract without one takes the slice’s stated tier.
+    const tiers = gateContext(project, slice).slice.contracts
+    for (const [position, loaded] of slice.contracts.entries()) {
       const {contract} = loaded
       const prefix = contract.id ?? contract.name
       for (const [index, criterion] of contract.criteria.entries()) {
@@ -62,7 +64,7 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         if (criterion.check?.command) {
           const seconds = criterion.check.timeout ?? timeoutSeconds
           results.push(commandCheck({...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'}, await run(criterion.check.command, seconds), seconds))
-        } else if (contract.effectiveTier === 'verify') {
+        } else if (tiers[position]?.effectiveTier === 'verify') {
           // Auto contracts’ prose criteria are ignored; verify ones go to the human checkpoint.
           results.push({criterion_id: id, contract: contract.id, text: criterion.text, level: 'behavioral', status: 'requires-human', method: 'manual', command: null, exit_code: null, duration_ms: null, details: `Please verify: ${criterion.text}`, output: null, category: null})
         }

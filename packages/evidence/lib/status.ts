@@ -42,6 +42,7 @@ export interface VerificationRun {
 /** The status file: the latest run of each slice. */
 export interface VerificationStatus {
   version: 1
+  /** By slice id, without a prototype: a slice `__proto__` or `constructor` is a key like any other. */
   slices: Record<string, VerificationRun>
 }
 
@@ -51,7 +52,7 @@ export function statusPath(dir: string): string {
 }
 
 const statusKind: JsonFileKind<VerificationStatus> = {
-  empty: () => ({version: 1, slices: {}}),
+  empty: () => ({version: 1, slices: Object.create(null) as Record<string, VerificationRun>}),
   parse(file, text) {
     const value = parseJsonText(file, text)
     const status = value as Partial<VerificationStatus> | null
@@ -63,7 +64,8 @@ const statusKind: JsonFileKind<VerificationStatus> = {
         throw new FileReadError(file, `Unexpected run for \`${slice}\`, expected \`results\` and \`all_automated_pass\``)
       }
     }
-    return status as VerificationStatus
+    // `JSON.parse` makes `__proto__` an own key; copied onto a null prototype it stays one.
+    return {...status, slices: Object.assign(Object.create(null) as Record<string, VerificationRun>, status.slices)} as VerificationStatus
   }
 }
 

@@ -1,3 +1,5 @@
+import {constants} from 'node:fs'
+import {access, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
@@ -11,7 +13,7 @@ export interface RemainingCriterion {
 }
 
 /** The row of seed 002’s decision matrix that applied. */
-export type StopCase = 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
+export type StopCase = 'unchecked' | 'unchecked-valve' | 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
 
 /** What the stop hook answers. */
 export interface StopDecision {
@@ -26,6 +28,8 @@ export interface StopDecision {
 /**
  * Decide a stop (seed 002, appendix): no status or failures block until the
  * safety valve; all automated criteria passing allows, listing manual ones.
+ * A project that cannot be read (`problem`) proves nothing either: it blocks,
+ * naming the problem, until the safety valve.
  */
 export function decideStop(input: {
   status: VerificationStatus | null
@@ -34,9 +38,26 @@ export function decideStop(input: {
   remaining: readonly RemainingCriterion[]
   /** Why the status file could not be read, when it could not: that counts as no run. */
   broken?: string | null
+  /** Why the project could not be read or checked (a file and its problem), when it could not: nothing is verified. */
+  problem?: string | null
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const valve = input.blocks >= max
+  if (input.problem) {
+    return valve
+      ? {
+          case: 'unchecked-valve',
+          decision: 'allow',
+          reason: null,
+          systemMessage: `${valveHeading(input.blocks, max)}\nVerification could not be checked: ${input.problem}\nReview this work before accepting it.`
+        }
+      : {
+          case: 'unchecked',
+          decision: 'block',
+          reason: `HOLD: Cannot stop - verification cannot be checked.\n${input.problem}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`,
+          systemMessage: null
+        }
+  }
   if (!input.status) {
     const data = {remaining: input.remaining, blocks: input.blocks, max, broken: input.broken ?? null}
     return valve
@@ -56,6 +77,11 @@ export function decideStop(input: {
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
 }
 
+/** The first line of the safety valve’s warning, as `stop-hook-valve` renders it. */
+function valveHeading(blocks: number, max: number): string {
+  return `WARNING: Stop allowed by the safety valve after ${blocks} blocks (limit ${max}).`
+}
+
 function describeFailure(result: CheckResult): {id: string; details: string} {
   return {id: result.criterion_id, details: result.details}
 }
@@ -69,6 +95,7 @@ export function stopHookOutput(decision: StopDecision): Record<string, string> {
 /** Blocks per agent session, so the safety valve counts across calls. */
 interface StopHookCounts {
   version: 1
+  /** By session id, without a prototype: a session `__proto__` counts like any other. */
   sessions: Record<string, {blocks: number; at: string}>
 }
 
@@ -77,27 +104,46 @@ export function stopHookCountsPath(dir: string): string {
 }
 
 const countsKind: JsonFileKind<StopHookCounts> = {
-  empty: () => ({version: 1, sessions: {}}),
+  empty: () => ({version: 1, sessions: Object.create(null) as StopHookCounts['sessions']}),
   parse(file, text) {
     const value = parseJsonText(file, text)
     const counts = value as Partial<StopHookCounts> | null
     if (!counts || counts.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
       throw new FileReadError(file, 'Unexpected content, expected stop-hook counts with `version: 1` and `sessions`')
     }
-    return counts as StopHookCounts
+    // `JSON.parse` makes `__proto__` an own key; copied onto a null prototype it stays one.
+    return {...counts, sessions: Object.assign(Object.create(null) as StopHookCounts['sessions'], counts.sessions)} as StopHookCounts
   }
+}
+
+/** A session’s own count only, never one inherited from `Object.prototype`. */
+function blocksOf(counts: StopHookCounts, session: string): number {
+  return (Object.hasOwn(counts.sessions, session) ? counts.sessions[session]?.blocks : undefined) ?? 0
 }
 
 /** Blocks so far in a session. */
 export async function readStopBlocks(dir: string, session: string): Promise<number> {
   const counts = await readJsonFile(stopHookCountsPath(dir), countsKind)
-  return counts.sessions[session]?.blocks ?? 0
+  return blocksOf(counts, session)
 }
 
-/** Count a block, or start again after an allowed stop. */
+/**
+ * Count a block, or start again after an allowed stop. A state folder that
+ * cannot be written throws a `FileReadError` naming it at once (the lock would
+ * otherwise retry for half a minute before failing).
+ */
 export async function recordStopDecision(dir: string, session: string, decision: StopDecision, now = new Date()): Promise<number> {
-  return updateJsonFile(stopHookCountsPath(dir), countsKind, (counts) => {
-    const blocks = decision.decision === 'block' ? (counts.sessions[session]?.blocks ?? 0) + 1 : 0
+  const file = stopHookCountsPath(dir)
+  const folder = path.dirname(file)
+  try {
+    await mkdir(folder, {recursive: true})
+    await access(folder, constants.W_OK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name
+    throw new FileReadError(folder, `Unexpected folder that cannot be written (${code}), expected a folder the stop hook can write its block counts in`)
+  }
+  return updateJsonFile(file, countsKind, (counts) => {
+    const blocks = decision.decision === 'block' ? blocksOf(counts, session) + 1 : 0
     counts.sessions[session] = {blocks, at: now.toISOString()}
     return blocks
   })

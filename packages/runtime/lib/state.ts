@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type {Classification} from '@verification-tiers/protocol'
+import {IdError, isSliceId} from './ids.js'
 import {describeJsonError, FileReadError, readJsonFile, updateJsonFile} from './json-file.js'
 import type {JsonFileKind} from './json-file.js'
 
@@ -60,8 +61,17 @@ export class StateError extends FileReadError {
 /** Folder of the per-slice state files inside the project folder. */
 export const stateFolder = 'tiers'
 
-/** Path of a slice’s state file. */
+/**
+ * Path of a slice’s state file: `<dir>/tiers/<slice>.json`. Throws an
+ * `IdError` for an id that is not a slice id, and for any path that would not
+ * be a file directly inside the state folder (which the id’s pattern already
+ * rules out: a second guard, should it ever be loosened).
+ */
 export function statePath(dir: string, sliceId: string): string {
+  if (!isSliceId(sliceId)) throw new IdError('slice', sliceId)
+  const folder = path.resolve(dir, stateFolder)
+  const file = path.resolve(folder, `${sliceId}.json`)
+  if (path.dirname(file) !== folder || path.basename(file) !== `${sliceId}.json`) throw new IdError('slice', sliceId)
   return path.join(dir, stateFolder, `${sliceId}.json`)
 }
 
