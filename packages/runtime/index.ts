@@ -11,7 +11,7 @@ export {
   renderVerifyCheckpoint
 } from './lib/checkpoint.js'
 export {templateCompileOptions, templateHelperNames, templateHelpers} from './lib/helpers.js'
-export {resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
+export {contractTier, resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
 export type {ContractTier, ResolvedSlice, SliceInput, TaggedItem} from './lib/slice.js'
 export {interpretResponse} from './lib/response.js'
 export type {CheckpointResponse} from './lib/response.js'

@@ -57,7 +57,7 @@ export function resolveSliceTier(contracts: readonly Pick<Contract, 'tier'>[], s
 }
 
 /** A contract’s tier in its slice: its own, else the slice’s stated tier, else the default. */
-function contractTier(contract: Pick<Contract, 'tier'>, sliceTier: Tier | null): {tier: Tier; from: ContractTier['tierFrom']} {
+export function contractTier(contract: Pick<Contract, 'tier'>, sliceTier: Tier | null): {tier: Tier; from: ContractTier['tierFrom']} {
   if (contract.tier !== null) return {tier: effectiveTier(contract.tier), from: 'contract'}
   if (sliceTier) return {tier: sliceTier, from: 'slice'}
   return {tier: effectiveTier(null), from: 'default'}

@@ -1,5 +1,6 @@
 import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
-import {effectiveTier, isTier} from '@verification-tiers/contracts'
+import {isTier} from '@verification-tiers/contracts'
+import {contractTier} from '@verification-tiers/runtime'
 import {UserError} from '../errors.js'
 import {findSlice, loadProject} from '../project.js'
 import type {LoadedContract, Project} from '../project.js'
@@ -40,12 +41,12 @@ interface ShownContract {
 export const contracts: Command = async (input) => {
   if (input.positionals.length > 0) throw new UserError('Unexpected arguments, expected `tiers contracts [--slice <slice>]`')
   const project = await loadProject(dirOf(input))
-  const chosen = input.slice === null ? project.contracts : findSlice(project, input.slice).contracts
-  const shown = chosen.map((loaded) => showContract(project, loaded))
+  const slice = input.slice === null ? null : findSlice(project, input.slice)
+  const shown = (slice?.contracts ?? project.contracts).map((loaded) => showContract(project, loaded))
   const summary = summarize(shown)
   return {
     text: [...shown.map(renderContract), renderSummary(summary)].join('\n\n'),
-    data: {slice: input.slice === null ? null : findSlice(project, input.slice).id, contracts: shown, summary},
+    data: {slice: slice?.id ?? null, contracts: shown, summary},
     warnings: warningsOf(project)
   }
 }
@@ -53,9 +54,8 @@ export const contracts: Command = async (input) => {
 function showContract(project: Project, loaded: LoadedContract): ShownContract {
   const {contract} = loaded
   const slices = project.slices.filter((slice) => slice.contracts.includes(loaded))
-  const stated = slices.find((slice) => slice.tier !== null)?.tier ?? null
-  const tierFrom = contract.tier !== null ? 'contract' : stated ? 'slice' : 'default'
-  const tier = tierFrom === 'slice' ? stated! : effectiveTier(contract.tier)
+  // The first slice that states a tier gives it, as the gate resolves each of its slices.
+  const {tier, from: tierFrom} = contractTier(contract, slices.find((slice) => slice.tier !== null)?.tier ?? null)
   const item = (one: ContractItem): ShownItem => ({text: one.text, line: one.position.start.line, column: one.position.start.column, check: one.check})
   const unread = contract.fields.flatMap((field) =>
     field.unread.map((text: ContractText) => ({field: field.label, kind: text.kind, text: text.text, line: text.position.start.line, column: text.position.start.column}))
