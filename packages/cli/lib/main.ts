@@ -22,7 +22,7 @@ Commands:
 Options:
   --dir <folder>    project folder (default: .greenlight)
   --json            print JSON for orchestrators
-  --yaml            print YAML (verify’s result as seed 002 shows it)
+  --yaml            print YAML (verify’s result as the status file keeps it)
   --detail <text>   the user’s detail, for route 3
   --timeout <s>     seconds per check (default 60), for verify
   --slice <slice>   one slice’s contracts, for contracts

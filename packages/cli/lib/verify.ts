@@ -33,7 +33,7 @@ function testCommand(project: Project): string | null {
 }
 
 /**
- * Run the three levels of seed 003 for each slice: the project’s test command
+ * Run the three levels of verification for each slice: the project’s test command
  * (syntactic), its contracts found and valid (contract), and every criterion
  * with a command (behavioral); criteria without one require a human. Records
  * each run as its slice’s latest in the status file.
@@ -48,13 +48,14 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   const runs: VerificationRun[] = []
   // Each contract file is linted once per run, however many slices it holds.
   const lintRuns = new Map<string, Promise<VFileMessage[]>>()
-  const sliceRuns: Array<{slice: ProjectSlice; results: CheckResult[]; timestamp: string}> = []
+  const sliceRuns: Array<{slice: ProjectSlice; context: ReturnType<typeof gateContext>; results: CheckResult[]; timestamp: string}> = []
   for (const slice of slices) {
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
     results.push(await contractCheck(slice, lintRuns))
     // Tiers as the slice resolves them: a contract without one takes the slice’s stated tier.
-    const tiers = gateContext(project, slice).slice.contracts
+    const context = gateContext(project, slice)
+    const tiers = context.slice.contracts
     for (const [position, loaded] of slice.contracts.entries()) {
       const {contract} = loaded
       const prefix = contract.id ?? contract.name
@@ -70,13 +71,12 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         }
       }
     }
-    sliceRuns.push({slice, results, timestamp: (options.now ?? (() => new Date()))().toISOString()})
+    sliceRuns.push({slice, context, results, timestamp: (options.now ?? (() => new Date()))().toISOString()})
   }
   // One fingerprint after every command ran: a later slice’s command that
   // writes a file must not leave the earlier slices’ runs stale at once.
   const fingerprint = await projectFingerprint(project)
-  for (const {slice, results, timestamp} of sliceRuns) {
-    const context = gateContext(project, slice)
+  for (const {slice, context, results, timestamp} of sliceRuns) {
     const summary = summarize(results)
     runs.push({
       verification_run: {

@@ -12,7 +12,7 @@ export interface RemainingCriterion {
   text: string
 }
 
-/** The row of seed 002’s decision matrix that applied. */
+/** The row of the stop hook’s decision matrix that applied (status, failures, safety valve). */
 export type StopCase = 'unchecked' | 'unchecked-valve' | 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
 
 /** What the stop hook answers. */
@@ -26,7 +26,7 @@ export interface StopDecision {
 }
 
 /**
- * Decide a stop (seed 002, appendix): no status or failures block until the
+ * Decide a stop: no status or failures block until the
  * safety valve; all automated criteria passing allows, listing manual ones.
  * A project that cannot be read (`problem`) proves nothing either: it blocks,
  * naming the problem, until the safety valve.
