@@ -1,6 +1,6 @@
 export {analyzeContracts, extractContracts} from './lib/extract.js'
 export {fieldLabels, labelFor, resolveFieldKey} from './lib/fields.js'
-export {contractLabel, parseContractHeading, parseSliceHeading} from './lib/heading.js'
+export {contractLabel, normalizeContractId, parseContractHeading, parseSliceHeading} from './lib/heading.js'
 export {splitCheck} from './lib/criterion.js'
 export {defaultTier, effectiveTier, isTier, readTier, tiers} from './lib/tier.js'
 export type {

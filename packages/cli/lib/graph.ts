@@ -1,4 +1,4 @@
-import {isTier, parseSliceHeading, readTier} from '@verification-tiers/contracts'
+import {isTier, normalizeContractId, parseSliceHeading, readTier} from '@verification-tiers/contracts'
 import type {Tier} from '@verification-tiers/contracts'
 import {IdError, isSliceId} from '@verification-tiers/runtime'
 import {ProjectError} from './errors.js'
@@ -11,12 +11,6 @@ export interface GraphSlice {
   contracts: string[]
   /** The tier the graph states for the slice; contracts without a tier of their own take it. */
   tier: Tier | null
-}
-
-/** `C-01`, `c-01` and `C1` written as contract ids are: `C-01`, `C-01`, `C-1` (digits as written). */
-export function normalizeContractId(id: string): string {
-  const match = /^C-?(\d+)$/i.exec(id.trim())
-  return match ? `C-${match[1]}` : id.trim().toUpperCase()
 }
 
 /**

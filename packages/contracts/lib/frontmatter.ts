@@ -4,6 +4,7 @@ import {isMap, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
 import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
+import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
 
@@ -167,7 +168,7 @@ export function readFrontmatter(
       ? {start: place(headingKey.range[0], headingKey.range[0]).start, end: nodePlace(headingValue, place(headingKey.range[0], headingKey.range[1])).end}
       : node.position
   // `C6` is `C-6`, as a heading `C6. Name` is.
-  return {contract: {id: id ? id.toUpperCase().replace(/^C(?=\d)/, 'C-') : null, name: name ?? '', headingPosition, fields}, problems}
+  return {contract: {id: id ? normalizeContractId(id) : null, name: name ?? '', headingPosition, fields}, problems}
 }
 
 /** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */

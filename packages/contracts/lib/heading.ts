@@ -31,6 +31,12 @@ function readIdHeading(pattern: RegExp, text: string): {id: string; name: string
   return {id: (match[1] ?? '').toUpperCase() + '-' + (match[2] ?? match[3] ?? ''), name: (match[4] ?? '').trim()}
 }
 
+/** A contract id as contracts are named: `C-01`, `c-01` and `C1` are `C-01`, `C-01`, `C-1` (digits as written). */
+export function normalizeContractId(id: string): string {
+  const match = /^C-?(\d+)$/i.exec(id.trim())
+  return match ? `C-${match[1]}` : id.trim().toUpperCase()
+}
+
 /** What messages call a contract: `C-03 CampaignStatusBadge`. */
 export function contractLabel(id: string | null, name: string): string {
   if (id && name) return id + ' ' + name
