@@ -3,7 +3,7 @@
  * scenario both bins run on the same temporary project with the same
  * arguments, and `tiers lint` must print byte for byte the report remark
  * prints on stderr — without colours and with them — and exit with the same
- * code, lint on worker threads or not (`--threads 2`, `--threads 0`).
+ * code.
  *
  * Projects are written to temporary folders outside the repository, with a
  * `node_modules` symlink to the repository’s so that plugins resolve there;
@@ -17,7 +17,6 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {parseSimpleMarkdown} from '../packages/cli/lib/lint/simple-markdown.js'
 import {root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -71,29 +70,15 @@ interface CompareOptions {
   normalize?: (stderr: string) => string
 }
 
-/** A stable bit of strings: which of tiers lint’s runs has colours, so that both thread counts meet both. */
-function parity(args: readonly string[]): boolean {
-  let hash = 0
-  for (const character of args.join('\0')) hash = (hash * 31 + (character.codePointAt(0) ?? 0)) >>> 0
-  return hash % 2 === 0
-}
-
 /**
- * Run `remark <args> --no-stdout`, with `--no-color` and without, and
- * `tiers lint <args>` with `--threads 0` and with `--threads 2`, one of them
- * with `--no-color` (in turn); expect tiers lint’s stderr and exit code to be
+ * Run `remark <args> --no-stdout` and `tiers lint <args>`, each with
+ * `--no-color` and without; expect tiers lint’s stderr and exit code to be
  * remark’s, and its stdout empty. Resolves to remark’s runs.
  */
 async function compare(cwd: string, args: readonly string[], options: CompareOptions = {}): Promise<Compared> {
   const remarkArgs = options.remarkArgs ?? args
   const normalize = options.normalize ?? ((stderr: string) => stderr)
-  const entries = await fs.readdir(cwd, {withFileTypes: true})
-  const names = await Promise.all(entries.map(async (entry) => (entry.isFile() ? `${entry.name}:${(await fs.stat(path.join(cwd, entry.name))).size}` : entry.name)))
-  const plainFirst = parity([...args, ...names.sort()])
-  const tiersArgs = [
-    [...args, ...(plainFirst ? ['--no-color'] : []), '--threads', '0'],
-    [...args, ...(plainFirst ? [] : ['--no-color']), '--threads', '2']
-  ]
+  const tiersArgs = [[...args], [...args, '--no-color']]
   const [colored, plain, ...tiersRuns] = await Promise.all([
     runRemark(cwd, [...remarkArgs, '--no-stdout']),
     runRemark(cwd, [...remarkArgs, '--no-color', '--no-stdout']),
@@ -402,12 +387,12 @@ describe('tiers lint and remark: files without contracts', {timeout: 180_000}, (
   })
 })
 
-// Documents outside the subset parser --------------------------------------
+// Documents beyond plain paragraphs and lists -------------------------------
 
 const crlf = (text: string) => text.replace(/\n/g, '\r\n')
 
 const outside: Record<string, string> = {
-  // Without remark-gfm a table is a paragraph, which the subset parser reads.
+  // Without remark-gfm a table is a paragraph.
   'table.md': cartTotal + '\n| Field | Value |\n| ----- | ----- |\n| tier  | `Verify` |\n\n' + orderHistory,
   'quote.md': '> ' + cartTotal.split('\n').join('\n> ') + '\n\n' + spendHeader,
   'setext.md': 'Contracts\n=========\n\nSlice one\n---------\n\n' + cartTotal + '\n***\n\n' + orderEmail,
@@ -421,7 +406,7 @@ const outside: Record<string, string> = {
   'code.md': '    indented code\n\n' + cartTotal + '\n~~~\n### C-09: NotAContract\n~~~\n',
   'escapes.md': cartTotal.replace('tax', 'tax \\& _fees_ &amp; <b>more</b>') + '\nSee ![alt](img.png "title") and <https://example.com>.\n',
   'directive.md': ':::note{.wide}\n' + cartTotal + ':::\n\nSee :abbr[C-01]{title="CartTotal"}.\n\n' + spendHeader,
-  // Large enough to be parsed in sections, with CRLF, tables and quotes.
+  // Large, with CRLF, tables and quotes.
   'large.md': crlf(
     Array.from(
       {length: 120},
@@ -434,20 +419,14 @@ const outside: Record<string, string> = {
   )
 }
 
-describe('tiers lint and remark: documents outside the subset parser', {timeout: 180_000}, () => {
-  it('are outside the subset parser, so micromark parses them', () => {
-    const inside = Object.entries(outside).filter(([, value]) => parseSimpleMarkdown(value, true) !== undefined).map(([name]) => name)
-    expect(inside.filter((name) => name !== 'table.md')).toEqual([])
-  })
-
+describe('tiers lint and remark: documents beyond the plain subset', {timeout: 180_000}, () => {
   it.concurrent('with the preset', async () => {
     const cwd = await project({...outside, '.remarkrc.json': presetConfig})
     const {plain} = await compare(cwd, ['.'])
     for (const name of Object.keys(outside)) expect(plain.stderr).toContain(`${name}\n`)
   })
 
-  // A syntax extension other than frontmatter: no subset parser, no sections,
-  // and files without contracts are parsed too.
+  // A syntax extension other than frontmatter, and files without contracts.
   it.concurrent('with remark-preset-lint-recommended, the strict preset and a directive syntax plugin', async () => {
     const cwd = await project({
       ...outside,
@@ -467,22 +446,6 @@ describe('tiers lint and remark: documents outside the subset parser', {timeout:
     const {plain} = await compare(cwd, ['.'])
     expect(plain.stderr).toContain('list-item-indent')
     expect(plain.stderr).toContain('no-contract.md\n')
-  })
-})
-
-// A generated corpus -------------------------------------------------------
-
-describe('tiers lint and remark: the benchmark corpus', {timeout: 180_000}, () => {
-  it.concurrent('60 small files and a CONTRACTS.md of 400 contracts', async () => {
-    const {writeCorpus} = (await import(path.join(root, 'bench/corpus.mjs'))) as {
-      writeCorpus: (dir: string, options: {files: number; largeContracts: number}) => {paths: string[]; bytes: number}
-    }
-    const cwd = await project({'.remarkrc.json': presetConfig})
-    writeCorpus(cwd, {files: 60, largeContracts: 400})
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.code).toBe(1)
-    expect(plain.stderr).toContain('CONTRACTS.md\n')
-    expect(plain.stderr).toContain('contracts/slice-00060.md')
   })
 })
 
@@ -518,12 +481,13 @@ describe('tiers lint: usage', () => {
   it.concurrent('bad options: one line on stderr, exit 1', async () => {
     const cwd = await project({'a.md': cartTotal})
     const runs = await Promise.all([
-      runTiers(cwd, ['lint', '--threads', 'x']),
-      runTiers(cwd, ['lint', '--threads', '-1']),
+      runTiers(cwd, ['lint', '--format', 'xml']),
+      runTiers(cwd, ['lint', '--fix-dry-run', '--format', 'json']),
       runTiers(cwd, ['lint', '--bogus']),
       runTiers(cwd, ['lint', '--rc-path'])
     ])
-    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--threads x`, expected a whole number of 0 or more\n')
+    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--format xml`, expected one of stylish, github, sarif, json\n')
+    expect(runs[1]?.stderr).toBe('tiers lint: Unexpected `--fix-dry-run` with `--format json`, expected one of them\n')
     for (const run of runs) {
       expect(run.code).toBe(1)
       expect(run.stdout).toBe('')

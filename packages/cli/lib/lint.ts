@@ -1,15 +1,16 @@
-import remarkParse from 'remark-parse'
-import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
-import {unified} from 'unified'
+import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {remarkParseFast} from './lint/fast-parse.js'
+import {lintWithEngine} from './lint/engine.js'
 
-const processor = unified().use(remarkParse).use(remarkPresetLintVerificationTiers).use(remarkParseFast)
-
-/** Messages of the verification-tiers preset for one file. */
+/**
+ * Messages of one file as `tiers lint` (and the remark CLI) gives them: the
+ * project’s own configuration, or the verification-tiers preset where there
+ * is none.
+ */
 export async function lintFile(file: string, text: string): Promise<VFileMessage[]> {
-  const vfile = new VFile({path: file, value: text})
-  await processor.run(processor.parse(vfile), vfile)
-  return vfile.messages
+  const cwd = process.cwd()
+  const settings = {cwd, files: [], frail: false, quiet: false, silent: false, color: false, detectConfig: true, detectIgnore: false, ignorePatterns: [], format: 'stylish', fix: false, fixDryRun: false} as const
+  const [linted] = await lintWithEngine({...settings, files: [], ignorePatterns: []}, {files: [new VFile({path: path.resolve(cwd, file), value: text, cwd})]})
+  return linted?.messages ?? []
 }

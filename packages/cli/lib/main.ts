@@ -40,6 +40,8 @@ export interface Io {
   stdin?: () => Promise<string>
   /** Text for stderr as it is, without a line ending added (default: `stderr` without its last line ending). */
   report?: (text: string) => void
+  /** Text for stdout as it is, without a line ending added (default: `stdout` without its last line ending). */
+  write?: (text: string) => void
 }
 
 async function readStdin(): Promise<string> {
@@ -61,7 +63,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // for, so the gate’s commands start without the remark engine.
   if (argv[0] === 'lint') {
     const {runLint} = await import('./commands/lint.js')
-    return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, '')))})
+    return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))), write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))})
   }
   let parsed
   try {

@@ -1,14 +1,17 @@
 import {parseArgs} from 'node:util'
 import {lintFiles} from '../lint/run.js'
-import type {LintSettings} from '../lint/settings.js'
+import {defaultLintCachePath} from '../lint/cache.js'
+import {lintFormats} from '../lint/settings.js'
+import type {LintFormat, LintSettings} from '../lint/settings.js'
 import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
-Lint markdown as \`remark\` does — the same files, .remarkrc and
-.remarkignore, the same messages and report — on every core. Paths default
-to \`.\` (standard input is not read). Where no configuration is found,
-remark-preset-lint-verification-tiers runs.
+Lint markdown as \`remark\` does: the same engine, files, .remarkrc and
+.remarkignore, the same messages and report. Paths default to \`.\`
+(standard input is not read). Where no configuration is found,
+remark-preset-lint-verification-tiers runs. Adds what CI needs: annotations,
+fixes and a cache.
 
 Options:
   --frail                  exit 1 on warnings too
@@ -20,23 +23,29 @@ Options:
   --rc-path <file>         use this configuration file
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
-  --threads <n>            threads to lint on (default: one per core from 4 MB
-                           of markdown, else 1; 1: no workers)
+  --format <name>          ${lintFormats.join(', ')} (default: stylish, the remark
+                           report on stderr; github under GitHub Actions); the
+                           others print on stdout
+  --fix                    apply each message's single expected value at its
+                           place, print what changed, then report what is left
+  --fix-dry-run            print the fixes as a unified diff; change nothing
+  --cache                  skip files unchanged since they were linted (their
+                           messages are shown again), kept in ${defaultLintCachePath}
+  --cache-location <file>  keep the cache in this file (implies --cache)
   -h, --help               show this help
 
 Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings
 with --frail; a bad configuration or plugin is an error in each file, as in
 remark), or a bad option; 2 the lint could not run at all.`
 
-function parseThreads(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  const threads = Number(value)
-  if (value.trim() === '' || !Number.isInteger(threads) || threads < 0) throw new UserError(`Unexpected \`--threads ${value}\`, expected a whole number of 0 or more`)
-  return threads
+function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
+  if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
+  if (!(lintFormats as readonly string[]).includes(value)) throw new UserError(`Unexpected \`--format ${value}\`, expected one of ${lintFormats.join(', ')}`)
+  return value as LintFormat
 }
 
 /** Read `tiers lint`’s arguments into settings; `null` for `--help`. */
-export function parseLintArgs(argv: readonly string[], cwd: string): LintSettings | null {
+export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): LintSettings | null {
   let parsed
   try {
     parsed = parseArgs({
@@ -54,7 +63,11 @@ export function parseLintArgs(argv: readonly string[], cwd: string): LintSetting
         'rc-path': {type: 'string'},
         'ignore-path': {type: 'string'},
         'ignore-pattern': {type: 'string', multiple: true, default: []},
-        threads: {type: 'string'},
+        format: {type: 'string'},
+        fix: {type: 'boolean', default: false},
+        'fix-dry-run': {type: 'boolean', default: false},
+        cache: {type: 'boolean', default: false},
+        'cache-location': {type: 'string'},
         help: {type: 'boolean', short: 'h', default: false}
       }
     })
@@ -63,6 +76,9 @@ export function parseLintArgs(argv: readonly string[], cwd: string): LintSetting
   }
   const {values, positionals} = parsed
   if (values.help) return null
+  const format = parseFormat(values.format, env)
+  // A diff on stdout would corrupt a report that is there too.
+  if (values['fix-dry-run'] && format !== 'stylish') throw new UserError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
   return {
     cwd,
     files: positionals.length > 0 ? positionals : ['.'],
@@ -76,15 +92,20 @@ export function parseLintArgs(argv: readonly string[], cwd: string): LintSetting
     rcPath: values['rc-path'],
     ignorePath: values['ignore-path'],
     ignorePatterns: values['ignore-pattern'].flatMap((pattern) => pattern.split(',')),
-    threads: parseThreads(values.threads)
+    format,
+    fix: values.fix,
+    fixDryRun: values['fix-dry-run'],
+    cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined)
   }
 }
 
 /** Output of `tiers lint`: the report goes to stderr as is, like remark’s. */
 export interface LintIo {
   stdout: (text: string) => void
-  /** Writes `text` without adding a line ending. */
+  /** Writes `text` to stderr without adding a line ending. */
   report: (text: string) => void
+  /** Writes `text` to stdout without adding a line ending. */
+  write: (text: string) => void
   stderr: (text: string) => void
 }
 
@@ -102,8 +123,9 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
     return exitCodes.ok
   }
   try {
-    const result = await lintFiles(settings)
-    if (result.report) io.report(result.report)
+    const result = await lintFiles(settings, io.stderr)
+    if (result.diff) io.stdout(result.diff.replace(/\n$/, ''))
+    if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
     return result.code
   } catch (error) {
     io.stderr(`tiers lint: ${firstLine(error)}`)

@@ -1,67 +1,67 @@
-import type {Position} from 'unist'
+import type {Point, Position} from 'unist'
 import {VFileMessage} from 'vfile-message'
 
-/** A message as plain data, to cross from a worker thread. */
+/** A rule’s message as plain data, to keep in the lint cache. */
 export interface MessageData {
   reason: string
-  fatal: boolean | null | undefined
-  place: Position | Position['start'] | undefined
-  ruleId: string | undefined
-  source: string | undefined
-  url: string | undefined
-  note: string | undefined
-  actual: string | undefined
-  expected: string[] | undefined
-  cause: CauseData | undefined
-  /** The stack of an error given as the reason, which the reporter prints instead of it. */
-  stack: string | undefined
+  fatal: boolean | null
+  place: Position | Point | null
+  ruleId: string | null
+  source: string | null
+  url: string | null
+  note: string | null
+  actual: string | null
+  expected: string[] | null
 }
 
-/** What the reporter prints of a cause: a message, an error’s stack (and its own cause), or text. */
-export type CauseData = {message: MessageData} | {stack: string; cause: CauseData | undefined} | {text: string}
-
-function describeCause(cause: unknown): CauseData | undefined {
-  if (cause === undefined || cause === null || cause === false || cause === 0 || cause === '') return undefined
-  if (typeof cause === 'object') {
-    if ('file' in cause && 'fatal' in cause && cause instanceof Error) return {message: toMessageData(cause as VFileMessage)}
-    const stack = ('stack' in cause ? String(cause.stack) : undefined) || ('message' in cause ? String(cause.message) : undefined)
-    if (stack !== undefined) return {stack, cause: 'cause' in cause ? describeCause(cause.cause) : undefined}
-  }
-  return {text: String(cause)}
-}
-
-function restoreCause(data: CauseData): unknown {
-  if ('message' in data) return fromMessageData(data.message, '')
-  if ('text' in data) return data.text
-  return data.cause === undefined ? {stack: data.stack} : {stack: data.stack, cause: restoreCause(data.cause)}
+/**
+ * Whether a message can be kept and shown again as it was: a rule’s message
+ * (it has a source) without a cause, whose stack the report would print.
+ */
+export function isKeepable(message: VFileMessage): boolean {
+  return message.source !== undefined && message.cause === undefined
 }
 
 export function toMessageData(message: VFileMessage): MessageData {
   return {
     reason: message.reason,
-    fatal: message.fatal,
-    place: message.place ?? undefined,
-    ruleId: message.ruleId,
-    source: message.source,
-    url: message.url,
-    note: message.note,
-    actual: message.actual,
-    expected: message.expected,
-    cause: describeCause(message.cause),
-    stack: message.stack || undefined
+    fatal: message.fatal ?? null,
+    place: message.place ?? null,
+    ruleId: message.ruleId ?? null,
+    source: message.source ?? null,
+    url: message.url ?? null,
+    note: message.note ?? null,
+    actual: message.actual ?? null,
+    expected: message.expected ?? null
   }
 }
 
-export function fromMessageData(data: MessageData, file: string): VFileMessage {
-  const message = new VFileMessage(data.reason, {place: data.place, ruleId: data.ruleId, source: data.source})
-  message.file = file
-  message.fatal = data.fatal
-  if (data.url !== undefined) message.url = data.url
-  if (data.note !== undefined) message.note = data.note
-  if (data.actual !== undefined) message.actual = data.actual
-  if (data.expected !== undefined) message.expected = data.expected
-  if (data.cause !== undefined) message.cause = restoreCause(data.cause)
-  message.stack = data.stack ?? ''
-
+/** The message again, as `file.message` made it for the file at `path`. */
+export function fromMessageData(data: MessageData, path: string): VFileMessage {
+  const message = new VFileMessage(data.reason, {place: data.place ?? undefined, ruleId: data.ruleId ?? undefined, source: data.source ?? undefined})
+  message.file = path
+  message.fatal = data.fatal ?? undefined
+  if (data.url !== null) message.url = data.url
+  if (data.note !== null) message.note = data.note
+  if (data.actual !== null) message.actual = data.actual
+  if (data.expected !== null) message.expected = data.expected
   return message
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isCount = (value: unknown): boolean => typeof value === 'number' && Number.isInteger(value) && value >= 0
+const isText = (value: unknown): boolean => value === null || typeof value === 'string'
+
+function isPoint(value: unknown): value is Point {
+  return isObject(value) && isCount(value.line) && isCount(value.column) && (value.offset === undefined || isCount(value.offset))
+}
+
+/** Whether `value` is a message as `toMessageData` writes it: anything else in a cache is not trusted. */
+export function isMessageData(value: unknown): value is MessageData {
+  if (!isObject(value) || typeof value.reason !== 'string') return false
+  if (!(value.fatal === null || typeof value.fatal === 'boolean')) return false
+  const place = value.place
+  if (!(place === null || isPoint(place) || (isObject(place) && isPoint(place.start) && isPoint(place.end)))) return false
+  if (![value.ruleId, value.source, value.url, value.note, value.actual].every(isText)) return false
+  return value.expected === null || (Array.isArray(value.expected) && value.expected.every((each) => typeof each === 'string'))
 }

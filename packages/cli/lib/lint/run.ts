@@ -1,50 +1,90 @@
-import {availableParallelism} from 'node:os'
-import type {VFile} from 'vfile'
+import path from 'node:path'
+import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
-import type {LintedFile, SourceFile} from './batch.js'
-import {discoverFiles} from './discover.js'
-import {fromMessageData} from './messages.js'
-import {lintInParallel, makeBatches} from './pool.js'
-import {reportFiles} from './report.js'
-import type {BatchSettings, LintSettings} from './settings.js'
+import {openLintCache} from './cache.js'
+import {findFiles, lintWithEngine} from './engine.js'
+import {fixFiles} from './apply.js'
+import {formatReport} from './report.js'
+import type {Report} from './report.js'
+import type {LintSettings} from './settings.js'
 
-/** Below this much text, starting workers (each loads the engine and the rules: ~0.35 s) costs more than it saves. */
-const threadThreshold = 4 * 1024 * 1024
-
-/** The result of `tiers lint`: the report the remark CLI would print, and its exit code. */
+/** The result of `tiers lint`: the files with their messages, what to print, and the exit code. */
 export interface LintResult {
   files: VFile[]
-  report: string
+  report: Report
+  /** A unified diff of the fixes (`--fix-dry-run`). */
+  diff: string
   code: 0 | 1
 }
 
-/**
- * Lint markdown files as the remark CLI does — same files, same
- * configuration and ignore files, same messages and report — on worker
- * threads, parsing large files in sections and skipping files without a
- * contract when only contract rules run.
- */
-export async function lintFiles(settings: LintSettings): Promise<LintResult> {
-  const files = await discoverFiles(settings)
-  // A file given twice is linted once, and reported under its first mention, as remark does.
-  const byPath = new Map<string, VFile>()
-  for (const file of files) if (!byPath.has(file.path)) byPath.set(file.path, file)
-  const sources: SourceFile[] = [...byPath.values()]
-    .filter((file) => !statistics(file).fatal)
-    .map((file) => ({path: file.path, value: String(file.value)}))
-  const batchSettings: BatchSettings = {cwd: settings.cwd, detectConfig: settings.detectConfig, rcPath: settings.rcPath}
-  const characters = sources.reduce((sum, file) => sum + file.value.length, 0)
-  // Threads asked for are used; by default more than this one only when there is enough to do.
-  const threads = settings.threads ?? (characters >= threadThreshold ? availableParallelism() : 1)
-  const linted: LintedFile[] = await lintInParallel(batchSettings, makeBatches(sources), threads)
+/** Where `tiers lint` tells the user what it did besides the report (fixes, an ignored cache). */
+export type Notify = (line: string) => void
 
-  for (const result of linted) {
-    const file = byPath.get(result.path)
-    if (file) file.messages.push(...result.messages.map((data) => fromMessageData(data, file.path)))
+/** A copy of a found file to lint: the engine marks the files it handles, so each run gets its own. */
+function fresh(file: VFile, settings: LintSettings): VFile {
+  return new VFile({path: path.resolve(settings.cwd, file.path), cwd: settings.cwd, value: file.value})
+}
+
+/**
+ * Lint `files` (as found or fixed) on the engine; each result keeps the path
+ * it was found under, which is the one the report shows.
+ */
+async function lintFound(settings: LintSettings, files: readonly VFile[]): Promise<Map<VFile, VFile>> {
+  const copies = new Map(files.map((file) => [path.resolve(settings.cwd, file.path), file]))
+  const results = new Map<VFile, VFile>()
+  for (const linted of await lintWithEngine(settings, {files: files.map((file) => fresh(file, settings))})) {
+    const found = copies.get(linted.path)
+    if (!found) continue
+    const result = new VFile({path: found.path, cwd: found.cwd, value: linted.value})
+    result.messages.push(...linted.messages)
+    results.set(found, result)
   }
-  let report = reportFiles(files, {color: settings.color, quiet: settings.quiet, silent: settings.silent})
-  if (report && !report.endsWith('\n')) report += '\n'
+  return results
+}
+
+/** Lint, with the cache: unchanged files get their messages back, the others are linted. */
+async function lintWithCache(settings: LintSettings, cacheFile: string, notify: Notify): Promise<{files: VFile[]; cache: Awaited<ReturnType<typeof openLintCache>>}> {
+  const cache = await openLintCache(cacheFile, settings, notify)
+  const found = await findFiles(settings)
+  const toLint: VFile[] = []
+  const replayed = new Map<VFile, VFile>()
+  for (const file of found) {
+    // A file that cannot be linted (missing, ignored but given) keeps its message.
+    const known = file.messages.length > 0 ? file : await cache.replay(file)
+    if (known) replayed.set(file, known)
+    else toLint.push(file)
+  }
+  const linted = toLint.length > 0 ? await lintFound(settings, toLint) : new Map<VFile, VFile>()
+  await cache.store([...linted.values()])
+  const files = found.map((file) => replayed.get(file) ?? linted.get(file) ?? file)
+  return {files, cache}
+}
+
+/**
+ * Lint markdown files as the remark CLI does — the same engine, files,
+ * configuration, ignore files and messages — then, as asked, apply fixes,
+ * keep a cache, and report in the format asked for.
+ */
+export async function lintFiles(settings: LintSettings, notify: Notify = () => {}): Promise<LintResult> {
+  const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
+  const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify) : undefined
+  let files = cached ? cached.files : await lintWithEngine(settings, {paths: settings.files})
+  let diff = ''
+  if (settings.fix || settings.fixDryRun) {
+    const fixed = await fixFiles(files, {write: !settings.fixDryRun, notify})
+    diff = fixed.diff
+    // A dry run changes nothing, so the report is of the files as they are.
+    if (fixed.changed.size > 0 && !settings.fixDryRun) {
+      // What is left after the fixes is what the report shows.
+      const next = [...fixed.changed].map(([file, text]) => new VFile({path: file.path, cwd: file.cwd, value: text}))
+      const relinted = await lintFound(settings, next)
+      const byPath = new Map([...relinted.values()].map((file) => [file.path, file]))
+      files = files.map((file) => byPath.get(file.path) ?? file)
+      await cached?.cache.store([...relinted.values()])
+    }
+  }
+  await cached?.cache.save().catch((error: unknown) => notify(`tiers lint: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
   const stats = statistics(files)
   const failed = settings.frail ? stats.fatal || stats.warn : stats.fatal
-  return {files, report, code: failed ? 1 : 0}
+  return {files, report: formatReport(files, settings), diff, code: failed ? 1 : 0}
 }

@@ -2,7 +2,13 @@ import markdownExtensions from 'markdown-extensions'
 import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
 import type {Options as EngineOptions} from 'unified-engine'
 
-/** What `tiers lint` was asked to do; the same switches as the remark CLI. */
+/** How `tiers lint` prints what it found. */
+export type LintFormat = 'stylish' | 'github' | 'sarif' | 'json'
+
+/** The formats, in the order help lists them. */
+export const lintFormats: readonly LintFormat[] = ['stylish', 'github', 'sarif', 'json']
+
+/** What `tiers lint` was asked to do: the remark CLI’s switches, and what CI adds. */
 export interface LintSettings {
   /** Folder that paths, configuration and ignore files resolve from. */
   cwd: string
@@ -23,19 +29,22 @@ export interface LintSettings {
   ignorePath?: string | undefined
   ignorePatterns: string[]
   rcPath?: string | undefined
-  /** Threads to lint on, this one included (default: one per core; `1` or `0`: this one only). */
-  threads?: number | undefined
+  /** Report format (default: `stylish`, the remark CLI’s; `github` under GitHub Actions). */
+  format: LintFormat
+  /** Apply each message’s single `expected` value to the file. */
+  fix: boolean
+  /** Print the fixes as a unified diff; change nothing. */
+  fixDryRun: boolean
+  /** File of the lint cache; none: no cache. */
+  cache?: string | undefined
 }
-
-/** The settings of the file pipeline that travel to a worker (plain data). */
-export type BatchSettings = Pick<LintSettings, 'cwd' | 'detectConfig' | 'rcPath'>
 
 /**
  * Engine options the remark CLI uses (remark-cli passes these to
  * unified-args), so that `tiers lint` reads the same configuration and ignore
  * files. Where no configuration is found, the verification-tiers preset runs.
  */
-export function remarkEngineOptions(settings: BatchSettings): Omit<EngineOptions, 'processor'> {
+export function remarkEngineOptions(settings: Pick<LintSettings, 'cwd' | 'detectConfig' | 'rcPath'>): Omit<EngineOptions, 'processor'> {
   return {
     cwd: settings.cwd,
     extensions: markdownExtensions,
@@ -47,8 +56,6 @@ export function remarkEngineOptions(settings: BatchSettings): Omit<EngineOptions
     detectConfig: settings.detectConfig,
     defaultConfig: {plugins: [remarkPresetLintVerificationTiers]},
     out: false,
-    output: false,
-    // Reports are written once, by the thread that has every file.
-    reporter: () => ''
+    output: false
   }
 }

@@ -1,0 +1,112 @@
+import {createHash} from 'node:crypto'
+import {existsSync} from 'node:fs'
+import {mkdir, readFile, stat} from 'node:fs/promises'
+import path from 'node:path'
+import {VFile} from 'vfile'
+import writeFileAtomic from 'write-file-atomic'
+import {environmentDigests} from './environment.js'
+import {fromMessageData, isKeepable, isMessageData, toMessageData} from './messages.js'
+import type {MessageData} from './messages.js'
+import type {LintSettings} from './settings.js'
+
+/** Where `--cache` keeps what it knows, from the folder linted from. */
+export const defaultLintCachePath = path.join('.greenlight', 'tiers', '.lint-cache')
+
+// A cache larger than this is not read: it is rebuilt.
+const maxCacheBytes = 64 * 1024 * 1024
+const cacheVersion = 1
+
+/** What is known of one file: the digests it was linted with, and its messages. */
+interface CacheEntry {
+  content: string
+  environment: string
+  messages: MessageData[]
+}
+
+const isDigest = (value: unknown): value is string => typeof value === 'string' && /^[\da-f]{64}$/.test(value)
+
+function isEntry(value: unknown): value is CacheEntry {
+  if (typeof value !== 'object' || value === null) return false
+  const entry = value as Record<string, unknown>
+  return isDigest(entry.content) && isDigest(entry.environment) && Array.isArray(entry.messages) && entry.messages.every(isMessageData)
+}
+
+/** The cache’s entries, or why it is not used (it is then rebuilt). */
+async function readEntries(file: string): Promise<{entries: Map<string, CacheEntry>; ignored?: string}> {
+  const empty = new Map<string, CacheEntry>()
+  let text: string
+  try {
+    const info = await stat(file)
+    if (!info.isFile()) return {entries: empty, ignored: 'not a regular file'}
+    if (info.size > maxCacheBytes) return {entries: empty, ignored: `larger than ${maxCacheBytes} bytes`}
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {entries: empty}
+    return {entries: empty, ignored: (error as Error).message}
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return {entries: empty, ignored: 'not JSON'}
+  }
+  const record = data as {version?: unknown; entries?: unknown}
+  if (typeof data !== 'object' || data === null || record.version !== cacheVersion || typeof record.entries !== 'object' || record.entries === null || Array.isArray(record.entries)) {
+    return {entries: empty, ignored: `not a version ${cacheVersion} lint cache`}
+  }
+  const entries = new Map<string, CacheEntry>()
+  for (const [key, value] of Object.entries(record.entries)) {
+    if (!isEntry(value)) return {entries: empty, ignored: `its entry for ${key} is not valid`}
+    entries.set(key, value)
+  }
+  return {entries}
+}
+
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/** The lint cache of one run: files whose text and environment are unchanged get their messages back. */
+export interface LintCache {
+  /** The file with its messages as last linted, or `undefined` when it must be linted. */
+  replay(file: VFile): Promise<VFile | undefined>
+  /** Keep what `files` linted to (only files whose messages can all be shown again). */
+  store(files: readonly VFile[]): Promise<void>
+  /** Write the cache, atomically. */
+  save(): Promise<void>
+}
+
+/**
+ * Open the lint cache at `file`. A cache that cannot be read, or is not
+ * exactly what this version writes, is not trusted: `warn` says why, and it
+ * is rebuilt from scratch.
+ */
+export async function openLintCache(file: string, settings: LintSettings, warn: (text: string) => void): Promise<LintCache> {
+  const {entries, ignored} = await readEntries(file)
+  if (ignored) warn(`tiers lint: ignored the lint cache ${file} (${ignored}); rebuilding it`)
+  const environmentOf = environmentDigests(settings)
+  const keyOf = (vfile: VFile): string => path.resolve(settings.cwd, vfile.path)
+  return {
+    async replay(vfile) {
+      const entry = entries.get(keyOf(vfile))
+      if (!entry || entry.content !== digest(String(vfile.value)) || entry.environment !== (await environmentOf(vfile.path))) return undefined
+      const replayed = new VFile({path: vfile.path, cwd: vfile.cwd, value: vfile.value})
+      replayed.messages.push(...entry.messages.map((data) => fromMessageData(data, replayed.path)))
+      return replayed
+    },
+    async store(files) {
+      for (const vfile of files) {
+        const key = keyOf(vfile)
+        if (!vfile.messages.every(isKeepable)) {
+          entries.delete(key)
+          continue
+        }
+        entries.set(key, {content: digest(String(vfile.value)), environment: await environmentOf(vfile.path), messages: vfile.messages.map(toMessageData)})
+      }
+    },
+    async save() {
+      // Files that are gone are forgotten.
+      for (const key of entries.keys()) if (!existsSync(key)) entries.delete(key)
+      await mkdir(path.dirname(file), {recursive: true})
+      await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries)}) + '\n')
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type {Root} from 'mdast'
+import {remark} from 'remark'
+import {unified} from 'unified'
+import type {Plugin, Processor} from 'unified'
+import {engine} from 'unified-engine'
+import type {Options as EngineOptions} from 'unified-engine'
+import type {VFile} from 'vfile'
+import {remarkEngineOptions} from './settings.js'
+import type {LintSettings} from './settings.js'
+
+/**
+ * Run unified-engine and resolve to the files it would report: a reporter
+ * receives exactly those (given, not ignored, in order), so this one keeps
+ * them and prints nothing; `tiers lint` formats them afterwards.
+ */
+function runEngine(options: EngineOptions): Promise<VFile[]> {
+  return new Promise((resolve, reject) => {
+    let reported: VFile[] = []
+    engine(
+      {
+        ...options,
+        reporter(files) {
+          reported = files
+          return ''
+        }
+      },
+      (error) => (error ? reject(error) : resolve(reported))
+    )
+  })
+}
+
+/** Where the files come from: the user’s paths and globs, or files already read. */
+export type LintInput = {paths: string[]} | {files: VFile[]}
+
+/**
+ * Lint as the remark CLI does: the same engine, with the same configuration
+ * files, ignore files, plugins and default configuration.
+ */
+export function lintWithEngine(settings: LintSettings, input: LintInput): Promise<VFile[]> {
+  const given = 'paths' in input
+  return runEngine({
+    ...remarkEngineOptions(settings),
+    processor: remark,
+    files: given ? input.paths : input.files,
+    // Files already read were found, and ignore files applied, on the first pass.
+    detectIgnore: given ? settings.detectIgnore : false,
+    ignorePath: given ? settings.ignorePath : undefined,
+    ignorePatterns: given ? settings.ignorePatterns : [],
+    silentlyIgnore: !given
+  })
+}
+
+/** A parser that reads nothing: finding the files needs their text, not their trees. */
+const parseNothing: Plugin<[], string, Root> = function () {
+  ;(this as unknown as Processor<Root>).parser = () => ({type: 'root', children: []})
+}
+
+/**
+ * The files the remark CLI would lint for the user’s paths, each read, with
+ * nothing run on them. A file that cannot be linted (missing, unreadable,
+ * given but ignored) carries the remark CLI’s fatal message.
+ */
+export function findFiles(settings: LintSettings): Promise<VFile[]> {
+  return runEngine({
+    ...remarkEngineOptions(settings),
+    processor: unified().use(parseNothing),
+    files: settings.files,
+    detectConfig: false,
+    rcPath: undefined,
+    defaultConfig: undefined,
+    detectIgnore: settings.detectIgnore,
+    ignorePath: settings.ignorePath,
+    ignorePatterns: settings.ignorePatterns
+  })
+}
