@@ -191,6 +191,24 @@ describe('tiers lint and remark: the example projects', {timeout: 180_000}, () =
   })
 })
 
+// This repository's fixtures ----------------------------------------------
+
+describe('tiers lint and remark: the test fixtures', {timeout: 180_000}, () => {
+  // Real contract shapes, GRAPH.md projects, the large generated contract file and the evidence project.
+  it.concurrent('report the same, with the preset and with the strict preset', async () => {
+    const copies = {'real-shapes': 'test/fixtures/real-shapes', 'graph-md': 'test/fixtures/graph-md', 'evidence-project': 'test/fixtures/evidence-project', 'large-contracts.md': 'test/fixtures/large-contracts.md'}
+    const [withPreset, withStrict] = await Promise.all([
+      project({'.remarkrc.json': presetConfig}, copies),
+      project({'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies)
+    ])
+    const [preset, strictRun] = await Promise.all([compare(withPreset, ['.']), compare(withStrict, ['.'])])
+    expect(preset.plain.code).toBe(1)
+    expect(preset.plain.stderr).toContain('large-contracts.md\n')
+    expect(preset.plain.stderr).toContain('real-shapes/')
+    expect(strictRun.plain.stderr).not.toBe(preset.plain.stderr)
+  })
+})
+
 // Configuration -----------------------------------------------------------
 
 describe('tiers lint and remark: configuration', {timeout: 180_000}, () => {

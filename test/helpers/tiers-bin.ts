@@ -48,11 +48,12 @@ export function runProcess(
 }
 
 /**
- * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` is
- * cleared; `env` adds to (or, as `undefined`, removes from) the environment.
+ * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` and
+ * `GITHUB_ACTIONS` (which picks `tiers lint`’s format) are cleared; `env` adds
+ * to (or, as `undefined`, removes from) the environment.
  */
 export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
-  return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, ...env}})
+  return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}})
 }
 
 /** Run git in `cwd` as a test user, without signing; trimmed stdout. */

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {createTwoFilesPatch} from 'diff'
+import {createTwoFilesPatch, FILE_HEADERS_ONLY} from 'diff'
 import type {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
 import {applyFixes, planFixes} from './fix.js'
@@ -39,7 +39,7 @@ export async function fixFiles(files: readonly VFile[], options: {write: boolean
     const after = applyFixes(before, plan.fixes)
     const absolute = path.resolve(file.cwd, file.path)
     if (!options.write) {
-      diff += createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, before, after)
+      diff += createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, before, after, undefined, undefined, {headerOptions: FILE_HEADERS_ONLY})
       changed.set(file, after)
       continue
     }

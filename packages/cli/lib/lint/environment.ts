@@ -34,12 +34,18 @@ async function readOrNull(file: string): Promise<Buffer | null> {
   }
 }
 
-async function filesBelow(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, {recursive: true, withFileTypes: true}).catch(() => [])
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort()
+/** The `.js` files of a package, sorted; not those of packages inside it, which are digested as their own or covered by the lockfiles. */
+async function codeFiles(folder: string): Promise<string[]> {
+  const files: string[] = []
+  const folders = [folder]
+  for (let current = folders.pop(); current !== undefined; current = folders.pop()) {
+    for (const entry of await readdir(current, {withFileTypes: true}).catch(() => [])) {
+      const full = path.join(current, entry.name)
+      if (entry.isDirectory() && entry.name !== 'node_modules') folders.push(full)
+      else if (entry.isFile() && entry.name.endsWith('.js')) files.push(full)
+    }
+  }
+  return files.sort()
 }
 
 /** The folder of the package whose entry point is `file`: the nearest folder above it with a `package.json`. */
@@ -68,12 +74,7 @@ async function ownCodeDigest(): Promise<string> {
     if (seen.has(folder)) return
     seen.add(folder)
     const manifest = JSON.parse(String(await readFile(path.join(folder, 'package.json')))) as {dependencies?: Record<string, string>}
-    for (const file of await filesBelow(folder)) {
-      const relative = path.relative(folder, file)
-      // A package's own dependencies are digested as packages of their own, or covered by the lockfiles.
-      if (relative.split(path.sep).includes('node_modules')) continue
-      hash.update(relative).update('\0').update(await readFile(file)).update('\0')
-    }
+    for (const file of await codeFiles(folder)) hash.update(path.relative(folder, file)).update('\0').update(await readFile(file)).update('\0')
     const ours = Object.keys(manifest.dependencies ?? {}).filter((dependency) => dependency.startsWith('remark-lint-') || dependency.startsWith('@verification-tiers/'))
     for (const dependency of ours) await visit(dependency, entry)
   }

@@ -33,7 +33,7 @@ async function lintFound(settings: LintSettings, files: readonly VFile[]): Promi
   const copies = new Map(files.map((file) => [path.resolve(settings.cwd, file.path), file]))
   const results = new Map<VFile, VFile>()
   for (const linted of await lintWithEngine(settings, {files: files.map((file) => fresh(file, settings))})) {
-    const found = copies.get(linted.path)
+    const found = copies.get(path.resolve(settings.cwd, linted.path))
     if (!found) continue
     const result = new VFile({path: found.path, cwd: found.cwd, value: linted.value})
     result.messages.push(...linted.messages)
