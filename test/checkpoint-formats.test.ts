@@ -304,7 +304,7 @@ describe('the runtime uses only the Handlebars runtime', () => {
       .filter((file) => file.endsWith('.js'))
     expect(files.length).toBeGreaterThan(0)
     for (const file of files) expect(fs.readFileSync(path.join(dist, file), 'utf8'), file).not.toMatch(fullCompiler)
-    expect(fs.readFileSync(path.join(dist, 'lib/partials.generated.js'), 'utf8')).not.toMatch(/\bimport\b|\brequire\s*\(/)
+    expect(fs.readFileSync(path.join(dist, '../../protocol/dist/lib/partials.generated.js'), 'utf8')).not.toMatch(/\bimport\b|\brequire\s*\(/)
   })
 
   it('loading and rendering with the runtime loads no Handlebars compiler module', async () => {

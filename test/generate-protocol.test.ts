@@ -21,7 +21,7 @@ import {beforeAll, describe, expect, it, onTestFinished} from 'vitest'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(repo, 'node_modules', '.bin', 'generate-protocol')
-const partialsModule = 'packages/runtime/lib/partials.generated.ts'
+const partialsModule = 'packages/protocol/lib/partials.generated.ts'
 const tiersDoc = 'content/references/verification-tiers.md'
 const tiersTemplate = 'templates/references/verification-tiers.md.hbs'
 

@@ -1,2 +1,4 @@
 export * from './lib/vocabulary.js'
 export * from './lib/placeholders.js'
+export * from './lib/template-helpers.js'
+export {partialSpecs} from './lib/partials.generated.js'

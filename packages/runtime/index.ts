@@ -10,7 +10,6 @@ export {
   renderTierReport,
   renderVerifyCheckpoint
 } from './lib/checkpoint.js'
-export {templateCompileOptions, templateHelperNames, templateHelpers} from './lib/helpers.js'
 export {contractTier, resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
 export type {ContractTier, ResolvedSlice, SliceInput, TaggedItem} from './lib/slice.js'
 export {interpretResponse} from './lib/response.js'

@@ -16,7 +16,7 @@ export interface GenerateOptions {
   templates?: string
   /** Output folder of the docs (default `content`). */
   out?: string
-  /** The runtime’s precompiled partials module (default `packages/runtime/lib/partials.generated.ts`). */
+  /** The precompiled partials module, in the protocol package (default `packages/protocol/lib/partials.generated.ts`). */
   partials?: string
 }
 
@@ -41,7 +41,7 @@ export class BudgetError extends Error {
 export const defaultPaths = {
   templates: 'templates',
   out: 'content',
-  partials: 'packages/runtime/lib/partials.generated.ts'
+  partials: 'packages/protocol/lib/partials.generated.ts'
 } as const
 
 /** Render everything in memory; throws `TemplateError` or `BudgetError`. */

@@ -1,4 +1,4 @@
-import {templateCompileOptions} from '@verification-tiers/runtime/helpers'
+import {templateCompileOptions} from '@verification-tiers/protocol'
 import Handlebars from 'handlebars'
 import {toTemplateError} from './render.js'
 import type {PartialTemplate} from './templates.js'

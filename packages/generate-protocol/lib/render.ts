@@ -1,4 +1,4 @@
-import {templateCompileOptions, templateHelpers} from '@verification-tiers/runtime/helpers'
+import {templateCompileOptions, templateHelpers} from '@verification-tiers/protocol'
 import Handlebars from 'handlebars'
 import type {DocTemplate, PartialTemplate} from './templates.js'
 import {TemplateError} from './templates.js'

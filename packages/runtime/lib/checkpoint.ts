@@ -5,6 +5,7 @@
  */
 import {createRequire} from 'node:module'
 import * as protocol from '@verification-tiers/protocol'
+import {partialSpecs, templateHelpers} from '@verification-tiers/protocol'
 import type {
   CircuitBreakCheckpointData,
   DecisionCheckpointData,
@@ -14,10 +15,8 @@ import type {
   VerifyCheckpointData
 } from '@verification-tiers/protocol'
 import type HandlebarsNamespace from 'handlebars'
-import {templateHelpers} from './helpers.js'
 import type {TierReport} from './report.js'
 import type {Route} from './routing.js'
-import {partialSpecs} from './partials.generated.js'
 
 const require = createRequire(import.meta.url)
 const Handlebars = require('handlebars/runtime') as typeof HandlebarsNamespace

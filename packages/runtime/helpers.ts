@@ -1,1 +1,0 @@
-export {templateCompileOptions, templateHelperNames, templateHelpers} from './lib/helpers.js'
