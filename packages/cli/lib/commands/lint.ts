@@ -23,9 +23,9 @@ Options:
   --rc-path <file>         use this configuration file
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
-  --format <name>          ${lintFormats.join(', ')} (default: stylish, the remark
-                           report on stderr; github under GitHub Actions); the
-                           others print on stdout
+  --format <name>          stylish (default: the remark report, on stderr),
+                           github (the default under GitHub Actions), sarif or
+                           json; all but stylish print on stdout
   --fix                    apply each message's single expected value at its
                            place, print what changed, then report what is left
   --fix-dry-run            print the fixes as a unified diff; change nothing

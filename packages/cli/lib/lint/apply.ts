@@ -39,7 +39,7 @@ export async function fixFiles(files: readonly VFile[], options: {write: boolean
     const after = applyFixes(before, plan.fixes)
     const absolute = path.resolve(file.cwd, file.path)
     if (!options.write) {
-      diff += createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, before, after, undefined, undefined, {headerOptions: FILE_HEADERS_ONLY})
+      diff += createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, before, after, undefined, undefined, {context: 3, headerOptions: FILE_HEADERS_ONLY})
       changed.set(file, after)
       continue
     }

@@ -48,9 +48,14 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
   const found = await findFiles(settings)
   const toLint: VFile[] = []
   const replayed = new Map<VFile, VFile>()
+  const seen = new Set<string>()
   for (const file of found) {
-    // A file that cannot be linted (missing, ignored but given) keeps its message.
-    const known = file.messages.length > 0 ? file : await cache.replay(file)
+    const absolute = path.resolve(settings.cwd, file.path)
+    // A file that cannot be linted (missing, ignored but given) keeps its message; a
+    // file given again is reported without messages, as the engine lints it only once.
+    const repeated = seen.has(absolute)
+    seen.add(absolute)
+    const known = file.messages.length > 0 || repeated ? file : await cache.replay(file)
     if (known) replayed.set(file, known)
     else toLint.push(file)
   }
@@ -76,10 +81,13 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
     // A dry run changes nothing, so the report is of the files as they are.
     if (fixed.changed.size > 0 && !settings.fixDryRun) {
       // What is left after the fixes is what the report shows.
-      const next = [...fixed.changed].map(([file, text]) => new VFile({path: file.path, cwd: file.cwd, value: text}))
-      const relinted = await lintFound(settings, next)
-      const byPath = new Map([...relinted.values()].map((file) => [file.path, file]))
-      files = files.map((file) => byPath.get(file.path) ?? file)
+      // Each fixed file is replaced by its own relinted copy: a file given twice is reported once with messages, as remark does.
+      const next = new Map([...fixed.changed].map(([file, text]) => [file, new VFile({path: file.path, cwd: file.cwd, value: text})]))
+      const relinted = await lintFound(settings, [...next.values()])
+      files = files.map((file) => {
+        const copy = next.get(file)
+        return (copy && relinted.get(copy)) ?? file
+      })
       await cached?.cache.store([...relinted.values()])
     }
   }
