@@ -1,0 +1,92 @@
+import {parseArgs} from 'node:util'
+import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
+import {ciProviders, planInit, plannedDiff, writePlanned} from '../init/index.js'
+import type {CiProvider, PlannedFile} from '../init/index.js'
+
+export const initUsage = `Usage: tiers init [options]
+
+Set this project up for verification tiers, and say what was done:
+  .remarkrc.json          remark-preset-lint-verification-tiers added to the
+                          remark configuration (merged into .remarkrc,
+                          .remarkrc.json or package.json#remarkConfig; a new
+                          .remarkrc.json where there is none)
+  .claude/settings.json   a Stop hook entry running \`npx tiers stop-hook\`,
+                          beside the hooks already there
+  --ci github             also .github/workflows/verification-tiers.yml,
+                          running \`tiers lint --frail\` and \`tiers verify --all\`
+A second run changes nothing. A file that cannot be merged (not JSON, or not
+the shape expected) stops the run before anything is written.
+
+Options:
+  --ci <provider>  also write a CI workflow (${ciProviders.join(', ')})
+  --dry-run        print the changes as a unified diff; write nothing
+  -h, --help       show this help
+
+Exit codes: 0 done (or nothing to do); 1 a bad option; 2 a file that cannot
+be merged, named with the reason.`
+
+interface InitSettings {
+  ci: CiProvider | undefined
+  dryRun: boolean
+}
+
+function parseInitArgs(argv: readonly string[]): InitSettings | null {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
+    })
+  } catch (error) {
+    throw new UserError(optionsMessage(error))
+  }
+  const {values} = parsed
+  if (values.help) return null
+  if (values.ci !== undefined && !(ciProviders as readonly string[]).includes(values.ci)) {
+    throw new UserError(`Unexpected \`--ci ${values.ci}\`, expected one of ${ciProviders.join(', ')}`)
+  }
+  return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run']}
+}
+
+/** Output of `tiers init`. */
+export interface InitIo {
+  stdout: (text: string) => void
+  stderr: (text: string) => void
+}
+
+/** Run `tiers init` in `cwd`; resolves to the exit code. */
+export async function runInit(argv: readonly string[], io: InitIo, cwd: string = process.cwd()): Promise<number> {
+  let settings
+  try {
+    settings = parseInitArgs(argv)
+  } catch (error) {
+    io.stderr(`tiers init: ${firstLine(error)}`)
+    return exitCodes.user
+  }
+  if (!settings) {
+    io.stdout(initUsage)
+    return exitCodes.ok
+  }
+  try {
+    const steps = await planInit(cwd, {ci: settings.ci})
+    const planned: PlannedFile[] = steps.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
+    if (settings.dryRun) {
+      for (const each of planned) io.stdout(plannedDiff(each).replace(/\n$/, ''))
+    } else {
+      await writePlanned(cwd, planned)
+    }
+    const verb = (each: PlannedFile) => (settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated')
+    for (const step of steps) {
+      if (step.kind === 'write') io.stderr(`${verb(step.planned)} ${step.planned.file}: ${step.planned.change}`)
+      else if (step.kind === 'unchanged') io.stderr(`unchanged ${step.file}: ${step.reason}`)
+      else io.stderr(`note: ${step.text}`)
+    }
+    if (planned.length === 0) io.stderr('tiers init: nothing to change')
+    return exitCodes.ok
+  } catch (error) {
+    io.stderr(`tiers init: ${firstLine(error)}`)
+    return exitCodes.broken
+  }
+}

@@ -1,0 +1,91 @@
+import {readFile} from 'node:fs/promises'
+import path from 'node:path'
+import {applyEdits, findNodeAtLocation, modify, parseTree} from 'jsonc-parser'
+import type {JSONPath} from 'jsonc-parser'
+
+/** A file `tiers init` would write: its text before (none: new) and after, and what the change is, in words. */
+export interface PlannedFile {
+  /** Path from the project folder, with `/`. */
+  file: string
+  before: string | null
+  after: string
+  change: string
+}
+
+/** What `tiers init` found for one part of the set-up. */
+export type Step = {kind: 'write'; planned: PlannedFile} | {kind: 'unchanged'; file: string; reason: string} | {kind: 'note'; text: string}
+
+/** A file `tiers init` cannot merge into: its path, and why, on one line. */
+export class InitError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string
+  ) {
+    super(`${file}: ${reason}`)
+    this.name = 'InitError'
+  }
+}
+
+/** The text of `file` in `cwd`, or `null` when there is none. */
+export async function readIfPresent(cwd: string, file: string): Promise<string | null> {
+  try {
+    return await readFile(path.join(cwd, file), 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw new InitError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
+}
+
+/** Parse JSON text of `file`; bad JSON is an error naming the file and where. */
+export function parseJsonFile(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (error) {
+    throw new InitError(file, `Unexpected text that is not JSON (${(error as Error).message}), expected JSON; fix it, then run \`tiers init\` again`)
+  }
+}
+
+/** The indentation a JSON file uses (default: two spaces), so a merged file keeps its look. */
+export function indentOf(text: string): string {
+  return /^[{[]\s*\n([ \t]+)\S/.exec(text)?.[1] ?? '  '
+}
+
+/** The indentation of the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1
+  return /^[ \t]*/.exec(text.slice(start))?.[0] ?? ''
+}
+
+/**
+ * `text` with `value` added at `at` (an index of -1 appends to a list, a new
+ * key adds a property), every other byte as it was: the new entry goes after
+ * the last one, on its own line, at its indentation, so a merge keeps the
+ * user’s formatting. Into an empty list or object, jsonc-parser writes it.
+ */
+export function setJson(text: string, at: JSONPath, value: unknown): string {
+  const unit = indentOf(text)
+  const eol = text.includes('\r\n') ? '\r\n' : '\n'
+  const parent = findNodeAtLocation(parseTree(text) ?? {type: 'null', offset: 0, length: 0}, at.slice(0, -1))
+  const last = parent?.children?.at(-1)
+  if (parent && last && (parent.type === 'array' || parent.type === 'object')) {
+    const indent = lineIndent(text, last.offset)
+    const key = parent.type === 'object' ? `${JSON.stringify(at.at(-1))}: ` : ''
+    const end = last.offset + last.length
+    // On one line with the last entry when the list is written on one line.
+    const sameLine = !text.slice(parent.offset, end).includes('\n')
+    const entry = key + (sameLine ? JSON.stringify(value) : JSON.stringify(value, undefined, unit).split('\n').join(eol + indent))
+    return text.slice(0, end) + (sameLine ? ', ' : ',' + eol + indent) + entry + text.slice(end)
+  }
+  const formattingOptions = {insertSpaces: !unit.includes('\t'), tabSize: unit.includes('\t') ? 1 : unit.length, eol}
+  return applyEdits(text, modify(text, at, value, {formattingOptions, isArrayInsertion: at.at(-1) === -1}))
+}
+
+/** JSON as `tiers init` writes it: indented, with a final line ending. */
+export function toJson(value: unknown, indent = '  '): string {
+  return JSON.stringify(value, undefined, indent) + '\n'
+}
+
+/** Whether `value` is a plain JSON object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
