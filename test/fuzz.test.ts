@@ -198,7 +198,11 @@ function extractsCleanly(value: string): void {
  */
 function meaning(contracts: readonly Contract[]) {
   const items = (list: readonly ContractItem[]) =>
-    list.map((item) => ({text: same(item.text), check: item.check && {...item.check, command: item.check.command && same(item.check.command)}}))
+    list.map((item) => ({
+      text: same(item.text),
+      // A bad timeout keeps its text; its place moves like every other.
+      check: item.check && {...item.check, command: item.check.command && same(item.check.command), invalidTimeout: item.check.invalidTimeout?.text}
+    }))
   return contracts.map((contract) => ({
     id: contract.id,
     name: same(contract.name),

@@ -137,7 +137,7 @@ verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
     expect(await tiers(folder, 'contracts', 'S-01')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'tiers: Unexpected arguments, expected `tiers contracts [--slice <slice>]`\n'
+      stderr: 'tiers: Unexpected extra argument `S-01`, expected `tiers contracts [--slice <slice>]`\n'
     })
     expect(await tiers(folder, 'status', '--slice', 'S-01')).toEqual({
       code: 1,

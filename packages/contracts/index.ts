@@ -3,6 +3,7 @@ export {fieldLabels, labelFor, resolveFieldKey} from './lib/fields.js'
 export {contractLabel, normalizeContractId, parseContractHeading, parseSliceHeading} from './lib/heading.js'
 export {splitCheck} from './lib/criterion.js'
 export {defaultTier, effectiveTier, isTier, readTier, tiers} from './lib/tier.js'
+export {checkTimeoutRule, isCheckTimeout, maxCheckTimeoutSeconds} from './lib/timeout.js'
 export type {
   Contract,
   ContractAnalysis,

@@ -1,5 +1,6 @@
 export {runCommand} from './lib/run-command.js'
 export type {CommandResult, RunOptions} from './lib/run-command.js'
+export {stopAllGroups} from './lib/process-groups.js'
 export {sourceFingerprint} from './lib/fingerprint.js'
 export type {SourceFingerprint} from './lib/fingerprint.js'
 export {judgeFreshness, readVerificationStatus, recordRuns, statusPath, summarize} from './lib/status.js'

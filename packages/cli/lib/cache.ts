@@ -1,26 +1,45 @@
 import {createHash} from 'node:crypto'
-import {mkdir, readFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
-import {stateFolder} from '@verification-tiers/runtime'
+import {formatSize, keyedDigest, parseJson, readInputFile, sameDigest, stateFolder, storedContracts, userKey} from '@verification-tiers/runtime'
 import writeFileAtomic from 'write-file-atomic'
 
 /**
  * Contracts already read, by file and content hash, so a command does not
- * parse an unchanged contract file again. A derived cache: when it is
- * missing, stale or unreadable, the files are parsed and it is rewritten.
+ * parse an unchanged contract file again. A derived cache, trusted for
+ * nothing: each entry carries a keyed digest (HMAC-SHA256, under a key of
+ * the user’s kept outside the project) of the model, the file, its hash and
+ * its contracts, and is used only when the digest verifies and every field
+ * has the model’s shape. An edited entry (a tier set to `auto`) or a broken
+ * one is parsed again and rewritten; without a usable key there is no cache.
  */
 export interface ContractCache {
-  version: string
-  files: Record<string, {hash: string; contracts: Contract[]}>
+  /** The contracts stored for `file` with exactly this content `hash`, verified and checked; `null` when there are none. */
+  get: (file: string, hash: string) => Contract[] | null
+  /** Store what `file` with content `hash` holds. */
+  set: (file: string, hash: string, contracts: Contract[]) => void
+  /** Write the cache when it changed: best effort, with a warning when it cannot be written. */
+  save: () => Promise<void>
 }
 
-const require = createRequire(import.meta.url)
-// A new model may read files differently: its version is part of the key, and the number
-// before it goes up whenever the reader changes what it reads.
-const modelVersion = (require('@verification-tiers/contracts/package.json') as {version: string}).version
-const cacheVersion = `2:${modelVersion}`
+/** What one line of warning goes to. */
+export type Warn = (message: string) => void
+
+/** The cache’s layout: goes up whenever what it stores or how changes. */
+const schema = 3
+
+/** Largest cache read or written: one larger is not written (with a warning) and each run parses the contracts. */
+const cacheLimit = 64 * 1024 * 1024
+
+/** One file’s contracts as stored. */
+interface StoredFile {
+  hash: string
+  contracts: unknown
+  digest: string
+}
 
 export function cachePath(dir: string): string {
   return path.join(dir, stateFolder, '.contracts-cache.json')
@@ -30,22 +49,130 @@ export function hashText(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-export async function readCache(dir: string): Promise<ContractCache> {
-  const empty: ContractCache = {version: cacheVersion, files: {}}
-  if (process.env.TIERS_NO_CACHE) return empty
-  try {
-    const cache = JSON.parse(await readFile(cachePath(dir), 'utf8')) as ContractCache
-    return cache.version === cacheVersion && typeof cache.files === 'object' && cache.files !== null ? cache : empty
-  } catch {
-    return empty
+/** Warnings already given by this process: each is said once. */
+const warned = new Set<string>()
+
+/** The project’s contracts cache for this run (see `ContractCache`). Set `TIERS_NO_CACHE` for none. */
+export async function openCache(dir: string, warn: Warn): Promise<ContractCache> {
+  const once = (message: string) => {
+    if (warned.has(message)) return
+    warned.add(message)
+    warn(message)
+  }
+  if (process.env.TIERS_NO_CACHE) return noCache
+  const secret = await userKey()
+  if (!secret.ok) {
+    once(`no contracts cache, as its key ${secret.file} is unusable: ${secret.problem}; each run parses the contracts again`)
+    return noCache
+  }
+  const model = await modelHash()
+  const file = cachePath(dir)
+  const stored = await readStored(file, model)
+  const next: Record<string, StoredFile> = {}
+  let changed = false
+  const digestOf = (name: string, hash: string, contracts: unknown) => keyedDigest(secret.key, JSON.stringify([schema, model, name, hash, contracts]))
+  return {
+    get(name, hash) {
+      const entry = Object.hasOwn(stored, name) ? stored[name] : undefined
+      if (entry === undefined) return null
+      const contracts = verified(entry, hash, (contracts) => digestOf(name, hash, contracts))
+      if (contracts) next[name] = entry as StoredFile
+      else changed = true
+      return contracts
+    },
+    set(name, hash, contracts) {
+      const encoded = storedContracts.encode(contracts)
+      next[name] = {hash, contracts: encoded, digest: digestOf(name, hash, encoded)}
+      changed = true
+    },
+    async save() {
+      if (!changed && Object.keys(stored).every((name) => Object.hasOwn(next, name))) return
+      const text = JSON.stringify({schema, model, files: next})
+      if (text.length > cacheLimit) {
+        once(`${file}: not written, as it would be ${formatSize(text.length)}, expected at most ${formatSize(cacheLimit)}; each run parses the contracts again`)
+        return
+      }
+      try {
+        await mkdir(path.dirname(file), {recursive: true})
+        await writeFileAtomic(file, text)
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+        once(`${file}: cannot be written (${code}); each run parses the contracts again`)
+      }
+    }
   }
 }
 
-/** Best effort: a project folder that cannot be written still works, only slower. */
-export async function writeCache(dir: string, cache: ContractCache): Promise<void> {
-  if (process.env.TIERS_NO_CACHE) return
+const noCache: ContractCache = {get: () => null, set: () => {}, save: async () => {}}
+
+/** The stored entries when the cache is of this schema and model; none when it is missing, unreadable or another’s. */
+async function readStored(file: string, model: string): Promise<Record<string, unknown>> {
+  let text: string | undefined
   try {
-    await mkdir(path.dirname(cachePath(dir)), {recursive: true})
-    await writeFileAtomic(cachePath(dir), JSON.stringify(cache))
-  } catch {}
+    text = await readInputFile(file, {limit: cacheLimit})
+  } catch {
+    // A cache that cannot be read (too large, not a file) is rebuilt; writing it says what is wrong.
+    return {}
+  }
+  if (text === undefined) return {}
+  const parsed = parseJson(text)
+  if (!parsed.ok || !isRecord(parsed.value)) return {}
+  const {schema: storedSchema, model: storedModel, files} = parsed.value
+  return storedSchema === schema && storedModel === model && isRecord(files) ? files : {}
+}
+
+/** The contracts of a stored entry for content `hash`, when its digest verifies and they have the model’s shape; else `null`. */
+function verified(entry: unknown, hash: string, digestOf: (contracts: unknown) => string): Contract[] | null {
+  if (!isRecord(entry) || entry.hash !== hash || typeof entry.digest !== 'string') return null
+  if (!sameDigest(entry.digest, digestOf(entry.contracts))) return null
+  try {
+    return storedContracts.decode(entry.contracts, '')
+  } catch {
+    return null
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+let model: Promise<string> | undefined
+
+/**
+ * A hash of the code that reads contracts: every module of the contracts
+ * package as built, and the gate’s parser. Any change to the model, even
+ * without a new version, makes every stored entry another model’s. Taken
+ * once per process.
+ */
+function modelHash(): Promise<string> {
+  model ??= hashCode([
+    codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/contracts'))),
+    Promise.resolve([fileURLToPath(new URL('./parse.js', import.meta.url))])
+  ])
+  return model
+}
+
+async function hashCode(lists: Array<Promise<string[]>>): Promise<string> {
+  const files = (await Promise.all(lists)).flat()
+  const hash = createHash('sha256')
+  for (const file of files) {
+    // A file that is not there hashes as missing: the cache then goes stale, and nothing fails.
+    const code = await readFile(file).catch(() => 'missing')
+    hash.update(file.split(path.sep).slice(-3).join('/')).update('\0').update(code).update('\0')
+  }
+  return hash.digest('hex')
+}
+
+/** The `.js` files under `folder`, sorted, found with a loop. */
+async function codeFiles(folder: string): Promise<string[]> {
+  const found: string[] = []
+  const folders = [folder]
+  for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
+    for (const entry of await readdir(next, {withFileTypes: true})) {
+      const full = path.join(next, entry.name)
+      if (entry.isDirectory()) folders.push(full)
+      else if (entry.isFile() && entry.name.endsWith('.js')) found.push(full)
+    }
+  }
+  return found.sort()
 }

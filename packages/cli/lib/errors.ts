@@ -28,7 +28,48 @@ export function firstLine(error: unknown): string {
   return message.split('\n')[0] ?? message
 }
 
-/** Node’s option-parsing messages may run over several lines (`--timeout -2`): one line. */
-export function optionsMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')
+/**
+ * Text from the command line as a message quotes it: in backticks, or as a
+ * JSON string when it holds a line break, another control character or a
+ * backtick, so the message stays one line and its quotes balance.
+ */
+export function code(text: string): string {
+  return /[\u0000-\u001f\u007f`]/.test(text) ? JSON.stringify(text) : `\`${text}\``
+}
+
+/** What is wrong with an option, as `findOptionProblem` finds it. */
+export type OptionProblem =
+  | {kind: 'unknown'; flag: string}
+  | {kind: 'missing-value'; flag: string; usage: string}
+  | {kind: 'option-like-value'; flag: string; value: string}
+  | {kind: 'needless-value'; flag: string}
+
+/** Where to look: the options the command takes, and its help (`tiers checkpoint --help`). */
+export interface OptionsContext {
+  accepted: string
+  help: string
+}
+
+/**
+ * A refused option in one line, in the tool’s words when `found` says what
+ * is wrong: Node’s own messages run over several lines with unbalanced
+ * quotes. Otherwise (a refusal the reading does not know) Node’s message, on
+ * one line.
+ */
+export function optionsMessage(error: unknown, found?: OptionsContext & {problem: OptionProblem | null}): string {
+  const nodeMessage = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')
+  if (!found) return nodeMessage
+  const {problem, accepted, help} = found
+  const see = `(see ${help})`
+  if (!problem) return `${nodeMessage} ${see}`
+  switch (problem.kind) {
+    case 'unknown':
+      return `Unexpected option ${code(problem.flag)}, expected one of ${accepted} ${see}`
+    case 'missing-value':
+      return `Unexpected \`${problem.flag}\` without a value, expected \`${problem.usage}\` ${see}`
+    case 'option-like-value':
+      return `Unexpected ${code(problem.flag)} followed by ${code(problem.value)}, expected a value after it, or ${code(`${problem.flag}=${problem.value}`)} if ${code(problem.value)} is the value ${see}`
+    case 'needless-value':
+      return `Unexpected value for \`${problem.flag}\`, expected \`${problem.flag}\` alone ${see}`
+  }
 }

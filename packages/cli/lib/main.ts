@@ -1,36 +1,15 @@
 import {parseArgs} from 'node:util'
-import {FileReadError, GateError} from '@verification-tiers/runtime'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts'
+import {ConcurrentChangeError, FileReadError, GateError} from '@verification-tiers/runtime'
 import {stringify as stringifyYaml} from 'yaml'
-import {commands, escalationChoices, findCommand} from './commands/index.js'
-import {exitCodes, firstLine, optionsMessage, ProjectError, UserError} from './errors.js'
+import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
+import type {CommandSpec, OptionName} from './commands/index.js'
+import {code, exitCodes, firstLine, optionsMessage, ProjectError, UserError} from './errors.js'
+import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
+import {findOptionProblem} from './options.js'
 
-export const usage = `Usage: tiers <command> [options]
-
-Commands:
-  checkpoint <slice>                      print the slice’s Verify checkpoint (or say it is auto)
-  respond <slice> <text…>                 record the user’s reply: approval, or a rejection verbatim
-  route <slice> <1|2|3> [--detail <text>] record how to address the latest rejection; print the hand-off
-  escalate <slice> <1|2|3>                record the escalation choice (${escalationChoices})
-  status [slice]                          tiers, rejection counts, decisions and stale approvals
-  report <slice>                          the verifier’s tier report
-  contracts [--slice <slice>]             every contract as read: tier, criteria and steps with their lines
-  verify <slice> | --all [--timeout <s>]  run the criteria’s checks; record the run for the checkpoint
-  stop-hook                               answer a coding agent’s Stop hook (JSON on stdin)
-  verdict <text…> | -                     read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD
-  lint [paths…]                           lint markdown as remark does, faster (see tiers lint --help)
-
-Options:
-  --dir <folder>    project folder (default: .greenlight)
-  --json            print JSON for orchestrators
-  --yaml            print YAML (verify’s result as the status file keeps it)
-  --detail <text>   the user’s detail, for route 3
-  --timeout <s>     seconds per check (default 60), for verify
-  --slice <slice>   one slice’s contracts, for contracts
-  --all             every slice, for verify
-  -h, --help        show this help
-
-Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check
-or a closed gate (checkpoint without fresh passing verification); 2 a broken file.`
+/** `tiers --help`: the commands, the options and the exit codes. */
+export const usage = globalHelp()
 
 /** Output streams, so tests and callers can capture them. */
 export interface Io {
@@ -53,8 +32,18 @@ async function readStdin(): Promise<string> {
 function parseTimeout(value: string | undefined): number | null {
   if (value === undefined) return null
   const seconds = Number(value)
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new UserError(`Unexpected \`--timeout ${value}\`, expected a number of seconds above 0`)
+  // Beyond a day Node’s timers overflow and fire at once: every check would time out.
+  if (value.trim() === '' || !isCheckTimeout(seconds)) throw new UserError(`Unexpected \`--timeout ${value}\`, expected ${checkTimeoutRule}`)
   return seconds
+}
+
+/** `--env-allow A,B --env-allow C`: the variable names, or `null` (the whole environment) when not given. */
+function parseEnvAllow(values: readonly string[] | undefined): string[] | null {
+  if (values === undefined) return null
+  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter((name) => name !== '')
+  const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+  if (bad !== undefined) throw new UserError(`Unexpected \`${bad}\` in \`--env-allow\`, expected variable names separated by commas, such as \`CI,NODE_ENV\``)
+  return names
 }
 
 /** Run `tiers`; resolves to the exit code. */
@@ -64,6 +53,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'lint') {
     const {runLint} = await import('./commands/lint.js')
     return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))), write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))})
+  }
+  // `init` writes configuration files, not the project’s state: its own options.
+  if (argv[0] === 'init') {
+    const {runInit} = await import('./commands/init.js')
+    return runInit(argv.slice(1), io)
   }
   let parsed
   try {
@@ -77,32 +71,39 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         yaml: {type: 'boolean', default: false},
         detail: {type: 'string'},
         timeout: {type: 'string'},
+        'env-allow': {type: 'string', multiple: true},
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false}
       }
     })
   } catch (error) {
-    io.stderr(`tiers: ${optionsMessage(error)}`)
+    const {problem, command} = findOptionProblem(argv)
+    const spec = command === null ? undefined : findCommand(command)
+    const help = spec || isSeparate(command) ? `tiers ${command} --help` : 'tiers --help'
+    io.stderr(`tiers: ${optionsMessage(error, {problem, accepted: flagList(optionsOf(spec)), help})}`)
     return exitCodes.user
   }
   const {values, positionals} = parsed
   const [name, ...rest] = positionals
-  if (values.help || !name) {
+  if (!name) {
     ;(values.help ? io.stdout : io.stderr)(usage)
     return values.help ? exitCodes.ok : exitCodes.user
   }
+  // `tiers help [command]` is `tiers [command] --help`.
+  if (name === 'help' || values.help) return showHelp(name === 'help' ? rest : [name], io)
   const command = findCommand(name)
   const format = values.json ? 'json' : values.yaml ? 'yaml' : 'text'
   try {
-    // `lint` is dispatched before the gate's options are parsed, but it is a command all the same.
-    if (!command) throw new UserError(`Unexpected command \`${name}\`, expected one of: ${[...Object.keys(commands), 'lint'].join(', ')}`)
-    if (values.slice !== undefined && name !== 'contracts') throw new UserError(`Unexpected \`--slice\` with \`tiers ${name}\`, expected it only with \`tiers contracts\``)
-    const result = await command({
+    if (!command) throw unknownCommand(name)
+    checkArguments(command, rest)
+    checkOptions(name, command, values)
+    const result = await command.run({
       dir: values.dir ?? null,
       positionals: rest,
       detail: values.detail ?? null,
       timeout: parseTimeout(values.timeout),
+      envAllow: parseEnvAllow(values['env-allow']),
       slice: values.slice ?? null,
       all: values.all,
       format,
@@ -119,17 +120,68 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     else io.stdout(result.text)
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
-    const code = exitCodeOf(error)
+    const exitCode = exitCodeOf(error)
     const message = firstLine(error)
     io.stderr(`tiers: ${message}`)
-    if (format === 'json') io.stdout(JSON.stringify({error: {code, message}}, null, 2))
-    else if (format === 'yaml') io.stdout(stringifyYaml({error: {code, message}}).replace(/\n$/, ''))
-    return code
+    if (format === 'json') io.stdout(JSON.stringify({error: {code: exitCode, message}}, null, 2))
+    else if (format === 'yaml') io.stdout(stringifyYaml({error: {code: exitCode, message}}).replace(/\n$/, ''))
+    return exitCode
   }
 }
 
 function exitCodeOf(error: unknown): number {
-  if (error instanceof UserError || error instanceof GateError) return exitCodes.user
+  // Another `tiers` changed the file meanwhile: nothing was written, and running it again is enough.
+  if (error instanceof UserError || error instanceof GateError || error instanceof ConcurrentChangeError) return exitCodes.user
   if (error instanceof ProjectError || error instanceof FileReadError) return exitCodes.broken
   return exitCodes.broken
+}
+
+/** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
+function unknownCommand(name: string): UserError {
+  return new UserError(`Unexpected command ${code(name)}, expected one of: ${[...Object.keys(commands), ...separateCommands.map((command) => command.name)].join(', ')}`)
+}
+
+function isSeparate(name: string | null): name is string {
+  return separateCommands.some((command) => command.name === name)
+}
+
+/** `tiers help [command]`, `tiers <command> --help`: the help on stdout; an unknown command is an error. */
+async function showHelp(args: readonly string[], io: Io): Promise<number> {
+  const [name, ...extra] = args
+  if (extra.length > 0) {
+    io.stderr(`tiers: ${extraArguments(extra, 'help [command]')}`)
+    return exitCodes.user
+  }
+  if (name === undefined || name === 'help') {
+    io.stdout(usage)
+    return exitCodes.ok
+  }
+  if (isSeparate(name)) return main([name, '--help'], io)
+  const command = findCommand(name)
+  if (!command) {
+    io.stderr(`tiers: ${unknownCommand(name).message}`)
+    return exitCodes.user
+  }
+  io.stdout(commandHelp(command))
+  return exitCodes.ok
+}
+
+/** Too few arguments, or more than the command reads (which would be ignored without a word). */
+function checkArguments(command: CommandSpec, args: readonly string[]): void {
+  if (args.length > command.args.max) throw new UserError(extraArguments(args.slice(command.args.max), command.usage))
+  if (args.length < command.args.min) throw new UserError(`Unexpected arguments, expected \`tiers ${command.usage}\``)
+}
+
+function extraArguments(extra: readonly string[], usage: string): string {
+  const shown = extra.map(code).join(', ')
+  return `Unexpected extra argument${extra.length === 1 ? '' : 's'} ${shown}, expected \`tiers ${usage}\``
+}
+
+/** An option of another command, which this one would ignore without a word. */
+function checkOptions(name: string, command: CommandSpec, values: Record<string, unknown>): void {
+  for (const option of Object.keys(values) as OptionName[]) {
+    const given = values[option] !== undefined && values[option] !== false
+    if (!given || (globalOptions as readonly string[]).includes(option) || command.options.includes(option)) continue
+    throw new UserError(`Unexpected \`--${option}\` with \`tiers ${name}\`, expected it only with ${commandsTaking(option)}`)
+  }
 }

@@ -1,10 +1,10 @@
-import {readdir, readFile, stat} from 'node:fs/promises'
+import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
-import {rejectionThreshold} from '@verification-tiers/protocol'
-import {describeJsonError, hashContracts, isSliceId, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
+import {hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
-import {hashText, readCache, writeCache} from './cache.js'
+import {hashText, openCache} from './cache.js'
+import type {Warn} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
 import {checkSliceId, contractKey, readGraphJson, readGraphMarkdown} from './graph.js'
 import type {GraphSlice} from './graph.js'
@@ -39,17 +39,24 @@ export interface Project {
   slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts'
 }
 
-/** Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. */
-export async function loadProject(dir: string): Promise<Project> {
-  const shown = (name: string) => path.join(dir, name)
+/** How a project is loaded. */
+export interface LoadOptions {
+  /** Where a warning goes (the contracts cache cannot be written): by default a line on stderr. */
+  warn?: Warn
+}
+
+const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${message}\n`)
+
+/**
+ * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`),
+ * `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. Each is
+ * read as every input is (`readInputFile`): a regular file, of at most 16 MiB.
+ */
+export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
-  const config = ((await readJson(shown('config.json'))) ?? {}) as ProjectConfig
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new ProjectError(shown('config.json'), 'Unexpected content, expected an object')
-  }
-  const threshold = readThreshold(config, shown('config.json'))
-  const contracts = await loadContracts(dir)
+  const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
+  const contracts = await loadContracts(dir, warn)
   if (contracts.length === 0) {
     throw new UserError(`${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections`)
   }
@@ -61,9 +68,9 @@ export async function loadProject(dir: string): Promise<Project> {
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
 async function readGraph(dir: string): Promise<{slices: GraphSlice[]; from: 'GRAPH.json' | 'GRAPH.md'} | null> {
   const jsonFile = path.join(dir, 'GRAPH.json')
-  const json = await readText(jsonFile)
-  if (json !== undefined) return {slices: readGraphJson(parseJson(jsonFile, json), jsonFile, json), from: 'GRAPH.json'}
-  const markdown = await readText(path.join(dir, 'GRAPH.md'))
+  const json = await readInputFile(jsonFile, {limit: inputLimits.json})
+  if (json !== undefined) return {slices: readGraphJson(parseJsonText(jsonFile, json), jsonFile, json), from: 'GRAPH.json'}
+  const markdown = await readMarkdown(path.join(dir, 'GRAPH.md'))
   if (markdown !== undefined) return {slices: readGraphMarkdown(markdown, path.join(dir, 'GRAPH.md')), from: 'GRAPH.md'}
   return null
 }
@@ -103,34 +110,31 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
   }
 }
 
-async function loadContracts(dir: string): Promise<LoadedContract[]> {
+async function loadContracts(dir: string, warn: Warn): Promise<LoadedContract[]> {
   const files = [path.join(dir, 'CONTRACTS.md')]
   const folder = path.join(dir, 'contracts')
   const entries = await readdir(folder).catch(() => [] as string[])
   files.push(...entries.filter((name) => name.endsWith('.md')).sort().map((name) => path.join(folder, name)))
   const loaded: LoadedContract[] = []
-  const cache = await readCache(dir)
-  const next: typeof cache = {version: cache.version, files: {}}
-  let changed = false
+  const cache = await openCache(dir, warn)
   for (const file of files) {
-    const text = await readText(file)
+    const text = await readMarkdown(file, 'split the contracts over several files in contracts/')
     if (text === undefined) continue
     const key = path.relative(dir, file)
     const hash = hashText(text)
-    let contracts = cache.files[key]?.hash === hash ? cache.files[key].contracts : null
+    let contracts = cache.get(key, hash)
     if (!contracts) {
       // The markdown parser loads only when a file changed.
       const {parseContracts} = await import('./parse.js')
       contracts = parseContracts(file, text)
-      changed = true
+      cache.set(key, hash, contracts.map(forCache))
     }
-    next.files[key] = {hash, contracts: contracts.map(forCache)}
     for (const contract of contracts) {
       const {start, end} = contract.position
       loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
     }
   }
-  if (changed || Object.keys(cache.files).length !== Object.keys(next.files).length) await writeCache(dir, next)
+  await cache.save()
   return loaded
 }
 
@@ -197,34 +201,7 @@ function sliceLine(loaded: LoadedContract, id: string): number {
   return index === -1 ? loaded.contract.headingPosition.start.line : loaded.contract.position.start.line + index
 }
 
-function readThreshold(config: ProjectConfig, file: string): number {
-  const value = config.workflow?.rejection_threshold
-  if (value === undefined) return rejectionThreshold
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ProjectError(file, `Unexpected \`workflow.rejection_threshold\` ${JSON.stringify(value)}, expected a whole number of 1 or more`)
-  }
-  return value
-}
-
-async function readText(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw new ProjectError(file, `cannot be read (${(error as Error).message})`)
-  }
-}
-
-/** Parsed JSON, `undefined` when the file does not exist, a `ProjectError` with line and column when it does not parse. */
-async function readJson(file: string): Promise<unknown> {
-  const text = await readText(file)
-  return text === undefined ? undefined : parseJson(file, text)
-}
-
-function parseJson(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch (error) {
-    throw new ProjectError(file, describeJsonError(text, error))
-  }
+/** A markdown input of the project, `undefined` when there is none; `advice` says what to do about one over the size limit. */
+function readMarkdown(file: string, advice?: string): Promise<string | undefined> {
+  return readInputFile(file, advice === undefined ? {limit: inputLimits.markdown} : {limit: inputLimits.markdown, advice})
 }

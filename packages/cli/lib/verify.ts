@@ -1,10 +1,13 @@
+import {constants} from 'node:os'
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
-import {recordRuns, runCommand, sourceFingerprint, summarize} from '@verification-tiers/evidence'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts'
+import {recordRuns, runCommand, sourceFingerprint, stopAllGroups, summarize} from '@verification-tiers/evidence'
 import type {CheckResult, CommandResult, VerificationRun} from '@verification-tiers/evidence'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {stateFolder} from '@verification-tiers/runtime'
+import {ProjectError} from './errors.js'
 import {gateContext} from './project.js'
 import type {Project, ProjectSlice} from './project.js'
 import type {VFileMessage} from 'vfile-message'
@@ -12,7 +15,28 @@ import type {VFileMessage} from 'vfile-message'
 export interface VerifyOptions {
   /** Seconds per command, unless a criterion sets its own. */
   timeoutSeconds?: number
+  /** Variables the commands get besides `baseEnvironment`; absent or `null`: the whole environment. */
+  envAllow?: readonly string[] | null
   now?: () => Date
+}
+
+/**
+ * What every command gets under `--env-allow`: what a shell and the usual
+ * tools need to find programs, the home and temporary folders, the user,
+ * the time zone and the locale. Nothing here is a secret.
+ */
+export const baseEnvironment = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'TZ', 'LANG', 'LC_ALL', 'LC_CTYPE'] as const
+
+/** The environment of the commands: all of `env`, or only `baseEnvironment` and the names allowed. */
+export function checkEnvironment(allow: readonly string[] | null | undefined, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (!allow) return env
+  // No prototype: a name such as `__proto__` is a variable like any other.
+  const kept = Object.create(null) as NodeJS.ProcessEnv
+  for (const name of [...baseEnvironment, ...allow]) {
+    const value = env[name]
+    if (value !== undefined && Object.hasOwn(env, name)) kept[name] = value
+  }
+  return kept
 }
 
 /** The folder criteria run in: the one holding the project folder. */
@@ -39,16 +63,60 @@ function testCommand(project: Project): string | null {
  * each run as its slice’s latest in the status file.
  */
 export async function verifySlices(project: Project, slices: readonly ProjectSlice[], options: VerifyOptions = {}): Promise<VerificationRun[]> {
-  const root = projectRoot(project)
   const timeoutSeconds = options.timeoutSeconds ?? defaultCheckTimeoutSeconds
-  const run = (command: string, seconds = timeoutSeconds) => runCommand(command, {cwd: root, timeoutMs: seconds * 1000})
+  if (!isCheckTimeout(timeoutSeconds)) throw new RangeError(`Unexpected timeout of ${timeoutSeconds} s, expected ${checkTimeoutRule}`)
+  // A broken timeout is found before anything runs, not after minutes of checks.
+  checkTimeouts(slices)
+  const sliceRuns = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal))
+  // One fingerprint after every command ran: a later slice’s command that
+  // writes a file must not leave the earlier slices’ runs stale at once.
+  const fingerprint = await projectFingerprint(project)
+  const runs: VerificationRun[] = []
+  for (const {slice, context, results, timestamp} of sliceRuns) {
+    const summary = summarize(results)
+    runs.push({
+      verification_run: {
+        timestamp,
+        slice: slice.id,
+        slice_name: slice.name,
+        git_head: fingerprint.gitHead,
+        worktree: fingerprint.worktree,
+        contracts_hash: context.contractsHash,
+        timeout_seconds: timeoutSeconds
+      },
+      results,
+      summary,
+      all_automated_pass: summary.fail === 0 && summary.timeout === 0
+    })
+  }
+  await recordRuns(project.dir, runs)
+  return runs
+}
+
+/** One slice’s checks, as they ran. */
+interface SliceRun {
+  slice: ProjectSlice
+  context: ReturnType<typeof gateContext>
+  results: CheckResult[]
+  timestamp: string
+}
+
+/** Run every check of the slices; `signal` aborts on an interrupt. */
+async function runChecks(project: Project, slices: readonly ProjectSlice[], options: VerifyOptions, timeoutSeconds: number, signal: AbortSignal): Promise<SliceRun[]> {
+  const root = projectRoot(project)
+  const env = checkEnvironment(options.envAllow)
+  const run = async (command: string, seconds = timeoutSeconds) => {
+    const result = await runCommand(command, {cwd: root, timeoutMs: seconds * 1000, env, signal})
+    // Interrupted: `tiers` is ending (see `whileChecksRun`); no other check runs, nothing is recorded.
+    if (signal.aborted) await new Promise<never>(() => {})
+    return result
+  }
   const test = testCommand(project)
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
-  const runs: VerificationRun[] = []
   // Each contract file is linted once per run, however many slices it holds.
   const lintRuns = new Map<string, Promise<VFileMessage[]>>()
-  const sliceRuns: Array<{slice: ProjectSlice; context: ReturnType<typeof gateContext>; results: CheckResult[]; timestamp: string}> = []
+  const sliceRuns: SliceRun[] = []
   for (const slice of slices) {
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
@@ -73,28 +141,59 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
     }
     sliceRuns.push({slice, context, results, timestamp: (options.now ?? (() => new Date()))().toISOString()})
   }
-  // One fingerprint after every command ran: a later slice’s command that
-  // writes a file must not leave the earlier slices’ runs stale at once.
-  const fingerprint = await projectFingerprint(project)
-  for (const {slice, context, results, timestamp} of sliceRuns) {
-    const summary = summarize(results)
-    runs.push({
-      verification_run: {
-        timestamp,
-        slice: slice.id,
-        slice_name: slice.name,
-        git_head: fingerprint.gitHead,
-        worktree: fingerprint.worktree,
-        contracts_hash: context.contractsHash,
-        timeout_seconds: timeoutSeconds
-      },
-      results,
-      summary,
-      all_automated_pass: summary.fail === 0 && summary.timeout === 0
+  return sliceRuns
+}
+
+/**
+ * A criterion’s own `timeout` that is no timeout (`0`, `-5`, `.inf`,
+ * `"abc"`): a `ProjectError` naming the file, line and column. Falling back
+ * to the default instead would run a check with a limit nobody wrote.
+ */
+function checkTimeouts(slices: readonly ProjectSlice[]): void {
+  for (const slice of slices) {
+    for (const {contract, file} of slice.contracts) {
+      for (const criterion of contract.criteria) {
+        const bad = criterion.check?.invalidTimeout
+        if (!bad) continue
+        const {line, column} = bad.place.start
+        throw new ProjectError(`${file}:${line}:${column}`, `Unexpected timeout \`${bad.text}\`, expected ${checkTimeoutRule}`)
+      }
+    }
+  }
+}
+
+// On SIGINT or SIGTERM, the groups get SIGKILL this soon after SIGTERM: `tiers` ends within a second.
+const interruptGraceMs = 200
+
+/**
+ * Run the checks with SIGINT, SIGTERM and SIGHUP handlers, so a Ctrl-C
+ * stops every running check’s process group, waits for it, and ends `tiers`
+ * with 128 plus the signal’s number (130, 143, 129), as a shell reports it.
+ * Nothing is recorded: a partial run proves nothing. A second signal does not
+ * wait; the groups still get SIGKILL as the process exits. The handlers are
+ * there only while checks run, so every other moment keeps Node’s defaults.
+ */
+async function whileChecksRun<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController()
+  const onSignal = (name: NodeJS.Signals) => {
+    const code = 128 + (constants.signals[name] ?? 0)
+    if (controller.signal.aborted) process.exit(code)
+    controller.abort()
+    void stopAllGroups(interruptGraceMs).finally(() => {
+      process.stderr.write(`tiers: interrupted by ${name}: the running checks were stopped and nothing was recorded\n`)
+      process.exit(code)
     })
   }
-  await recordRuns(project.dir, runs)
-  return runs
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+  for (const name of signals) process.on(name, onSignal)
+  try {
+    const result = await work(controller.signal)
+    // A signal after the last command: `tiers` is ending all the same, and records nothing.
+    if (controller.signal.aborted) await new Promise<never>(() => {})
+    return result
+  } finally {
+    for (const name of signals) process.off(name, onSignal)
+  }
 }
 
 interface CheckBase {

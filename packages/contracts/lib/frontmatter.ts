@@ -1,11 +1,12 @@
 import type {Yaml} from 'mdast'
 import type {Point, Position} from 'unist'
-import {isMap, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
+import {isMap, isNode, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
 import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
 import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
+import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
 
 /** What a contract’s frontmatter gives: its fields, name and where it starts. */
@@ -84,6 +85,9 @@ export function readFrontmatter(
   }
   const nodePlace = (yamlNode: YamlNode | null | undefined, fallback: Position): Position =>
     yamlNode?.range ? place(yamlNode.range[0], yamlNode.range[1]) : fallback
+  // A value as written (`.inf`, `"abc"`), on one line, and where.
+  const written = (yamlNode: YamlNode): Written | null =>
+    yamlNode.range ? {text: text.slice(yamlNode.range[0], yamlNode.range[1]).trim().replace(/\s+/g, ' '), place: place(yamlNode.range[0], yamlNode.range[1])} : null
 
   const error = document.errors[0]
   // Frontmatter that does not parse is judged only when a line of it names a contract: other files
@@ -149,7 +153,7 @@ export function readFrontmatter(
     } else if (isSeq(valueNode)) {
       field.hasList = true
       for (const item of valueNode.items as YamlNode[]) {
-        const read = readItem(item, nodePlace(item, field.position), listField ? problems : [], label)
+        const read = readItem(item, nodePlace(item, field.position), listField ? problems : [], label, written)
         if (read) field.items.push(read)
       }
       if (textField) problems.push(shapeProblem(label, 'a list', 'text', field.position))
@@ -172,7 +176,10 @@ export function readFrontmatter(
 }
 
 /** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
-function readItem(item: YamlNode, position: Position, problems: ContractProblem[], label: string): ContractItem | null {
+/** A YAML value’s source text and place. */
+type Written = {text: string; place: Position}
+
+function readItem(item: YamlNode, position: Position, problems: ContractProblem[], label: string, written: (node: YamlNode) => Written | null): ContractItem | null {
   if (isScalar(item)) {
     const text = item.value == null ? '' : String(item.value).trim()
     return text ? {...splitCheck(text), position} : null
@@ -183,22 +190,31 @@ function readItem(item: YamlNode, position: Position, problems: ContractProblem[
       problems.push(shapeProblem(label, 'a mapping without `text`', 'a string or `text:`', position, 'item'))
       return null
     }
-    return {text: text.trim(), position, check: readCheck(item.get('verify'))}
+    return {text: text.trim(), position, check: readCheck(item.get('verify'), problems, written)}
   }
   problems.push(shapeProblem(label, 'a list', 'a string or `text:`', position, 'item'))
   return null
 }
 
-function readCheck(verify: unknown): CriterionCheck | null {
+function readCheck(verify: unknown, problems: ContractProblem[], written: (node: YamlNode) => Written | null): CriterionCheck | null {
   if (!isMap(verify)) return null
   const method = verify.get('method')
   const command = verify.get('command')
-  const timeout = verify.get('timeout')
-  return {
+  const check: CriterionCheck = {
     method: method === 'manual' ? 'manual' : 'bash',
     command: typeof command === 'string' && command.trim() !== '' ? command.trim() : null,
-    timeout: typeof timeout === 'number' && timeout > 0 ? timeout : null
+    timeout: null
   }
+  const timeout: unknown = verify.get('timeout', true)
+  // `timeout:` with no value (or `~`) sets none: the default applies.
+  if (!isNode(timeout) || (isScalar(timeout) && timeout.value === null)) return check
+  if (isScalar(timeout) && isCheckTimeout(timeout.value)) return {...check, timeout: timeout.value}
+  // Anything else is a mistake to report, never a silent fall back to the default: a
+  // `0` meant to turn the limit off would otherwise run with a minute.
+  const bad = written(timeout)
+  if (!bad) return check
+  problems.push({kind: 'field-shape', subject: 'timeout', part: 'field', actual: `\`${bad.text}\``, expected: checkTimeoutRule, place: bad.place})
+  return {...check, invalidTimeout: bad}
 }
 
 function shapeProblem(label: string, actual: string, expected: string, place: Position, part: 'field' | 'item' = 'field'): ContractProblem {

@@ -34,6 +34,12 @@ export interface CriterionCheck {
   command: string | null
   /** Seconds, when the contract sets one. */
   timeout: number | null
+  /**
+   * A `timeout` that is no number of seconds above 0 and at most a day
+   * (`0`, `-5`, `.inf`, `"abc"`), as written and where; `timeout` is then
+   * `null`, and a tool that runs the check must refuse rather than use its default.
+   */
+  invalidTimeout?: {text: string; place: Position}
 }
 
 /** One acceptance criterion or step. */

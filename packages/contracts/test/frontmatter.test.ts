@@ -1,4 +1,4 @@
-import type {ContractProblem} from '@verification-tiers/contracts'
+import type {ContractItem, ContractProblem} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
 import {analyze, cover, fieldSummary, itemSummary, span} from './helpers.js'
 
@@ -333,12 +333,20 @@ describe('YAML frontmatter', () => {
       '---',
       ''
     ].join('\n')
-    const [contract] = analyze(source).contracts
-    expect(contract!.steps.map((item) => [item.text, item.check])).toEqual([
+    const {contracts, problems} = analyze(source)
+    const [contract] = contracts
+    const check = (item: ContractItem) => item.check && {...item.check, invalidTimeout: item.check.invalidTimeout && {text: item.check.invalidTimeout.text, place: span(item.check.invalidTimeout.place)}}
+    // A timeout that is no number of seconds above 0 and at most a day is kept as written, never dropped for the default.
+    expect(contract!.steps.map((item) => [item.text, check(item)])).toEqual([
       ['a', {method: 'bash', command: null, timeout: null}],
-      ['b', {method: 'bash', command: 'make b', timeout: null}],
-      ['c', {method: 'manual', command: null, timeout: null}],
+      ['b', {method: 'bash', command: 'make b', timeout: null, invalidTimeout: {text: '-5', place: '7:54-7:56'}}],
+      ['c', {method: 'manual', command: null, timeout: null, invalidTimeout: {text: '"10"', place: '9:39-9:43'}}],
       ['d', null]
+    ])
+    const expected = 'a number of seconds above 0 and at most 86400'
+    expect(problems.map(problemSummary)).toEqual([
+      {kind: 'field-shape', subject: 'timeout', part: 'field', actual: '`-5`', expected, place: '7:54-7:56'},
+      {kind: 'field-shape', subject: 'timeout', part: 'field', actual: '`"10"`', expected, place: '9:39-9:43'}
     ])
     expect(contract!.tier).toBeNull()
     expect(contract!.name).toBe('')

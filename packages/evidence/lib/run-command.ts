@@ -1,6 +1,9 @@
 import {spawn} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {existsSync} from 'node:fs'
+import type {Readable} from 'node:stream'
 import {keptOutputBytes} from '@verification-tiers/protocol'
+import {startWatchdog, stopGroup, trackGroup} from './process-groups.js'
 
 /** How one command ended. */
 export interface CommandResult {
@@ -20,72 +23,122 @@ export interface CommandResult {
 
 export interface RunOptions {
   cwd: string
+  /** Above 0 and at most 2^31 - 1 (about 24.8 days), what a timer can count. */
   timeoutMs: number
   keepBytes?: number
   env?: NodeJS.ProcessEnv
+  /** Aborting it ends the command’s group at once (SIGKILL shortly after SIGTERM); a command not started yet does not start. */
+  signal?: AbortSignal
 }
 
 // After the timeout, the group gets SIGTERM, then SIGKILL this much later.
 const killGraceMs = 1000
+// On an interrupt the user waits: SIGKILL comes sooner.
+const interruptGraceMs = 200
+// After the shell exits, how long its output may take to arrive. A process that
+// left the group (`setsid`) may hold the pipes open for good: it is not waited for.
+const drainMs = 200
+// Node fires a longer timer at once (TimeoutOverflowWarning).
+const maxTimeoutMs = 2 ** 31 - 1
 
 /**
- * Run a shell command in its own process group. On timeout the whole group
- * is killed, so a `sleep` in a pipeline or a server it started goes too.
+ * Run a shell command in its own process group. The run ends when the shell
+ * exits; whatever it left running in its group then (`sleep 300 &`) is
+ * ended, and so is the whole group on timeout, when `signal` aborts, and when
+ * this process ends (see `process-groups.ts`), so a `sleep` in a pipeline or
+ * a server it started goes too.
  */
 export function runCommand(command: string, options: RunOptions): Promise<CommandResult> {
+  const {timeoutMs} = options
   const keep = options.keepBytes ?? keptOutputBytes
   const started = process.hrtime.bigint()
+  const elapsedMs = () => Number(process.hrtime.bigint() - started) / 1e6
   return new Promise((resolve) => {
     const stdout = tail(keep)
     const stderr = tail(keep)
     let timedOut = false
     let settled = false
-    let child: ReturnType<typeof spawn>
+    let endedMs: number | null = null
+    let stopping: Promise<boolean> | null = null
+    let timer: NodeJS.Timeout | undefined
     const finish = (exitCode: number | null, signal: string | null, error: string | null) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      clearTimeout(killTimer)
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6
+      options.signal?.removeEventListener('abort', abort)
+      const durationMs = endedMs ?? elapsedMs()
       const status = timedOut ? 'timeout' : exitCode === 0 && !error ? 'pass' : 'fail'
       const out = stdout.kept()
       const err = stderr.kept()
       resolve({status, exitCode, signal, durationMs, stdout: out.text, stderr: err.text, stdoutCut: out.cut, stderrCut: err.cut, error})
     }
-    let killTimer: NodeJS.Timeout | undefined
-    const timer = setTimeout(() => {
-      timedOut = true
-      killGroup(child, 'SIGTERM')
-      killTimer = setTimeout(() => {
-        killGroup(child, 'SIGKILL')
-        // A process that left the group may hold the pipes open: stop waiting for them.
-        setTimeout(() => finish(null, 'SIGKILL', null), 500).unref()
-      }, killGraceMs)
-    }, options.timeoutMs)
+    let pid: number | undefined
+    // One ending per run: a timeout, an abort and the shell’s exit share it.
+    const stop = (graceMs: number) => (stopping ??= pid === undefined ? Promise.resolve(true) : stopGroup(pid, graceMs))
+    const abort = () => void stop(interruptGraceMs)
+    if (options.signal?.aborted) {
+      finish(null, null, 'interrupted before it started')
+      return
+    }
+    // A command with no usable limit does not start: it could run forever, or time out at once.
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0 && timeoutMs <= maxTimeoutMs)) {
+      finish(null, null, `Unexpected timeout of ${timeoutMs} ms, expected a number above 0 and at most ${maxTimeoutMs}`)
+      return
+    }
+    // Ready before the command starts: between its start and its group being kept, no time for `tiers` to be killed.
+    startWatchdog()
+    let child: ChildProcess
     try {
       child = spawn('/bin/sh', ['-c', command], {cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
     } catch (error) {
       finish(null, null, (error as Error).message)
       return
     }
+    pid = child.pid
+    if (pid !== undefined) trackGroup(pid)
+    timer = setTimeout(() => {
+      timedOut = true
+      void stop(killGraceMs)
+    }, timeoutMs)
+    options.signal?.addEventListener('abort', abort, {once: true})
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (error) => {
       // Node blames the shell when the folder is what is missing.
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(options.cwd)
+      void stop(interruptGraceMs)
       finish(null, null, missing ? `no such folder: ${options.cwd}` : error.message)
     })
-    child.on('close', (code, signal) => finish(code, signal, null))
+    child.on('exit', (code, signal) => {
+      endedMs = elapsedMs()
+      clearTimeout(timer)
+      void (async () => {
+        // What the shell left running in its group goes with it.
+        await stop(killGraceMs)
+        await closed(child, drainMs)
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+        finish(code, signal, null)
+      })()
+    })
   })
 }
 
-function killGroup(child: ReturnType<typeof spawn> | undefined, signal: NodeJS.Signals): void {
-  if (!child?.pid) return
-  try {
-    process.kill(-child.pid, signal)
-  } catch {
-    // Already gone.
-  }
+/** Resolves when the child’s output streams have closed, or after `ms`. */
+function closed(child: ChildProcess, ms: number): Promise<void> {
+  const open = [child.stdout, child.stderr].filter((stream): stream is Readable => stream !== null && !stream.closed)
+  return new Promise((resolve) => {
+    let left = open.length
+    if (left === 0) return resolve()
+    const timer = setTimeout(resolve, ms)
+    for (const stream of open) {
+      stream.once('close', () => {
+        if (--left > 0) return
+        clearTimeout(timer)
+        resolve()
+      })
+    }
+  })
 }
 
 /** Keeps the last `limit` bytes of a stream. */

@@ -1,5 +1,6 @@
 import {rejectionThreshold} from '@verification-tiers/protocol'
 import type {EscalationData, RejectionHistoryEntry} from '@verification-tiers/protocol'
+import {keptMismatch} from './mismatch.js'
 import {interpretResponse} from './response.js'
 import type {CheckpointResponse} from './response.js'
 import {findEscalationOption, findRejectionOption, routeRejection} from './routing.js'
@@ -39,13 +40,18 @@ export type RespondResult =
 const timestamp = (context: GateContext) => (context.now ?? (() => new Date()))().toISOString()
 const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
 
-/** Record a reply to the checkpoint: an approval completes the slice; a rejection is counted and logged verbatim. */
+/**
+ * Record a reply to the checkpoint: an approval completes the slice, keeping
+ * any mismatch a skip deferred; a rejection is counted and logged verbatim.
+ * Whether the checkpoint could be approved (fresh passing evidence) is the
+ * caller’s to check first.
+ */
 export async function recordResponse(context: GateContext, text: string): Promise<RespondResult> {
   const response = interpretResponse(text)
   const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state): RespondResult => {
     if (response.kind === 'approval') {
-      state.decision = {status: 'approved', at: timestamp(context), contractsHash: context.contractsHash, mismatch: []}
+      state.decision = {status: 'approved', at: timestamp(context), contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
       return {kind: 'approved', response, state}
     }
     if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
@@ -92,7 +98,7 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
   })
 }
 
-/** Record the escalation choice: re-scope restarts the count, pair goes on, skip accepts the slice as auto with the mismatch kept. */
+/** Record the escalation choice: re-scope restarts the count, pair goes on, skip accepts the slice as auto with the mismatch kept (with that of any earlier skip). */
 export async function recordEscalation(context: GateContext, choice: string): Promise<{option: EscalationOption; state: SliceState}> {
   const option = findEscalationOption(choice)
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
@@ -107,10 +113,8 @@ export async function recordEscalation(context: GateContext, choice: string): Pr
     const at = timestamp(context)
     state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount})
     if (option.decision === 'rescope') state.rejectionCount = 0
-    if (option.decision === 'skip') {
-      const open = state.rejections.slice(-state.rejectionCount).map((entry) => entry.feedback)
-      state.decision = {status: 'accepted-as-auto', at, contractsHash: context.contractsHash, mismatch: open}
-    }
+    // The skip just logged defers the open rejections; earlier skips’ stay deferred too.
+    if (option.decision === 'skip') state.decision = {status: 'accepted-as-auto', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
     return {option, state}
   })
 }

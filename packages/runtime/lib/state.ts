@@ -1,7 +1,9 @@
 import path from 'node:path'
 import type {Classification} from '@verification-tiers/protocol'
 import {IdError, isSliceId} from './ids.js'
-import {describeJsonError, FileReadError, readJsonFile, updateJsonFile} from './json-file.js'
+import {FileReadError} from './file-error.js'
+import type {FilePlace} from './file-error.js'
+import {jsonPlace, parseJson, readJsonFile, updateJsonFile} from './json-file.js'
 import type {JsonFileKind} from './json-file.js'
 
 /** One rejection, as logged. */
@@ -52,8 +54,8 @@ export interface SliceState {
 
 /** A state file that cannot be read or is not a slice state: never reset silently. */
 export class StateError extends FileReadError {
-  constructor(file: string, reason: string) {
-    super(file, reason)
+  constructor(file: string, reason: string, place: FilePlace | null = null) {
+    super(file, reason, place)
     this.name = 'StateError'
   }
 }
@@ -100,36 +102,137 @@ function stateKind(sliceId: string): JsonFileKind<SliceState> {
   return {parse: (file, text) => parseSliceState(file, text, sliceId), empty: () => emptySliceState(sliceId)}
 }
 
-/** Parse and check a state file’s text. */
+const fixHint = 'fix or remove the file (it is never reset silently)'
+
+/**
+ * Parse and check a state file’s text: every field of the slice state, and a
+ * `rejectionCount` that agrees with the rejection log. Anything else is a
+ * `StateError` naming the file, the line and column and the field.
+ */
 export function parseSliceState(file: string, text: string, sliceId: string): SliceState {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch (error) {
-    throw new StateError(file, `${describeJsonError(text, error)}; fix or remove the file (it is never reset silently)`)
-  }
-  const problem = checkSliceState(value, sliceId)
-  if (problem) throw new StateError(file, `${problem}; fix or remove the file (it is never reset silently)`)
-  return value as SliceState
+  const parsed = parseJson(text)
+  if (!parsed.ok) throw new StateError(file, `${parsed.reason}; ${fixHint}`, parsed.place)
+  const problem = checkSliceState(parsed.value, sliceId)
+  if (problem) throw new StateError(file, `${problem.reason}; ${fixHint}`, jsonPlace(text, problem.path))
+  return parsed.value as SliceState
 }
 
+/** What is wrong with a state, and the path of the value it is about. */
+interface Problem {
+  path: Array<string | number>
+  reason: string
+}
 
-function checkSliceState(value: unknown, sliceId: string): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Unexpected content, expected a slice state object'
-  const state = value as Record<string, unknown>
-  if (state.version !== 1) return `Unexpected \`version\` ${JSON.stringify(state.version)}, expected 1`
-  if (state.slice !== sliceId) return `Unexpected \`slice\` ${JSON.stringify(state.slice)}, expected ${JSON.stringify(sliceId)}`
-  if (!Number.isInteger(state.rejectionCount) || (state.rejectionCount as number) < 0) {
-    return 'Unexpected `rejectionCount`, expected a whole number'
+/** A check of one field: what it takes, as messages say it. */
+interface FieldCheck {
+  test: (value: unknown) => boolean
+  expected: string
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string'
+const text: FieldCheck = {test: isText, expected: 'a string'}
+const textOrNull: FieldCheck = {test: (value) => value === null || isText(value), expected: 'null or a string'}
+const wholeNumber: FieldCheck = {test: (value) => Number.isSafeInteger(value) && (value as number) >= 0, expected: 'a whole number'}
+const oneOf = (values: readonly string[], orNull = false): FieldCheck => {
+  const names = [...(orNull ? ['null'] : []), ...values.map((value) => `\`${value}\``)]
+  return {
+    test: (value) => (orNull && value === null) || values.includes(value as string),
+    expected: `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
   }
-  if (!Array.isArray(state.rejections) || !state.rejections.every(isRejection)) return 'Unexpected `rejections`, expected a list of rejections'
-  if (!Array.isArray(state.escalations)) return 'Unexpected `escalations`, expected a list'
-  if (state.decision !== null && (typeof state.decision !== 'object' || typeof (state.decision as {contractsHash?: unknown}).contractsHash !== 'string')) {
-    return 'Unexpected `decision`, expected null or a decision with `contractsHash`'
+}
+
+const classifications = ['test_gap', 'contract_gap', 'implementation_gap'] as const satisfies readonly Classification[]
+
+// Typed by the entries’ keys: a field added to an entry must be checked here too.
+const rejectionFields: Record<keyof RejectionEntry, FieldCheck> = {
+  feedback: text,
+  partial: {test: (value) => typeof value === 'boolean', expected: '`true` or `false`'},
+  at: text,
+  classification: oneOf(classifications, true),
+  action: textOrNull,
+  detail: textOrNull,
+  routedAt: textOrNull
+}
+const escalationFields: Record<keyof EscalationEntry, FieldCheck> = {
+  choice: text,
+  decision: oneOf(['rescope', 'pair', 'skip']),
+  at: text,
+  rejectionCount: wholeNumber
+}
+const decisionFields: Record<keyof SliceDecision, FieldCheck> = {
+  status: oneOf(['approved', 'accepted-as-auto']),
+  at: text,
+  contractsHash: text,
+  mismatch: {test: (value) => Array.isArray(value) && value.every(isText), expected: 'a list of strings'}
+}
+
+function checkSliceState(value: unknown, sliceId: string): Problem | null {
+  if (!isRecord(value)) return {path: [], reason: 'Unexpected content, expected a slice state object'}
+  if (value.version !== 1) return {path: ['version'], reason: `Unexpected \`version\` ${shown(value.version)}, expected 1`}
+  if (value.slice !== sliceId) return {path: ['slice'], reason: `Unexpected \`slice\` ${shown(value.slice)}, expected ${JSON.stringify(sliceId)}`}
+  if (!wholeNumber.test(value.rejectionCount)) {
+    return {path: ['rejectionCount'], reason: `Unexpected \`rejectionCount\` ${shown(value.rejectionCount)}, expected a whole number`}
+  }
+  const problem =
+    checkList(value, 'rejections', rejectionFields) ??
+    checkList(value, 'escalations', escalationFields) ??
+    (value.decision === null ? null : checkEntry(value.decision, ['decision'], decisionFields))
+  if (problem) return problem
+  return checkCount(value as unknown as SliceState)
+}
+
+/**
+ * `rejectionCount` counts the rejections since the slice last restarted: the
+ * log less those a re-scope left behind (each re-scope records the count it
+ * reset). A count that disagrees is an error: neither can be trusted over
+ * the other.
+ */
+function checkCount(state: SliceState): Problem | null {
+  const restarted = state.escalations.filter((entry) => entry.decision === 'rescope').reduce((sum, entry) => sum + entry.rejectionCount, 0)
+  const logged = state.rejections.length
+  if (restarted > logged) {
+    return {path: ['escalations'], reason: `Unexpected re-scopes of ${restarted} rejections in \`escalations\`, expected at most the ${logged} in \`rejections\``}
+  }
+  if (state.rejectionCount !== logged - restarted) {
+    const since = restarted === 0 ? `the ${logged} in \`rejections\`` : `the ${logged} in \`rejections\` less the ${restarted} before re-scopes`
+    return {path: ['rejectionCount'], reason: `Unexpected \`rejectionCount\` ${state.rejectionCount}, expected ${logged - restarted}: ${since}`}
   }
   return null
 }
 
-function isRejection(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && typeof (value as {feedback?: unknown}).feedback === 'string'
+function checkList(state: Record<string, unknown>, name: 'rejections' | 'escalations', fields: Record<string, FieldCheck>): Problem | null {
+  const list = state[name]
+  if (!Array.isArray(list)) return {path: [name], reason: `Unexpected \`${name}\` ${shown(list)}, expected a list`}
+  for (const [index, entry] of list.entries()) {
+    const problem = checkEntry(entry, [name, index], fields)
+    if (problem) return problem
+  }
+  return null
+}
+
+function checkEntry(entry: unknown, path: Array<string | number>, fields: Record<string, FieldCheck>): Problem | null {
+  const name = fieldName(path)
+  if (!isRecord(entry)) return {path, reason: `Unexpected \`${name}\` ${shown(entry)}, expected an object`}
+  for (const [key, check] of Object.entries(fields)) {
+    if (check.test(entry[key])) continue
+    const found = Object.hasOwn(entry, key) ? shown(entry[key]) : 'missing'
+    return {path: Object.hasOwn(entry, key) ? [...path, key] : path, reason: `Unexpected \`${name}.${key}\` ${found}, expected ${check.expected}`}
+  }
+  return null
+}
+
+/** `rejections[2]`, `decision`. */
+function fieldName(path: ReadonlyArray<string | number>): string {
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('')
+}
+
+/** A value as a message shows it: JSON, cut short, or `missing`. */
+function shown(value: unknown): string {
+  if (value === undefined) return 'missing'
+  const json = JSON.stringify(value)
+  return json.length > 40 ? `${json.slice(0, 39)}…` : json
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

@@ -44,7 +44,8 @@ const fixHint = '; fix or remove the file (it is never reset silently)'
 
 describe('parseSliceState', () => {
   it('reads a valid state', () => {
-    const text = JSON.stringify({...valid, rejectionCount: 1, rejections: [{feedback: 'no', partial: false}]})
+    const rejection = {feedback: 'no', partial: false, at: '2025-01-01T00:00:00.000Z', classification: null, action: null, detail: null, routedAt: null}
+    const text = JSON.stringify({...valid, rejectionCount: 1, rejections: [rejection]})
     expect(parseSliceState('S-01.json', text, 'S-01')).toMatchObject({rejectionCount: 1, rejections: [{feedback: 'no'}]})
   })
 
@@ -59,12 +60,12 @@ describe('parseSliceState', () => {
       }
       throw new Error('expected a StateError')
     }
-    expect(error('')).toBe(`tiers/S-01.json: 1:1: empty file${fixHint}`)
-    expect(error('  \n')).toBe(`tiers/S-01.json: 2:1: empty file${fixHint}`)
+    expect(error('')).toBe(`tiers/S-01.json:1:1: Unexpected empty file, expected a value${fixHint}`)
+    expect(error('  \n')).toBe(`tiers/S-01.json:2:1: Unexpected empty file, expected a value${fixHint}`)
     // Half a file: the error is at its end.
-    expect(error('{\n  "version": 1,\n  "slice": "S-01"')).toMatch(/^tiers\/S-01\.json: 3:18: \S.*; fix or remove the file \(it is never reset silently\)$/)
-    expect(error('{\n  "version": 1,,\n}')).toMatch(/^tiers\/S-01\.json: 2:16: \S/)
-    expect(error('{"version": 1}x')).toMatch(/^tiers\/S-01\.json: 1:15: \S/)
+    expect(error('{\n  "version": 1,\n  "slice": "S-01"')).toBe(`tiers/S-01.json:3:18: Unexpected end of file, expected \`,\` or \`}\`${fixHint}`)
+    expect(error('{\n  "version": 1,,\n}')).toBe(`tiers/S-01.json:2:16: Unexpected \`,\`, expected a property name in double quotes${fixHint}`)
+    expect(error('{"version": 1}x')).toBe(`tiers/S-01.json:1:15: Unexpected \`x\` after the value, expected the end of the file${fixHint}`)
     // No raw offsets in the message.
     expect(error('{\n  "version": 1,,\n}')).not.toMatch(/position/)
   })
@@ -75,24 +76,31 @@ describe('parseSliceState', () => {
         parseSliceState('S-01.json', JSON.stringify(value), slice)
       } catch (caught) {
         expect(caught).toBeInstanceOf(StateError)
-        return (caught as Error).message.replace('S-01.json: ', '').replace(fixHint, '')
+        return (caught as Error).message.replace('S-01.json:', '').replace(fixHint, '')
       }
       throw new Error('expected a StateError')
     }
-    expect(reason(null)).toBe('Unexpected content, expected a slice state object')
-    expect(reason([valid])).toBe('Unexpected content, expected a slice state object')
-    expect(reason('state')).toBe('Unexpected content, expected a slice state object')
-    expect(reason({...valid, version: 2})).toBe('Unexpected `version` 2, expected 1')
-    expect(reason({...valid, version: undefined})).toBe('Unexpected `version` undefined, expected 1')
-    expect(reason(valid, 'S-02')).toBe('Unexpected `slice` "S-01", expected "S-02"')
-    expect(reason({...valid, rejectionCount: -1})).toBe('Unexpected `rejectionCount`, expected a whole number')
-    expect(reason({...valid, rejectionCount: 1.5})).toBe('Unexpected `rejectionCount`, expected a whole number')
-    expect(reason({...valid, rejectionCount: '1'})).toBe('Unexpected `rejectionCount`, expected a whole number')
-    expect(reason({...valid, rejections: {}})).toBe('Unexpected `rejections`, expected a list of rejections')
-    expect(reason({...valid, rejections: ['no']})).toBe('Unexpected `rejections`, expected a list of rejections')
-    expect(reason({...valid, escalations: null})).toBe('Unexpected `escalations`, expected a list')
-    expect(reason({...valid, decision: 'approved'})).toBe('Unexpected `decision`, expected null or a decision with `contractsHash`')
-    expect(reason({...valid, decision: {status: 'approved'}})).toBe('Unexpected `decision`, expected null or a decision with `contractsHash`')
+    // Each message points at the value it is about (columns of the compact JSON).
+    expect(reason(null)).toBe('1:1: Unexpected content, expected a slice state object')
+    expect(reason([valid])).toBe('1:1: Unexpected content, expected a slice state object')
+    expect(reason('state')).toBe('1:1: Unexpected content, expected a slice state object')
+    expect(reason({...valid, version: 2})).toBe('1:12: Unexpected `version` 2, expected 1')
+    expect(reason({...valid, version: undefined})).toBe('1:1: Unexpected `version` missing, expected 1')
+    expect(reason(valid, 'S-02')).toBe('1:22: Unexpected `slice` "S-01", expected "S-02"')
+    expect(reason({...valid, rejectionCount: -1})).toBe('1:46: Unexpected `rejectionCount` -1, expected a whole number')
+    expect(reason({...valid, rejectionCount: 1.5})).toBe('1:46: Unexpected `rejectionCount` 1.5, expected a whole number')
+    expect(reason({...valid, rejectionCount: '1'})).toBe('1:46: Unexpected `rejectionCount` "1", expected a whole number')
+    expect(reason({...valid, rejections: {}})).toBe('1:61: Unexpected `rejections` {}, expected a list')
+    expect(reason({...valid, rejections: ['no']})).toBe('1:62: Unexpected `rejections[0]` "no", expected an object')
+    expect(reason({...valid, escalations: null})).toBe('1:78: Unexpected `escalations` null, expected a list')
+    expect(reason({...valid, decision: 'approved'})).toBe('1:92: Unexpected `decision` "approved", expected an object')
+    expect(reason({...valid, decision: {status: 'approved'}})).toBe('1:92: Unexpected `decision.at` missing, expected a string')
+    // A decision without its status, which `status` would show as “undefined undefined”.
+    const decision = {at: '2025-01-01T00:00:00.000Z', contractsHash: 'sha256:one', mismatch: []}
+    expect(reason({...valid, decision})).toBe('1:92: Unexpected `decision.status` missing, expected `approved` or `accepted-as-auto`')
+    expect(reason({...valid, decision: {...decision, status: 'done'}})).toBe(
+      '1:177: Unexpected `decision.status` "done", expected `approved` or `accepted-as-auto`'
+    )
   })
 
   it('describes JSON errors without parsing twice', () => {
@@ -103,7 +111,8 @@ describe('parseSliceState', () => {
     } catch (caught) {
       error = caught
     }
-    expect(describeJsonError(text, error)).toMatch(/^1:9: \S/)
+    // The trailing comma itself is the mistake.
+    expect(describeJsonError(text, error)).toBe('1:8: Unexpected trailing comma before `}`, expected another property after `,`')
   })
 })
 
@@ -168,7 +177,7 @@ describe('readSliceState and updateSliceState', () => {
     await fs.writeFile(statePath(dir, 'S-01'), '{"version": 1, "sli')
     const change = () => updateSliceState(dir, 'S-01', () => undefined)
     await expect(change()).rejects.toThrow(StateError)
-    await expect(change()).rejects.toThrow(/S-01\.json: 1:20: /)
+    await expect(change()).rejects.toThrow(/S-01\.json:1:20: Unexpected end of file in a string, expected the closing `"`;/)
     expect(await fs.readFile(statePath(dir, 'S-01'), 'utf8')).toBe('{"version": 1, "sli')
     expect(await fs.readdir(path.join(dir, 'tiers'))).toEqual(['S-01.json'])
   })

@@ -15,7 +15,7 @@ export const verify: Command = async (input) => {
   if (input.all === Boolean(id)) throw new UserError('Unexpected arguments, expected `tiers verify <slice>` or `tiers verify --all`')
   const project = await loadProject(dirOf(input))
   const slices = id ? [findSlice(project, id)] : project.slices
-  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined})
+  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow})
   const passed = runs.every((run) => run.all_automated_pass)
   return {
     text: runs.map(renderVerificationSummary).join('\n\n'),

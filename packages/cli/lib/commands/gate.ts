@@ -1,7 +1,9 @@
 import type {Freshness} from '@verification-tiers/evidence'
 import {judgeFreshness, readVerificationStatus} from '@verification-tiers/evidence'
 import {
+  ConcurrentChangeError,
   escalationData,
+  interpretResponse,
   readSliceState,
   recordEscalation,
   recordResponse,
@@ -17,9 +19,10 @@ import {
   tierReport,
   verifyCheckpointData
 } from '@verification-tiers/runtime'
-import type {SliceStatus} from '@verification-tiers/runtime'
-import {exitCodes} from '../errors.js'
+import type {GateContext, SliceStatus} from '@verification-tiers/runtime'
+import {exitCodes, UserError} from '../errors.js'
 import {findSlice, gateContext, loadProject} from '../project.js'
+import type {Project} from '../project.js'
 import {projectFingerprint} from '../verify.js'
 import {dirOf, heading, open, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
@@ -36,11 +39,7 @@ export const checkpoint: Command = async (input) => {
       warnings
     }
   }
-  // The checkpoint opens only on a fresh passing run, never on a claim.
-  const freshness = judgeFreshness((await readVerificationStatus(project.dir))?.slices[slice.id], {
-    ...(await projectFingerprint(project)),
-    contractsHash: context.contractsHash
-  })
+  const freshness = await evidenceOf(project, context)
   if (freshness.state !== 'fresh') {
     const text = renderEvidenceRefusal(slice, freshness)
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
@@ -51,6 +50,33 @@ export const checkpoint: Command = async (input) => {
     data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), criteria: slice.criteria, steps: slice.steps, checkpoint: text},
     warnings
   }
+}
+
+/** The checkpoint opens only on a fresh passing run, never on a claim: how the slice’s latest run stands. */
+async function evidenceOf(project: Project, context: GateContext): Promise<Freshness> {
+  return judgeFreshness((await readVerificationStatus(project.dir))?.slices[context.slice.id], {
+    ...(await projectFingerprint(project)),
+    contractsHash: context.contractsHash
+  })
+}
+
+/**
+ * An approval answers a checkpoint, which opens only on a fresh passing
+ * run: without one the user approved something that was never shown as
+ * passing, or that changed since. A rejection needs no such run.
+ */
+async function checkApprovable(project: Project, context: GateContext): Promise<void> {
+  const {slice} = context
+  if (slice.tier === 'auto') {
+    throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)
+  }
+  const freshness = await evidenceOf(project, context)
+  if (freshness.state === 'fresh') return
+  let why: string
+  if (freshness.state === 'missing') why = `slice ${slice.id} was never verified`
+  else if (freshness.state === 'failed') why = `slice ${slice.id} failed its latest verification (${freshness.failures.map((result) => result.criterion_id).join(', ')})`
+  else why = `the latest verification of slice ${slice.id} is stale (${freshness.changed.join('; ')})`
+  throw new UserError(`Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice.id}\`, then \`tiers checkpoint ${slice.id}\``)
 }
 
 function renderEvidenceRefusal(slice: {id: string; name: string}, freshness: Exclude<Freshness, {state: 'fresh'}>): string {
@@ -76,14 +102,26 @@ function describeFreshness(freshness: Freshness) {
 }
 
 export const respond: Command = async (input) => {
-  const {context, warnings} = await open(input, 'tiers respond <slice> <text…>', 2)
+  const {project, context, warnings} = await open(input, 'tiers respond <slice> <text…>', 2)
   const text = input.positionals.slice(1).join(' ')
-  const result = await recordResponse(context, text)
   const {slice} = context
+  if (interpretResponse(text).kind === 'approval') await checkApprovable(project, context)
+  let result
+  try {
+    result = await recordResponse(context, text)
+  } catch (error) {
+    // The reply must not be lost: it is given back, ready to send again.
+    if (!(error instanceof ConcurrentChangeError)) throw error
+    throw new UserError(
+      `Unexpected change to slice ${slice.id} by another \`tiers\` while this reply was recorded, expected none: nothing was recorded; send it again: tiers respond ${slice.id} ${shellQuote(text)}`
+    )
+  }
   const base = {slice: slice.id, name: slice.name, rejectionCount: result.state.rejectionCount}
   if (result.kind === 'approved') {
+    const mismatch = result.state.decision?.mismatch ?? []
+    const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
     return {
-      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.`,
+      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}`,
       data: {...base, outcome: 'approved', decision: result.state.decision},
       warnings
     }
@@ -119,7 +157,7 @@ export const escalate: Command = async (input) => {
   else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>`, then present the checkpoint when it is ready.'
   else {
     const mismatch = state.decision?.mismatch ?? []
-    next = `Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:\n${mismatch.map((feedback) => `  - "${feedback}"`).join('\n')}`
+    next = `Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:\n${listFeedback(mismatch)}`
   }
   return {
     text: `${heading(option.title.toUpperCase(), slice)}\n\n${next}`,
@@ -162,4 +200,25 @@ function describeStatus(status: SliceStatus & {nothingToCheck: string[]}): strin
   }
   const empty = status.nothingToCheck.length > 0 ? `; nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)` : ''
   return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${empty}`
+}
+
+/** Feedback as a list: `  - "…"` a line. */
+function listFeedback(feedback: readonly string[]): string {
+  return feedback.map((entry) => `  - "${entry}"`).join('\n')
+}
+
+/**
+ * `text` as one shell word, on one line: as it is when plain, in single
+ * quotes otherwise, or as `$'…'` when it holds a line break or another
+ * control character.
+ */
+function shellQuote(text: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text
+  if (!/[\u0000-\u001f\u007f]/.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`
+  const escaped = text.replace(/[\\'\u0000-\u001f\u007f]/g, (char) => {
+    if (char === '\\' || char === "'") return `\\${char}`
+    const named: Record<string, string> = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
+    return named[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`
+  })
+  return `$'${escaped}'`
 }

@@ -7,26 +7,196 @@ import type {Command} from './shared.js'
 export {defaultDir} from './shared.js'
 export type {CommandInput, CommandResult} from './shared.js'
 
+/** For help text. */
+export const escalationChoices = escalationOptions.map((option) => `${option.choice} ${option.title}`).join(', ')
+
+/** An option as help shows it. */
+export interface OptionHelp {
+  flag: string
+  text: string
+}
+
+/** Every option of the gate’s commands, in help order: the one description of each. */
+export const optionHelp = {
+  dir: {flag: '--dir <folder>', text: 'project folder (default: .greenlight)'},
+  json: {flag: '--json', text: 'print JSON for orchestrators'},
+  yaml: {flag: '--yaml', text: 'print YAML (verify’s result as the status file keeps it)'},
+  detail: {flag: '--detail <text>', text: 'the user’s detail, for route 3'},
+  timeout: {flag: '--timeout <s>', text: 'seconds per check (default 60, at most 86400), for verify'},
+  'env-allow': {flag: '--env-allow <a,b>', text: 'give verify’s checks only these variables and PATH, HOME, … (see the readme)'},
+  slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
+  all: {flag: '--all', text: 'every slice, for verify'},
+  help: {flag: '-h, --help', text: 'show this help'}
+} as const satisfies Record<string, OptionHelp>
+
+export type OptionName = keyof typeof optionHelp
+
+/** Options every command takes. */
+export const globalOptions = ['dir', 'json', 'yaml', 'help'] as const satisfies readonly OptionName[]
+
+/** One command: what it runs, and everything its help says and its arguments are checked against. */
+export interface CommandSpec {
+  run: Command
+  /** The usage after `tiers `: `checkpoint <slice>`; errors about the arguments quote it. */
+  usage: string
+  /** One line in `tiers --help`. */
+  summary: string
+  /** What it does, for `tiers <command> --help`. */
+  description: string
+  /** The options it takes besides the global ones. */
+  options: readonly OptionName[]
+  /** How many arguments it takes after its name; `Infinity` for free text. */
+  args: {min: number; max: number}
+  /** What each of its exit codes means. */
+  exitCodes: Readonly<Record<number, string>>
+}
+
+const broken = 'a broken file (named, with its line when it has one)'
+
+const specs: Record<string, CommandSpec> = {
+  checkpoint: {
+    run: checkpoint,
+    usage: 'checkpoint <slice>',
+    summary: 'print the slice’s Verify checkpoint (or say it is auto)',
+    description: `Print the slice’s Verify checkpoint: the acceptance criteria, then the steps,
+of each of its verify contracts. The checkpoint opens only on the slice’s
+latest \`tiers verify\` run, passing, with nothing changed since (contracts,
+git HEAD, uncommitted changes); otherwise it says what is missing, failed or
+changed. For an auto slice it says no checkpoint is needed. Writes nothing.`,
+    options: [],
+    args: {min: 1, max: 1},
+    exitCodes: {0: 'the checkpoint, or the slice is auto', 1: 'the gate is closed (no fresh passing verification), or a usage error', 2: broken}
+  },
+  respond: {
+    run: respond,
+    usage: 'respond <slice> <text…>',
+    summary: 'record the user’s reply: approval, or a rejection verbatim',
+    description: `Record the user’s reply to the checkpoint. \`1\`, \`yes\`, \`y\` and \`approved\` (any
+case) approve: the slice is complete. An approval is taken only when the
+checkpoint can be shown: a fresh passing \`tiers verify\` run. Anything else is
+a rejection, kept verbatim and counted; at the threshold it prints the
+escalation. A mismatch deferred by skipping verification stays recorded
+with any later decision.`,
+    options: [],
+    args: {min: 2, max: Infinity},
+    exitCodes: {
+      0: 'recorded',
+      1: 'an approval without fresh passing verification, a rejection while an escalation choice is due, another `tiers` changing the slice meanwhile (nothing recorded: send the reply again), or a usage error',
+      2: broken
+    }
+  },
+  route: {
+    run: route,
+    usage: 'route <slice> <1|2|3> [--detail <text>]',
+    summary: 'record how to address the latest rejection; print the hand-off',
+    description: `Record how to address the latest rejection and print the hand-off:
+1 tighten the tests (test writer), 2 revise the contract (user),
+3 provide more detail (test writer; needs --detail).`,
+    options: ['detail'],
+    args: {min: 2, max: 2},
+    exitCodes: {0: 'recorded', 1: 'a bad choice, no rejection waiting for a route, an escalation choice due first, or a usage error', 2: broken}
+  },
+  escalate: {
+    run: escalate,
+    usage: 'escalate <slice> <1|2|3>',
+    summary: `record the escalation choice (${escalationChoices})`,
+    description: `Record the escalation choice once the slice has reached the rejection
+threshold: 1 re-scope (the count starts again at 0), 2 pair (the user’s
+guidance routes the pending rejection), 3 skip verification (accepted as
+auto, the open feedback kept as the acknowledged mismatch).`,
+    options: [],
+    args: {min: 2, max: 2},
+    exitCodes: {0: 'recorded', 1: 'a bad choice, fewer rejections than the threshold, a slice already decided, or a usage error', 2: broken}
+  },
+  status: {
+    run: status,
+    usage: 'status [slice]',
+    summary: 'tiers, rejection counts, decisions and stale approvals',
+    description: `One line per slice (or the one given): its tier, rejections of the threshold,
+decision (stale when its contracts changed since), and what it waits for.`,
+    options: [],
+    args: {min: 0, max: 1},
+    exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
+  },
+  report: {
+    run: report,
+    usage: 'report <slice>',
+    summary: 'the verifier’s tier report',
+    description: `The verifier’s tier report: the effective tier, each contract’s tier,
+criteria and step counts, and warnings. Informational: it enforces nothing.`,
+    options: [],
+    args: {min: 1, max: 1},
+    exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
+  },
+  contracts: {
+    run: contracts,
+    usage: 'contracts [--slice <slice>]',
+    summary: 'every contract as read: tier, criteria and steps with their lines',
+    description: `Show every contract as it was read: file and line, dialect, slice, the tier
+that applies and where it comes from, each criterion and step with its line
+and check, and text under a criteria or steps label not read as items.`,
+    options: ['slice'],
+    args: {min: 0, max: 0},
+    exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
+  },
+  verify: {
+    run: verify,
+    usage: 'verify <slice> | --all [--timeout <s>]',
+    summary: 'run the criteria’s checks; record the run for the checkpoint',
+    description: `Run the slice’s checks (or every slice’s) in the folder holding the project
+folder: the project’s test command, the contracts, and the command each
+criterion is verified by. These are shell commands written in the project’s
+files, run with this environment (narrow it with --env-allow). Records the
+run in <dir>/tiers/verification-status.json for the checkpoint and the stop
+hook.`,
+    options: ['timeout', 'env-allow', 'all'],
+    args: {min: 0, max: 1},
+    exitCodes: {
+      0: 'every check passed',
+      1: 'a check failed or timed out, or a usage error',
+      2: broken,
+      130: 'interrupted by Ctrl-C, nothing recorded (another signal: 128 plus its number, 143 for SIGTERM)'
+    }
+  },
+  'stop-hook': {
+    run: stopHook,
+    usage: 'stop-hook',
+    summary: 'answer a coding agent’s Stop hook (JSON on stdin)',
+    description: `Answer a coding agent’s Stop hook: read its JSON on stdin, print a block while
+verification is missing, stale or failing, and let the agent stop when it
+passes; after TIERS_MAX_BLOCKS blocks (default 5) in a session the safety
+valve lets it stop with a warning.`,
+    options: [],
+    args: {min: 0, max: 0},
+    exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS or session_id'}
+  },
+  verdict: {
+    run: verdict,
+    usage: 'verdict <text…> | -',
+    summary: 'read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD',
+    description: `Read a verifier’s reply, from the arguments or stdin (\`-\` or none), by its
+first word or phrase: PASS, PASS_WITH_WARNINGS, FAIL_SOFT or FAIL_HARD;
+anything unclear is FAIL_HARD.`,
+    options: [],
+    args: {min: 0, max: Infinity},
+    exitCodes: {0: 'a passing verdict', 1: 'a failing or unclear one'}
+  }
+}
+
 /** The commands by name, without a prototype: `tiers constructor` finds no command. */
-export const commands: Readonly<Record<string, Command>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, Command>, {
-    checkpoint,
-    respond,
-    route,
-    escalate,
-    status,
-    report,
-    contracts,
-    verify,
-    'stop-hook': stopHook,
-    verdict
-  })
-)
+export const commands: Readonly<Record<string, CommandSpec>> = Object.freeze(Object.assign(Object.create(null) as Record<string, CommandSpec>, specs))
 
 /** The command named `name`, if there is one (an own entry, never `Object.prototype`’s). */
-export function findCommand(name: string): Command | undefined {
+export function findCommand(name: string): CommandSpec | undefined {
   return Object.hasOwn(commands, name) ? commands[name] : undefined
 }
 
-/** For help text. */
-export const escalationChoices = escalationOptions.map((option) => `${option.choice} ${option.title}`).join(', ')
+/**
+ * Commands with their own parser and help (`tiers lint --help`), run before
+ * the gate’s options are read; the gate’s help and errors list them all the
+ * same.
+ */
+export const separateCommands: ReadonlyArray<{name: string; usage: string; summary: string}> = [
+  {name: 'lint', usage: 'lint [paths…]', summary: 'lint markdown as remark does; CI formats, fixes, a cache (see tiers lint --help)'},
+  {name: 'init', usage: 'init [--ci github] [--dry-run]', summary: 'set the project up: remark configuration, the agent’s Stop hook, CI'}
+]

@@ -21,6 +21,8 @@ export interface CommandInput {
   positionals: string[]
   detail: string | null
   timeout: number | null
+  /** `--env-allow`: the only variables `verify`’s commands get besides a minimal base; `null` or absent: all. */
+  envAllow?: string[] | null
   /** `--slice`, for `contracts`. */
   slice: string | null
   all: boolean

@@ -1,0 +1,78 @@
+/**
+ * The help of `tiers` and of each of its commands, written from the
+ * `commands` table: a command’s usage, options and exit codes are said once,
+ * there, and every help and argument error reads them from it.
+ */
+import {commands, globalOptions, optionHelp, separateCommands} from './commands/index.js'
+import type {CommandSpec, OptionName} from './commands/index.js'
+
+const allOptions = Object.keys(optionHelp) as OptionName[]
+
+/** The options `spec` takes, in help order: its own and the global ones. */
+export function optionsOf(spec: CommandSpec | undefined): OptionName[] {
+  if (!spec) return allOptions
+  return allOptions.filter((name) => (globalOptions as readonly string[]).includes(name) || spec.options.includes(name))
+}
+
+/** `--dir, --json, --yaml, -h/--help`: the flags of `names`, for a message. */
+export function flagList(names: readonly OptionName[]): string {
+  return names.map((name) => (name === 'help' ? '-h/--help' : `--${name}`)).join(', ')
+}
+
+/** The commands that take option `name`, for a message: `tiers verify` or `tiers contracts`. */
+export function commandsTaking(name: OptionName): string {
+  return Object.entries(commands)
+    .filter(([, spec]) => spec.options.includes(name))
+    .map(([command]) => `\`tiers ${command}\``)
+    .join(' or ')
+}
+
+function optionLines(names: readonly OptionName[]): string {
+  return names.map((name) => wrap(`  ${optionHelp[name].flag.padEnd(17)} ${optionHelp[name].text}`, ' '.repeat(20))).join('\n')
+}
+
+/** `tiers --help`. */
+export function globalHelp(): string {
+  const rows = [...Object.values(commands), ...separateCommands, {usage: 'help [command]', summary: 'a command’s usage, options and exit codes'}]
+  return `Usage: tiers <command> [options]
+
+Commands:
+${rows.map((row) => `  ${row.usage.padEnd(39)} ${row.summary}`).join('\n')}
+
+Options:
+${optionLines(allOptions)}
+
+\`tiers <command> --help\` (or \`tiers help <command>\`) shows a command’s usage,
+options and exit codes.
+
+Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check
+or a closed gate (checkpoint without fresh passing verification); 2 a broken file.`
+}
+
+/** `tiers <command> --help`. */
+export function commandHelp(spec: CommandSpec): string {
+  return `Usage: tiers ${spec.usage}
+
+${spec.description}
+
+Options:
+${optionLines(optionsOf(spec))}
+
+Exit codes:
+${Object.entries(spec.exitCodes)
+  .map(([code, meaning]) => wrap(`  ${code.padEnd(4)} ${meaning}`, '       '))
+  .join('\n')}`
+}
+
+/** `line` broken at spaces into lines of at most 80 characters, the later ones after `indent`. */
+function wrap(line: string, indent: string): string {
+  const lines: string[] = []
+  let rest = line
+  while (rest.length > 80) {
+    const cut = rest.lastIndexOf(' ', 80)
+    if (cut <= indent.length) break
+    lines.push(rest.slice(0, cut))
+    rest = indent + rest.slice(cut + 1)
+  }
+  return [...lines, rest].join('\n')
+}

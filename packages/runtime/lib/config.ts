@@ -1,0 +1,61 @@
+import {rejectionThreshold} from '@verification-tiers/protocol'
+import {FileReadError} from './file-error.js'
+import {jsonPlace, parseJsonText} from './json-file.js'
+import {inputLimits, readInputFile} from './read-input.js'
+import type {ProjectConfig} from './report.js'
+
+/** A project’s `config.json`, checked, and the rejection threshold it sets. */
+export interface ReadConfig {
+  config: ProjectConfig
+  threshold: number
+}
+
+/**
+ * Read a project’s `config.json` (optional: none is `{}`). What `tiers` reads
+ * of it must have the right type: the file an object, `workflow` and `test`
+ * objects, `workflow.rejection_threshold` a whole number of 1 or more,
+ * `test.command` a string; anything else is a `FileReadError` naming the
+ * file, the line and column of the value and what was expected. Other keys
+ * belong to other tools and are not checked.
+ */
+export async function readProjectConfig(file: string): Promise<ReadConfig> {
+  const text = await readInputFile(file, {limit: inputLimits.json})
+  if (text === undefined) return {config: {}, threshold: rejectionThreshold}
+  return parseProjectConfig(file, text)
+}
+
+/** Parse and check the text of a `config.json` (see `readProjectConfig`). */
+export function parseProjectConfig(file: string, text: string): ReadConfig {
+  const value = parseJsonText(file, text)
+  const fail = (path: string[], reason: string) => new FileReadError(file, reason, jsonPlace(text, path))
+  if (!isRecord(value)) throw fail([], `Unexpected ${describe(value)}, expected an object of settings, such as \`{"test": {"command": "npm test"}}\``)
+  const {workflow, test} = value
+  if (workflow !== undefined && !isRecord(workflow)) {
+    throw fail(['workflow'], `Unexpected \`workflow\` ${describe(workflow)}, expected an object, such as \`{"rejection_threshold": 3}\``)
+  }
+  if (test !== undefined && !isRecord(test)) {
+    throw fail(['test'], `Unexpected \`test\` ${describe(test)}, expected an object, such as \`{"command": "npm test"}\``)
+  }
+  const command = test?.command
+  if (command !== undefined && command !== null && typeof command !== 'string') {
+    throw fail(['test', 'command'], `Unexpected \`test.command\` ${describe(command)}, expected the project’s test command as a string`)
+  }
+  const threshold = workflow?.rejection_threshold
+  if (threshold !== undefined && !(typeof threshold === 'number' && Number.isSafeInteger(threshold) && threshold >= 1)) {
+    throw fail(['workflow', 'rejection_threshold'], `Unexpected \`workflow.rejection_threshold\` ${JSON.stringify(threshold)}, expected a whole number of 1 or more`)
+  }
+  return {config: value as ProjectConfig, threshold: (threshold as number | undefined) ?? rejectionThreshold}
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A JSON value as messages name it: `` `null` ``, `` number `5` ``, `a list`. */
+function describe(value: unknown): string {
+  if (value === null || typeof value === 'boolean') return `\`${String(value)}\``
+  if (Array.isArray(value)) return 'list'
+  if (typeof value === 'object') return 'object'
+  const json = JSON.stringify(value)
+  return `${typeof value} \`${json.length > 40 ? `${json.slice(0, 39)}…` : json}\``
+}

@@ -1,0 +1,112 @@
+/**
+ * A read-modify-write of one file under a lock, safe when the lock is lost.
+ *
+ * The lock is `proper-lockfile`’s: a `<file>.lock` folder whose time its
+ * holder refreshes; a lock not refreshed within `stale` is taken for a dead
+ * holder’s and taken over. A holder that was only paused (a suspended
+ * laptop, a stopped process) then runs on without its lock, and
+ * `proper-lockfile` would throw from a timer: a stack trace, and the
+ * holder’s change written over whatever the new holder wrote. Here a lost
+ * lock is noted, never thrown, and every write compares first: the file is
+ * written only when it is the file that was read; otherwise the whole
+ * read-modify-write runs once more on the new content, and a second clash
+ * is a `ConcurrentChangeError`.
+ *
+ * On SIGINT and SIGTERM `proper-lockfile` (through `signal-exit`) removes
+ * the locks it holds and lets the signal end the process.
+ */
+import type {BigIntStats} from 'node:fs'
+import {mkdir, stat} from 'node:fs/promises'
+import path from 'node:path'
+import lockfile from 'proper-lockfile'
+import writeFileAtomic from 'write-file-atomic'
+
+/** Another process changed the file while this one held (or had lost) its lock, twice: nothing was written. */
+export class ConcurrentChangeError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: Unexpected change by another \`tiers\` while this one held the file’s lock, expected none: nothing was written; run the command again`)
+    this.name = 'ConcurrentChangeError'
+  }
+}
+
+const lockOptions = {
+  realpath: false,
+  // A lock not refreshed for this long is taken for a dead holder’s.
+  stale: 10_000,
+  // Refreshed every second (the least `proper-lockfile` takes), so a holder held up for 9 s still keeps its lock.
+  update: 1_000,
+  // About 40 s of waiting in all: longer than `stale`, so a dead holder’s lock is always taken over.
+  retries: {retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true}
+}
+
+/** How to change one file: read it, change the value, and write it back. */
+export interface LockedUpdate<Value, Result> {
+  read: () => Promise<Value>
+  /** Changes `value` in place; when it throws, nothing is written. */
+  change: (value: Value) => Result | Promise<Result>
+  serialize: (value: Value) => string
+}
+
+/**
+ * Read, change and write `file` under its lock, atomically (a temporary file
+ * renamed over it). Throws a `ConcurrentChangeError` when another process
+ * changed the file during both of two tries.
+ */
+export async function updateLocked<Value, Result>(file: string, update: LockedUpdate<Value, Result>): Promise<Result> {
+  await mkdir(path.dirname(file), {recursive: true})
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await withLock(file, () => readChangeWrite(file, update))
+    if (outcome.written) return outcome.result
+    if (attempt === 2) throw new ConcurrentChangeError(file)
+  }
+}
+
+async function readChangeWrite<Value, Result>(file: string, {read, change, serialize}: LockedUpdate<Value, Result>): Promise<{written: true; result: Result} | {written: false}> {
+  const before = await version(file)
+  const value = await read()
+  const result = await change(value)
+  const text = serialize(value)
+  // Compare, then write: a holder that lost its lock may still write a file nobody else changed.
+  if ((await version(file)) !== before) return {written: false}
+  await writeFileAtomic(file, text)
+  return {written: true, result}
+}
+
+/** Run `work` holding `file`’s lock. A lock lost meanwhile is not an error here: the caller compares before it writes. */
+async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
+  let lost = false
+  const release = await lockfile.lock(file, {
+    ...lockOptions,
+    onCompromised: () => {
+      lost = true
+    }
+  })
+  try {
+    return await work()
+  } finally {
+    // A lost lock is another process’s now, or no one’s: there is nothing of ours to remove.
+    if (!lost) await release().catch(ignoreReleased)
+  }
+}
+
+/** `proper-lockfile` found the lock gone as it released it: lost just before the end. */
+function ignoreReleased(error: unknown): void {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code !== 'ERELEASED' && code !== 'ENOTACQUIRED') throw error
+}
+
+/**
+ * What tells one version of a file from the next: its inode (an atomic write
+ * makes a new one), size, and change and modification times in nanoseconds;
+ * or that it is missing. A file that cannot be stat-ed is left to the reader
+ * to report.
+ */
+async function version(file: string): Promise<string> {
+  let info: BigIntStats
+  try {
+    info = await stat(file, {bigint: true})
+  } catch (error) {
+    return `error ${(error as NodeJS.ErrnoException).code ?? 'unknown'}`
+  }
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`
+}

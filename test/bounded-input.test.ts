@@ -1,0 +1,274 @@
+/**
+ * Every input `tiers` reads is bounded and checked: a regular file (a FIFO,
+ * a folder or a device is a one-line error naming the file, exit 2, never a
+ * hang), of at most 16 MiB (larger is a one-line error naming the file and
+ * its size, and saying what to do), and of the shape `tiers` reads:
+ * `config.json`’s settings and the slice state files are checked field by
+ * field, with the file, line, column and field in the message.
+ *
+ * Each scenario runs the real bin in a temporary copy of
+ * `content/examples/greenlight-project`, with a time limit: a hang fails at
+ * once and leaves no process behind.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {execFile, spawn} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {builtBin, root, tiersBin} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
+
+const execFileAsync = promisify(execFile)
+const folders: string[] = []
+const example = path.join(root, 'content', 'examples', 'greenlight-project')
+const mebibyte = 1024 * 1024
+
+beforeAll(async () => {
+  await fs.access(builtBin)
+})
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/** A temporary copy of the example project whose test command passes. */
+async function project(): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bounded-')))
+  folders.push(folder)
+  await fs.cp(example, folder, {recursive: true})
+  const config = path.join(folder, '.greenlight', 'config.json')
+  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
+  return folder
+}
+
+const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
+
+/**
+ * Run the real bin in `cwd`, killed (with its process group) after
+ * `limitMs`: a run that hangs comes back with `code: null` instead of holding
+ * the test, and leaves nothing running.
+ */
+function tiers(cwd: string, args: string[], {input = '', limitMs = 10_000} = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = {...process.env, XDG_CACHE_HOME: path.join(cwd, 'user-cache')}
+    delete env.TIERS_MAX_BLOCKS
+    const child = spawn(process.execPath, [tiersBin, ...args], {cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true})
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {}
+    }, limitMs)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, stdout, stderr})
+    })
+    child.stdin.end(input)
+  })
+}
+
+/** A failed run: `code`, nothing on stdout, exactly `tiers: <message>` on stderr. */
+function expectError(run: Run, code: number, message: string): void {
+  expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({code, stdout: '', stderr: `tiers: ${message}\n`})
+}
+
+const warning = 'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+
+/** Replace `target` by a FIFO (named pipe) that no one writes to. */
+async function fifo(target: string): Promise<void> {
+  await fs.rm(target, {force: true})
+  await fs.mkdir(path.dirname(target), {recursive: true})
+  await execFileAsync('mkfifo', [target])
+}
+
+describe.skipIf(process.platform === 'win32')('a FIFO for an input: an error naming it, never a hang', () => {
+  const cases: Array<[string, string[], string[]]> = [
+    ['CONTRACTS.md', ['CONTRACTS.md'], ['status']],
+    ['a contract file', ['contracts', 'C-06.md'], ['status']],
+    ['GRAPH.json', ['GRAPH.json'], ['status']],
+    ['config.json', ['config.json'], ['status']],
+    ['a slice state file', ['tiers', 'S-01.json'], ['status', 'S-01']],
+    ['the verification status', ['tiers', 'verification-status.json'], ['checkpoint', 'S-01']]
+  ]
+
+  it.concurrent.for(cases)('%s', {timeout: 20_000}, async ([, parts, args], {expect}) => {
+    const folder = await project()
+    await fifo(file(folder, ...parts))
+    const run = await tiers(folder, args)
+    expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `tiers: ${path.join('.greenlight', ...parts)}: Unexpected FIFO (named pipe), expected a regular file\n`
+    })
+  })
+
+  it.concurrent('GRAPH.md, when there is no GRAPH.json', {timeout: 20_000}, async ({expect}) => {
+    const folder = await project()
+    await fs.rm(file(folder, 'GRAPH.json'))
+    await fifo(file(folder, 'GRAPH.md'))
+    expectError(await tiers(folder, ['status']), 2, '.greenlight/GRAPH.md: Unexpected FIFO (named pipe), expected a regular file')
+  })
+
+  it.concurrent('the stop hook answers at once, blocking on the FIFO, naming it', {timeout: 20_000}, async ({expect}) => {
+    const folder = await project()
+    await fifo(file(folder, 'GRAPH.json'))
+    const run = await tiers(folder, ['stop-hook'], {input: JSON.stringify({session_id: 's', cwd: folder})})
+    const problem = `${file(folder, 'GRAPH.json')}: Unexpected FIFO (named pipe), expected a regular file`
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        JSON.stringify({
+          decision: 'block',
+          reason: `HOLD: Cannot stop - verification cannot be checked.\n${problem}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+        }) + '\n',
+      stderr: ''
+    })
+  })
+})
+
+describe('other files that are not regular files', () => {
+  it.concurrent('a folder for CONTRACTS.md', async ({expect}) => {
+    const folder = await project()
+    await fs.rm(file(folder, 'CONTRACTS.md'))
+    await fs.mkdir(file(folder, 'CONTRACTS.md'))
+    expectError(await tiers(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected folder, expected a regular file')
+  })
+
+  it.skipIf(process.platform === 'win32').concurrent('a device for CONTRACTS.md', async ({expect}) => {
+    const folder = await project()
+    await fs.rm(file(folder, 'CONTRACTS.md'))
+    await fs.symlink('/dev/null', file(folder, 'CONTRACTS.md'))
+    expectError(await tiers(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected character device, expected a regular file')
+  })
+})
+
+describe('files over the size limit: an error naming the file and its size', () => {
+  it.concurrent('a CONTRACTS.md of 17 MiB says to split it', {timeout: 30_000}, async ({expect}) => {
+    const folder = await project()
+    const contracts = file(folder, 'CONTRACTS.md')
+    const text = await fs.readFile(contracts, 'utf8')
+    // Blank lines, which any parser reads fast: only the size is wrong.
+    await fs.writeFile(contracts, text + '\n'.repeat(17 * mebibyte - Buffer.byteLength(text)))
+    const started = Date.now()
+    expectError(
+      await tiers(folder, ['status'], {limitMs: 25_000}),
+      2,
+      '.greenlight/CONTRACTS.md: Unexpected size of 17 MiB, expected at most 16 MiB; split the contracts over several files in contracts/'
+    )
+    expect(Date.now() - started).toBeLessThan(10_000)
+  })
+
+  it.concurrent('a contract file of 16 MiB and one byte', {timeout: 30_000}, async ({expect}) => {
+    const folder = await project()
+    const contract = file(folder, 'contracts', 'C-06.md')
+    const text = await fs.readFile(contract, 'utf8')
+    await fs.writeFile(contract, text + '\n'.repeat(16 * mebibyte + 1 - Buffer.byteLength(text)))
+    expectError(
+      await tiers(folder, ['status'], {limitMs: 25_000}),
+      2,
+      '.greenlight/contracts/C-06.md: Unexpected size of 16.0 MiB, expected at most 16 MiB; split the contracts over several files in contracts/'
+    )
+  })
+
+  it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async ({expect}) => {
+    const folder = await project()
+    const graph = file(folder, 'GRAPH.json')
+    const text = await fs.readFile(graph, 'utf8')
+    await fs.writeFile(graph, text + ' '.repeat(20 * mebibyte - Buffer.byteLength(text)))
+    expectError(await tiers(folder, ['status'], {limitMs: 25_000}), 2, '.greenlight/GRAPH.json: Unexpected size of 20 MiB, expected at most 16 MiB')
+    await fs.writeFile(graph, text)
+    await fs.mkdir(file(folder, 'tiers'), {recursive: true})
+    const state = JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null})
+    await fs.writeFile(file(folder, 'tiers', 'S-01.json'), state + ' '.repeat(20 * mebibyte - state.length))
+    expectError(await tiers(folder, ['status', 'S-01'], {limitMs: 25_000}), 2, '.greenlight/tiers/S-01.json: Unexpected size of 20 MiB, expected at most 16 MiB')
+  })
+})
+
+describe('config.json: what tiers reads of it must have the right type', () => {
+  const example = 'such as `{"test": {"command": "npm test"}}`'
+  it.concurrent.for([
+    ['{"workflow": "x"}', '1:14: Unexpected `workflow` string `"x"`, expected an object, such as `{"rejection_threshold": 3}`'],
+    ['5', `1:1: Unexpected number \`5\`, expected an object of settings, ${example}`],
+    ['true', `1:1: Unexpected \`true\`, expected an object of settings, ${example}`],
+    ['null', `1:1: Unexpected \`null\`, expected an object of settings, ${example}`],
+    ['"yolo"', `1:1: Unexpected string \`"yolo"\`, expected an object of settings, ${example}`],
+    ['{\n  "test": ["npm test"]\n}', '2:11: Unexpected `test` list, expected an object, such as `{"command": "npm test"}`'],
+    ['{\n  "test": {"command": 5}\n}', '2:23: Unexpected `test.command` number `5`, expected the project’s test command as a string']
+  ])('%s', async ([text, reason], {expect}) => {
+    const folder = await project()
+    await fs.writeFile(file(folder, 'config.json'), text)
+    const runs = await Promise.all([tiers(folder, ['status']), tiers(folder, ['checkpoint', 'S-01'])])
+    for (const run of runs) expectError(run, 2, `.greenlight/config.json:${reason}`)
+  })
+
+  it.concurrent('keys tiers does not read are left to their tools', async ({expect}) => {
+    const folder = await project()
+    await fs.writeFile(file(folder, 'config.json'), '{"mode": 5, "test": {"command": "true", "timeout": "x"}, "other": null}')
+    expect((await tiers(folder, ['status'])).code).toBe(0)
+  })
+})
+
+describe('slice state files: every field checked', () => {
+  const rejection = (feedback: string) => ({feedback, partial: false, at: '2025-01-01T00:00:00.000Z', classification: null, action: null, detail: null, routedAt: null})
+  const base = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [] as unknown[], escalations: [] as unknown[], decision: null as unknown}
+  const fix = '; fix or remove the file (it is never reset silently)'
+
+  async function withState(state: unknown): Promise<string> {
+    const folder = await project()
+    await fs.mkdir(file(folder, 'tiers'))
+    await fs.writeFile(file(folder, 'tiers', 'S-01.json'), JSON.stringify(state, null, 2) + '\n')
+    return folder
+  }
+
+  it.concurrent('a decision without a status (which read as “undefined undefined”)', async ({expect}) => {
+    const folder = await withState({...base, decision: {at: '2025-01-01T00:00:00.000Z', contractsHash: 'sha256:x', mismatch: []}})
+    const message = `.greenlight/tiers/S-01.json:7:15: Unexpected \`decision.status\` missing, expected \`approved\` or \`accepted-as-auto\`${fix}`
+    const [one, all] = await Promise.all([tiers(folder, ['status', 'S-01']), tiers(folder, ['status'])])
+    expectError(one, 2, message)
+    expect(all.stdout).not.toContain('undefined')
+  })
+
+  it.concurrent('a rejectionCount that disagrees with the rejection log', async ({expect}) => {
+    const folder = await withState({...base, rejectionCount: 3, rejections: [rejection('too small')]})
+    expectError(
+      await tiers(folder, ['status', 'S-01']),
+      2,
+      `.greenlight/tiers/S-01.json:4:21: Unexpected \`rejectionCount\` 3, expected 1: the 1 in \`rejections\`${fix}`
+    )
+  })
+
+  it.concurrent('a count that agrees once the rejections before a re-scope are left out', async ({expect}) => {
+    const rescope = {choice: '1', decision: 'rescope', at: '2025-01-01T00:00:00.000Z', rejectionCount: 3}
+    const rejections = ['a', 'b', 'c', 'd'].map(rejection)
+    const agrees = await withState({...base, rejectionCount: 1, rejections, escalations: [rescope]})
+    const run = await tiers(agrees, ['status', 'S-01'])
+    expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({
+      code: 0,
+      stdout: 'S-01 Campaign Cards: verify, 1/3 rejections, undecided, next: route\n',
+      stderr: warning
+    })
+    const disagrees = await withState({...base, rejectionCount: 4, rejections, escalations: [rescope]})
+    expectError(
+      await tiers(disagrees, ['status', 'S-01']),
+      2,
+      `.greenlight/tiers/S-01.json:4:21: Unexpected \`rejectionCount\` 4, expected 1: the 4 in \`rejections\` less the 3 before re-scopes${fix}`
+    )
+  })
+
+  it.concurrent.for([
+    ['a rejection without `partial`', {...base, rejectionCount: 1, rejections: [{feedback: 'no', at: 'x', classification: null, action: null, detail: null, routedAt: null}]}, '6:5: Unexpected `rejections[0].partial` missing, expected `true` or `false`'],
+    ['an unknown classification', {...base, rejectionCount: 1, rejections: [{...rejection('no'), classification: 'gap'}]}, '10:25: Unexpected `rejections[0].classification` "gap", expected null, `test_gap`, `contract_gap` or `implementation_gap`'],
+    ['an escalation of another kind', {...base, rejectionCount: 0, escalations: [{choice: '4', decision: 'abandon', at: 'x', rejectionCount: 0}]}, '9:19: Unexpected `escalations[0].decision` "abandon", expected `rescope`, `pair` or `skip`'],
+    ['a mismatch that is not a list of strings', {...base, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'y', mismatch: 'too small'}}, '11:17: Unexpected `decision.mismatch` "too small", expected a list of strings']
+  ] as const)('%s', async ([, state, reason], {expect}) => {
+    const folder = await withState(state)
+    expectError(await tiers(folder, ['status', 'S-01']), 2, `.greenlight/tiers/S-01.json:${reason}${fix}`)
+  })
+})
