@@ -20,17 +20,31 @@ module.exports = {
     },
     {
       name: 'layers',
-      comment: 'model → rules → presets; protocol → runtime → evidence → cli; the generator reads only the protocol.',
+      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint beside them; the generator reads only the protocol.',
       severity: 'error',
       from: {path: '^packages/(contracts|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+|generate-protocol)/'},
-      to: {path: '^packages/(runtime|evidence|cli)/'}
+      to: {path: '^packages/(runtime|project|lint|evidence|cli)/'}
     },
     {
-      name: 'runtime-below-evidence',
-      comment: 'The runtime does not run checks: evidence builds on it, not the other way round.',
+      name: 'runtime-below-project',
+      comment: 'The runtime works on what it is given: it loads no project, runs no check and no linter.',
       severity: 'error',
       from: {path: '^packages/runtime/'},
-      to: {path: '^packages/(evidence|cli)/'}
+      to: {path: '^packages/(project|lint|evidence|cli)/'}
+    },
+    {
+      name: 'project-below-evidence',
+      comment: 'Loading a project runs nothing: no check, no linter.',
+      severity: 'error',
+      from: {path: '^packages/project/'},
+      to: {path: '^packages/(lint|evidence|cli)/'}
+    },
+    {
+      name: 'lint-stands-alone',
+      comment: 'The lint engine knows markdown and remark only, not projects, state or checks.',
+      severity: 'error',
+      from: {path: '^packages/lint/'},
+      to: {path: '^packages/(runtime|project|evidence|cli|contracts|protocol)/'}
     },
     {
       name: 'model-at-the-bottom',

@@ -21,7 +21,7 @@ import AjvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
 import {VFile} from 'vfile'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {planFixes} from '../packages/cli/lib/lint/fix.js'
+import {planFixes} from '@verification-tiers/lint'
 import {builtBin, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 

@@ -1,32 +1,7 @@
-/** Exit codes of `tiers`. */
+export {firstLine, ProjectError, UserError} from '@verification-tiers/project'
+
+/** Exit codes of `tiers`: 1 for the caller’s mistakes and closed gates, 2 for broken project files and failures. */
 export const exitCodes = {ok: 0, user: 1, broken: 2} as const
-
-/** The caller’s mistake (unknown slice, bad choice): exit 1. */
-export class UserError extends Error {
-  readonly exitCode = exitCodes.user
-  constructor(message: string) {
-    super(message)
-    this.name = 'UserError'
-  }
-}
-
-/** A project file that cannot be used as it is (bad JSON, missing contracts): exit 2. */
-export class ProjectError extends Error {
-  readonly exitCode = exitCodes.broken
-  constructor(
-    readonly file: string,
-    reason: string
-  ) {
-    super(`${file}: ${reason}`)
-    this.name = 'ProjectError'
-  }
-}
-
-/** The first line of an error’s message: what `tiers` prints on stderr. */
-export function firstLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
-  return message.split('\n')[0] ?? message
-}
 
 /**
  * Text from the command line as a message quotes it: in backticks, or as a

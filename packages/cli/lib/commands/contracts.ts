@@ -1,9 +1,8 @@
 import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
 import {isTier} from '@verification-tiers/contracts'
 import {contractTier} from '@verification-tiers/runtime'
-import {UserError} from '../errors.js'
-import {findSlice, loadProject} from '../project.js'
-import type {LoadedContract, Project} from '../project.js'
+import {findSlice, loadProject, UserError} from '@verification-tiers/project'
+import type {LoadedContract, Project} from '@verification-tiers/project'
 import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 

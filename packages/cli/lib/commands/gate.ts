@@ -1,5 +1,6 @@
+import {checkApprovable, sliceFreshness} from '@verification-tiers/evidence'
 import type {Freshness} from '@verification-tiers/evidence'
-import {judgeFreshness, readVerificationStatus} from '@verification-tiers/evidence'
+import {findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
   escalationData,
@@ -19,11 +20,8 @@ import {
   tierReport,
   verifyCheckpointData
 } from '@verification-tiers/runtime'
-import type {GateContext, SliceStatus} from '@verification-tiers/runtime'
-import {exitCodes, UserError} from '../errors.js'
-import {findSlice, gateContext, loadProject} from '../project.js'
-import type {Project} from '../project.js'
-import {projectFingerprint} from '../verify.js'
+import type {SliceStatus} from '@verification-tiers/runtime'
+import {exitCodes} from '../errors.js'
 import {dirOf, heading, open, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
@@ -39,7 +37,7 @@ export const checkpoint: Command = async (input) => {
       warnings
     }
   }
-  const freshness = await evidenceOf(project, context)
+  const freshness = await sliceFreshness(project, context)
   if (freshness.state !== 'fresh') {
     const text = renderEvidenceRefusal(slice, freshness)
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
@@ -50,33 +48,6 @@ export const checkpoint: Command = async (input) => {
     data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), criteria: slice.criteria, steps: slice.steps, checkpoint: text},
     warnings
   }
-}
-
-/** The checkpoint opens only on a fresh passing run, never on a claim: how the slice’s latest run stands. */
-async function evidenceOf(project: Project, context: GateContext): Promise<Freshness> {
-  return judgeFreshness((await readVerificationStatus(project.dir))?.slices[context.slice.id], {
-    ...(await projectFingerprint(project)),
-    contractsHash: context.contractsHash
-  })
-}
-
-/**
- * An approval answers a checkpoint, which opens only on a fresh passing
- * run: without one the user approved something that was never shown as
- * passing, or that changed since. A rejection needs no such run.
- */
-async function checkApprovable(project: Project, context: GateContext): Promise<void> {
-  const {slice} = context
-  if (slice.tier === 'auto') {
-    throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)
-  }
-  const freshness = await evidenceOf(project, context)
-  if (freshness.state === 'fresh') return
-  let why: string
-  if (freshness.state === 'missing') why = `slice ${slice.id} was never verified`
-  else if (freshness.state === 'failed') why = `slice ${slice.id} failed its latest verification (${freshness.failures.map((result) => result.criterion_id).join(', ')})`
-  else why = `the latest verification of slice ${slice.id} is stale (${freshness.changed.join('; ')})`
-  throw new UserError(`Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice.id}\`, then \`tiers checkpoint ${slice.id}\``)
 }
 
 function renderEvidenceRefusal(slice: {id: string; name: string}, freshness: Exclude<Freshness, {state: 'fresh'}>): string {

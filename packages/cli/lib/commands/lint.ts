@@ -1,8 +1,6 @@
 import {parseArgs} from 'node:util'
-import {lintFiles} from '../lint/run.js'
-import {defaultLintCachePath} from '../lint/cache.js'
-import {lintFormats} from '../lint/settings.js'
-import type {LintFormat, LintSettings} from '../lint/settings.js'
+import {defaultLintCachePath, lintFiles, lintFormats} from '@verification-tiers/lint'
+import type {LintFormat, LintSettings} from '@verification-tiers/lint'
 import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]

@@ -1,7 +1,6 @@
-import type {Project} from '../project.js'
-import {findSlice, gateContext, loadProject} from '../project.js'
+import {findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import type {Project} from '@verification-tiers/project'
 import {deprecationWarning} from '@verification-tiers/runtime'
-import {UserError} from '../errors.js'
 
 /** What a command gives: text for people, data for `--json`. */
 export interface CommandResult {

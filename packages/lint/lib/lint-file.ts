@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
-import {lintWithEngine} from './lint/engine.js'
+import {lintWithEngine} from './engine.js'
 
 /**
  * Messages of one file as `tiers lint` (and the remark CLI) gives them: the

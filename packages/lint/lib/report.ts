@@ -7,7 +7,7 @@ import {reportGithub} from './github.js'
 import {reportSarif} from './sarif.js'
 import type {LintSettings} from './settings.js'
 
-const manifest = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {version: string}
+const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}
 
 /** A report, and the stream it belongs on: the remark CLI’s report on stderr, machine formats on stdout. */
 export interface Report {

@@ -2,15 +2,18 @@ import {constants} from 'node:os'
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts'
-import {recordRuns, runCommand, sourceFingerprint, stopAllGroups, summarize} from '@verification-tiers/evidence'
-import type {CheckResult, CommandResult, VerificationRun} from '@verification-tiers/evidence'
+import {gateContext, ProjectError} from '@verification-tiers/project'
+import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {stateFolder} from '@verification-tiers/runtime'
-import {ProjectError} from './errors.js'
-import {gateContext} from './project.js'
-import type {Project, ProjectSlice} from './project.js'
 import type {VFileMessage} from 'vfile-message'
+import {sourceFingerprint} from './fingerprint.js'
+import {stopAllGroups} from './process-groups.js'
+import {runCommand} from './run-command.js'
+import type {CommandResult} from './run-command.js'
+import {recordRuns, summarize} from './status.js'
+import type {CheckResult, VerificationRun} from './status.js'
 
 export interface VerifyOptions {
   /** Seconds per command, unless a criterion sets its own. */
@@ -241,7 +244,8 @@ async function contractCheck(slice: ProjectSlice, lintRuns: Map<string, Promise<
 
 /** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */
 async function lintErrors(slice: ProjectSlice, lintRuns: Map<string, Promise<VFileMessage[]>>): Promise<string[]> {
-  const {lintFile} = await import('./lint.js')
+  // The lint engine loads only when a run needs it, not with every command.
+  const {lintFile} = await import('@verification-tiers/lint')
   const errors: string[] = []
   for (const file of new Set(slice.contracts.map((loaded) => loaded.file))) {
     let run = lintRuns.get(file)

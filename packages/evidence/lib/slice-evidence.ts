@@ -1,0 +1,39 @@
+import {UserError} from '@verification-tiers/project'
+import type {Project} from '@verification-tiers/project'
+import type {GateContext} from '@verification-tiers/runtime'
+import {judgeFreshness, readVerificationStatus} from './status.js'
+import type {Freshness} from './status.js'
+import {projectFingerprint} from './verify.js'
+
+/**
+ * How the slice’s latest verification run stands against the sources and
+ * contracts as they are now. A checkpoint opens only on a fresh passing run,
+ * never on a claim.
+ */
+export async function sliceFreshness(project: Project, context: GateContext): Promise<Freshness> {
+  return judgeFreshness((await readVerificationStatus(project.dir))?.slices[context.slice.id], {
+    ...(await projectFingerprint(project)),
+    contractsHash: context.contractsHash
+  })
+}
+
+/**
+ * Refuse an approval of a slice whose checkpoint was not shown on a fresh
+ * passing run, with a `UserError` that says what to run. An approval answers
+ * a checkpoint: without such a run the user approved something that was
+ * never shown as passing, or that changed since. An auto slice has no
+ * checkpoint to approve.
+ */
+export async function checkApprovable(project: Project, context: GateContext): Promise<void> {
+  const {slice} = context
+  if (slice.tier === 'auto') {
+    throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)
+  }
+  const freshness = await sliceFreshness(project, context)
+  if (freshness.state === 'fresh') return
+  let why: string
+  if (freshness.state === 'missing') why = `slice ${slice.id} was never verified`
+  else if (freshness.state === 'failed') why = `slice ${slice.id} failed its latest verification (${freshness.failures.map((result) => result.criterion_id).join(', ')})`
+  else why = `the latest verification of slice ${slice.id} is stale (${freshness.changed.join('; ')})`
+  throw new UserError(`Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice.id}\`, then \`tiers checkpoint ${slice.id}\``)
+}

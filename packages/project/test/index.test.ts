@@ -1,0 +1,38 @@
+/**
+ * The library API of project loading, on the example project: what the
+ * readme’s Use section prints, and the errors a caller gets.
+ */
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {findSlice, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
+import {describe, expect, it} from 'vitest'
+
+const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../content/examples/greenlight-project/.greenlight')
+const quiet = {warn: () => {}}
+// Read only: no contracts cache written into the example.
+process.env.TIERS_NO_CACHE = '1'
+
+describe('@verification-tiers/project', () => {
+  it('loads the example project as the readme’s Use section says', async () => {
+    const project = await loadProject(example, quiet)
+    const {slice} = gateContext(project, findSlice(project, 'S-01'))
+    expect([project.slicesFrom, project.contracts.length]).toEqual(['GRAPH.json', 6])
+    expect([slice.tier, slice.criteria.length, slice.steps.length]).toEqual(['verify', 5, 3])
+    expect(project.slices.map((one) => [one.id, one.name, one.contracts.map((loaded) => loaded.contract.id)])).toEqual([
+      ['S-01', 'Campaign Cards', ['C-01', 'C-02', 'C-03']],
+      ['S-02', 'Currency Formatting', ['C-04', 'C-05', 'C-06']]
+    ])
+  })
+
+  it('finds a slice in any case, and refuses an unknown one or a path with a UserError', async () => {
+    const project = await loadProject(example, quiet)
+    expect(findSlice(project, 's-02').id).toBe('S-02')
+    expect(() => findSlice(project, 'S-09')).toThrow(new UserError('Unexpected slice `S-09`, expected one of: S-01, S-02'))
+    expect(() => findSlice(project, '../../x')).toThrow(UserError)
+  })
+
+  it('rejects a folder without contracts with a UserError, and keeps ProjectError for broken files', async () => {
+    await expect(loadProject(path.join(example, 'contracts'), quiet)).rejects.toThrow(UserError)
+    expect(new ProjectError('GRAPH.json', 'bad').message).toBe('GRAPH.json: bad')
+  })
+})
