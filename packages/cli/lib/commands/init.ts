@@ -1,5 +1,5 @@
-import {parseArgs} from 'node:util'
-import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
+import {parseCommandArgs} from '../command-args.js'
+import {exitCodes, firstLine, UserError} from '../errors.js'
 import {ciProviders, planInit, plannedDiff, writePlanned} from '../init/index.js'
 import type {CiProvider, PlannedFile} from '../init/index.js'
 
@@ -31,17 +31,12 @@ interface InitSettings {
 }
 
 function parseInitArgs(argv: readonly string[]): InitSettings | null {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
-    })
-  } catch (error) {
-    throw new UserError(optionsMessage(error))
-  }
+  const parsed = parseCommandArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
+  })
   const {values} = parsed
   if (values.help) return null
   if (values.ci !== undefined && !(ciProviders as readonly string[]).includes(values.ci)) {

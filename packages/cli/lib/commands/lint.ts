@@ -1,7 +1,7 @@
-import {parseArgs} from 'node:util'
 import {defaultLintCachePath, lintFiles, lintFormats} from '@verification-tiers/lint'
 import type {LintFormat, LintSettings} from '@verification-tiers/lint'
-import {exitCodes, firstLine, optionsMessage, UserError} from '../errors.js'
+import {parseCommandArgs} from '../command-args.js'
+import {exitCodes, firstLine, UserError} from '../errors.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
@@ -44,34 +44,29 @@ function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFor
 
 /** Read `tiers lint`’s arguments into settings; `null` for `--help`. */
 export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): LintSettings | null {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        frail: {type: 'boolean', default: false},
-        quiet: {type: 'boolean', short: 'q', default: false},
-        silent: {type: 'boolean', short: 'S', default: false},
-        color: {type: 'boolean', default: false},
-        'no-color': {type: 'boolean', default: false},
-        'no-config': {type: 'boolean', default: false},
-        'no-ignore': {type: 'boolean', default: false},
-        'rc-path': {type: 'string'},
-        'ignore-path': {type: 'string'},
-        'ignore-pattern': {type: 'string', multiple: true, default: []},
-        format: {type: 'string'},
-        fix: {type: 'boolean', default: false},
-        'fix-dry-run': {type: 'boolean', default: false},
-        cache: {type: 'boolean', default: false},
-        'cache-location': {type: 'string'},
-        help: {type: 'boolean', short: 'h', default: false}
-      }
-    })
-  } catch (error) {
-    throw new UserError(optionsMessage(error))
-  }
+  const parsed = parseCommandArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      frail: {type: 'boolean', default: false},
+      quiet: {type: 'boolean', short: 'q', default: false},
+      silent: {type: 'boolean', short: 'S', default: false},
+      color: {type: 'boolean', default: false},
+      'no-color': {type: 'boolean', default: false},
+      'no-config': {type: 'boolean', default: false},
+      'no-ignore': {type: 'boolean', default: false},
+      'rc-path': {type: 'string'},
+      'ignore-path': {type: 'string'},
+      'ignore-pattern': {type: 'string', multiple: true, default: []},
+      format: {type: 'string'},
+      fix: {type: 'boolean', default: false},
+      'fix-dry-run': {type: 'boolean', default: false},
+      cache: {type: 'boolean', default: false},
+      'cache-location': {type: 'string'},
+      help: {type: 'boolean', short: 'h', default: false}
+    }
+  })
   const {values, positionals} = parsed
   if (values.help) return null
   const format = parseFormat(values.format, env)
