@@ -15,14 +15,13 @@
  */
 import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import AjvDraft04 from 'ajv-draft-04'
 import ajvFormats from 'ajv-formats'
 import {VFile} from 'vfile'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {planFixes} from '@verification-tiers/lint'
-import {builtBin, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 // Helpers -------------------------------------------------------------------
@@ -54,22 +53,9 @@ function remark(cwd: string, args: readonly string[]): Promise<Run> {
   return runProcess(remarkBin, ['--no-stdout', ...args], {cwd, env})
 }
 
-/**
- * A temporary project: `files` written, `copies` copied from the repository
- * (`{'into/folder': 'content/examples/…'}`), and a `node_modules` symlink to
- * the repository’s. Resolves to its real path.
- */
-async function project(files: Record<string, string | Buffer>, copies: Record<string, string> = {}): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-lint-ci-')))
-  folders.push(folder)
-  await fs.symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
-  for (const [into, from] of Object.entries(copies)) await fs.cp(path.join(root, from), path.join(folder, into), {recursive: true})
-  for (const [name, value] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
-    await fs.writeFile(path.join(folder, name), value)
-  }
-  return folder
-}
+/** A temporary project with `files` and `copies`, resolving plugins from the repository’s `node_modules`; its real path. */
+const project = (files: Record<string, string | Buffer>, copies: Record<string, string> = {}): Promise<string> =>
+  linkedProject(folders, 'verification-tiers-lint-ci-', files, copies)
 
 /** Every file below `folder` (not `node_modules`), by relative path, with its bytes. */
 async function snapshot(folder: string): Promise<Map<string, Buffer>> {
@@ -763,13 +749,20 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     ]
   ]
 
-  for (const [name, write, why] of corrupt) {
-    it.concurrent(`ignores and rebuilds a cache with ${name}`, async () => {
+  // One project for every corruption, in turns: each run must rebuild exactly the cache a clean run writes.
+  let clean: Promise<{cwd: string; plain: Run; valid: string}> | undefined
+  const cleanRun = () =>
+    (clean ??= (async () => {
       const cwd = await contractsProject()
-      const cacheFile = path.join(cwd, defaultCache)
       const plain = await lint(cwd, ['--no-color'])
       await lint(cwd, ['--cache', '--no-color'])
-      const valid = await fs.readFile(cacheFile, 'utf8')
+      return {cwd, plain, valid: await fs.readFile(path.join(cwd, defaultCache), 'utf8')}
+    })())
+
+  for (const [name, write, why] of corrupt) {
+    it(`ignores and rebuilds a cache with ${name}`, async () => {
+      const {cwd, plain, valid} = await cleanRun()
+      const cacheFile = path.join(cwd, defaultCache)
       await fs.writeFile(cacheFile, write(cwd, valid))
       const run = await lint(cwd, ['--cache', '--no-color'])
       expect(run).toEqual({...plain, stderr: `tiers lint: ignored the lint cache ${cacheFile} (${why(cwd)}); rebuilding it\n` + plain.stderr})

@@ -14,10 +14,9 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
@@ -39,31 +38,20 @@ function runRemark(cwd: string, args: readonly string[]): Promise<Run> {
   return runProcess(remarkBin, args, {cwd, env})
 }
 
-/**
- * A temporary project: `files` written (text), `copies` copied from the
- * repository (`{'into/folder': 'content/examples/…'}`), and a `node_modules`
- * symlink to the repository’s.
- */
-async function project(files: Record<string, string | Buffer>, copies: Record<string, string> = {}): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-lint-')))
-  folders.push(folder)
-  await fs.symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
-  for (const [into, from] of Object.entries(copies)) await fs.cp(path.join(root, from), path.join(folder, into), {recursive: true})
-  for (const [name, value] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
-    await fs.writeFile(path.join(folder, name), value)
-  }
-  return folder
-}
+/** A temporary project with `files` and `copies`, resolving plugins from the repository’s `node_modules`. */
+const project = (files: Record<string, string | Buffer>, copies: Record<string, string> = {}): Promise<string> =>
+  linkedProject(folders, 'verification-tiers-lint-', files, copies)
 
 interface Compared {
   /** remark’s run with `--no-color`. */
   plain: Run
-  /** remark’s run with colours (its default). */
-  colored: Run
+  /** remark’s run with colours (its default), when `color` was asked for. */
+  colored: Run | undefined
 }
 
 interface CompareOptions {
+  /** Compare the coloured reports too (each run costs a second; a few scenarios cover colour). */
+  color?: boolean
   /** remark’s arguments where they differ from tiers lint’s (default: the same). */
   remarkArgs?: readonly string[]
   /** Make stderr comparable before comparing (default: as is). */
@@ -71,27 +59,28 @@ interface CompareOptions {
 }
 
 /**
- * Run `remark <args> --no-stdout` and `tiers lint <args>`, each with
- * `--no-color` and without; expect tiers lint’s stderr and exit code to be
- * remark’s, and its stdout empty. Resolves to remark’s runs.
+ * Run `remark <args> --no-color --no-stdout` and `tiers lint <args>
+ * --no-color` (and, with `color`, both without `--no-color`); expect tiers
+ * lint’s stderr and exit code to be remark’s, and its stdout empty. Resolves
+ * to remark’s runs.
  */
 async function compare(cwd: string, args: readonly string[], options: CompareOptions = {}): Promise<Compared> {
   const remarkArgs = options.remarkArgs ?? args
   const normalize = options.normalize ?? ((stderr: string) => stderr)
-  const tiersArgs = [[...args], [...args, '--no-color']]
-  const [colored, plain, ...tiersRuns] = await Promise.all([
-    runRemark(cwd, [...remarkArgs, '--no-stdout']),
+  const tiersArgs = options.color ? [[...args, '--no-color'], [...args]] : [[...args, '--no-color']]
+  const [plain, colored, ...tiersRuns] = await Promise.all([
     runRemark(cwd, [...remarkArgs, '--no-color', '--no-stdout']),
+    options.color ? runRemark(cwd, [...remarkArgs, '--no-stdout']) : undefined,
     ...tiersArgs.map((each) => runTiers(cwd, ['lint', ...each], '', env))
   ])
   // Guard the guard: remark colours its report by default, also when piped.
-  if (colored.stderr.trim()) expect(colored.stderr).toContain('\u001B[')
+  if (colored?.stderr.trim()) expect(colored.stderr).toContain('\u001B[')
   expect(plain.stderr).not.toContain('\u001B[')
   tiersRuns.forEach((run, index) => {
     const each = tiersArgs[index] as string[]
     const label = `tiers lint ${each.join(' ')}`
     const expected = each.includes('--no-color') ? plain : colored
-    expect({stderr: normalize(run.stderr), code: run.code}, label).toEqual({stderr: normalize(expected.stderr), code: expected.code})
+    expect({stderr: normalize(run.stderr), code: run.code}, label).toEqual({stderr: normalize(expected!.stderr), code: expected!.code})
     expect(run.stdout, label).toBe('')
   })
   return {plain, colored}
@@ -155,9 +144,9 @@ describe('tiers lint and remark: the example projects', {timeout: 180_000}, () =
 
   it.concurrent('report the same for both projects', async () => {
     const cwd = await examplesProject()
-    const {plain, colored} = await compare(cwd, both)
+    const {plain, colored} = await compare(cwd, both, {color: true})
     expect(plain).toEqual({code: 1, stdout: '', stderr: examplesReport})
-    expect(colored.stderr).toContain('\u001B[4m\u001B[31mbroken-contracts/CONTRACTS.md\u001B[39m\u001B[24m\n')
+    expect(colored?.stderr).toContain('\u001B[4m\u001B[31mbroken-contracts/CONTRACTS.md\u001B[39m\u001B[24m\n')
   })
 
   it.concurrent('report the same with `--quiet` (of `.`) and `--silent`', async () => {
@@ -201,7 +190,7 @@ describe('tiers lint and remark: the test fixtures', {timeout: 180_000}, () => {
       project({'.remarkrc.json': presetConfig}, copies),
       project({'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies)
     ])
-    const [preset, strictRun] = await Promise.all([compare(withPreset, ['.']), compare(withStrict, ['.'])])
+    const [preset, strictRun] = await Promise.all([compare(withPreset, ['.'], {color: true}), compare(withStrict, ['.'], {color: true})])
     expect(preset.plain.code).toBe(1)
     expect(preset.plain.stderr).toContain('large-contracts.md\n')
     expect(preset.plain.stderr).toContain('real-shapes/')
@@ -341,7 +330,7 @@ describe('tiers lint and remark: which files', {timeout: 180_000}, () => {
 
   it.concurrent('an explicitly given ignored file and a missing file', async () => {
     const cwd = await project(files)
-    const {plain} = await compare(cwd, ['vendor/x.md', 'docs/a.md', 'missing.md'])
+    const {plain} = await compare(cwd, ['vendor/x.md', 'docs/a.md', 'missing.md'], {color: true})
     expect(plain).toEqual({
       code: 1,
       stdout: '',
@@ -475,7 +464,7 @@ describe('tiers lint and remark: a `.remarkrc.json` that is not JSON', {timeout:
     // The `[cause]` stacks name the files of the code that threw: leave out
     // their `at …` frames, keep every other line.
     const frames = (stderr: string) => stderr.replace(/^ *at .*\n/gm, '')
-    const {plain} = await compare(cwd, ['.'], {normalize: frames})
+    const {plain} = await compare(cwd, ['.'], {normalize: frames, color: true})
     expect(plain.code).toBe(1)
     expect(plain.stderr.split('\n').slice(0, 4)).toEqual(['a.md', ' error Cannot process file', '  [cause]:', '    Error: Cannot parse file `.remarkrc.json`'])
     expect(frames(plain.stderr)).toContain('  [cause]:\n    JSONError: Unexpected end of JSON input')
