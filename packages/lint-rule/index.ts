@@ -1,2 +1,2 @@
-export {code, contractRule, report, repositoryUrl, ruleUrl} from './lib/index.js'
+export {contractRule, inlineCode, report, repositoryUrl, ruleUrl} from './lib/index.js'
 export type {ContractCheck, ReportFields} from './lib/index.js'

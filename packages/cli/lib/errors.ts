@@ -8,7 +8,7 @@ export const exitCodes = {ok: 0, user: 1, broken: 2} as const
  * JSON string when it holds a line break, another control character or a
  * backtick, so the message stays one line and its quotes balance.
  */
-export function code(text: string): string {
+export function quoteArgument(text: string): string {
   return /[\u0000-\u001f\u007f`]/.test(text) ? JSON.stringify(text) : `\`${text}\``
 }
 
@@ -39,11 +39,11 @@ export function optionsMessage(error: unknown, found?: OptionsContext & {problem
   if (!problem) return `${nodeMessage} ${see}`
   switch (problem.kind) {
     case 'unknown':
-      return `Unexpected option ${code(problem.flag)}, expected one of ${accepted} ${see}`
+      return `Unexpected option ${quoteArgument(problem.flag)}, expected one of ${accepted} ${see}`
     case 'missing-value':
       return `Unexpected \`${problem.flag}\` without a value, expected \`${problem.usage}\` ${see}`
     case 'option-like-value':
-      return `Unexpected ${code(problem.flag)} followed by ${code(problem.value)}, expected a value after it, or ${code(`${problem.flag}=${problem.value}`)} if ${code(problem.value)} is the value ${see}`
+      return `Unexpected ${quoteArgument(problem.flag)} followed by ${quoteArgument(problem.value)}, expected a value after it, or ${quoteArgument(`${problem.flag}=${problem.value}`)} if ${quoteArgument(problem.value)} is the value ${see}`
     case 'needless-value':
       return `Unexpected value for \`${problem.flag}\`, expected \`${problem.flag}\` alone ${see}`
   }

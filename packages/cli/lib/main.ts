@@ -4,7 +4,7 @@ import {ConcurrentChangeError, FileReadError, GateError} from '@verification-tie
 import {stringify as stringifyYaml} from 'yaml'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
-import {code, exitCodes, firstLine, optionsMessage, ProjectError, UserError} from './errors.js'
+import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
 
@@ -138,7 +138,7 @@ function exitCodeOf(error: unknown): number {
 
 /** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
 function unknownCommand(name: string): UserError {
-  return new UserError(`Unexpected command ${code(name)}, expected one of: ${[...Object.keys(commands), ...separateCommands.map((command) => command.name)].join(', ')}`)
+  return new UserError(`Unexpected command ${quoteArgument(name)}, expected one of: ${[...Object.keys(commands), ...separateCommands.map((command) => command.name)].join(', ')}`)
 }
 
 function isSeparate(name: string | null): name is string {
@@ -173,7 +173,7 @@ function checkArguments(command: CommandSpec, args: readonly string[]): void {
 }
 
 function extraArguments(extra: readonly string[], usage: string): string {
-  const shown = extra.map(code).join(', ')
+  const shown = extra.map(quoteArgument).join(', ')
   return `Unexpected extra argument${extra.length === 1 ? '' : 's'} ${shown}, expected \`tiers ${usage}\``
 }
 

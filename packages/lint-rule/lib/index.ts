@@ -41,6 +41,6 @@ export function report(file: VFile, reason: string, place: Position, fields: Rep
 }
 
 /** Inline code in a message: `` `value` ``. */
-export function code(value: string): string {
+export function inlineCode(value: string): string {
   return '`' + value + '`'
 }

@@ -3,7 +3,7 @@
  * (“should work”, “works as expected”) with no command attached. A criterion
  * with `-- verified by: \`command\`` passes whatever its words.
  */
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 /** Phrases that say nothing a person or a command could check. */
 export const defaultVaguePhrases: readonly string[] = [
@@ -50,7 +50,7 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
           if (!found) continue
           report(
             file,
-            `Unexpected vague criterion ${code(found[0])} in ${contract.label}, expected an observable outcome or a ${code('-- verified by:')} check`,
+            `Unexpected vague criterion ${inlineCode(found[0])} in ${contract.label}, expected an observable outcome or a ${inlineCode('-- verified by:')} check`,
             criterion.position,
             {actual: found[0]}
           )

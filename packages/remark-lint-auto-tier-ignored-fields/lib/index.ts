@@ -3,21 +3,21 @@
  * criteria or steps: nobody checks them on the auto tier, so they mislead.
  */
 import {labelFor} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields', function ({contracts}, file) {
   for (const contract of contracts) {
     if (contract.tier !== 'auto') continue
     // Suggest the fix in the dialect the tier is written in.
     const tierField = contract.fields.find((field) => field.key === 'verification')!
-    const verify = code(labelFor('verification', tierField.dialect) + ': verify')
+    const verify = inlineCode(labelFor('verification', tierField.dialect) + ': verify')
     for (const field of contract.fields) {
       if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
       if (field.items.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       report(
         file,
-        `Unexpected ${what} on auto contract ${contract.label}, expected none as the ${code('auto')} tier ignores them, or ${verify}`,
+        `Unexpected ${what} on auto contract ${contract.label}, expected none as the ${inlineCode('auto')} tier ignores them, or ${verify}`,
         field.labelPosition
       )
     }

@@ -4,7 +4,7 @@
  * `acceptance-criteria` in YAML), or when a contract gives a field twice.
  */
 import type {FieldKey} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file) {
   for (const contract of contracts) {
@@ -14,7 +14,7 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
       if (field.label !== field.expectedLabel) {
         report(
           file,
-          `Unexpected field name ${code(field.label)} in ${contract.label}, expected ${code(field.expectedLabel)}`,
+          `Unexpected field name ${inlineCode(field.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel)}`,
           field.labelPosition,
           {actual: field.label, expected: [field.expectedLabel]}
         )
@@ -22,7 +22,7 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
       if (seen.has(field.key)) {
         report(
           file,
-          `Unexpected second ${code(field.expectedLabel)} field in ${contract.label}, expected each field once`,
+          `Unexpected second ${inlineCode(field.expectedLabel)} field in ${contract.label}, expected each field once`,
           field.labelPosition
         )
       }

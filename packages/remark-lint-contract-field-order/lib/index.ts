@@ -4,7 +4,7 @@
  * where those exist: the order the contract format defines.
  */
 import type {ContractField, FieldKey} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const order: readonly FieldKey[] = ['security', 'verification', 'acceptanceCriteria', 'steps', 'dependencies']
 const tierFields: ReadonlySet<FieldKey> = new Set(['verification', 'acceptanceCriteria', 'steps'])
@@ -25,7 +25,7 @@ const remarkLintContractFieldOrder = contractRule('contract-field-order', functi
       if (!misplaced) continue
       report(
         file,
-        `Unexpected ${code(field.label)} after ${code(misplaced.label)} in ${contract.label}, expected ${code(field.expectedLabel!)} before ${code(misplaced.expectedLabel!)}`,
+        `Unexpected ${inlineCode(field.label)} after ${inlineCode(misplaced.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel!)} before ${inlineCode(misplaced.expectedLabel!)}`,
         field.labelPosition
       )
     }

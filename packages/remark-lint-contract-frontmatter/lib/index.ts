@@ -2,14 +2,14 @@
  * remark-lint rule to warn when frontmatter does not parse as YAML, or when a
  * contract’s frontmatter gives a field the wrong type (`steps` as text).
  */
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractFrontmatter = contractRule('contract-frontmatter', function ({problems}, file) {
   for (const problem of problems) {
     const reason =
       problem.kind === 'yaml-syntax'
         ? `Unexpected invalid YAML in frontmatter (${problem.actual}), expected ${problem.expected}`
-        : `Unexpected ${problem.part === 'item' ? 'item of ' : ''}${code(problem.subject)} as ${problem.actual}, expected ${problem.expected}`
+        : `Unexpected ${problem.part === 'item' ? 'item of ' : ''}${inlineCode(problem.subject)} as ${problem.actual}, expected ${problem.expected}`
     report(file, reason, problem.place, {actual: problem.actual})
   }
 })

@@ -3,7 +3,7 @@
  * Steps label is not a list (a paragraph, a code block, a table, a quote):
  * it is read as no criteria or steps at all.
  */
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractItemList = contractRule('contract-item-list', function ({contracts}, file) {
   for (const contract of contracts) {
@@ -13,7 +13,7 @@ const remarkLintContractItemList = contractRule('contract-item-list', function (
       for (const text of field.unread) {
         report(
           file,
-          `Unexpected ${text.kind} under ${code(field.label)} in ${contract.label}, expected a list of ${what}`,
+          `Unexpected ${text.kind} under ${inlineCode(field.label)} in ${contract.label}, expected a list of ${what}`,
           text.position
         )
       }

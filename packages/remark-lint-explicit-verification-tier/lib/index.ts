@@ -4,7 +4,7 @@
  * be written down.
  */
 import {labelFor, tiers} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintExplicitVerificationTier = contractRule('explicit-verification-tier', function ({contracts}, file) {
   for (const contract of contracts) {
@@ -12,7 +12,7 @@ const remarkLintExplicitVerificationTier = contractRule('explicit-verification-t
     const label = labelFor('verification', contract.dialect)
     report(
       file,
-      `Unexpected contract ${contract.label} without a verification tier, expected ${tiers.map((tier) => code(label + ': ' + tier)).join(' or ')}`,
+      `Unexpected contract ${contract.label} without a verification tier, expected ${tiers.map((tier) => inlineCode(label + ': ' + tier)).join(' or ')}`,
       contract.headingPosition
     )
   }

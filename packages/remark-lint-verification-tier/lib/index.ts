@@ -4,10 +4,10 @@
  * unfilled template (`auto | verify`).
  */
 import {isTier, readTier, tiers} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts}, file) {
-  const allTiers = tiers.map(code).join(' or ')
+  const allTiers = tiers.map(inlineCode).join(' or ')
   for (const contract of contracts) {
     for (const field of contract.fields) {
       if (field.key !== 'verification') continue
@@ -22,7 +22,7 @@ const remarkLintVerificationTier = contractRule('verification-tier', function ({
       const expected = recased ? [recased] : [...tiers]
       report(
         file,
-        `Unexpected verification tier ${code(value)} on ${contract.label}, expected ${expected.map(code).join(' or ')}`,
+        `Unexpected verification tier ${inlineCode(value)} on ${contract.label}, expected ${expected.map(inlineCode).join(' or ')}`,
         field.valuePosition ?? field.labelPosition,
         {actual: field.value, expected}
       )

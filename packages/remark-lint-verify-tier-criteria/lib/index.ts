@@ -4,7 +4,7 @@
  * would have nothing to check.
  */
 import {defaultTier, labelFor} from '@verification-tiers/contracts'
-import {code, contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 /** Configuration. */
 export interface Options {
@@ -30,7 +30,7 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
         const verification = labelFor('verification', contract.dialect)
         report(
           file,
-          `Unexpected contract ${contract.label} without acceptance criteria or steps (its tier defaults to ${code(defaultTier)}), expected at least one criterion or step, or ${code(verification + ': auto')}`,
+          `Unexpected contract ${contract.label} without acceptance criteria or steps (its tier defaults to ${inlineCode(defaultTier)}), expected at least one criterion or step, or ${inlineCode(verification + ': auto')}`,
           contract.headingPosition
         )
       }

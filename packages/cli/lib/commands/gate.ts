@@ -22,11 +22,11 @@ import {
 } from '@verification-tiers/runtime'
 import type {SliceStatus} from '@verification-tiers/runtime'
 import {exitCodes} from '../errors.js'
-import {dirOf, heading, open, warningsOf} from './shared.js'
+import {dirOf, heading, loadSliceContext, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
 export const checkpoint: Command = async (input) => {
-  const {project, context, warnings: projectWarnings} = await open(input, 'tiers checkpoint <slice>', 1)
+  const {project, context, warnings: projectWarnings} = await loadSliceContext(input, 'tiers checkpoint <slice>', 1)
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
   const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
@@ -73,7 +73,7 @@ function describeFreshness(freshness: Freshness) {
 }
 
 export const respond: Command = async (input) => {
-  const {project, context, warnings} = await open(input, 'tiers respond <slice> <text…>', 2)
+  const {project, context, warnings} = await loadSliceContext(input, 'tiers respond <slice> <text…>', 2)
   const text = input.positionals.slice(1).join(' ')
   const {slice} = context
   if (interpretResponse(text).kind === 'approval') await checkApprovable(project, context)
@@ -114,13 +114,13 @@ export const respond: Command = async (input) => {
 }
 
 export const route: Command = async (input) => {
-  const {context, warnings} = await open(input, 'tiers route <slice> <1|2|3> [--detail <text>]', 2)
+  const {context, warnings} = await loadSliceContext(input, 'tiers route <slice> <1|2|3> [--detail <text>]', 2)
   const {route: routed, state} = await recordRoute(context, input.positionals[1]!, input.detail)
   return {text: renderRoute(routed), data: {...routed, rejectionCount: state.rejectionCount}, warnings}
 }
 
 export const escalate: Command = async (input) => {
-  const {context, warnings} = await open(input, 'tiers escalate <slice> <1|2|3>', 2)
+  const {context, warnings} = await loadSliceContext(input, 'tiers escalate <slice> <1|2|3>', 2)
   const {option, state} = await recordEscalation(context, input.positionals[1]!)
   const {slice} = context
   let next: string
@@ -158,7 +158,7 @@ export const status: Command = async (input) => {
 
 export const report: Command = async (input) => {
   // The report lists the deprecation among its own warnings.
-  const {project, context} = await open(input, 'tiers report <slice>', 1)
+  const {project, context} = await loadSliceContext(input, 'tiers report <slice>', 1)
   const data = tierReport(context.slice, project.config)
   const state = await readSliceState(project.dir, context.slice.id)
   return {text: renderTierReport(data), data: {...data, rejectionCount: state.rejectionCount}, warnings: []}

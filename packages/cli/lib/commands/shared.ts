@@ -38,7 +38,12 @@ export const dirOf = (input: CommandInput) => input.dir ?? defaultDir
 
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
-export async function open(input: CommandInput, usage: string, count: number) {
+/**
+ * Load the project and the slice the first argument names, with the gate
+ * context of the slice; `usage` is the message when fewer than `count`
+ * arguments are given.
+ */
+export async function loadSliceContext(input: CommandInput, usage: string, count: number) {
   const [id] = input.positionals
   if (input.positionals.length < count || !id) throw new UserError(`Unexpected arguments, expected \`${usage}\``)
   const project = await loadProject(dirOf(input))
