@@ -5,8 +5,9 @@
 // Tools: the remark CLI with the preset, `tiers lint` (cold, and warm with
 // `--cache`), markdownlint-cli2 with its defaults; and, in one process, the
 // parser alone, the parser with remark-lint alone, and the parser with the
-// preset, to see what the preset's own rules cost. Not a test: figures and
-// ratios only.
+// preset, to see what the preset's own rules cost. The CLIs run in turns,
+// `BENCH_ROUNDS` rounds (default 3), each keeping its median. Not a test:
+// figures and ratios only.
 import {spawnSync} from 'node:child_process'
 import {copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import os from 'node:os'
@@ -100,18 +101,31 @@ const tools = {
   [markdownlint]: (dir) => measure(bin('markdownlint-cli2'), ['**/*.md'], dir)
 }
 
+// The CLIs run in turns, round after round, and each keeps its median: a
+// burst of load on a shared machine then costs every tool alike, once.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3)
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
 const rows = []
 for (const data of corpora) {
-  for (const [tool, run] of Object.entries(tools)) {
-    const result = run(data.dir)
+  const runs = new Map(Object.keys(tools).map((tool) => [tool, []]))
+  for (let round = 0; round < rounds; round++) {
+    for (const [tool, run] of Object.entries(tools)) {
+      // In-process pipelines repeat inside their own run.
+      if (round > 0 && tool.endsWith('in process')) continue
+      runs.get(tool).push(run(data.dir))
+    }
+  }
+  for (const [tool, results] of runs) {
+    const peaks = results.map((result) => result.peakKb).filter((kb) => kb !== null)
     rows.push({
       tool,
       corpus: data.name,
       files: data.files,
       mb: data.bytes / 1e6,
       // In process: the pipeline's own time, without starting Node.
-      ms: result.ms,
-      peakMb: result.peakKb === null ? null : result.peakKb / 1024
+      ms: median(results.map((result) => result.ms)),
+      peakMb: peaks.length === 0 ? null : Math.max(...peaks) / 1024
     })
   }
   rmSync(data.dir, {recursive: true, force: true})
