@@ -1,9 +1,13 @@
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import * as protocol from '@verification-tiers/protocol'
 import {describeOverrun, findOverruns} from './budget.js'
 import type {BudgetOverrun} from './budget.js'
 import {precompilePartials} from './precompile.js'
 import {renderDocs} from './render.js'
+import {defaultSettings, readProjectSettings} from './settings.js'
+import type {ProjectSettings} from './settings.js'
 import {loadTemplates, partialsFolder} from './templates.js'
 import type {DocTemplate} from './templates.js'
 import {readIfExists, writeFileAtomic} from './write.js'
@@ -12,11 +16,19 @@ import {readIfExists, writeFileAtomic} from './write.js'
 export interface GenerateOptions {
   /** Project root (default: the working directory). */
   root?: string
-  /** Templates folder (default `templates`). */
+  /**
+   * Render for the project in this folder: the templates this package ships
+   * (unless `templates`), with the settings of its `.greenlight/config.json`,
+   * into `out` (then required); no partials module unless `partials`.
+   */
+  project?: string
+  /** Settings file to read instead of `<project>/.greenlight/config.json` (with `project` only). */
+  config?: string
+  /** Templates folder (default `templates`; with `project`, the templates this package ships). */
   templates?: string
-  /** Output folder of the docs (default `content`). */
+  /** Output folder of the docs (default `content`; required with `project`). */
   out?: string
-  /** The precompiled partials module, in the protocol package (default `packages/protocol/lib/partials.generated.ts`). */
+  /** The precompiled partials module, in the protocol package (default `packages/protocol/lib/partials.generated.ts`; none with `project`). */
   partials?: string
 }
 
@@ -38,38 +50,112 @@ export class BudgetError extends Error {
   }
 }
 
+/**
+ * Options that cannot work together (`usage`), or a folder they name that is
+ * not there: nothing was read or written.
+ */
+export class OptionsError extends Error {
+  constructor(
+    message: string,
+    readonly usage = true
+  ) {
+    super(message)
+    this.name = 'OptionsError'
+  }
+}
+
 export const defaultPaths = {
   templates: 'templates',
   out: 'content',
   partials: 'packages/protocol/lib/partials.generated.ts'
 } as const
 
-/** Render everything in memory; throws `TemplateError` or `BudgetError`. */
+/** The templates this package ships, which `project` renders. */
+export const packageTemplates = fileURLToPath(new URL('../../templates', import.meta.url))
+
+/** How messages and notices name the templates this package ships. */
+export const packageTemplatesLabel = '@verification-tiers/generate-protocol/templates'
+
+/** The settings file of a project folder. */
+export const projectConfig = '.greenlight/config.json'
+
+/** Render everything in memory; throws `OptionsError`, `SettingsError`, `TemplateError` or `BudgetError`. */
 export async function renderProtocol(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
   const root = path.resolve(options.root ?? '.')
-  const templates = options.templates ?? defaultPaths.templates
-  const out = options.out ?? defaultPaths.out
   const relative = (file: string) => path.relative(root, path.resolve(root, file)).split(path.sep).join('/')
+  const forProject = options.project !== undefined
+  if (!forProject && options.config !== undefined) throw new OptionsError('--config needs --project: the settings are a project’s')
+  if (forProject && options.out === undefined) throw new OptionsError('--project needs --out <dir>, the folder to write the docs into')
+  const out = options.out ?? defaultPaths.out
+
+  let settings: ProjectSettings = defaultSettings
+  let settingsLabel: string | null = null
+  if (forProject) {
+    if (!(await isFolder(path.resolve(root, options.project!)))) throw new OptionsError(`${relative(options.project!) || '.'}: no such project folder`, false)
+    const config = options.config ?? path.join(options.project!, projectConfig)
+    const read = await readProjectSettings(path.resolve(root, config), relative(config))
+    if (read) {
+      settings = read
+      settingsLabel = relative(config)
+    }
+  }
+
+  const shipped = forProject && options.templates === undefined
+  const templates = shipped ? packageTemplates : path.resolve(root, options.templates ?? defaultPaths.templates)
+  const label = shipped ? packageTemplatesLabel : relative(templates)
+  if (!(await isFolder(templates))) {
+    if (options.templates === undefined) {
+      throw new OptionsError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``)
+    }
+    throw new OptionsError(`${label}: no such templates folder`, false)
+  }
+  const {docs, partials} = await loadTemplates(templates, label)
+
   const outputPath = (output: string) => relative(path.join(out, output))
-  const {docs, partials} = await loadTemplates(path.resolve(root, templates), relative(templates))
   const notice = (template: DocTemplate) =>
-    `<!-- Generated by generate-protocol from ${template.path}: edit the template, not this file. -->\n\n`
-  const rendered = renderDocs(docs, partials, {protocol: {...protocol}, placeholders: protocol.placeholders}, notice)
-  const overruns = findOverruns(rendered, outputPath)
+    shipped
+      ? `<!-- Generated by generate-protocol from ${template.path}${settingsLabel ? ` with the settings of ${settingsLabel}` : ''}: run it again instead of editing this file. -->\n\n`
+      : `<!-- Generated by generate-protocol from ${template.path}: edit the template, not this file. -->\n\n`
+  const rendered = renderDocs(docs, partials, renderContext(settings), notice)
+  // Budgets hold the templates: they are checked on the docs as the
+  // protocol's defaults render them, so a project's longer escalation
+  // example (one line per rejection of its threshold) does not fail them.
+  const budgeted = settings.rejectionThreshold === defaultSettings.rejectionThreshold ? rendered : renderDocs(docs, partials, renderContext(defaultSettings), notice)
+  const overruns = findOverruns(budgeted, outputPath)
   if (overruns.length > 0) throw new BudgetError(overruns)
-  const files: GeneratedFile[] = rendered.map((doc) => ({
+  const files: GeneratedFile[] = rendered.map((doc, index) => ({
     file: outputPath(doc.template.output),
     text: doc.text,
     lines: doc.lines,
-    budget: doc.template.budget
+    // The template's budget, plus the lines the project's settings add.
+    budget: doc.template.budget + Math.max(0, doc.lines - budgeted[index]!.lines)
   }))
-  files.push({
-    file: relative(options.partials ?? defaultPaths.partials),
-    text: precompilePartials(partials, relative(path.join(templates, partialsFolder)) + '/'),
-    lines: null,
-    budget: null
-  })
+  const partialsModule = options.partials ?? (forProject ? undefined : defaultPaths.partials)
+  if (partialsModule !== undefined) {
+    files.push({
+      file: relative(partialsModule),
+      text: precompilePartials(partials, `${label}/${partialsFolder}/`),
+      lines: null,
+      budget: null
+    })
+  }
   return files
+}
+
+/** What doc templates render with: the protocol, with a project's settings in place of its defaults. */
+export function renderContext(settings: ProjectSettings): {protocol: Record<string, unknown>; placeholders: typeof protocol.placeholders} {
+  return {
+    protocol: {...protocol, rejectionThreshold: settings.rejectionThreshold},
+    placeholders: {...protocol.placeholders, escalation: protocol.escalationPlaceholder(settings.rejectionThreshold)}
+  }
+}
+
+async function isFolder(dir: string): Promise<boolean> {
+  try {
+    return (await stat(dir)).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** Files whose text on disk differs from what the templates give (or that are missing). */

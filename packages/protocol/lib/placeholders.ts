@@ -46,7 +46,18 @@ export interface CircuitBreakCheckpointData {
   lastError: string
 }
 
-/** The placeholder data of every format, as the design writes it. */
+/** Placeholder data of the escalation of a project whose threshold is `threshold` rejections: one entry per rejection. */
+export function escalationPlaceholder(threshold: number): EscalationData {
+  return {
+    sliceName: '{slice_name}',
+    rejections: Array.from({length: threshold}, (_, index) => ({
+      feedback: `{feedback ${index + 1}}`,
+      action: '{action taken}'
+    }))
+  }
+}
+
+/** The placeholder data of every format, as named placeholders (`{slice_id}`) the docs show. */
 export const placeholders = {
   verifyCheckpoint: {
     sliceId: '{slice_id}',
@@ -56,14 +67,8 @@ export const placeholders = {
   },
   verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: []},
   rejectionOptions: {feedback: "{user's response}"},
-  escalation: {
-    sliceName: '{slice_name}',
-    rejections: Array.from({length: rejectionThreshold}, (_, index) => ({
-      feedback: `{feedback ${index + 1}}`,
-      action: '{action taken}'
-    }))
-  },
-  // The design’s example log: a test gap, then an implementation gap.
+  escalation: escalationPlaceholder(rejectionThreshold),
+  // An example log: a test gap, then an implementation gap.
   rejectionLog: {
     sliceId: 'S-{N}',
     rejectionCount: 2,
