@@ -1,9 +1,38 @@
-import {defineConfig} from 'vitest/config'
+import {configDefaults, defineConfig} from 'vitest/config'
 
+/**
+ * Tests under `test/` that belong with the unit tests: they import the
+ * packages and start no process (no `tiers`, `remark`, language server or
+ * shell). `test/fuzz.test.ts` is in-process too, but it is the slowest suite
+ * of all (most of a minute), so it runs with the end-to-end ones.
+ */
+const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.test.ts']
+
+// `npx vitest run` runs both projects; `--project unit` or `--project e2e` one.
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
-    hookTimeout: 60_000
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          // The packages’ own tests, and the in-process tests of `test/`.
+          name: 'unit',
+          include: ['packages/*/test/**/*.test.ts', ...inProcess]
+        }
+      },
+      {
+        extends: true,
+        test: {
+          // The slow suites: end to end (the real `tiers` bin, `remark`, the
+          // language server and the commands of checks, each as a process),
+          // and the fuzzer.
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...inProcess]
+        }
+      }
+    ]
   }
 })

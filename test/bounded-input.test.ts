@@ -14,16 +14,14 @@
  */
 import {execFile, spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
 const folders: string[] = []
-const example = path.join(root, 'content', 'examples', 'greenlight-project')
 const mebibyte = 1024 * 1024
 
 beforeAll(async () => {
@@ -35,14 +33,7 @@ afterAll(async () => {
 })
 
 /** A temporary copy of the example project whose test command passes. */
-async function project(): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bounded-')))
-  folders.push(folder)
-  await fs.cp(example, folder, {recursive: true})
-  const config = path.join(folder, '.greenlight', 'config.json')
-  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
-  return folder
-}
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-bounded-', 'true')
 
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
 

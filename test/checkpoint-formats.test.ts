@@ -1,8 +1,8 @@
 /**
  * The checkpoint formats: what the runtime prints (from the precompiled
  * partials, with the Handlebars runtime only) is exactly what the generated
- * docs show, what the design (seed 000, sections 4.3 to 4.5) writes, and what
- * a real slice of the example project gives.
+ * docs show, the fixed wording of each checkpoint (here, in full), and what a
+ * real slice of the example project gives.
  */
 import {execFile} from 'node:child_process'
 import fs from 'node:fs'
@@ -87,8 +87,8 @@ describe('the docs show what the runtime prints', () => {
   })
 })
 
-describe('the formats are the design’s', () => {
-  it('the Verify checkpoint with placeholder data is seed section 4.3', () => {
+describe('the formats, word for word', () => {
+  it('the Verify checkpoint with placeholder data', () => {
     expect(renderVerifyCheckpoint(placeholders.verifyCheckpoint)).toBe(
       [
         'ALL TESTS PASSING — Slice {slice_id}: {slice_name}',
@@ -113,7 +113,7 @@ describe('the formats are the design’s', () => {
     )
   })
 
-  it('the rejection options with placeholder data are seed section 4.4', () => {
+  it('the rejection options with placeholder data', () => {
     expect(renderRejectionOptions(placeholders.rejectionOptions)).toBe(
       [
         `Your feedback: "{user's response}"`,
@@ -134,7 +134,7 @@ describe('the formats are the design’s', () => {
     )
   })
 
-  it('the escalation with placeholder data is seed section 4.5', () => {
+  it('the escalation with placeholder data', () => {
     expect(renderEscalation(placeholders.escalation)).toBe(
       [
         'ESCALATION: {slice_name}',

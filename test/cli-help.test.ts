@@ -8,13 +8,11 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 const folders: string[] = []
 
 beforeAll(async () => {
@@ -25,12 +23,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-async function project(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-help-'))
-  folders.push(folder)
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
-  return folder
-}
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-help-')
 
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 const refused = (message: string): Run => ({code: 1, stdout: '', stderr: `tiers: ${message}\n`})

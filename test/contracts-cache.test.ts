@@ -14,14 +14,12 @@
  */
 import {createHmac} from 'node:crypto'
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
-const example = path.join(root, 'content', 'examples', 'greenlight-project')
 const warning = 'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
 
 beforeAll(async () => {
@@ -33,14 +31,7 @@ afterAll(async () => {
 })
 
 /** A temporary copy of the example project whose test command passes, and a key folder of its own. */
-async function project(): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-cache-')))
-  folders.push(folder)
-  await fs.cp(example, folder, {recursive: true})
-  const config = path.join(folder, '.greenlight', 'config.json')
-  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
-  return folder
-}
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-cache-', 'true')
 
 const keyFolder = (folder: string) => path.join(folder, 'user-cache')
 const tiers = (folder: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Run> =>

@@ -12,10 +12,10 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {isRunning, readPid} from './helpers/processes.js'
 import {builtBin, evidenceProject, git, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 import {parse as parseYaml} from 'yaml'
@@ -48,28 +48,6 @@ const normalize = (text: string) =>
 
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const took = (code: number) => expect.stringMatching(new RegExp(`^exit code ${code} in \\d+\\.\\d s$`))
-
-/** Whether a process still runs (a killed orphan may stay a zombie until init reaps it). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && process.platform === 'linux') return false
-  }
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-async function readPid(folder: string, name: string): Promise<number> {
-  const pid = Number((await fs.readFile(path.join(folder, name), 'utf8')).trim())
-  expect(pid).toBeGreaterThan(0)
-  return pid
-}
 
 // The fixture’s commands, as the contracts write them.
 const logCommand = `awk 'BEGIN { for (i = 1; i <= 1000; i++) printf "line %094d\\n", i }'`
@@ -509,7 +487,7 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     expect(data.results[3].duration_ms).toBeGreaterThanOrEqual(2000)
   })
 
-  it('prints the same run as JSON (seed 002, AC-14), exactly what the status file keeps', async ({expect}) => {
+  it('prints the same run as JSON, exactly what the status file keeps', async ({expect}) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
     const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--json'])

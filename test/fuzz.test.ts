@@ -38,6 +38,7 @@ import {
   randomString,
   withLineEndings
 } from './fuzz/arbitraries.js'
+import {positionsOf} from './helpers/positions.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const baseSeed = process.env.FUZZ_SEED === undefined ? 42 : Number(process.env.FUZZ_SEED)
@@ -99,22 +100,6 @@ function positionProblem(lines: Lines, position: Position | Point | undefined | 
   if (problem) return problem
   if (!before(position.start, position.end)) return 'start after end'
   return null
-}
-
-/** Every position the model gives: contracts, headings, fields, labels, values, items, problems. */
-function positionsOf(analysis: ContractAnalysis): Array<[string, Position]> {
-  const positions: Array<[string, Position]> = []
-  for (const contract of analysis.contracts) {
-    positions.push([contract.label, contract.position], [contract.label + ' heading', contract.headingPosition])
-    for (const field of contract.fields) {
-      positions.push([field.label, field.position], [field.label + ' label', field.labelPosition])
-      if (field.valuePosition) positions.push([field.label + ' value', field.valuePosition])
-      for (const item of field.items) positions.push([field.label + ' item ' + JSON.stringify(item.text), item.position])
-    }
-    for (const item of [...contract.criteria, ...contract.steps]) positions.push(['item ' + JSON.stringify(item.text), item.position])
-  }
-  for (const problem of analysis.problems) positions.push(['problem ' + problem.subject, problem.place])
-  return positions
 }
 
 function misplaced(source: string, analysis: ContractAnalysis): string[] {

@@ -10,15 +10,13 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {describeJsonError, parseJson, parseJsonText} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 
 beforeAll(async () => {
   await fs.access(builtBin)
@@ -29,14 +27,7 @@ afterAll(async () => {
 })
 
 /** A temporary copy of the example project; `tiers` runs in it with its own cache key folder. */
-async function project(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-json-'))
-  folders.push(folder)
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
-  const config = path.join(folder, '.greenlight', 'config.json')
-  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
-  return folder
-}
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-json-', 'true')
 
 const tiers = (folder: string, args: string[], input = ''): Promise<Run> =>
   runTiers(folder, args, input, {XDG_CACHE_HOME: path.join(folder, 'user-cache')})

@@ -10,6 +10,7 @@ import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import type {VFileMessage} from 'vfile-message'
 import {beforeAll, describe, expect, it} from 'vitest'
+import {positionsOf} from './helpers/positions.js'
 
 /** Lint `value` with the real preset (it brings remark-frontmatter and remark-lint). */
 async function lint(value: string): Promise<{file: VFile; tree: Root; analysis: ContractAnalysis}> {
@@ -41,22 +42,12 @@ function summary(message: VFileMessage) {
 /** Positions of the model whose offset does not give back their line and column. */
 function misplaced(source: string, analysis: ContractAnalysis): string[] {
   const place = location(source)
-  const positions: Array<[string, Position]> = []
-  for (const contract of analysis.contracts) {
-    positions.push([contract.label, contract.position], [contract.label + ' heading', contract.headingPosition])
-    for (const field of contract.fields) {
-      positions.push([field.label, field.position], [field.label + ' label', field.labelPosition])
-      if (field.valuePosition) positions.push([field.label + ' value', field.valuePosition])
-      for (const item of field.items) positions.push([field.label + ' item', item.position])
-    }
-  }
-  for (const problem of analysis.problems) positions.push([problem.subject, problem.place])
   const wrong: string[] = []
   const check = (what: string, point: Point) => {
     const found = point.offset === undefined ? undefined : place.toPoint(point.offset)
     if (!found || found.line !== point.line || found.column !== point.column) wrong.push(what + ' ' + JSON.stringify(point))
   }
-  for (const [what, position] of positions) {
+  for (const [what, position] of positionsOf(analysis)) {
     check(what, position.start)
     check(what, position.end)
   }

@@ -13,13 +13,11 @@
  */
 import {spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
 
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 const preload = pathToFileURL(path.join(root, 'test', 'helpers', 'pause.mjs')).href
 const warningLine =
   'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
@@ -35,12 +33,7 @@ afterAll(async () => {
 })
 
 /** A temporary folder holding a copy of the example’s `.greenlight`. */
-async function project(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-locks-'))
-  folders.push(folder)
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
-  return folder
-}
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-locks-')
 
 const stateFile = (folder: string) => path.join(folder, '.greenlight', 'tiers', 'S-01.json')
 const lockFolder = (folder: string) => `${stateFile(folder)}.lock`

@@ -15,6 +15,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {runCommand} from '@verification-tiers/evidence'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {isRunning, readPid} from './helpers/processes.js'
 import {builtBin, runTiers, tiersBin} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
@@ -44,28 +45,6 @@ async function project(commands: string[], config: object = {}): Promise<string>
   await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts)
   await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), JSON.stringify(config))
   return folder
-}
-
-/** Whether a process still runs (a killed orphan may stay a zombie until init reaps it). */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && process.platform === 'linux') return false
-  }
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-async function readPid(folder: string, name: string): Promise<number> {
-  const pid = Number((await fs.readFile(path.join(folder, name), 'utf8')).trim())
-  expect(pid).toBeGreaterThan(0)
-  return pid
 }
 
 /** Resolves once `test()` holds, checking every 20 ms; rejects after `ms`. */

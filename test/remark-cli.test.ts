@@ -8,11 +8,10 @@
  * the repository’s own `.remarkrc.json` and `.remarkignore` do not reach them.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterAll, describe, expect, it} from 'vitest'
-import {runProcess} from './helpers/tiers-bin.js'
+import {linkedProject, runProcess} from './helpers/tiers-bin.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = path.join(root, 'node_modules', '.bin', 'remark')
@@ -38,16 +37,7 @@ function remark(args: string[], cwd = root): Promise<Result> {
 }
 
 /** A temporary project with `files`, resolving plugins from the repository’s `node_modules`. */
-async function project(files: Record<string, string>): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-cli-'))
-  folders.push(folder)
-  await fs.symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
-  for (const [name, value] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
-    await fs.writeFile(path.join(folder, name), value)
-  }
-  return folder
-}
+const project = (files: Record<string, string>): Promise<string> => linkedProject(folders, 'verification-tiers-cli-', files)
 
 // The example project’s `.greenlight` folder is ignored in this repository
 // (`.remarkignore`), so it is linted with `--no-ignore`, as `npm run lint:examples` does.

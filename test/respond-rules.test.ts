@@ -8,13 +8,11 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 const warningLine =
   'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
 
@@ -29,14 +27,7 @@ afterAll(async () => {
 })
 
 /** A temporary copy of the example’s `.greenlight`, its test command `command`. */
-async function project(command = 'true'): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-respond-'))
-  folders.push(folder)
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
-  const config = path.join(folder, '.greenlight', 'config.json')
-  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', JSON.stringify(command)))
-  return folder
-}
+const project = (command = 'true'): Promise<string> => exampleProject(folders, 'verification-tiers-respond-', command)
 
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 const stateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)

@@ -2,7 +2,7 @@
  * `tiers stop-hook` end to end: the real bin reads a coding agent’s Stop-hook
  * JSON on standard input (`session_id`, `cwd`, `hook_event_name`,
  * `stop_hook_active`), reads the project’s status file and answers with the
- * hook’s JSON, following every row of seed 002’s decision matrix:
+ * hook’s JSON, following every row of the decision table:
  *
  * | Status file | Automated criteria     | Blocks | Decision                      |
  * | ----------- | ---------------------- | ------ | ----------------------------- |

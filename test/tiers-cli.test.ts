@@ -8,13 +8,11 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 
 const deprecation =
   '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
@@ -36,15 +34,8 @@ beforeAll(async () => {
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 
 /** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
-async function project(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-tiers-'))
-  folders.push(folder)
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
-  // The example’s `npm test` has no package.json to run in here: stand in a passing test command.
-  const config = path.join(folder, '.greenlight', 'config.json')
-  await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
-  return folder
-}
+// The example’s `npm test` has no package.json to run in here: stand in a passing test command.
+const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-tiers-', 'true')
 
 /** Record a passing `tiers verify` run, which the checkpoint needs before it opens. */
 async function verified(folder: string, ...slices: string[]): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * What the end-to-end tests of `tiers` share: run the real bin as a process,
- * run git in a test project, and copy the evidence fixture into a new
- * committed repository.
+ * run git in a test project, copy the example project or a fixture into a
+ * temporary folder (the evidence fixture into a new committed repository), and
+ * write a temporary project that resolves plugins from the repository.
  */
 import {execFile, spawn} from 'node:child_process'
 import fs from 'node:fs/promises'
@@ -14,6 +15,8 @@ export const root = fileURLToPath(new URL('../..', import.meta.url))
 export const tiersBin = path.join(root, 'node_modules', '.bin', 'tiers')
 export const builtBin = path.join(root, 'packages', 'cli', 'dist', 'bin.js')
 export const evidenceFixture = path.join(root, 'test', 'fixtures', 'evidence-project')
+/** The example project’s `.greenlight` folder. */
+export const exampleFolder = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 
 const execFileAsync = promisify(execFile)
 
@@ -71,6 +74,46 @@ export async function evidenceProject(folders: string[], prefix: string, {commit
     await git(folder, 'init', '-q')
     await git(folder, 'add', '-A')
     await git(folder, 'commit', '-q', '-m', 'Answer service')
+  }
+  return folder
+}
+
+/**
+ * A temporary folder (its real path) holding a copy of the example’s
+ * `.greenlight`; `folders` collects it for removal. `testCommand` stands in
+ * for the example’s `npm test`, which has no package.json to run in there.
+ */
+export async function exampleProject(folders: string[], prefix: string, testCommand?: string): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)))
+  folders.push(folder)
+  await fs.cp(exampleFolder, path.join(folder, '.greenlight'), {recursive: true})
+  if (testCommand !== undefined) {
+    const config = path.join(folder, '.greenlight', 'config.json')
+    await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', JSON.stringify(testCommand)))
+  }
+  return folder
+}
+
+/**
+ * A temporary project (its real path): `files` written, `copies` copied from
+ * the repository (`{'into/folder': 'content/examples/…'}`), and a
+ * `node_modules` symlink to the repository’s, so that plugins resolve there
+ * while the repository’s own `.remarkrc.json` and `.remarkignore` do not
+ * reach it. `folders` collects it for removal.
+ */
+export async function linkedProject(
+  folders: string[],
+  prefix: string,
+  files: Record<string, string | Buffer>,
+  copies: Record<string, string> = {}
+): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)))
+  folders.push(folder)
+  await fs.symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
+  for (const [into, from] of Object.entries(copies)) await fs.cp(path.join(root, from), path.join(folder, into), {recursive: true})
+  for (const [name, value] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
+    await fs.writeFile(path.join(folder, name), value)
   }
   return folder
 }

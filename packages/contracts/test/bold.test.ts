@@ -1,12 +1,5 @@
-import type {Contract, ContractField} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-import {cover, fieldSummary, itemSummary, read, span} from './helpers.js'
-
-function field(contract: Contract, label: string): ContractField {
-  const found = contract.fields.find((candidate) => candidate.label === label)
-  if (!found) throw new Error('No field ' + label + ' in ' + contract.label)
-  return found
-}
+import {cover, field, fieldSummary, itemSummary, read, span} from './helpers.js'
 
 const reports = [
   '# Contracts', // 1

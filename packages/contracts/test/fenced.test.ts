@@ -1,21 +1,5 @@
-import type {ContractField} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-import {cover, itemSummary, read, span} from './helpers.js'
-
-function fieldSummary(one: ContractField) {
-  return {
-    key: one.key,
-    label: one.label,
-    expectedLabel: one.expectedLabel,
-    value: one.value,
-    dialect: one.dialect,
-    position: span(one.position),
-    labelPosition: span(one.labelPosition),
-    valuePosition: span(one.valuePosition),
-    items: one.items.map((item) => item.text),
-    hasList: one.hasList
-  }
-}
+import {cover, field, fieldWithItems, itemSummary, read, span, unreadSummary} from './helpers.js'
 
 const fenced = [
   '## S-01: Blocks', // 1
@@ -52,7 +36,7 @@ describe('fenced `Field: value` blocks', () => {
     const [contract, ...rest] = read(fenced)
     expect(rest).toEqual([])
     expect(contract!.dialect).toBe('fenced')
-    expect(contract!.fields.map(fieldSummary)).toEqual([
+    expect(contract!.fields.map(fieldWithItems)).toEqual([
       {
         key: 'verification',
         label: 'Verification',
@@ -147,7 +131,7 @@ describe('fenced `Field: value` blocks', () => {
   it('reads a block that names a known field among unknown ones, near misses resolved', () => {
     const value = ['### C-23: Mixed', '', '~~~', 'Owner: ops', 'Verfication: verify', 'Slice: S-04', '~~~', ''].join('\n')
     const contract = read(value)[0]!
-    expect(contract.fields.map(fieldSummary)).toEqual([
+    expect(contract.fields.map(fieldWithItems)).toEqual([
       {
         key: null,
         label: 'Owner',
@@ -214,7 +198,7 @@ describe('fenced `Field: value` blocks', () => {
       ''
     ].join('\n')
     const contract = read(value)[0]!
-    expect(contract.fields.map(fieldSummary)).toEqual([
+    expect(contract.fields.map(fieldWithItems)).toEqual([
       {
         key: 'verification',
         label: 'Verification',
@@ -275,7 +259,7 @@ describe('fenced `Field: value` blocks', () => {
       ''
     ].join('\n')
     const contract = read(value)[0]!
-    expect(contract.fields.map(fieldSummary).slice(1)).toEqual([
+    expect(contract.fields.map(fieldWithItems).slice(1)).toEqual([
       {
         key: 'acceptanceCriteria',
         label: 'Acceptance Criteria',
@@ -341,7 +325,7 @@ describe('fenced `Field: value` blocks', () => {
   ])('reads a fenced block in a %s document with exact columns', (_, eol) => {
     const value = ['### C-26: Crlf', '', '```', 'Verification: `verify`', 'Steps:', '  - s1', '```', ''].join(eol)
     const contract = read(value)[0]!
-    expect(contract.fields.map(fieldSummary)).toEqual([
+    expect(contract.fields.map(fieldWithItems)).toEqual([
       {
         key: 'verification',
         label: 'Verification',
@@ -370,6 +354,41 @@ describe('fenced `Field: value` blocks', () => {
     expect(contract.tier).toBe('verify')
     expect(cover(value, contract.steps[0]!.position)).toBe('s1')
   })
+
+  it('keeps text under an empty criteria or steps label as unread paragraphs, split at blank lines and ended by the next label', () => {
+    const value = [
+      '### C-28: Unread', // 1
+      '', // 2
+      '```', // 3
+      'Verification: verify', // 4
+      'Acceptance Criteria:', // 5
+      'A paused campaign', // 6
+      'shows a grey badge', // 7
+      '', // 8
+      'It says Paused', // 9
+      'Steps:', // 10
+      'Acceptance Criteria:', // 11
+      '  - A grey badge', // 12
+      '```', // 13
+      ''
+    ].join('\n')
+    const contract = read(value)[0]!
+    expect(contract.fields.map((one) => [one.label, one.unread.map(unreadSummary)])).toEqual([
+      ['Verification', []],
+      [
+        'Acceptance Criteria',
+        [
+          {kind: 'paragraph', text: 'A paused campaign shows a grey badge', position: '6:1-7:19'},
+          {kind: 'paragraph', text: 'It says Paused', position: '9:1-9:15'}
+        ]
+      ],
+      // An empty label right before the next one has no text under it.
+      ['Steps', []],
+      ['Acceptance Criteria', []]
+    ])
+    expect(field(contract, 'Steps').items).toEqual([])
+    expect(contract.criteria.map((item) => item.text)).toEqual(['A grey badge'])
+  })
 })
 
 describe('`// ` comment blocks', () => {
@@ -391,7 +410,7 @@ describe('`// ` comment blocks', () => {
   it('reads fields behind `// `, with columns after the prefix', () => {
     const contract = read(comment)[0]!
     expect(contract.dialect).toBe('comment')
-    expect(contract.fields.map(fieldSummary)).toEqual([
+    expect(contract.fields.map(fieldWithItems)).toEqual([
       {
         key: 'contract',
         label: 'Contract',
@@ -466,7 +485,7 @@ describe('`// ` comment blocks', () => {
   it('is the fenced dialect when one line is not a comment', () => {
     const value = ['### C-31: Mixed', '', '```', '// Verification: auto', 'Verification: verify', '```', ''].join('\n')
     const contract = read(value)[0]!
-    expect(contract.fields.map(fieldSummary)).toEqual([
+    expect(contract.fields.map(fieldWithItems)).toEqual([
       {
         key: 'verification',
         label: 'Verification',

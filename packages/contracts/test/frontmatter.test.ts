@@ -408,6 +408,21 @@ describe('YAML frontmatter', () => {
     ])
   })
 
+  it('places a contract without a `contract` key at its `id` entry', () => {
+    const source = ['---', 'slice: S-02', 'id: C-06', '---', ''].join('\n')
+    const [contract] = analyze(source).contracts
+    expect(span(contract!.headingPosition)).toBe('3:1-3:9')
+    expect(cover(source, contract!.headingPosition)).toBe('id: C-06')
+  })
+
+  it('reads an empty `verification:` as the empty tier, placed on its key', () => {
+    const source = ['---', 'id: C-06', 'contract: ExportCsv', 'verification:', '---', ''].join('\n')
+    const [contract] = analyze(source).contracts
+    expect([contract!.tier, contract!.effectiveTier]).toEqual(['', 'verify'])
+    const verification = contract!.fields.find((one) => one.key === 'verification')!
+    expect([verification.value, span(verification.labelPosition), verification.valuePosition]).toEqual(['', '4:1-4:13', null])
+  })
+
   it('does not take a short key (`it`, `in`, `if`) for `id`', () => {
     const source = ['---', 'it: yes', 'in: S-09', 'if: C-99', 'id: C-48', 'verification: auto', '---', ''].join('\n')
     const {contracts, problems} = analyze(source)

@@ -1,6 +1,6 @@
 /** What the model’s tests share: read contracts with the file, and show positions. */
 import {analyzeContracts, extractContracts} from '@verification-tiers/contracts'
-import type {Contract, ContractAnalysis, ContractField, ContractItem} from '@verification-tiers/contracts'
+import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractText} from '@verification-tiers/contracts'
 import type {Root} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
@@ -60,7 +60,24 @@ export function fieldSummary(one: ContractField) {
   }
 }
 
+/** A field as `fieldSummary` gives it, with the texts of its items instead of their number. */
+export function fieldWithItems(one: ContractField) {
+  return {...fieldSummary(one), items: one.items.map((item) => item.text)}
+}
+
 /** An item as the tests compare it. */
 export function itemSummary(item: ContractItem) {
   return {text: item.text, position: span(item.position), check: item.check}
+}
+
+/** Text under a criteria or steps label that is no list, as the tests compare it. */
+export function unreadSummary(text: ContractText) {
+  return {kind: text.kind, text: text.text, position: span(text.position)}
+}
+
+/** The field of `contract` labelled `label` (as written); throws when there is none. */
+export function field(contract: Contract, label: string): ContractField {
+  const found = contract.fields.find((candidate) => candidate.label === label)
+  if (!found) throw new Error('No field ' + label + ' in ' + contract.label)
+  return found
 }

@@ -6,18 +6,9 @@
  * Every fixture here is invented for these tests.
  */
 import {parseContractHeading, parseSliceHeading} from '@verification-tiers/contracts'
-import type {Contract, ContractField, ContractText} from '@verification-tiers/contracts'
+import type {Contract} from '@verification-tiers/contracts'
 import {describe, expect, it} from 'vitest'
-import {analyze, cover, fieldSummary, itemSummary, read, span} from './helpers.js'
-
-/** A field as compared here: its summary, with item texts instead of their number. */
-function fieldWithItems(one: ContractField) {
-  return {...fieldSummary(one), items: one.items.map((item) => item.text)}
-}
-
-function unreadSummary(text: ContractText) {
-  return {kind: text.kind, text: text.text, position: span(text.position)}
-}
+import {analyze, cover, field, fieldWithItems, itemSummary, read, span, unreadSummary} from './helpers.js'
 
 /** What identifies a contract, as compared here. */
 function contractSummary(contract: Contract) {
@@ -31,12 +22,6 @@ function contractSummary(contract: Contract) {
     position: span(contract.position),
     headingPosition: span(contract.headingPosition)
   }
-}
-
-function field(contract: Contract, label: string): ContractField {
-  const found = contract.fields.find((candidate) => candidate.label === label)
-  if (!found) throw new Error('No field ' + label + ' in ' + contract.label)
-  return found
 }
 
 describe('a plain fence with items straight under their labels', () => {

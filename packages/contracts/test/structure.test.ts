@@ -201,6 +201,7 @@ describe('tiers', () => {
     ['**Verification:**', '', 'verify'],
     ['**Boundary:** no tier here', null, 'verify'],
     ['```\nVerification: `auto`\n```', 'auto', 'auto'],
+    ['```\nVerification:\nSteps:\n  - Open it\n```', '', 'verify'],
     ['```go\n// Verification: manual\n```', 'manual', 'verify']
   ])('reads %j as tier %j, effective %j', (body, tier, effective) => {
     const [contract] = read('### C-01: Tiered\n\n' + body + '\n')

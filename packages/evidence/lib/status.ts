@@ -4,7 +4,7 @@ import {FileReadError, parseJsonText, readJsonFile, stateFolder, updateJsonFile}
 import type {JsonFileKind} from '@verification-tiers/runtime'
 import type {SourceFingerprint} from './fingerprint.js'
 
-/** One check of a run (seed 002, AC-14). */
+/** One check of a run, as the status file keeps it. */
 export interface CheckResult {
   /** `C-01.2` for the second criterion of C-01; `test-command` and `contracts` for the other levels. */
   criterion_id: string

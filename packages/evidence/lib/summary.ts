@@ -7,7 +7,7 @@ const labels = {pass: 'PASS', fail: 'FAIL', timeout: 'TIMEOUT', 'requires-human'
 // Lines of a failure’s output shown in the summary; the status file keeps more.
 const shownOutputLines = 10
 
-/** The human summary of a run (seed 002’s /done output): each check, totals, what to do next. */
+/** The human summary of a run: each check, totals, what to do next. */
 export function renderVerificationSummary(run: VerificationRun): string {
   const results = run.results.map((result) => ({
     ...result,

@@ -5,13 +5,13 @@
  *
  * Run `npx tsc -b` first: the tests import the built package.
  */
-import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {keptOutputBytes} from '@verification-tiers/protocol'
 import {runCommand} from '@verification-tiers/evidence'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, it} from 'vitest'
+import {isRunning, readPid as readPidIn} from '../../../test/helpers/processes.js'
 
 let folder: string
 const leftovers: number[] = []
@@ -29,30 +29,7 @@ afterAll(async () => {
   await fs.rm(folder, {recursive: true, force: true})
 })
 
-/**
- * Whether a process still runs. A killed process whose parent is gone may
- * stay a zombie (state `Z`) until init reaps it: it runs no more.
- */
-function isRunning(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && process.platform === 'linux') return false
-  }
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-async function readPid(name: string): Promise<number> {
-  const pid = Number((await fs.readFile(path.join(folder, name), 'utf8')).trim())
-  expect(pid).toBeGreaterThan(0)
-  return pid
-}
+const readPid = (name: string): Promise<number> => readPidIn(folder, name)
 
 describe.concurrent('runCommand', () => {
   it('passes a command that exits 0, with its output', async ({expect}) => {

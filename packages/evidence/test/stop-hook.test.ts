@@ -1,6 +1,6 @@
 /**
- * The stop-hook decision (seed 002, appendix: the decision matrix) as a pure
- * function, the hook’s JSON answer, and the per-session block counts that
+ * The stop-hook decision (block on no run or a failure, allow on a pass, a
+ * safety valve after too many blocks) as a pure function, the hook’s JSON answer, and the per-session block counts that
  * feed the safety valve.
  */
 import fs from 'node:fs/promises'

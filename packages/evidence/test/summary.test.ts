@@ -1,5 +1,5 @@
 /**
- * The human summary of a run (seed 002’s `/done` output): each check with its
+ * The human summary of a run: each check with its
  * mark, method and details, a failure’s last output lines, the totals and
  * what to do next.
  */

@@ -1,7 +1,6 @@
 /**
  * The words and numbers of the verification-tier protocol. The generated docs
  * and the runtime both read them from here, so a changed word changes both.
- * Texts follow the design (seed 000, sections 4.3 to 4.5 and 6.3).
  */
 import {defaultTier, tiers} from '@verification-tiers/contracts'
 import type {Tier} from '@verification-tiers/contracts'
@@ -41,7 +40,7 @@ export type RouteTarget = 'test writer' | 'user'
 export const testWriterReceives: readonly string[] = ['the rejection feedback (verbatim)', 'the contract', 'the acceptance criteria']
 export const testWriterNeverReceives: readonly string[] = ['implementation code', 'test source from the current cycle']
 
-/** The three ways to address a rejection (seed 4.4), each mapped to a gap and a route. */
+/** The three ways to address a rejection, each mapped to a gap and a route. */
 export const rejectionOptions = [
   {
     choice: '1',
@@ -88,7 +87,7 @@ export const rejectionOptions = [
   actionTaken: string
 }>
 
-/** Choices at the escalation (seed 4.5). */
+/** Choices at the escalation, after `rejectionThreshold` rejections of one slice. */
 export const escalationOptions = [
   {choice: '1', title: 'Re-scope', text: 'the contract is fundamentally wrong. Revise contracts and restart.', note: null, decision: 'rescope'},
   {choice: '2', title: 'Pair', text: 'provide detailed, step-by-step guidance for exactly what you want.', note: null, decision: 'pair'},
@@ -106,7 +105,7 @@ export const modes = ['interactive', 'yolo'] as const
 
 export type Mode = (typeof modes)[number]
 
-/** Checkpoint types (seed 6.3): what triggers each, and in which modes it pauses. */
+/** Checkpoint types: what triggers each, and in which modes it pauses. */
 export const checkpointTypes = [
   {name: 'Visual', trigger: 'UI slice needs human eyes', deprecated: 'use the verify tier', pauses: 'interactive mode only', pausesIn: ['interactive']},
   {name: 'Decision', trigger: 'Rule 4 architectural stop', deprecated: null, pauses: 'always', pausesIn: modes},
@@ -135,7 +134,7 @@ export const visualCheckpointWarning =
 /** Where the full protocol lives, for cross-references. */
 export const protocolDoc = 'references/verification-tiers.md'
 
-/** Graded verifier verdicts (seed 001), strictest last. */
+/** Graded verifier verdicts, strictest last. */
 export const verdicts = ['PASS', 'PASS_WITH_WARNINGS', 'FAIL_SOFT', 'FAIL_HARD'] as const
 export type Verdict = (typeof verdicts)[number]
 
@@ -146,7 +145,7 @@ export const unclearVerdictReason = 'Unclear verification response'
 export const checkStatuses = ['pass', 'fail', 'timeout', 'requires-human'] as const
 export type CheckStatus = (typeof checkStatuses)[number]
 
-/** Levels of verification (seed 003), run in this order. */
+/** Levels of verification, run in this order. */
 export const verificationLevels = ['syntactic', 'contract', 'behavioral'] as const
 export type VerificationLevel = (typeof verificationLevels)[number]
 
@@ -159,13 +158,13 @@ export const keptOutputBytes = 8192
 /** Blocks of the stop hook before its safety valve lets the agent stop (`TIERS_MAX_BLOCKS`). */
 export const defaultMaxStopBlocks = 5
 
-/** Attempts of a task before it escalates instead of re-queueing (seed 003). */
+/** Attempts of a task before it escalates instead of re-queueing. */
 export const maxAttempts = 3
 
-/** Pass ratio above which triage routes straight to verification (seed 004). */
+/** Pass ratio above which triage routes straight to verification. */
 export const triagePassRatio = 0.8
 
-/** Failure taxonomy (seed 004, section 2.5): every failure carries one of these. */
+/** Failure taxonomy: every failure carries one of these. */
 export const failureCategories = [
   {category: 'executor_incomplete', description: 'Task marked complete but acceptance criteria not met'},
   {category: 'executor_wrong_approach', description: 'Executor took an approach that cannot satisfy requirements'},

@@ -167,21 +167,4 @@ describe('remark-lint-contract-frontmatter', () => {
       expect(await check(value)).toEqual([shape('3:8-3:20', 'steps', 'text', 'a list')])
     })
   })
-
-  describe('severity', () => {
-    const value = '---\nid: C-01\nverification: verify: auto\n---\n'
-
-    it('is a warning by default', async () => {
-      expect(await check(value)).toEqual([syntax('3:15-3:16', nested)])
-    })
-
-    it('is fatal with `error`', async () => {
-      expect(await check(value, ['error'])).toEqual([syntax('3:15-3:16', nested, true)])
-    })
-
-    it('is off with `false` or `off`', async () => {
-      expect(await check(value, false)).toEqual([])
-      expect(await check(value, ['off'])).toEqual([])
-    })
-  })
 })

@@ -116,103 +116,6 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
   })
 
-  describe('fenced `Field:` blocks', () => {
-    it('reports a verify contract with no criteria on its Verification line', async () => {
-      const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\nVerification: verify\n```\n'
-      expect(await check(value)).toEqual([expected('5:1-5:21', verifyReason('C-03 CampaignStatusBadge'))])
-    })
-
-    it('accepts a one-line value, and reports one that says nothing', async () => {
-      const fenced = (rest: string) => '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\n' + rest + '```\n'
-      expect(await check(fenced('Steps: Open /campaigns and pause one\n'))).toEqual([])
-      expect(await check(fenced('Acceptance Criteria: -\nSteps: None.\n'))).toEqual([
-        expected('4:1-4:21', verifyReason('C-03 CampaignStatusBadge'))
-      ])
-    })
-
-    it('reports an invalid tier in a block on its Verification line', async () => {
-      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: manual\n```\n'
-      expect(await check(value)).toEqual([expected('4:1-4:21', verifyReason('C-03 CampaignStatusBadge'))])
-    })
-
-    it('accepts criteria given as indented items', async () => {
-      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nAcceptance Criteria:\n  - A paused campaign shows a grey badge\n```\n'
-      expect(await check(value)).toEqual([])
-    })
-
-    it('reports a fenced contract with no Verification line on its heading', async () => {
-      const value = '### C-03: CampaignStatusBadge\n\n```\nBoundary: StatusBadge -> badge\n```\n'
-      expect(await check(value)).toEqual([
-        expected('1:1-1:30', defaultReason('C-03 CampaignStatusBadge', 'Verification'))
-      ])
-    })
-  })
-
-  describe('`// ` comment blocks', () => {
-    it('reports a verify contract with no criteria behind `// `', async () => {
-      const value = '### C-04: FormatSpend\n\n```go\n// Contract: FormatSpend\n// Verification: verify\n```\n'
-      expect(await check(value)).toEqual([expected('5:4-5:24', verifyReason('C-04 FormatSpend'))])
-    })
-
-    it('accepts steps behind `// `', async () => {
-      const value = '### C-04: FormatSpend\n\n```go\n// Verification: verify\n// Steps:\n//   - Format 12.5 EUR\n```\n'
-      expect(await check(value)).toEqual([])
-    })
-  })
-
-  describe('YAML frontmatter', () => {
-    it('reports a verify contract with an empty list of criteria on its `verification` key', async () => {
-      const value = '---\nid: C-06\nverification: verify\nacceptance_criteria: []\n---\n'
-      expect(await check(value)).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
-    })
-
-    it('reports a frontmatter contract with no tier on its `contract` entry, with the snake_case fix', async () => {
-      const value = '---\nid: C-06\ncontract: ExportCsv\n---\n\n# C-06: ExportCsv\n\n**Boundary:** Export button -> CSV download\n'
-      expect(await check(value)).toEqual([expected('3:1-3:20', defaultReason('C-06 ExportCsv', 'verification'))])
-    })
-
-    it('reports a frontmatter contract with neither id nor name on the whole frontmatter', async () => {
-      expect(await check('---\nsteps:\n---\n')).toEqual([
-        expected(
-          '1:1-3:4',
-          'Unexpected contract (unnamed) without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `verification: auto`'
-        )
-      ])
-    })
-
-    it('reports an invalid tier in frontmatter on its `verification` key', async () => {
-      expect(await check('---\nid: C-06\nverification: Verify\n---\n')).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
-      expect(await check('---\nid: C-06\nverification: [auto]\n---\n')).toEqual([expected('3:1-3:21', verifyReason('C-06'))])
-    })
-
-    it('counts a one-line value from the body that repeats the frontmatter contract’s heading', async () => {
-      const value = '---\nid: C-06\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Steps:** Click Export\n'
-      expect(await check(value)).toEqual([])
-    })
-
-    it('counts criteria from the body that repeats the frontmatter contract’s heading', async () => {
-      const value = '---\nid: C-06\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Acceptance Criteria:**\n- Clicking Export downloads campaigns.csv\n'
-      expect(await check(value)).toEqual([])
-    })
-
-    it('accepts the frontmatter contract of the example project', async () => {
-      const value = [
-        '---',
-        'id: C-06',
-        'contract: ExportCsv',
-        'slice: S-02',
-        'verification: verify',
-        'acceptance_criteria:',
-        '  - Clicking "Export" downloads campaigns.csv with one row per campaign',
-        'steps:',
-        '  - Open /campaigns and click "Export"',
-        '---',
-        ''
-      ].join('\n')
-      expect(await check(value)).toEqual([])
-    })
-  })
-
   describe('option `ignoreDefaultTier`', () => {
     it('leaves contracts with no Verification field alone when `true`', async () => {
       expect(await check(spendHeader, {ignoreDefaultTier: true})).toEqual([])
@@ -238,28 +141,6 @@ describe('remark-lint-verify-tier-criteria', () => {
       expect(await check(paymentForm, ['error', {ignoreDefaultTier: true}])).toEqual([
         expected('4:1-4:25', verifyReason('C-02 PaymentForm'), {fatal: true})
       ])
-    })
-  })
-
-  describe('severity', () => {
-    it('is a warning by default, and with `warn`', async () => {
-      expect(await check(paymentForm)).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
-      expect(await check(paymentForm, ['warn'])).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
-    })
-
-    it('is fatal with `error`', async () => {
-      expect(await check(spendHeader, ['error'])).toEqual([
-        expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'), {fatal: true})
-      ])
-    })
-
-    it('is off with `false` or `off`', async () => {
-      expect(await check(paymentForm + '\n' + spendHeader, false)).toEqual([])
-      expect(await check(paymentForm + '\n' + spendHeader, ['off'])).toEqual([])
-    })
-
-    it('can be turned off in a document with a comment', async () => {
-      expect(await check('<!--lint disable verify-tier-criteria-->\n\n' + spendHeader)).toEqual([])
     })
   })
 })

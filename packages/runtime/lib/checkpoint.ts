@@ -47,17 +47,17 @@ export function renderPartial(name: string, data: object): string {
   return template({...data, protocol: protocolContext}).replace(/\n$/, '')
 }
 
-/** The Verify checkpoint of a slice (seed 4.3), adapted to criteria only, steps only, both or neither. */
+/** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
   return renderPartial('verify-checkpoint', data)
 }
 
-/** The three ways to address a rejection, with the user’s words (seed 4.4). */
+/** The three ways to address a rejection, with the user’s words. */
 export function renderRejectionOptions(data: RejectionOptionsData): string {
   return renderPartial('rejection-options', data)
 }
 
-/** The escalation after repeated rejections (seed 4.5). */
+/** The escalation after repeated rejections of one slice, with its three options. */
 export function renderEscalation(data: EscalationData): string {
   return renderPartial('escalation', data)
 }
@@ -79,7 +79,7 @@ export function renderRoute(route: Route): string {
   return renderPartial('route', route)
 }
 
-/** The verifier’s tier report (seed 6.6). */
+/** The verifier’s tier report of a slice; informational, it enforces nothing. */
 export function renderTierReport(report: TierReport): string {
   return renderPartial('tier-report', report)
 }

@@ -1,7 +1,7 @@
 import {visualCheckpointWarning} from '@verification-tiers/protocol'
 import type {ResolvedSlice} from './slice.js'
 
-/** The verifier’s tier report of a slice (seed 6.6); informational, it enforces nothing. */
+/** The verifier’s tier report of a slice; informational, it enforces nothing. */
 export interface TierReport {
   sliceId: string
   sliceName: string

@@ -16,7 +16,7 @@ export interface LevelResult {
   failedChecks: FailedCheck[]
 }
 
-/** What to do with a task whose verification failed (seed 003). */
+/** What to do with a task whose verification failed: complete, re-queue, or escalate. */
 export type RequeueDecision =
   | {action: 'completed'; passed: true}
   | {action: 'requeued'; passed: false; attemptNumber: number; reason: string}
@@ -33,7 +33,7 @@ export function requeueDecision(results: readonly LevelResult[], attemptNumber: 
 
 /**
  * The prompt for the next attempt: the original prompt with the failure
- * context of the failed levels appended (seed 003’s block).
+ * context of the failed levels appended, in a `=== PREVIOUS ATTEMPT FAILED ===` block.
  */
 export function buildRequeuePrompt(originalPrompt: string, results: readonly LevelResult[], attemptNumber: number): string {
   const failed = results.filter((result) => !result.passed)
@@ -53,7 +53,7 @@ export interface TriageCheck {
   output: string
 }
 
-/** Triage of a phase (seed 004): already implemented (`verify_only`) or not (`full_pipeline`). */
+/** Triage of a phase: already implemented (`verify_only`) or not (`full_pipeline`). */
 export interface Triage {
   criteria_checked: TriageCheck[]
   total_criteria: number

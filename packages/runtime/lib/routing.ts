@@ -44,7 +44,7 @@ export interface Route {
 }
 
 /**
- * Route a rejection (seed 4.4): test and implementation gaps go to the test
+ * Route a rejection: test and implementation gaps go to the test
  * writer with the feedback verbatim, the contracts and the criteria, never
  * implementation code; contract gaps go to the user.
  */

@@ -7,7 +7,7 @@ export interface ParsedVerdict {
   message: string | null
 }
 
-/** Job status a verdict gives (seed 001): warnings pass, every failure fails. */
+/** Job status a verdict gives: warnings pass, every failure fails. */
 export type JobStatus = 'pass' | 'fail'
 
 // Longest phrases first: `PASS_WITH_WARNINGS` before `PASS`, `FAIL_SOFT` before `FAIL`.

@@ -1,16 +1,16 @@
 /**
- * Re-queue after failed verification (seed 003): the failure-context block
- * appended to the task’s prompt, re-queue or escalation after at most three
- * attempts; triage routing by pass ratio (seed 004, step 0.5); and the
- * failure taxonomy (seed 004, section 2.5).
+ * Re-queue after failed verification: the failure-context block appended to
+ * the task’s prompt, re-queue or escalation after at most three attempts;
+ * triage routing by pass ratio (over 0.8: verification only); and the failure
+ * taxonomy.
  */
 import {failureCategories, maxAttempts, triagePassRatio} from '@verification-tiers/protocol'
 import {buildRequeuePrompt, isFailureCategory, requeueDecision, triage} from '@verification-tiers/runtime'
 import type {LevelResult, TriageCheck} from '@verification-tiers/runtime'
 import {describe, expect, it} from 'vitest'
 
-/** Seed 003’s example: the contract level failed on two checks. */
-const seedResults: LevelResult[] = [
+/** The contract level failed on two checks. */
+const exampleResults: LevelResult[] = [
   {level: 'syntactic', passed: true, failedChecks: []},
   {
     level: 'contract',
@@ -23,8 +23,8 @@ const seedResults: LevelResult[] = [
   {level: 'behavioral', passed: true, failedChecks: []}
 ]
 
-/** Seed 003’s block, verbatim. */
-const seedBlock = `=== PREVIOUS ATTEMPT FAILED (Attempt 2) ===
+/** The failure-context block for those checks, exactly. */
+const exampleBlock = `=== PREVIOUS ATTEMPT FAILED (Attempt 2) ===
 Verification level: contract
 The previous execution of this task failed verification. Fix the following issues:
 
@@ -37,14 +37,14 @@ Retry the task addressing these specific failures.
 Do not change working parts of the implementation.`
 
 describe('buildRequeuePrompt', () => {
-  it('appends seed 003’s block to the original prompt, exactly', () => {
-    expect(buildRequeuePrompt('Create the auth service in services/gateway.', seedResults, 2)).toBe(
-      `Create the auth service in services/gateway.\n\n${seedBlock}`
+  it('appends the failure-context block to the original prompt, exactly', () => {
+    expect(buildRequeuePrompt('Create the auth service in services/gateway.', exampleResults, 2)).toBe(
+      `Create the auth service in services/gateway.\n\n${exampleBlock}`
     )
   })
 
   it('trims the original prompt’s trailing space and blank lines before the block', () => {
-    expect(buildRequeuePrompt('Create the auth service.\n\n  \n', seedResults, 2)).toBe(`Create the auth service.\n\n${seedBlock}`)
+    expect(buildRequeuePrompt('Create the auth service.\n\n  \n', exampleResults, 2)).toBe(`Create the auth service.\n\n${exampleBlock}`)
   })
 
   it('names every failed level and lists their checks in level order', () => {
@@ -75,7 +75,7 @@ describe('requeueDecision', () => {
   })
 
   it('completes a task whose levels all passed, whatever the attempt', () => {
-    const passed = seedResults.map((result) => ({...result, passed: true, failedChecks: []}))
+    const passed = exampleResults.map((result) => ({...result, passed: true, failedChecks: []}))
     expect(requeueDecision(passed, 1)).toEqual({action: 'completed', passed: true})
     expect(requeueDecision(passed, 3)).toEqual({action: 'completed', passed: true})
     expect(requeueDecision([], 5)).toEqual({action: 'completed', passed: true})
@@ -83,14 +83,14 @@ describe('requeueDecision', () => {
 
   it('re-queues failed attempts 1 and 2 as the next attempt, naming the failed checks', () => {
     const reason = 'contract: env-JWT_SECRET, endpoint-POST--api-auth-register'
-    expect(requeueDecision(seedResults, 1)).toEqual({action: 'requeued', passed: false, attemptNumber: 2, reason})
-    expect(requeueDecision(seedResults, 2)).toEqual({action: 'requeued', passed: false, attemptNumber: 3, reason})
+    expect(requeueDecision(exampleResults, 1)).toEqual({action: 'requeued', passed: false, attemptNumber: 2, reason})
+    expect(requeueDecision(exampleResults, 2)).toEqual({action: 'requeued', passed: false, attemptNumber: 3, reason})
   })
 
   it('escalates at the third failed attempt, and after', () => {
     const escalated = {action: 'escalated', passed: false, reason: 'max_retries_exceeded'}
-    expect(requeueDecision(seedResults, 3)).toEqual(escalated)
-    expect(requeueDecision(seedResults, 4)).toEqual(escalated)
+    expect(requeueDecision(exampleResults, 3)).toEqual(escalated)
+    expect(requeueDecision(exampleResults, 4)).toEqual(escalated)
   })
 
   it('joins several failed levels in the reason', () => {
@@ -102,8 +102,8 @@ describe('requeueDecision', () => {
   })
 
   it('takes another limit', () => {
-    expect(requeueDecision(seedResults, 1, 1)).toEqual({action: 'escalated', passed: false, reason: 'max_retries_exceeded'})
-    expect(requeueDecision(seedResults, 4, 5)).toMatchObject({action: 'requeued', attemptNumber: 5})
+    expect(requeueDecision(exampleResults, 1, 1)).toEqual({action: 'escalated', passed: false, reason: 'max_retries_exceeded'})
+    expect(requeueDecision(exampleResults, 4, 5)).toMatchObject({action: 'requeued', attemptNumber: 5})
   })
 })
 
@@ -174,7 +174,7 @@ describe('failure taxonomy', () => {
     'coordination_failure'
   ]
 
-  it('has seed 004’s ten categories, in its order, each described', () => {
+  it('has the ten failure categories, in order, each described', () => {
     expect(failureCategories.map((entry) => entry.category)).toEqual(categories)
     for (const entry of failureCategories) expect(entry.description).not.toBe('')
   })

@@ -1,24 +1,18 @@
 /**
- * Graded verdicts (seed 001): a verifier’s free-text reply read by its first
- * word or phrase into PASS, PASS_WITH_WARNINGS, FAIL_SOFT or FAIL_HARD, the
- * job status each gives, and `tiers verdict` through the real bin (text,
- * `--json`, `--yaml`, standard input, exit codes).
+ * Graded verdicts: a verifier’s free-text reply read by its first
+ * word or phrase into PASS, PASS_WITH_WARNINGS, FAIL_SOFT or FAIL_HARD, and
+ * the job status each gives. `tiers verdict` is tested end to end in
+ * `test/tiers-verdict.test.ts`.
  *
- * Run `npx tsc -b` first: the tests import the built packages and run
- * `node_modules/.bin/tiers`.
+ * Run `npx tsc -b` first: the tests import the built packages.
  */
-import {spawn} from 'node:child_process'
-import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {verdicts} from '@verification-tiers/protocol'
 import {isHardFail, isPass, parseVerdict, toJobStatus} from '@verification-tiers/runtime'
 import {describe, expect, it} from 'vitest'
 
-const root = fileURLToPath(new URL('../../..', import.meta.url))
-const bin = path.join(root, 'node_modules', '.bin', 'tiers')
 const unclear = {verdict: 'FAIL_HARD', message: 'Unclear verification response'}
 
-describe('seed 001, Expected Behavior', () => {
+describe('a verdict with a message', () => {
   it('reads `PASS_WITH_WARNINGS: Minor style issues` as a passing verdict with warnings', () => {
     const {verdict, message} = parseVerdict('PASS_WITH_WARNINGS: Minor style issues')
     expect(verdict).toBe('PASS_WITH_WARNINGS')
@@ -40,7 +34,7 @@ describe('seed 001, Expected Behavior', () => {
 
 describe('parseVerdict', () => {
   it.each([
-    // Seed 001’s parse logic, phrase by phrase.
+    // Each phrase, with `_` or a space between words, and `PASSED`/`FAILED`.
     ['PASS', 'PASS', null],
     ['PASSED', 'PASS', null],
     ['PASS_WITH_WARNINGS', 'PASS_WITH_WARNINGS', null],
@@ -141,102 +135,5 @@ describe('isPass, isHardFail, toJobStatus', () => {
     expect(isPass(verdict)).toBe(pass)
     expect(isHardFail(verdict)).toBe(hardFail)
     expect(toJobStatus(verdict)).toBe(job)
-  })
-})
-
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-/** Run the real bin; `input` is piped to its standard input (closed at once when absent). */
-function tiers(args: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {cwd: root, stdio: ['pipe', 'pipe', 'pipe']})
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({code, stdout, stderr}))
-    child.stdin.end(input)
-  })
-}
-
-describe.concurrent('tiers verdict', () => {
-  it('prints the verdict, the job status and the message; a pass exits 0', async ({expect}) => {
-    expect(await tiers(['verdict', 'PASS_WITH_WARNINGS:', 'Minor', 'style', 'issues'])).toEqual({
-      code: 0,
-      stdout: 'PASS_WITH_WARNINGS (job: pass): Minor style issues\n',
-      stderr: ''
-    })
-  })
-
-  it('joins several arguments, and exits 1 for a failure', async ({expect}) => {
-    expect(await tiers(['verdict', 'FAIL_HARD:', 'Syntax errors on line 42'])).toEqual({
-      code: 1,
-      stdout: 'FAIL_HARD (job: fail): Syntax errors on line 42\n',
-      stderr: ''
-    })
-  })
-
-  it('prints a bare verdict without a message', async ({expect}) => {
-    expect(await tiers(['verdict', 'passed'])).toEqual({code: 0, stdout: 'PASS (job: pass)\n', stderr: ''})
-  })
-
-  it('says why an unclear reply fails hard', async ({expect}) => {
-    expect(await tiers(['verdict', 'PASSWORD reset'])).toEqual({
-      code: 1,
-      stdout: 'FAIL_HARD (job: fail): Unclear verification response\n',
-      stderr: ''
-    })
-  })
-
-  it('prints JSON for orchestrators', async ({expect}) => {
-    const run = await tiers(['verdict', '--json', 'FAIL_HARD: Syntax errors on line 42'])
-    expect(run.code).toBe(1)
-    expect(run.stderr).toBe('')
-    expect(JSON.parse(run.stdout)).toEqual({
-      verdict: 'FAIL_HARD',
-      message: 'Syntax errors on line 42',
-      isPass: false,
-      isHardFail: true,
-      jobStatus: 'fail',
-      warnings: []
-    })
-  })
-
-  it('prints YAML', async ({expect}) => {
-    expect(await tiers(['verdict', '--yaml', 'PASS'])).toEqual({
-      code: 0,
-      stdout: 'verdict: PASS\nmessage: null\nisPass: true\nisHardFail: false\njobStatus: pass\nwarnings: []\n',
-      stderr: ''
-    })
-  })
-
-  it('reads the reply from standard input with `-`, message lines and all', async ({expect}) => {
-    expect(await tiers(['verdict', '-'], '**FAIL SOFT**\nThe retry test is flaky\n')).toEqual({
-      code: 1,
-      stdout: 'FAIL_SOFT (job: fail): The retry test is flaky\n',
-      stderr: ''
-    })
-  })
-
-  it('reads standard input when no text is given, as JSON too', async ({expect}) => {
-    const run = await tiers(['verdict', '--json'], 'pass with warnings: one TODO left\n')
-    expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toEqual({
-      verdict: 'PASS_WITH_WARNINGS',
-      message: 'one TODO left',
-      isPass: true,
-      isHardFail: false,
-      jobStatus: 'pass',
-      warnings: []
-    })
-  })
-
-  it('reads empty standard input as unclear', async ({expect}) => {
-    expect(await tiers(['verdict', '-'], '')).toEqual({code: 1, stdout: 'FAIL_HARD (job: fail): Unclear verification response\n', stderr: ''})
   })
 })
