@@ -242,21 +242,32 @@ function isFenced(code: Code, locator: Locator): boolean {
  */
 function lineLocator(code: Code, lines: string[], locator: Locator) {
   const first = code.position!.start
-  return function (index: number, from: number, to: number): Position {
+  // Where each content line starts in the source, found once per line: a block asks for most lines several times.
+  const starts: Array<{column: number; offset: number | undefined}> = []
+  const lineEnd = /[\r\n]/g
+  const startOf = (index: number) => {
+    const known = starts[index]
+    if (known) return known
     const line = first.line + 1 + index
     let column = first.column
     let offset: number | undefined
     const lineStart = locator.lineStart(line)
     if (locator.source !== null && lineStart !== undefined) {
-      const lineEnd = /[\r\n]/g
       lineEnd.lastIndex = lineStart
-      const text = locator.source.slice(lineStart, lineEnd.exec(locator.source)?.index)
+      const textEnd = lineEnd.exec(locator.source)?.index ?? locator.source.length
       const content = lines[index] ?? ''
       // The line ends as the content line does; only its indentation may differ, where a tab
       // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
-      column = text.length - content.length + 1
+      column = textEnd - lineStart - content.length + 1
       offset = lineStart + column - 1
     }
+    const found = {column, offset}
+    starts[index] = found
+    return found
+  }
+  return function (index: number, from: number, to: number): Position {
+    const line = first.line + 1 + index
+    const {column, offset} = startOf(index)
     const point = (at: number): Point => {
       if (offset === undefined) return {line, column: column + at}
       const shift = Math.max(at, 1 - column)

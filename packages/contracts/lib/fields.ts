@@ -36,13 +36,28 @@ export function resolveFieldKey(label: string): FieldKey | null {
   if (folded === '') return null
   const exact = byFolded.get(folded)
   if (exact) return exact
-  // Typos: the one closest known label within a small distance, if unique.
+  // The same near misses come back in every contract: each folded label is measured once.
+  const known = nearMisses.get(folded)
+  if (known !== undefined) return known
+  const found = closestKnown(folded)
+  if (nearMisses.size >= nearMissLimit) nearMisses.clear()
+  nearMisses.set(folded, found)
+  return found
+}
+
+const nearMisses = new Map<string, FieldKey | null>()
+const nearMissLimit = 4096
+
+/** The one known label within a small edit distance of `folded`, if unique. */
+function closestKnown(folded: string): FieldKey | null {
   // Short words (`If`, `In`, `It`) are too close to `ID` to be typos of it.
   const allowed = folded.length <= 3 ? 0 : folded.length <= 6 ? 1 : 2
   let best: FieldKey | null = null
   let bestDistance = allowed + 1
   let tie = false
   for (const [known, key] of byFolded) {
+    // The distance is at least the difference in length: a label too long or short to be a near miss is not measured.
+    if (Math.abs(known.length - folded.length) > allowed) continue
     const distance = levenshteinEditDistance(folded, known)
     if (distance < bestDistance) {
       best = key
