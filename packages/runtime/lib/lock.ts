@@ -13,12 +13,15 @@
  * is a `ConcurrentChangeError`.
  *
  * On SIGINT and SIGTERM `proper-lockfile` (through `signal-exit`) removes
- * the locks it holds and lets the signal end the process.
+ * the locks it holds and lets the signal end the process. It is loaded only
+ * when a lock is first taken: `signal-exit` replaces Node’s default action
+ * for those signals with a handler, which cannot run while the process
+ * is busy (parsing a large contract file, say), so loaded at start it would
+ * keep a busy `tiers` deaf to SIGINT and SIGTERM until the work is done.
  */
 import type {BigIntStats} from 'node:fs'
 import {mkdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import lockfile from 'proper-lockfile'
 import writeFileAtomic from 'write-file-atomic'
 
 /** Another process changed the file while this one held (or had lost) its lock, twice: nothing was written. */
@@ -75,6 +78,7 @@ async function readChangeWrite<Value, Result>(file: string, {read, change, seria
 /** Run `work` holding `file`’s lock. A lock lost meanwhile is not an error here: the caller compares before it writes. */
 async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
   let lost = false
+  const {default: lockfile} = await import('proper-lockfile')
   const release = await lockfile.lock(file, {
     ...lockOptions,
     onCompromised: () => {
