@@ -8,36 +8,43 @@
  * stop-hook, verdict), one to three commands in a row (or at once) on one
  * project. After every command:
  *
- * 1. it exited 0, 1 or 2, not by a signal, and within a time limit;
+ * 1. it exited 0, 1 or 2, not by a signal, within 30 s;
  * 2. its stderr is lines that each start with `tiers: `: any number of
  *    warnings (`tiers: warning: …`), then at most one error line, which comes
  *    last. Exit 2 always has its error line; exit 1 has one too, except for
- *    the commands whose “no” is their output (`checkpoint`’s closed gate,
- *    `verify`’s failed check, `verdict`’s failing verdict); exit 0 has none;
- * 3. `stop-hook` never exited 2, and on exit 0 printed one JSON object;
+ *    the commands whose “no” is their output on stdout (`checkpoint`’s closed
+ *    gate, `verify`’s failed check, `verdict`’s failing verdict); exit 0 has
+ *    none. The one other stderr allowed: a command line without a command
+ *    prints the usage there, exit 1 (as `tiers-cli.test.ts` has it);
+ * 3. `stop-hook` never exited 2, and on exit 0 printed one JSON object on one
+ *    line;
  * 4. no file or folder was created, changed or removed anywhere in the
- *    temporary folder (which holds the project, `HOME`, `TMPDIR` and the
- *    contracts cache’s key folder, `XDG_CACHE_HOME`) but in the state folder
- *    of the project folder the command was given (`<--dir or .greenlight>/tiers/`;
- *    for `stop-hook`, `--dir` or the input’s `cwd` plus `.greenlight`);
- * 5. no process was left behind: nothing in its process group, and no
- *    process anywhere carrying the run’s marker variable (checks inherit it
- *    from `tiers`; so would a process that left the group with `setsid`).
- *    The verify watchdog (`/bin/sh` with only `PATH`, its own group) is not
- *    seen this way: it ends as its input does, when `tiers` does.
+ *    temporary folder (which holds the project, `HOME`, `TMPDIR` and
+ *    `XDG_CACHE_HOME`, the contracts cache’s key folder) but in the state
+ *    folder of the project folder the command was given: `<dir>/tiers/`, where
+ *    `<dir>` is `--dir`, else `.greenlight` (for `stop-hook`, in the input’s
+ *    `cwd`);
+ * 5. no process was left behind, a second after it ended: nothing in its
+ *    process group, and no process anywhere carrying the run’s marker
+ *    variable (checks inherit it from `tiers`, and so would a process that
+ *    left the group with `setsid`). The verify watchdog (`/bin/sh` with only
+ *    `PATH`, in its own group) is not seen this way; it ends as its input
+ *    does, with `tiers`.
  *
  * Each scenario starts from a fresh copy of
- * `content/examples/greenlight-project` (`test.command` set to `true`), with
- * state files taken from a real run and then changed at random. Contracts
- * are not random (their checks are shell commands): a fixed contract may add
- * a check that leaves `sleep 30` running in its group, under a random
- * `Slice` field.
+ * `content/examples/greenlight-project` (`test.command` set to `true`), plus
+ * a contract `contracts/C-07.md` in S-01 whose criterion has a check, and the
+ * state files of a real run; then up to three of these files are changed at
+ * random (most commands stop at the first broken file). Markdown is not
+ * random beyond C-07’s `Slice` field, and the commands that run are a fixed
+ * set (`true`, `false`, `sleep 30 &` in the check’s group, one that ignores
+ * SIGTERM): checks are shell commands.
  *
  * Seeds are fixed; `FUZZ_SCALE=5` runs five times as many scenarios (with
  * other seeds when `FUZZ_SEED` is set). A failure ends the run at once with
- * the scenario; `FUZZ_SHRINK=1` shrinks it first (slow: each command is a
- * process). Linux only (`/proc`). Run `npx tsc -b` first: the bin is
- * `packages/cli/dist/bin.js`.
+ * the scenario and each command’s output; `FUZZ_SHRINK=1` shrinks it first
+ * (slow: each command is a process). Linux only (`/proc`). Run `npx tsc -b`
+ * first: the bin is `packages/cli/dist/bin.js`.
  */
 import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
@@ -296,11 +303,6 @@ function renameAt(value: unknown, at: Array<string | number>, name: string): unk
   return Object.assign(Object.create(null) as object, Object.fromEntries(entries))
 }
 
-/** JSON text of `value`, keeping an own key `__proto__` as a key. */
-function jsonText(value: unknown): string {
-  return JSON.stringify(value, null, 2)
-}
-
 /**
  * A real JSON file changed in one to three places: a value replaced by a
  * random one (or a slice id), a value removed, or a key renamed to a slice id
@@ -317,7 +319,8 @@ function mutated(text: string): Arbitrary<string> {
       const at = paths[index % paths.length]!
       current = 'name' in change ? renameAt(current, at, change.name) : replaceAt(current, at, change.to)
     }
-    return jsonText(current)
+    // An own key `__proto__` (of `Object.create(null)` objects) stays a key.
+    return JSON.stringify(current, null, 2)
   })
 }
 
@@ -624,7 +627,7 @@ function dirOption(args: readonly string[]): string | null {
 /** The state folder a command may write in: `<project folder>/tiers`. */
 function allowedFolder({args, input}: Step): string {
   const dir = dirOption(args)
-  if (args[0] === 'stop-hook' || args.includes('stop-hook')) {
+  if (commandOf(args) === 'stop-hook') {
     let cwd: unknown
     try {
       cwd = (JSON.parse(input) as {cwd?: unknown} | null)?.cwd
@@ -779,9 +782,9 @@ afterAll(async () => {
 describe.runIf(process.platform === 'linux')('tiers under random ids, paths and JSON', () => {
   it('exits 0, 1 or 2 with at most one error line, writes only in its state folder, never exits 2 as a stop hook, and leaves no process', {timeout: 600_000 * scale}, async () => {
     await fc.assert(
-      fc.asyncProperty(scenario(), async (case_) => {
-        await setUp(case_)
-        await runSteps(case_.steps, case_.together)
+      fc.asyncProperty(scenario(), async (given) => {
+        await setUp(given)
+        await runSteps(given.steps, given.together)
       }),
       {seed: baseSeed, numRuns: runs(25), endOnFailure: !shrink}
     )
