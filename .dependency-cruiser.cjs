@@ -20,10 +20,17 @@ module.exports = {
     },
     {
       name: 'layers',
-      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint beside them; the generator reads only the protocol.',
+      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint beside them.',
       severity: 'error',
-      from: {path: '^packages/(contracts|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+|generate-protocol)/'},
-      to: {path: '^packages/(runtime|project|lint|evidence|cli)/'}
+      from: {path: '^packages/(contracts|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
+      to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol)/'}
+    },
+    {
+      name: 'generator-reads-protocol-and-runtime',
+      comment: 'The generator renders the protocol and reads a project’s settings as the runtime does; it runs no gate.',
+      severity: 'error',
+      from: {path: '^packages/generate-protocol/'},
+      to: {path: '^packages/(project|lint|evidence|cli)/'}
     },
     {
       name: 'runtime-below-project',

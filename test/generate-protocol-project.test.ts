@@ -160,21 +160,21 @@ describe('generate-protocol --project', () => {
         files: {'.greenlight/config.json': '{\n  "workflow": {"rejection_threshold": 4,}\n}\n'},
         args: ['--project', '.', '--out', 'docs'],
         code: 1,
-        error: '.greenlight/config.json:2:41: Unexpected `}`, expected a property name in double quotes'
+        error: '.greenlight/config.json:2:40: Unexpected trailing comma before `}`, expected another property after `,`'
       },
       {
         name: 'a comment',
         files: {'.greenlight/config.json': '{\n  // five\n  "workflow": {}\n}\n'},
         args: ['--project', '.', '--out', 'docs'],
         code: 1,
-        error: '.greenlight/config.json:2:3: Unexpected `//`, expected JSON, which has no comments'
+        error: '.greenlight/config.json:2:3: Unexpected comment, expected JSON, which has no comments'
       },
       {
         name: 'settings that are a list',
         files: {'.greenlight/config.json': '[]\n'},
         args: ['--project', '.', '--out', 'docs'],
         code: 1,
-        error: '.greenlight/config.json:1:1: Unexpected list, expected an object of settings, such as `{"workflow": {"rejection_threshold": 3}}`'
+        error: '.greenlight/config.json:1:1: Unexpected list, expected an object of settings, such as `{"test": {"command": "npm test"}}`'
       },
       {
         name: 'a workflow that is not an object',
@@ -188,7 +188,7 @@ describe('generate-protocol --project', () => {
         files: {'.greenlight/config.json': ''},
         args: ['--project', '.', '--out', 'docs'],
         code: 1,
-        error: '.greenlight/config.json:1:1: Unexpected end of file, expected a value'
+        error: '.greenlight/config.json:1:1: Unexpected empty file, expected a value'
       },
       {name: 'a project folder that is not there', args: ['--project', 'app', '--out', 'docs'], code: 1, error: 'app: no such project folder'},
       {name: 'a templates folder that is not there', args: ['--project', '.', '--out', 'docs', '--templates', 'mine'], code: 1, error: 'mine: no such templates folder'},

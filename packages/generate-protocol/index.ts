@@ -1,6 +1,7 @@
 export {
   BudgetError,
   defaultPaths,
+  defaultSettings,
   findStale,
   generateProtocol,
   OptionsError,
@@ -10,12 +11,10 @@ export {
   renderContext,
   renderProtocol
 } from './lib/generate.js'
-export type {GenerateOptions, GeneratedFile} from './lib/generate.js'
+export type {GenerateOptions, GeneratedFile, ProjectSettings} from './lib/generate.js'
 export {describeOverrun, findOverruns, sectionSizes} from './lib/budget.js'
 export type {BudgetOverrun, SectionSize} from './lib/budget.js'
 export {countLines, renderDocs} from './lib/render.js'
-export {defaultSettings, parseProjectSettings, readProjectSettings, SettingsError} from './lib/settings.js'
-export type {ProjectSettings} from './lib/settings.js'
 export {loadTemplates, TemplateError} from './lib/templates.js'
 export type {DocTemplate, PartialTemplate} from './lib/templates.js'
 export {precompilePartials} from './lib/precompile.js'

@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {BudgetError, defaultPaths, findStale, generateProtocol, OptionsError, packageTemplatesLabel, projectConfig, renderProtocol} from './generate.js'
 import type {GeneratedFile} from './generate.js'
-import {SettingsError} from './settings.js'
+import {FileReadError} from '@verification-tiers/runtime'
 import {TemplateError} from './templates.js'
 
 export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]
@@ -88,7 +88,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       io.stderr(`generate-protocol: ${error.message}`)
       return error.usage ? 2 : 1
     }
-    if (error instanceof TemplateError || error instanceof BudgetError || error instanceof SettingsError) {
+    if (error instanceof TemplateError || error instanceof BudgetError || error instanceof FileReadError) {
       for (const line of error.message.split('\n')) io.stderr(`generate-protocol: ${line}`)
       return 1
     }

@@ -2,12 +2,11 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import * as protocol from '@verification-tiers/protocol'
+import {inputLimits, parseProjectConfig, readInputFile} from '@verification-tiers/runtime'
 import {describeOverrun, findOverruns} from './budget.js'
 import type {BudgetOverrun} from './budget.js'
 import {precompilePartials} from './precompile.js'
 import {renderDocs} from './render.js'
-import {defaultSettings, readProjectSettings} from './settings.js'
-import type {ProjectSettings} from './settings.js'
 import {loadTemplates, partialsFolder} from './templates.js'
 import type {DocTemplate} from './templates.js'
 import {readIfExists, writeFileAtomic} from './write.js'
@@ -79,7 +78,27 @@ export const packageTemplatesLabel = '@verification-tiers/generate-protocol/temp
 /** The settings file of a project folder. */
 export const projectConfig = '.greenlight/config.json'
 
-/** Render everything in memory; throws `OptionsError`, `SettingsError`, `TemplateError` or `BudgetError`. */
+/** The settings of a project that change its protocol docs. */
+export interface ProjectSettings {
+  /** Rejections of one slice before the escalation (`workflow.rejection_threshold`). */
+  rejectionThreshold: number
+}
+
+/** The protocol’s own settings, for a project that sets none. */
+export const defaultSettings: ProjectSettings = {rejectionThreshold: protocol.rejectionThreshold}
+
+/**
+ * A project’s settings from its `config.json`, read and checked as `tiers`
+ * reads it (the runtime’s `parseProjectConfig`), so both name a bad file in
+ * the same words; `null` when there is none. `label` is how messages name it.
+ */
+async function readProjectSettings(file: string, label: string): Promise<ProjectSettings | null> {
+  const text = await readInputFile(file, {limit: inputLimits.json})
+  if (text === undefined) return null
+  return {rejectionThreshold: parseProjectConfig(label, text).threshold}
+}
+
+/** Render everything in memory; throws `OptionsError`, the runtime’s `FileReadError` for a bad settings file, `TemplateError` or `BudgetError`. */
 export async function renderProtocol(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
   const root = path.resolve(options.root ?? '.')
   const relative = (file: string) => path.relative(root, path.resolve(root, file)).split(path.sep).join('/')
