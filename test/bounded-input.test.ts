@@ -1,8 +1,9 @@
 /**
  * Every input `tiers` reads is bounded and checked: a regular file (a FIFO,
  * a folder or a device is a one-line error naming the file, exit 2, never a
- * hang), of at most 16 MiB (larger is a one-line error naming the file and
- * its size, and saying what to do), and of the shape `tiers` reads:
+ * hang), of at most 16 MiB, with 32 MiB of contract files in all (larger
+ * is a one-line error naming the file and its size, and saying what to do),
+ * and of the shape `tiers` reads:
  * `config.json`’s settings and the slice state files are checked field by
  * field, with the file, line, column and field in the message.
  *
@@ -17,7 +18,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleProject, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
@@ -70,7 +71,7 @@ function expectError(run: Run, code: number, message: string): void {
   expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({code, stdout: '', stderr: `tiers: ${message}\n`})
 }
 
-const warning = 'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+const warning = exampleWarning
 
 /** Replace `target` by a FIFO (named pipe) that no one writes to. */
 async function fifo(target: string): Promise<void> {
@@ -166,6 +167,19 @@ describe('files over the size limit: an error naming the file and its size', () 
       2,
       '.greenlight/contracts/C-06.md: Unexpected size of 16.0 MiB, expected at most 16 MiB; split the contracts over several files in contracts/'
     )
+  })
+
+  it.concurrent('contract files of more than 32 MiB in all, each under 16 MiB', {timeout: 30_000}, async ({expect}) => {
+    const folder = await project()
+    for (const name of ['C-07.md', 'C-08.md', 'C-09.md']) await fs.writeFile(file(folder, 'contracts', name), '\n'.repeat(12 * mebibyte))
+    const started = Date.now()
+    expectError(
+      await tiers(folder, ['status'], {limitMs: 25_000}),
+      2,
+      '.greenlight: Unexpected contract files of more than 32 MiB in all (at contracts/C-09.md), expected at most 32 MiB'
+    )
+    // Nothing parsed: the sizes alone are wrong.
+    expect(Date.now() - started).toBeLessThan(10_000)
   })
 
   it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async ({expect}) => {

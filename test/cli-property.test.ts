@@ -55,7 +55,7 @@ import path from 'node:path'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleFolder, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, tiersBin} from './helpers/tiers-bin.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const baseSeed = process.env.FUZZ_SEED === undefined ? 42 : Number(process.env.FUZZ_SEED)
@@ -755,7 +755,7 @@ beforeAll(async () => {
   for (const folder of ['home', 'tmp', 'xdg']) await fs.mkdir(path.join(temporary, folder))
   environment = {...process.env, HOME: path.join(temporary, 'home'), TMPDIR: path.join(temporary, 'tmp'), XDG_CACHE_HOME: path.join(temporary, 'xdg')}
   for (const name of ['TIERS_MAX_BLOCKS', 'TIERS_NO_CACHE', 'GITHUB_ACTIONS', 'TIERS_TEST_PAUSE']) delete environment[name]
-  await fs.cp(exampleFolder, path.join(pristine, '.greenlight'), {recursive: true})
+  await copyExample(path.join(pristine, '.greenlight'))
   const config = path.join(pristine, '.greenlight', 'config.json')
   await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))
   const graph = path.join(pristine, '.greenlight', 'GRAPH.json')

@@ -16,11 +16,11 @@ import {createHmac} from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
-const warning = 'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+const warning = exampleWarning
 
 beforeAll(async () => {
   await fs.access(builtBin)
@@ -164,7 +164,7 @@ describe('the contracts cache', () => {
     const run = await tiers(folder, ['status'])
     expect({code: run.code, stderr: run.stderr}).toEqual({
       code: 0,
-      stderr: `tiers: warning: .greenlight/tiers/.contracts-cache.json: cannot be written (EISDIR); each run parses the contracts again\n${warning}`
+      stderr: `tiers: warning: .greenlight/tiers/.contracts-cache.json: Unexpected folder, expected a regular file; each run parses the contracts again\n${warning}`
     })
     expect(run.stdout).toBe((await tiers(await project(), ['status'])).stdout)
   })

@@ -6,10 +6,14 @@
  * - (1) a verify contract after markdown a shortcut could take for “no
  *   contract here” (an unclosed link, `][`, a link in the heading) is still
  *   read: its slice is not auto, its checkpoint asks the human, and
- *   `tiers lint --frail` fails on its bad tier;
+ *   `tiers lint --frail` fails on its bad tier; a verify contract whose
+ *   Slice field the graph disagrees with is checked all the same, with a
+ *   warning;
  * - (2) a full disk under the state folder: the stop hook lets the agent stop
  *   with a warning (never exit 2, never a block it cannot count), other
- *   commands fail in one line, and nothing is left behind;
+ *   commands fail in one line naming the file, and nothing is left behind;
+ * - (3) a symbolic link at the state folder or a state file is refused,
+ *   never written through;
  * - (4) a contract of 20,000 `**` is read in seconds; a `tiers` busy reading
  *   contracts ends at once on SIGINT or SIGTERM (it used to run on until the
  *   reading was done: `signal-exit`, loaded at start by `proper-lockfile`,
@@ -25,7 +29,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleProject, root, runProcess, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, root, runProcess, runTiers, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const fullDisk = pathToFileURL(path.join(root, 'test', 'helpers', 'full-disk.mjs')).href
@@ -96,7 +100,8 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
     })
   }
 
-  const cacheWarning = (folder: string) => `tiers: warning: ${file(folder, 'tiers', '.contracts-cache.json')}: cannot be written (ENOSPC); each run parses the contracts again\n`
+  const noSpace = 'cannot be written (ENOSPC: no space left on device)'
+  const cacheWarning = (folder: string) => `tiers: warning: ${file(folder, 'tiers', '.contracts-cache.json')}: ${noSpace}; each run parses the contracts again\n`
 
   it('the stop hook lets the agent stop, with a warning that says what it would have said, and leaves nothing behind', async ({expect}) => {
     const folder = await project()
@@ -106,7 +111,7 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
       stdout:
         JSON.stringify({
           systemMessage:
-            'WARNING: ENOSPC: no space left on device, write; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
+            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
         }) + '\n',
       stderr: cacheWarning(folder)
     })
@@ -114,14 +119,105 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
     expect(await fs.readdir(file(folder, 'tiers'))).toEqual([])
   })
 
-  it('respond and verify fail in one line, exit 2, and leave nothing behind', async ({expect}) => {
+  it('respond and verify fail in one line naming the file, exit 2, and leave nothing behind', async ({expect}) => {
     const folder = await project()
-    const relativeWarning = `tiers: warning: ${path.join('.greenlight', 'tiers', '.contracts-cache.json')}: cannot be written (ENOSPC); each run parses the contracts again\n`
-    for (const args of [['respond', 'S-01', 'the grid shows 2 columns'], ['verify', 'S-01']]) {
+    const relativeWarning = `tiers: warning: .greenlight/tiers/.contracts-cache.json: ${noSpace}; each run parses the contracts again\n`
+    const cases: Array<[string[], string]> = [
+      [['respond', 'S-01', 'the grid shows 2 columns'], 'S-01.json'],
+      [['verify', 'S-01'], 'verification-status.json']
+    ]
+    for (const [args, written] of cases) {
       const run = await onFullDisk(folder, args)
-      expect({code: run.code, stderr: run.stderr}).toEqual({code: 2, stderr: `${relativeWarning}tiers: ENOSPC: no space left on device, write\n`})
+      expect({code: run.code, stderr: run.stderr}).toEqual({code: 2, stderr: `${relativeWarning}tiers: .greenlight/tiers/${written}: ${noSpace}\n`})
       expect(await fs.readdir(file(folder, 'tiers'))).toEqual([])
     }
+  })
+})
+
+describe.concurrent('(1) a contract the graph leaves out', () => {
+  /** The example project with C-07, a verify contract whose Slice field names S-01 (or `slice`), which GRAPH.json does not list it under. */
+  async function unlisted(slice: string): Promise<string> {
+    const folder = await project()
+    await fs.writeFile(
+      file(folder, 'contracts', 'C-07.md'),
+      `### C-07: GridExport\n\n**Slice:** ${slice}\n**Verification:** verify\n**Acceptance Criteria:**\n- The export keeps the grid's order\n`
+    )
+    return folder
+  }
+
+  it('a contract the graph lists nowhere, whose Slice field names a slice of the graph, is checked with that slice, with a warning', async ({expect}) => {
+    const folder = await unlisted('S-01')
+    const warning = 'tiers: warning: .greenlight/contracts/C-07.md:3: C-07 GridExport is in slice S-01, but GRAPH.json does not list it there; it is checked with S-01: list it in GRAPH.json, or correct its slice\n'
+    const verify = await tiers(folder, ['verify', 'S-01'])
+    expect({code: verify.code, stderr: verify.stderr}).toEqual({code: 0, stderr: warning + exampleWarning})
+    const checkpoint = await tiers(folder, ['checkpoint', 'S-01'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: warning + exampleWarning})
+    expect(checkpoint.stdout).toContain("  [ ] The export keeps the grid's order\n")
+  })
+
+  it('a contract the graph lists nowhere, whose Slice field names a slice the graph does not have, is a slice of its own, which the stop hook waits for', async ({expect}) => {
+    const folder = await unlisted('S-09')
+    const warning = 'is in slice S-09, which GRAPH.json does not have; it is checked as a slice of its own: add S-09 to GRAPH.json, or correct its slice\n'
+    const status = await tiers(folder, ['status', 'S-09'])
+    expect({code: status.code, stderr: status.stderr}).toEqual({code: 0, stderr: `tiers: warning: .greenlight/contracts/C-07.md:3: C-07 GridExport ${warning}${exampleWarning}`})
+    const stop = () => tiers(folder, ['stop-hook'], JSON.stringify({session_id: 'session-1', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
+    const blocked = await stop()
+    expect({code: blocked.code, stderr: blocked.stderr}).toEqual({code: 0, stderr: `tiers: warning: ${file(folder, 'contracts', 'C-07.md')}:3: C-07 GridExport ${warning}`})
+    expect(JSON.parse(blocked.stdout).decision).toBe('block')
+    expect((await tiers(folder, ['verify', '--all'])).code).toBe(0)
+    // Its criterion is among those left for a human.
+    expect(JSON.parse((await stop()).stdout).systemMessage).toContain("\n  - C-07.1: The export keeps the grid's order")
+  })
+
+  it('a verify contract in no slice at all is warned about', async ({expect}) => {
+    const folder = await project()
+    await fs.writeFile(file(folder, 'contracts', 'C-07.md'), '### C-07: GridExport\n\n**Verification:** verify\n')
+    const run = await tiers(folder, ['status', 'S-01'])
+    expect({code: run.code, stderr: run.stderr}).toEqual({
+      code: 0,
+      stderr: `tiers: warning: .greenlight/contracts/C-07.md:1: C-07 GridExport is a verify contract in no slice of GRAPH.json, so no checkpoint shows it: list it under its slice in GRAPH.json\n${exampleWarning}`
+    })
+  })
+})
+
+describe.runIf(process.platform !== 'win32').concurrent('(3) a symbolic link in the state folder', () => {
+  const refused = 'Unexpected symbolic link, expected a folder: tiers writes its own files only inside the project, never through a link'
+
+  /** The example project, and a folder beside it that a link in its state folder points to. */
+  async function linked(): Promise<{folder: string; outside: string}> {
+    const folder = await project()
+    const outside = path.join(folder, 'outside')
+    await fs.mkdir(outside)
+    return {folder, outside}
+  }
+
+  it('a tiers folder that is a link: respond and verify fail naming it, the stop hook lets the agent stop, and nothing is written where it points', async ({expect}) => {
+    const {folder, outside} = await linked()
+    await fs.symlink(outside, file(folder, 'tiers'))
+    const cacheWarning = `tiers: warning: .greenlight/tiers: ${refused}; each run parses the contracts again\n`
+    for (const args of [['respond', 'S-01', 'the grid shows 2 columns'], ['verify', 'S-01']]) {
+      const run = await tiers(folder, args)
+      expect({code: run.code, stderr: run.stderr}).toEqual({code: 2, stderr: `${cacheWarning}tiers: .greenlight/tiers: ${refused}\n`})
+    }
+    const hook = await tiers(folder, ['stop-hook'], JSON.stringify({session_id: 'session-1', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
+    expect(hook.code).toBe(0)
+    expect(JSON.parse(hook.stdout).systemMessage).toMatch(new RegExp(`^WARNING: ${file(folder, 'tiers').replaceAll('/', '\\/')}: Unexpected symbolic link, expected a folder: .*; the stop hook cannot count its blocks, so it lets the agent stop\\.`))
+    expect(await fs.readdir(outside)).toEqual([])
+  })
+
+  it('a state file that is a link: respond fails naming it, and the file it points to is unchanged', async ({expect}) => {
+    const {folder, outside} = await linked()
+    await fs.mkdir(file(folder, 'tiers'))
+    const state = JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null}) + '\n'
+    await fs.writeFile(path.join(outside, 'S-01.json'), state)
+    await fs.symlink(path.join(outside, 'S-01.json'), file(folder, 'tiers', 'S-01.json'))
+    const run = await tiers(folder, ['respond', 'S-01', 'the grid shows 2 columns'])
+    expect({code: run.code, stderr: run.stderr}).toEqual({
+      code: 2,
+      stderr: 'tiers: .greenlight/tiers/S-01.json: Unexpected symbolic link, expected a regular file: tiers writes its own files only inside the project, never through a link\n'
+    })
+    expect(await fs.readdir(outside)).toEqual(['S-01.json'])
+    expect(await fs.readFile(path.join(outside, 'S-01.json'), 'utf8')).toBe(state)
   })
 })
 

@@ -120,7 +120,7 @@ Depends on: S-01
     await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('### C-04: ReminderSnooze', '### C4. ReminderSnooze'))
     expect(await report(folder, 'S-01')).toBe(storage)
     expect(await report(folder, 'S-02')).toBe(reminder.replace('C-04 ReminderSnooze', 'C-4 ReminderSnooze'))
-    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\nContracts: C-01, C-05, C-0002\n')
+    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\nContracts: C-01, C-05, C-0002\n\n## S-02: Watering Reminder\n\nContracts: C-03, C-04\n')
     expect(await tiers(folder, 'report', 'S-01')).toEqual({
       code: 2,
       stdout: '',
@@ -211,7 +211,7 @@ Contracts: C-01, C-02
 ## S-02: Watering Reminder
 
 **Verification:** auto
-Contracts: C-03
+Contracts: C-03, C-04
 `)
     expect(await report(folder, 'S-01')).toBe(storage)
     expect(await tiers(folder, 'status')).toEqual({

@@ -18,10 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {IdError, isSessionId, isSliceId, readSliceState, statePath, updateSliceState} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, exampleWarning, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
-
-const example = path.join(root, 'content', 'examples', 'greenlight-project', '.greenlight')
 
 const folders: string[] = []
 
@@ -33,7 +31,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-const deprecation = 'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+const deprecation = exampleWarning.trimEnd()
 const nothingToCheck = 'tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps'
 
 const sliceRule = 'expected a slice id such as `S-01`: 1 to 100 letters, digits, `_`, `-` or `.`, not starting with `-` or `.`, and not `verification-status` or `stop-hook`'
@@ -47,7 +45,7 @@ async function project(): Promise<string> {
   const temporary = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-ids-')))
   folders.push(temporary)
   const folder = path.join(temporary, 'project')
-  await fs.cp(example, path.join(folder, '.greenlight'), {recursive: true})
+  await copyExample(path.join(folder, '.greenlight'))
   await edit(folder, 'config.json', (text) => text.replace('"npm test"', '"true"'))
   return folder
 }

@@ -16,11 +16,11 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleProject, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
 
 const preload = pathToFileURL(path.join(root, 'test', 'helpers', 'pause.mjs')).href
 const warningLine =
-  'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+  exampleWarning
 
 const folders: string[] = []
 

@@ -14,7 +14,7 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {consumerEnvChanges, installOffline, packWorkspaces, writeConsumer} from './helpers/outside-install.js'
 import type {Packed} from './helpers/outside-install.js'
-import {root as repo, runProcess} from './helpers/tiers-bin.js'
+import {exampleWarning, root as repo, runProcess} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 /** What a user adds to a project: the CLI, both presets, the generator, and remark's own CLI. */
@@ -60,7 +60,7 @@ function bin(name: string, ...args: string[]): Promise<Run> {
 }
 
 const deprecated =
-  'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+  exampleWarning
 
 const c05Criteria =
   'Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto`'

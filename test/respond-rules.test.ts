@@ -10,11 +10,11 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const warningLine =
-  'tiers: warning: `workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice\n'
+  exampleWarning
 
 const folders: string[] = []
 

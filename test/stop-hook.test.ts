@@ -24,7 +24,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, evidenceProject, root, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, evidenceProject, runTiers, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
@@ -274,7 +274,6 @@ describe('broken files of the stop hook', () => {
  * criterion there has a command) with `test.command` set to `true`.
  */
 describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
-  const example = path.join(root, 'content', 'examples', 'greenlight-project')
   const noneFound = answer({
     decision: 'block',
     reason: 'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
@@ -283,7 +282,7 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
   /** A temporary copy of the greenlight example whose test command passes. */
   async function greenlight(): Promise<string> {
     const folder = await tempFolder()
-    await fs.cp(example, folder, {recursive: true})
+    await copyExample(path.join(folder, '.greenlight'))
     const file = path.join(folder, '.greenlight', 'config.json')
     const config = JSON.parse(await fs.readFile(file, 'utf8'))
     config.test.command = 'true'
@@ -354,7 +353,7 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
           systemMessage: `WARNING: ${tiersFolder}: Unexpected folder that cannot be written (${readOnly.code}), expected a folder the stop hook can write its block counts in; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
         }),
         // The contracts cache cannot be written either: said once, on stderr, which the agent does not read.
-        stderr: `tiers: warning: ${tiersFolder}/.contracts-cache.json: cannot be written (${readOnly.code}); each run parses the contracts again\n`
+        stderr: `tiers: warning: ${tiersFolder}/.contracts-cache.json: cannot be written (${readOnly.code}: ${readOnly.reason}); each run parses the contracts again\n`
       })
       expect(await fs.readdir(tiersFolder)).toEqual([])
     } finally {
@@ -386,6 +385,11 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     const graph = JSON.parse(await fs.readFile(graphFile, 'utf8'))
     delete graph.slices['S-02']
     await fs.writeFile(graphFile, JSON.stringify(graph, null, 2) + '\n')
+    // And its contracts, which would otherwise keep it as a slice of their own.
+    const contractsFile = path.join(folder, '.greenlight', 'CONTRACTS.md')
+    const contracts = await fs.readFile(contractsFile, 'utf8')
+    await fs.writeFile(contractsFile, contracts.slice(0, contracts.indexOf('## S-02')))
+    await fs.rm(path.join(folder, '.greenlight', 'contracts', 'C-06.md'))
     await verifyAll(folder)
     expect(await stopHook(folder)).toEqual(
       answer({
@@ -430,10 +434,10 @@ async function canWrite(folder: string): Promise<boolean> {
  * the immutable attribute. `null` when neither works here; else the error
  * code a write gets and how to undo it.
  */
-async function makeReadOnly(folder: string): Promise<{code: string; restore: () => Promise<void>} | null> {
+async function makeReadOnly(folder: string): Promise<{code: string; reason: string; restore: () => Promise<void>} | null> {
   await fs.chmod(folder, 0o555)
   const restoreMode = () => fs.chmod(folder, 0o755)
-  if (!(await canWrite(folder))) return {code: 'EACCES', restore: restoreMode}
+  if (!(await canWrite(folder))) return {code: 'EACCES', reason: 'permission denied', restore: restoreMode}
   try {
     await execFileAsync('chattr', ['+i', folder])
   } catch {
@@ -444,7 +448,7 @@ async function makeReadOnly(folder: string): Promise<{code: string; restore: () 
     await execFileAsync('chattr', ['-i', folder])
     await restoreMode()
   }
-  if (!(await canWrite(folder))) return {code: 'EPERM', restore}
+  if (!(await canWrite(folder))) return {code: 'EPERM', reason: 'operation not permitted', restore}
   await restore()
   return null
 }

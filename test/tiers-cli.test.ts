@@ -10,12 +10,12 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleDeprecation, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 
 const deprecation =
-  '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+  exampleDeprecation
 /** What every successful command prints on stderr with the example’s config. */
 const warningLine = `tiers: warning: ${deprecation}\n`
 
@@ -771,7 +771,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
 
   it.concurrent('a slice whose contracts are missing (exit 2, names them)', async ({expect}) => {
     const folder = await project()
-    await editJson(file(folder, 'GRAPH.json'), (graph) => (graph.slices['S-02'].contracts = ['C-04', 'C-05', 'C-09']))
+    await editJson(file(folder, 'GRAPH.json'), (graph) => (graph.slices['S-02'].contracts = ['C-04', 'C-05', 'C-06', 'C-09']))
     const [checkpoint, respond, one, all] = await Promise.all([
       tiers(folder, 'checkpoint', 'S-02'),
       tiers(folder, 'respond', 'S-02', 'yes'),

@@ -20,6 +20,12 @@ export const exampleFolder = path.join(root, 'content', 'examples', 'greenlight-
 
 const execFileAsync = promisify(execFile)
 
+/** The warning of every command on the example project, whose `config.json` still sets a deprecated setting. */
+export const exampleDeprecation = '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+
+/** That warning as a line of `tiers`’ stderr. */
+export const exampleWarning = `tiers: warning: ${exampleDeprecation}\n`
+
 export interface Run {
   code: number | null
   stdout: string
@@ -86,12 +92,21 @@ export async function evidenceProject(folders: string[], prefix: string, {commit
 export async function exampleProject(folders: string[], prefix: string, testCommand?: string): Promise<string> {
   const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)))
   folders.push(folder)
-  await fs.cp(exampleFolder, path.join(folder, '.greenlight'), {recursive: true})
+  await copyExample(path.join(folder, '.greenlight'))
   if (testCommand !== undefined) {
     const config = path.join(folder, '.greenlight', 'config.json')
     await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', JSON.stringify(testCommand)))
   }
   return folder
+}
+
+/**
+ * Copy the example project’s `.greenlight` to `target`, without the state a
+ * `tiers` run in the repository may have left in it (`tiers/`).
+ */
+export async function copyExample(target: string): Promise<void> {
+  const state = path.join(exampleFolder, 'tiers')
+  await fs.cp(exampleFolder, target, {recursive: true, filter: (source) => source !== state && !source.startsWith(state + path.sep)})
 }
 
 /**

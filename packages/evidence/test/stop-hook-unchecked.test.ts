@@ -8,7 +8,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {decideStop, recordStopDecision, stopHookOutput} from '@verification-tiers/evidence'
-import {FileReadError} from '@verification-tiers/runtime'
+import {FileWriteError} from '@verification-tiers/runtime'
 import {afterAll, describe, expect, it} from 'vitest'
 
 const problem = ".greenlight/GRAPH.json: 3:1: Expected property name or '}'"
@@ -54,7 +54,7 @@ describe('recordStopDecision where it cannot write', () => {
     await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
   })
 
-  it('throws a `FileReadError` naming the state folder at once', async () => {
+  it('throws a `FileWriteError` naming the state folder at once', async () => {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-stop-'))
     folders.push(folder)
     const dir = path.join(folder, '.greenlight')
@@ -64,9 +64,7 @@ describe('recordStopDecision where it cannot write', () => {
     const started = Date.now()
     const error = await recordStopDecision(dir, 'one', decideStop({status: null, blocks: 0, remaining: []})).catch((caught: unknown) => caught)
     expect(Date.now() - started).toBeLessThan(5000)
-    expect(error).toBeInstanceOf(FileReadError)
-    expect((error as Error).message).toBe(
-      `${path.join(dir, 'tiers')}: Unexpected folder that cannot be written (EEXIST), expected a folder the stop hook can write its block counts in`
-    )
+    expect(error).toBeInstanceOf(FileWriteError)
+    expect((error as Error).message).toBe(`${path.join(dir, 'tiers')}: Unexpected file, expected a folder`)
   })
 })

@@ -1,6 +1,6 @@
 import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
-import {mkdir, readFile, stat} from 'node:fs/promises'
+import {lstat, mkdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
@@ -106,6 +106,10 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       // Files that are gone are forgotten.
       for (const key of entries.keys()) if (!existsSync(key)) entries.delete(key)
       await mkdir(path.dirname(file), {recursive: true})
+      // `write-file-atomic` follows links: a link in the state folder would take the cache outside it.
+      for (const each of [path.dirname(file), file]) {
+        if ((await lstat(each).catch(() => null))?.isSymbolicLink()) throw new Error(`${each} is a symbolic link, which the cache is never written through`)
+      }
       await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries)}) + '\n')
     }
   }

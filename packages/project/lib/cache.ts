@@ -1,11 +1,11 @@
 import {createHash} from 'node:crypto'
-import {mkdir, readdir, readFile} from 'node:fs/promises'
+import {readdir, readFile} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
-import {formatSize, keyedDigest, parseJson, readInputFile, sameDigest, stateFolder, storedContracts, userKey} from '@verification-tiers/runtime'
-import writeFileAtomic from 'write-file-atomic'
+import {formatSize, keyedDigest, parseJson, prepareOwnFolder, readInputFile, sameDigest, stateFolder, storedContracts, userKey, writeOwnFile} from '@verification-tiers/runtime'
+import {firstLine} from './errors.js'
 
 /**
  * Contracts already read, by file and content hash, so a command does not
@@ -93,11 +93,10 @@ export async function openCache(dir: string, warn: Warn): Promise<ContractCache>
         return
       }
       try {
-        await mkdir(path.dirname(file), {recursive: true})
-        await writeFileAtomic(file, text)
+        await prepareOwnFolder(file)
+        await writeOwnFile(file, text)
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-        once(`${file}: cannot be written (${code}); each run parses the contracts again`)
+        once(`${firstLine(error)}; each run parses the contracts again`)
       }
     }
   }

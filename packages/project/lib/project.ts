@@ -1,7 +1,7 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
-import {hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
+import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
@@ -50,7 +50,8 @@ const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${
 /**
  * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`),
  * `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. Each is
- * read as every input is (`readInputFile`): a regular file, of at most 16 MiB.
+ * read as every input is (`readInputFile`): a regular file, of at most 16 MiB,
+ * and 32 MiB of contract files in all.
  */
 export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
@@ -61,7 +62,7 @@ export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOption
     throw new UserError(`${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections`)
   }
   const graph = await readGraph(dir)
-  const slices = graph ? slicesFromGraph(graph.slices, contracts) : slicesFromContracts(contracts)
+  const slices = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
   return {dir, config, threshold, contracts, slices, slicesFrom: graph?.from ?? 'contracts'}
 }
 
@@ -115,11 +116,21 @@ async function loadContracts(dir: string, warn: Warn): Promise<LoadedContract[]>
   const folder = path.join(dir, 'contracts')
   const entries = await readdir(folder).catch(() => [] as string[])
   files.push(...entries.filter((name) => name.endsWith('.md')).sort().map((name) => path.join(folder, name)))
-  const loaded: LoadedContract[] = []
-  const cache = await openCache(dir, warn)
+  // All read before any is parsed: a project over the limit in all fails at once.
+  const texts: Array<[string, string]> = []
+  let total = 0
   for (const file of files) {
     const text = await readMarkdown(file, 'split the contracts over several files in contracts/')
     if (text === undefined) continue
+    total += Buffer.byteLength(text)
+    if (total > inputLimits.contracts) {
+      throw new ProjectError(dir, `Unexpected contract files of more than ${formatSize(inputLimits.contracts)} in all (at ${path.relative(dir, file)}), expected at most ${formatSize(inputLimits.contracts)}`)
+    }
+    texts.push([file, text])
+  }
+  const loaded: LoadedContract[] = []
+  const cache = await openCache(dir, warn)
+  for (const [file, text] of texts) {
     const key = path.relative(dir, file)
     const hash = hashText(text)
     let contracts = cache.get(key, hash)
@@ -151,14 +162,21 @@ function forCache(contract: Contract): Contract {
  * The graph’s slices with their contracts, matched by id whatever the case,
  * hyphen and leading zeros (`C5` finds `C-05`), each contract once; ids no
  * contract defines are `missing`, as the graph writes them.
+ *
+ * So that no contract escapes every checkpoint because the graph forgot it,
+ * a contract the graph lists under no slice is placed by its own Slice field
+ * (its slice heading’s id, else): into the slice of that id, or a slice of
+ * its own when the graph has none, with a warning. A verify contract with no
+ * slice at all is warned about, as no checkpoint shows it. A contract the
+ * graph lists stays where the graph puts it.
  */
-function slicesFromGraph(graph: GraphSlice[], contracts: LoadedContract[]): ProjectSlice[] {
+function slicesFromGraph(graph: {slices: GraphSlice[]; from: string}, contracts: LoadedContract[], warn: Warn): ProjectSlice[] {
   const byKey = new Map<string, LoadedContract>()
   for (const loaded of contracts) {
     const key = loaded.contract.id ? contractKey(loaded.contract.id) : null
     if (key !== null && !byKey.has(key)) byKey.set(key, loaded)
   }
-  return graph.map((slice) => {
+  const slices: ProjectSlice[] = graph.slices.map((slice) => {
     const found = new Set<LoadedContract>()
     const missing = new Map<string, string>()
     for (const id of slice.contracts) {
@@ -168,6 +186,39 @@ function slicesFromGraph(graph: GraphSlice[], contracts: LoadedContract[]): Proj
     }
     return {id: slice.id, name: slice.name, contracts: [...found], missing: [...missing.values()], tier: slice.tier}
   })
+  const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
+  const listed = new Set(slices.flatMap((slice) => slice.contracts))
+  // Slices the graph does not have, made for contracts that name them.
+  const made = new Set<ProjectSlice>()
+  for (const loaded of contracts) {
+    if (listed.has(loaded)) continue
+    const named = loaded.contract.slice
+    const label = loaded.contract.label
+    if (!named || !isSliceId(named)) {
+      if (contractTier(loaded.contract, null).tier === 'verify') {
+        const line = named ? sliceLine(loaded, named) : loaded.contract.headingPosition.start.line
+        const which = named ? ` (its slice ${JSON.stringify(named)} is no slice id)` : ''
+        warn(`${loaded.file}:${line}: ${label} is a verify contract in no slice of ${graph.from}${which}, so no checkpoint shows it: list it under its slice in ${graph.from}`)
+      }
+      continue
+    }
+    const place = `${loaded.file}:${sliceLine(loaded, named)}`
+    let slice = sliceById.get(named.toLowerCase())
+    if (slice && !made.has(slice)) {
+      warn(`${place}: ${label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`)
+    } else {
+      warn(`${place}: ${label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`)
+      if (!slice) {
+        const heading = loaded.contract.sliceHeading
+        slice = {id: named, name: heading?.id === named && heading.name ? heading.name : named, contracts: [], missing: [], tier: null}
+        sliceById.set(named.toLowerCase(), slice)
+        made.add(slice)
+        slices.push(slice)
+      }
+    }
+    slice.contracts.push(loaded)
+  }
+  return slices
 }
 
 function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {

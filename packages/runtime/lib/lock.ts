@@ -20,9 +20,8 @@
  * keep a busy `tiers` deaf to SIGINT and SIGTERM until the work is done.
  */
 import type {BigIntStats} from 'node:fs'
-import {mkdir, stat} from 'node:fs/promises'
-import path from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
+import {stat} from 'node:fs/promises'
+import {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './own-file.js'
 
 /** Another process changed the file while this one held (or had lost) its lock, twice: nothing was written. */
 export class ConcurrentChangeError extends Error {
@@ -52,11 +51,13 @@ export interface LockedUpdate<Value, Result> {
 
 /**
  * Read, change and write `file` under its lock, atomically (a temporary file
- * renamed over it). Throws a `ConcurrentChangeError` when another process
- * changed the file during both of two tries.
+ * renamed over it), never through a symbolic link (see `writeOwnFile`).
+ * Throws a `ConcurrentChangeError` when another process changed the file
+ * during both of two tries, and a `FileWriteError` naming the file when the
+ * system refuses the lock or the write (a read-only or full disk).
  */
 export async function updateLocked<Value, Result>(file: string, update: LockedUpdate<Value, Result>): Promise<Result> {
-  await mkdir(path.dirname(file), {recursive: true})
+  await prepareOwnFolder(file)
   for (let attempt = 1; ; attempt++) {
     const outcome = await withLock(file, () => readChangeWrite(file, update))
     if (outcome.written) return outcome.result
@@ -71,7 +72,7 @@ async function readChangeWrite<Value, Result>(file: string, {read, change, seria
   const text = serialize(value)
   // Compare, then write: a holder that lost its lock may still write a file nobody else changed.
   if ((await version(file)) !== before) return {written: false}
-  await writeFileAtomic(file, text)
+  await writeOwnFile(file, text)
   return {written: true, result}
 }
 
@@ -79,12 +80,19 @@ async function readChangeWrite<Value, Result>(file: string, {read, change, seria
 async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
   let lost = false
   const {default: lockfile} = await import('proper-lockfile')
-  const release = await lockfile.lock(file, {
-    ...lockOptions,
-    onCompromised: () => {
-      lost = true
-    }
-  })
+  const release = await lockfile
+    .lock(file, {
+      ...lockOptions,
+      onCompromised: () => {
+        lost = true
+      }
+    })
+    .catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
+        throw new FileWriteError(file, `cannot be written: another \`tiers\` has held its lock (\`${file}.lock\`) all the time this one waited; run the command again`)
+      }
+      throw writeFailure(file, error)
+    })
   try {
     return await work()
   } finally {

@@ -7,13 +7,14 @@ import {FileReadError} from './file-error.js'
 const mebibyte = 1024 * 1024
 
 /**
- * Largest input files `tiers` reads, whole, on every run: 16 MiB of markdown
- * (a contract file, `GRAPH.md`) and 16 MiB of JSON (`config.json`,
- * `GRAPH.json`, the state files): the verification status keeps the end of
- * the output of every failing check, up to 8 KiB of each stream, so it is the
- * one JSON file that grows with the project.
+ * Largest inputs `tiers` reads, whole, on every run: 16 MiB of markdown in
+ * one file (a contract file, `GRAPH.md`), 32 MiB of contract files in all,
+ * and 16 MiB of JSON (`config.json`, `GRAPH.json`, the state files): the
+ * verification status keeps the end of the output of every failing check,
+ * up to 8 KiB of each stream, so it is the one JSON file that grows with the
+ * project.
  */
-export const inputLimits = {markdown: 16 * mebibyte, json: 16 * mebibyte} as const
+export const inputLimits = {markdown: 16 * mebibyte, contracts: 32 * mebibyte, json: 16 * mebibyte} as const
 
 /** How to read one input file. */
 export interface ReadInputOptions {
