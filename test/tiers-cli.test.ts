@@ -329,7 +329,8 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
 })
 
 describe('approval and staleness on S-02', () => {
-  it.concurrent.for(['approved', 'Yes', ' y ', '1', 'APPROVED'])('approves with %j', async (reply, {expect}) => {
+  // Every spelling of an approval is `interpretResponse`’s unit test; here two reach it through the bin.
+  it.concurrent.for(['Yes', ' y '])('approves with %j', async (reply, {expect}) => {
     const folder = await project()
     await verified(folder, 'S-02')
     const checkpoint = await tiers(folder, 'checkpoint', 'S-02')

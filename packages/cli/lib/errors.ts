@@ -1,4 +1,4 @@
-export {firstLine, ProjectError, UserError} from '@verification-tiers/project'
+export {firstLine, ProjectError, UserError} from '@verification-tiers/project/errors'
 
 /** Exit codes of `tiers`: 1 for the caller’s mistakes and closed gates, 2 for broken project files and failures. */
 export const exitCodes = {ok: 0, user: 1, broken: 2} as const

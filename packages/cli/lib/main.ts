@@ -1,7 +1,6 @@
 import {parseArgs} from 'node:util'
-import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {ConcurrentChangeError, FileReadError, GateError} from '@verification-tiers/runtime'
-import {stringify as stringifyYaml} from 'yaml'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
@@ -116,7 +115,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // The stop hook speaks its protocol’s JSON, whatever the format asked.
     if (result.raw) io.stdout(JSON.stringify(result.data))
     else if (format === 'json') io.stdout(JSON.stringify(data, null, 2))
-    else if (format === 'yaml') io.stdout(stringifyYaml(data).replace(/\n$/, ''))
+    else if (format === 'yaml') io.stdout(await toYaml(data))
     else io.stdout(result.text)
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
@@ -124,9 +123,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     const message = firstLine(error)
     io.stderr(`tiers: ${message}`)
     if (format === 'json') io.stdout(JSON.stringify({error: {code: exitCode, message}}, null, 2))
-    else if (format === 'yaml') io.stdout(stringifyYaml({error: {code: exitCode, message}}).replace(/\n$/, ''))
+    else if (format === 'yaml') io.stdout(await toYaml({error: {code: exitCode, message}}))
     return exitCode
   }
+}
+
+/** `--yaml` output; the YAML library loads only when asked for, as most runs print text or JSON. */
+async function toYaml(value: unknown): Promise<string> {
+  const {stringify} = await import('yaml')
+  return stringify(value).replace(/\n$/, '')
 }
 
 function exitCodeOf(error: unknown): number {

@@ -1,7 +1,7 @@
 import {constants} from 'node:os'
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
-import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {gateContext, ProjectError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'

@@ -1,6 +1,5 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {createTwoFilesPatch, FILE_HEADERS_ONLY} from 'diff'
 import type {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
 import {applyFixes, planFixes} from './fix.js'
@@ -39,6 +38,8 @@ export async function fixFiles(files: readonly VFile[], options: {write: boolean
     const after = applyFixes(before, plan.fixes)
     const absolute = path.resolve(file.cwd, file.path)
     if (!options.write) {
+      // Loaded for a dry run only: most runs print no diff.
+      const {createTwoFilesPatch, FILE_HEADERS_ONLY} = await import('diff')
       diff += createTwoFilesPatch(`a/${file.path}`, `b/${file.path}`, before, after, undefined, undefined, {context: 3, headerOptions: FILE_HEADERS_ONLY})
       changed.set(file, after)
       continue

@@ -1,4 +1,4 @@
-import {isTier, normalizeContractId, parseSliceHeading, readTier} from '@verification-tiers/contracts'
+import {isTier, normalizeContractId, parseSliceHeading, readTier} from '@verification-tiers/contracts/terms'
 import type {Tier} from '@verification-tiers/contracts'
 import {IdError, isSliceId} from '@verification-tiers/runtime'
 import {ProjectError} from './errors.js'

@@ -18,31 +18,41 @@ import type HandlebarsNamespace from 'handlebars'
 import type {TierReport} from './report.js'
 import type {Route} from './routing.js'
 
-const require = createRequire(import.meta.url)
-const Handlebars = require('handlebars/runtime') as typeof HandlebarsNamespace
+type TemplateSpecification = Parameters<typeof HandlebarsNamespace.template>[0]
 
-const environment = Handlebars.create()
-environment.registerHelper(templateHelpers)
-const partials = new Map<string, HandlebarsNamespace.TemplateDelegate>()
-for (const [name, spec] of Object.entries(partialSpecs as Record<string, TemplateSpecification>)) {
-  const template = environment.template(spec)
-  partials.set(name, template)
-  environment.registerPartial(name, template)
-}
-
-type TemplateSpecification = Parameters<typeof environment.template>[0]
+const specs = partialSpecs as Record<string, TemplateSpecification>
 
 /** The vocabulary, as templates see it under `protocol`. */
 const protocolContext = {...protocol}
 
+let templates: Map<string, HandlebarsNamespace.TemplateDelegate> | undefined
+
+/**
+ * The partials, made on first use: a command that renders nothing
+ * (`tiers status`) never loads Handlebars.
+ */
+function loadTemplates(): Map<string, HandlebarsNamespace.TemplateDelegate> {
+  if (templates) return templates
+  const Handlebars = createRequire(import.meta.url)('handlebars/runtime') as typeof HandlebarsNamespace
+  const environment = Handlebars.create()
+  environment.registerHelper(templateHelpers)
+  templates = new Map()
+  for (const [name, spec] of Object.entries(specs)) {
+    const template = environment.template(spec)
+    templates.set(name, template)
+    environment.registerPartial(name, template)
+  }
+  return templates
+}
+
 /** Names of the precompiled partials. */
 export function partialNames(): string[] {
-  return [...partials.keys()]
+  return Object.keys(specs)
 }
 
 /** Render a precompiled partial with `data` (and the vocabulary as `protocol`); no trailing newline. */
 export function renderPartial(name: string, data: object): string {
-  const template = partials.get(name)
+  const template = Object.hasOwn(specs, name) ? loadTemplates().get(name) : undefined
   if (!template) throw new Error(`Unknown checkpoint format \`${name}\`, expected one of ${partialNames().join(', ')}`)
   return template({...data, protocol: protocolContext}).replace(/\n$/, '')
 }

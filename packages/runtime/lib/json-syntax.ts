@@ -1,4 +1,17 @@
-import {createScanner} from 'jsonc-parser'
+import {createRequire} from 'node:module'
+import type * as JsoncParser from 'jsonc-parser'
+
+let scannerFactory: typeof JsoncParser.createScanner | undefined
+
+/**
+ * jsonc-parser’s scanner, loaded on first use: the scans run only to place a
+ * message (a syntax error, a value of the wrong type), so a run over files
+ * that are right never loads it.
+ */
+function createScanner(text: string, ignoreTrivia: boolean): JsoncParser.JSONScanner {
+  scannerFactory ??= (createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser).createScanner
+  return scannerFactory(text, ignoreTrivia)
+}
 
 /** Where JSON text first breaks the grammar, as an offset into the text, and what was found and expected there. */
 export interface JsonSyntaxError {

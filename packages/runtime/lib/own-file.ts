@@ -10,7 +10,6 @@
 import type {Stats} from 'node:fs'
 import {lstat, mkdir} from 'node:fs/promises'
 import path from 'node:path'
-import writeFileAtomic from 'write-file-atomic'
 
 /** A file tiers could not write, named, with the system’s reason: `S-01.json: cannot be written (ENOSPC: …)`. */
 export class FileWriteError extends Error {
@@ -54,6 +53,8 @@ export async function writeOwnFile(file: string, text: string): Promise<void> {
   if (info?.isSymbolicLink()) throw new FileWriteError(file, `Unexpected symbolic link, expected a regular file: ${throughLink}`)
   if (info && !info.isFile()) throw new FileWriteError(file, `Unexpected ${info.isDirectory() ? 'folder' : 'special file'}, expected a regular file`)
   try {
+    // Loaded on the first write: most runs only read.
+    const {default: writeFileAtomic} = await import('write-file-atomic')
     await writeFileAtomic(file, text)
   } catch (error) {
     throw writeFailure(file, error)

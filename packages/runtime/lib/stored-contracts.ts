@@ -1,4 +1,4 @@
-import {fieldLabels} from '@verification-tiers/contracts'
+import {fieldLabels} from '@verification-tiers/contracts/terms'
 import type {Contract, ContractField, ContractItem, ContractText, CriterionCheck, Dialect, FieldKey, SliceHeading, Tier} from '@verification-tiers/contracts'
 
 /**
