@@ -25,6 +25,7 @@ const specs = partialSpecs as Record<string, TemplateSpecification>
 /** The vocabulary, as templates see it under `protocol`. */
 const protocolContext = {...protocol}
 
+const require = createRequire(import.meta.url)
 let templates: Map<string, HandlebarsNamespace.TemplateDelegate> | undefined
 
 /**
@@ -33,7 +34,7 @@ let templates: Map<string, HandlebarsNamespace.TemplateDelegate> | undefined
  */
 function loadTemplates(): Map<string, HandlebarsNamespace.TemplateDelegate> {
   if (templates) return templates
-  const Handlebars = createRequire(import.meta.url)('handlebars/runtime') as typeof HandlebarsNamespace
+  const Handlebars = require('handlebars/runtime') as typeof HandlebarsNamespace
   const environment = Handlebars.create()
   environment.registerHelper(templateHelpers)
   templates = new Map()

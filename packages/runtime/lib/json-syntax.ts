@@ -1,6 +1,7 @@
 import {createRequire} from 'node:module'
 import type * as JsoncParser from 'jsonc-parser'
 
+const require = createRequire(import.meta.url)
 let scannerFactory: typeof JsoncParser.createScanner | undefined
 
 /**
@@ -9,7 +10,7 @@ let scannerFactory: typeof JsoncParser.createScanner | undefined
  * that are right never loads it.
  */
 function createScanner(text: string, ignoreTrivia: boolean): JsoncParser.JSONScanner {
-  scannerFactory ??= (createRequire(import.meta.url)('jsonc-parser') as typeof JsoncParser).createScanner
+  scannerFactory ??= (require('jsonc-parser') as typeof JsoncParser).createScanner
   return scannerFactory(text, ignoreTrivia)
 }
 
