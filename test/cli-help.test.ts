@@ -28,6 +28,10 @@ const project = (): Promise<string> => exampleProject(folders, 'verification-tie
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 const refused = (message: string): Run => ({code: 1, stdout: '', stderr: `tiers: ${message}\n`})
 
+let globalHelp: Promise<Run> | undefined
+/** `tiers --help`, run once for the tests that compare with it. */
+const runGlobalHelp = async (): Promise<Run> => (globalHelp ??= project().then((folder) => tiers(folder, '--help')))
+
 /** The usage of each command of the gate, as its help’s first line gives it. */
 const usages: Record<string, string> = {
   checkpoint: 'checkpoint <slice>',
@@ -76,7 +80,7 @@ Exit codes:
       tiers(folder, command, '--help'),
       tiers(folder, command, '-h'),
       tiers(folder, 'help', command),
-      tiers(folder, '--help'),
+      runGlobalHelp(),
       tiers(folder, command, 'S-01', '--help')
     ])
     expect({code: long.code, stderr: long.stderr}).toEqual({code: 0, stderr: ''})
@@ -96,7 +100,7 @@ Exit codes:
 
   it('lists every command with its usage in `tiers --help`, and `tiers help` is that help', async ({expect}) => {
     const folder = await project()
-    const [global, help, helpHelp] = await Promise.all([tiers(folder, '--help'), tiers(folder, 'help'), tiers(folder, 'help', 'help')])
+    const [global, help, helpHelp] = await Promise.all([runGlobalHelp(), tiers(folder, 'help'), tiers(folder, 'help', 'help')])
     for (const usage of [...Object.values(usages), 'lint [paths…]', 'help [command]']) expect(global.stdout).toContain(`\n  ${usage} `)
     expect(global.stdout).toContain('\n`tiers <command> --help` (or `tiers help <command>`) shows a command’s usage,\noptions and exit codes.\n')
     expect(help).toEqual(global)

@@ -3,7 +3,8 @@
  * ids (`../../x`, `__proto__`, `constructor`, Unicode, control characters,
  * very long ones), random `--dir` paths, random or broken `GRAPH.json`,
  * `config.json`, state files, verification status, stop-hook counts,
- * contracts cache and stop-hook input, across the gate’s commands
+ * contracts cache and stop-hook input, a symbolic link at the state folder
+ * or one of its files (to a copy outside it), across the gate’s commands
  * (checkpoint, respond, route, escalate, status, report, contracts, verify,
  * stop-hook, verdict), one to three commands in a row (or at once) on one
  * project. After every command:
@@ -534,6 +535,8 @@ interface Files {
   stateS02: string | null
   /** A state file of another slice id (written only if the id can name a file). */
   odd: {id: string; text: string | null}
+  /** The state folder or one of its files as a symbolic link to a copy in `outside/`, or `null`. */
+  link: string | null
 }
 
 interface Scenario {
@@ -559,7 +562,9 @@ function scenario(): Arbitrary<Scenario> {
     cache: stateFile('.contracts-cache.json'),
     stateS01: stateFile('S-01.json'),
     stateS02: stateFile('S-02.json'),
-    odd: fc.constant({id: 'S-01', text: null})
+    odd: fc.constant({id: 'S-01', text: null}),
+    // One scenario in four has a link, whatever else changed.
+    link: fc.oneof({weight: 3, arbitrary: fc.constant(null)}, {weight: 1, arbitrary: fc.constantFrom('.', 'S-01.json', 'S-02.json', 'verification-status.json', 'stop-hook.json', '.contracts-cache.json')})
   })
   const noisy = fc.record({
     graph: graphFile(real.graph!),
@@ -609,6 +614,17 @@ async function setUp({files}: Scenario): Promise<void> {
   const name = `${files.odd.id}.json`
   if (files.odd.text !== null && !/[/\0]/.test(files.odd.id) && Buffer.byteLength(name) <= 255 && !['.json', '..json'].includes(name)) {
     await fs.writeFile(path.join(tiers, name), files.odd.text).catch(() => {})
+  }
+  // The state folder (`.`) or a file of it moved to `outside/` and linked to: `tiers` must not write through the link.
+  const outside = path.join(temporary, 'outside')
+  await fs.rm(outside, {recursive: true, force: true})
+  await fs.mkdir(outside)
+  if (files.link !== null) {
+    const linked = path.join(tiers, files.link)
+    const target = path.join(outside, files.link === '.' ? 'tiers' : files.link)
+    if (files.link !== '.' && !(await fs.stat(linked).catch(() => null))) await fs.writeFile(linked, '{}\n')
+    await fs.rename(linked, target)
+    await fs.symlink(target, linked)
   }
 }
 

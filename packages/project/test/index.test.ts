@@ -5,12 +5,20 @@
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {findSlice, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
-import {describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../content/examples/greenlight-project/.greenlight')
 const quiet = {warn: () => {}}
-// Read only: no contracts cache written into the example.
-process.env.TIERS_NO_CACHE = '1'
+// Read only: no contracts cache written into the example. Set for this file
+// alone: the unit tests share their process.
+const noCache = process.env.TIERS_NO_CACHE
+beforeAll(() => {
+  process.env.TIERS_NO_CACHE = '1'
+})
+afterAll(() => {
+  if (noCache === undefined) delete process.env.TIERS_NO_CACHE
+  else process.env.TIERS_NO_CACHE = noCache
+})
 
 describe('@verification-tiers/project', () => {
   it('loads the example project as the readme’s Use section says', async () => {
