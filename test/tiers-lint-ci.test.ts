@@ -789,6 +789,21 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     expectValidCache(await readCache(path.join(sub, defaultCache)), sub, ['receipt.md'])
   })
 
+  it.concurrent('never writes the cache through a symbolic link: it says so, and reports as without it', async () => {
+    const cwd = await contractsProject()
+    const outside = path.join(cwd, 'outside')
+    await fs.mkdir(outside)
+    await fs.mkdir(path.join(cwd, '.greenlight'))
+    await fs.symlink(outside, path.join(cwd, '.greenlight', 'tiers'))
+    const [plain, linked] = await Promise.all([lint(cwd, ['--no-color']), lint(cwd, ['--cache', '--no-color'])])
+    const folder = path.join(cwd, '.greenlight', 'tiers')
+    expect(linked).toEqual({
+      ...plain,
+      stderr: `tiers lint: could not write the lint cache ${path.join(folder, '.lint-cache')}: ${folder}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link\n${plain.stderr}`
+    })
+    expect(await fs.readdir(outside)).toEqual([])
+  })
+
   it.concurrent('with `--fix`: the fixed files are cached as fixed', async () => {
     const cwd = await contractsProject()
     const fixed = await lint(cwd, ['--cache', '--fix', '--no-color'])

@@ -108,7 +108,7 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       await mkdir(path.dirname(file), {recursive: true})
       // `write-file-atomic` follows links: a link in the state folder would take the cache outside it.
       for (const each of [path.dirname(file), file]) {
-        if ((await lstat(each).catch(() => null))?.isSymbolicLink()) throw new Error(`${each} is a symbolic link, which the cache is never written through`)
+        if ((await lstat(each).catch(() => null))?.isSymbolicLink()) throw new Error(`${each}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link`)
       }
       await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries)}) + '\n')
     }
