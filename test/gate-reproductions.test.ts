@@ -169,6 +169,21 @@ describe.concurrent('(1) a contract the graph leaves out', () => {
     expect(JSON.parse((await stop()).stdout).systemMessage).toContain("\n  - C-07.1: The export keeps the grid's order")
   })
 
+  it('a second contract of an id the graph lists is checked with its own Slice field, with a warning', async ({expect}) => {
+    const folder = await project()
+    await fs.writeFile(
+      file(folder, 'contracts', 'C-07.md'),
+      "### C-03: BadgeCopy\n\n**Slice:** S-01\n**Verification:** verify\n**Acceptance Criteria:**\n- The badge reads the campaign's state\n"
+    )
+    await tiers(folder, ['verify', 'S-01'])
+    const checkpoint = await tiers(folder, ['checkpoint', 'S-01'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({
+      code: 0,
+      stderr: `tiers: warning: .greenlight/contracts/C-07.md:1: C-03 BadgeCopy has the id of the contract at .greenlight/CONTRACTS.md:54, which GRAPH.json lists; it is checked with S-01: give it an id of its own\n${exampleWarning}`
+    })
+    expect(checkpoint.stdout).toContain("  [ ] The badge reads the campaign's state\n")
+  })
+
   it('a verify contract in no slice at all is warned about', async ({expect}) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'contracts', 'C-07.md'), '### C-07: GridExport\n\n**Verification:** verify\n')

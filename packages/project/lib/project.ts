@@ -188,37 +188,65 @@ function slicesFromGraph(graph: {slices: GraphSlice[]; from: string}, contracts:
   })
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
   const listed = new Set(slices.flatMap((slice) => slice.contracts))
-  // Slices the graph does not have, made for contracts that name them.
-  const made = new Set<ProjectSlice>()
+  const graphIds = new Set(sliceById.keys())
   for (const loaded of contracts) {
     if (listed.has(loaded)) continue
     const named = loaded.contract.slice
-    const label = loaded.contract.label
-    if (!named || !isSliceId(named)) {
-      if (contractTier(loaded.contract, null).tier === 'verify') {
-        const line = named ? sliceLine(loaded, named) : loaded.contract.headingPosition.start.line
-        const which = named ? ` (its slice ${JSON.stringify(named)} is no slice id)` : ''
-        warn(`${loaded.file}:${line}: ${label} is a verify contract in no slice of ${graph.from}${which}, so no checkpoint shows it: list it under its slice in ${graph.from}`)
-      }
-      continue
-    }
-    const place = `${loaded.file}:${sliceLine(loaded, named)}`
-    let slice = sliceById.get(named.toLowerCase())
-    if (slice && !made.has(slice)) {
-      warn(`${place}: ${label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`)
-    } else {
-      warn(`${place}: ${label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`)
-      if (!slice) {
-        const heading = loaded.contract.sliceHeading
-        slice = {id: named, name: heading?.id === named && heading.name ? heading.name : named, contracts: [], missing: [], tier: null}
-        sliceById.set(named.toLowerCase(), slice)
-        made.add(slice)
-        slices.push(slice)
-      }
+    const id = named && isSliceId(named) ? named : null
+    const slice = id === null ? null : (sliceById.get(id.toLowerCase()) ?? makeSlice(loaded, id))
+    const message = unlistedWarning(loaded, slice, named, byKey, listed, slice !== null && !graphIds.has(slice.id.toLowerCase()), graph.from)
+    if (message) warn(message)
+    if (slice === null) continue
+    if (!sliceById.has(slice.id.toLowerCase())) {
+      sliceById.set(slice.id.toLowerCase(), slice)
+      slices.push(slice)
     }
     slice.contracts.push(loaded)
   }
   return slices
+}
+
+/** A slice of its own for a contract whose Slice field names a slice the graph does not have. */
+function makeSlice(loaded: LoadedContract, id: string): ProjectSlice {
+  const heading = loaded.contract.sliceHeading
+  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null}
+}
+
+/**
+ * What to say of a contract the graph lists under no slice, placed in
+ * `slice` by its Slice field (`null`: in none; `made`: a slice the graph
+ * does not have). Empty when there is nothing to say: an auto contract in
+ * no slice needs no checkpoint.
+ */
+function unlistedWarning(
+  loaded: LoadedContract,
+  slice: ProjectSlice | null,
+  named: string | null,
+  byKey: ReadonlyMap<string, LoadedContract>,
+  listed: ReadonlySet<LoadedContract>,
+  made: boolean,
+  graphFile: string
+): string {
+  const {contract, file} = loaded
+  const label = contract.label
+  const checked =
+    slice === null ? (contractTier(contract, null).tier === 'verify' ? 'no checkpoint shows it' : '') : made ? 'it is checked as a slice of its own' : `it is checked with ${slice.id}`
+  // A second contract of an id the graph lists: the graph’s entry went to the first.
+  const first = contract.id ? byKey.get(contractKey(contract.id)) : undefined
+  if (first && first !== loaded && listed.has(first)) {
+    const where = `${first.file}:${first.contract.headingPosition.start.line}`
+    return `${file}:${contract.headingPosition.start.line}: ${label} has the id of the contract at ${where}, which ${graphFile} lists; ${checked || 'it is in no slice'}: give it an id of its own`
+  }
+  if (slice === null) {
+    if (!checked) return ''
+    const line = named ? sliceLine(loaded, named) : contract.headingPosition.start.line
+    const which = named ? ` (its slice ${JSON.stringify(named)} is no slice id)` : ''
+    return `${file}:${line}: ${label} is a verify contract in no slice of ${graphFile}${which}, so no checkpoint shows it: list it under its slice in ${graphFile}`
+  }
+  const place = `${file}:${sliceLine(loaded, named ?? slice.id)}`
+  return made
+    ? `${place}: ${label} is in slice ${named}, which ${graphFile} does not have; ${checked}: add ${named} to ${graphFile}, or correct its slice`
+    : `${place}: ${label} is in slice ${named}, but ${graphFile} does not list it there; ${checked}: list it in ${graphFile}, or correct its slice`
 }
 
 function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
