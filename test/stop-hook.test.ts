@@ -341,20 +341,27 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     expect(await fs.readFile(status, 'utf8')).toBe(text)
   })
 
-  it('lets the agent stop at once, with a warning, when the state folder is read-only', async ({expect, skip}) => {
+  it('lets the agent stop at once, with a warning, when the state folder is read-only; respond fails at once too', async ({expect, skip}) => {
     const folder = await greenlight()
     const tiersFolder = path.join(folder, '.greenlight', 'tiers')
     await fs.mkdir(tiersFolder)
     const readOnly = await makeReadOnly(tiersFolder)
     if (!readOnly) return skip('this system cannot make a folder read-only for this user')
+    const refused = `${tiersFolder}: cannot be written (${readOnly.code}: ${readOnly.reason})`
+    // The contracts cache cannot be written either: said once, on stderr, which the agent does not read.
+    const cacheWarning = `tiers: warning: ${refused}; each run parses the contracts again\n`
     try {
       expect(await stopHook(folder)).toEqual({
         ...answer({
-          systemMessage: `WARNING: ${tiersFolder}: Unexpected folder that cannot be written (${readOnly.code}), expected a folder the stop hook can write its block counts in; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+          systemMessage: `WARNING: ${refused}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
         }),
-        // The contracts cache cannot be written either: said once, on stderr, which the agent does not read.
-        stderr: `tiers: warning: ${tiersFolder}/.contracts-cache.json: cannot be written (${readOnly.code}: ${readOnly.reason}); each run parses the contracts again\n`
+        stderr: cacheWarning
       })
+      // Not after the lock’s half a minute of retries: the folder is checked first.
+      const started = Date.now()
+      const respond = await tiers(folder, ['--dir', path.join(folder, '.greenlight'), 'respond', 'S-01', 'too small'])
+      expect({code: respond.code, stderr: respond.stderr}).toEqual({code: 2, stderr: `${cacheWarning}tiers: ${refused}\n`})
+      expect(Date.now() - started).toBeLessThan(15_000)
       expect(await fs.readdir(tiersFolder)).toEqual([])
     } finally {
       await readOnly.restore()

@@ -1,8 +1,6 @@
-import {constants} from 'node:fs'
-import {access} from 'node:fs/promises'
 import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
-import {FileReadError, FileWriteError, parseJsonText, prepareOwnFolder, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
 import type {CheckResult, VerificationStatus} from './status.js'
 
@@ -129,19 +127,11 @@ export async function readStopBlocks(dir: string, session: string): Promise<numb
 
 /**
  * Count a block, or start again after an allowed stop. A state folder that
- * cannot be written throws a `FileWriteError` naming it at once (the lock would
- * otherwise retry for half a minute before failing).
+ * cannot be written throws a `FileWriteError` naming it at once (see
+ * `prepareOwnFolder`).
  */
 export async function recordStopDecision(dir: string, session: string, decision: StopDecision, now = new Date()): Promise<number> {
   const file = stopHookCountsPath(dir)
-  const folder = path.dirname(file)
-  await prepareOwnFolder(file)
-  try {
-    await access(folder, constants.W_OK)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name
-    throw new FileWriteError(folder, `Unexpected folder that cannot be written (${code}), expected a folder the stop hook can write its block counts in`)
-  }
   return updateJsonFile(file, countsKind, (counts) => {
     const blocks = decision.decision === 'block' ? blocksOf(counts, session) + 1 : 0
     counts.sessions[session] = {blocks, at: now.toISOString()}

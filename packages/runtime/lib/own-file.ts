@@ -7,8 +7,9 @@
  * followed. (A link placed between the check and the write is a race with
  * someone who can already write the project, so it is not guarded.)
  */
+import {constants} from 'node:fs'
 import type {Stats} from 'node:fs'
-import {lstat, mkdir} from 'node:fs/promises'
+import {access, lstat, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 
 /** A file tiers could not write, named, with the system’s reason: `S-01.json: cannot be written (ENOSPC: …)`. */
@@ -27,7 +28,9 @@ const throughLink = 'tiers writes its own files only inside the project, never t
 /**
  * Make the folder `file` goes in, unless it is there. A folder that is a
  * symbolic link, or not a folder, is a `FileWriteError` naming it; so is one
- * that cannot be made (a read-only or full disk).
+ * that cannot be made or written (a read-only or full disk). Checked here,
+ * at once: the lock taken next would retry a read-only folder for half a
+ * minute before failing.
  */
 export async function prepareOwnFolder(file: string): Promise<void> {
   const folder = path.dirname(file)
@@ -40,6 +43,9 @@ export async function prepareOwnFolder(file: string): Promise<void> {
   }
   if (info.isSymbolicLink()) throw new FileWriteError(folder, `Unexpected symbolic link, expected a folder: ${throughLink}`)
   if (!info.isDirectory()) throw new FileWriteError(folder, 'Unexpected file, expected a folder')
+  await access(folder, constants.W_OK).catch((error: unknown) => {
+    throw writeFailure(folder, error)
+  })
 }
 
 /**
