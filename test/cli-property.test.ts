@@ -770,7 +770,7 @@ beforeAll(async () => {
   pristine = path.join(os.tmpdir(), `${path.basename(temporary)}-pristine`)
   for (const folder of ['home', 'tmp', 'xdg']) await fs.mkdir(path.join(temporary, folder))
   environment = {...process.env, HOME: path.join(temporary, 'home'), TMPDIR: path.join(temporary, 'tmp'), XDG_CACHE_HOME: path.join(temporary, 'xdg')}
-  for (const name of ['TIERS_MAX_BLOCKS', 'TIERS_NO_CACHE', 'GITHUB_ACTIONS', 'TIERS_TEST_PAUSE']) delete environment[name]
+  for (const name of ['TIERS_MAX_BLOCKS', 'TIERS_NO_CACHE', 'GITHUB_ACTIONS', 'TIERS_TEST_PAUSE', 'TIERS_TEST_PAUSE_LOG']) delete environment[name]
   await copyExample(path.join(pristine, '.greenlight'))
   const config = path.join(pristine, '.greenlight', 'config.json')
   await fs.writeFile(config, (await fs.readFile(config, 'utf8')).replace('"npm test"', '"true"'))

@@ -48,8 +48,9 @@ interface Ended {
 }
 
 /** Start the real bin with `TIERS_TEST_PAUSE=pause` (see `helpers/pause.mjs`). */
-function start(cwd: string, args: readonly string[], pause: string): {pid: number; ended: Promise<Ended>} {
-  const env: NodeJS.ProcessEnv = {...process.env, TIERS_TEST_PAUSE: pause}
+function start(cwd: string, args: readonly string[], pause: string): {pid: number; ended: Promise<Ended>; pauses: string} {
+  const pauses = path.join(cwd, 'pauses.log')
+  const env: NodeJS.ProcessEnv = {...process.env, TIERS_TEST_PAUSE: pause, TIERS_TEST_PAUSE_LOG: pauses}
   delete env.TIERS_MAX_BLOCKS
   const child = spawn(process.execPath, ['--import', preload, tiersBin, ...args], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})
   let stdout = ''
@@ -61,29 +62,26 @@ function start(cwd: string, args: readonly string[], pause: string): {pid: numbe
     child.on('close', (code, signal) => resolve({code, signal, stdout, stderr, at: Date.now()}))
   })
   if (child.pid === undefined) throw new Error('tiers did not start')
-  return {pid: child.pid, ended}
+  return {pid: child.pid, ended, pauses}
 }
 
-/** Resolves once process `pid` is stopped (`T` in /proc), or fails after 20 s. */
-async function stopped(pid: number, ended: Promise<Ended>): Promise<void> {
+/**
+ * Resolves once the process has reached its `times`th pause and is stopped
+ * (`T` in /proc), or fails after 20 s. Counted from its pause log, not from
+ * seeing it run in between: resumed, it may reach its next pause before a
+ * poll sees it running.
+ */
+async function stopped({pid, ended, pauses}: {pid: number; ended: Promise<Ended>; pauses: string}, times = 1): Promise<void> {
   let gone = false
   void ended.then(() => (gone = true))
   const until = Date.now() + 20_000
   for (;;) {
+    const reached = (await fs.readFile(pauses, 'utf8').catch(() => '')).split('\n').filter(Boolean).length
     const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-    if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return
+    if (reached >= times && stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return
     if (gone) throw new Error(`tiers ended before it reached its pause: ${JSON.stringify(await ended)}`)
     if (Date.now() > until) throw new Error('tiers did not reach its pause in 20 s')
     await sleep(10)
-  }
-}
-
-/** Resolves once process `pid` is no longer stopped (or gone). */
-async function resumed(pid: number): Promise<void> {
-  for (;;) {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')
-    if (!stat.slice(stat.lastIndexOf(')') + 2).startsWith('T')) return
-    await sleep(5)
   }
 }
 
@@ -112,7 +110,7 @@ describe.runIf(process.platform === 'linux').concurrent('a lock holder paused pa
   it('records its reply on top of the reply of the process that took its lock over, without a stack trace', async ({expect}) => {
     const folder = await project()
     const first = start(folder, ['respond', 'S-01', 'the grid shows 2 columns'], 'open:S-01.json:1')
-    await stopped(first.pid, first.ended)
+    await stopped(first)
     const pausedAt = Date.now()
     await makeStale(folder)
     expect(await runTiers(folder, ['respond', 'S-01', 'the badge is orange'])).toEqual({code: 0, stdout: recorded('the badge is orange', 1), stderr: warningLine})
@@ -134,7 +132,7 @@ describe.runIf(process.platform === 'linux').concurrent('a lock holder paused pa
     const folder = await project()
     // The 2nd version check: after the read and the change, before the write.
     const first = start(folder, ['respond', 'S-01', 'the grid shows 2 columns'], 'stat:S-01.json:2')
-    await stopped(first.pid, first.ended)
+    await stopped(first)
     await makeStale(folder)
     expect((await runTiers(folder, ['respond', 'S-01', 'the badge is orange'])).code).toBe(0)
     process.kill(first.pid, 'SIGCONT')
@@ -148,13 +146,12 @@ describe.runIf(process.platform === 'linux').concurrent('a lock holder paused pa
     const folder = await project()
     const reply = "it's 2 columns, not 3"
     const first = start(folder, ['respond', 'S-01', reply], 'stat:S-01.json:2,4')
-    await stopped(first.pid, first.ended)
+    await stopped(first)
     await makeStale(folder)
     expect((await runTiers(folder, ['respond', 'S-01', 'the badge is orange'])).code).toBe(0)
     process.kill(first.pid, 'SIGCONT')
     // The second try, paused at the same place.
-    await resumed(first.pid)
-    await stopped(first.pid, first.ended)
+    await stopped(first, 2)
     await makeStale(folder)
     expect((await runTiers(folder, ['respond', 'S-01', 'the spend is missing'])).code).toBe(0)
     process.kill(first.pid, 'SIGCONT')
@@ -173,7 +170,7 @@ describe.runIf(process.platform === 'linux').concurrent('a signal to a lock hold
   it.for(['SIGINT', 'SIGTERM'] as const)('%s ends it within a second and releases the lock', async (signal, {expect}) => {
     const folder = await project()
     const holder = start(folder, ['respond', 'S-01', 'the grid shows 2 columns'], 'open:S-01.json:1')
-    await stopped(holder.pid, holder.ended)
+    await stopped(holder)
     await expect(fs.stat(lockFolder(folder))).resolves.toBeTruthy()
     // Delivered as it resumes, with the lock held and the state not read yet.
     process.kill(holder.pid, signal)

@@ -11,6 +11,8 @@
  *   `S-01.json`, the version check a locked update makes before it reads
  *   (1st, 3rd) and before it writes (2nd, 4th)
  *
+ * With `TIERS_TEST_PAUSE_LOG`, each pause first adds a line to that file.
+ *
  * Plain JavaScript: Node loads it before the bin, without a TypeScript loader.
  */
 import fs from 'node:fs'
@@ -24,7 +26,11 @@ function pauseAt(method, matches) {
   const original = fs.promises[method]
   let seen = 0
   fs.promises[method] = function (...args) {
-    if (matches(String(args[0]), args[1]) && at.has(++seen)) process.kill(process.pid, 'SIGSTOP')
+    if (matches(String(args[0]), args[1]) && at.has(++seen)) {
+      // Said first, so a test can tell a second pause from the first: the process may run past its state check and stop again.
+      if (process.env.TIERS_TEST_PAUSE_LOG) fs.appendFileSync(process.env.TIERS_TEST_PAUSE_LOG, `${seen}\n`)
+      process.kill(process.pid, 'SIGSTOP')
+    }
     return original.apply(this, args)
   }
 }
