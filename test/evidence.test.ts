@@ -415,6 +415,24 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     expect((await readStatus(folder)).slices).toEqual(Object.fromEntries(data.runs.map((entry: any) => [entry.verification_run.slice, entry])))
   })
 
+  it('fails the contract check of a slice whose own contract has a lint error, in every file, and passes the others', async ({expect}) => {
+    const folder = await project()
+    const contractsFile = path.join(folder, '.greenlight', 'CONTRACTS.md')
+    const c03File = path.join(folder, '.greenlight', 'contracts', 'C-03.md')
+    // C-02 (S-02) shares CONTRACTS.md with C-01 (S-01); C-03 (S-03) has a file of its own.
+    await fs.writeFile(contractsFile, (await fs.readFile(contractsFile, 'utf8')).replace('**Verification:** auto', '**Verification:** Auto'))
+    await fs.writeFile(c03File, (await fs.readFile(c03File, 'utf8')).replace('verification: verify', 'verification: Verify'))
+    const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
+    const checks = JSON.parse(run.stdout).runs.map((entry: any) => [entry.verification_run.slice, entry.results.find((result: any) => result.criterion_id === 'contracts')])
+    const contractCheck = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract', method: 'lint', command: null, exit_code: null, duration_ms: null, output: null}
+    expect(checks).toEqual([
+      ['S-01', {...contractCheck, status: 'pass', details: 'C-01 AnswerFile: found, no lint errors', category: null}],
+      ['S-02', {...contractCheck, status: 'fail', details: 'CONTRACTS.md:28: Unexpected verification tier `Auto` on C-02 AnswerFormat, expected `auto` (verification-tier)', category: 'lint_failure'}],
+      ['S-03', {...contractCheck, status: 'fail', details: 'C-03.md:5: Unexpected verification tier `Verify` on C-03 AnswerCache, expected `verify` (verification-tier)', category: 'lint_failure'}]
+    ])
+  })
+
   it('gives pass, fail, timeout and requires-human, writes the status file, exits 1; the checkpoint stays closed', async ({expect}) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')

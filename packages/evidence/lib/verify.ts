@@ -117,13 +117,14 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   const test = testCommand(project)
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
-  // Each contract file is linted once per run, however many slices it holds.
-  const lintRuns = new Map<string, Promise<VFileMessage[]>>()
+  // Every contract file of the run is linted once, in one run of the engine, when a slice first needs it.
+  let lintRun: Promise<Map<string, VFileMessage[]>> | undefined
+  const lintMessages = () => (lintRun ??= lintContractFiles(slices))
   const sliceRuns: SliceRun[] = []
   for (const slice of slices) {
     const results: CheckResult[] = []
     if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
-    results.push(await contractCheck(slice, lintRuns))
+    results.push(await contractCheck(slice, lintMessages))
     // Tiers as the slice resolves them: a contract without one takes the slice’s stated tier.
     const context = gateContext(project, slice)
     const tiers = context.slice.contracts
@@ -232,29 +233,29 @@ function commandCheck(base: CheckBase, result: CommandResult, seconds: number): 
 }
 
 /** Contract level: every contract the slice lists is found, and none has a lint error. */
-async function contractCheck(slice: ProjectSlice, lintRuns: Map<string, Promise<VFileMessage[]>>): Promise<CheckResult> {
+async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Map<string, VFileMessage[]>>): Promise<CheckResult> {
   const base = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract' as const, method: 'lint' as const, command: null, exit_code: null, duration_ms: null, output: null}
   if (slice.missing.length > 0) {
     return {...base, status: 'fail', details: `not found: ${slice.missing.join(', ')}`, category: 'coordination_failure'}
   }
-  const errors = await lintErrors(slice, lintRuns)
+  const errors = lintErrors(slice, await lintMessages())
   if (errors.length > 0) return {...base, status: 'fail', details: errors.join('; '), category: 'lint_failure'}
   return {...base, status: 'pass', details: `${slice.contracts.map((loaded) => loaded.contract.label).join(', ')}: found, no lint errors`, category: null}
 }
 
-/** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */
-async function lintErrors(slice: ProjectSlice, lintRuns: Map<string, Promise<VFileMessage[]>>): Promise<string[]> {
+/** The lint messages of the contract files of `slices` whose contracts are all found, by absolute path. */
+async function lintContractFiles(slices: readonly ProjectSlice[]): Promise<Map<string, VFileMessage[]>> {
   // The lint engine loads only when a run needs it, not with every command.
-  const {lintFile} = await import('@verification-tiers/lint')
+  const {lintTexts} = await import('@verification-tiers/lint')
+  const files = new Set(slices.filter((slice) => slice.missing.length === 0).flatMap((slice) => slice.contracts.map((loaded) => loaded.file)))
+  return lintTexts(await Promise.all([...files].map(async (file) => ({path: file, text: await readFile(file, 'utf8')}))))
+}
+
+/** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */
+function lintErrors(slice: ProjectSlice, lintMessages: ReadonlyMap<string, VFileMessage[]>): string[] {
   const errors: string[] = []
   for (const file of new Set(slice.contracts.map((loaded) => loaded.file))) {
-    let run = lintRuns.get(file)
-    if (!run) {
-      run = readFile(file, 'utf8').then((text) => lintFile(file, text))
-      lintRuns.set(file, run)
-    }
-    const messages = await run
-    for (const message of messages) {
+    for (const message of lintMessages.get(path.resolve(file)) ?? []) {
       if (!message.fatal || !message.place) continue
       const line = 'start' in message.place ? message.place.start.line : message.place.line
       const inside = slice.contracts.some(({contract, file: from}) => from === file && contract.position.start.line <= line && line <= contract.position.end.line)
