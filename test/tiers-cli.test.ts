@@ -45,6 +45,23 @@ async function verified(folder: string, ...slices: string[]): Promise<void> {
   }
 }
 
+let verifiedTemplate: Promise<string> | undefined
+
+/**
+ * A project as `project()` makes it, on which `tiers verify --all` passed:
+ * one verified project, copied for each test that starts from there (the
+ * run is recorded by content, outside git, so a copy is as fresh).
+ */
+async function verifiedProject(): Promise<string> {
+  const template = await (verifiedTemplate ??= project().then(async (folder) => {
+    await verified(folder)
+    return folder
+  }))
+  const folder = await project()
+  await fs.cp(path.join(template, '.greenlight'), path.join(folder, '.greenlight'), {recursive: true})
+  return folder
+}
+
 /** Path of a file in the copy’s `.greenlight`. */
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
 
@@ -331,8 +348,7 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
 describe('approval and staleness on S-02', () => {
   // Every spelling of an approval is `interpretResponse`’s unit test; here two reach it through the bin.
   it.concurrent.for(['Yes', ' y '])('approves with %j', async (reply, {expect}) => {
-    const folder = await project()
-    await verified(folder, 'S-02')
+    const folder = await verifiedProject()
     const checkpoint = await tiers(folder, 'checkpoint', 'S-02')
     expect(checkpoint.code).toBe(0)
     expect(checkpoint.stdout).toBe(checkpointS02 + '\n')
@@ -357,8 +373,7 @@ describe('approval and staleness on S-02', () => {
   })
 
   it('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async () => {
-    const folder = await project()
-    await verified(folder, 'S-02')
+    const folder = await verifiedProject()
     expect((await tiers(folder, 'respond', 'S-02', 'approved')).code).toBe(0)
     const contract = file(folder, 'contracts', 'C-06.md')
     const original = await fs.readFile(contract, 'utf8')
@@ -583,8 +598,7 @@ describe('refusals around the escalation choice', () => {
 
 describe('the deprecation warning and --json', () => {
   it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async () => {
-    const folder = await project()
-    await verified(folder)
+    const folder = await verifiedProject()
     await reject(folder, 3)
     const runs = await Promise.all([
       tiers(folder, 'checkpoint', 'S-01'),
@@ -629,8 +643,7 @@ Warnings:
   })
 
   it('gives JSON with the expected fields on every command', async () => {
-    const folder = await project()
-    await verified(folder)
+    const folder = await verifiedProject()
     const [checkpoint, report, statusAll] = (
       await Promise.all([tiers(folder, 'checkpoint', 'S-01', '--json'), tiers(folder, '--json', 'report', 'S-02'), tiers(folder, 'status', '--json')])
     ).map(json)
@@ -797,9 +810,8 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       /^tiers: \.greenlight\/tiers\/S-01\.json:\d+:\d+: Unexpected .+; fix or remove the file \(it is never reset silently\)$/
     ]
   ] as const)('a truncated state file (%s): exit 2, names the file, never resets it', async ([, truncate, message], {expect}) => {
-    const folder = await project()
     // Verified, so that the approvals reach the state file.
-    await verified(folder)
+    const folder = await verifiedProject()
     await reject(folder, 2)
     const stateFile = file(folder, 'tiers', 'S-01.json')
     await fs.writeFile(stateFile, truncate(await fs.readFile(stateFile, 'utf8')))
