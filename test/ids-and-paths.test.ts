@@ -78,8 +78,8 @@ function expectError(run: Run, code: number, message: string): void {
 
 const json = (run: Run): any => JSON.parse(run.stdout)
 
-describe('slice ids cannot write outside `.greenlight/tiers/`', () => {
-  it('refuses a GRAPH.json key `../../x` (exit 2, file, line and id), and writes nothing', async () => {
+describe.concurrent('slice ids cannot write outside `.greenlight/tiers/`', () => {
+  it('refuses a GRAPH.json key `../../x` (exit 2, file, line and id), and writes nothing', async ({expect}) => {
     const folder = await project()
     await edit(folder, 'GRAPH.json', (text) => text.replace('"S-02": {', '"../../x": {'))
     const before = await outsideState(folder)
@@ -92,7 +92,7 @@ describe('slice ids cannot write outside `.greenlight/tiers/`', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('refuses a contract’s `**Slice:** ../../../pwned` without GRAPH.json (exit 2, file, line and id), and writes nothing', async () => {
+  it('refuses a contract’s `**Slice:** ../../../pwned` without GRAPH.json (exit 2, file, line and id), and writes nothing', async ({expect}) => {
     const folder = await project()
     await fs.rm(file(folder, 'GRAPH.json'))
     // C-01’s Slice field, on line 11.
@@ -106,7 +106,7 @@ describe('slice ids cannot write outside `.greenlight/tiers/`', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('refuses a GRAPH.md heading whose id is too long (exit 2, file, line and id)', async () => {
+  it('refuses a GRAPH.md heading whose id is too long (exit 2, file, line and id)', async ({expect}) => {
     const folder = await project()
     await fs.rm(file(folder, 'GRAPH.json'))
     const id = `S-${'0'.repeat(100)}1`
@@ -117,7 +117,7 @@ describe('slice ids cannot write outside `.greenlight/tiers/`', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('refuses a bad slice argument (exit 1, the id on one line), and writes nothing', async () => {
+  it('refuses a bad slice argument (exit 1, the id on one line), and writes nothing', async ({expect}) => {
     const folder = await project()
     const before = await outsideState(folder)
     expectError(await tiers(folder, 'respond', '../../x', 'no'), 1, `Unexpected slice id "../../x" in the arguments, ${sliceRule}`)
@@ -133,8 +133,8 @@ describe('slice ids cannot write outside `.greenlight/tiers/`', () => {
   })
 })
 
-describe('ids named like Object.prototype’s properties', () => {
-  it('saves the verify run of slice `__proto__`, so its checkpoint opens', async () => {
+describe.concurrent('ids named like Object.prototype’s properties', () => {
+  it('saves the verify run of slice `__proto__`, so its checkpoint opens', async ({expect}) => {
     const folder = await project()
     await edit(folder, 'GRAPH.json', (text) => text.replace('"S-02": {', '"__proto__": {'))
     const before = await outsideState(folder)
@@ -155,7 +155,7 @@ describe('ids named like Object.prototype’s properties', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('`tiers checkpoint constructor` says the verification is missing, then opens once verified', async () => {
+  it('`tiers checkpoint constructor` says the verification is missing, then opens once verified', async ({expect}) => {
     const folder = await project()
     await edit(folder, 'GRAPH.json', (text) => text.replace('"S-02": {', '"constructor": {'))
     const before = await outsideState(folder)
@@ -171,7 +171,7 @@ describe('ids named like Object.prototype’s properties', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('a stop-hook `session_id` of `__proto__` counts its blocks, so the safety valve opens; a bad one is refused (exit 1)', async () => {
+  it('a stop-hook `session_id` of `__proto__` counts its blocks, so the safety valve opens; a bad one is refused (exit 1)', async ({expect}) => {
     const folder = await project()
     const before = await outsideState(folder)
     const hook = (session: string) =>
@@ -203,7 +203,7 @@ describe('ids named like Object.prototype’s properties', () => {
     expect(await outsideState(folder)).toEqual(before)
   })
 
-  it('`tiers constructor` and other prototype names are unknown commands (exit 1, one line)', async () => {
+  it('`tiers constructor` and other prototype names are unknown commands (exit 1, one line)', async ({expect}) => {
     const folder = await project()
     const before = await outsideState(folder)
     const known = 'checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init'
@@ -214,8 +214,8 @@ describe('ids named like Object.prototype’s properties', () => {
   })
 })
 
-describe('the id patterns, and state paths as a second guard', () => {
-  it('takes real slice and session ids, and no path', () => {
+describe.concurrent('the id patterns, and state paths as a second guard', () => {
+  it('takes real slice and session ids, and no path', ({expect}) => {
     for (const id of ['S-01', 'S-1', 'S-23', 's-01', 'S-001', 'auth_flow', 'v1.2', '__proto__', 'constructor', 'x'.repeat(100)]) expect([id, isSliceId(id)]).toEqual([id, true])
     for (const id of ['', '.', '..', '../x', 'a/b', 'a\\b', '.hidden', '-x', 'S 01', 'S-01\n', 'stop-hook', 'Verification-Status', 'x'.repeat(101)]) {
       expect([id, isSliceId(id)]).toEqual([id, false])
@@ -224,7 +224,7 @@ describe('the id patterns, and state paths as a second guard', () => {
     for (const id of ['', '../x', 'a/b', 'a b', 'a\nb', 'x'.repeat(129)]) expect([id, isSessionId(id)]).toEqual([id, false])
   })
 
-  it('builds a state path only directly inside the state folder, and writes nothing for another', async () => {
+  it('builds a state path only directly inside the state folder, and writes nothing for another', async ({expect}) => {
     const folder = await project()
     const dir = path.join(folder, '.greenlight')
     const before = await outsideState(folder)

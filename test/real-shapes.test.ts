@@ -12,7 +12,7 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
+import {afterAll, describe, it} from 'vitest'
 import {fixtureCopy, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
@@ -31,8 +31,8 @@ const choices = `Does this match what you intended?
   2) No — I'll describe what's wrong
   3) Partially — some criteria met, I'll describe the gaps`
 
-describe('contracts as real projects write them', () => {
-  it('`tiers contracts` shows every contract as read: tiers, items with their lines, text not read as items', async () => {
+describe.concurrent('contracts as real projects write them', () => {
+  it('`tiers contracts` shows every contract as read: tiers, items with their lines, text not read as items', async ({expect}) => {
     const folder = await copy('real-shapes')
     const run = await tiers(folder, 'contracts')
     expect(run.stderr).toBe('')
@@ -92,7 +92,7 @@ verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
     expect(await tiers(folder, 'contracts')).toEqual(run)
   })
 
-  it('`tiers contracts --slice --json` gives one slice’s contracts with lines, columns and checks', async () => {
+  it('`tiers contracts --slice --json` gives one slice’s contracts with lines, columns and checks', async ({expect}) => {
     const folder = await copy('real-shapes')
     const run = await tiers(folder, 'contracts', '--slice', 's-03', '--json')
     expect(run.code).toBe(0)
@@ -132,7 +132,7 @@ verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
     })
   })
 
-  it('`tiers contracts` refuses a stray argument and an unknown slice; other commands refuse `--slice`', async () => {
+  it('`tiers contracts` refuses a stray argument and an unknown slice; other commands refuse `--slice`', async ({expect}) => {
     const folder = await copy('real-shapes')
     expect(await tiers(folder, 'contracts', 'S-01')).toEqual({
       code: 1,
@@ -151,7 +151,7 @@ verify contracts: 7 acceptance criteria, 5 steps; 1 with nothing to check
     })
   })
 
-  it('the checkpoint lists the items under their labels, wrapped lines joined, sub-points and templates left out', async () => {
+  it('the checkpoint lists the items under their labels, wrapped lines joined, sub-points and templates left out', async ({expect}) => {
     const folder = await copy('real-shapes')
     expect((await tiers(folder, 'verify', 'S-02')).code).toBe(0)
     const run = await tiers(folder, 'checkpoint', 'S-02')
@@ -173,7 +173,7 @@ ${choices}
 `)
   })
 
-  it('the checkpoint says which verify contract has nothing to check', async () => {
+  it('the checkpoint says which verify contract has nothing to check', async ({expect}) => {
     const folder = await copy('real-shapes')
     expect((await tiers(folder, 'verify', 'S-01')).code).toBe(0)
     const run = await tiers(folder, 'checkpoint', 'S-01')
@@ -195,7 +195,7 @@ ${choices}
 `)
   })
 
-  it('`tiers report` and `tiers status` flag a verify contract with nothing to check', async () => {
+  it('`tiers report` and `tiers status` flag a verify contract with nothing to check', async ({expect}) => {
     const folder = await copy('real-shapes')
     const report = await tiers(folder, 'report', 'S-01')
     expect(report.code).toBe(0)
@@ -221,8 +221,8 @@ S-03 Settings: verify, 0/3 rejections, undecided, next: checkpoint
   })
 })
 
-describe('slices in GRAPH.md', () => {
-  it('reads one heading per slice with its contracts; a contract without a tier takes the slice’s stated tier', async () => {
+describe.concurrent('slices in GRAPH.md', () => {
+  it('reads one heading per slice with its contracts; a contract without a tier takes the slice’s stated tier', async ({expect}) => {
     const folder = await copy('graph-md')
     const status = await tiers(folder, 'status')
     expect(status.code).toBe(0)
@@ -247,7 +247,7 @@ Contracts:
     ])
   })
 
-  it('an auto slice whose contracts state no tier needs no checkpoint', async () => {
+  it('an auto slice whose contracts state no tier needs no checkpoint', async ({expect}) => {
     const folder = await copy('graph-md')
     const graph = path.join(folder, '.greenlight', 'GRAPH.md')
     await fs.writeFile(graph, (await fs.readFile(graph, 'utf8')).replace('Contracts: C-01, C-02', 'Contracts: C-01'))
@@ -259,7 +259,7 @@ Contracts:
     expect(run.stdout).toBe('Slice S-01: Storage is auto: every contract is auto, so no checkpoint is needed.\n')
   })
 
-  it('names the file and line of a slice without contracts or with a bad tier, and exits 2', async () => {
+  it('names the file and line of a slice without contracts or with a bad tier, and exits 2', async ({expect}) => {
     const folder = await copy('graph-md')
     const graph = path.join(folder, '.greenlight', 'GRAPH.md')
     const text = await fs.readFile(graph, 'utf8')
@@ -277,7 +277,7 @@ Contracts:
     })
   })
 
-  it('takes a slice tier from GRAPH.json too, and refuses one that is not auto or verify', async () => {
+  it('takes a slice tier from GRAPH.json too, and refuses one that is not auto or verify', async ({expect}) => {
     const folder = await copy('graph-md')
     const dir = path.join(folder, '.greenlight')
     await fs.writeFile(
@@ -301,8 +301,8 @@ Contracts:
   })
 })
 
-describe('remark on the real shapes', () => {
-  it('reports what is wrong and nothing else: no contract messages on slice-state or agent files', async () => {
+describe.concurrent('remark on the real shapes', () => {
+  it('reports what is wrong and nothing else: no contract messages on slice-state or agent files', async ({expect}) => {
     const folder = await copy('real-shapes')
     const bin = path.join(root, 'node_modules', '.bin', 'remark')
     const preset = path.join(root, 'packages', 'remark-preset-lint-verification-tiers', 'dist', 'index.js')
@@ -329,7 +329,7 @@ const LINT_REPORT: string[] = [
   ''
 ]
 
-describe('a contract after an unclosed link', () => {
+describe.concurrent('a contract after an unclosed link', () => {
   // Markdown where a guess that the file holds no contract went wrong: every file is parsed.
   async function linkProject(tier: string): Promise<string> {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-link-'))
@@ -343,13 +343,13 @@ describe('a contract after an unclosed link', () => {
     return folder
   }
 
-  it('stays in its slice: the gate asks a human', async () => {
+  it('stays in its slice: the gate asks a human', async ({expect}) => {
     const folder = await linkProject('verify')
     const run = await tiers(folder, 'status')
     expect(run).toEqual({code: 0, stdout: 'S-01 Grid: verify, 0/3 rejections, undecided, next: checkpoint\n', stderr: ''})
   })
 
-  it('is linted: `tiers lint --frail` fails as `remark --frail` does on a bad tier', async () => {
+  it('is linted: `tiers lint --frail` fails as `remark --frail` does on a bad tier', async ({expect}) => {
     const folder = await linkProject('sometimes')
     const run = await tiers(folder, 'lint', '--frail', '--no-color', '.greenlight/contracts')
     expect(run.code).toBe(1)

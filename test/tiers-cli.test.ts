@@ -372,7 +372,7 @@ describe('approval and staleness on S-02', () => {
     expect(normalize(after.stdout)).toBe(`${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time>', 'done')}\n`)
   })
 
-  it('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async () => {
+  it.concurrent('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async ({expect}) => {
     const folder = await verifiedProject()
     expect((await tiers(folder, 'respond', 'S-02', 'approved')).code).toBe(0)
     const contract = file(folder, 'contracts', 'C-06.md')
@@ -596,8 +596,8 @@ describe('refusals around the escalation choice', () => {
   })
 })
 
-describe('the deprecation warning and --json', () => {
-  it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async () => {
+describe.concurrent('the deprecation warning and --json', () => {
+  it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async ({expect}) => {
     const folder = await verifiedProject()
     await reject(folder, 3)
     const runs = await Promise.all([
@@ -620,7 +620,7 @@ describe('the deprecation warning and --json', () => {
     expect(json(await tiers(folder, 'status', '--json')).warnings).toEqual([])
   })
 
-  it('prints `report S-02` exactly', async () => {
+  it('prints `report S-02` exactly', async ({expect}) => {
     const folder = await project()
     const run = await tiers(folder, 'report', 'S-02')
     expect(run).toEqual({
@@ -642,7 +642,7 @@ Warnings:
     })
   })
 
-  it('gives JSON with the expected fields on every command', async () => {
+  it('gives JSON with the expected fields on every command', async ({expect}) => {
     const folder = await verifiedProject()
     const [checkpoint, report, statusAll] = (
       await Promise.all([tiers(folder, 'checkpoint', 'S-01', '--json'), tiers(folder, '--json', 'report', 'S-02'), tiers(folder, 'status', '--json')])
