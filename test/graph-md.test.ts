@@ -65,8 +65,8 @@ Contracts:
   C-04 ReminderSnooze: auto — criteria: 0, steps: 0
 `
 
-describe('contract ids in GRAPH.md', () => {
-  it('takes only the listed ids of a `Contracts:` line: a parenthesised note adds none', async () => {
+describe.concurrent('contract ids in GRAPH.md', () => {
+  it('takes only the listed ids of a `Contracts:` line: a parenthesised note adds none', async ({expect}) => {
     const folder = await project(`# Plant Log
 
 ## S-01: Storage
@@ -80,14 +80,14 @@ Contracts: C-03 C-04 (C-04 snoozes what C-01 stores)
     expect(await report(folder, 'S-02')).toBe(reminder)
   })
 
-  it('refuses a word among the ids, naming file, line and slice, instead of losing the ids it stands for', async () => {
+  it('refuses a word among the ids, naming file, line and slice, instead of losing the ids it stands for', async ({expect}) => {
     const folder = await project('## S-01: Storage\n\nContracts: C-01 through C-02\n\n## S-02: Watering Reminder\n\nContracts: C-03, C-04\n')
     expect(await tiers(folder, 'status')).toEqual(broken('3: Unexpected `through` in the contracts of S-01, expected contract ids separated by commas'))
     await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\nContracts: C-01, C-02 and C-03\n')
     expect(await tiers(folder, 'status')).toEqual(broken('3: Unexpected `and` in the contracts of S-01, expected contract ids separated by commas'))
   })
 
-  it('takes an item’s first token as the id in a list after `Contracts:`: the rest of the item is a note', async () => {
+  it('takes an item’s first token as the id in a list after `Contracts:`: the rest of the item is a note', async ({expect}) => {
     const folder = await project(`## S-01: Storage
 
 Contracts: C-01, C-02
@@ -107,14 +107,14 @@ Depends on: S-01
     expect(await report(folder, 'S-01')).toBe(storage)
   })
 
-  it('refuses an item of the contracts list that does not start with a contract id', async () => {
+  it('refuses an item of the contracts list that does not start with a contract id', async ({expect}) => {
     const folder = await project('## S-02: Watering Reminder\n\nContracts:\n- C-03 WateringReminder\n- see the design notes\n- C-04 ReminderSnooze\n')
     expect(await tiers(folder, 'status')).toEqual(
       broken('5: Unexpected `see` in the contracts of S-02, expected a contract id at the start of each list item')
     )
   })
 
-  it('matches contract ids whatever their leading zeros, shows the contract’s own id and names a missing one as written', async () => {
+  it('matches contract ids whatever their leading zeros, shows the contract’s own id and names a missing one as written', async ({expect}) => {
     const folder = await project('## S-01: Storage\n\nContracts: C1, c-002\n\n## S-02: Watering Reminder\n\nContracts: C-03, C-0004\n')
     const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('### C-04: ReminderSnooze', '### C4. ReminderSnooze'))
@@ -129,8 +129,8 @@ Depends on: S-01
   })
 })
 
-describe('what GRAPH.md lines count', () => {
-  it('skips indented code, HTML comments and fenced code, a fence closing only on its own characters alone', async () => {
+describe.concurrent('what GRAPH.md lines count', () => {
+  it('skips indented code, HTML comments and fenced code, a fence closing only on its own characters alone', async ({expect}) => {
     const folder = await project(`# Plant Log
 
 <!-- ## S-09: Drafted
@@ -171,7 +171,7 @@ Contracts: C-07
     expect(await report(folder, 'S-01')).toBe(storage)
   })
 
-  it('reads slice headings with link, emphasis or code markup', async () => {
+  it('reads slice headings with link, emphasis or code markup', async ({expect}) => {
     const folder = await project(`## [S-01: Storage](slices/S-01.md)
 
 Contracts: C-01, C-02
@@ -194,14 +194,14 @@ S-03 Snooze: auto, 0/3 rejections, undecided, next: nothing
     })
   })
 
-  it('refuses a slice heading twice (any case), naming the second', async () => {
+  it('refuses a slice heading twice (any case), naming the second', async ({expect}) => {
     const folder = await project('## S-01: Storage\n\nContracts: C-01, C-02\n\n## s-01: Watering Reminder\n\nContracts: C-03, C-04\n')
     expect(await tiers(folder, 'status')).toEqual(
       broken('5: Unexpected second heading for slice S-01 (the first is at line 1), expected one heading per slice')
     )
   })
 
-  it('takes the slice tier from a plain or bold `Verification:` line, not from a list item', async () => {
+  it('takes the slice tier from a plain or bold `Verification:` line, not from a list item', async ({expect}) => {
     const folder = await project(`## S-01: Storage
 
 Contracts: C-01, C-02
