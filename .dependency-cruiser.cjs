@@ -20,10 +20,10 @@ module.exports = {
     },
     {
       name: 'layers',
-      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint beside them.',
+      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
       severity: 'error',
       from: {path: '^packages/(contracts|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
-      to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol)/'}
+      to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol|setup)/'}
     },
     {
       name: 'generator-reads-protocol-and-runtime',
@@ -52,6 +52,13 @@ module.exports = {
       severity: 'error',
       from: {path: '^packages/lint/'},
       to: {path: '^packages/(runtime|project|evidence|cli|contracts|protocol)/'}
+    },
+    {
+      name: 'setup-stands-alone',
+      comment: 'Setting a project up edits its configuration files: it loads no project, contract or state.',
+      severity: 'error',
+      from: {path: '^packages/setup/'},
+      to: {path: '^packages/(?!setup/)[^/]+/'}
     },
     {
       name: 'model-at-the-bottom',

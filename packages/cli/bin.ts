@@ -9,6 +9,11 @@ const io: Required<Omit<Io, 'stdin'>> = {
 }
 const args = process.argv.slice(2)
 
-// `tiers lint` loads the lint engine alone: none of the gate’s packages, which `main` loads for the other commands.
-process.exitCode =
-  args[0] === 'lint' ? await (await import('./lib/commands/lint.js')).runLint(args.slice(1), io) : await (await import('./lib/main.js')).main(args, io)
+// `tiers lint` and `tiers init` load their own packages alone: none of the gate’s, which `main` loads for the other commands.
+async function run(): Promise<number> {
+  if (args[0] === 'lint') return (await import('./lib/commands/lint.js')).runLint(args.slice(1), io)
+  if (args[0] === 'init') return (await import('./lib/commands/init.js')).runInit(args.slice(1), io)
+  return (await import('./lib/main.js')).main(args, io)
+}
+
+process.exitCode = await run()

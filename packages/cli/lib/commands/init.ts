@@ -1,7 +1,7 @@
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
-import {ciProviders, planInit, plannedDiff, writePlanned} from '../init/index.js'
-import type {CiProvider, PlannedFile} from '../init/index.js'
+import {ciProviders, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
+import type {CiProvider, PlannedFile} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
 

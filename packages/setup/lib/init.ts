@@ -8,11 +8,6 @@ import {planStopHook} from './stop-hook.js'
 import {planWorkflow} from './workflow.js'
 import type {CiProvider} from './workflow.js'
 
-export {InitError} from './files.js'
-export type {PlannedFile, Step} from './files.js'
-export {ciProviders} from './workflow.js'
-export type {CiProvider} from './workflow.js'
-
 /** What `tiers init` does in a project folder: every step, planned before anything is written. */
 export async function planInit(cwd: string, options: {ci?: CiProvider | undefined}): Promise<Step[]> {
   const steps = [await planRemarkrc(cwd), await planStopHook(cwd)]

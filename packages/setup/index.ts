@@ -1,0 +1,5 @@
+export {planInit, plannedDiff, writePlanned} from './lib/init.js'
+export {InitError} from './lib/files.js'
+export type {PlannedFile, Step} from './lib/files.js'
+export {ciProviders} from './lib/workflow.js'
+export type {CiProvider} from './lib/workflow.js'
