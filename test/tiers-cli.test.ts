@@ -49,8 +49,9 @@ let verifiedTemplate: Promise<string> | undefined
 
 /**
  * A project as `project()` makes it, on which `tiers verify --all` passed:
- * one verified project, copied for each test that starts from there (the
- * run is recorded by content, outside git, so a copy is as fresh).
+ * one verified project, whose state folder is copied into a new project for
+ * each test that starts from there (the run is recorded by content, outside
+ * git, so a copy is as fresh).
  */
 async function verifiedProject(): Promise<string> {
   const template = await (verifiedTemplate ??= project().then(async (folder) => {
@@ -58,7 +59,7 @@ async function verifiedProject(): Promise<string> {
     return folder
   }))
   const folder = await project()
-  await fs.cp(path.join(template, '.greenlight'), path.join(folder, '.greenlight'), {recursive: true})
+  await fs.cp(file(template, 'tiers'), file(folder, 'tiers'), {recursive: true})
   return folder
 }
 
