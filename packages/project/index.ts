@@ -1,5 +1,5 @@
 export {findSlice, gateContext, loadProject} from './lib/project.js'
-export type {LoadedContract, LoadOptions, Project, ProjectSlice} from './lib/project.js'
+export type {LoadedContract, LoadOptions, Project, ProjectProblem, ProjectSlice} from './lib/project.js'
 export {readGraphJson, readGraphMarkdown} from './lib/graph.js'
 export type {GraphSlice} from './lib/graph.js'
 export {cachePath} from './lib/cache.js'

@@ -28,6 +28,21 @@ export interface ProjectSlice {
   tier: Tier | null
 }
 
+/**
+ * Something in the project the gate could not read, match or prove: a line
+ * that looks like a contract but was not read as one, a graph entry that
+ * matches no contract, a contract file the loader skips. Each counts against
+ * the stop and against a passing checkpoint.
+ */
+export interface ProjectProblem {
+  /** Path as messages show it. */
+  file: string
+  /** 1-based line, or `null` when the problem is the whole file. */
+  line: number | null
+  /** One line, without the file: `Unexpected …, expected …`. */
+  message: string
+}
+
 /** A verification-tier project folder (`.greenlight`). */
 export interface Project {
   dir: string
@@ -37,6 +52,8 @@ export interface Project {
   slices: ProjectSlice[]
   /** Where the slices came from. */
   slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts'
+  /** What could not be read, matched or proven; the gate passes nothing while any is here. */
+  problems: ProjectProblem[]
 }
 
 /** How a project is loaded. */
@@ -63,7 +80,7 @@ export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOption
   }
   const graph = await readGraph(dir)
   const slices = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
-  return {dir, config, threshold, contracts, slices, slicesFrom: graph?.from ?? 'contracts'}
+  return {dir, config, threshold, contracts, slices, slicesFrom: graph?.from ?? 'contracts', problems: []}
 }
 
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
