@@ -53,6 +53,12 @@ export interface Project {
 export interface LoadOptions {
   /** Where a warning goes (the contracts cache cannot be written): by default a line on stderr. */
   warn?: Warn
+  /**
+   * What a graph that cannot be read does: `throw` its `ProjectError` (the
+   * default, so the gate stops), or become a problem of a project read
+   * without slices (for a command that shows what was read).
+   */
+  graphError?: 'throw' | 'problem'
 }
 
 const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${message}\n`)
@@ -67,11 +73,16 @@ const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${
  * A folder with no contracts is a `ProjectError` naming it: a project whose
  * contracts the reader cannot see must never pass as no project.
  */
-export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOptions = {}): Promise<Project> {
+export async function loadProject(dir: string, {warn = warnOnStderr, graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
-  const graph = await readGraph(dir)
+  const unreadGraph: ProjectProblem[] = []
+  const graph = await readGraph(dir).catch((error: unknown) => {
+    if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
+    unreadGraph.push(problemOf(error))
+    return null
+  })
   const {contracts, problems: fileProblems} = await loadContracts(dir, warn, graph ? graphNames(graph) : [])
   if (contracts.length === 0) {
     throw new ProjectError(
@@ -80,8 +91,15 @@ export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOption
     )
   }
   const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
-  const problems = [...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
+  const problems = [...unreadGraph, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
   return {dir, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
+}
+
+/** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
+function problemOf(error: ProjectError): ProjectProblem {
+  const place = /^(.*):(\d+)$/.exec(error.file)
+  const reason = error.message.slice(error.file.length + 2)
+  return place ? {file: place[1]!, line: Number(place[2]), message: reason} : {file: error.file, line: null, message: reason}
 }
 
 /** A graph as the loader uses it: its slices and what it could not read. */
