@@ -104,7 +104,8 @@ export function resolveSlice(slice: SliceInput): ResolvedSlice {
     })),
     criteria: verify.flatMap((contract) => tag(contract, contract.criteria)),
     steps: verify.flatMap((contract) => tag(contract, contract.steps)),
-    nothingToCheck: verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label),
+    // A slice that asks its own human check shows the person something, whatever its contracts hold.
+    nothingToCheck: humanCheck !== null ? [] : verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label),
     humanCheck,
     verification: slice.verification ?? null,
     retired
