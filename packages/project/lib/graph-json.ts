@@ -73,9 +73,10 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
         contracts.push({text: written, line: lineAt(item)})
       }
     }
-    const stated = readTierNode(property(node, keys.tier), where, getNodeValue, (bad, value) =>
-      refuse(bad, `\`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}`, '`auto` or `verify`, then any words (`verify. Human check: …`)')
-    )
+    // A tier that is no tier is the file’s mistake, not a shape tiers does not know.
+    const stated = readTierNode(property(node, keys.tier), where, getNodeValue, (bad, value) => {
+      throw new ProjectError(placeOf(file, lineAt(bad)), `Unexpected \`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}, expected \`auto\` or \`verify\`, then any words`)
+    })
     const humanCheck = stringAt(property(node, keys.humanCheck), getNodeValue)
     return {
       id,

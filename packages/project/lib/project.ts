@@ -395,7 +395,8 @@ function slicesFromGraph(graph: LoadedGraph, contracts: LoadedContract[], warn: 
     const {contract, file} = loaded
     // A second contract of an id the graph lists: the graph’s entry went to the first.
     const first = contract.id ? index.byId.get(contractKey(contract.id)) : undefined
-    if (first && first !== loaded && listed.has(first)) {
+    const second = first !== undefined && first !== loaded && listed.has(first)
+    if (second) {
       problems.push({
         file,
         line: contract.headingPosition.start.line,
@@ -408,12 +409,13 @@ function slicesFromGraph(graph: LoadedGraph, contracts: LoadedContract[], warn: 
     if (slice === null) continue
     const made = !graphIds.has(slice.id.toLowerCase())
     const place = `${file}:${sliceLine(loaded, named ?? slice.id)}`
-    warn(
+    // A second contract of a listed id is a problem already; the warning would say it twice.
+    if (!second) warn(
       made
         ? `${place}: ${contract.label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`
         : `${place}: ${contract.label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`
     )
-    if (made) {
+    if (!sliceById.has(slice.id.toLowerCase())) {
       sliceById.set(slice.id.toLowerCase(), slice)
       slices.push(slice)
     }

@@ -73,7 +73,9 @@ describe('GRAPH.json', () => {
     )
     expect(read('{\n  "slices": [\n    {"name": "Benches"}\n  ]\n}')).toThrow(/^GRAPH\.json:3: Unexpected `slices\[0\]` without an `id`, expected a slice id such as `"id": "S-01"`: tiers does not read this shape/)
     expect(read('{"slices": [{"id": "A-1", "contracts": "A-2"}]}')).toThrow(/^GRAPH\.json:1: Unexpected `slices\[0\]\.contracts` as a string, expected a list of contract ids or names/)
-    expect(read('{\n"slices": {\n"S-01": {"contracts": [], "tier": "sometimes"}}}')).toThrow(/^GRAPH\.json:3: Unexpected `slices\.S-01\.tier` "sometimes", expected `auto` or `verify`/)
+    expect(read('{\n"slices": {\n"S-01": {"contracts": [], "tier": "sometimes"}}}')).toThrow(
+      new ProjectError('GRAPH.json:3', 'Unexpected `slices.S-01.tier` "sometimes", expected `auto` or `verify`, then any words')
+    )
     expect(read('{"graph": {}}')).toThrow(/^GRAPH\.json:1: Unexpected an object without `slices`/)
   })
 
