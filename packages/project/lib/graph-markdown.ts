@@ -100,6 +100,9 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
       message: `Unexpected heading ${JSON.stringify(oneLine(textOf(node)))} without slice fields, expected \`Contracts:\`, \`Tier:\`, \`Verification:\` or \`Depends on:\` under a slice heading`
     })
   }
+  if (slices.length === 0) {
+    problems.push({file, line: null, message: 'Unexpected graph without slices, expected slice headings such as `### S-01: Name` with `Contracts:`, `Tier:`, `Verification:` or `Depends on:` fields'})
+  }
   return {slices, problems}
 }
 
