@@ -212,7 +212,7 @@ describe('a real slice: S-01 of the greenlight example project', () => {
     ])
     const resolved = resolveSlice({id: 'S-01', name: 'Campaign Cards', contracts})
     expect(resolved.tier).toBe('verify')
-    expect(verifyCheckpointData(resolved)).toEqual(slice([...criteriaC01, ...criteriaC03], [...stepsC01, ...stepsC03]))
+    expect(verifyCheckpointData(resolved)).toEqual({...slice([...criteriaC01, ...criteriaC03], [...stepsC01, ...stepsC03]), humanCheck: null, verification: null, retired: null})
     expect(renderVerifyCheckpoint(verifyCheckpointData(resolved))).toBe(
       [headline, '', 'Please verify the output matches your intent.', '', ...criteriaLines, '', ...stepLines, '', 'Does this match what you intended?', ...choices].join('\n')
     )

@@ -169,29 +169,32 @@ describe.concurrent('(1) a contract the graph leaves out', () => {
     expect(JSON.parse((await stop()).stdout).systemMessage).toContain("\n  - C-07.1: The export keeps the grid's order")
   })
 
-  it('a second contract of an id the graph lists is checked with its own Slice field, with a warning', async ({expect}) => {
+  it('a second contract of an id the graph lists is checked with its own Slice field, and is a problem of the project', async ({expect}) => {
     const folder = await project()
     await fs.writeFile(
       file(folder, 'contracts', 'C-07.md'),
       "### C-03: BadgeCopy\n\n**Slice:** S-01\n**Verification:** verify\n**Acceptance Criteria:**\n- The badge reads the campaign's state\n"
     )
+    const status = await tiers(folder, ['status', 'S-01'])
+    expect({code: status.code, stderr: status.stderr}).toEqual({code: 0, stderr: exampleWarning})
+    expect(status.stdout).toContain(
+      'problem: .greenlight/contracts/C-07.md:1: Unexpected second contract C-03 BadgeCopy, the id of the contract at .greenlight/CONTRACTS.md:54, which GRAPH.json lists; expected an id of its own\n'
+    )
     await tiers(folder, ['verify', 'S-01'])
     const checkpoint = await tiers(folder, ['checkpoint', 'S-01'])
-    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({
-      code: 0,
-      stderr: `tiers: warning: .greenlight/contracts/C-07.md:1: C-03 BadgeCopy has the id of the contract at .greenlight/CONTRACTS.md:54, which GRAPH.json lists; it is checked with S-01: give it an id of its own\n${exampleWarning}`
-    })
     expect(checkpoint.stdout).toContain("  [ ] The badge reads the campaign's state\n")
   })
 
-  it('a verify contract in no slice at all is warned about', async ({expect}) => {
+  it('a verify contract in no slice at all is a problem of the project, with its file and line', async ({expect}) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'contracts', 'C-07.md'), '### C-07: GridExport\n\n**Verification:** verify\n')
     const run = await tiers(folder, ['status', 'S-01'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({
-      code: 0,
-      stderr: `tiers: warning: .greenlight/contracts/C-07.md:1: C-07 GridExport is a verify contract in no slice of GRAPH.json, so no checkpoint shows it: list it under its slice in GRAPH.json\n${exampleWarning}`
-    })
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: exampleWarning})
+    expect(run.stdout).toContain('problem: .greenlight/contracts/C-07.md:1: Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it\n')
+    const listed = await tiers(folder, ['contracts', '--json'])
+    expect(JSON.parse(listed.stdout).problems).toEqual([
+      {file: '.greenlight/contracts/C-07.md', line: 1, message: 'Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it'}
+    ])
   })
 })
 

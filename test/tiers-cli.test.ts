@@ -678,10 +678,11 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', nothingToCheck: []},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', nothingToCheck: ['C-05 SpendColumnHeader']}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, humanCheck: null, retired: null},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, humanCheck: null, retired: null}
       ],
       broken: [],
+      problems: [],
       warnings: [deprecation]
     })
 
@@ -800,7 +801,9 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     await expect(fs.access(file(folder, 'tiers', 'S-02.json'))).rejects.toThrow()
     // `status` of every slice still reports the others, and says what is broken.
     expect(all.code).toBe(0)
-    expect(all.stdout).toBe(`${status.s01(0, 'undecided', 'checkpoint')}\nS-02 Currency Formatting: GRAPH.json lists C-09, which no contract file defines\n`)
+    expect(all.stdout).toBe(
+      `${status.s01(0, 'undecided', 'checkpoint')}\nS-02 Currency Formatting: GRAPH.json lists C-09, which no contract file defines\nproblem: .greenlight/GRAPH.json:19: Unexpected "C-09" in the contracts of slice S-02, expected the id or name of a contract in CONTRACTS.md or contracts/\n`
+    )
   })
 
   it.concurrent.for([
@@ -920,7 +923,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: warningLine})
     expect(checkpoint.stdout).toBe('Slice S-03: Plumbing is auto: every contract is auto, so no checkpoint is needed.\n')
     expect(state.stdout).toBe('S-03 Plumbing: auto, 0/3 rejections, undecided, next: nothing\n')
-    expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', checkpoint: null, warnings: [deprecation]})
+    expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', retired: null, checkpoint: null, warnings: [deprecation]})
   })
 })
 

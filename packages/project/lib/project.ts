@@ -6,8 +6,10 @@ import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tier
 import {hashText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
-import {checkSliceId, contractKey, readGraphJson, readGraphMarkdown} from './graph.js'
-import type {GraphSlice} from './graph.js'
+import {checkSliceId, contractKey} from './graph.js'
+import type {Graph} from './graph.js'
+import {readGraphJson} from './graph-json.js'
+import type {ProjectProblem} from './problems.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -17,30 +19,21 @@ export interface LoadedContract {
   source: string
 }
 
-/** A slice of the project: from GRAPH.json, or from the contracts’ Slice fields and slice headings. */
+/** A slice of the project: from its graph, or from the contracts’ Slice fields and slice headings. */
 export interface ProjectSlice {
   id: string
   name: string
   contracts: LoadedContract[]
-  /** Contract ids the graph lists that no contract file defines. */
+  /** Contracts the graph lists (by id or name) that no contract file defines, as the graph writes them. */
   missing: string[]
   /** The tier the graph states for the slice, taken by its contracts that state none. */
   tier: Tier | null
-}
-
-/**
- * Something in the project the gate could not read, match or prove: a line
- * that looks like a contract but was not read as one, a graph entry that
- * matches no contract, a contract file the loader skips. Each counts against
- * the stop and against a passing checkpoint.
- */
-export interface ProjectProblem {
-  /** Path as messages show it. */
-  file: string
-  /** 1-based line, or `null` when the problem is the whole file. */
-  line: number | null
-  /** One line, without the file: `Unexpected …, expected …`. */
-  message: string
+  /** What the graph asks a person to check for the slice itself (`Human check: …`), `null` when nothing. */
+  humanCheck: string | null
+  /** What the graph says the slice’s tests prove, `null` when nothing. */
+  verification: string | null
+  /** Why the slice’s human check was retired (it asks no one), `null` when it was not. */
+  retired: string | null
 }
 
 /** A verification-tier project folder (`.greenlight`). */
@@ -52,7 +45,7 @@ export interface Project {
   slices: ProjectSlice[]
   /** Where the slices came from. */
   slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts'
-  /** What could not be read, matched or proven; the gate passes nothing while any is here. */
+  /** What could not be read, matched or proven, each with its file and line; the gate passes nothing while any is here. */
   problems: ProjectProblem[]
 }
 
@@ -60,37 +53,86 @@ export interface Project {
 export interface LoadOptions {
   /** Where a warning goes (the contracts cache cannot be written): by default a line on stderr. */
   warn?: Warn
+  /**
+   * What a graph that cannot be read does: `throw` its `ProjectError` (the
+   * default, so the gate stops), or become a problem of a project read
+   * without slices (for a command that shows what was read).
+   */
+  graphError?: 'throw' | 'problem'
 }
 
 const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${message}\n`)
 
 /**
- * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`),
- * `CONTRACTS.md` and `contracts/*.md`, each optional but contracts. Each is
- * read as every input is (`readInputFile`): a regular file, of at most 16 MiB,
- * and 32 MiB of contract files in all.
+ * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), then
+ * `CONTRACTS.md` and every markdown file under `contracts/`, each optional
+ * but contracts. Each is read as every input is (`readInputFile`): a regular
+ * file, of at most 16 MiB, and 32 MiB of contract files in all. The graph is
+ * read first, so a heading it names is read as a contract.
+ *
+ * A folder with no contracts is a `ProjectError` naming it: a project whose
+ * contracts the reader cannot see must never pass as no project.
  */
-export async function loadProject(dir: string, {warn = warnOnStderr}: LoadOptions = {}): Promise<Project> {
+export async function loadProject(dir: string, {warn = warnOnStderr, graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
-  const contracts = await loadContracts(dir, warn)
+  const unreadGraph: ProjectProblem[] = []
+  const graph = await readGraph(dir).catch((error: unknown) => {
+    if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
+    unreadGraph.push(problemOf(error))
+    return null
+  })
+  const {contracts, problems: fileProblems} = await loadContracts(dir, warn, graph ? graphNames(graph) : [])
   if (contracts.length === 0) {
-    throw new UserError(`${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections`)
+    throw new ProjectError(
+      dir,
+      'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`; run `tiers contracts` to see what was read'
+    )
   }
-  const graph = await readGraph(dir)
-  const slices = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
-  return {dir, config, threshold, contracts, slices, slicesFrom: graph?.from ?? 'contracts', problems: []}
+  const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
+  const problems = [...unreadGraph, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
+  return {dir, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
 }
 
+/** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
+function problemOf(error: ProjectError): ProjectProblem {
+  const place = /^(.*):(\d+)$/.exec(error.file)
+  const reason = error.message.slice(error.file.length + 2)
+  return place ? {file: place[1]!, line: Number(place[2]), message: reason} : {file: error.file, line: null, message: reason}
+}
+
+/** A graph as the loader uses it: its slices and what it could not read. */
+type LoadedGraph = Graph & {problems: ProjectProblem[]}
+
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
-async function readGraph(dir: string): Promise<{slices: GraphSlice[]; from: 'GRAPH.json' | 'GRAPH.md'} | null> {
+async function readGraph(dir: string): Promise<LoadedGraph | null> {
   const jsonFile = path.join(dir, 'GRAPH.json')
   const json = await readInputFile(jsonFile, {limit: inputLimits.json})
-  if (json !== undefined) return {slices: readGraphJson(parseJsonText(jsonFile, json), jsonFile, json), from: 'GRAPH.json'}
-  const markdown = await readMarkdown(path.join(dir, 'GRAPH.md'))
-  if (markdown !== undefined) return {slices: readGraphMarkdown(markdown, path.join(dir, 'GRAPH.md')), from: 'GRAPH.md'}
-  return null
+  if (json !== undefined) {
+    // Syntax errors are placed by the runtime’s scanner first.
+    parseJsonText(jsonFile, json)
+    return {from: 'GRAPH.json', file: jsonFile, slices: readGraphJson(json, jsonFile), problems: []}
+  }
+  const markdownFile = path.join(dir, 'GRAPH.md')
+  const markdown = await readMarkdown(markdownFile)
+  if (markdown === undefined) return null
+  const {readGraphMarkdown} = await import('./graph-markdown.js')
+  return {from: 'GRAPH.md', file: markdownFile, ...readGraphMarkdown(markdown, markdownFile)}
+}
+
+/**
+ * What the graph lists, for the contract reader: a heading of one of these
+ * names is a contract. Every entry of a GRAPH.json list; of a GRAPH.md’s
+ * prose, the words with a letter and a digit (ids).
+ */
+function graphNames(graph: Graph): string[] {
+  const names = new Set<string>()
+  for (const slice of graph.slices) {
+    for (const ref of slice.contracts) names.add(ref.text.trim())
+    for (const ref of slice.contractsText) for (const token of tokens(ref.text)) if (/\p{L}/u.test(token.text) && /\d/.test(token.text)) names.add(token.text)
+  }
+  return [...names].sort()
 }
 
 /**
@@ -115,7 +157,15 @@ export function findSlice(project: Project, id: string): ProjectSlice {
 
 /** What the gate needs for a slice. */
 export function gateContext(project: Project, slice: ProjectSlice): GateContext & {slice: ResolvedSlice} {
-  const resolved = resolveSlice({id: slice.id, name: slice.name, tier: slice.tier, contracts: slice.contracts.map((loaded) => loaded.contract)})
+  const resolved = resolveSlice({
+    id: slice.id,
+    name: slice.name,
+    tier: slice.tier,
+    contracts: slice.contracts.map((loaded) => loaded.contract),
+    humanCheck: slice.humanCheck,
+    verification: slice.verification,
+    retired: slice.retired
+  })
   return {
     dir: project.dir,
     slice: resolved,
@@ -123,16 +173,40 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
     contracts: slice.contracts
       .filter((_, index) => resolved.contracts[index]?.effectiveTier === 'verify')
       .map((loaded) => ({label: loaded.contract.label, source: loaded.source})),
-    contractsHash: hashContracts(slice.contracts.map((loaded) => loaded.source)),
+    // The slice’s own check is part of what an approval was given on.
+    contractsHash: hashContracts([...slice.contracts.map((loaded) => loaded.source), ...sliceOwnText(slice)]),
     threshold: project.threshold
   }
 }
 
-async function loadContracts(dir: string, warn: Warn): Promise<LoadedContract[]> {
-  const files = [path.join(dir, 'CONTRACTS.md')]
-  const folder = path.join(dir, 'contracts')
-  const entries = await readdir(folder).catch(() => [] as string[])
-  files.push(...entries.filter((name) => name.endsWith('.md')).sort().map((name) => path.join(folder, name)))
+/** The slice’s own check, as it enters the hash of what was approved: nothing when it has none, so old approvals stay. */
+function sliceOwnText(slice: ProjectSlice): string[] {
+  if (slice.humanCheck === null && slice.retired === null) return []
+  return [`slice ${slice.id}: human check: ${slice.humanCheck ?? ''}; retired: ${slice.retired ?? ''}`]
+}
+
+/** File names the loader reads as contract files: markdown, in any case. */
+const contractFileName = /\.(?:md|markdown|mdown)$/i
+
+/** The markdown files under `contracts/`, in every subfolder, sorted; symbolic links to folders are not followed. */
+async function contractFiles(folder: string, depth = 0): Promise<string[]> {
+  const entries = await readdir(folder, {withFileTypes: true}).catch(() => [])
+  const files: string[] = []
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith('.')) continue
+    const full = path.join(folder, entry.name)
+    if (entry.isDirectory()) {
+      if (depth < 8) files.push(...(await contractFiles(full, depth + 1)))
+    } else if (contractFileName.test(entry.name)) {
+      files.push(full)
+    }
+  }
+  return files
+}
+
+/** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
+async function loadContracts(dir: string, warn: Warn, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
+  const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts')))]
   // All read before any is parsed: a project over the limit in all fails at once.
   const texts: Array<[string, string]> = []
   let total = 0
@@ -146,16 +220,22 @@ async function loadContracts(dir: string, warn: Warn): Promise<LoadedContract[]>
     texts.push([file, text])
   }
   const loaded: LoadedContract[] = []
+  const problems: ProjectProblem[] = []
   const cache = await openCache(dir, warn)
+  // What the graph names changes what is read, so it is part of each entry’s hash.
+  const namesKey = names.length > 0 ? '\0' + names.join('\n') : ''
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
-    const hash = hashText(text)
+    const hash = hashText(text + namesKey)
     let contracts = cache.get(key, hash)
     if (!contracts) {
       // The markdown parser loads only when a file changed.
       const {parseContracts} = await import('./parse.js')
-      contracts = parseContracts(file, text)
+      contracts = readContracts(parseContracts)(file, text, {names})
       cache.set(key, hash, contracts.map(forCache))
+    }
+    if (contracts.length === 0 && file !== files[0] && text.trim() !== '') {
+      problems.push({file, line: null, message: 'Unexpected contract file without a contract tiers can read, expected contract headings such as `### C-01: Name`'})
     }
     for (const contract of contracts) {
       const {start, end} = contract.position
@@ -163,7 +243,19 @@ async function loadContracts(dir: string, warn: Warn): Promise<LoadedContract[]>
     }
   }
   await cache.save()
-  return loaded
+  return {contracts: loaded, problems}
+}
+
+/** How the loader calls the contract reader: with the names the graph lists. */
+type ReadContracts = (file: string, text: string, options: {names: readonly string[]}) => Contract[]
+
+/**
+ * The contract reader with the graph’s names. TODO(reader): `parseContracts`
+ * takes `{names}` once the reader’s branch lands; until then the extra
+ * argument is ignored and this adapter is a plain cast.
+ */
+function readContracts(parse: (file: string, text: string) => Contract[]): ReadContracts {
+  return parse as ReadContracts
 }
 
 /**
@@ -175,98 +267,190 @@ function forCache(contract: Contract): Contract {
   return {...contract, fields: contract.fields.filter((field) => field.unread.length > 0)}
 }
 
+/** A word of a text naming contracts, and where it starts: `C32` of `C32 (disk access).`. */
+interface Token {
+  text: string
+  index: number
+}
+
+function tokens(text: string): Token[] {
+  return [...text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}])?/gu)].map((match) => ({text: match[0], index: match.index}))
+}
+
+/** Contracts by what a graph may call them: their ids’ keys first, then their names’ (the first contract of each). */
+interface ContractIndex {
+  byId: Map<string, LoadedContract>
+  byName: Map<string, LoadedContract>
+  /** Letters the project’s contract ids start with (`C`, `AUTH`): a word of that shape names a contract. */
+  prefixes: Set<string>
+}
+
+function indexContracts(contracts: readonly LoadedContract[]): ContractIndex {
+  const byId = new Map<string, LoadedContract>()
+  const byName = new Map<string, LoadedContract>()
+  const prefixes = new Set<string>()
+  for (const loaded of contracts) {
+    const {id, name} = loaded.contract
+    if (id) {
+      const key = contractKey(id)
+      if (!byId.has(key)) byId.set(key, loaded)
+      const prefix = /^(\p{L}+)-\d+$/u.exec(key)
+      if (prefix) prefixes.add(prefix[1]!)
+    }
+    const nameKey = contractKey(name)
+    if (name.trim() !== '' && !byName.has(nameKey)) byName.set(nameKey, loaded)
+  }
+  return {byId, byName, prefixes}
+}
+
+/** The contract a graph entry names, by id first, then by name (any case, spaces around ignored). */
+function lookup(index: ContractIndex, text: string): LoadedContract | undefined {
+  const key = contractKey(text)
+  return index.byId.get(key) ?? index.byName.get(key)
+}
+
 /**
- * The graph’s slices with their contracts, matched by id whatever the case,
- * hyphen and leading zeros (`C5` finds `C-05`), each contract once; ids no
- * contract defines are `missing`, as the graph writes them.
+ * The contracts a slice’s `Contracts:` text names, in the order written:
+ * every word that is a contract id, and every contract name written in it as
+ * words (case as written). Words of the shape of the project’s ids that no
+ * contract has are returned as `missing`.
+ */
+function contractsInText(index: ContractIndex, text: string): {found: LoadedContract[]; missing: string[]} {
+  const hits: Array<{at: number; loaded: LoadedContract}> = []
+  const missing: string[] = []
+  for (const token of tokens(text)) {
+    const key = contractKey(token.text)
+    const loaded = index.byId.get(key)
+    if (loaded) hits.push({at: token.index, loaded})
+    else if (/^(\p{L}+)-\d+$/u.test(key) && index.prefixes.has(key.replace(/-\d+$/, ''))) missing.push(token.text)
+  }
+  for (const loaded of index.byName.values()) {
+    const name = loaded.contract.name.trim()
+    if (name === '') continue
+    let from = 0
+    for (let at = text.indexOf(name, from); at !== -1; at = text.indexOf(name, from)) {
+      const before = text[at - 1] ?? ' '
+      const after = text[at + name.length] ?? ' '
+      if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) {
+        hits.push({at, loaded})
+        break
+      }
+      from = at + 1
+    }
+  }
+  const found = [...new Set(hits.sort((a, b) => a.at - b.at).map((hit) => hit.loaded))]
+  return {found, missing}
+}
+
+/**
+ * The graph’s slices with their contracts, matched by id (whatever the
+ * case, hyphen and leading zeros: `C5` finds `C-05`) or by name (any case,
+ * spaces around ignored), each contract once; entries no contract matches
+ * are `missing`, as the graph writes them, and a problem each.
  *
  * So that no contract escapes every checkpoint because the graph forgot it,
  * a contract the graph lists under no slice is placed by its own Slice field
  * (its slice heading’s id, else): into the slice of that id, or a slice of
  * its own when the graph has none, with a warning. A verify contract with no
- * slice at all is warned about, as no checkpoint shows it. A contract the
- * graph lists stays where the graph puts it.
+ * slice at all, and a second contract with an id the graph lists, are
+ * problems. A contract the graph lists stays where the graph puts it.
  */
-function slicesFromGraph(graph: {slices: GraphSlice[]; from: string}, contracts: LoadedContract[], warn: Warn): ProjectSlice[] {
-  const byKey = new Map<string, LoadedContract>()
-  for (const loaded of contracts) {
-    const key = loaded.contract.id ? contractKey(loaded.contract.id) : null
-    if (key !== null && !byKey.has(key)) byKey.set(key, loaded)
-  }
+function slicesFromGraph(graph: LoadedGraph, contracts: LoadedContract[], warn: Warn): {slices: ProjectSlice[]; problems: ProjectProblem[]} {
+  const index = indexContracts(contracts)
+  const problems: ProjectProblem[] = []
   const slices: ProjectSlice[] = graph.slices.map((slice) => {
     const found = new Set<LoadedContract>()
     const missing = new Map<string, string>()
-    for (const id of slice.contracts) {
-      const loaded = byKey.get(contractKey(id))
-      if (loaded) found.add(loaded)
-      else if (!missing.has(contractKey(id))) missing.set(contractKey(id), id)
+    const miss = (text: string, line: number | null) => {
+      if (missing.has(contractKey(text))) return
+      missing.set(contractKey(text), text)
+      problems.push({file: graph.file, line, message: `Unexpected ${JSON.stringify(text)} in the contracts of slice ${slice.id}, expected the id or name of a contract in CONTRACTS.md or contracts/`})
     }
-    return {id: slice.id, name: slice.name, contracts: [...found], missing: [...missing.values()], tier: slice.tier}
+    for (const ref of slice.contracts) {
+      const loaded = lookup(index, ref.text)
+      if (loaded) found.add(loaded)
+      else miss(ref.text, ref.line)
+    }
+    for (const ref of slice.contractsText) {
+      const read = contractsInText(index, ref.text)
+      for (const loaded of read.found) found.add(loaded)
+      for (const text of read.missing) miss(text, ref.line)
+    }
+    return {
+      id: slice.id,
+      name: slice.name,
+      contracts: [...found],
+      missing: [...missing.values()],
+      tier: slice.tier,
+      humanCheck: slice.humanCheck,
+      verification: slice.verification,
+      retired: slice.retired
+    }
   })
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
   const listed = new Set(slices.flatMap((slice) => slice.contracts))
   const graphIds = new Set(sliceById.keys())
   for (const loaded of contracts) {
     if (listed.has(loaded)) continue
-    const named = loaded.contract.slice
+    const {contract, file} = loaded
+    // A second contract of an id the graph lists: the graph’s entry went to the first.
+    const first = contract.id ? index.byId.get(contractKey(contract.id)) : undefined
+    const second = first !== undefined && first !== loaded && listed.has(first)
+    if (second) {
+      problems.push({
+        file,
+        line: contract.headingPosition.start.line,
+        message: `Unexpected second contract ${contract.label}, the id of the contract at ${first.file}:${first.contract.headingPosition.start.line}, which ${graph.from} lists; expected an id of its own`
+      })
+    }
+    const named = contract.slice
     const id = named && isSliceId(named) ? named : null
     const slice = id === null ? null : (sliceById.get(id.toLowerCase()) ?? makeSlice(loaded, id))
-    const message = unlistedWarning(loaded, slice, named, byKey, listed, slice !== null && !graphIds.has(slice.id.toLowerCase()), graph.from)
-    if (message) warn(message)
     if (slice === null) continue
+    const made = !graphIds.has(slice.id.toLowerCase())
+    const place = `${file}:${sliceLine(loaded, named ?? slice.id)}`
+    // A second contract of a listed id is a problem already; the warning would say it twice.
+    if (!second) warn(
+      made
+        ? `${place}: ${contract.label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`
+        : `${place}: ${contract.label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`
+    )
     if (!sliceById.has(slice.id.toLowerCase())) {
       sliceById.set(slice.id.toLowerCase(), slice)
       slices.push(slice)
     }
     slice.contracts.push(loaded)
   }
-  return slices
+  problems.push(...unslicedProblems(contracts, slices, graph.from))
+  return {slices, problems}
+}
+
+/**
+ * A problem for each verify contract in no slice: no checkpoint shows it.
+ * Its tier is its own, as no slice states one for it.
+ */
+function unslicedProblems(contracts: readonly LoadedContract[], slices: readonly ProjectSlice[], from: string): ProjectProblem[] {
+  const placed = new Set(slices.flatMap((slice) => slice.contracts))
+  return contracts
+    .filter((loaded) => !placed.has(loaded) && contractTier(loaded.contract, null).tier === 'verify')
+    .map(({contract, file}) => {
+      const named = contract.slice && !isSliceId(contract.slice) ? ` (its slice ${JSON.stringify(contract.slice)} is no slice id)` : ''
+      return {
+        file,
+        line: contract.headingPosition.start.line,
+        message: `Unexpected verify contract ${contract.label} in no slice${named}, expected it under a slice in ${from}, so that a checkpoint shows it`
+      }
+    })
 }
 
 /** A slice of its own for a contract whose Slice field names a slice the graph does not have. */
 function makeSlice(loaded: LoadedContract, id: string): ProjectSlice {
   const heading = loaded.contract.sliceHeading
-  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null}
+  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null}
 }
 
-/**
- * What to say of a contract the graph lists under no slice, placed in
- * `slice` by its Slice field (`null`: in none; `made`: a slice the graph
- * does not have). Empty when there is nothing to say: an auto contract in
- * no slice needs no checkpoint.
- */
-function unlistedWarning(
-  loaded: LoadedContract,
-  slice: ProjectSlice | null,
-  named: string | null,
-  byKey: ReadonlyMap<string, LoadedContract>,
-  listed: ReadonlySet<LoadedContract>,
-  made: boolean,
-  graphFile: string
-): string {
-  const {contract, file} = loaded
-  const label = contract.label
-  const checked =
-    slice === null ? (contractTier(contract, null).tier === 'verify' ? 'no checkpoint shows it' : '') : made ? 'it is checked as a slice of its own' : `it is checked with ${slice.id}`
-  // A second contract of an id the graph lists: the graph’s entry went to the first.
-  const first = contract.id ? byKey.get(contractKey(contract.id)) : undefined
-  if (first && first !== loaded && listed.has(first)) {
-    const where = `${first.file}:${first.contract.headingPosition.start.line}`
-    return `${file}:${contract.headingPosition.start.line}: ${label} has the id of the contract at ${where}, which ${graphFile} lists; ${checked || 'it is in no slice'}: give it an id of its own`
-  }
-  if (slice === null) {
-    if (!checked) return ''
-    const line = named ? sliceLine(loaded, named) : contract.headingPosition.start.line
-    const which = named ? ` (its slice ${JSON.stringify(named)} is no slice id)` : ''
-    return `${file}:${line}: ${label} is a verify contract in no slice of ${graphFile}${which}, so no checkpoint shows it: list it under its slice in ${graphFile}`
-  }
-  const place = `${file}:${sliceLine(loaded, named ?? slice.id)}`
-  return made
-    ? `${place}: ${label} is in slice ${named}, which ${graphFile} does not have; ${checked}: add ${named} to ${graphFile}, or correct its slice`
-    : `${place}: ${label} is in slice ${named}, but ${graphFile} does not list it there; ${checked}: list it in ${graphFile}, or correct its slice`
-}
-
-function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
+/** Slices from the contracts’ Slice fields, when there is no graph. */
+function slicesFromContracts(contracts: LoadedContract[]): {slices: ProjectSlice[]; problems: ProjectProblem[]} {
   const slices = new Map<string, ProjectSlice>()
   for (const loaded of contracts) {
     const id = loaded.contract.slice
@@ -274,14 +458,16 @@ function slicesFromContracts(contracts: LoadedContract[]): ProjectSlice[] {
     if (!isSliceId(id)) checkSliceId(id, `${loaded.file}:${sliceLine(loaded, id)}`)
     let slice = slices.get(id)
     if (!slice) {
-      slice = {id, name: id, contracts: [], missing: [], tier: null}
+      slice = makeSlice(loaded, id)
+      slice.name = id
       slices.set(id, slice)
     }
     const heading = loaded.contract.sliceHeading
     if (slice.name === id && heading?.id === id && heading.name) slice.name = heading.name
     slice.contracts.push(loaded)
   }
-  return [...slices.values()]
+  const list = [...slices.values()]
+  return {slices: list, problems: unslicedProblems(contracts, list, 'their Slice fields (or a GRAPH.json or GRAPH.md)')}
 }
 
 /**

@@ -39,8 +39,9 @@ describe('@verification-tiers/project', () => {
     expect(() => findSlice(project, '../../x')).toThrow(UserError)
   })
 
-  it('rejects a folder without contracts with a UserError, and keeps ProjectError for broken files', async () => {
-    await expect(loadProject(path.join(example, 'contracts'), quiet)).rejects.toThrow(UserError)
+  it('rejects a folder without contracts with a ProjectError (the gate fails closed), and a missing folder with a UserError', async () => {
+    await expect(loadProject(path.join(example, 'contracts'), quiet)).rejects.toThrow(ProjectError)
+    await expect(loadProject(path.join(example, 'no-such-folder'), quiet)).rejects.toThrow(UserError)
     expect(new ProjectError('GRAPH.json', 'bad').message).toBe('GRAPH.json: bad')
   })
 })

@@ -623,6 +623,18 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":21,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "What the tests prove: "
+    + ((stack1 = container.lambda(container.strict(depth0, "verification", {"start":{"line":4,"column":24},"end":{"line":4,"column":36}} ), depth0)) != null ? stack1 : "")
+    + "\n\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "No human check is asked: "
+    + ((stack1 = container.lambda(container.strict(depth0, "retired", {"start":{"line":8,"column":27},"end":{"line":8,"column":34}} ), depth0)) != null ? stack1 : "")
+    + "\n\n";
+},"2":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -631,37 +643,16 @@ export const partialSpecs = {
     };
 
   return "Please verify the output matches your intent.\n\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"criteria"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":12,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"steps"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":19,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"humanCheck"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":18,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"criteria"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"steps"),"length"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":26,"column":0},"end":{"line":32,"column":7}}})) != null ? stack1 : "")
     + "Does this match what you intended?\n";
-},"1":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return "Acceptance criteria:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"criteria"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":8,"column":0},"end":{"line":10,"column":9}}})) != null ? stack1 : "")
-    + "\n";
-},"2":function(container,depth0,helpers,partials,data) {
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1;
 
-  return "  [ ] "
-    + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
-    + "\n";
-},"3":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return "Steps to verify:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"steps"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":17,"column":9}}})) != null ? stack1 : "")
-    + "\n";
+  return "Check by hand:\n  [ ] "
+    + ((stack1 = container.lambda(container.strict(depth0, "humanCheck", {"start":{"line":16,"column":8},"end":{"line":16,"column":18}} ), depth0)) != null ? stack1 : "")
+    + "\n\n";
 },"4":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -670,22 +661,50 @@ export const partialSpecs = {
         return undefined
     };
 
+  return "Acceptance criteria:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"criteria"),{"name":"each","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":21,"column":0},"end":{"line":23,"column":9}}})) != null ? stack1 : "")
+    + "\n";
+},"5":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "  [ ] "
+    + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"6":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Steps to verify:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"steps"),{"name":"each","hash":{},"fn":container.program(7, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":28,"column":0},"end":{"line":30,"column":9}}})) != null ? stack1 : "")
+    + "\n";
+},"7":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
   return "  "
-    + ((stack1 = lookupProperty(helpers,"inc").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"index"),{"name":"inc","hash":{},"data":data,"loc":{"start":{"line":16,"column":2},"end":{"line":16,"column":16}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"inc").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"index"),{"name":"inc","hash":{},"data":data,"loc":{"start":{"line":29,"column":2},"end":{"line":29,"column":16}}})) != null ? stack1 : "")
     + ". "
     + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
     + "\n";
-},"5":function(container,depth0,helpers,partials,data) {
+},"8":function(container,depth0,helpers,partials,data) {
     return "Does the output match your intent?\n";
-},"6":function(container,depth0,helpers,partials,data) {
+},"9":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
   return "  "
-    + ((stack1 = alias2(alias1(depth0, "choice", {"start":{"line":25,"column":4},"end":{"line":25,"column":10}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "choice", {"start":{"line":38,"column":4},"end":{"line":38,"column":10}} ), depth0)) != null ? stack1 : "")
     + ") "
-    + ((stack1 = alias2(alias1(depth0, "label", {"start":{"line":25,"column":16},"end":{"line":25,"column":21}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "label", {"start":{"line":38,"column":16},"end":{"line":38,"column":21}} ), depth0)) != null ? stack1 : "")
     + " — "
-    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":25,"column":28},"end":{"line":25,"column":32}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":38,"column":28},"end":{"line":38,"column":32}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -701,7 +720,9 @@ export const partialSpecs = {
     + ": "
     + ((stack1 = alias2(alias1(depth0, "sliceName", {"start":{"line":1,"column":58},"end":{"line":1,"column":67}} ), depth0)) != null ? stack1 : "")
     + "\n\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"criteria"),"length"),lookupProperty(lookupProperty(depth0,"steps"),"length"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":3,"column":6},"end":{"line":3,"column":39}}}),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":23,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"checkpointChoices"),{"name":"each","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":24,"column":0},"end":{"line":26,"column":9}}})) != null ? stack1 : "");
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"verification"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":6,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"retired"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":10,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"criteria"),"length"),lookupProperty(lookupProperty(depth0,"steps"),"length"),lookupProperty(depth0,"humanCheck"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":11,"column":6},"end":{"line":11,"column":50}}}),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(8, data, 0),"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":36,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"checkpointChoices"),{"name":"each","hash":{},"fn":container.program(9, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":37,"column":0},"end":{"line":39,"column":9}}})) != null ? stack1 : "");
 },"useData":true}
 }

@@ -10,6 +10,12 @@ export interface VerifyCheckpointData {
   sliceName: string
   criteria: readonly string[]
   steps: readonly string[]
+  /** What the person is asked to check for the slice itself, beside its contracts’ criteria; `null` when nothing. */
+  humanCheck?: string | null | undefined
+  /** What the slice’s tests prove, as the project words it; `null` when it says nothing. */
+  verification?: string | null | undefined
+  /** Why the slice’s human check was retired (shown; nothing is asked); `null` when it was not. */
+  retired?: string | null | undefined
 }
 
 /** Data of the rejection options: the user’s words. */
@@ -63,9 +69,12 @@ export const placeholders = {
     sliceId: '{slice_id}',
     sliceName: '{slice_name}',
     criteria: ['{criterion 1 from contract A}', '{criterion 2 from contract A}', '{criterion 3 from contract B}'],
-    steps: ['{step 1 from contract A}', '{step 2 from contract A}', '{step 3 from contract B}']
+    steps: ['{step 1 from contract A}', '{step 2 from contract A}', '{step 3 from contract B}'],
+    humanCheck: null,
+    verification: null,
+    retired: null
   },
-  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: []},
+  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null},
   rejectionOptions: {feedback: "{user's response}"},
   escalation: escalationPlaceholder(rejectionThreshold),
   // An example log: a test gap, then an implementation gap.

@@ -60,7 +60,8 @@ export function renderPartial(name: string, data: object): string {
 
 /** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
-  return renderPartial('verify-checkpoint', data)
+  // The slice’s own check and texts are optional: a slice without them renders as before.
+  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, ...data})
 }
 
 /** The three ways to address a rejection, with the user’s words. */

@@ -9,6 +9,12 @@ export interface SliceInput {
   contracts: readonly Contract[]
   /** The tier the project states for the slice (in its graph), taken by contracts that state none. */
   tier?: Tier | null | undefined
+  /** What the project asks a person to check for the slice itself (its graph’s `Human check: …`). */
+  humanCheck?: string | null | undefined
+  /** What the slice’s tests prove, as the project words it. */
+  verification?: string | null | undefined
+  /** Why the slice’s human check was retired: it asks no one, and the reason is shown. */
+  retired?: string | null | undefined
 }
 
 /** A criterion or step, with the contract it came from. */
@@ -41,6 +47,12 @@ export interface ResolvedSlice {
   steps: TaggedItem[]
   /** Labels of the verify contracts with neither criteria nor steps: the checkpoint has nothing of theirs to show. */
   nothingToCheck: string[]
+  /** The slice’s own human check, asked beside its contracts’ criteria; `null` when it has none (or it was retired). */
+  humanCheck: string | null
+  /** What the slice’s tests prove, shown with the checkpoint. */
+  verification: string | null
+  /** Why the slice’s human check was retired, shown instead of asking. */
+  retired: string | null
 }
 
 /**
@@ -69,13 +81,18 @@ export function contractTier(contract: Pick<Contract, 'tier'>, sliceTier: Tier |
  */
 export function resolveSlice(slice: SliceInput): ResolvedSlice {
   const sliceTier = slice.tier ?? null
+  const retired = slice.retired ?? null
+  const humanCheck = retired === null ? (slice.humanCheck ?? null) : null
   const resolved = slice.contracts.map((contract) => ({contract, ...contractTier(contract, sliceTier)}))
   const verify = resolved.filter((entry) => entry.tier === 'verify').map((entry) => entry.contract)
   const tag = (contract: Contract, items: Contract['criteria']) => items.map((item) => ({text: item.text, contract: contract.label}))
+  // A check of the slice’s own asks a person whatever its contracts say; a slice with no contracts has the tier it states.
+  let tier = resolveSliceTier(slice.contracts, sliceTier)
+  if (humanCheck !== null || (slice.contracts.length === 0 && sliceTier !== null)) tier = humanCheck !== null ? 'verify' : sliceTier!
   return {
     id: slice.id,
     name: slice.name,
-    tier: resolveSliceTier(slice.contracts, sliceTier),
+    tier,
     contracts: resolved.map(({contract, tier, from}) => ({
       id: contract.id,
       label: contract.label,
@@ -87,7 +104,11 @@ export function resolveSlice(slice: SliceInput): ResolvedSlice {
     })),
     criteria: verify.flatMap((contract) => tag(contract, contract.criteria)),
     steps: verify.flatMap((contract) => tag(contract, contract.steps)),
-    nothingToCheck: verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label)
+    // A slice that asks its own human check shows the person something, whatever its contracts hold.
+    nothingToCheck: humanCheck !== null ? [] : verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label),
+    humanCheck,
+    verification: slice.verification ?? null,
+    retired
   }
 }
 
@@ -97,6 +118,9 @@ export function verifyCheckpointData(slice: ResolvedSlice): VerifyCheckpointData
     sliceId: slice.id,
     sliceName: slice.name,
     criteria: slice.criteria.map((item) => item.text),
-    steps: slice.steps.map((item) => item.text)
+    steps: slice.steps.map((item) => item.text),
+    humanCheck: slice.humanCheck,
+    verification: slice.verification,
+    retired: slice.retired
   }
 }

@@ -1,8 +1,8 @@
 import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
 import {isTier} from '@verification-tiers/contracts/terms'
 import {contractTier} from '@verification-tiers/runtime'
-import {findSlice, loadProject, UserError} from '@verification-tiers/project'
-import type {LoadedContract, Project} from '@verification-tiers/project'
+import {findSlice, formatProblem, loadProject, UserError} from '@verification-tiers/project'
+import type {LoadedContract, Project, ProjectProblem} from '@verification-tiers/project'
 import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
@@ -39,13 +39,16 @@ interface ShownContract {
 /** `tiers contracts [--slice <id>]`: every contract as it was read, so a misread shows. */
 export const contracts: Command = async (input) => {
   if (input.positionals.length > 0) throw new UserError('Unexpected arguments, expected `tiers contracts [--slice <slice>]`')
-  const project = await loadProject(dirOf(input))
+  // A graph it cannot read is shown as what was not read, with the contracts that were.
+  const project = await loadProject(dirOf(input), {graphError: 'problem'})
   const slice = input.slice === null ? null : findSlice(project, input.slice)
   const shown = (slice?.contracts ?? project.contracts).map((loaded) => showContract(project, loaded))
   const summary = summarize(shown)
+  const sections = [...shown.map(renderContract), renderSummary(summary, project)]
+  if (project.problems.length > 0) sections.push(renderProblems(project.problems))
   return {
-    text: [...shown.map(renderContract), renderSummary(summary)].join('\n\n'),
-    data: {slice: slice?.id ?? null, contracts: shown, summary},
+    text: sections.join('\n\n'),
+    data: {slice: slice?.id ?? null, contracts: shown, summary, slices: project.slices.length, slicesFrom: project.slicesFrom, problems: project.problems},
     warnings: warningsOf(project)
   }
 }
@@ -146,14 +149,20 @@ function summarize(shown: ShownContract[]): Summary {
   }
 }
 
-function renderSummary(summary: Summary): string {
+/** What was not read or matched: one `file:line: message` line each. */
+function renderProblems(problems: readonly ProjectProblem[]): string {
+  return [`not read or not matched (${problems.length}; the gate passes nothing until each is resolved):`, ...problems.map((problem) => `  ${formatProblem(problem)}`)].join('\n')
+}
+
+function renderSummary(summary: Summary, project: Project): string {
   const plural = (count: number, one: string, many = one + 's') => `${count} ${count === 1 ? one : many}`
   const {written} = summary
   const none = summary.fromSlice > 0 ? `${written.none} none (${summary.fromSlice} from the slice, ${written.none - summary.fromSlice} verify by default)` : `${written.none} none (verify by default)`
   const lines = [
     `${plural(summary.contracts, 'contract')} in ${plural(summary.files, 'file')}: ${summary.verify} verify, ${summary.auto} auto`,
     `tiers as written: ${written.verify} verify, ${written.auto} auto, ${written.other > 0 ? `${written.other} other (read as verify), ` : ''}${none}`,
-    `verify contracts: ${plural(summary.criteria, 'acceptance criterion', 'acceptance criteria')}, ${plural(summary.steps, 'step')}; ${summary.nothingToCheck} with nothing to check`
+    `verify contracts: ${plural(summary.criteria, 'acceptance criterion', 'acceptance criteria')}, ${plural(summary.steps, 'step')}; ${summary.nothingToCheck} with nothing to check`,
+    `slices: ${project.slices.length}, from ${project.slicesFrom === 'contracts' ? 'the contracts’ Slice fields' : project.slicesFrom}`
   ]
   if (summary.unread > 0) lines.push(`${plural(summary.unread, 'block')} under criteria or steps labels not read as items (see “not read as items” above)`)
   return lines.join('\n')

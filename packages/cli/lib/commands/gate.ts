@@ -1,6 +1,6 @@
 import {checkApprovable, sliceFreshness} from '@verification-tiers/evidence'
 import type {Freshness} from '@verification-tiers/evidence'
-import {findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
   escalationData,
@@ -31,9 +31,10 @@ export const checkpoint: Command = async (input) => {
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
   const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
   if (slice.tier === 'auto') {
+    const why = slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
     return {
-      text: `Slice ${slice.id}: ${slice.name} is auto: every contract is auto, so no checkpoint is needed.`,
-      data: {slice: slice.id, name: slice.name, tier: slice.tier, checkpoint: null},
+      text: `Slice ${slice.id}: ${slice.name} is auto: ${why}, so no checkpoint is needed.`,
+      data: {slice: slice.id, name: slice.name, tier: slice.tier, retired: slice.retired, checkpoint: null},
       warnings
     }
   }
@@ -45,7 +46,17 @@ export const checkpoint: Command = async (input) => {
   const text = renderVerifyCheckpoint(verifyCheckpointData(slice))
   return {
     text,
-    data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), criteria: slice.criteria, steps: slice.steps, checkpoint: text},
+    data: {
+      slice: slice.id,
+      name: slice.name,
+      tier: slice.tier,
+      evidence: describeFreshness(freshness),
+      humanCheck: slice.humanCheck,
+      verification: slice.verification,
+      criteria: slice.criteria,
+      steps: slice.steps,
+      checkpoint: text
+    },
     warnings
   }
 }
@@ -141,17 +152,20 @@ export const status: Command = async (input) => {
   const project = await loadProject(dirOf(input))
   const [id] = input.positionals
   const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
-  const statuses: Array<SliceStatus & {nothingToCheck: string[]}> = []
+  const statuses: ShownStatus[] = []
   for (const slice of slices) {
     const context = gateContext(project, slice)
-    statuses.push({...(await sliceStatus(context)), nothingToCheck: context.slice.nothingToCheck})
+    const {humanCheck, retired, criteria, steps} = context.slice
+    statuses.push({...(await sliceStatus(context)), statedTier: slice.tier, nothingToCheck: context.slice.nothingToCheck, contracts: slice.contracts.length, criteria: criteria.length, steps: steps.length, humanCheck, retired})
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
   const lines = statuses.map(describeStatus)
   for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
+  // What could not be read or matched is said here too: it holds the gate.
+  for (const problem of project.problems) lines.push(`problem: ${formatProblem(problem)}`)
   return {
     text: lines.join('\n'),
-    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing}))},
+    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems},
     warnings: warningsOf(project)
   }
 }
@@ -164,13 +178,29 @@ export const report: Command = async (input) => {
   return {text: renderTierReport(data), data: {...data, rejectionCount: state.rejectionCount}, warnings: []}
 }
 
-function describeStatus(status: SliceStatus & {nothingToCheck: string[]}): string {
+/** A slice in `tiers status`: where it stands, with what its checkpoint would show. */
+type ShownStatus = SliceStatus & {
+  /** The tier the graph states for the slice, `null` when it states none. */
+  statedTier: string | null
+  nothingToCheck: string[]
+  /** Contracts the slice has (`0`: the graph lists none, or names none that exist). */
+  contracts: number
+  /** Criteria and steps of its verify contracts. */
+  criteria: number
+  steps: number
+  humanCheck: string | null
+  retired: string | null
+}
+
+function describeStatus(status: ShownStatus): string {
   let decision = 'undecided'
   if (status.decision) {
     decision = `${status.decision.status} ${status.decision.at}${status.stale ? ' (stale: contracts changed since)' : ''}`
   }
   const empty = status.nothingToCheck.length > 0 ? `; nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)` : ''
-  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${empty}`
+  const retired = status.retired === null ? '' : `; human check retired: ${status.retired}`
+  const none = status.contracts === 0 ? '; no contracts' : ''
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${none}${empty}${retired}`
 }
 
 /** Feedback as a list: `  - "…"` a line. */

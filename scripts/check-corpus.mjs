@@ -1,0 +1,160 @@
+#!/usr/bin/env node
+// `npm run check:corpus`: run the built `tiers` on each real project of
+// `../shared/corpus/` that has a `.greenlight` folder and figures in
+// `../shared/corpus/expected.json`, and compare what `tiers contracts --json`
+// and `tiers status --json` report with what a person counted:
+//
+// * `contracts`; `tiers` as written (`verify`, `auto`, `unset`); `criteria`
+//   and `steps` over verify contracts; `slices`
+// * `verify_contracts_without_steps`: exactly those verify contracts have no steps
+// * `slice_tiers`: a count per tier (`auto`, `verify`, `retired`), or a slice
+//   id or range of ids (`S-2 to S-10`) with its tier or `no contracts`
+// * `samples`: a contract (by id or name: its tier, criteria, steps, slice)
+//   or a slice (its criteria, steps, and contracts that are its verify ones)
+// * nothing in `problems`, nothing on stderr (no warning)
+//
+// Each project is copied to a temporary folder first: the corpus is read
+// only, and `tiers` writes its state under `.greenlight/tiers/`. Nothing of
+// it is copied into the repository. Without `../shared/corpus` it says so in
+// one line and passes.
+//
+// Usage: node scripts/check-corpus.mjs [--corpus <dir>]
+// One line per check; exits 1 when any check fails.
+import {execFile} from 'node:child_process'
+import {existsSync} from 'node:fs'
+import {chmod, cp, mkdtemp, readdir, readFile, rm, stat} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {parseArgs, promisify} from 'node:util'
+
+const execFileAsync = promisify(execFile)
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const bin = path.join(root, 'packages/cli/bin/tiers.js')
+const {values} = parseArgs({options: {corpus: {type: 'string'}}})
+const corpus = path.resolve(values.corpus ?? path.join(root, '..', 'shared', 'corpus'))
+const expectedFile = path.join(corpus, 'expected.json')
+
+if (!existsSync(expectedFile)) {
+  console.log(`check-corpus: no corpus at ${corpus} (expected.json missing), nothing to check`)
+  process.exit(0)
+}
+
+const expected = JSON.parse(await readFile(expectedFile, 'utf8'))
+let failures = 0
+let checks = 0
+
+/** One check: a line saying what was compared, `FAIL` when it differs. */
+function check(project, what, want, got) {
+  checks++
+  const same = JSON.stringify(want) === JSON.stringify(got)
+  if (!same) failures++
+  console.log(`${same ? 'ok  ' : 'FAIL'} ${project} ${what}: ${same ? JSON.stringify(got) : `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`}`)
+}
+
+/** `tiers <args> --json` in `folder`: its data, and its stderr. */
+async function tiers(folder, args) {
+  try {
+    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args, '--dir', '.greenlight', '--json'], {cwd: folder, maxBuffer: 256 * 1024 * 1024})
+    return {data: JSON.parse(stdout), stderr, code: 0}
+  } catch (error) {
+    return {data: null, stderr: String(error.stderr ?? error.message), code: error.code ?? 1}
+  }
+}
+
+/** A writable copy of a corpus project in a temporary folder. */
+async function scratchCopy(name) {
+  const folder = await mkdtemp(path.join(os.tmpdir(), `tiers-corpus-${name}-`))
+  await cp(path.join(corpus, name), folder, {recursive: true})
+  await makeWritable(folder)
+  return folder
+}
+
+async function makeWritable(target) {
+  const info = await stat(target)
+  await chmod(target, info.mode | 0o200 | (info.isDirectory() ? 0o100 : 0))
+  if (info.isDirectory()) for (const entry of await readdir(target)) await makeWritable(path.join(target, entry))
+}
+
+/** Slice ids from `first` to `last` in the order `tiers status` lists them. */
+function sliceRange(slices, key) {
+  const range = /^(.+?)\s+to\s+(.+)$/i.exec(key)
+  const ids = slices.map((slice) => slice.slice)
+  if (!range) return [key]
+  const from = ids.findIndex((id) => id.toLowerCase() === range[1].toLowerCase())
+  const to = ids.findIndex((id) => id.toLowerCase() === range[2].toLowerCase())
+  return from === -1 || to === -1 ? [key] : ids.slice(from, to + 1)
+}
+
+/** What `tiers status` says a slice is: `retired`, `no contracts` or its tier. */
+function sliceTier(slice) {
+  if (slice.retired) return 'retired'
+  if (slice.contracts === 0 && !slice.humanCheck && slice.statedTier === null) return 'no contracts'
+  return slice.tier
+}
+
+async function checkProject(name, want) {
+  const folder = await scratchCopy(name)
+  try {
+    const contracts = await tiers(folder, ['contracts'])
+    const status = await tiers(folder, ['status'])
+    check(name, 'tiers contracts exit and stderr', {code: 0, stderr: ''}, {code: contracts.code, stderr: contracts.stderr})
+    check(name, 'tiers status exit and stderr', {code: 0, stderr: ''}, {code: status.code, stderr: status.stderr})
+    if (!contracts.data || !status.data) return
+    const shown = contracts.data.contracts
+    const summary = contracts.data.summary
+    const slices = status.data.slices
+    check(name, 'problems', [], contracts.data.problems ?? null)
+    if ('contracts' in want) check(name, 'contracts', want.contracts, summary.contracts)
+    if (want.tiers) {
+      const written = {verify: summary.written.verify, auto: summary.written.auto, unset: summary.written.none}
+      check(name, 'tiers as written', want.tiers, Object.fromEntries(Object.keys(want.tiers).map((key) => [key, written[key]])))
+    }
+    if ('criteria' in want) check(name, 'criteria of verify contracts', want.criteria, summary.criteria)
+    if ('steps' in want) check(name, 'steps of verify contracts', want.steps, summary.steps)
+    if ('slices' in want) check(name, 'slices', want.slices, slices.length + status.data.broken.length)
+    if (Array.isArray(want.verify_contracts_without_steps)) {
+      const without = shown.filter((contract) => contract.effectiveTier === 'verify' && contract.steps.length === 0).map((contract) => contract.name)
+      check(name, 'verify contracts without steps', [...want.verify_contracts_without_steps].sort(), without.sort())
+    }
+    for (const [key, value] of Object.entries(want.slice_tiers ?? {})) {
+      if (typeof value === 'number') {
+        check(name, `slices of tier ${key}`, value, slices.filter((slice) => sliceTier(slice) === key).length)
+      } else {
+        const ids = sliceRange(slices, key)
+        const got = ids.map((id) => slices.find((slice) => slice.slice.toLowerCase() === id.toLowerCase()))
+        check(name, `tier of ${key}`, ids.map(() => value), got.map((slice) => (slice ? sliceTier(slice) : 'no such slice')))
+      }
+    }
+    for (const [key, sample] of Object.entries(want.samples ?? {})) {
+      const slice = slices.find((one) => one.slice.toLowerCase() === key.toLowerCase())
+      const contract = shown.find((one) => one.id === key || one.name === key)
+      if (slice) {
+        const verify = shown.filter((one) => one.slices.includes(slice.slice) && one.effectiveTier === 'verify').map((one) => one.name)
+        const got = {criteria: slice.criteria, steps: slice.steps, contracts: verify.sort(), tier: slice.tier}
+        check(name, `slice ${key}`, sample, pick(got, sample, (list) => [...list].sort()))
+      } else if (contract) {
+        const got = {tier: contract.effectiveTier, criteria: contract.criteria.length, steps: contract.steps.length, slice: contract.slices[0] ?? null}
+        check(name, `contract ${key}`, sample, pick(got, sample))
+      } else {
+        check(name, `sample ${key}`, 'a contract or slice', 'not found')
+      }
+    }
+  } finally {
+    await rm(folder, {recursive: true, force: true})
+  }
+}
+
+/** Of `got`, the keys `want` has, in its order (lists in `want` sorted by `sort`). */
+function pick(got, want, sort = (list) => list) {
+  for (const [key, value] of Object.entries(want)) if (Array.isArray(value)) want[key] = sort(value)
+  return Object.fromEntries(Object.keys(want).map((key) => [key, got[key] ?? null]))
+}
+
+for (const [name, want] of Object.entries(expected)) {
+  if (typeof want !== 'object' || want === null || !('contracts' in want)) continue
+  if (!existsSync(path.join(corpus, name, '.greenlight'))) continue
+  await checkProject(name, want)
+}
+console.log(`check-corpus: ${checks - failures} of ${checks} checks pass`)
+process.exit(failures > 0 ? 1 : 0)
