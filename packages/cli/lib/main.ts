@@ -6,6 +6,8 @@ import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
+import {readInput} from './stdin.js'
+import type {ReadInput} from './stdin.js'
 
 /** `tiers --help`: the commands, the options and the exit codes. */
 export const usage = globalHelp()
@@ -14,18 +16,12 @@ export const usage = globalHelp()
 export interface Io {
   stdout: (text: string) => void
   stderr: (text: string) => void
-  /** Standard input (default: the process’s). */
-  stdin?: () => Promise<string>
+  /** Standard input, read up to a limit (default: the process’s). */
+  stdin?: ReadInput
   /** Text for stderr as it is, without a line ending added (default: `stderr` without its last line ending). */
   report?: (text: string) => void
   /** Text for stdout as it is, without a line ending added (default: `stdout` without its last line ending). */
   write?: (text: string) => void
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 function parseTimeout(value: string | undefined): number | null {
@@ -106,7 +102,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       slice: values.slice ?? null,
       all: values.all,
       format,
-      stdin: io.stdin ?? readStdin
+      stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
     })
     for (const warning of result.warnings) io.stderr(`tiers: warning: ${warning}`)
     // A command whose data has its own `warnings` (report) keeps them in the JSON.

@@ -10,6 +10,8 @@ export interface VerifyCheckpointData {
   sliceName: string
   criteria: readonly string[]
   steps: readonly string[]
+  /** The project sets no test command: the headline says so instead of claiming passing tests. */
+  noTestCommand?: boolean
 }
 
 /** Data of the rejection options: the user’s words. */
