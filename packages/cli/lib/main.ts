@@ -6,6 +6,7 @@ import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
+import {printable, printableJson} from './printable.js'
 import {readInput} from './stdin.js'
 import type {ReadInput} from './stdin.js'
 
@@ -104,21 +105,22 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       format,
       stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
     })
-    for (const warning of result.warnings) io.stderr(`tiers: warning: ${warning}`)
+    for (const warning of result.warnings) io.stderr(printable(`tiers: warning: ${warning}`))
     // A command whose data has its own `warnings` (report) keeps them in the JSON.
     const warnings = 'warnings' in result.data ? result.data.warnings : result.warnings
     const data = {...result.data, warnings}
     // The stop hook speaks its protocol’s JSON, whatever the format asked.
-    if (result.raw) io.stdout(JSON.stringify(result.data))
-    else if (format === 'json') io.stdout(JSON.stringify(data, null, 2))
+    // User-written text never reaches the terminal with its control characters (see `printable`).
+    if (result.raw) io.stdout(printableJson(JSON.stringify(result.data)))
+    else if (format === 'json') io.stdout(printableJson(JSON.stringify(data, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml(data))
-    else io.stdout(result.text)
+    else io.stdout(printable(result.text))
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const exitCode = exitCodeOf(error)
     const message = firstLine(error)
-    io.stderr(`tiers: ${message}`)
-    if (format === 'json') io.stdout(JSON.stringify({error: {code: exitCode, message}}, null, 2))
+    io.stderr(printable(`tiers: ${message}`))
+    if (format === 'json') io.stdout(printableJson(JSON.stringify({error: {code: exitCode, message}}, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml({error: {code: exitCode, message}}))
     return exitCode
   }
