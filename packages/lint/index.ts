@@ -1,6 +1,7 @@
 export {lintFiles} from './lib/run.js'
 export type {LintResult, Notify} from './lib/run.js'
 export {lintTexts} from './lib/lint-file.js'
+export {checkEngineConfigFiles, ConfigFileError, engineConfigNames} from './lib/config-files.js'
 export type {FileText} from './lib/lint-file.js'
 export {findFiles, lintWithEngine} from './lib/engine.js'
 export type {LintInput} from './lib/engine.js'

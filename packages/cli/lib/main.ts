@@ -6,6 +6,9 @@ import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
+import {printable, printableJson} from './printable.js'
+import {readInput} from './stdin.js'
+import type {ReadInput} from './stdin.js'
 
 /** `tiers --help`: the commands, the options and the exit codes. */
 export const usage = globalHelp()
@@ -14,18 +17,12 @@ export const usage = globalHelp()
 export interface Io {
   stdout: (text: string) => void
   stderr: (text: string) => void
-  /** Standard input (default: the process’s). */
-  stdin?: () => Promise<string>
+  /** Standard input, read up to a limit (default: the process’s). */
+  stdin?: ReadInput
   /** Text for stderr as it is, without a line ending added (default: `stderr` without its last line ending). */
   report?: (text: string) => void
   /** Text for stdout as it is, without a line ending added (default: `stdout` without its last line ending). */
   write?: (text: string) => void
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 function parseTimeout(value: string | undefined): number | null {
@@ -106,23 +103,24 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       slice: values.slice ?? null,
       all: values.all,
       format,
-      stdin: io.stdin ?? readStdin
+      stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
     })
-    for (const warning of result.warnings) io.stderr(`tiers: warning: ${warning}`)
+    for (const warning of result.warnings) io.stderr(printable(`tiers: warning: ${warning}`))
     // A command whose data has its own `warnings` (report) keeps them in the JSON.
     const warnings = 'warnings' in result.data ? result.data.warnings : result.warnings
     const data = {...result.data, warnings}
     // The stop hook speaks its protocol’s JSON, whatever the format asked.
-    if (result.raw) io.stdout(JSON.stringify(result.data))
-    else if (format === 'json') io.stdout(JSON.stringify(data, null, 2))
+    // User-written text never reaches the terminal with its control characters (see `printable`).
+    if (result.raw) io.stdout(printableJson(JSON.stringify(result.data)))
+    else if (format === 'json') io.stdout(printableJson(JSON.stringify(data, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml(data))
-    else io.stdout(result.text)
+    else io.stdout(printable(result.text))
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const exitCode = exitCodeOf(error)
     const message = firstLine(error)
-    io.stderr(`tiers: ${message}`)
-    if (format === 'json') io.stdout(JSON.stringify({error: {code: exitCode, message}}, null, 2))
+    io.stderr(printable(`tiers: ${message}`))
+    if (format === 'json') io.stdout(printableJson(JSON.stringify({error: {code: exitCode, message}}, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml({error: {code: exitCode, message}}))
     return exitCode
   }

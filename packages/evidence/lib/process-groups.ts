@@ -2,7 +2,8 @@
  * The process groups of the commands `runCommand` started and has not yet
  * seen end, so that whatever ends this process (a signal, an error, a normal
  * exit, even SIGKILL) ends them too. A process that leaves its group
- * (`setsid`) is beyond reach of all of this.
+ * (`setsid`) is found, on Linux, by the marker every command gets in its
+ * environment (`TIERS_RUN_ID`), which its children inherit.
  */
 import {readdirSync, readFileSync} from 'node:fs'
 import {startWatchdog, unwatchGroup, watchGroup} from './watchdog.js'
@@ -10,7 +11,11 @@ import {startWatchdog, unwatchGroup, watchGroup} from './watchdog.js'
 export {startWatchdog}
 
 const live = new Set<number>()
+const liveMarkers = new Set<string>()
 let exitHook = false
+
+/** The variable that marks every process a command starts, so one that left its group can still be found. */
+export const runMarkerName = 'TIERS_RUN_ID'
 
 // How often to look whether a group has ended.
 const pollMs = 20
@@ -24,7 +29,77 @@ export function trackGroup(pgid: number): void {
     // Nothing can wait in an `exit` handler: SIGKILL, at once.
     process.on('exit', () => {
       for (const group of live) signalGroup(group, 'SIGKILL')
+      for (const marker of liveMarkers) for (const pid of markedProcesses(marker)) signalProcess(pid, 'SIGKILL')
     })
+  }
+}
+
+/** Keep `marker` until `stopMarked`: processes holding it die with this one. */
+export function trackMarker(marker: string): void {
+  liveMarkers.add(marker)
+}
+
+/**
+ * The processes (other than this one) whose environment holds
+ * `TIERS_RUN_ID=<marker>`: on Linux, read from `/proc/<pid>/environ`, which
+ * only the same user can read; elsewhere none are found.
+ */
+export function markedProcesses(marker: string): number[] {
+  if (process.platform !== 'linux') return []
+  const entry = Buffer.from(`\0${runMarkerName}=${marker}\0`)
+  const first = Buffer.from(`${runMarkerName}=${marker}\0`)
+  const found: number[] = []
+  let names: string[]
+  try {
+    names = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
+    let environ: Buffer
+    try {
+      environ = readFileSync(`/proc/${name}/environ`)
+    } catch {
+      continue
+    }
+    if (environ.includes(entry) || environ.subarray(0, first.length).equals(first)) found.push(Number(name))
+  }
+  return found
+}
+
+/** End every process holding `marker` (see `markedProcesses`): SIGTERM, then SIGKILL to those left after `graceMs`. */
+export async function stopMarked(marker: string, graceMs: number): Promise<void> {
+  const marked = markedProcesses(marker)
+  for (const pid of marked) signalProcess(pid, 'SIGTERM')
+  const until = Date.now() + graceMs
+  let left = marked.filter(isRunning)
+  while (left.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, pollMs))
+    left = left.filter(isRunning)
+  }
+  for (const pid of left) signalProcess(pid, 'SIGKILL')
+  liveMarkers.delete(marker)
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether a process runs (a zombie does not, on Linux). */
+function isRunning(pid: number): boolean {
+  if (!signalProcess(pid, 0)) return false
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]
+    return state !== 'Z' && state !== 'X'
+  } catch {
+    return process.platform !== 'linux'
   }
 }
 
@@ -56,7 +131,7 @@ export async function stopGroup(pgid: number, graceMs: number, killWaitMs = 500)
 
 /** End every kept group at once (see `stopGroup`). */
 export async function stopAllGroups(graceMs: number, killWaitMs = 300): Promise<void> {
-  await Promise.all(liveGroups().map((pgid) => stopGroup(pgid, graceMs, killWaitMs)))
+  await Promise.all([...liveGroups().map((pgid) => stopGroup(pgid, graceMs, killWaitMs)), ...[...liveMarkers].map((marker) => stopMarked(marker, graceMs))])
 }
 
 /** Send `signal` to every process of the group; false when it has none (or none of ours). */

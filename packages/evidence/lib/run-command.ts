@@ -3,7 +3,8 @@ import type {ChildProcess} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import type {Readable} from 'node:stream'
 import {keptOutputBytes} from '@verification-tiers/protocol'
-import {startWatchdog, stopGroup, trackGroup} from './process-groups.js'
+import {randomUUID} from 'node:crypto'
+import {runMarkerName, startWatchdog, stopGroup, stopMarked, trackGroup, trackMarker} from './process-groups.js'
 
 /** How one command ended. */
 export interface CommandResult {
@@ -74,7 +75,14 @@ export function runCommand(command: string, options: RunOptions): Promise<Comman
     }
     let pid: number | undefined
     // One ending per run: a timeout, an abort and the shell’s exit share it.
-    const stop = (graceMs: number) => (stopping ??= pid === undefined ? Promise.resolve(true) : stopGroup(pid, graceMs))
+    // Every process the command starts inherits the marker, so one that leaves the group (`setsid`) is ended too.
+    const marker = randomUUID()
+    const stop = (graceMs: number) =>
+      (stopping ??= (async () => {
+        const gone = pid === undefined ? true : await stopGroup(pid, graceMs)
+        await stopMarked(marker, graceMs)
+        return gone
+      })())
     const abort = () => void stop(interruptGraceMs)
     if (options.signal?.aborted) {
       finish(null, null, 'interrupted before it started')
@@ -89,7 +97,8 @@ export function runCommand(command: string, options: RunOptions): Promise<Comman
     startWatchdog()
     let child: ChildProcess
     try {
-      child = spawn('/bin/sh', ['-c', command], {cwd: options.cwd, env: options.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+      trackMarker(marker)
+      child = spawn('/bin/sh', ['-c', command], {cwd: options.cwd, env: {...(options.env ?? process.env), [runMarkerName]: marker}, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
     } catch (error) {
       finish(null, null, (error as Error).message)
       return

@@ -6,7 +6,7 @@ import {gateContext, ProjectError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
-import {stateFolder} from '@verification-tiers/runtime'
+import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
 import type {VFileMessage} from 'vfile-message'
 import {sourceFingerprint} from './fingerprint.js'
 import {stopAllGroups} from './process-groups.js'
@@ -55,8 +55,7 @@ export function projectFingerprint(project: Project) {
 
 /** The project’s own test or compile command (`config.json` `test.command`), if any. */
 function testCommand(project: Project): string | null {
-  const command = (project.config as {test?: {command?: unknown}}).test?.command
-  return typeof command === 'string' && command.trim() !== '' ? command : null
+  return projectTestCommand(project.config)
 }
 
 /**

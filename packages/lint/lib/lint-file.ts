@@ -1,6 +1,7 @@
 import path from 'node:path'
 import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
+import {checkEngineConfigFiles} from './config-files.js'
 import {lintWithEngine} from './engine.js'
 import type {LintSettings} from './settings.js'
 
@@ -21,6 +22,7 @@ export async function lintTexts(files: readonly FileText[]): Promise<Map<string,
   const settings: LintSettings = {cwd, files: [], frail: false, quiet: false, silent: false, color: false, detectConfig: true, detectIgnore: false, ignorePatterns: [], format: 'stylish', fix: false, fixDryRun: false}
   const vfiles = files.map((file) => new VFile({path: path.resolve(cwd, file.path), value: file.text, cwd}))
   const messages = new Map(vfiles.map((file) => [file.path, [] as VFileMessage[]]))
+  await checkEngineConfigFiles(vfiles.map((file) => file.path))
   for (const linted of files.length > 0 ? await lintWithEngine(settings, {files: vfiles}) : []) {
     messages.set(path.resolve(cwd, linted.path), linted.messages)
   }

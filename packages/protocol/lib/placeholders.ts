@@ -16,6 +16,8 @@ export interface VerifyCheckpointData {
   verification?: string | null | undefined
   /** Why the slice’s human check was retired (shown; nothing is asked); `null` when it was not. */
   retired?: string | null | undefined
+  /** The project sets no test command: the headline says so instead of claiming passing tests. */
+  noTestCommand?: boolean
 }
 
 /** Data of the rejection options: the user’s words. */

@@ -23,6 +23,9 @@ export const approvalReplies: readonly string[] = ['1', 'yes', 'y', 'approved']
 /** Headline of a Verify checkpoint, shown only on fresh passing evidence. */
 export const passingHeadline = 'ALL TESTS PASSING'
 
+/** Headline of a Verify checkpoint on fresh passing evidence when the project sets no test command: no tests ran. */
+export const noTestCommandHeadline = 'CHECKS PASSING, NO TEST COMMAND CONFIGURED'
+
 /** Choices of the Verify checkpoint. */
 export const checkpointChoices = [
   {choice: '1', label: 'Yes', text: 'mark complete and continue', approves: true},

@@ -1,4 +1,5 @@
 import {rejectionThreshold} from '@verification-tiers/protocol'
+import {findDuplicateKey, findMisspeltKey, isRecord} from './config-keys.js'
 import {FileReadError} from './file-error.js'
 import {jsonPlace, parseJsonText} from './json-file.js'
 import {inputLimits, readInputFile} from './read-input.js'
@@ -14,8 +15,11 @@ export interface ReadConfig {
  * Read a project’s `config.json` (optional: none is `{}`). What `tiers` reads
  * of it must have the right type: the file an object, `workflow` and `test`
  * objects, `workflow.rejection_threshold` a whole number of 1 or more,
- * `test.command` a string; anything else is a `FileReadError` naming the
- * file, the line and column of the value and what was expected. Other keys
+ * `test.command` a string that is not blank; anything else is a
+ * `FileReadError` naming the file, the line and column of the value and what
+ * was expected. So is a key given twice in any object, and a near miss of a
+ * key tiers reads where that key is missing (`"commnad"`, `"tests"`,
+ * `"Test"`): either would turn a setting off without a word. Other keys
  * belong to other tools and are not checked.
  */
 export async function readProjectConfig(file: string): Promise<ReadConfig> {
@@ -28,6 +32,11 @@ export async function readProjectConfig(file: string): Promise<ReadConfig> {
 export function parseProjectConfig(file: string, text: string): ReadConfig {
   const value = parseJsonText(file, text)
   const fail = (path: string[], reason: string) => new FileReadError(file, reason, jsonPlace(text, path))
+  const duplicate = findDuplicateKey(text)
+  if (duplicate) {
+    const where = duplicate.path.length > 0 ? ` in \`${duplicate.path.join('.')}\`` : ''
+    throw new FileReadError(file, `Unexpected second \`${duplicate.key}\`${where}, expected each key once: JSON keeps only the last one`, duplicate.place)
+  }
   if (!isRecord(value)) throw fail([], `Unexpected ${describe(value)}, expected an object of settings, such as \`{"test": {"command": "npm test"}}\``)
   const {workflow, test} = value
   if (workflow !== undefined && !isRecord(workflow)) {
@@ -36,9 +45,17 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
   if (test !== undefined && !isRecord(test)) {
     throw fail(['test'], `Unexpected \`test\` ${describe(test)}, expected an object, such as \`{"command": "npm test"}\``)
   }
+  const misspelt = findMisspeltKey(value)
+  if (misspelt) {
+    const at = (key: string) => [...misspelt.path.slice(0, -1), key].join('.')
+    throw fail(misspelt.path, `Unexpected key \`${at(misspelt.path.at(-1) as string)}\`, expected \`${at(misspelt.expected)}\` (did you mean \`${misspelt.expected}\`?)`)
+  }
   const command = test?.command
-  if (command !== undefined && command !== null && typeof command !== 'string') {
+  if (command !== undefined && typeof command !== 'string') {
     throw fail(['test', 'command'], `Unexpected \`test.command\` ${describe(command)}, expected the project’s test command as a string`)
+  }
+  if (typeof command === 'string' && command.trim() === '') {
+    throw fail(['test', 'command'], `Unexpected empty \`test.command\`, expected the project’s test command, such as \`npm test\`, or no \`command\` key to run none`)
   }
   const threshold = workflow?.rejection_threshold
   if (threshold !== undefined && !(typeof threshold === 'number' && Number.isSafeInteger(threshold) && threshold >= 1)) {
@@ -47,8 +64,10 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
   return {config: value as ProjectConfig, threshold: (threshold as number | undefined) ?? rejectionThreshold}
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+/** The project’s own test command (`test.command`), or `null` when it sets none. */
+export function projectTestCommand(config: ProjectConfig): string | null {
+  const command = (config as {test?: {command?: unknown}}).test?.command
+  return typeof command === 'string' && command.trim() !== '' ? command : null
 }
 
 /** A JSON value as messages name it: `` `null` ``, `` number `5` ``, `a list`. */

@@ -4,6 +4,8 @@ import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {findSlice, loadProject} from '@verification-tiers/project'
 import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessionIdRule, toJobStatus} from '@verification-tiers/runtime'
 import {exitCodes, firstLine, UserError} from '../errors.js'
+import {InputTooLargeError, stopReadingInput} from '../stdin.js'
+import type {ReadInput} from '../stdin.js'
 import {defaultDir, dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
@@ -58,37 +60,40 @@ export const stopHook: Command = async (input) => {
 
 /**
  * The hook’s input: standard input, given `stopHookInputLimits.seconds` to
- * end. Input that does not end in time, cannot be read or is too large is
- * read as empty input (so `session_id` `default` and the working
- * directory), with a warning.
+ * end, and read up to `stopHookInputLimits.bytes` and no further. Input that
+ * does not end in time, cannot be read or is too large is read as empty
+ * input (so `session_id` `default` and the working directory), with a
+ * warning; reading stops there, so nothing more is held and the process ends
+ * with its answer.
  */
-async function readHookInput(read: () => Promise<string>): Promise<{text: string; warnings: string[]}> {
+async function readHookInput(read: ReadInput): Promise<{text: string; warnings: string[]}> {
   const {seconds, bytes} = stopHookInputLimits
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<null>((resolve) => {
     timer = setTimeout(resolve, seconds * 1000, null)
   })
-  const reading = read()
+  const reading = read(bytes)
   // A read that fails after the time limit has nothing left to tell.
   reading.catch(() => {})
   let text: string | null
   try {
     text = await Promise.race([reading, late])
   } catch (error) {
+    stopReadingInput()
+    if (error instanceof InputTooLargeError) {
+      return {text: '', warnings: [`Unexpected stop-hook input of more than ${bytes} bytes, expected at most ${bytes} bytes; read as empty input`]}
+    }
     return {text: '', warnings: [`Unexpected error reading the stop hook’s input (${firstLine(error)}), expected its JSON; read as empty input`]}
   } finally {
     clearTimeout(timer)
   }
   if (text === null) {
-    // The read goes on, but must not keep the process alive: the answer is due.
-    process.stdin.unref?.()
+    // The answer is due: the input is read no further.
+    stopReadingInput()
     return {text: '', warnings: [`Unexpected standard input still open after ${seconds} s, expected the stop hook’s JSON and the end of its input; read as empty input`]}
   }
-  const size = Buffer.byteLength(text)
-  if (size > bytes) {
-    return {text: '', warnings: [`Unexpected stop-hook input of ${size} bytes, expected at most ${bytes} bytes; read as empty input`]}
-  }
-  return {text, warnings: []}
+  // Editors and some shells write a byte order mark first; it is not JSON, nor a reason to refuse.
+  return {text: text.replace(/^\uFEFF/, ''), warnings: []}
 }
 
 function maxStopBlocks(): number {
@@ -99,8 +104,12 @@ function maxStopBlocks(): number {
   return number
 }
 
+/** The most of a verifier’s reply read from standard input: its verdict is in its first words. */
+const verdictInputBytes = 1024 * 1024
+
 export const verdict: Command = async (input) => {
-  const text = input.positionals.length === 0 || (input.positionals.length === 1 && input.positionals[0] === '-') ? await input.stdin() : input.positionals.join(' ')
+  const fromInput = input.positionals.length === 0 || (input.positionals.length === 1 && input.positionals[0] === '-')
+  const text = fromInput ? await input.stdin(verdictInputBytes) : input.positionals.join(' ')
   const parsed = parseVerdict(text)
   const jobStatus = toJobStatus(parsed.verdict)
   return {

@@ -16,6 +16,7 @@ import {
   renderTierReport,
   renderVerifyCheckpoint,
   nothingToCheckWarning,
+  projectTestCommand,
   sliceStatus,
   tierReport,
   verifyCheckpointData
@@ -43,7 +44,8 @@ export const checkpoint: Command = async (input) => {
     const text = renderEvidenceRefusal(slice, freshness)
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
   }
-  const text = renderVerifyCheckpoint(verifyCheckpointData(slice))
+  // No test command ran: the headline says so rather than claim passing tests.
+  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null})
   return {
     text,
     data: {

@@ -1,6 +1,7 @@
 import {findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
 import {deprecationWarning} from '@verification-tiers/runtime'
+import type {ReadInput} from '../stdin.js'
 
 /** What a command gives: text for people, data for `--json`. */
 export interface CommandResult {
@@ -26,8 +27,8 @@ export interface CommandInput {
   slice: string | null
   all: boolean
   format: 'text' | 'json' | 'yaml'
-  /** Standard input, read on demand. */
-  stdin: () => Promise<string>
+  /** Standard input, read on demand up to a limit in bytes (more is an `InputTooLargeError`). */
+  stdin: ReadInput
 }
 
 export type Command = (input: CommandInput) => Promise<CommandResult>
