@@ -52,8 +52,8 @@ function tiersFrom(cwd: string, args: string[], input: string, limitMs = 20_000)
       }, limitMs)
       let stdout = ''
       let stderr = ''
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
       child.on('error', reject)
       child.on('close', (code) => {
         clearTimeout(timer)
