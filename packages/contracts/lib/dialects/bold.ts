@@ -5,7 +5,7 @@ import type {Locator} from '../locate.js'
 import {labelPattern, textPoint} from '../segments.js'
 import type {Segment} from '../segments.js'
 import type {LabelAt, ParagraphDialect} from './dialect.js'
-import {isTierField} from './dialect.js'
+import {isExactTierField} from './dialect.js'
 
 /** `**Verification:** verify` or `**Verification**: verify` at the start of a paragraph line. */
 export const bold = {
@@ -13,7 +13,7 @@ export const bold = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readBoldLabel,
-  marksContract: isTierField
+  marksContract: isExactTierField
 } as const satisfies ParagraphDialect<'bold'>
 
 function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {

@@ -1,9 +1,11 @@
 import type {Yaml} from 'mdast'
 import type {Point, Position} from 'unist'
+import {isKnownLabel} from '../fields.js'
 import type {LabelStyle} from '../fields.js'
 import type {FrontmatterContract} from '../frontmatter.js'
 import type {Locator} from '../locate.js'
 import type {Segment} from '../segments.js'
+import {isTier, readTier} from '../tier.js'
 import type {ContractField, ContractProblem} from '../types.js'
 
 /** A label found at the start of a paragraph line. */
@@ -60,4 +62,19 @@ export type DialectModule<Name extends string = string> = ParagraphDialect<Name>
 /** Tier, criteria and steps: the fields that make a section a contract. */
 export function isTierField(field: ContractField): boolean {
   return field.key === 'verification' || field.key === 'acceptanceCriteria' || field.key === 'steps'
+}
+
+/** A tier, criteria or steps field under its exact label (a near miss alone makes no contract). */
+export function isExactTierField(field: ContractField): boolean {
+  return isTierField(field) && isKnownLabel(field.label)
+}
+
+/**
+ * Where prose or code may start a line with `Steps:` or `Tier: Pro`: a valid
+ * tier, or acceptance criteria, under an exact label.
+ */
+export function isStrictTierField(field: ContractField): boolean {
+  if (!isKnownLabel(field.label)) return false
+  if (field.key === 'verification') return isTier(readTier(field.value))
+  return field.key === 'acceptanceCriteria'
 }

@@ -1,10 +1,9 @@
-import {isKnownLabel, resolveFieldKey} from '../fields.js'
+import {resolveFieldKey} from '../fields.js'
 import type {Locator} from '../locate.js'
 import {labelPattern, textPoint} from '../segments.js'
 import type {Segment} from '../segments.js'
-import {isTier, readTier} from '../tier.js'
-import type {ContractField} from '../types.js'
 import type {LabelAt, ParagraphDialect} from './dialect.js'
+import {isStrictTierField} from './dialect.js'
 
 // `… -- verified by: …` is the end of a wrapped criterion, its colon the check’s: no label.
 const checkLead = /(?:--|—|–)\s*verified by$/i
@@ -19,7 +18,8 @@ export const plain = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readPlainLabel,
-  marksContract: marksContract
+  // Prose may start a line with `Steps:` or `Tier: Pro`: only a valid tier or criteria make a contract.
+  marksContract: isStrictTierField
 } as const satisfies ParagraphDialect<'plain'>
 
 function readPlainLabel(line: Segment[], locator: Locator): LabelAt | null {
@@ -40,15 +40,4 @@ function readPlainLabel(line: Segment[], locator: Locator): LabelAt | null {
   const labelEnd = textPoint(first.node, first.from + colon + 1, locator)
   if (!start || !end || !labelEnd) return null
   return {label, start, labelPosition: {start, end}, labelEnd, rest: [{...first, from: first.from + colon + 1}, ...line.slice(1)]}
-}
-
-/**
- * Prose may start a line with `Steps:` or `Tier: Pro`: a plain field makes a
- * section a contract only with an exact label and a valid tier, or as
- * acceptance criteria.
- */
-function marksContract(field: ContractField): boolean {
-  if (!isKnownLabel(field.label)) return false
-  if (field.key === 'verification') return isTier(readTier(field.value))
-  return field.key === 'acceptanceCriteria'
 }
