@@ -11,6 +11,7 @@ import {contractLabel, foldContractName, normalizeContractId, parseContractHeadi
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
+import {findUnreadHeadings} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
 import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, SliceHeading} from './types.js'
 
@@ -133,6 +134,7 @@ function analyze(tree: Root, locator: Locator, names: readonly string[]): Contra
   }
   close()
   if (frontDraft) contracts.unshift(finish(frontDraft, problems))
+  problems.push(...findUnreadHeadings(tree, locator))
   return {contracts, problems}
 }
 

@@ -117,14 +117,22 @@ export interface ContractProblem {
   /**
    * `yaml-syntax`: frontmatter that does not parse; `field-shape`: a field of
    * the wrong type; `tier-conflict`: a contract that gives two different
-   * tiers (it reads as `verify`).
+   * tiers (it reads as `verify`); `unread-heading`: a line that looks like a
+   * contract heading but is no heading of the document (after HTML, in an
+   * unclosed block, indented, in a list or quote, no space after `#`).
    */
-  kind: 'yaml-syntax' | 'field-shape' | 'tier-conflict'
-  /** What is wrong: `frontmatter`, the field’s label, or for a tier conflict the contract’s label. */
+  kind: 'yaml-syntax' | 'field-shape' | 'tier-conflict' | 'unread-heading'
+  /**
+   * What is wrong: `frontmatter`, the field’s label, for a tier conflict the
+   * contract’s label, for an unread heading the line as written.
+   */
   subject: string
   /** Whether the field itself or one of its items has the wrong shape. */
   part: 'field' | 'item'
-  /** What was found: the YAML error, the type (`text`, `a list`), or the second tier as written. */
+  /**
+   * What was found: the YAML error, the type (`text`, `a list`), the second
+   * tier as written, or where an unread heading is (`inside HTML`).
+   */
   actual: string
   /** What should be there; for a tier conflict, the first tier as written. */
   expected: string

@@ -282,3 +282,56 @@ describe('properties', () => {
     )
   })
 })
+
+describe('lines that look like contract headings but are none', () => {
+  const hidden = (prefix: string) => analyze([prefix, '### C-02: Checkout', '', '**Verification:** verify', ''].join('\n'))
+
+  it.each([
+    ['<img src="mockup.png">', 'inside HTML'],
+    ['<details>', 'inside HTML'],
+    ['<!--', 'inside HTML'],
+    ['```', 'inside a code block that is indented or never closed']
+  ])('reports the heading after %j as a problem, at its line', (prefix, where) => {
+    const {contracts, problems} = hidden(prefix)
+    expect(contracts.map((contract) => contract.id)).not.toContain('C-02')
+    expect(problems.map((problem) => [problem.kind, problem.subject, problem.actual, span(problem.place)])).toEqual([
+      ['unread-heading', '### C-02: Checkout', where, '2:1-2:19']
+    ])
+  })
+
+  it.each([
+    ['    ### C-02: Checkout', 'inside a code block that is indented or never closed', '1:5-1:23'],
+    ['###C-02: Checkout', 'in a paragraph (no space after `#`, or no blank line before it)', '1:1-1:18'],
+    ['- ### C-02: Checkout', 'in a list item', '1:1-1:21'],
+    ['> ### C-02: Checkout', 'in a quote', '1:1-1:21']
+  ])('reports %j', (line, where, place) => {
+    const {problems} = analyze(line + '\n\n**Verification:** verify\n')
+    expect(problems.map((problem) => [problem.kind, problem.actual, span(problem.place)])).toEqual([['unread-heading', where, place]])
+  })
+
+  it('reads a heading straight after a paragraph line: markdown ends the paragraph there', () => {
+    const {contracts, problems} = hidden('Some text with no blank line after it')
+    expect([contracts.map((contract) => contract.id), problems]).toEqual([['C-02'], []])
+  })
+
+  it('leaves a heading in a closed fence alone: it is an example', () => {
+    const {problems} = analyze(['### C-01: Guide', '', '**Verification:** auto', '', '```markdown', '### C-02: Example', '```', ''].join('\n'))
+    expect(problems).toEqual([])
+  })
+
+  it('never lets a verify contract with a criterion vanish without a problem, after any prefix', () => {
+    const prefix = fc.array(
+      fc.constantFrom('<img src="x.png">', '<br>', '</div>', '<p>', '<details>', '<summary>x</summary>', '<!--', '<script>', '<pre>', '<style>', '```', '~~~', 'Text', '- item', '> quote', '', '    indented'),
+      {maxLength: 4}
+    )
+    const heading = fc.constantFrom('### C-02: Checkout', '###C-02: Checkout', '    ### C-02: Checkout', '- ### C-02: Checkout', '### C\u201102: Checkout')
+    fc.assert(
+      fc.property(prefix, heading, (lines, line) => {
+        const {contracts, problems} = analyze([...lines, line, '', '**Verification:** verify', '**Acceptance Criteria:**', '- The total is shown', ''].join('\n'))
+        const read = contracts.find((contract) => contract.id === 'C-02')
+        const seen = read ? read.effectiveTier === 'verify' && read.criteria.length === 1 : problems.some((problem) => problem.kind === 'unread-heading')
+        expect(seen).toBe(true)
+      })
+    )
+  })
+})
