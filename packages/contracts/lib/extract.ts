@@ -7,7 +7,7 @@ import {splitCheck} from './criterion.js'
 import {isTierField} from './dialects/dialect.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FrontmatterContract} from './frontmatter.js'
-import {contractLabel, foldContractName, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
+import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
@@ -34,6 +34,8 @@ interface Part {
   /** `ID: Name` or `Contract: Name`. */
   shape: {id: string | null; name: string} | null
   named: boolean
+  /** Starts with an id of any kind (`s1f. Name`): a heading above it groups. */
+  idLike: boolean
   slice: SliceHeading | null
   fields: ContractField[]
   end: Point | null
@@ -143,7 +145,7 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
   const children = tree.children
   const wanted = new Set(names)
   const ids = new Set(names.map(normalizeContractId))
-  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, slice: null, fields: [], end: null}]
+  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], end: null}]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
@@ -161,7 +163,7 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
       const text = toString(node)
       const shape = parseContractHeading(text)
       const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, slice: parseSliceHeading(text), fields: [], end: node.position.end})
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike: isIdHeading(text), slice: parseSliceHeading(text), fields: [], end: node.position.end})
       continue
     }
     part.end = node.position.end
@@ -190,9 +192,9 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
  * Which headings start a contract: those with an id shape (`C-12: Name`,
  * `Contract: Name`) or named by the caller, and those whose own blocks hold a
  * tier, criteria or steps field; but not a heading that holds no such field
- * itself and encloses deeper ones that start contracts (a slice or group
- * heading), nor a heading without an id inside a contract’s section (a
- * subsection of it).
+ * itself and encloses deeper ones that start contracts or have ids of any
+ * kind (a slice, milestone or group heading), nor a heading without an id
+ * inside a contract’s section (a subsection of it).
  */
 function contractHeadings(parts: readonly Part[]): boolean[] {
   const strong = parts.map((part) => part.heading !== null && (part.shape !== null || part.named))
@@ -203,7 +205,7 @@ function contractHeadings(parts: readonly Part[]): boolean[] {
   for (const [index, part] of parts.entries()) {
     if (!part.heading) continue
     while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
-    if (strong[index] || direct[index]) for (const outer of open) encloses[outer] = true
+    if (strong[index] || direct[index] || part.idLike) for (const outer of open) encloses[outer] = true
     open.push(index)
   }
   const result = parts.map(() => false)

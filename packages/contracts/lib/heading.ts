@@ -12,6 +12,7 @@ const letterHeading = (letter: string) =>
 const cHeading = letterHeading('C')
 const sliceHeading = letterHeading('S')
 // Any id of letters and digits (`AUTH-3`, `GROUP-7`, `API-V2-1`), then `:`, `.` or a dash, then the name.
+// An id ends in its number: `s1f` and `s0a` name slices, and `OAuth2a` no contract.
 const anyIdHeading = new RegExp(`^([A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*)(?:\\s*[:.](?=\\s|$)|\\s+(?:--|[${dash}])(?=\\s|$))\\s*(.*)$`)
 const namedContractHeading = /^Contract\s*:\s*(.+)$/i
 
@@ -33,6 +34,16 @@ export function parseContractHeading(text: string): {id: string | null; name: st
   return null
 }
 
+/**
+ * Whether a heading starts with an id of any kind (`C-12: Name`, `S-01:
+ * Name`, `s1f. Name`, `M0. Name`): a heading above such headings groups them.
+ */
+export function isIdHeading(text: string): boolean {
+  const trimmed = text.trim()
+  const any = anyIdHeading.exec(trimmed)
+  return (any !== null && /\d/.test(any[1] ?? '')) || parseSliceHeading(trimmed) !== null || parseContractHeading(trimmed) !== null
+}
+
 /** `S-01: Name` (or `S1. Name`, `S-01 — Name`, `S-01 Name`); `null` for other headings. */
 export function parseSliceHeading(text: string): SliceHeading | null {
   return readLetterHeading(sliceHeading, text.trim())
@@ -45,9 +56,12 @@ function readLetterHeading(pattern: RegExp, text: string): {id: string; name: st
   return {id: (match[1] ?? '').toUpperCase() + '-' + (match[2] ?? match[3] ?? ''), name: (match[4] ?? '').trim()}
 }
 
-/** Whether a word is an id: letters and digits (dashes between), at least one of each, starting with a letter. */
+/**
+ * Whether a word is a contract id: letters and digits (dashes between),
+ * starting with a letter and ending with a digit (`C-12`, `C12`, `AUTH-3`).
+ */
 export function isContractId(word: string): boolean {
-  return word.length <= 40 && /\d/.test(word) && new RegExp(`^[A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*$`).test(word)
+  return word.length <= 40 && new RegExp(`^[A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*$`).test(word) && /\d$/.test(word)
 }
 
 /**

@@ -83,6 +83,12 @@ describe('headings that start contracts', () => {
     ])
   })
 
+  it('reads a heading above headings with ids of any kind as a group, and an id that does not end in its number as none', () => {
+    const value = ['## M0. Foundation', '', '### s0a. tokens and workspace', '', 'Prose.', '', '### s0b. the shell', ''].join('\n')
+    expect(outline(value)).toEqual([])
+    expect(['s1f. disk access', 'OAuth2a: setup'].map(parseContractHeading)).toEqual([null, null])
+  })
+
   it('starts a contract at a heading a slice graph names, by id or by whole text, case, space and dashes aside', () => {
     const value = ['## Checkout flow', '', 'The cart becomes an order.', '', '## Notes', '', 'Nothing.', ''].join('\n')
     expect(outline(value)).toEqual([])
