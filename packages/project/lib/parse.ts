@@ -1,5 +1,5 @@
-import {extractContracts} from '@verification-tiers/contracts'
-import type {Contract, ReadOptions} from '@verification-tiers/contracts'
+import {analyzeContracts} from '@verification-tiers/contracts'
+import type {Contract, ContractAnalysis, ReadOptions} from '@verification-tiers/contracts'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
@@ -14,6 +14,15 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter)
  * names contracts too.
  */
 export function parseContracts(file: string, text: string, options?: ReadOptions): Contract[] {
+  return analyzeContractFile(file, text, options).contracts
+}
+
+/**
+ * Contracts of one markdown file and the problems that kept parts of them
+ * from being read: bad frontmatter, two tiers that disagree, a line that
+ * looks like a contract heading but is none.
+ */
+export function analyzeContractFile(file: string, text: string, options?: ReadOptions): ContractAnalysis {
   const vfile = new VFile({path: file, value: text})
-  return extractContracts(processor.parse(vfile), vfile, options)
+  return analyzeContracts(processor.parse(vfile), vfile, options)
 }
