@@ -1,3 +1,6 @@
 export {analyzeContracts, extractContracts} from './lib/extract.js'
+export type {ReadOptions} from './lib/extract.js'
 export {splitCheck} from './lib/criterion.js'
+export {dialects} from './lib/dialects/index.js'
+export type {DialectModule, FenceDialect, FrontmatterDialect, LabelAt, ParagraphDialect} from './lib/dialects/dialect.js'
 export * from './terms.js'

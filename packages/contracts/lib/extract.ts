@@ -1,19 +1,47 @@
-import type {Code, Nodes, Root, RootContent} from 'mdast'
+import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
-import {readBoldFields} from './bold.js'
-import {readBlockFields} from './fenced.js'
-import {readFrontmatter} from './frontmatter.js'
-import type {FrontmatterContract} from './frontmatter.js'
-import {contractLabel, parseContractHeading, parseSliceHeading} from './heading.js'
+import {blockLines, isFenced, readBlockFields} from './block.js'
 import {splitCheck} from './criterion.js'
+import {isTierField} from './dialects/dialect.js'
+import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
+import type {FrontmatterContract} from './frontmatter.js'
+import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
 import {createLocator} from './locate.js'
-import {effectiveTier, readTier} from './tier.js'
 import type {Locator} from './locate.js'
+import {readParagraphFields} from './paragraph.js'
+import {findUnreadHeadings} from './unread.js'
+import {effectiveTier, readTier} from './tier.js'
 import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, SliceHeading} from './types.js'
 
-/** A contract being read: its section runs until a heading of the same or higher rank. */
+/** How to read a document’s contracts. */
+export interface ReadOptions {
+  /**
+   * Contract ids or names as a slice graph lists them: a heading whose id or
+   * whole text is one of them (case and surrounding space ignored, dashes
+   * folded) starts a contract, even with no fields and no id.
+   */
+  names?: Iterable<string>
+}
+
+/** A heading and the blocks after it up to the next heading, with the fields they hold. */
+interface Part {
+  heading: Heading | null
+  position: Position | null
+  depth: number
+  text: string
+  /** `ID: Name` or `Contract: Name`. */
+  shape: {id: string | null; name: string} | null
+  named: boolean
+  /** Starts with an id of any kind (`s1f. Name`): a heading above it groups. */
+  idLike: boolean
+  slice: SliceHeading | null
+  fields: ContractField[]
+  end: Point | null
+}
+
+/** A contract being read: its section runs until a heading of the same or higher rank, or the next contract’s. */
 interface Draft {
   id: string | null
   name: string
@@ -26,106 +54,173 @@ interface Draft {
   frontmatter: boolean
 }
 
-// One analysis per tree, shared by every rule that lints it.
+// One analysis per tree and names, shared by every rule that lints it.
 // An analysis made without the file’s text is redone when the text comes.
-const cache = new WeakMap<Root, {analysis: ContractAnalysis; withSource: boolean}>()
+const cache = new WeakMap<Root, {analysis: ContractAnalysis; withSource: boolean; names: string}>()
 
 /**
  * Every contract in a document, with positions for every field and item.
- * The result is cached per tree: call it from as many rules as you like.
+ * The result is cached per tree (and names): call it from as many rules as you like.
  */
-export function extractContracts(tree: Root, file?: VFile): Contract[] {
-  return analyzeContracts(tree, file).contracts
+export function extractContracts(tree: Root, file?: VFile, options?: ReadOptions): Contract[] {
+  return analyzeContracts(tree, file, options).contracts
 }
 
-/** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types). */
-export function analyzeContracts(tree: Root, file?: VFile): ContractAnalysis {
+/** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types, conflicting tiers). */
+export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions = {}): ContractAnalysis {
+  const names = [...new Set([...(options.names ?? [])].map(foldContractName).filter((name) => name !== ''))].sort()
+  const key = names.join('\n')
   const withSource = file?.value !== undefined
   const cached = cache.get(tree)
-  if (cached && (cached.withSource || !withSource)) return cached.analysis
-  const analysis = analyze(tree, createLocator(file))
-  cache.set(tree, {analysis, withSource})
+  if (cached && cached.names === key && (cached.withSource || !withSource)) return cached.analysis
+  const analysis = analyze(tree, createLocator(file), names)
+  cache.set(tree, {analysis, withSource, names: key})
   return analysis
 }
 
-function analyze(tree: Root, locator: Locator): ContractAnalysis {
-  const contracts: Contract[] = []
+function analyze(tree: Root, locator: Locator, names: readonly string[]): ContractAnalysis {
   const problems: ContractProblem[] = []
-  const children = tree.children
+  const {parts, frontmatter} = readParts(tree, locator, names, problems)
+  const isContract = contractHeadings(parts)
+  const contracts: Contract[] = []
   let current: Draft | null = null
   let slice: {heading: SliceHeading; depth: number} | null = null
-  let frontmatter: Draft | null = null
+  const frontDraft = frontmatter ? fromFrontmatter(frontmatter.contract, frontmatter.position) : null
+  if (frontDraft) current = frontDraft
 
   const close = () => {
-    if (current && current !== frontmatter) contracts.push(finish(current))
+    if (current && current !== frontDraft) contracts.push(finish(current, problems))
     current = null
   }
+  const take = (draft: Draft, part: Part) => {
+    draft.fields.push(...part.fields)
+    if (part.end) draft.end = part.end
+  }
 
+  for (const [index, part] of parts.entries()) {
+    const heading = part.heading
+    if (!heading || !part.position) {
+      if (current) take(current, part)
+      continue
+    }
+    if (slice && part.depth <= slice.depth) slice = null
+    if (isContract[index]) {
+      close()
+      // The body of a frontmatter contract repeats its heading: same contract.
+      if (frontDraft && part.shape && isSameContract(frontDraft, part.shape)) {
+        current = frontDraft
+        frontDraft.depth = part.depth
+        frontDraft.end = part.position.end
+        take(frontDraft, part)
+        continue
+      }
+      const draft: Draft = {
+        id: part.shape?.id ?? null,
+        name: part.shape ? part.shape.name : part.text.trim(),
+        depth: part.depth,
+        start: part.position.start,
+        end: part.position.end,
+        headingPosition: part.position,
+        sliceHeading: slice?.heading ?? null,
+        fields: [],
+        frontmatter: false
+      }
+      current = draft
+      take(draft, part)
+      continue
+    }
+    if (current && part.depth <= current.depth) close()
+    // A lower-rank heading is part of the contract’s section.
+    else if (current) take(current, part)
+    if (part.slice) slice = {heading: part.slice, depth: part.depth}
+  }
+  close()
+  if (frontDraft) contracts.unshift(finish(frontDraft, problems))
+  problems.push(...findUnreadHeadings(tree, locator))
+  return {contracts, problems}
+}
+
+/** The document cut at its headings, each part with the fields of its blocks; and its frontmatter contract. */
+function readParts(tree: Root, locator: Locator, names: readonly string[], problems: ContractProblem[]) {
+  const children = tree.children
+  const wanted = new Set(names)
+  const ids = new Set(names.map(normalizeContractId))
+  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], end: null}]
+  let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
     if (!node.position) continue
+    const part = parts[parts.length - 1]!
     if (node.type === 'yaml' && index === 0) {
-      const read = readFrontmatter(node, locator)
-      problems.push(...read.problems)
-      if (read.contract) {
-        frontmatter = fromFrontmatter(read.contract, node.position)
-        current = frontmatter
+      for (const dialect of frontmatterDialects) {
+        const read = dialect.read(node, locator)
+        problems.push(...read.problems)
+        if (read.contract) frontmatter = {contract: read.contract, position: node.position}
       }
       continue
     }
     if (node.type === 'heading') {
       const text = toString(node)
-      const heading = parseContractHeading(text)
-      if (slice && node.depth <= slice.depth) slice = null
-      if (heading) {
-        close()
-        // The body of a frontmatter contract repeats its heading: same contract.
-        if (frontmatter && isSameContract(frontmatter, heading)) {
-          current = frontmatter
-          frontmatter.depth = node.depth
-          frontmatter.end = node.position.end
-          continue
-        }
-        current = {
-          ...heading,
-          depth: node.depth,
-          start: node.position.start,
-          end: node.position.end,
-          headingPosition: node.position,
-          sliceHeading: slice?.heading ?? null,
-          fields: [],
-          frontmatter: false
-        }
-        continue
-      }
-      if (current && node.depth <= current.depth) close()
-      // A lower-rank heading is part of the contract’s section.
-      else if (current) current.end = node.position.end
-      const sliceHeading = parseSliceHeading(text)
-      if (sliceHeading) slice = {heading: sliceHeading, depth: node.depth}
+      const shape = parseContractHeading(text)
+      const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike: isIdHeading(text), slice: parseSliceHeading(text), fields: [], end: node.position.end})
       continue
     }
-    if (!current) continue
-    const draft: Draft = current
-    draft.end = node.position.end
+    part.end = node.position.end
     if (node.type === 'paragraph') {
-      const read = readBoldFields(node, children, index + 1, locator)
-      draft.fields.push(...read.fields)
+      const read = readParagraphFields(node, children, index + 1, locator, paragraphDialects)
+      part.fields.push(...read.fields)
       if (read.used > 0) {
         index += read.used
-        draft.end = children[index]!.position?.end ?? draft.end
+        part.end = children[index]!.position?.end ?? part.end
       }
-    } else {
-      // A fenced block may sit in a list item or a quote: read it there too.
-      for (const code of codeBlocks(node)) {
-        const fields = readBlockFields(code, locator)
-        if (fields) draft.fields.push(...fields)
-      }
+      continue
+    }
+    // A fenced block may sit in a list item or a quote: read it there too.
+    for (const code of codeBlocks(node)) {
+      if (!isFenced(code, locator)) continue
+      const lines = blockLines(code)
+      const dialect = fenceDialects.find((candidate) => candidate.claims(lines))
+      const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
+      if (fields) part.fields.push(...fields)
     }
   }
-  close()
-  if (frontmatter) contracts.unshift(finish(frontmatter))
-  return {contracts, problems}
+  return {parts, frontmatter}
+}
+
+/**
+ * Which headings start a contract: those with an id shape (`C-12: Name`,
+ * `Contract: Name`) or named by the caller, and those whose own blocks hold a
+ * tier, criteria or steps field; but not a heading that holds no such field
+ * itself and encloses deeper ones that start contracts or have ids of any
+ * kind (a slice, milestone or group heading), nor a heading without an id
+ * inside a contract’s section (a subsection of it).
+ */
+function contractHeadings(parts: readonly Part[]): boolean[] {
+  const strong = parts.map((part) => part.heading !== null && (part.shape !== null || part.named))
+  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => isTierField(field) && dialectOf(field.dialect).marksContract(field)))
+  const encloses = parts.map(() => false)
+  // Open headings, shallowest first: at most six deep.
+  const open: number[] = []
+  for (const [index, part] of parts.entries()) {
+    if (!part.heading) continue
+    while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
+    if (strong[index] || direct[index] || part.idLike) for (const outer of open) encloses[outer] = true
+    open.push(index)
+  }
+  const result = parts.map(() => false)
+  // The contract whose section we are in: a heading without an id inside it is a subsection.
+  let within: number | null = null
+  for (const [index, part] of parts.entries()) {
+    if (!part.heading) continue
+    if (within !== null && part.depth <= parts[within]!.depth) within = null
+    const candidate = strong[index] || direct[index]
+    if (!candidate || (!direct[index] && encloses[index])) continue
+    if (!strong[index] && within !== null) continue
+    result[index] = true
+    within = index
+  }
+  return result
 }
 
 /**
@@ -164,17 +259,26 @@ function isSameContract(frontmatter: Draft, heading: {id: string | null; name: s
   return frontmatter.name !== '' && frontmatter.name === heading.name
 }
 
-function finish(draft: Draft): Contract {
-  const {fields} = draft
+/**
+ * A fence inside a contract whose own fields are written outside fences is an
+ * example (of another contract, of a template), not its fields.
+ */
+function ownFields(fields: ContractField[]): ContractField[] {
+  const outside = fields.some((field) => field.key !== null && dialectOf(field.dialect).reads === 'paragraph')
+  return outside ? fields.filter((field) => dialectOf(field.dialect).reads !== 'fence') : fields
+}
+
+function finish(draft: Draft, problems: ContractProblem[]): Contract {
+  const fields = draft.frontmatter ? draft.fields : ownFields(draft.fields)
   for (const field of fields) readInlineItem(field)
-  const verification = fields.find((field) => field.key === 'verification')
-  const tier = verification ? readTier(verification.value) : null
+  const label = contractLabel(draft.id, draft.name)
+  const tier = readContractTier(fields, label, problems)
   const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
   const dialect: Dialect = fields[0]?.dialect ?? (draft.frontmatter ? 'frontmatter' : 'bold')
   return {
     id: draft.id,
     name: draft.name,
-    label: contractLabel(draft.id, draft.name),
+    label,
     dialect,
     position: {start: draft.start, end: draft.end},
     headingPosition: draft.headingPosition,
@@ -186,6 +290,26 @@ function finish(draft: Draft): Contract {
     sliceHeading: draft.sliceHeading,
     fields
   }
+}
+
+/** The tier as written; two tier fields that disagree are `verify`, the safe side, and a problem naming both. */
+function readContractTier(fields: ContractField[], label: string, problems: ContractProblem[]): string | null {
+  const written = fields.filter((field) => field.key === 'verification')
+  const first = written[0]
+  if (!first) return null
+  const tier = readTier(first.value)
+  const other = written.find((field) => readTier(field.value) !== tier)
+  if (!other) return tier
+  problems.push({
+    kind: 'tier-conflict',
+    subject: label,
+    part: 'field',
+    actual: readTier(other.value),
+    expected: tier,
+    place: other.valuePosition ?? other.labelPosition,
+    otherPlace: first.valuePosition ?? first.labelPosition
+  })
+  return 'verify'
 }
 
 /** The slice a Slice field names: `S-23 (Verification Gate)` is `S-23`; other text as written. */

@@ -1,40 +1,79 @@
 import {levenshteinEditDistance} from 'levenshtein-edit-distance'
-import type {Dialect, FieldKey} from './types.js'
+import type {FieldKey} from './types.js'
 
-/** Correct labels: markdown dialects use Title Case, frontmatter snake_case. */
-export const fieldLabels: Readonly<Record<FieldKey, {markdown: string; frontmatter: string}>> = {
-  id: {markdown: 'ID', frontmatter: 'id'},
-  contract: {markdown: 'Contract', frontmatter: 'contract'},
-  boundary: {markdown: 'Boundary', frontmatter: 'boundary'},
-  slice: {markdown: 'Slice', frontmatter: 'slice'},
-  input: {markdown: 'Input', frontmatter: 'input'},
-  output: {markdown: 'Output', frontmatter: 'output'},
-  errors: {markdown: 'Errors', frontmatter: 'errors'},
-  invariants: {markdown: 'Invariants', frontmatter: 'invariants'},
-  security: {markdown: 'Security', frontmatter: 'security'},
-  verification: {markdown: 'Verification', frontmatter: 'verification'},
-  acceptanceCriteria: {markdown: 'Acceptance Criteria', frontmatter: 'acceptance_criteria'},
-  steps: {markdown: 'Steps', frontmatter: 'steps'},
-  dependencies: {markdown: 'Dependencies', frontmatter: 'dependencies'}
-}
-
-const keys = Object.keys(fieldLabels) as FieldKey[]
-const byFolded = new Map<string, FieldKey>(keys.map((key) => [fold(fieldLabels[key].markdown), key]))
-
-/** Correct label of `key` in `dialect`. */
-export function labelFor(key: FieldKey, dialect: Dialect): string {
-  return dialect === 'frontmatter' ? fieldLabels[key].frontmatter : fieldLabels[key].markdown
+/** How a field’s label is spelt in one table row: its correct label per label style, and the other spellings people write. */
+export interface FieldLabels {
+  /** Title Case, as markdown dialects write it. */
+  markdown: string
+  /** snake_case, as YAML keys write it. */
+  frontmatter: string
+  /** Other names people give the field; each reads as the field, any case, and is no lint warning as written here. */
+  variants: readonly string[]
 }
 
 /**
- * Known field a label names, allowing the near misses people write:
- * other casing or separators (`acceptance-criteria`, `AcceptanceCriteria`)
- * and small typos (`Acceptence Criteria`, `Step`).
+ * Every field’s labels, in one table: the correct label of each label style,
+ * and its accepted variants. Near misses of the correct labels (typos, other
+ * separators) read as the field too, with a lint warning.
+ */
+export const fieldLabels: Readonly<Record<FieldKey, FieldLabels>> = {
+  id: {markdown: 'ID', frontmatter: 'id', variants: []},
+  contract: {markdown: 'Contract', frontmatter: 'contract', variants: []},
+  boundary: {markdown: 'Boundary', frontmatter: 'boundary', variants: []},
+  slice: {markdown: 'Slice', frontmatter: 'slice', variants: []},
+  input: {markdown: 'Input', frontmatter: 'input', variants: ['Inputs']},
+  output: {markdown: 'Output', frontmatter: 'output', variants: ['Outputs']},
+  errors: {markdown: 'Errors', frontmatter: 'errors', variants: []},
+  invariants: {markdown: 'Invariants', frontmatter: 'invariants', variants: []},
+  security: {markdown: 'Security', frontmatter: 'security', variants: []},
+  verification: {markdown: 'Verification', frontmatter: 'verification', variants: ['Tier', 'Verification tier', 'Verification Tier', 'Verification level']},
+  acceptanceCriteria: {
+    markdown: 'Acceptance Criteria',
+    frontmatter: 'acceptance_criteria',
+    variants: ['Acceptance criteria', 'Criteria', 'Acceptance', 'Acceptance tests', 'Success criteria', 'Success Criteria']
+  },
+  steps: {
+    markdown: 'Steps',
+    frontmatter: 'steps',
+    variants: ['Steps to verify', 'Steps to Verify', 'Verification steps', 'Verification Steps', 'Human check', 'Human Check', 'Manual steps', 'Manual check', 'How to verify']
+  },
+  dependencies: {markdown: 'Dependencies', frontmatter: 'dependencies', variants: ['Depends on']}
+}
+
+/** Which correct label a dialect writes: Title Case (markdown) or snake_case (frontmatter). */
+export type LabelStyle = 'markdown' | 'frontmatter'
+
+const keys = Object.keys(fieldLabels) as FieldKey[]
+// Correct labels, the ones near misses are measured against.
+const byFolded = new Map<string, FieldKey>(keys.map((key) => [fold(fieldLabels[key].markdown), key]))
+// Correct labels and variants, any case: what reads as the field exactly.
+const exactly = new Map<string, FieldKey>([...byFolded, ...keys.flatMap((key) => fieldLabels[key].variants.map((variant) => [fold(variant), key] as const))])
+
+/**
+ * The label a field should have: the label as written when it is an accepted
+ * spelling in this style (the correct label or a variant as the table writes
+ * it), else the correct label.
+ */
+export function expectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
+  const row = fieldLabels[key]
+  const written = label.trim().replace(/\s+/g, ' ')
+  const accepted = style === 'frontmatter' ? [row.frontmatter, ...row.variants.map(snakeCase)] : [row.markdown, ...row.variants]
+  return accepted.includes(written) ? written : style === 'frontmatter' ? row.frontmatter : row.markdown
+}
+
+function snakeCase(label: string): string {
+  return label.toLowerCase().replace(/[^a-z\d]+/g, '_')
+}
+
+/**
+ * Known field a label names: its correct label or a variant in any case and
+ * with any separators, or a near miss of the correct label (small typos:
+ * `Acceptence Criteria`, `Step`).
  */
 export function resolveFieldKey(label: string): FieldKey | null {
   const folded = fold(label)
   if (folded === '') return null
-  const exact = byFolded.get(folded)
+  const exact = exactly.get(folded)
   if (exact) return exact
   // The same near misses come back in every contract: each folded label is measured once.
   const known = nearMisses.get(folded)
@@ -70,9 +109,14 @@ function closestKnown(folded: string): FieldKey | null {
   return best && !tie ? best : null
 }
 
-/** Whether a label names a known field exactly but for case and separators. */
-export function isKnownLabel(label: string): boolean {
+/** Whether a label is a field's correct label but for case and separators (no variant, no near miss). */
+export function isCorrectLabel(label: string): boolean {
   return byFolded.has(fold(label))
+}
+
+/** Whether a label names a known field exactly (its correct label or a variant) but for case and separators. */
+export function isKnownLabel(label: string): boolean {
+  return exactly.has(fold(label))
 }
 
 function fold(label: string): string {

@@ -1,13 +1,21 @@
 import type {Yaml} from 'mdast'
 import type {Point, Position} from 'unist'
-import {isMap, isNode, isScalar, isSeq, LineCounter, parseDocument} from 'yaml'
+import {createRequire} from 'node:module'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
-import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
+import {expectedLabel, isCorrectLabel, resolveFieldKey} from './fields.js'
 import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
 import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
+
+// The YAML parser loads on the first frontmatter that needs it: the model's terms (and a tool that
+// only needs them) load this file with the dialect registry, and most files have no contract frontmatter.
+let yamlModule: typeof import('yaml') | undefined
+function yaml(): typeof import('yaml') {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  return yamlModule
+}
 
 /** What a contract’s frontmatter gives: its fields, name and where it starts. */
 export interface FrontmatterContract {
@@ -24,9 +32,9 @@ const contractKeys = new Set<string>(['contract', 'verification', 'acceptanceCri
 // A line that makes frontmatter a contract’s, read without the YAML parser: a contract key, or an `id` naming `C-NN`.
 const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[ \t]*:|^id[ \t]*:.*\bC-?\d/im
 
-/** The known field a frontmatter key names exactly, or `null` (near misses are not enough to make a contract). */
+/** The known field a frontmatter key names with its correct label, or `null` (variants and near misses are not enough to make a contract). */
 function exactKey(key: string): string | null {
-  return isKnownLabel(key) ? resolveFieldKey(key) : null
+  return isCorrectLabel(key) ? resolveFieldKey(key) : null
 }
 // `key: value` with a word for a key and plain words for a value, or a comment,
 // or nothing: YAML that always parses, to a mapping of those keys.
@@ -62,6 +70,7 @@ export function readFrontmatter(
   // Most frontmatter (`title: …`, `owner: …`) is no contract and cannot be bad YAML: skip the parser.
   const keys = plainFrontmatterKeys(node.value)
   if (keys && !keys.some((key) => contractKeys.has(exactKey(key) ?? '') || exactKey(key) === 'id')) return {contract: null, problems}
+  const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yaml()
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
   // (same length, so every index stays). A CR inside lines that LF ends is kept, as YAML keeps it in quoted strings.
@@ -129,7 +138,7 @@ export function readFrontmatter(
     const field: ContractField = {
       key,
       label,
-      expectedLabel: key ? labelFor(key, 'frontmatter') : null,
+      expectedLabel: key ? expectedLabel(label, key, 'frontmatter') : null,
       value: '',
       dialect: 'frontmatter',
       position: {start: labelPosition.start, end: nodePlace(valueNode, labelPosition).end},
@@ -180,6 +189,7 @@ export function readFrontmatter(
 type Written = {text: string; place: Position}
 
 function readItem(item: YamlNode, position: Position, problems: ContractProblem[], label: string, written: (node: YamlNode) => Written | null): ContractItem | null {
+  const {isMap, isScalar} = yaml()
   if (isScalar(item)) {
     const text = item.value == null ? '' : String(item.value).trim()
     return text ? {...splitCheck(text), position} : null
@@ -197,6 +207,7 @@ function readItem(item: YamlNode, position: Position, problems: ContractProblem[
 }
 
 function readCheck(verify: unknown, problems: ContractProblem[], written: (node: YamlNode) => Written | null): CriterionCheck | null {
+  const {isMap, isNode, isScalar} = yaml()
   if (!isMap(verify)) return null
   const method = verify.get('method')
   const command = verify.get('command')

@@ -14,7 +14,7 @@ export function listItems(list: List): ContractItem[] {
   return items
 }
 
-function listItem(item: ListItem): ContractItem | null {
+export function listItem(item: ListItem): ContractItem | null {
   // Nested lists are sub-points of an item, not items of their own.
   const paragraphs = item.children.filter((child) => child.type === 'paragraph')
   const raw = collapse(paragraphs.map((paragraph) => inlineText(paragraph.children as Nodes[])).join(' '))

@@ -1,12 +1,7 @@
 import type {Position} from 'unist'
+import type {Dialect} from './dialects/index.js'
 
-/**
- * How a contract (or one of its fields) is written:
- * `bold` labels (`**Verification:** verify`), `fenced` plain `Field: value`
- * lines in a code block, `comment` the same behind `// ` (Go-style), or
- * `frontmatter` YAML keys.
- */
-export type Dialect = 'bold' | 'fenced' | 'comment' | 'frontmatter'
+export type {Dialect} from './dialects/index.js'
 
 /** A valid verification tier. */
 export type Tier = 'auto' | 'verify'
@@ -99,13 +94,13 @@ export interface Contract {
   name: string
   /** What messages call it: `C-03 CampaignStatusBadge`. */
   label: string
-  /** Dialect of its first field (its heading’s when it has none). */
+  /** Dialect of its first field (`bold` when it has none). */
   dialect: Dialect
   /** The whole contract. */
   position: Position
   /** The heading (or YAML `contract`/`id` entry) that starts it. */
   headingPosition: Position
-  /** `auto`, `verify`, the raw text when invalid, or `null` when absent. */
+  /** `auto`, `verify`, the raw text when invalid, or `null` when absent; `verify` when two tier fields disagree. */
   tier: string | null
   /** Tier that applies: `auto` only when written exactly so; missing or invalid is `verify`. */
   effectiveTier: Tier
@@ -119,17 +114,32 @@ export interface Contract {
 
 /** Something that keeps a contract from being read fully. */
 export interface ContractProblem {
-  /** `yaml-syntax`: frontmatter that does not parse; `field-shape`: a field of the wrong type. */
-  kind: 'yaml-syntax' | 'field-shape'
-  /** What is wrong: `frontmatter`, or the field’s label. */
+  /**
+   * `yaml-syntax`: frontmatter that does not parse; `field-shape`: a field of
+   * the wrong type; `tier-conflict`: a contract that gives two different
+   * tiers (it reads as `verify`); `unread-heading`: a line that looks like a
+   * contract heading but is no heading of the document (after HTML, in an
+   * unclosed block, indented, in a list or quote, no space after `#`).
+   */
+  kind: 'yaml-syntax' | 'field-shape' | 'tier-conflict' | 'unread-heading'
+  /**
+   * What is wrong: `frontmatter`, the field’s label, for a tier conflict the
+   * contract’s label, for an unread heading the line as written.
+   */
   subject: string
   /** Whether the field itself or one of its items has the wrong shape. */
   part: 'field' | 'item'
-  /** What was found: the YAML error, or the type (`text`, `a list`). */
+  /**
+   * What was found: the YAML error, the type (`text`, `a list`), the second
+   * tier as written, or where an unread heading is (`inside HTML`).
+   */
   actual: string
-  /** What should be there. */
+  /** What should be there; for a tier conflict, the first tier as written. */
   expected: string
+  /** For a tier conflict, the second tier’s value (or label). */
   place: Position
+  /** For a tier conflict, the first tier’s value (or label). */
+  otherPlace?: Position
 }
 
 /** Everything read from one document. */

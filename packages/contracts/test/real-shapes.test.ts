@@ -645,9 +645,14 @@ describe('heading variants', () => {
       ['C-12', 'PaymentForm', 'C-12 PaymentForm', 'S-3', '9:1-9:23'],
       ['C-12', 'AddressBook', 'C-12 AddressBook', 'S-3', '11:1-11:21'],
       ['C-12', 'OrderReceipt', 'C-12 OrderReceipt', 'S-3', '13:1-13:23'],
+      // No id in `C4 Model` or `C-3PO`, but each holds a tier: a contract named by its heading.
+      [null, 'C4 Model', 'C4 Model', 'S-3', '15:1-17:25'],
+      [null, 'C-3PO', 'C-3PO', 'S-3', '19:1-21:25'],
       ['C-16', 'ReturnLabel', 'C-16 ReturnLabel', 'S-03', '25:1-25:22']
     ])
     expect(contracts.map((contract) => contract.sliceHeading)).toEqual([
+      {id: 'S-3', name: 'Checkout'},
+      {id: 'S-3', name: 'Checkout'},
       {id: 'S-3', name: 'Checkout'},
       {id: 'S-3', name: 'Checkout'},
       {id: 'S-3', name: 'Checkout'},
@@ -656,10 +661,16 @@ describe('heading variants', () => {
     ])
   })
 
-  it('reads no contract at `C4 Model` or `C-3PO`: they end the contract above, and their fields belong to none', () => {
+  it('reads no id from `C4 Model` or `C-3PO`: they end the contract above, and without a tier they are no contract', () => {
     const contracts = read(source)
-    expect(contracts.some((contract) => contract.tier === 'verify')).toBe(false)
     expect(span(contracts[3]!.position)).toBe('13:1-13:23')
+    expect(contracts.filter((contract) => contract.tier === 'verify').map((contract) => [contract.id, contract.name])).toEqual([
+      [null, 'C4 Model'],
+      [null, 'C-3PO']
+    ])
+    const bare = read(source.replace(/\*\*Verification:\*\* verify/g, 'Some prose.'))
+    expect(bare.map((contract) => contract.name)).not.toContain('C4 Model')
+    expect(bare.map((contract) => contract.name)).not.toContain('C-3PO')
   })
 
   it('parses the heading texts alone', () => {

@@ -16,7 +16,7 @@ import {unified} from 'unified'
 import type {Position} from 'unist'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
-import {itemSummary, parse, read, span} from './helpers.js'
+import {analyze, itemSummary, parse, read, span} from './helpers.js'
 
 const outline = [
   '# Project', // 1
@@ -58,7 +58,7 @@ const outline = [
 ].join('\n')
 
 describe('contract headings and sections', () => {
-  it('starts a contract at `C-NN: Name` and `Contract: Name` headings and ends it at one of the same or higher rank', () => {
+  it('starts a contract at `C-NN: Name`, `Contract: Name` and a heading holding a tier, ends it at one of the same or higher rank, and reads `## C-05: Top` enclosing `#### C-06` as a group', () => {
     expect(
       read(outline).map((contract) => ({
         id: contract.id,
@@ -123,15 +123,15 @@ describe('contract headings and sections', () => {
         sliceHeading: {id: 'S-02', name: 'Formatting'}
       },
       {
-        // `## Appendix` closed S-02; a deeper slice heading inside C-05 does not enclose it.
-        id: 'C-05',
-        name: 'Top',
-        label: 'C-05 Top',
+        // A heading with no id that holds a tier is a contract, named by its text; `## Appendix` closed S-02.
+        id: null,
+        name: 'Appendix',
+        label: 'Appendix',
         dialect: 'bold',
-        position: '31:1-33:31',
-        headingPosition: '31:1-31:13',
-        tier: null,
-        effectiveTier: 'verify',
+        position: '27:1-29:23',
+        headingPosition: '27:1-27:12',
+        tier: 'auto',
+        effectiveTier: 'auto',
         slice: null,
         sliceHeading: null
       },
@@ -156,9 +156,10 @@ describe('contract headings and sections', () => {
       '7:1-7:23',
       '15:1-15:23',
       '19:1-19:25',
-      '25:1-25:16'
+      '25:1-25:16',
+      '29:1-29:23'
     ])
-    expect(read(['# Notes', '', '**Verification:** auto', '', '```', 'Verification: auto', '```', ''].join('\n'))).toEqual([])
+    expect(read(['Some text first.', '', '**Verification:** auto', '', '```', 'Verification: auto', '```', '', '# Notes', '', 'Nothing here.', ''].join('\n'))).toEqual([])
   })
 
   it('reads a contract heading with no fields as an empty contract', () => {
@@ -182,10 +183,19 @@ describe('contract headings and sections', () => {
   })
 
   it('takes the dialect of the first field', () => {
-    const value = ['### C-07: Mixed', '', '```', 'Verification: verify', '```', '', '**Steps:**', '- one', ''].join('\n')
+    const value = ['### C-07: Mixed', '', '```', 'Verification: verify', '```', '', '```go', '// Steps:', '// - one', '```', ''].join('\n')
     const [contract] = read(value)
     expect(contract!.dialect).toBe('fenced')
-    expect(contract!.fields.map((field) => field.dialect)).toEqual(['fenced', 'bold'])
+    expect(contract!.fields.map((field) => field.dialect)).toEqual(['fenced', 'comment'])
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'one', position: '9:6-9:9', check: null}])
+  })
+
+  it('takes a fence for an example once the contract has fields of its own outside fences', () => {
+    const value = ['### C-07: Mixed', '', '```', 'Verification: verify', '```', '', '**Steps:**', '- one', ''].join('\n')
+    const [contract] = read(value)
+    expect(contract!.dialect).toBe('bold')
+    expect(contract!.fields.map((field) => field.dialect)).toEqual(['bold'])
+    expect(contract!.tier).toBe(null)
     expect(contract!.steps.map(itemSummary)).toEqual([{text: 'one', position: '8:3-8:6', check: null}])
   })
 })
@@ -209,13 +219,20 @@ describe('tiers', () => {
     expect(contract!.effectiveTier).toBe(effective)
   })
 
-  it('takes the first Verification field when there are several', () => {
-    const [contract] = read(['### C-02: Twice', '', '**Verification:** auto', '', '```', 'Verification: verify', '```', ''].join('\n'))
-    expect(contract!.tier).toBe('auto')
-    expect(contract!.fields.filter((field) => field.key === 'verification').map((field) => field.value)).toEqual([
-      'auto',
-      'verify'
+  it('reads two different tiers as `verify`, and reports both places', () => {
+    const {contracts, problems} = analyze(['### C-02: Twice', '', '**Verification:** auto', '', '**Tier:** verify', ''].join('\n'))
+    expect(contracts[0]!.tier).toBe('verify')
+    expect(contracts[0]!.effectiveTier).toBe('verify')
+    expect(contracts[0]!.fields.filter((field) => field.key === 'verification').map((field) => field.value)).toEqual(['auto', 'verify'])
+    expect(problems.map((problem) => ({...problem, place: span(problem.place), otherPlace: span(problem.otherPlace)}))).toEqual([
+      {kind: 'tier-conflict', subject: 'C-02 Twice', part: 'field', actual: 'verify', expected: 'auto', place: '5:11-5:17', otherPlace: '3:19-3:23'}
     ])
+  })
+
+  it('reads the same tier twice as that tier, with no problem', () => {
+    const {contracts, problems} = analyze(['### C-02: Twice', '', '**Verification:** auto', '', 'Tier: auto', ''].join('\n'))
+    expect(contracts[0]!.tier).toBe('auto')
+    expect(problems).toEqual([])
   })
 
   it('exports the tier helpers the rules use', () => {
@@ -257,7 +274,8 @@ describe('field labels', () => {
       ['Step', 'steps', 'Steps', '12:3-12:7'],
       ['Verfication', 'verification', 'Verification', '13:3-13:14'],
       ['Owner', null, null, '14:3-14:8'],
-      ['Tier', null, null, '15:3-15:7']
+      // A variant of the label is read as the field, and expected as written.
+      ['Tier', 'verification', 'Tier', '15:3-15:7']
     ])
     // Criteria of all three fields, in order; the inline `Step` value is one step.
     expect(contract!.criteria.map(itemSummary)).toEqual([
@@ -502,10 +520,9 @@ describe('without the file', () => {
       [
         'C-02 Body',
         [
+          // Its own fields are outside fences: the fences are examples.
           ['Verification', '9:3-9:15'],
-          ['Acceptance Criteria', '10:3-10:22'],
-          ['Steps', '14:1-14:6'],
-          ['Slice', '23:3-23:8']
+          ['Acceptance Criteria', '10:3-10:22']
         ]
       ]
     ])

@@ -4,6 +4,7 @@ import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
+import {foldContractName} from '@verification-tiers/contracts/terms'
 import {formatSize, keyedDigest, parseJson, prepareOwnFolder, readInputFile, sameDigest, stateFolder, storedContracts, userKey, writeOwnFile} from '@verification-tiers/runtime'
 import {firstLine} from './errors.js'
 
@@ -47,6 +48,16 @@ export function cachePath(dir: string): string {
 
 export function hashText(text: string): string {
   return createHash('sha256').update(text).digest('hex')
+}
+
+/**
+ * The cache’s hash of a contract file read with graph names: the names change
+ * which headings are contracts, so contracts read with other names are not
+ * these (names compared as the reader compares them: case, space and dashes aside).
+ */
+export function hashContractText(text: string, names: Iterable<string> = []): string {
+  const folded = [...new Set([...names].map(foldContractName).filter((name) => name !== ''))].sort()
+  return folded.length === 0 ? hashText(text) : createHash('sha256').update(text).update('\0names\0' + folded.join('\n')).digest('hex')
 }
 
 /** Warnings already given by this process: each is said once. */

@@ -3,6 +3,7 @@
  * are out of that order, or not after Security and before Dependencies
  * where those exist: the order the contract format defines.
  */
+import {dialectOf} from '@verification-tiers/contracts'
 import type {ContractField, FieldKey} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
@@ -36,8 +37,9 @@ function rank(field: ContractField): number {
   return order.indexOf(field.key!)
 }
 
+/** Whether two fields are ordered together: YAML keys apart from labels in the body, whatever the dialect. */
 function sameBlock(a: ContractField, b: ContractField): boolean {
-  return (a.dialect === 'frontmatter') === (b.dialect === 'frontmatter')
+  return (dialectOf(a.dialect).reads === 'frontmatter') === (dialectOf(b.dialect).reads === 'frontmatter')
 }
 
 export default remarkLintContractFieldOrder

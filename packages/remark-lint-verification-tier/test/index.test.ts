@@ -85,6 +85,10 @@ describe('remark-lint-verification-tier', () => {
     it('checks every Verification field of a contract, near misses of the label too', async () => {
       const value = '### C-02: PaymentForm\n\n**Verification:** verify\n\n**Verifcation:** yes\n'
       expect(await check(value)).toEqual([
+        expected('5:18-5:21', 'Unexpected second tier `yes` on C-02 PaymentForm, expected one tier: line 3 gives `verify`, and the contract reads as `verify`', {
+          actual: 'yes',
+          expected: ['verify']
+        }),
         expected('5:18-5:21', 'Unexpected verification tier `yes` on C-02 PaymentForm, expected `auto` or `verify`', {
           actual: 'yes',
           expected: ['auto', 'verify']
@@ -119,9 +123,30 @@ describe('remark-lint-verification-tier', () => {
       ])
     })
 
-    it('leaves a Verification label outside a contract alone', async () => {
-      expect(await check('# Notes\n\n**Verification:** Verify\n')).toEqual([])
+    it('reports a line that looks like a contract heading but is none, so its tier is not read', async () => {
+      expect(await check('<img src="mockup.png">\n### C-02: Checkout\n\n**Verification:** verify\n')).toEqual([
+        expected('2:1-2:19', 'Unexpected contract heading `### C-02: Checkout` inside HTML, expected a heading on a line of its own, with a blank line before it: its contract is not read')
+      ])
+    })
+
+    it('leaves a Verification label under no heading alone', async () => {
       expect(await check('**Verification:** manual\n')).toEqual([])
+    })
+
+    it('reads a heading that holds a tier as a contract, named by its text', async () => {
+      expect(await check('# Notes\n\n**Verification:** Verify\n')).toEqual([
+        expected('3:19-3:25', 'Unexpected verification tier `Verify` on Notes, expected `verify`', {actual: 'Verify', expected: ['verify']})
+      ])
+    })
+
+    it('reports two different tiers in one contract at the second, which reads as `verify`', async () => {
+      const value = '### AUTH-3: Login\n\nVerification: auto\nThe reason: it has tests.\n\n**Tier:** verify\n'
+      expect(await check(value)).toEqual([
+        expected('6:11-6:17', 'Unexpected second tier `verify` on AUTH-3 Login, expected one tier: line 3 gives `auto`, and the contract reads as `verify`', {
+          actual: 'verify',
+          expected: ['auto']
+        })
+      ])
     })
   })
 })

@@ -1,4 +1,4 @@
-import {fieldLabels} from '@verification-tiers/contracts/terms'
+import {dialectNames, fieldLabels, tiers} from '@verification-tiers/contracts/terms'
 import type {Contract, ContractField, ContractItem, ContractText, CriterionCheck, Dialect, FieldKey, SliceHeading, Tier} from '@verification-tiers/contracts'
 
 /**
@@ -111,8 +111,9 @@ const position: Codec<Position> = {
   }
 }
 
-const dialect = oneOf<Dialect>(['bold', 'fenced', 'comment', 'frontmatter'])
-const tier = oneOf<Tier>(['auto', 'verify'])
+// The dialects and tiers the model knows, from the model itself: a dialect added there is stored here.
+const dialect = oneOf<Dialect>(dialectNames)
+const tier = oneOf<Tier>(tiers)
 const fieldKey = oneOf(Object.keys(fieldLabels) as FieldKey[])
 
 const check = object<CriterionCheck>({

@@ -1,12 +1,12 @@
 import type {Code} from 'mdast'
 import type {Point, Position} from 'unist'
-import {labelPattern} from './bold.js'
 import {splitCheck} from './criterion.js'
-import {isKnownLabel, labelFor, resolveFieldKey} from './fields.js'
+import type {FenceDialect} from './dialects/dialect.js'
+import {expectedLabel, isKnownLabel, resolveFieldKey} from './fields.js'
 import type {Locator} from './locate.js'
-import type {ContractField, ContractItem, ContractText, Dialect} from './types.js'
+import {labelPattern} from './segments.js'
+import type {ContractField, ContractItem, ContractText} from './types.js'
 
-const commentPrefix = /^\s*\/\/ ?/
 // An item marker and what follows it; matched at the start only, so long lines cost no backtracking.
 const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
@@ -38,21 +38,23 @@ interface OpenList {
   nested: boolean
 }
 
+/** The lines of a code block, split as markdown counts line endings (LF, CRLF, or a lone CR). */
+export function blockLines(code: Code): string[] {
+  return code.value.split(/\r\n?|\n/)
+}
+
 /**
- * Fields written as plain `Field: value` lines in a fenced block, optionally
- * behind `// ` (Go-style comment blocks); `**Field:** value` lines work too.
+ * Fields written as plain `Field: value` lines in a fenced block, in a fence
+ * dialect (which may put a prefix such as `// ` before each line);
+ * `**Field:** value` lines work too.
  * Only unindented lines are fields. The items of a field are the `- ` (or
  * `1.`) lines under it, indented or not, up to the next field, a paragraph
  * after a blank line, or the end of the block; a wrapped line continues its
  * item, and deeper items are sub-points of the item above. Returns `null`
  * when the block names no known field: then it is code, not a contract.
  */
-export function readBlockFields(code: Code, locator: Locator): ContractField[] | null {
-  if (!code.position || !isFenced(code, locator)) return null
-  // Line endings as markdown counts them: LF, CRLF, or a lone CR.
-  const lines = code.value.split(/\r\n?|\n/)
-  const nonEmpty = lines.filter((line) => line.trim() !== '')
-  const dialect: Dialect = nonEmpty.length > 0 && nonEmpty.every((line) => /^\s*\/\//.test(line)) ? 'comment' : 'fenced'
+export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
+  if (!code.position) return null
   const at = lineLocator(code, lines, locator)
   const fields: ContractField[] = []
   let current: ContractField | null = null
@@ -68,7 +70,7 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
   const opened: OpenItem[] = []
 
   for (const [index, raw] of lines.entries()) {
-    const prefix = dialect === 'comment' ? (commentPrefix.exec(raw)?.[0].length ?? 0) : 0
+    const prefix = dialect.prefix(raw)
     const body = raw.slice(prefix)
     if (body.trim() === '') {
       blank = true
@@ -170,9 +172,9 @@ export function readBlockFields(code: Code, locator: Locator): ContractField[] |
     return {
       key,
       label: line.label,
-      expectedLabel: key ? labelFor(key, dialect) : null,
+      expectedLabel: key ? expectedLabel(line.label, key, dialect.labelStyle) : null,
       value: line.value,
-      dialect,
+      dialect: dialect.name as ContractField['dialect'],
       position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
       labelPosition,
       valuePosition,
@@ -224,7 +226,7 @@ function indentWidth(body: string): number {
 }
 
 /** Only fenced blocks hold contracts; indented code is left alone. */
-function isFenced(code: Code, locator: Locator): boolean {
+export function isFenced(code: Code, locator: Locator): boolean {
   const position = code.position!
   const offset = position.start.offset
   if (locator.source !== null && offset !== undefined) {
@@ -240,7 +242,7 @@ function isFenced(code: Code, locator: Locator): boolean {
  * or quote), the source line ends with the content line, which gives its
  * column.
  */
-function lineLocator(code: Code, lines: string[], locator: Locator) {
+function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
   // Where each content line starts in the source, found once per line: a block asks for most lines several times.
   const starts: Array<{column: number; offset: number | undefined}> = []

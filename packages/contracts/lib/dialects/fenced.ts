@@ -1,0 +1,12 @@
+import type {FenceDialect} from './dialect.js'
+import {isStrictTierField} from './dialect.js'
+
+/** Plain `Field: value` lines (or `**Field:** value`) in a fenced block, items as `- ` lines under their label. */
+export const fenced = {
+  name: 'fenced',
+  reads: 'fence',
+  labelStyle: 'markdown',
+  claims: () => true,
+  prefix: () => 0,
+  marksContract: isStrictTierField
+} as const satisfies FenceDialect<'fenced'>

@@ -1,0 +1,213 @@
+import type {List, ListItem, Paragraph, RootContent} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import type {Position} from 'unist'
+import {splitCheck} from './criterion.js'
+import type {ParagraphDialect} from './dialects/dialect.js'
+import {expectedLabel, resolveFieldKey} from './fields.js'
+import {collapse, inlineText} from './inline.js'
+import {listItem} from './items.js'
+import type {Locator} from './locate.js'
+import {readValue, splitLines} from './segments.js'
+import type {Segment} from './segments.js'
+import type {ContractField, ContractItem, ContractText} from './types.js'
+
+/** Fields of a run of paragraph lines, and whether the last line was a label (its list may follow). */
+interface LineFields {
+  fields: ContractField[]
+  lastLineIsField: boolean
+}
+
+/**
+ * Fields written as labels at the start of a paragraph’s lines, in the
+ * paragraph dialects (`**Verification:** verify`, `Verification: verify`).
+ * Several labels may share a paragraph across line breaks; the last label’s
+ * list is the list after the paragraph, past HTML comments
+ * (`<!--lint disable …-->`) and, under an empty criteria or steps label, one
+ * intro paragraph. A label straight after a list’s last item (no blank line,
+ * so markdown keeps it in the item) starts the next field.
+ * `siblings[from]` is the block after the paragraph; `used` counts the blocks
+ * after it that the fields took.
+ */
+export function readParagraphFields(
+  paragraph: Paragraph,
+  siblings: readonly RootContent[],
+  from: number,
+  locator: Locator,
+  dialects: readonly ParagraphDialect[]
+): {fields: ContractField[]; used: number} {
+  const read = readLines(splitLines(paragraph.children), locator, dialects)
+  const fields = read.fields
+  let lastLineIsField = read.lastLineIsField
+  let used = 0
+  let index = from
+  while (lastLineIsField) {
+    const last = fields[fields.length - 1]!
+    const listField = last.value === '' && isListField(last)
+    while (isComment(siblings[index])) index++
+    let listIndex = index
+    // `**Acceptance Criteria:**`, then `All of these hold:`, then the list: the intro is no item.
+    if (listField && siblings[index]?.type === 'paragraph' && unreadBlock(siblings[index], locator, dialects)) {
+      listIndex = index + 1
+      while (isComment(siblings[listIndex])) listIndex++
+    }
+    const list = siblings[listIndex]
+    if (list?.type === 'list' && list.position) {
+      const more = attachList(last, list, locator, dialects)
+      fields.push(...more.fields)
+      used = listIndex - from + 1
+      index = listIndex + 1
+      lastLineIsField = more.lastLineIsField
+      continue
+    }
+    if (listField) {
+      const unread = unreadBlock(siblings[index], locator, dialects)
+      if (unread) last.unread.push(unread)
+    }
+    break
+  }
+  return {fields, used}
+}
+
+/** Fields of paragraph lines: a label line starts a field, a line after it continues its value. */
+function readLines(lines: Segment[][], locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
+  const fields: ContractField[] = []
+  let lastLineIsField = false
+  for (const line of lines) {
+    const field = readLabelLine(line, locator, dialects)
+    if (field) {
+      fields.push(field)
+      lastLineIsField = true
+    } else {
+      lastLineIsField = false
+      const previous = fields[fields.length - 1]
+      if (previous && line.length > 0) continueValue(previous, line, locator)
+    }
+  }
+  return {fields, lastLineIsField}
+}
+
+/** An HTML comment between a label and its list (`<!--lint disable …-->`) is no text of the field. */
+function isComment(node: RootContent | undefined): boolean {
+  return node?.type === 'html' && /^<!--[\s\S]*-->\s*$/.test(node.value)
+}
+
+// What the block after an empty criteria or steps label is called in messages, when it is not a list.
+const blockKinds: Partial<Record<RootContent['type'], string>> = {paragraph: 'paragraph', code: 'code', table: 'table', blockquote: 'quote'}
+
+/** The block after an empty criteria or steps label, when it is text the reader cannot take as items. */
+function unreadBlock(next: RootContent | undefined, locator: Locator, dialects: readonly ParagraphDialect[]): ContractText | null {
+  const kind = next ? blockKinds[next.type] : undefined
+  if (!next?.position || !kind) return null
+  // A paragraph of labels is the next fields, not text under this one.
+  if (next.type === 'paragraph' && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
+  return {kind, text: collapse(toString(next)), position: next.position}
+}
+
+/**
+ * The list’s items are the field’s, up to an item whose paragraph goes on
+ * with a label line: that line (markdown reads it as the item’s, lazily) and
+ * the lines after it are fields, and the items after it belong to the last
+ * of them.
+ */
+function attachList(field: ContractField, list: List, locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
+  const extra: ContractField[] = []
+  let target = field
+  let lastLineIsField = false
+  target.hasList = true
+  for (const item of list.children) {
+    lastLineIsField = false
+    const cut = lazyLabel(item, locator, dialects)
+    if (!cut) {
+      const read = listItem(item)
+      if (read) target.items.push(read)
+      if (item.position) target.position = {start: target.position.start, end: item.position.end}
+      continue
+    }
+    const head = cutItem(item, cut.paragraph, cut.lines.slice(0, cut.line), locator)
+    if (head) addItem(target, head, head.position)
+    const read = readLines(cut.lines.slice(cut.line), locator, dialects)
+    extra.push(...read.fields)
+    target = read.fields[read.fields.length - 1] ?? target
+    lastLineIsField = read.lastLineIsField
+    if (lastLineIsField) target.hasList = true
+  }
+  // A label that ends the list takes the next list, if any: it has none yet.
+  if (lastLineIsField) target.hasList = false
+  return {fields: extra, lastLineIsField}
+}
+
+function addItem(field: ContractField, item: ContractItem, end: Position | undefined): void {
+  field.items.push(item)
+  if (end) field.position = {start: field.position.start, end: end.end}
+}
+
+/** The first label line after the first line of an item’s paragraph. */
+function lazyLabel(item: ListItem, locator: Locator, dialects: readonly ParagraphDialect[]): {paragraph: number; lines: Segment[][]; line: number} | null {
+  for (const [index, child] of item.children.entries()) {
+    if (child.type !== 'paragraph') continue
+    const lines = splitLines(child.children)
+    for (let line = index === 0 ? 1 : 0; line < lines.length; line++) {
+      const field = readLabelLine(lines[line]!, locator, dialects)
+      if (field && field.key !== null) return {paragraph: index, lines, line}
+    }
+  }
+  return null
+}
+
+/** The item made of an item’s text before a label line. */
+function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator: Locator): ContractItem | null {
+  const before = item.children.slice(0, paragraph).filter((child) => child.type === 'paragraph')
+  const parts = before.map((child) => inlineText(child.children))
+  let end = before[before.length - 1]?.position?.end
+  for (const line of lines) {
+    const value = readValue(line, locator)
+    if (!value.position) continue
+    parts.push(value.text)
+    end = value.position.end
+  }
+  const text = collapse(parts.join(' '))
+  const start = item.children[0]?.position?.start
+  if (text === '' || !start || !end) return null
+  return {...splitCheck(text), position: {start, end}}
+}
+
+/** A label line in any paragraph dialect, as a field. */
+export function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
+  for (const dialect of dialects) {
+    const found = dialect.readLabel(line, locator)
+    if (!found) continue
+    const key = resolveFieldKey(found.label)
+    const value = readValue(found.rest, locator)
+    return {
+      key,
+      label: found.label,
+      expectedLabel: key ? expectedLabel(found.label, key, dialect.labelStyle) : null,
+      value: value.text,
+      dialect: dialect.name as ContractField['dialect'],
+      position: {start: found.start, end: value.position ? value.position.end : found.labelEnd},
+      labelPosition: found.labelPosition,
+      valuePosition: value.position,
+      items: [],
+      hasList: false,
+      unread: []
+    }
+  }
+  return null
+}
+
+/**
+ * A wrapped value goes on in the next line of the paragraph; a tier is one
+ * word, so the line after a tier value (`The reason: …`) is no part of it.
+ */
+function continueValue(field: ContractField, line: Segment[], locator: Locator): void {
+  if (field.key === 'verification' && field.value !== '') return
+  const more = readValue(line, locator)
+  if (!more.position) return
+  field.value = field.value ? field.value + ' ' + more.text : more.text
+  field.valuePosition = {start: field.valuePosition?.start ?? more.position.start, end: more.position.end}
+  field.position = {start: field.position.start, end: more.position.end}
+}
+
+function isListField(field: ContractField): boolean {
+  return field.key === 'acceptanceCriteria' || field.key === 'steps'
+}
