@@ -5,6 +5,7 @@
  * that starts often (the `tiers` command) imports these alone and loads the
  * reader only when it has a file to read.
  */
+export {describeContractProblem} from './lib/describe.js'
 export {dialectNames, dialectOf, labelFor} from './lib/dialects/index.js'
 export {expectedLabel, fieldLabels, resolveFieldKey} from './lib/fields.js'
 export type {FieldLabels, LabelStyle} from './lib/fields.js'

@@ -280,7 +280,7 @@ describe('properties', () => {
     )
     fc.assert(
       fc.property(own, fc.array(block, {maxLength: 4}), example, fc.nat(), (tier, blocks, fence, at) => {
-        const body = [tier, ...blocks]
+        const body: string[] = [tier, ...blocks]
         body.splice(at % (body.length + 1), 0, fence)
         const [contract] = read(['### C-9: Guarded', '', body.join('\n\n'), ''].join('\n'))
         expect(contract!.effectiveTier).toBe('verify')

@@ -1,9 +1,10 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
+import {describeContractProblem} from '@verification-tiers/contracts/terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
-import {hashText, openCache} from './cache.js'
+import {hashContractText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
 import {ProjectError, UserError} from './errors.js'
 import {checkSliceId, contractKey} from './graph.js'
@@ -222,17 +223,19 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
   const loaded: LoadedContract[] = []
   const problems: ProjectProblem[] = []
   const cache = await openCache(dir, warn)
-  // What the graph names changes what is read, so it is part of each entry’s hash.
-  const namesKey = names.length > 0 ? '\0' + names.join('\n') : ''
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
-    const hash = hashText(text + namesKey)
+    // What the graph names changes what is read, so it is part of each entry’s hash.
+    const hash = hashContractText(text, names)
     let contracts = cache.get(key, hash)
     if (!contracts) {
       // The markdown parser loads only when a file changed.
-      const {parseContracts} = await import('./parse.js')
-      contracts = readContracts(parseContracts)(file, text, {names})
-      cache.set(key, hash, contracts.map(forCache))
+      const {analyzeContractFile} = await import('./parse.js')
+      const analysis = analyzeContractFile(file, text, {names})
+      contracts = analysis.contracts
+      // Only a file read without a problem is kept: a cached file has none, so none is ever lost.
+      if (analysis.problems.length === 0) cache.set(key, hash, contracts.map(forCache))
+      for (const problem of analysis.problems) problems.push({file, line: problem.place.start.line, message: describeContractProblem(problem)})
     }
     if (contracts.length === 0 && file !== files[0] && text.trim() !== '') {
       problems.push({file, line: null, message: 'Unexpected contract file without a contract tiers can read, expected contract headings such as `### C-01: Name`'})
@@ -244,18 +247,6 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
   }
   await cache.save()
   return {contracts: loaded, problems}
-}
-
-/** How the loader calls the contract reader: with the names the graph lists. */
-type ReadContracts = (file: string, text: string, options: {names: readonly string[]}) => Contract[]
-
-/**
- * The contract reader with the graph’s names. TODO(reader): `parseContracts`
- * takes `{names}` once the reader’s branch lands; until then the extra
- * argument is ignored and this adapter is a plain cast.
- */
-function readContracts(parse: (file: string, text: string) => Contract[]): ReadContracts {
-  return parse as ReadContracts
 }
 
 /**

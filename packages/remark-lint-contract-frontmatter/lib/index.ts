@@ -2,17 +2,14 @@
  * remark-lint rule to warn when frontmatter does not parse as YAML, or when a
  * contract’s frontmatter gives a field the wrong type (`steps` as text).
  */
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {describeContractProblem} from '@verification-tiers/contracts'
+import {contractRule, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractFrontmatter = contractRule('contract-frontmatter', function ({problems}, file) {
   for (const problem of problems) {
     // Tier conflicts and unread headings are the verification-tier rule’s.
     if (problem.kind !== 'yaml-syntax' && problem.kind !== 'field-shape') continue
-    const reason =
-      problem.kind === 'yaml-syntax'
-        ? `Unexpected invalid YAML in frontmatter (${problem.actual}), expected ${problem.expected}`
-        : `Unexpected ${problem.part === 'item' ? 'item of ' : ''}${inlineCode(problem.subject)} as ${problem.actual}, expected ${problem.expected}`
-    report(file, reason, problem.place, {actual: problem.actual})
+    report(file, describeContractProblem(problem), problem.place, {actual: problem.actual})
   }
 })
 

@@ -6,23 +6,13 @@
  * like a contract heading is no heading (after HTML, in an unclosed block,
  * indented, in a list), so its contract and tier are not read at all.
  */
-import {isTier, readTier, tiers} from '@verification-tiers/contracts'
+import {describeContractProblem, isTier, readTier, tiers} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, file) {
   for (const problem of problems) {
-    if (problem.kind === 'unread-heading') {
-      report(file, `Unexpected contract heading ${inlineCode(problem.subject)} ${problem.actual}, expected ${problem.expected}: its contract is not read`, problem.place)
-      continue
-    }
-    if (problem.kind !== 'tier-conflict') continue
-    const line = problem.otherPlace ? `line ${problem.otherPlace.start.line}` : 'another field'
-    report(
-      file,
-      `Unexpected second tier ${inlineCode(problem.actual)} on ${problem.subject}, expected one tier: ${line} gives ${inlineCode(problem.expected)}, and the contract reads as \`verify\``,
-      problem.place,
-      {actual: problem.actual, expected: [problem.expected]}
-    )
+    if (problem.kind === 'unread-heading') report(file, describeContractProblem(problem), problem.place)
+    else if (problem.kind === 'tier-conflict') report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected]})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
   for (const contract of contracts) {
