@@ -1,0 +1,75 @@
+import {readdir} from 'node:fs/promises'
+import path from 'node:path'
+import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
+
+const doneWords = new Set(['complete', 'completed', 'done'])
+
+/**
+ * The slices the project’s own state files call complete: a slice file
+ * (`slices/*.md`) whose front matter says `id: <slice>` and `status:
+ * complete`; a `STATE.md` table row whose first cell is the slice id and
+ * whose `Status` column says complete; a `STATE.md` item `- [x] <slice> …`.
+ * Ids match exactly. Anything else, or a file that cannot be read, says
+ * nothing: the slice stays in progress.
+ */
+export async function completedByProject(dir: string): Promise<Set<string>> {
+  const done = new Set<string>()
+  const state = await readQuietly(path.join(dir, 'STATE.md'))
+  if (state) for (const id of completedInState(state)) done.add(id)
+  const folder = path.join(dir, 'slices')
+  const names = await readdir(folder).catch(() => [] as string[])
+  for (const name of names.filter((entry) => entry.endsWith('.md')).sort()) {
+    const text = await readQuietly(path.join(folder, name))
+    const id = text ? completedInSliceFile(text) : null
+    if (id) done.add(id)
+  }
+  return done
+}
+
+/** A state file that is missing, not a regular file or too large tells nothing. */
+async function readQuietly(file: string): Promise<string | undefined> {
+  try {
+    return await readInputFile(file, {limit: inputLimits.json})
+  } catch (error) {
+    if (error instanceof FileReadError) return undefined
+    throw error
+  }
+}
+
+/** The slice id of a slice file whose front matter says it is complete. */
+export function completedInSliceFile(text: string): string | null {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text)
+  if (!match?.[1]) return null
+  const fields = new Map<string, string>()
+  for (const line of match[1].split(/\r?\n/)) {
+    const field = /^([A-Za-z_]+):[ \t]*(.*?)[ \t]*$/.exec(line)
+    if (!field?.[1]) continue
+    // A field given twice says two things: nothing is taken from it.
+    if (fields.has(field[1])) return null
+    fields.set(field[1], (field[2] ?? '').replace(/^(["'])(.*)\1$/, '$2'))
+  }
+  const id = fields.get('id')
+  return id && doneWords.has((fields.get('status') ?? '').toLowerCase()) ? id : null
+}
+
+/** Slice ids `STATE.md` marks complete: checked items and table rows under a `Status` column. */
+export function completedInState(text: string): string[] {
+  const done: string[] = []
+  let statusColumn: number | null = null
+  for (const line of text.split(/\r?\n/)) {
+    const item = /^\s*[-*] \[[xX]\] +([^\s:.,]+)(?:[\s:.,]|$)/.exec(line)
+    if (item?.[1]) done.push(item[1])
+    if (!/^\s*\|/.test(line)) {
+      statusColumn = null
+      continue
+    }
+    const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim())
+    if (statusColumn === null) {
+      const index = cells.findIndex((cell) => cell.toLowerCase() === 'status')
+      statusColumn = index > 0 ? index : -1
+      continue
+    }
+    if (statusColumn > 0 && cells[0] && doneWords.has((cells[statusColumn] ?? '').toLowerCase())) done.push(cells[0])
+  }
+  return done
+}
