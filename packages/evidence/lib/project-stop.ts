@@ -2,10 +2,11 @@ import path from 'node:path'
 import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState} from '@verification-tiers/runtime'
 import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
-import type {Project, ProjectProblem, ProjectSlice} from '@verification-tiers/project'
+import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
 import {findProjectFolder} from './find-project.js'
 import {completedByProject} from './project-state.js'
+import {projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
 import type {VerificationRun, VerificationStatus} from './status.js'
 import {decideStop, readStopBlocks, recordStopDecision, stopHookOutput} from './stop-hook.js'
@@ -71,11 +72,6 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   return stopHookOutput(decision)
 }
 
-/** One problem of the project as the hook says it: `file:line: message`. */
-export function describeProjectProblem(problem: ProjectProblem): string {
-  return `${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}`
-}
-
 /**
  * Judge every slice in progress. A slice is done, and not judged, when its
  * checkpoint was approved (or accepted) for its contracts as they are and its
@@ -87,7 +83,7 @@ export function describeProjectProblem(problem: ProjectProblem): string {
  * status file counts as no run, and says so.
  */
 export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; broken: string | null}> {
-  const problems = project.problems.map(describeProjectProblem)
+  const problems = projectProblems(project)
   let status: VerificationStatus | null = null
   let broken: string | null = null
   try {
