@@ -87,13 +87,18 @@ export function runGit(cwd: string, args: readonly string[], {timeoutMs = gitTim
         }
         resolve(Buffer.concat(chunks).toString('utf8'))
       }
-      // What git wrote before it ended is still in the pipe: read it, but wait no longer than the pipe stays open by itself.
-      if (child.stdout.readableEnded) return settle()
+      // What git wrote before it ended is still in the pipes: read it, but wait no longer than they stay open by themselves.
+      const open = [child.stdout, child.stderr].filter((stream) => !stream.readableEnded)
+      if (open.length === 0) return settle()
       const grace = setTimeout(settle, 1000)
-      child.stdout.once('end', () => {
-        clearTimeout(grace)
-        settle()
-      })
+      let left = open.length
+      for (const stream of open) {
+        stream.once('end', () => {
+          if (--left > 0) return
+          clearTimeout(grace)
+          settle()
+        })
+      }
     })
   })
 }

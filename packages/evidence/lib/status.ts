@@ -98,7 +98,7 @@ export type Freshness =
   | {state: 'stale'; run: VerificationRun; changed: string[]}
 
 /** Judge the latest run of a slice against what the sources and contracts are now. */
-export function judgeFreshness(run: VerificationRun | undefined, now: SourceFingerprint & {contractsHash: string}): Freshness {
+export function judgeFreshness(run: VerificationRun | undefined, now: Omit<SourceFingerprint, 'unproven'> & {unproven?: string | null; contractsHash: string}): Freshness {
   if (!run) return {state: 'missing'}
   const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
   if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}
