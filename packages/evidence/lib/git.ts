@@ -12,7 +12,8 @@ export class GitError extends Error {
     readonly exitCode: number | null = null,
     readonly stderr = ''
   ) {
-    super(`\`git ${args.join(' ')}\` ${reason}`)
+    // The subcommand names the call; its hashes and pathspecs would only make the line long.
+    super(`\`git ${args.filter((arg) => !arg.startsWith('-')).slice(0, 1).join(' ')}\` ${reason}`)
     this.name = 'GitError'
   }
 }
