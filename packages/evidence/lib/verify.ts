@@ -95,7 +95,8 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         worktree: fingerprint.worktree,
         contracts_hash: context.contractsHash,
         timeout_seconds: timeoutSeconds,
-        unproven: fingerprint.unproven
+        // Kept only when set: a run that proves its sources reads as it always did.
+        ...(fingerprint.unproven ? {unproven: fingerprint.unproven} : {})
       },
       results,
       summary,
