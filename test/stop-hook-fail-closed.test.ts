@@ -132,6 +132,17 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     expect(answer.reason).toMatch(/^HOLD: Cannot stop - verification cannot be checked\.\n/)
     expect(answer.reason).toContain(path.join(folder, '.greenlight'))
   })
+  it('lets the agent stop with a warning, creating nothing, where --dir names no folder', async ({expect}) => {
+    const folder = await scratch()
+    const missing = path.join(folder, 'elsewhere', '.greenlight')
+    const run = await runTiers(folder, ['stop-hook', '--dir', missing], JSON.stringify({session_id: 's', cwd: folder}))
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({systemMessage: `WARNING: ${missing}: no such project folder, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`})}\n`,
+      stderr: ''
+    })
+    await expect(fs.access(path.join(folder, 'elsewhere'))).rejects.toThrow()
+  })
 })
 
 describe.concurrent('freshness that cannot be fooled', () => {

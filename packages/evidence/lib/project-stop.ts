@@ -1,3 +1,4 @@
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState} from '@verification-tiers/runtime'
@@ -39,6 +40,12 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   const {session, maxBlocks} = request
   const dir = request.dir ?? (await findProjectFolder(request.cwd))
   if (dir === null) return {}
+  // Where there is no folder, the blocks cannot be counted without creating one: say so, and let the agent stop.
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) {
+    const found = info ? 'Unexpected file where the project folder should be' : 'no such project folder'
+    return {systemMessage: `WARNING: ${dir}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
+  }
   let project: Project | null = null
   let problem: string | null = null
   try {
