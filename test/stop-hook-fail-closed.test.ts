@@ -132,6 +132,7 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     expect(answer.reason).toMatch(/^HOLD: Cannot stop - verification cannot be checked\.\n/)
     expect(answer.reason).toContain(path.join(folder, '.greenlight'))
   })
+
   it('lets the agent stop with a warning, creating nothing, where --dir names no folder', async ({expect}) => {
     const folder = await scratch()
     const missing = path.join(folder, 'elsewhere', '.greenlight')
