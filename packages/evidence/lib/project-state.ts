@@ -9,21 +9,32 @@ const doneWords = new Set(['complete', 'completed', 'done'])
  * (`slices/*.md`) whose front matter says `id: <slice>` and `status:
  * complete`; a `STATE.md` table row whose first cell is the slice id and
  * whose `Status` column says complete; a `STATE.md` item `- [x] <slice> …`.
- * Ids match exactly. Anything else, or a file that cannot be read, says
- * nothing: the slice stays in progress.
+ * Ids match exactly. Where two of them disagree (a slice file complete, a
+ * `STATE.md` row pending), the slice is not complete; anything else, or a
+ * file that cannot be read, says nothing: the slice stays in progress.
  */
 export async function completedByProject(dir: string): Promise<Set<string>> {
   const done = new Set<string>()
+  const notDone = new Set<string>()
+  const note = (said: SliceSaid | null) => {
+    if (said) (said.done ? done : notDone).add(said.id)
+  }
   const state = await readQuietly(path.join(dir, 'STATE.md'))
-  if (state) for (const id of completedInState(state)) done.add(id)
+  if (state) for (const said of slicesInState(state)) note(said)
   const folder = path.join(dir, 'slices')
   const names = await readdir(folder).catch(() => [] as string[])
   for (const name of names.filter((entry) => entry.endsWith('.md')).sort()) {
     const text = await readQuietly(path.join(folder, name))
-    const id = text ? completedInSliceFile(text) : null
-    if (id) done.add(id)
+    if (text) note(sliceInSliceFile(text))
   }
+  for (const id of notDone) done.delete(id)
   return done
+}
+
+/** What a state file says of one slice: complete or not. */
+interface SliceSaid {
+  id: string
+  done: boolean
 }
 
 /** A state file that is missing, not a regular file or too large tells nothing. */
@@ -36,8 +47,8 @@ async function readQuietly(file: string): Promise<string | undefined> {
   }
 }
 
-/** The slice id of a slice file whose front matter says it is complete. */
-export function completedInSliceFile(text: string): string | null {
+/** What a slice file’s front matter says of its slice, when it has an `id` and a `status`. */
+function sliceInSliceFile(text: string): SliceSaid | null {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text)
   if (!match?.[1]) return null
   const fields = new Map<string, string>()
@@ -49,16 +60,17 @@ export function completedInSliceFile(text: string): string | null {
     fields.set(field[1], (field[2] ?? '').replace(/^(["'])(.*)\1$/, '$2'))
   }
   const id = fields.get('id')
-  return id && doneWords.has((fields.get('status') ?? '').toLowerCase()) ? id : null
+  const status = fields.get('status')
+  return id && status !== undefined ? {id, done: doneWords.has(status.toLowerCase())} : null
 }
 
-/** Slice ids `STATE.md` marks complete: checked items and table rows under a `Status` column. */
-export function completedInState(text: string): string[] {
-  const done: string[] = []
+/** What `STATE.md` says of slices: items checked or not, and table rows under a `Status` column. */
+function slicesInState(text: string): SliceSaid[] {
+  const said: SliceSaid[] = []
   let statusColumn: number | null = null
   for (const line of text.split(/\r?\n/)) {
-    const item = /^\s*[-*] \[[xX]\] +([^\s:.,]+)(?:[\s:.,]|$)/.exec(line)
-    if (item?.[1]) done.push(item[1])
+    const item = /^\s*[-*] \[([ xX])\] +([^\s:.,]+)(?:[\s:.,]|$)/.exec(line)
+    if (item?.[2]) said.push({id: item[2], done: item[1] !== ' '})
     if (!/^\s*\|/.test(line)) {
       statusColumn = null
       continue
@@ -69,7 +81,8 @@ export function completedInState(text: string): string[] {
       statusColumn = index > 0 ? index : -1
       continue
     }
-    if (statusColumn > 0 && cells[0] && doneWords.has((cells[statusColumn] ?? '').toLowerCase())) done.push(cells[0])
+    // The row under the header (`| --- |`) names no slice.
+    if (statusColumn > 0 && cells[0] && !/^:?-+:?$/.test(cells[0])) said.push({id: cells[0], done: doneWords.has((cells[statusColumn] ?? '').toLowerCase())})
   }
-  return done
+  return said
 }

@@ -93,6 +93,16 @@ describe('completedByProject', () => {
     expect([...(await completedByProject(dir))].sort()).toEqual(['S-01', 'S-06', 's4a'])
   })
 
+  it('takes a slice two files disagree on for not complete', async () => {
+    const dir = await project({
+      '.greenlight/CONTRACTS.md': contracts,
+      '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
+      '.greenlight/slices/b.md': '---\nid: S-02\nstatus: complete\n---\n',
+      '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-01 | pending |\n| S-02 | complete |\n'
+    })
+    expect([...(await completedByProject(dir))]).toEqual(['S-02'])
+  })
+
   it('says nothing for state files that are missing or not regular files', async () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts})
     await fs.mkdir(path.join(dir, 'STATE.md'))
