@@ -111,7 +111,7 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
       stdout:
         JSON.stringify({
           systemMessage:
-            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-01.2, C-01.3, C-03.1, C-03.2, C-06.1, C-06.2`
         }) + '\n',
       stderr: cacheWarning(folder)
     })

@@ -74,12 +74,30 @@ async function counts(folder: string): Promise<Record<string, number>> {
   return Object.fromEntries(Object.entries(file.sessions as Record<string, {blocks: number; at: string}>).map(([session, entry]) => [session, entry.blocks]))
 }
 
-// Every criterion with a command, in contract order; C-01.4 has none.
-const criteria = 'C-01.1, C-01.2, C-01.3, C-02.1, C-02.2, C-03.1, C-03.2'
+// Every criterion `tiers verify` checks, in contract order: those with a command, and C-01.4 of a verify contract, for a person.
+const criteria = 'C-01.1, C-01.2, C-01.3, C-01.4, C-02.1, C-02.2, C-03.1, C-03.2'
+const neverVerified = 'Slice S-01: never verified\nSlice S-02: never verified\nSlice S-03: never verified'
 const notRun = answer({
   decision: 'block',
-  reason: `HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${criteria}`
+  reason: `HOLD: Cannot stop - verification not run.\n${neverVerified}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${criteria}`
 })
+const notRunValve = (blocks: number, max: number) =>
+  answer({
+    systemMessage: `WARNING: Stop allowed by the safety valve after ${blocks} blocks (limit ${max}).\n${neverVerified}\nCriteria unverified: ${criteria}\nReview this work before accepting it.`
+  })
+
+/** Mark slices complete as the project’s own state files do: S-01 in a slice file, the others in STATE.md. */
+async function markComplete(folder: string, ...ids: string[]): Promise<void> {
+  const dir = path.join(folder, '.greenlight')
+  for (const id of ids) {
+    if (id === 'S-01') {
+      await fs.mkdir(path.join(dir, 'slices'), {recursive: true})
+      await fs.writeFile(path.join(dir, 'slices', `${id}.md`), `---\nid: ${id}\nstatus: complete\n---\n\n# ${id}\n`)
+    } else {
+      await fs.appendFile(path.join(dir, 'STATE.md'), `- [x] ${id} done\n`)
+    }
+  }
+}
 const failures = '  - C-01.2: exit code 1 in <n> s\n  - C-01.3: timed out after 1 s; its process group was killed'
 
 async function verify(folder: string, ...args: string[]): Promise<void> {
@@ -94,25 +112,35 @@ describe.concurrent('tiers stop-hook', () => {
       await verify(folder, 'S-01', '--timeout', '1')
       const block = answer({
         decision: 'block',
-        reason: `HOLD: Cannot stop - 2 criteria failed verification.\n\nFailed:\n${failures}\n\nContinue working on failing criteria, then run tiers verify again.`
+        reason: `HOLD: Cannot stop - 2 criteria failed verification.\n\nFailed:\n${failures}\n\nNot verified:\n  - Slice S-02: never verified\n  - Slice S-03: never verified\n\nContinue working on failing criteria, then run tiers verify again.`
       })
       expect(normalize(await stopHook(folder, {maxBlocks: '2'}))).toEqual(block)
       expect(normalize(await stopHook(folder, {active: true, maxBlocks: '2'}))).toEqual(block)
       expect(await counts(folder)).toEqual({'session-1': 2})
       expect(normalize(await stopHook(folder, {active: true, maxBlocks: '2'}))).toEqual(
-        answer({systemMessage: `WARNING: Stop allowed by the safety valve after 2 blocks (limit 2).\nStill failing:\n${failures}\nReview this work before accepting it.`})
+        answer({
+          systemMessage: `WARNING: Stop allowed by the safety valve after 2 blocks (limit 2).\nStill failing:\n${failures}\nSlice S-02: never verified\nSlice S-03: never verified\nCriteria unverified: C-02.1, C-02.2, C-03.1, C-03.2\nReview this work before accepting it.`
+        })
       )
       expect(await counts(folder)).toEqual({'session-1': 0})
     })
 
-    it('all pass with manual criteria: allows, listing them for review; a stale run then counts as not run', async ({expect}) => {
+    it('all pass with manual criteria: allows, listing them for review; a stale run then blocks as stale, with its slice’s criteria', async ({expect}) => {
       const folder = await project()
       await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
+      await markComplete(folder, 'S-03')
       await verify(folder, 'S-01', '--timeout', '5')
+      await verify(folder, 'S-02')
       expect(await stopHook(folder)).toEqual(answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'}))
       // A source changed after the run: it proves nothing now.
       await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
-      expect(await stopHook(folder)).toEqual(notRun)
+      const since = 'stale: since its latest run, uncommitted changes differ'
+      expect(await stopHook(folder)).toEqual(
+        answer({
+          decision: 'block',
+          reason: `HOLD: Cannot stop - verification stale.\nSlice S-01: ${since}\nSlice S-02: ${since}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-01.2, C-01.3, C-01.4, C-02.1, C-02.2`
+        })
+      )
       expect(await counts(folder)).toEqual({'session-1': 1})
     })
 
@@ -132,11 +160,7 @@ describe.concurrent('tiers stop-hook', () => {
       const folder = await project()
       expect(await stopHook(folder, {maxBlocks: '2'})).toEqual(notRun)
       expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(notRun)
-      expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(
-        answer({
-          systemMessage: `WARNING: Stop allowed by the safety valve after 2 blocks (limit 2).\nVerification was never run. Criteria unverified: ${criteria}\nReview this work before accepting it.`
-        })
-      )
+      expect(await stopHook(folder, {active: true, maxBlocks: '2'})).toEqual(notRunValve(2, 2))
       expect(await counts(folder)).toEqual({'session-1': 0})
       expect(await stopHook(folder, {maxBlocks: '2'})).toEqual(notRun)
       expect(await counts(folder)).toEqual({'session-1': 1})
@@ -152,16 +176,14 @@ describe.concurrent('tiers stop-hook', () => {
       )
       expect(await stopHook(folder, {maxBlocks: ''})).toEqual(notRun)
       expect(await counts(folder)).toEqual({'session-1': 5})
-      expect(await stopHook(folder)).toEqual(
-        answer({
-          systemMessage: `WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nVerification was never run. Criteria unverified: ${criteria}\nReview this work before accepting it.`
-        })
-      )
+      expect(await stopHook(folder)).toEqual(notRunValve(5, 5))
     })
 
     it('all pass: allows with `{}`, and counts again from 0', async ({expect}) => {
       const folder = await project()
       expect(await stopHook(folder)).toEqual(notRun)
+      // The slices the project’s own state calls complete are not in progress.
+      await markComplete(folder, 'S-01', 'S-03')
       await verify(folder, 'S-02')
       expect(await stopHook(folder)).toEqual({code: 0, stdout: '{}\n', stderr: ''})
       expect(await counts(folder)).toEqual({'session-1': 0})
@@ -169,14 +191,20 @@ describe.concurrent('tiers stop-hook', () => {
   })
 
   describe('input', () => {
-    it('answers `{}` where there is no project folder, or no contracts in it', async ({expect}) => {
+    it('answers `{}` where there is no project folder up to the root, and blocks on a project folder with no contracts', async ({expect}) => {
       const empty = await tempFolder()
       expect(await tiers(empty, ['stop-hook'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
       expect(await tiers(empty, ['stop-hook'], hookInput(path.join(empty, 'no-such-folder')))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
-      await fs.mkdir(path.join(empty, '.greenlight'))
-      expect(await tiers(empty, ['stop-hook'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
       // Nothing is written where it is not its business.
-      expect(await fs.readdir(path.join(empty, '.greenlight'))).toEqual([])
+      expect(await fs.readdir(empty)).toEqual([])
+      const dir = path.join(empty, '.greenlight')
+      await fs.mkdir(dir)
+      const run = await tiers(empty, ['stop-hook'], hookInput(empty))
+      expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
+      expect(JSON.parse(run.stdout)).toEqual({
+        decision: 'block',
+        reason: `HOLD: Cannot stop - verification cannot be checked.\n${dir}: no contracts found, expected CONTRACTS.md or contracts/*.md with \`### C-NN: Name\` sections\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+      })
     })
 
     it('uses its own working directory when the input has no `cwd`, and reads empty input as `{}`', async ({expect}) => {
@@ -237,7 +265,7 @@ describe('broken files of the stop hook', () => {
       expect(first.code).toBe(0)
       expect(JSON.parse(first.stdout)).toEqual({
         decision: 'block',
-        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}:1:2: Unexpected \`broken\`, expected a property name in double quotes or \`}\`\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1`
+        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}:1:2: Unexpected \`broken\`, expected a property name in double quotes or \`}\`\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1`
       })
       const second = await tiers(folder, ['stop-hook'], input, {TIERS_MAX_BLOCKS: '1'})
       expect(JSON.parse(second.stdout).systemMessage).toMatch(/^WARNING: Stop allowed by the safety valve after 1 blocks \(limit 1\)\./)
@@ -274,10 +302,9 @@ describe('broken files of the stop hook', () => {
  * criterion there has a command) with `test.command` set to `true`.
  */
 describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
-  const noneFound = answer({
-    decision: 'block',
-    reason: 'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
-  })
+  const exampleCriteria = 'C-01.1, C-01.2, C-01.3, C-03.1, C-03.2, C-06.1, C-06.2'
+  const exampleNotRun = `HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${exampleCriteria}`
+  const noneFound = answer({decision: 'block', reason: exampleNotRun})
 
   /** A temporary copy of the greenlight example whose test command passes. */
   async function greenlight(): Promise<string> {
@@ -334,7 +361,7 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     expect(await stopHook(folder)).toEqual(
       answer({
         decision: 'block',
-        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}: Unexpected run for \`S-01\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\`\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+        reason: exampleNotRun.replace('\n', `\nThe verification status cannot be read: ${status}: Unexpected run for \`S-01\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\`\n`)
       })
     )
     expect(await counts(folder)).toEqual({'session-1': 1})
@@ -353,7 +380,7 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     try {
       expect(await stopHook(folder)).toEqual({
         ...answer({
-          systemMessage: `WARNING: ${refused}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found`
+          systemMessage: `WARNING: ${refused}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: ${exampleNotRun}`
         }),
         stderr: cacheWarning
       })
@@ -371,7 +398,8 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
   it('reads a contract file of 4,000 `>` (nested quotes) and blocks as usual', async ({expect}) => {
     const folder = await greenlight()
     await fs.writeFile(path.join(folder, '.greenlight', 'contracts', 'C-06.md'), `### C-06: Export\n\n${'>'.repeat(4000)}\n`)
-    expect(await stopHook(folder)).toEqual(noneFound)
+    // C-06 has no criteria left.
+    expect(await stopHook(folder)).toEqual(answer({decision: 'block', reason: exampleNotRun.replace(', C-06.1, C-06.2', '')}))
     expect(await counts(folder)).toEqual({'session-1': 1})
   })
 
@@ -407,12 +435,14 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     expect(await counts(folder)).toEqual({'session-1': 0})
   })
 
-  it('says “none” in the safety valve’s warning when no criterion has a command', async ({expect}) => {
+  it('lists the slices’ criteria for a person in the safety valve’s warning when no criterion has a command', async ({expect}) => {
     const folder = await greenlight()
     expect(await stopHook(folder, {maxBlocks: '1'})).toEqual(noneFound)
     expect(await counts(folder)).toEqual({'session-1': 1})
     expect(await stopHook(folder, {active: true, maxBlocks: '1'})).toEqual(
-      answer({systemMessage: 'WARNING: Stop allowed by the safety valve after 1 blocks (limit 1).\nVerification was never run. Criteria unverified: none\nReview this work before accepting it.'})
+      answer({
+        systemMessage: `WARNING: Stop allowed by the safety valve after 1 blocks (limit 1).\nSlice S-01: never verified\nSlice S-02: never verified\nCriteria unverified: ${exampleCriteria}\nReview this work before accepting it.`
+      })
     )
     expect(await counts(folder)).toEqual({'session-1': 0})
   })

@@ -1,28 +1,57 @@
-import {FileReadError} from '@verification-tiers/runtime'
+import {stat} from 'node:fs/promises'
+import path from 'node:path'
+import {FileReadError, readSliceState} from '@verification-tiers/runtime'
+import type {SliceState} from '@verification-tiers/runtime'
 import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
+import type {Project, ProjectSlice} from '@verification-tiers/project'
+import type {SourceFingerprint} from './fingerprint.js'
+import {findProjectFolder} from './find-project.js'
+import {completedByProject} from './project-state.js'
+import {projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
 import type {VerificationRun, VerificationStatus} from './status.js'
 import {decideStop, readStopBlocks, recordStopDecision, stopHookOutput} from './stop-hook.js'
-import type {StopDecision} from './stop-hook.js'
+import type {RemainingCriterion, SliceJudgement, StopDecision} from './stop-hook.js'
 import {projectFingerprint} from './verify.js'
 
+/** What the stop hook is asked. */
+export interface StopHookRequest {
+  /** The project folder given (`--dir`), used as it is; absent or `null`: found from `cwd` upward. */
+  dir?: string | null
+  /** Where the agent works (the hook input’s `cwd`, else the process’s). */
+  cwd: string
+  session: string
+  maxBlocks: number
+}
+
 /**
- * A coding agent’s Stop hook answered for the project folder `dir`: the JSON
- * object the agent reads. Never throws: the agent reads a failed hook as a
- * block, which no safety valve could ever end. A problem with the project
- * or tiers’ own files blocks, naming the file, under the safety valve
- * (`maxBlocks` blocks in a row per session); when even the blocks cannot be
- * counted, the agent may stop, with a warning. A folder without contracts is
- * not a verification-tiers project, so not the hook’s to hold.
+ * A coding agent’s Stop hook answered: the JSON object the agent reads.
+ * The project folder is `dir`, else the nearest `.greenlight` from `cwd`
+ * upward; with none, the work is not a verification-tiers project, so not
+ * the hook’s to hold (`{}`). Every slice in progress is judged, whether or
+ * not it was ever verified (see `judgeSlices`). Never throws: the agent reads
+ * a failed hook as a block, which no safety valve could ever end. A project
+ * that cannot be read, or anything in `project.problems`, blocks, one line
+ * each naming the file, under the safety valve (`maxBlocks` blocks in a row
+ * per session); when even the blocks cannot be counted, the agent may stop,
+ * with a warning.
  */
-export async function answerStopHook(dir: string, session: string, maxBlocks: number): Promise<Record<string, string>> {
+export async function answerStopHook(request: StopHookRequest): Promise<Record<string, string>> {
+  const {session, maxBlocks} = request
+  const dir = request.dir ?? (await findProjectFolder(request.cwd))
+  if (dir === null) return {}
+  // Where there is no folder, the blocks cannot be counted without creating one: say so, and let the agent stop.
+  const info = await stat(dir).catch(() => null)
+  if (!info?.isDirectory()) {
+    const found = info ? 'Unexpected file where the project folder should be' : 'no such project folder'
+    return {systemMessage: `WARNING: ${dir}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
+  }
   let project: Project | null = null
   let problem: string | null = null
   try {
     project = await loadProject(dir)
   } catch (error) {
-    if (error instanceof UserError) return {}
+    // A `.greenlight` found or named that cannot be read is a project that proves nothing, never “no project”.
     problem = describeProblem(error)
   }
   let blocks: number
@@ -30,13 +59,14 @@ export async function answerStopHook(dir: string, session: string, maxBlocks: nu
     blocks = await readStopBlocks(dir, session)
   } catch (error) {
     // Without its count the safety valve cannot work: let the agent stop rather than hold it forever.
-    return {systemMessage: `WARNING: ${firstLine(error)}; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`}
+    const would = problem ? ` The project cannot be checked: ${problem}` : ''
+    return {systemMessage: `WARNING: ${firstLine(error)}; the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.${would}`}
   }
   let decision: StopDecision
   try {
-    decision = project ? await decideProject(project, blocks, maxBlocks) : decideStop({status: null, problem, blocks, maxBlocks, remaining: []})
+    decision = project ? decideStop({...(await judgeSlices(project)), blocks, maxBlocks}) : decideStop({slices: [], problems: [problem ?? 'unknown'], blocks, maxBlocks})
   } catch (error) {
-    decision = decideStop({status: null, problem: describeProblem(error), blocks, maxBlocks, remaining: []})
+    decision = decideStop({slices: [], problems: [describeProblem(error)], blocks, maxBlocks})
   }
   try {
     await recordStopDecision(dir, session, decision)
@@ -49,54 +79,86 @@ export async function answerStopHook(dir: string, session: string, maxBlocks: nu
   return stopHookOutput(decision)
 }
 
-/** Decide by the status file, where a broken one counts as no run. */
-async function decideProject(project: Project, blocks: number, maxBlocks: number): Promise<StopDecision> {
-  const remaining = project.contracts.flatMap(({contract}) =>
-    contract.criteria.flatMap((criterion, index) => (criterion.check?.command ? [{id: `${contract.id ?? contract.name}.${index + 1}`, text: criterion.text}] : []))
-  )
+/**
+ * Judge every slice in progress. A slice is done, and not judged, when its
+ * checkpoint was approved (or accepted) for its contracts as they are and its
+ * latest run is still fresh, or when it was never verified nor decided and
+ * the project’s own state files call it complete (`completedByProject`).
+ * Every other slice is in progress: never verified, stale, failed or passed.
+ * What cannot be read or matched (the project’s problems, a slice listing a
+ * contract no file defines, a slice’s state file) is a problem line; a broken
+ * status file counts as no run, and says so.
+ */
+export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; broken: string | null}> {
+  const problems = projectProblems(project)
   let status: VerificationStatus | null = null
   let broken: string | null = null
   try {
-    status = await freshStatus(project)
+    status = await readVerificationStatus(project.dir)
+    for (const slice of project.slices) {
+      const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
+      if (run) checkRun(statusPath(project.dir), slice.id, run)
+    }
   } catch (error) {
     // A broken status file proves nothing: treat it as no run, and say so.
     if (!(error instanceof FileReadError)) throw error
+    status = null
     broken = firstLine(error)
   }
-  return decideStop({status, broken, blocks, maxBlocks, remaining})
+  let fingerprint: SourceFingerprint | null = null
+  let completed: Set<string> | null = null
+  const slices: SliceJudgement[] = []
+  for (const slice of project.slices) {
+    if (slice.missing.length > 0) {
+      problems.push(`${path.join(project.dir, project.slicesFrom)}: slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines`)
+      continue
+    }
+    const context = gateContext(project, slice)
+    let decision: SliceState['decision']
+    try {
+      decision = (await readSliceState(project.dir, slice.id)).decision
+    } catch (error) {
+      if (!(error instanceof FileReadError)) throw error
+      problems.push(firstLine(error))
+      continue
+    }
+    const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
+    const decided = decision !== null && decision.contractsHash === context.contractsHash
+    if (!run) {
+      completed ??= await completedByProject(project.dir)
+      if (decision === null && completed.has(slice.id)) continue
+      slices.push({id: slice.id, state: 'not-run', remaining: sliceCriteria(slice, context)})
+      continue
+    }
+    fingerprint ??= await projectFingerprint(project)
+    const freshness = judgeFreshness(run, {...fingerprint, contractsHash: context.contractsHash})
+    if (freshness.state === 'fresh') {
+      if (decided) continue
+      const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text}))
+      slices.push({id: slice.id, state: 'passed', manual})
+    } else if (freshness.state === 'stale') {
+      slices.push({id: slice.id, state: 'stale', changed: freshness.changed, remaining: sliceCriteria(slice, context)})
+    } else if (freshness.state === 'failed') {
+      slices.push({id: slice.id, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
+    }
+  }
+  return {slices, problems, broken}
+}
+
+/** The criteria `tiers verify` checks for a slice: each with a command, and each of a verify contract (for a person). */
+function sliceCriteria(slice: ProjectSlice, context: ReturnType<typeof gateContext>): RemainingCriterion[] {
+  return slice.contracts.flatMap(({contract}, position) =>
+    contract.criteria.flatMap((criterion, index) =>
+      criterion.check?.command || context.slice.contracts[position]?.effectiveTier === 'verify' ? [{id: `${contract.id ?? contract.name}.${index + 1}`, text: criterion.text}] : []
+    )
+  )
 }
 
 /** A file and what is wrong with it, or an error the hook did not expect, in one line. */
 function describeProblem(error: unknown): string {
-  if (error instanceof ProjectError || error instanceof FileReadError) return firstLine(error)
+  if (error instanceof ProjectError || error instanceof FileReadError || error instanceof UserError) return firstLine(error)
   const name = error instanceof Error ? error.name : 'error'
   return `Unexpected ${name} in tiers stop-hook (${firstLine(error)}), expected none: please report it`
-}
-
-/**
- * The status file with the runs of the project’s slices, or `null` when there
- * is none or a run no longer matches the sources or contracts: a run from
- * before the last change proves nothing. Runs of slices the project no longer
- * has are left out; a run of the project’s that is not a run throws a
- * `FileReadError` naming the file.
- */
-async function freshStatus(project: Project): Promise<VerificationStatus | null> {
-  const status = await readVerificationStatus(project.dir)
-  if (!status) return null
-  const slices = Object.create(null) as VerificationStatus['slices']
-  let fingerprint: Awaited<ReturnType<typeof projectFingerprint>> | null = null
-  for (const [id, run] of Object.entries(status.slices)) {
-    const slice = project.slices.find((candidate) => candidate.id === id)
-    if (!slice) continue
-    checkRun(statusPath(project.dir), id, run)
-    if (slice.missing.length > 0) return null
-    fingerprint ??= await projectFingerprint(project)
-    const freshness = judgeFreshness(run, {...fingerprint, contractsHash: gateContext(project, slice).contractsHash})
-    if (freshness.state === 'stale') return null
-    slices[id] = run
-  }
-  if (Object.keys(slices).length === 0) return null
-  return {...status, slices}
 }
 
 /** What the stop hook reads of a run, which the status file’s reader does not check. */

@@ -6,6 +6,15 @@ import type {Freshness} from './status.js'
 import {projectFingerprint} from './verify.js'
 
 /**
+ * What the gate could not read, match or prove in the project, one line each
+ * (`file:line: message`): while there is any, no checkpoint says “ALL TESTS
+ * PASSING” and no approval is taken.
+ */
+export function projectProblems(project: Project): string[] {
+  return project.problems.map((problem) => `${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}`)
+}
+
+/**
  * How the slice’s latest verification run stands against the sources and
  * contracts as they are now. A checkpoint opens only on a fresh passing run,
  * never on a claim.
@@ -26,6 +35,10 @@ export async function sliceFreshness(project: Project, context: GateContext): Pr
  */
 export async function checkApprovable(project: Project, context: GateContext): Promise<void> {
   const {slice} = context
+  const problems = projectProblems(project)
+  if (problems.length > 0) {
+    throw new UserError(`Unexpected approval of slice ${slice.id}: the gate could not read or match part of the project (${problems.join('; ')}), expected none: fix it, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
+  }
   if (slice.tier === 'auto') {
     throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)
   }

@@ -33,6 +33,8 @@ export interface VerificationRun {
     worktree: string | null
     contracts_hash: string
     timeout_seconds: number
+    /** Why the run proves nothing of the sources (they changed while it ran, or could not be fingerprinted); absent or `null` when it does. */
+    unproven?: string | null
   }
   results: CheckResult[]
   summary: {total: number; pass: number; fail: number; timeout: number; manual: number}
@@ -96,12 +98,16 @@ export type Freshness =
   | {state: 'stale'; run: VerificationRun; changed: string[]}
 
 /** Judge the latest run of a slice against what the sources and contracts are now. */
-export function judgeFreshness(run: VerificationRun | undefined, now: SourceFingerprint & {contractsHash: string}): Freshness {
+export function judgeFreshness(run: VerificationRun | undefined, now: Omit<SourceFingerprint, 'unproven'> & {unproven?: string | null; contractsHash: string}): Freshness {
   if (!run) return {state: 'missing'}
   const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
   if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}
   const changed: string[] = []
   const seen = run.verification_run
+  // A fingerprint that proves nothing, then or now, matches nothing.
+  if (seen.unproven) changed.push(seen.unproven)
+  if (now.unproven) changed.push(now.unproven)
+  if (changed.length > 0) return {state: 'stale', run, changed}
   if (seen.contracts_hash !== now.contractsHash) changed.push('the contracts changed')
   if (seen.git_head !== now.gitHead) changed.push(`git HEAD moved (${short(seen.git_head)} → ${short(now.gitHead)})`)
   else if (seen.worktree !== now.worktree) changed.push('uncommitted changes differ')

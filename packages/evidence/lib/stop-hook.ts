@@ -2,7 +2,6 @@ import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
-import type {CheckResult, VerificationStatus} from './status.js'
 
 /** A criterion the agent still has to verify, for the “not run” message. */
 export interface RemainingCriterion {
@@ -10,7 +9,18 @@ export interface RemainingCriterion {
   text: string
 }
 
-/** The row of the stop hook’s decision matrix that applied (status, failures, safety valve). */
+/**
+ * Where one slice in progress stands: never verified, its latest run stale
+ * or failed, or passed on the sources as they are now (`manual`: its criteria
+ * for a person, when its checkpoint is not approved yet).
+ */
+export type SliceJudgement =
+  | {id: string; state: 'not-run'; remaining: RemainingCriterion[]}
+  | {id: string; state: 'stale'; changed: string[]; remaining: RemainingCriterion[]}
+  | {id: string; state: 'failed'; failures: Array<{id: string; details: string}>}
+  | {id: string; state: 'passed'; manual: RemainingCriterion[]}
+
+/** The row of the stop hook’s decision matrix that applied (problems, slices, safety valve). */
 export type StopCase = 'unchecked' | 'unchecked-valve' | 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
 
 /** What the stop hook answers. */
@@ -24,64 +34,78 @@ export interface StopDecision {
 }
 
 /**
- * Decide a stop: no status or failures block until the
- * safety valve; all automated criteria passing allows, listing manual ones.
- * A project that cannot be read (`problem`) proves nothing either: it blocks,
- * naming the problem, until the safety valve.
+ * Decide a stop from the slices in progress: one never verified, stale or
+ * failing blocks until the safety valve; all passing allows, listing the
+ * criteria a person has to check. What the gate could not read or prove
+ * (`problems`, one line each naming the file) blocks too, before anything
+ * else, under the same valve.
  */
 export function decideStop(input: {
-  status: VerificationStatus | null
+  slices: readonly SliceJudgement[]
   blocks: number
   maxBlocks?: number
-  remaining: readonly RemainingCriterion[]
-  /** Why the status file could not be read, when it could not: that counts as no run. */
+  /** Why the status file could not be read, when it could not: every slice counts as not run. */
   broken?: string | null
-  /** Why the project could not be read or checked (a file and its problem), when it could not: nothing is verified. */
-  problem?: string | null
+  /** What the gate could not read, match or prove, one line each (`file:line: message`). */
+  problems?: readonly string[]
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const valve = input.blocks >= max
-  if (input.problem) {
+  const problems = input.problems ?? []
+  if (problems.length > 0) {
+    const lines = problems.join('\n')
     return valve
       ? {
           case: 'unchecked-valve',
           decision: 'allow',
           reason: null,
-          systemMessage: `${valveHeading(input.blocks, max)}\nVerification could not be checked: ${input.problem}\nReview this work before accepting it.`
+          systemMessage: `${valveHeading(input.blocks, max)}\nVerification could not be checked: ${lines}\nReview this work before accepting it.`
         }
       : {
           case: 'unchecked',
           decision: 'block',
-          reason: `HOLD: Cannot stop - verification cannot be checked.\n${input.problem}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`,
+          reason: `HOLD: Cannot stop - verification cannot be checked.\n${lines}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`,
           systemMessage: null
         }
   }
-  if (!input.status) {
-    const data = {remaining: input.remaining, blocks: input.blocks, max, broken: input.broken ?? null}
-    return valve
-      ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', {...data, missing: true, failures: []})}
-      : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
-  }
-  const results = Object.values(input.status.slices).flatMap((run) => run.results)
-  const failures = results.filter((result) => result.status === 'fail' || result.status === 'timeout').map(describeFailure)
+  const unverified = input.slices.flatMap((slice) =>
+    slice.state === 'not-run' ? [{id: slice.id, why: 'never verified'}] : slice.state === 'stale' ? [{id: slice.id, why: `stale: since its latest run, ${slice.changed.join('; ')}`}] : []
+  )
+  const remaining = input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? slice.remaining : []))
+  const failures = uniqueFailures(input.slices.flatMap((slice) => (slice.state === 'failed' ? slice.failures : [])))
   if (failures.length > 0) {
-    const data = {failures, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max}
+    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max}
     return valve
-      ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', {...data, missing: false, remaining: []})}
+      ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
   }
-  const manual = results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text}))
+  if (unverified.length > 0) {
+    const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
+    const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
+    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max}
+    return valve
+      ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
+      : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
+  }
+  const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
   if (manual.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual})}
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
+}
+
+/** The same check failing in two slices’ runs (the test command of an `--all`) is said once. */
+function uniqueFailures(failures: ReadonlyArray<{id: string; details: string}>): Array<{id: string; details: string}> {
+  const seen = new Set<string>()
+  return failures.filter((failure) => {
+    const key = `${failure.id}\0${failure.details}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 /** The first line of the safety valve’s warning, as `stop-hook-valve` renders it. */
 function valveHeading(blocks: number, max: number): string {
   return `WARNING: Stop allowed by the safety valve after ${blocks} blocks (limit ${max}).`
-}
-
-function describeFailure(result: CheckResult): {id: string; details: string} {
-  return {id: result.criterion_id, details: result.details}
 }
 
 /** The hook’s JSON answer: `{"decision": "block", "reason": …}`, or `{}` (with a `systemMessage` when there is one). */
@@ -108,6 +132,13 @@ const countsKind: JsonFileKind<StopHookCounts> = {
     const counts = value as Partial<StopHookCounts> | null
     if (!counts || counts.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
       throw new FileReadError(file, 'Unexpected content, expected stop-hook counts with `version: 1` and `sessions`')
+    }
+    for (const [session, entry] of Object.entries(counts.sessions)) {
+      const value = entry as Partial<StopHookCounts['sessions'][string]> | null
+      // A count that is no whole number would never reach the valve (`"x" + 1`) or reach it never (`-1e9`).
+      if (typeof value !== 'object' || value === null || !Number.isSafeInteger(value.blocks) || (value.blocks as number) < 0 || typeof value.at !== 'string') {
+        throw new FileReadError(file, `Unexpected entry for session ${JSON.stringify(session)}, expected \`blocks\` (a whole number of 0 or more) and \`at\` (a time)`)
+      }
     }
     // `JSON.parse` makes `__proto__` an own key; copied onto a null prototype it stays one.
     return {...counts, sessions: Object.assign(Object.create(null) as StopHookCounts['sessions'], counts.sessions)} as StopHookCounts

@@ -24,6 +24,7 @@ export function renderVerificationSummary(run: VerificationRun): string {
     passed: run.summary.pass,
     automated,
     manual: run.summary.manual,
+    unproven: run.verification_run.unproven ?? null,
     failed: run.results.filter((result) => result.status === 'fail' || result.status === 'timeout').map((result) => result.criterion_id)
   })
 }

@@ -9,6 +9,7 @@ import type {FailureCategory, VerificationLevel} from '@verification-tiers/proto
 import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
 import type {VFileMessage} from 'vfile-message'
 import {sourceFingerprint} from './fingerprint.js'
+import type {SourceFingerprint} from './fingerprint.js'
 import {stopAllGroups} from './process-groups.js'
 import {runCommand} from './run-command.js'
 import type {CommandResult} from './run-command.js'
@@ -48,9 +49,16 @@ export function projectRoot(project: Project): string {
 }
 
 /** The sources as they are now, leaving out tiers’ own state (which runs and responses write). */
-export function projectFingerprint(project: Project) {
+export function projectFingerprint(project: Project): Promise<SourceFingerprint> {
   const root = projectRoot(project)
-  return sourceFingerprint(root, [path.relative(root, path.join(path.resolve(project.dir), stateFolder)) || '.'])
+  return sourceFingerprint(root, [path.relative(root, path.join(path.resolve(project.dir), stateFolder)) || '.'], {command: testCommand(project)})
+}
+
+/** The fingerprint before the checks, marked unproven when the one after differs (or either is). */
+function sameSources(before: SourceFingerprint, after: SourceFingerprint): SourceFingerprint {
+  if (before.unproven || after.unproven) return {...before, unproven: before.unproven ?? after.unproven}
+  if (before.gitHead !== after.gitHead || before.worktree !== after.worktree) return {...before, unproven: 'the sources changed while the checks ran'}
+  return before
 }
 
 /** The project’s own test or compile command (`config.json` `test.command`), if any. */
@@ -69,10 +77,11 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   if (!isCheckTimeout(timeoutSeconds)) throw new RangeError(`Unexpected timeout of ${timeoutSeconds} s, expected ${checkTimeoutRule}`)
   // A broken timeout is found before anything runs, not after minutes of checks.
   checkTimeouts(slices)
+  // The sources before any command runs, compared after the last: an edit
+  // made while the checks ran was not checked, so the run proves nothing.
+  const before = await projectFingerprint(project)
   const sliceRuns = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal))
-  // One fingerprint after every command ran: a later slice’s command that
-  // writes a file must not leave the earlier slices’ runs stale at once.
-  const fingerprint = await projectFingerprint(project)
+  const fingerprint = sameSources(before, await projectFingerprint(project))
   const runs: VerificationRun[] = []
   for (const {slice, context, results, timestamp} of sliceRuns) {
     const summary = summarize(results)
@@ -84,7 +93,9 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         git_head: fingerprint.gitHead,
         worktree: fingerprint.worktree,
         contracts_hash: context.contractsHash,
-        timeout_seconds: timeoutSeconds
+        timeout_seconds: timeoutSeconds,
+        // Kept only when set: a run that proves its sources reads as it always did.
+        ...(fingerprint.unproven ? {unproven: fingerprint.unproven} : {})
       },
       results,
       summary,

@@ -101,6 +101,15 @@ describe('judgeFreshness', () => {
     expect(judgeFreshness(run, now)).toEqual({state: 'failed', run, failures: []})
   })
 
+  it('is stale when the run, or the sources now, could not be fingerprinted or changed while it ran', () => {
+    const changedWhile = makeRun('S-01', passing)
+    changedWhile.verification_run.unproven = 'the sources changed while the checks ran'
+    expect(judgeFreshness(changedWhile, now)).toEqual({state: 'stale', run: changedWhile, changed: ['the sources changed while the checks ran']})
+    const run = makeRun('S-01', passing)
+    const unproven = 'the sources cannot be fingerprinted: `git diff` failed'
+    expect(judgeFreshness(run, {...now, unproven})).toEqual({state: 'stale', run, changed: [unproven]})
+  })
+
   it('is stale when the contracts changed', () => {
     const run = makeRun('S-01', passing)
     expect(judgeFreshness(run, {...now, contractsHash: 'sha256:contracts-2'})).toEqual({state: 'stale', run, changed: ['the contracts changed']})

@@ -15,7 +15,7 @@ const problem = ".greenlight/GRAPH.json: 3:1: Expected property name or '}'"
 
 describe('decideStop with a problem', () => {
   it('blocks below the safety valve, naming the problem', () => {
-    const decision = decideStop({status: null, problem, blocks: 4, remaining: [{id: 'C-01.1', text: 'It answers'}]})
+    const decision = decideStop({slices: [{id: 'S-01', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers'}]}], problems: [problem], blocks: 4})
     expect(decision).toEqual({
       case: 'unchecked',
       decision: 'block',
@@ -26,7 +26,7 @@ describe('decideStop with a problem', () => {
   })
 
   it('allows at the safety valve, with a warning naming the problem', () => {
-    expect(decideStop({status: null, problem, blocks: 2, maxBlocks: 2, remaining: []})).toEqual({
+    expect(decideStop({slices: [], problems: [problem], blocks: 2, maxBlocks: 2})).toEqual({
       case: 'unchecked-valve',
       decision: 'allow',
       reason: null,
@@ -34,16 +34,21 @@ describe('decideStop with a problem', () => {
     })
   })
 
+  it('names every problem, one line each', () => {
+    expect(decideStop({slices: [], problems: ['a.md:3: Unexpected one', 'b.md: Unexpected two'], blocks: 0}).reason).toBe(
+      'HOLD: Cannot stop - verification cannot be checked.\na.md:3: Unexpected one\nb.md: Unexpected two\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.'
+    )
+  })
+
   it('goes before a passing status: what cannot be read proves nothing', () => {
-    const status = {version: 1 as const, slices: {}}
-    expect(decideStop({status, problem, blocks: 0, remaining: []})).toMatchObject({case: 'unchecked', decision: 'block'})
+    expect(decideStop({slices: [{id: 'S-01', state: 'passed', manual: []}], problems: [problem], blocks: 0})).toMatchObject({case: 'unchecked', decision: 'block'})
   })
 })
 
 describe('the safety valve’s warning with nothing remaining', () => {
   it('says `none` rather than an empty list', () => {
-    expect(decideStop({status: null, blocks: 5, remaining: []}).systemMessage).toBe(
-      'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nVerification was never run. Criteria unverified: none\nReview this work before accepting it.'
+    expect(decideStop({slices: [{id: 'S-01', state: 'not-run', remaining: []}], blocks: 5}).systemMessage).toBe(
+      'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nSlice S-01: never verified\nCriteria unverified: none\nReview this work before accepting it.'
     )
   })
 })
@@ -62,7 +67,7 @@ describe('recordStopDecision where it cannot write', () => {
     // A file where the state folder should be.
     await fs.writeFile(path.join(dir, 'tiers'), '')
     const started = Date.now()
-    const error = await recordStopDecision(dir, 'one', decideStop({status: null, blocks: 0, remaining: []})).catch((caught: unknown) => caught)
+    const error = await recordStopDecision(dir, 'one', decideStop({slices: [], blocks: 0})).catch((caught: unknown) => caught)
     expect(Date.now() - started).toBeLessThan(5000)
     expect(error).toBeInstanceOf(FileWriteError)
     expect((error as Error).message).toBe(`${path.join(dir, 'tiers')}: Unexpected file, expected a folder`)

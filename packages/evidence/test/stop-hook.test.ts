@@ -6,99 +6,80 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {decideStop, readStopBlocks, recordStopDecision, stopHookCountsPath, stopHookOutput, summarize} from '@verification-tiers/evidence'
-import type {CheckResult, VerificationRun, VerificationStatus} from '@verification-tiers/evidence'
+import {decideStop, readStopBlocks, recordStopDecision, stopHookCountsPath, stopHookOutput} from '@verification-tiers/evidence'
+import type {SliceJudgement} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {FileReadError} from '@verification-tiers/runtime'
 import {afterAll, describe, expect, it} from 'vitest'
-
-function check(id: string, status: CheckResult['status'], details: string): CheckResult {
-  return {
-    criterion_id: id,
-    contract: null,
-    text: `Text of ${id}`,
-    level: 'behavioral',
-    status,
-    method: status === 'requires-human' ? 'manual' : 'bash',
-    command: null,
-    exit_code: null,
-    duration_ms: null,
-    details,
-    output: null,
-    category: null
-  }
-}
-
-function run(slice: string, results: CheckResult[]): VerificationRun {
-  const summary = summarize(results)
-  return {
-    verification_run: {timestamp: '2025-01-01T10:00:00.000Z', slice, slice_name: slice, git_head: null, worktree: null, contracts_hash: 'sha256:x', timeout_seconds: 60},
-    results,
-    summary,
-    all_automated_pass: summary.fail === 0 && summary.timeout === 0
-  }
-}
-
-function status(...runs: VerificationRun[]): VerificationStatus {
-  return {version: 1, slices: Object.fromEntries(runs.map((entry) => [entry.verification_run.slice, entry]))}
-}
 
 const remaining = [
   {id: 'AC-1', text: 'Errors use AppError'},
   {id: 'AC-2', text: 'Tests pass'}
 ]
 
-const passing = status(run('S-01', [check('AC-1', 'pass', 'npm test exited 0'), check('AC-3', 'pass', 'tsc exited 0')]))
-const failing = status(
-  run('S-01', [check('AC-1', 'pass', 'exit code 0 in 0.1 s'), check('AC-2', 'fail', 'pattern-checker found raw Error() throw at line 45')]),
-  run('S-02', [check('AC-5', 'fail', 'npm test exited with code 1'), check('AC-6', 'timeout', 'timed out after 60 s; its process group was killed')])
-)
-const withManual = status(
-  run('S-01', [check('AC-1', 'pass', 'exit code 0 in 0.1 s'), check('AC-3', 'requires-human', 'Please verify: notification appears within 5s')]),
-  run('S-02', [check('AC-7', 'requires-human', 'Please verify: the badge is green')])
-)
+const notRun: SliceJudgement[] = [{id: 'S-01', state: 'not-run', remaining}]
+const passing: SliceJudgement[] = [{id: 'S-01', state: 'passed', manual: []}]
+const failing: SliceJudgement[] = [
+  {id: 'S-01', state: 'failed', failures: [{id: 'AC-2', details: 'pattern-checker found raw Error() throw at line 45'}]},
+  {id: 'S-02', state: 'failed', failures: [{id: 'AC-5', details: 'npm test exited with code 1'}, {id: 'AC-6', details: 'timed out after 60 s; its process group was killed'}]}
+]
+const withManual: SliceJudgement[] = [
+  {id: 'S-01', state: 'passed', manual: [{id: 'AC-3', text: 'Text of AC-3'}]},
+  {id: 'S-02', state: 'passed', manual: [{id: 'AC-7', text: 'Text of AC-7'}]}
+]
 
 describe('decideStop: the decision matrix', () => {
   it('allows five blocks by default', () => {
     expect(defaultMaxStopBlocks).toBe(5)
   })
 
-  it('missing, blocks < max: blocks, saying to run the checks and listing what remains', () => {
-    expect(decideStop({status: null, blocks: 4, remaining})).toEqual({
+  it('not run, blocks < max: blocks, naming the slice and listing its criteria', () => {
+    expect(decideStop({slices: notRun, blocks: 4})).toEqual({
       case: 'missing',
       decision: 'block',
-      reason: 'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2',
+      reason: 'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2',
       systemMessage: null
     })
   })
 
-  it('missing with no criterion to run: says none were found', () => {
-    expect(decideStop({status: null, blocks: 0, remaining: []}).reason).toBe(
-      'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
+  it('stale: says stale and why, not “not run”; with a slice never run too, says both', () => {
+    const stale: SliceJudgement = {id: 'S-02', state: 'stale', changed: ['the contracts changed', 'uncommitted changes differ'], remaining: [{id: 'C-02.1', text: 'x'}]}
+    expect(decideStop({slices: [stale], blocks: 0}).reason).toBe(
+      'HOLD: Cannot stop - verification stale.\nSlice S-02: stale: since its latest run, the contracts changed; uncommitted changes differ\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-02.1'
+    )
+    expect(decideStop({slices: [...notRun, stale], blocks: 0}).reason).toBe(
+      'HOLD: Cannot stop - verification not run or stale.\nSlice S-01: never verified\nSlice S-02: stale: since its latest run, the contracts changed; uncommitted changes differ\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2, C-02.1'
     )
   })
 
-  it('missing, blocks >= max: allows with the safety valve’s warning', () => {
+  it('not run with no criterion: says none were found', () => {
+    expect(decideStop({slices: [{id: 'S-01', state: 'not-run', remaining: []}], blocks: 0}).reason).toBe(
+      'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
+    )
+  })
+
+  it('not run, blocks >= max: allows with the safety valve’s warning', () => {
     const expected = {
       case: 'missing-valve',
       decision: 'allow',
       reason: null,
-      systemMessage: 'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nVerification was never run. Criteria unverified: AC-1, AC-2\nReview this work before accepting it.'
+      systemMessage: 'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nSlice S-01: never verified\nCriteria unverified: AC-1, AC-2\nReview this work before accepting it.'
     }
-    expect(decideStop({status: null, blocks: 5, remaining})).toEqual(expected)
-    expect(decideStop({status: null, blocks: 7, maxBlocks: 2, remaining}).systemMessage).toBe(
-      'WARNING: Stop allowed by the safety valve after 7 blocks (limit 2).\nVerification was never run. Criteria unverified: AC-1, AC-2\nReview this work before accepting it.'
+    expect(decideStop({slices: notRun, blocks: 5})).toEqual(expected)
+    expect(decideStop({slices: notRun, blocks: 7, maxBlocks: 2}).systemMessage).toBe(
+      'WARNING: Stop allowed by the safety valve after 7 blocks (limit 2).\nSlice S-01: never verified\nCriteria unverified: AC-1, AC-2\nReview this work before accepting it.'
     )
   })
 
-  it('all pass: allows with nothing to say, whatever the blocks', () => {
+  it('all pass, or nothing in progress: allows with nothing to say, whatever the blocks', () => {
     const allowed = {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
-    expect(decideStop({status: passing, blocks: 0, remaining})).toEqual(allowed)
-    expect(decideStop({status: passing, blocks: 9, remaining})).toEqual(allowed)
+    expect(decideStop({slices: passing, blocks: 0})).toEqual(allowed)
+    expect(decideStop({slices: passing, blocks: 9})).toEqual(allowed)
+    expect(decideStop({slices: [], blocks: 0})).toEqual(allowed)
   })
 
-  it('any fail, blocks < max: blocks, listing every failure and timeout of every slice', () => {
-    expect(decideStop({status: failing, blocks: 4, remaining})).toEqual({
+  it('any fail, blocks < max: blocks, listing every failure and timeout of every slice, and the slices not verified', () => {
+    expect(decideStop({slices: failing, blocks: 4})).toEqual({
       case: 'failed',
       decision: 'block',
       reason: `HOLD: Cannot stop - 3 criteria failed verification.
@@ -111,20 +92,19 @@ Failed:
 Continue working on failing criteria, then run tiers verify again.`,
       systemMessage: null
     })
-  })
-
-  it('one failure says `criterion`', () => {
-    const one = status(run('S-01', [check('AC-5', 'fail', 'npm test exited with code 1')]))
-    expect(decideStop({status: one, blocks: 0, remaining}).reason).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
+    expect(decideStop({slices: [failing[0]!, {id: 'S-03', state: 'not-run', remaining}], blocks: 0}).reason).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
 
 Failed:
-  - AC-5: npm test exited with code 1
+  - AC-2: pattern-checker found raw Error() throw at line 45
+
+Not verified:
+  - Slice S-03: never verified
 
 Continue working on failing criteria, then run tiers verify again.`)
   })
 
   it('any fail, blocks >= max: allows with a warning naming what still fails', () => {
-    expect(decideStop({status: failing, blocks: 2, maxBlocks: 2, remaining})).toEqual({
+    expect(decideStop({slices: failing, blocks: 2, maxBlocks: 2})).toEqual({
       case: 'failed-valve',
       decision: 'allow',
       reason: null,
@@ -138,7 +118,7 @@ Review this work before accepting it.`
   })
 
   it('all pass with manual criteria: allows, listing them for a person', () => {
-    expect(decideStop({status: withManual, blocks: 3, remaining})).toEqual({
+    expect(decideStop({slices: withManual, blocks: 3})).toEqual({
       case: 'pass-manual',
       decision: 'allow',
       reason: null,
@@ -146,23 +126,23 @@ Review this work before accepting it.`
     })
   })
 
-  it('failures come before manual criteria', () => {
-    const mixed = status(run('S-01', [check('AC-3', 'requires-human', ''), check('AC-2', 'fail', 'exit code 1 in 0.1 s')]))
-    expect(decideStop({status: mixed, blocks: 0, remaining})).toMatchObject({case: 'failed', decision: 'block'})
+  it('failures and slices not verified come before manual criteria', () => {
+    expect(decideStop({slices: [...withManual, failing[0]!], blocks: 0})).toMatchObject({case: 'failed', decision: 'block'})
+    expect(decideStop({slices: [...withManual, ...notRun], blocks: 0})).toMatchObject({case: 'missing', decision: 'block'})
   })
 })
 
 describe('stopHookOutput', () => {
   it('blocks with `decision` and `reason`', () => {
-    expect(stopHookOutput(decideStop({status: null, blocks: 0, remaining}))).toEqual({
+    expect(stopHookOutput(decideStop({slices: notRun, blocks: 0}))).toEqual({
       decision: 'block',
-      reason: 'HOLD: Cannot stop - verification not run.\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2'
+      reason: 'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2'
     })
   })
 
   it('allows with `{}`, or with a `systemMessage` when there is one', () => {
-    expect(stopHookOutput(decideStop({status: passing, blocks: 0, remaining}))).toEqual({})
-    expect(stopHookOutput(decideStop({status: withManual, blocks: 0, remaining}))).toEqual({
+    expect(stopHookOutput(decideStop({slices: passing, blocks: 0}))).toEqual({})
+    expect(stopHookOutput(decideStop({slices: withManual, blocks: 0}))).toEqual({
       systemMessage: 'All automated criteria pass. For a human to check:\n  - AC-3: Text of AC-3\n  - AC-7: Text of AC-7'
     })
   })
@@ -180,8 +160,8 @@ describe('block counts', () => {
     return path.join(folder, '.greenlight')
   }
 
-  const block = decideStop({status: null, blocks: 0, remaining})
-  const allow = decideStop({status: passing, blocks: 0, remaining})
+  const block = decideStop({slices: notRun, blocks: 0})
+  const allow = decideStop({slices: passing, blocks: 0})
 
   it('counts blocks per session, and starts again after an allowed stop', async () => {
     const dir = await projectDir()
@@ -215,5 +195,18 @@ describe('block counts', () => {
     const error = await readStopBlocks(dir, 'one').catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(FileReadError)
     expect((error as Error).message).toBe(`${stopHookCountsPath(dir)}: Unexpected content, expected stop-hook counts with \`version: 1\` and \`sessions\``)
+  })
+
+  it('refuses counts of the right shape with values that are no whole number of 0 or more, naming the file', async () => {
+    const dir = await projectDir()
+    await fs.mkdir(path.dirname(stopHookCountsPath(dir)), {recursive: true})
+    for (const entry of [{blocks: 'x', at: 'x'}, {blocks: -1, at: 'x'}, {blocks: 1.5, at: 'x'}, {blocks: 1}, null, 3]) {
+      await fs.writeFile(stopHookCountsPath(dir), JSON.stringify({version: 1, sessions: {s1: entry}}))
+      const error = await readStopBlocks(dir, 'one').catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(FileReadError)
+      expect((error as Error).message).toBe(
+        `${stopHookCountsPath(dir)}: Unexpected entry for session "s1", expected \`blocks\` (a whole number of 0 or more) and \`at\` (a time)`
+      )
+    }
   })
 })

@@ -346,8 +346,26 @@ export const partialSpecs = {
     + ": "
     + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
     + "\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\nNot verified:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":12,"column":9}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - Slice "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":11,"column":12},"end":{"line":11,"column":14}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":11,"column":20},"end":{"line":11,"column":23}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
         }
@@ -359,7 +377,8 @@ export const partialSpecs = {
     + " "
     + ((stack1 = alias2(alias1(depth0, "noun", {"start":{"line":1,"column":42},"end":{"line":1,"column":46}} ), depth0)) != null ? stack1 : "")
     + " failed verification.\n\nFailed:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
     + "\nContinue working on failing criteria, then run tiers verify again.\n";
 },"useData":true},
   "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {
@@ -388,14 +407,13 @@ export const partialSpecs = {
     + ((stack1 = container.lambda(container.strict(depth0, "broken", {"start":{"line":3,"column":42},"end":{"line":3,"column":48}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"1":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
+    var stack1, alias1=container.strict, alias2=container.lambda;
 
-  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":44},"end":{"line":6,"column":108}}})) != null ? stack1 : "");
+  return "Slice "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":6,"column":8},"end":{"line":6,"column":10}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":6,"column":16},"end":{"line":6,"column":19}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"2":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -404,11 +422,20 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":6,"column":65},"end":{"line":6,"column":67}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":69},"end":{"line":6,"column":99}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":44},"end":{"line":9,"column":108}}})) != null ? stack1 : "");
 },"3":function(container,depth0,helpers,partials,data) {
-    return ", ";
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":9,"column":65},"end":{"line":9,"column":67}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":69},"end":{"line":9,"column":99}}})) != null ? stack1 : "");
 },"4":function(container,depth0,helpers,partials,data) {
+    return ", ";
+},"5":function(container,depth0,helpers,partials,data) {
     return "none found";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -418,10 +445,13 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "HOLD: Cannot stop - verification not run.\n"
+  return "HOLD: Cannot stop - verification "
+    + ((stack1 = container.lambda(container.strict(depth0, "headline", {"start":{"line":1,"column":35},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
+    + ".\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "")
     + "Run tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: "
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.program(4, data, 0),"data":data,"loc":{"start":{"line":6,"column":20},"end":{"line":6,"column":133}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":9,"column":20},"end":{"line":9,"column":133}}})) != null ? stack1 : "")
     + "\n";
 },"useData":true},
   "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {
@@ -432,10 +462,25 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "Verification was never run. Criteria unverified: "
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":3,"column":49},"end":{"line":3,"column":125}}})) != null ? stack1 : "")
-    + "\n";
+  return "Still failing:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "");
 },"1":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":5,"column":6},"end":{"line":5,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "Slice "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":9,"column":8},"end":{"line":9,"column":10}} ), depth0)) != null ? stack1 : "")
+    + ": "
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":9,"column":16},"end":{"line":9,"column":19}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -443,12 +488,9 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":3,"column":70},"end":{"line":3,"column":72}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":74},"end":{"line":3,"column":104}}})) != null ? stack1 : "");
-},"2":function(container,depth0,helpers,partials,data) {
-    return ", ";
-},"3":function(container,depth0,helpers,partials,data) {
-    return "none";
+  return "Criteria unverified: "
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(6, data, 0),"data":data,"loc":{"start":{"line":12,"column":21},"end":{"line":12,"column":97}}})) != null ? stack1 : "")
+    + "\n";
 },"4":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -457,18 +499,14 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "Still failing:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "");
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":12,"column":42},"end":{"line":12,"column":44}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":12,"column":46},"end":{"line":12,"column":76}}})) != null ? stack1 : "");
 },"5":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda;
-
-  return "  - "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":7,"column":6},"end":{"line":7,"column":8}} ), depth0)) != null ? stack1 : "")
-    + ": "
-    + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":7,"column":14},"end":{"line":7,"column":21}} ), depth0)) != null ? stack1 : "")
-    + "\n";
+    return ", ";
+},"6":function(container,depth0,helpers,partials,data) {
+    return "none";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
         }
@@ -480,7 +518,9 @@ export const partialSpecs = {
     + " blocks (limit "
     + ((stack1 = alias2(alias1(depth0, "max", {"start":{"line":1,"column":75},"end":{"line":1,"column":78}} ), depth0)) != null ? stack1 : "")
     + ").\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"missing"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(4, data, 0),"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":7,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":8,"column":0},"end":{"line":10,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
     + "Review this work before accepting it.\n";
 },"useData":true},
   "tier-report": {"0":function(container,depth0,helpers,partials,data) {
@@ -592,10 +632,27 @@ export const partialSpecs = {
     + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":18,"column":26},"end":{"line":18,"column":31}} ), depth0)) != null ? stack1 : "")
     + " again\n";
 },"5":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unproven"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":24,"column":0}}})) != null ? stack1 : "");
+},"6":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda;
+
+  return "Not fresh: "
+    + ((stack1 = alias2(alias1(depth0, "unproven", {"start":{"line":20,"column":13},"end":{"line":20,"column":21}} ), depth0)) != null ? stack1 : "")
+    + ", so this run proves nothing for the checkpoint.\n  Run tiers verify "
+    + ((stack1 = alias2(alias1(depth0, "slice", {"start":{"line":21,"column":21},"end":{"line":21,"column":26}} ), depth0)) != null ? stack1 : "")
+    + " again while nothing else changes the files\n";
+},"7":function(container,depth0,helpers,partials,data) {
     var stack1;
 
   return "Next: tiers checkpoint "
-    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":20,"column":25},"end":{"line":20,"column":30}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":23,"column":25},"end":{"line":23,"column":30}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -620,7 +677,7 @@ export const partialSpecs = {
     + " automated checks pass"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"manual"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":55},"end":{"line":13,"column":109}}})) != null ? stack1 : "")
     + "\n\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":21,"column":7}}})) != null ? stack1 : "");
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":24,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {

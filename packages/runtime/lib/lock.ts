@@ -20,7 +20,7 @@
  * keep a busy `tiers` deaf to SIGINT and SIGTERM until the work is done.
  */
 import type {BigIntStats} from 'node:fs'
-import {stat} from 'node:fs/promises'
+import {lstat, stat, unlink} from 'node:fs/promises'
 import {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './own-file.js'
 
 /** Another process changed the file while this one held (or had lost) its lock, twice: nothing was written. */
@@ -33,12 +33,12 @@ export class ConcurrentChangeError extends Error {
 
 const lockOptions = {
   realpath: false,
-  // A lock not refreshed for this long is taken for a dead holder’s.
-  stale: 10_000,
-  // Refreshed every second (the least `proper-lockfile` takes), so a holder held up for 9 s still keeps its lock.
+  // A lock not refreshed for this long is taken for a dead holder’s: a stray or abandoned lock costs a stop 5 s at most.
+  stale: 5_000,
+  // Refreshed every second (the least `proper-lockfile` takes), so a holder held up for 4 s still keeps its lock.
   update: 1_000,
-  // About 40 s of waiting in all: longer than `stale`, so a dead holder’s lock is always taken over.
-  retries: {retries: 200, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true}
+  // About 12 s of waiting in all: longer than `stale`, so a dead holder’s lock is always taken over.
+  retries: {retries: 65, factor: 1.3, minTimeout: 5, maxTimeout: 200, randomize: true}
 }
 
 /** How to change one file: read it, change the value, and write it back. */
@@ -79,6 +79,7 @@ async function readChangeWrite<Value, Result>(file: string, {read, change, seria
 /** Run `work` holding `file`’s lock. A lock lost meanwhile is not an error here: the caller compares before it writes. */
 async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
   let lost = false
+  await removeStrayLock(`${file}.lock`)
   const {default: lockfile} = await import('proper-lockfile')
   const release = await lockfile
     .lock(file, {
@@ -99,6 +100,19 @@ async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
     // A lost lock is another process’s now, or no one’s: there is nothing of ours to remove.
     if (!lost) await release().catch(ignoreReleased)
   }
+}
+
+/**
+ * A lock is always a folder: anything else at its path (a file left by an
+ * editor, a copy, a crash of some other tool) has no holder, and would make
+ * every taker wait out its retries and fail. It is removed.
+ */
+async function removeStrayLock(lock: string): Promise<void> {
+  const info = await lstat(lock).catch(() => null)
+  if (!info || info.isDirectory()) return
+  await unlink(lock).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw writeFailure(lock, error)
+  })
 }
 
 /** `proper-lockfile` found the lock gone as it released it: lost just before the end. */

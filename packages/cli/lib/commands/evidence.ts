@@ -6,7 +6,7 @@ import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessio
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
-import {defaultDir, dirOf, warningsOf} from './shared.js'
+import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
 export const verify: Command = async (input) => {
@@ -50,11 +50,11 @@ export const stopHook: Command = async (input) => {
   }
   const hook = value as {session_id?: unknown; cwd?: unknown}
   const max = maxStopBlocks()
-  const cwd = typeof hook.cwd === 'string' ? hook.cwd : process.cwd()
-  const dir = input.dir ?? path.join(cwd, defaultDir)
+  // The project is found from where the agent works upward, as git finds `.git`; `--dir` names it outright.
+  const cwd = typeof hook.cwd === 'string' && hook.cwd !== '' ? path.resolve(hook.cwd) : process.cwd()
   const session = typeof hook.session_id === 'string' && hook.session_id !== '' ? hook.session_id : 'default'
   if (!isSessionId(session)) throw new UserError(`Unexpected \`session_id\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
-  const output = await answerStopHook(dir, session, max)
+  const output = await answerStopHook({dir: input.dir, cwd, session, maxBlocks: max})
   return {text: JSON.stringify(output), data: output, warnings, raw: true}
 }
 

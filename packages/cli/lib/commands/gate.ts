@@ -1,4 +1,4 @@
-import {checkApprovable, sliceFreshness} from '@verification-tiers/evidence'
+import {checkApprovable, projectProblems, sliceFreshness} from '@verification-tiers/evidence'
 import type {Freshness} from '@verification-tiers/evidence'
 import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
@@ -31,6 +31,12 @@ export const checkpoint: Command = async (input) => {
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
   const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
+  // What the gate could not read or match may hide a contract of this slice (a verify one in an auto-looking slice): no “ALL TESTS PASSING” and no “auto” over it.
+  const problems = projectProblems(project)
+  if (problems.length > 0) {
+    const text = `VERIFICATION UNCHECKED — Slice ${slice.id}: ${slice.name}\n\nThe gate could not read or match part of the project:\n${problems.map((line) => `  ${line}`).join('\n')}\n\nFix these, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\` again.`
+    return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, problems, checkpoint: null}, warnings, exitCode: exitCodes.user}
+  }
   if (slice.tier === 'auto') {
     const why = slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
     return {

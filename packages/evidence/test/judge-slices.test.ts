@@ -1,0 +1,124 @@
+/**
+ * `judgeSlices`: which slices are in progress, and what the gate could not
+ * read (the project’s problems) as lines that block; `completedByProject`:
+ * what the project’s own state files say is complete, read conservatively;
+ * `findProjectFolder`: the nearest `.greenlight` upward.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {checkApprovable, completedByProject, decideStop, findProjectFolder, judgeSlices, projectProblems} from '@verification-tiers/evidence'
+import {findSlice, gateContext, loadProject} from '@verification-tiers/project'
+import {afterAll, describe, expect, it} from 'vitest'
+
+const folders: string[] = []
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+async function project(files: Record<string, string>): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-judge-')))
+  folders.push(folder)
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(folder, file)), {recursive: true})
+    await fs.writeFile(path.join(folder, file), text)
+  }
+  return path.join(folder, '.greenlight')
+}
+
+const contracts = `## S-01: One
+
+### C-01: One
+
+**Slice:** S-01
+**Verification:** verify
+**Acceptance Criteria:**
+- It answers -- verified by: \`true\`
+- It reads well
+
+## S-02: Two
+
+### C-02: Two
+
+**Slice:** S-02
+**Verification:** auto
+**Acceptance Criteria:**
+- It builds -- verified by: \`true\`
+`
+
+const quiet = {warn: () => {}}
+
+describe('judgeSlices', () => {
+  it('judges every slice with no run as never verified, with its own criteria', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts})
+    const judged = await judgeSlices(await loadProject(dir, quiet))
+    expect(judged).toEqual({
+      slices: [
+        {id: 'S-01', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers'}, {id: 'C-01.2', text: 'It reads well'}]},
+        {id: 'S-02', state: 'not-run', remaining: [{id: 'C-02.1', text: 'It builds'}]}
+      ],
+      problems: [],
+      broken: null
+    })
+  })
+
+  it('leaves out a slice the project’s own state calls complete, while it has no run', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts, '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-02 | complete |\n'})
+    expect((await judgeSlices(await loadProject(dir, quiet))).slices.map((slice) => slice.id)).toEqual(['S-01'])
+  })
+
+  it('turns each of the project’s problems into a line naming the file and line, which blocks; no approval is taken', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts})
+    const loaded = await loadProject(dir, quiet)
+    const file = path.join(dir, 'CONTRACTS.md')
+    loaded.problems.push({file, line: 3, message: 'Unexpected heading that was not read as a contract, expected `### C-NN: Name`'}, {file, line: null, message: 'Unexpected file'})
+    const lines = [`${file}:3: Unexpected heading that was not read as a contract, expected \`### C-NN: Name\``, `${file}: Unexpected file`]
+    expect(projectProblems(loaded)).toEqual(lines)
+    const judged = await judgeSlices(loaded)
+    expect(judged.problems).toEqual(lines)
+    expect(decideStop({...judged, blocks: 0})).toMatchObject({case: 'unchecked', decision: 'block'})
+    await expect(checkApprovable(loaded, gateContext(loaded, findSlice(loaded, 'S-01')))).rejects.toThrow(/^Unexpected approval of slice S-01: the gate could not read or match part of the project \(/)
+  })
+})
+
+describe('completedByProject', () => {
+  it('reads slice files’ front matter, STATE.md checked items and table rows under a Status column, by exact id', async () => {
+    const dir = await project({
+      '.greenlight/CONTRACTS.md': contracts,
+      '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
+      '.greenlight/slices/b.md': '---\nid: S-02\nstatus: in progress\n---\n',
+      '.greenlight/slices/c.md': '---\nid: S-03\nstatus: complete\nstatus: pending\n---\n',
+      '.greenlight/STATE.md': '- [x] s4a the shell\n- [ ] S-05 later\n\n| Slice | Name | Status |\n| --- | --- | --- |\n| S-06 | Six | Done |\n| S-07 | Seven | pending |\n\n| Slice | Deps |\n| --- | --- |\n| S-08 | complete |\n'
+    })
+    expect([...(await completedByProject(dir))].sort()).toEqual(['S-01', 'S-06', 's4a'])
+  })
+
+  it('takes a slice two files disagree on for not complete', async () => {
+    const dir = await project({
+      '.greenlight/CONTRACTS.md': contracts,
+      '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
+      '.greenlight/slices/b.md': '---\nid: S-02\nstatus: complete\n---\n',
+      '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-01 | pending |\n| S-02 | complete |\n'
+    })
+    expect([...(await completedByProject(dir))]).toEqual(['S-02'])
+  })
+
+  it('says nothing for state files that are missing or not regular files', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts})
+    await fs.mkdir(path.join(dir, 'STATE.md'))
+    expect([...(await completedByProject(dir))]).toEqual([])
+  })
+})
+
+describe('findProjectFolder', () => {
+  it('finds `.greenlight` in the folder or the nearest above it, else null', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts, 'src/deep/file.txt': ''})
+    const root = path.dirname(dir)
+    expect(await findProjectFolder(root)).toBe(dir)
+    expect(await findProjectFolder(path.join(root, 'src', 'deep'))).toBe(dir)
+    expect(await findProjectFolder(path.join(root, 'src', 'no-such-folder'))).toBe(dir)
+    const elsewhere = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-judge-')))
+    folders.push(elsewhere)
+    expect(await findProjectFolder(elsewhere)).toBe((await findProjectFolder(path.dirname(elsewhere))) ?? null)
+  })
+})

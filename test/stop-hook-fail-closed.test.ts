@@ -1,0 +1,259 @@
+/**
+ * The stop hook and the checkpoint fail closed, end to end through the real
+ * bin: every slice in progress is judged whether or not it has a run; the
+ * project is found from the agent’s folder upward; a project folder whose
+ * contracts cannot be read blocks; an edit made while `tiers verify` runs, a
+ * git error, a git call over its time limit, a file git is told to skip, an
+ * untracked file edited to the same size and time, or a changed test command
+ * outside git is never taken for a fresh run; a counts file with bad values
+ * lets the valve fire; a stray lock file costs nothing.
+ *
+ * Each scenario writes its own small project in a temporary folder.
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {execFile} from 'node:child_process'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {promisify} from 'node:util'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {builtBin, git, runTiers} from './helpers/tiers-bin.js'
+import type {Run} from './helpers/tiers-bin.js'
+
+const folders: string[] = []
+const execFileAsync = promisify(execFile)
+const unix = process.platform !== 'win32'
+
+beforeAll(async () => {
+  await fs.access(builtBin)
+})
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/** S-01 is auto with a passing check; S-02 is verify, with a failing check and a criterion for a person. */
+const contracts = `# Contracts
+
+## S-01: Build
+
+### C-01: Build
+
+**Slice:** S-01
+**Verification:** auto
+**Acceptance Criteria:**
+- The build passes -- verified by: \`test -f src/app.txt\`
+
+## S-02: Checkout
+
+### C-02: Checkout
+
+**Slice:** S-02
+**Verification:** verify
+**Acceptance Criteria:**
+- The total is shown -- verified by: \`grep -q total src/app.txt\`
+- The page reads well to a person
+`
+
+/** A scratch project: `.greenlight` with the contracts above and `config.json`, `src/app.txt`; committed in git unless `commit` is false. */
+async function scratch({commit = true, files = {}}: {commit?: boolean; files?: Record<string, string>} = {}): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-fail-closed-')))
+  folders.push(folder)
+  const all: Record<string, string> = {
+    '.greenlight/CONTRACTS.md': contracts,
+    '.greenlight/config.json': JSON.stringify({test: {command: 'test -f src/app.txt'}}),
+    'src/app.txt': 'app\n',
+    ...files
+  }
+  for (const [file, text] of Object.entries(all)) {
+    await fs.mkdir(path.dirname(path.join(folder, file)), {recursive: true})
+    await fs.writeFile(path.join(folder, file), text)
+  }
+  if (commit) {
+    await git(folder, 'init', '-q')
+    await git(folder, 'add', '-A')
+    await git(folder, 'commit', '-q', '-m', 'scratch')
+  }
+  return folder
+}
+
+function hook(folder: string, input: Record<string, unknown> = {session_id: 's', cwd: folder}, env: Record<string, string | undefined> = {}, cwd = folder): Promise<Run> {
+  return runTiers(cwd, ['stop-hook'], JSON.stringify(input), env)
+}
+
+/** The hook’s answer, parsed, after checking it exited 0 with nothing on stderr. */
+async function answerOf(run: Promise<Run>, check: typeof expect = expect): Promise<Record<string, string>> {
+  const done = await run
+  check({code: done.code, stderr: done.stderr}).toEqual({code: 0, stderr: ''})
+  return JSON.parse(done.stdout) as Record<string, string>
+}
+
+const verifyStale = (why: string) => `stale: since its latest run, ${why}`
+
+describe.concurrent('the stop hook judges the work, not the records', () => {
+  it('blocks while a slice never verified remains, though every recorded run passed', async ({expect}) => {
+    const folder = await scratch()
+    expect((await runTiers(folder, ['verify', 'S-01'])).code).toBe(0)
+    expect(await answerOf(hook(folder), expect)).toEqual({
+      decision: 'block',
+      reason:
+        'HOLD: Cannot stop - verification not run.\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-02.1, C-02.2'
+    })
+  })
+
+  it('says a run from before an edit is stale, with the slice’s criteria, as the checkpoint does', async ({expect}) => {
+    const folder = await scratch({files: {'src/app.txt': 'app total\n'}})
+    expect((await runTiers(folder, ['verify', '--all'])).code).toBe(0)
+    expect(await answerOf(hook(folder), expect)).toEqual({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-02.2: The page reads well to a person'})
+    await fs.appendFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
+    expect(await answerOf(hook(folder), expect)).toEqual({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification stale.\nSlice S-01: ${verifyStale('uncommitted changes differ')}\nSlice S-02: ${verifyStale('uncommitted changes differ')}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-02.1, C-02.2`
+    })
+    const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
+    expect(checkpoint.code).toBe(1)
+    expect(checkpoint.stdout).toMatch(/^VERIFICATION STALE — Slice S-02: Checkout\n/)
+  })
+
+  it('finds the project from the hook’s `cwd` in a subfolder, or from its own folder there', async ({expect}) => {
+    const folder = await scratch()
+    const src = path.join(folder, 'src')
+    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\nSlice S-01: never verified\nSlice S-02: never verified\n/)}
+    expect(await answerOf(hook(folder, {session_id: 's', cwd: src}, {}, os.tmpdir()), expect)).toEqual(blocked)
+    expect(await answerOf(hook(folder, {session_id: 't'}, {}, src), expect)).toEqual(blocked)
+    const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
+    expect(Object.keys(counts.sessions).sort()).toEqual(['s', 't'])
+  })
+
+  it('blocks on a project folder whose contracts it cannot read (an unclosed `<!--` above them), naming the folder', async ({expect}) => {
+    const folder = await scratch({files: {'.greenlight/CONTRACTS.md': `<!--\n${contracts}`}})
+    const answer = await answerOf(hook(folder), expect)
+    expect(answer.decision).toBe('block')
+    expect(answer.reason).toMatch(/^HOLD: Cannot stop - verification cannot be checked\.\n/)
+    expect(answer.reason).toContain(path.join(folder, '.greenlight'))
+  })
+
+  it('lets the agent stop with a warning, creating nothing, where --dir names no folder', async ({expect}) => {
+    const folder = await scratch()
+    const missing = path.join(folder, 'elsewhere', '.greenlight')
+    const run = await runTiers(folder, ['stop-hook', '--dir', missing], JSON.stringify({session_id: 's', cwd: folder}))
+    expect(run).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({systemMessage: `WARNING: ${missing}: no such project folder, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`})}\n`,
+      stderr: ''
+    })
+    await expect(fs.access(path.join(folder, 'elsewhere'))).rejects.toThrow()
+  })
+})
+
+describe.concurrent('freshness that cannot be fooled', () => {
+  it('records a run during which a source changed as not fresh, and says so', async ({expect}) => {
+    const folder = await scratch({files: {'.greenlight/config.json': JSON.stringify({test: {command: 'echo total >> src/app.txt'}})}})
+    const run = await runTiers(folder, ['verify', 'S-02'])
+    expect(run.stdout).toContain('\nNot fresh: the sources changed while the checks ran, so this run proves nothing for the checkpoint.\n  Run tiers verify S-02 again while nothing else changes the files\n')
+    const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
+    expect(checkpoint.code).toBe(1)
+    expect(checkpoint.stdout).toContain('passed, but since then the sources changed while the checks ran')
+  })
+
+  /** Verify S-01 on a clean scratch project, do `change`, and give the hook’s answer and S-01’s run state. */
+  async function afterVerify(change: (folder: string) => Promise<void>, env: Record<string, string> = {}, options: Parameters<typeof scratch>[0] = {}) {
+    const folder = await scratch(options)
+    expect((await runTiers(folder, ['verify', 'S-01'], '', env)).code).toBe(0)
+    await change(folder)
+    return {folder, answer: await answerOf(hook(folder, {session_id: 's', cwd: folder}, env), expect)}
+  }
+
+  it('a tracked file replaced by a FIFO: git fails, so nothing is fresh', async ({expect, skip}) => {
+    if (!unix) return skip('no FIFOs')
+    const {answer} = await afterVerify(async (folder) => {
+      await fs.rm(path.join(folder, 'src', 'app.txt'))
+      await execFileAsync('mkfifo', [path.join(folder, 'src', 'app.txt')])
+    })
+    expect(answer.reason).toMatch(/\nSlice S-01: stale: since its latest run, the sources cannot be fingerprinted: `git diff` failed \(exit code 128: .*\)\n/)
+  })
+
+  it('a diff driver of the repository’s that fails or hides the edit: the edit shows all the same', async ({expect}) => {
+    const {answer} = await afterVerify(async (folder) => {
+      await fs.writeFile(path.join(folder, '.git', 'info', 'attributes'), '* diff=hidden\n')
+      await git(folder, 'config', 'diff.hidden.command', 'false')
+      await git(folder, 'config', 'diff.hidden.textconv', 'true')
+      await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
+    })
+    expect(answer.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+  })
+
+  it('an edit of a file marked --assume-unchanged', async ({expect}) => {
+    const {answer} = await afterVerify(async (folder) => {
+      await git(folder, 'update-index', '--assume-unchanged', 'src/app.txt')
+      await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
+    })
+    expect(answer.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+  })
+
+  it('an untracked file edited to the same size and time', async ({expect}) => {
+    const time = new Date('2024-01-01T00:00:00Z')
+    const folder = await scratch()
+    const file = path.join(folder, 'src', 'notes.txt')
+    await fs.writeFile(file, 'aaaa\n')
+    await fs.utimes(file, time, time)
+    expect((await runTiers(folder, ['verify', 'S-01'])).code).toBe(0)
+    await fs.writeFile(file, 'bbbb\n')
+    await fs.utimes(file, time, time)
+    const after = await answerOf(hook(folder), expect)
+    expect(after.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+  })
+
+  it('a FIFO named .gitignore in a subfolder, or at .git/info/exclude: git is stopped at its time limit and nothing is fresh', async ({expect, skip}) => {
+    if (!unix) return skip('no FIFOs')
+    const env = {TIERS_GIT_TIMEOUT_SECONDS: '1'}
+    for (const fifo of [path.join('src', '.gitignore'), path.join('.git', 'info', 'exclude')]) {
+      const {folder, answer} = await afterVerify(async (folder) => {
+        await fs.rm(path.join(folder, fifo), {force: true})
+        await execFileAsync('mkfifo', [path.join(folder, fifo)])
+      }, env)
+      expect(answer.reason).toMatch(/\nSlice S-01: stale: since its latest run, the sources cannot be fingerprinted: `git (diff|ls-files)` took longer than 1 s and was stopped\n/)
+      const status = await runTiers(folder, ['checkpoint', 'S-02'], '', env)
+      expect(status.code).toBe(1)
+    }
+  })
+
+  it('outside git, a changed test command (or a file it names) makes the run stale', async ({expect}) => {
+    const folder = await scratch({commit: false, files: {'check.sh': 'test -f src/app.txt\n', 'src/app.txt': 'total\n', '.greenlight/config.json': JSON.stringify({test: {command: 'sh check.sh'}})}})
+    expect((await runTiers(folder, ['verify', 'S-02'])).code).toBe(0)
+    expect((await runTiers(folder, ['checkpoint', 'S-02'])).stdout).toMatch(/^ALL TESTS PASSING — Slice S-02: Checkout\n/)
+    await fs.writeFile(path.join(folder, 'check.sh'), 'true\n')
+    const script = await runTiers(folder, ['checkpoint', 'S-02'])
+    expect({code: script.code, head: script.stdout.split('\n')[0]}).toEqual({code: 1, head: 'VERIFICATION STALE — Slice S-02: Checkout'})
+    await fs.writeFile(path.join(folder, 'check.sh'), 'test -f src/app.txt\n')
+    expect((await runTiers(folder, ['checkpoint', 'S-02'])).code).toBe(0)
+    await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), JSON.stringify({test: {command: 'true'}}))
+    const command = await runTiers(folder, ['checkpoint', 'S-02'])
+    expect({code: command.code, head: command.stdout.split('\n')[0]}).toEqual({code: 1, head: 'VERIFICATION STALE — Slice S-02: Checkout'})
+  })
+})
+
+describe.concurrent('the stop hook’s own files', () => {
+  it('takes a counts file of the right shape with bad values for an unreadable one: the valve fires, naming it', async ({expect}) => {
+    for (const entry of [{blocks: 'x', at: 'x'}, {blocks: -1000000, at: '2025-01-01T00:00:00.000Z'}, {blocks: 1.5, at: '2025-01-01T00:00:00.000Z'}]) {
+      const folder = await scratch()
+      const file = path.join(folder, '.greenlight', 'tiers', 'stop-hook.json')
+      await fs.mkdir(path.dirname(file))
+      await fs.writeFile(file, JSON.stringify({version: 1, sessions: {s1: entry}}))
+      expect(await answerOf(hook(folder, {session_id: 's1', cwd: folder}), expect)).toEqual({
+        systemMessage: `WARNING: ${file}: Unexpected entry for session "s1", expected \`blocks\` (a whole number of 0 or more) and \`at\` (a time); the stop hook cannot count its blocks, so it lets the agent stop. Fix or remove the file.`
+      })
+    }
+  })
+
+  it('removes a stray file at the lock’s path and counts the block', async ({expect}) => {
+    const folder = await scratch()
+    const file = path.join(folder, '.greenlight', 'tiers', 'stop-hook.json')
+    await fs.mkdir(path.dirname(file))
+    await fs.writeFile(`${file}.lock`, '')
+    const answer = await answerOf(hook(folder), expect)
+    expect(answer.decision).toBe('block')
+    expect(JSON.parse(await fs.readFile(file, 'utf8')).sessions.s.blocks).toBe(1)
+    await expect(fs.access(`${file}.lock`)).rejects.toThrow()
+  })
+})
