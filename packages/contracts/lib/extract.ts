@@ -4,7 +4,6 @@ import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
 import {splitCheck} from './criterion.js'
-import {isTierField} from './dialects/dialect.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
@@ -198,7 +197,7 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
  */
 function contractHeadings(parts: readonly Part[]): boolean[] {
   const strong = parts.map((part) => part.heading !== null && (part.shape !== null || part.named))
-  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => isTierField(field) && dialectOf(field.dialect).marksContract(field)))
+  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => dialectOf(field.dialect).marksContract(field)))
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []

@@ -232,6 +232,15 @@ describe('a fence inside a contract', () => {
     const [contract] = read(value)
     expect([contract!.tier, contract!.dialect, contract!.criteria.map((item) => item.text)]).toEqual(['verify', 'comment', ['Bad input is refused']])
   })
+
+  it('under a heading without an id, makes a contract only with a valid tier: criteria or a type comment alone are an example', () => {
+    const example = ['## Output format', '', '```text', 'Acceptance criteria:', '  [ ] {first criterion}', 'Steps to verify:', '  1. {first step}', '```', ''].join('\n')
+    const typeNote = ['## Shared: Ledger', '', '```go', '// Contract: Ledger', '// Invariants:', '// - Entries never change', '```', ''].join('\n')
+    const tiered = ['## Shared: Audit', '', '```', 'Verification: verify', 'Acceptance Criteria:', '- Every change is logged', '```', ''].join('\n')
+    expect(outline(example)).toEqual([])
+    expect(outline(typeNote)).toEqual([])
+    expect(outline(tiered)).toEqual([[null, 'Shared: Audit', 'verify']])
+  })
 })
 
 describe('the registry of dialects', () => {

@@ -1,5 +1,5 @@
 import type {FenceDialect} from './dialect.js'
-import {isStrictTierField} from './dialect.js'
+import {isFencedContractMark} from './dialect.js'
 
 const commentPrefix = /^\s*\/\/ ?/
 
@@ -13,5 +13,5 @@ export const comment = {
     return written.length > 0 && written.every((line) => /^\s*\/\//.test(line))
   },
   prefix: (line) => commentPrefix.exec(line)?.[0].length ?? 0,
-  marksContract: isStrictTierField
+  marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>

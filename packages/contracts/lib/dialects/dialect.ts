@@ -78,3 +78,13 @@ export function isStrictTierField(field: ContractField): boolean {
   if (field.key === 'verification') return isTier(readTier(field.value))
   return field.key === 'acceptanceCriteria'
 }
+
+/**
+ * What makes a fence under a heading without an id a contract: a valid tier
+ * under its exact label. Criteria or steps alone in a fence are an example
+ * (of a checkpoint, of output), and a `Contract:` line in a code comment
+ * describes a type, not a contract to check.
+ */
+export function isFencedContractMark(field: ContractField): boolean {
+  return field.key === 'verification' && isKnownLabel(field.label) && isTier(readTier(field.value))
+}

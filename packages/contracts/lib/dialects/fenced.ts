@@ -1,5 +1,5 @@
 import type {FenceDialect} from './dialect.js'
-import {isStrictTierField} from './dialect.js'
+import {isFencedContractMark} from './dialect.js'
 
 /** Plain `Field: value` lines (or `**Field:** value`) in a fenced block, items as `- ` lines under their label. */
 export const fenced = {
@@ -8,5 +8,5 @@ export const fenced = {
   labelStyle: 'markdown',
   claims: () => true,
   prefix: () => 0,
-  marksContract: isStrictTierField
+  marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'fenced'>
