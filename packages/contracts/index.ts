@@ -1,3 +1,5 @@
 export {analyzeContracts, extractContracts} from './lib/extract.js'
 export {splitCheck} from './lib/criterion.js'
 export * from './terms.js'
+export {findUnreadContracts} from './lib/unread.js'
+export type {UnreadContract} from './lib/unread.js'
