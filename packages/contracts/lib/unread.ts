@@ -14,7 +14,7 @@ export interface UnreadContract {
   place: Position
   /** Why it was not read, as a message says it: `inside an HTML block`. */
   reason: string
-  /** What makes it a heading the reader sees: `a blank line between the HTML and the heading`. */
+  /** What to do so the reader sees it: `add a blank line between the HTML and the heading`. */
   fix: string
 }
 
@@ -132,19 +132,23 @@ function explain(
   const leaf = path[path.length - 1]
   const containers = path.filter((node) => node.type === 'listItem' || node.type === 'blockquote')
   if (!leaf || leaf.type === 'root' || leaf.type === 'list' || leaf.type === 'listItem' || leaf.type === 'blockquote') {
-    return {reason: 'that markdown does not read as a heading', fix: 'a heading on a line of its own'}
+    return {reason: 'that markdown does not read as a heading', fix: 'put the heading on a line of its own'}
   }
   switch (leaf.type) {
     case 'html':
+      // Markup that opens on the heading’s own line (`<summary>### C-02`), other than a comment.
+      if (leaf.position!.start.line === heading.line && heading.prefix.includes('<') && !leaf.value.startsWith('<!--')) {
+        return {reason: 'after HTML on the same line', fix: 'put the heading on a line of its own'}
+      }
       return inHtml(leaf)
     case 'code':
       return inCode(leaf, heading, source)
     case 'yaml':
-      return {reason: 'inside the frontmatter', fix: 'the heading after the closing `---`'}
+      return {reason: 'inside the frontmatter', fix: 'move the heading after the closing `---`'}
     case 'heading': {
       const outer = containers[0]
-      if (outer?.type === 'listItem') return {reason: 'inside a list item', fix: 'the heading outside the list, without a list marker'}
-      if (outer?.type === 'blockquote') return {reason: 'inside a block quote', fix: 'the heading outside the quote, without `>`'}
+      if (outer?.type === 'listItem') return {reason: 'inside a list item', fix: 'move the heading out of the list (no list marker)'}
+      if (outer?.type === 'blockquote') return {reason: 'inside a block quote', fix: 'move the heading out of the quote (no `>`)'}
       return atTopLevel(leaf, heading, tree, contracts)
     }
     default:
@@ -184,15 +188,15 @@ function childAt(children: readonly Nodes[], line: number): Nodes | undefined {
 function inHtml(node: Html): {reason: string; fix: string} {
   const value = node.value
   if (value.startsWith('<!--')) {
-    if (!value.includes('-->')) return {reason: 'inside an unclosed HTML comment', fix: 'the comment closed with `-->` above it'}
-    return {reason: 'inside an HTML comment', fix: 'the heading outside the comment, or the contract deleted'}
+    if (!value.includes('-->')) return {reason: 'inside an unclosed HTML comment', fix: 'close the comment with `-->` above it'}
+    return {reason: 'inside an HTML comment', fix: 'move the heading out of the comment, or delete the contract'}
   }
   // Blocks that run to their closing marker, blank lines or not.
   const raw = /^<(script|pre|style|textarea)(?=[\s>]|$)/i.exec(value)
   if (raw) {
     const tag = raw[1]!.toLowerCase()
-    if (!new RegExp(`</${tag}>`, 'i').test(value)) return {reason: `inside an unclosed \`<${tag}>\``, fix: `\`</${tag}>\` above it`}
-    return {reason: `inside a \`<${tag}>\` block`, fix: `the heading outside the \`<${tag}>\``}
+    if (!new RegExp(`</${tag}>`, 'i').test(value)) return {reason: `inside an unclosed \`<${tag}>\``, fix: `close it with \`</${tag}>\` above it`}
+    return {reason: `inside a \`<${tag}>\` block`, fix: `move the heading out of the \`<${tag}>\``}
   }
   const marked = [
     {open: '<?', close: '?>', name: 'processing instruction'},
@@ -200,23 +204,23 @@ function inHtml(node: Html): {reason: string; fix: string} {
     {open: '<!', close: '>', name: 'declaration'}
   ].find((kind) => value.startsWith(kind.open))
   if (marked && !value.includes(marked.close, marked.open.length)) {
-    return {reason: `inside an unclosed HTML ${marked.name}`, fix: `\`${marked.close}\` above it`}
+    return {reason: `inside an unclosed HTML ${marked.name}`, fix: `close it with \`${marked.close}\` above it`}
   }
-  return {reason: 'inside an HTML block', fix: 'a blank line between the HTML and the heading'}
+  return {reason: 'inside an HTML block', fix: 'add a blank line between the HTML and the heading'}
 }
 
 function inCode(node: Code, heading: HeadingLine, source: string): {reason: string; fix: string} | null {
   const start = node.position!.start.offset!
   const end = node.position!.end.offset!
   const opening = /^[ \t]*(`{3,}|~{3,})/.exec(source.slice(start, end))
-  if (!opening) return {reason: 'in indented code', fix: 'the heading without indentation'}
+  if (!opening) return {reason: 'in indented code', fix: 'remove the indentation'}
   const fence = opening[1]!
   if (!isClosed(source.slice(start, end), fence)) {
-    return {reason: 'inside an unclosed code fence', fix: `the fence closed with ${codeSpan(fence)} above it`}
+    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${codeSpan(fence)} above it`}
   }
   // A closed fence with a language shows an example, and so does a template of a heading in any fence.
   if (node.lang || isTemplate(heading)) return null
-  return {reason: 'inside a code block', fix: 'the heading outside the fence'}
+  return {reason: 'inside a code block', fix: 'move the heading out of the fence'}
 }
 
 /** A heading whose name is a placeholder (`### Contract: {Name}`, `### C-01: <name>`) shows how to write one. */
@@ -246,13 +250,13 @@ function isClosed(block: string, fence: string): boolean {
 
 /** A line that is part of a paragraph (or table): the first thing that keeps it from being a heading. */
 function inText(heading: HeadingLine): {reason: string; fix: string} {
-  if (/</.test(heading.prefix)) return {reason: 'after HTML on the same line', fix: 'the heading on a line of its own'}
-  if (heading.space === '') return {reason: 'without a space after the `#`', fix: 'a space after the `#`'}
-  if (heading.marks.length > 6) return {reason: 'with more than six `#`', fix: 'one to six `#`'}
+  if (/</.test(heading.prefix)) return {reason: 'after HTML on the same line', fix: 'put the heading on a line of its own'}
+  if (heading.space === '') return {reason: 'without a space after the `#`', fix: 'add a space after the `#`'}
+  if (heading.marks.length > 6) return {reason: 'with more than six `#`', fix: 'use one to six `#`'}
   if (/^(?: {4}|\s*\t)/.test(heading.prefix.replace(/^(?:[ \t]*(?:>|[-*+]|\d+[.)]))+/, ''))) {
-    return {reason: 'indented as part of a paragraph', fix: 'the heading without indentation, after a blank line'}
+    return {reason: 'indented as part of a paragraph', fix: 'remove the indentation and add a blank line above it'}
   }
-  return {reason: 'inside a paragraph', fix: 'the heading on a line of its own, after a blank line'}
+  return {reason: 'inside a paragraph', fix: 'put the heading on a line of its own, after a blank line'}
 }
 
 /**
@@ -299,9 +303,9 @@ function atTopLevel(
   if (!body.some((child) => holdsField(toString(child)))) return null
   const idDash = new RegExp(`^\\p{L}[\\p{L}\\p{N}_]*?(${dash})`, 'u').exec(title.trim())
   if (idDash && idDash[1] !== '-') {
-    return {reason: 'with an unusual dash in its id', fix: 'a plain hyphen `-` in the id'}
+    return {reason: 'with an unusual dash in its id', fix: 'write the id with a plain hyphen `-`'}
   }
-  return {reason: 'that the reader does not recognise', fix: 'a heading such as `### C-01: Name`'}
+  return {reason: 'that the reader does not recognise', fix: 'write it as `### C-01: Name` or `### Contract: Name`'}
 }
 
 // A tier, criteria or steps label, bold or plain, in any case.
