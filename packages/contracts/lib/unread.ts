@@ -22,16 +22,18 @@ export interface UnreadContract {
 const dash = '[\\p{Pd}\\u2212]'
 // An id of letters and digits (`C-02`, `C2`, `AUTH-3`, `C‑02`), then what ends it: without a
 // dash only a colon or period (`C2: Name`), so `H2 Title` or `MP3 support` is not an id.
+// Emphasis, code or a link may wrap the id (`**C-02**: Name`).
 const idHeading = new RegExp(
-  `^\\p{L}[\\p{L}\\p{N}_]*?(?:${dash}\\s*\\p{N}[\\p{L}\\p{N}]*(?:[\\s:.]|$)|\\p{N}+\\s*[:.](?:\\s|$))`,
+  `^[*_\`[]*\\p{L}[\\p{L}\\p{N}_]*?(?:${dash}\\s*\\p{N}[\\p{L}\\p{N}]*[*_\`\\]]*(?:[\\s:.(]|$)|\\p{N}+[*_\`\\]]*\\s*[:.](?:\\s|$))`,
   'u'
 )
 // `Contract: Name`, in any case, with a full-width colon too.
-const namedHeading = /^contract\s*[:：]\s*\S/iu
-// What may stand before the `#` on a line and still leave a heading to the eye: indentation,
-// quote markers, list markers and HTML tags, in any order.
-const linePrefix = /^(?:[ \t]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<[^<>\n]*>)*/
-const headingMarks = /^(#+)([ \t]*)/
+const namedHeading = /^[*_`]*contract[*_`]*\s*[:：][*_`]*\s*\S/iu
+// What may stand before the `#` on a line and still leave a heading to the eye: indentation
+// (non-breaking and invisible spaces too), quote markers, list markers and HTML tags, in any order.
+const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<[^<>\n]*>)*/u
+// Full-width `＃` reads as `#` to the eye.
+const headingMarks = /^([#\uff03]+)([\s\u200b-\u200d\u2060]*)/u
 
 /** A line that reads as a contract heading: where its `#` starts, and how it is written. */
 interface HeadingLine {
@@ -101,7 +103,7 @@ function* headingLines(source: string): Generator<HeadingLine> {
 
 function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
   // A cheap test first: most lines hold no `#`.
-  if (!value.includes('#')) return null
+  if (!value.includes('#') && !value.includes('\uff03')) return null
   const prefix = linePrefix.exec(value)![0]
   const rest = value.slice(prefix.length)
   const marks = headingMarks.exec(rest)
@@ -251,6 +253,10 @@ function isClosed(block: string, fence: string): boolean {
 /** A line that is part of a paragraph (or table): the first thing that keeps it from being a heading. */
 function inText(heading: HeadingLine): {reason: string; fix: string} {
   if (/</.test(heading.prefix)) return {reason: 'after HTML on the same line', fix: 'put the heading on a line of its own'}
+  if (/[^ \t>*+\-\d.)]/.test(heading.prefix) || /[^ \t]/.test(heading.space)) {
+    return {reason: 'with an invisible or non-breaking space around the `#`', fix: 'use plain spaces, or none before the `#`'}
+  }
+  if (heading.marks.includes('\uff03')) return {reason: 'with a full-width `＃`', fix: 'write `#` as a plain `#`'}
   if (heading.space === '') return {reason: 'without a space after the `#`', fix: 'add a space after the `#`'}
   if (heading.marks.length > 6) return {reason: 'with more than six `#`', fix: 'use one to six `#`'}
   if (/^(?: {4}|\s*\t)/.test(heading.prefix.replace(/^(?:[ \t]*(?:>|[-*+]|\d+[.)]))+/, ''))) {

@@ -123,6 +123,13 @@ describe('findUnreadContracts', () => {
       expect(hidden('####### C-02: Checkout\n')).toEqual(['1:1-1:23 with more than six `#`: ####### C-02: Checkout'])
     })
 
+    it('behind a non-breaking or invisible space, or with a full-width `＃`', () => {
+      expect(hidden('\u00a0### C-02: Checkout\n')).toEqual(['1:2-1:20 with an invisible or non-breaking space around the `#`: ### C-02: Checkout'])
+      expect(hidden('\u200b### C-02: Checkout\n')).toEqual(['1:2-1:20 with an invisible or non-breaking space around the `#`: ### C-02: Checkout'])
+      expect(hidden('###\u00a0C-02: Checkout\n')).toEqual(['1:1-1:19 with an invisible or non-breaking space around the `#`: ###\u00a0C-02: Checkout'])
+      expect(hidden('\uff03\uff03\uff03 C-02: Checkout\n')).toEqual(['1:1-1:19 with a full-width `＃`: ＃＃＃ C-02: Checkout'])
+    })
+
     it('in a list item or a quote, the outermost named', () => {
       expect(hidden('- ### C-02: Checkout\n')).toEqual(['1:3-1:21 inside a list item: ### C-02: Checkout'])
       expect(hidden('1. ### C-02: Checkout\n')).toEqual(['1:4-1:22 inside a list item: ### C-02: Checkout'])
@@ -133,7 +140,7 @@ describe('findUnreadContracts', () => {
 
   describe('what reads as a contract heading', () => {
     it('ids of any letters and digits, any dash, and `Contract: Name`', () => {
-      for (const heading of ['C-02: Checkout', 'C2: Checkout', 'c2. Checkout', 'AUTH-3: Login', 'GROUP-12', 'C‑02: Checkout', 'C–02 — Checkout', 'C−02', 'Contract: Checkout', 'contract：Checkout']) {
+      for (const heading of ['**C-02**: Checkout', '`C-02` Checkout', '[C-02](#c-02): Checkout', '**Contract:** Checkout', 'C-02: Checkout', 'C2: Checkout', 'c2. Checkout', 'AUTH-3: Login', 'GROUP-12', 'C‑02: Checkout', 'C–02 — Checkout', 'C−02', 'Contract: Checkout', 'contract：Checkout']) {
         expect(hidden('<br>\n### ' + heading + '\n'), heading).toEqual([`2:1-2:${5 + heading.length} inside an HTML block: ### ${heading}`])
       }
     })
