@@ -1,6 +1,7 @@
 import type {Code, Html, Nodes, Parents, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
+import {parseSliceHeading} from './heading.js'
 import type {Contract} from './types.js'
 
 /**
@@ -151,7 +152,7 @@ function explain(
       const outer = containers[0]
       if (outer?.type === 'listItem') return {reason: 'inside a list item', fix: 'move the heading out of the list (no list marker)'}
       if (outer?.type === 'blockquote') return {reason: 'inside a block quote', fix: 'move the heading out of the quote (no `>`)'}
-      return atTopLevel(leaf, heading, tree, contracts)
+      return atTopLevel(leaf, tree, source, contracts)
     }
     default:
       return inText(heading)
@@ -273,8 +274,8 @@ function inText(heading: HeadingLine): {reason: string; fix: string} {
  */
 function atTopLevel(
   node: Extract<Nodes, {type: 'heading'}>,
-  heading: HeadingLine,
   tree: Root,
+  source: string,
   contracts: readonly Contract[]
 ): {reason: string; fix: string} | null {
   const index = tree.children.indexOf(node)
@@ -306,7 +307,11 @@ function atTopLevel(
     return null
   }
   // Fields under a subheading belong to that part (a summary’s `## Verification`), not to this heading.
-  if (!body.some((child) => holdsField(toString(child)))) return null
+  // The source, not the text: a list’s items keep their lines.
+  const bodyText = body.length === 0 ? '' : source.slice(body[0]!.position!.start.offset, body[body.length - 1]!.position!.end.offset)
+  if (!fieldLabel.test(bodyText)) return null
+  // A slice states a tier for the contracts it lists.
+  if (parseSliceHeading(title) || contractsLabel.test(bodyText)) return null
   const idDash = new RegExp(`^\\p{L}[\\p{L}\\p{N}_]*?(${dash})`, 'u').exec(title.trim())
   if (idDash && idDash[1] !== '-') {
     return {reason: 'with an unusual dash in its id', fix: 'write the id with a plain hyphen `-`'}
@@ -315,8 +320,6 @@ function atTopLevel(
 }
 
 // A tier, criteria or steps label, bold or plain, in any case.
-const fieldLabel = /(?:^|\n)[\s>*_-]*(?:verification|tier|acceptance\s+criteria|criteria|steps(?:\s+to\s+verify)?)[*_\s]*:/i
-
-function holdsField(text: string): boolean {
-  return fieldLabel.test(text)
-}
+const fieldLabel = /(?:^|\n)[\s>*_+\-\d.)]*(?:verification|tier|acceptance\s+criteria|criteria|steps(?:\s+to\s+verify)?)[*_\s]*:/i
+// The list of a slice’s contracts.
+const contractsLabel = /(?:^|\n)[\s>*_+\-\d.)]*contracts[*_\s]*:/i

@@ -167,6 +167,11 @@ describe('findUnreadContracts', () => {
       expect(unread('# S-22: Summary\n\n## Verification\n\n- Tier: auto\n', [])).toEqual([])
     })
 
+    it('is not when it is a slice: a slice heading, or one that lists its contracts', () => {
+      expect(unread('## S-01: Storage\n\nVerification: auto\nContracts: C-01, C-02\n', [])).toEqual([])
+      expect(unread('### PHASE-2: Storage\n\n- Tier: verify\n- Contracts: C-01\n', [])).toEqual([])
+    })
+
     it('is not when it holds contracts (a slice), nor the title of a frontmatter contract', () => {
       expect(unread('## S-01: Cards\n\n**Verification:** verify\n\n' + contract)).toEqual([])
       expect(unread('---\nid: C-06\ncontract: ExportCsv\nverification: verify\n---\n\n# C-06: ExportCsv\n\n**Steps:** Open it\n')).toEqual([])
