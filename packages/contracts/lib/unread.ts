@@ -215,7 +215,8 @@ function inHtml(node: Html): {reason: string; fix: string} {
 function inCode(node: Code, heading: HeadingLine, source: string): {reason: string; fix: string} | null {
   const start = node.position!.start.offset!
   const end = node.position!.end.offset!
-  const opening = /^[ \t]*(`{3,}|~{3,})/.exec(source.slice(start, end))
+  // A fenced block starts at its fence; indented code starts at its indentation.
+  const opening = /^(`{3,}|~{3,})/.exec(source.slice(start, end))
   if (!opening) return {reason: 'in indented code', fix: 'remove the indentation'}
   const fence = opening[1]!
   if (!isClosed(source.slice(start, end), fence)) {

@@ -112,6 +112,7 @@ describe('findUnreadContracts', () => {
     it('indented by four spaces or a tab: indented code', () => {
       expect(hidden('    ' + contract)).toEqual(['1:5-1:23 in indented code: ### C-02: Checkout'])
       expect(hidden('\t' + contract)).toEqual(['1:2-1:20 in indented code: ### C-02: Checkout'])
+      expect(hidden('    ```\n    ' + contract)).toEqual(['2:5-2:23 in indented code: ### C-02: Checkout'])
     })
 
     it('indented under a paragraph: part of it', () => {
