@@ -129,6 +129,7 @@ const ruleIds = new Set([
   'contract-frontmatter',
   'contract-item-list',
   'explicit-verification-tier',
+  'no-hidden-contract',
   'verification-tier',
   'verify-tier-criteria'
 ])

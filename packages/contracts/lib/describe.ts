@@ -1,6 +1,10 @@
 import type {ContractProblem} from './types.js'
 
-const code = (value: string) => '`' + value + '`'
+/** Text in inline code, which may itself hold backticks. */
+function code(text: string): string {
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1)
+  return fence.length > 1 ? `${fence} ${text} ${fence}` : fence + text + fence
+}
 
 /**
  * What a problem of the reader says, in one line (`Unexpected …, expected
@@ -18,6 +22,6 @@ export function describeContractProblem(problem: ContractProblem): string {
       return `Unexpected second tier ${code(problem.actual)} on ${problem.subject}, expected one tier: ${other} gives ${code(problem.expected)}, and the contract reads as \`verify\``
     }
     case 'unread-heading':
-      return `Unexpected contract heading ${code(problem.subject)} ${problem.actual}, expected ${problem.expected}: its contract is not read`
+      return `Unexpected contract heading ${code(problem.subject)} ${problem.actual}, expected a heading the reader sees: ${problem.expected}`
   }
 }

@@ -10,7 +10,8 @@ import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parse
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
-import {findUnreadHeadings} from './unread.js'
+import {findUnreadContracts} from './unread.js'
+import type {UnreadContract} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
 import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, SliceHeading} from './types.js'
 
@@ -135,7 +136,7 @@ function analyze(tree: Root, locator: Locator, names: readonly string[]): Contra
   }
   close()
   if (frontDraft) contracts.unshift(finish(frontDraft, problems))
-  problems.push(...findUnreadHeadings(tree, locator))
+  if (locator.source !== null) problems.push(...findUnreadContracts(locator.source, tree, contracts).map(unreadProblem))
   return {contracts, problems}
 }
 
@@ -177,9 +178,9 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
     }
     // A fenced block may sit in a list item or a quote: read it there too.
     for (const code of codeBlocks(node)) {
-      if (!isFenced(code, locator)) continue
+      if (!isFenced(code, locator) || showsMarkdown(code)) continue
       const lines = blockLines(code)
-      const dialect = fenceDialects.find((candidate) => candidate.claims(lines))
+      const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (fields) part.fields.push(...fields)
     }
@@ -329,4 +330,17 @@ function readInlineItem(field: ContractField): void {
   if (field.items.length > 0 || field.hasList || !field.valuePosition || nothing.test(field.value)) return
   if (field.dialect === 'frontmatter') return
   field.items.push({...splitCheck(field.value), position: field.valuePosition})
+}
+
+/** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
+function unreadProblem(unread: UnreadContract): ContractProblem {
+  return {kind: 'unread-heading', subject: unread.text, part: 'field', actual: unread.reason, expected: unread.fix, place: unread.place}
+}
+
+// Info strings of fences that show markdown as it is written: a rendered example, never fields.
+const markdownLanguages = new Set(['markdown', 'md', 'mdx', 'gfm'])
+
+/** A fence of markdown (```` ```markdown ````) shows how a document is written: what is in it is an example, even a whole contract. */
+function showsMarkdown(code: Code): boolean {
+  return code.lang !== null && code.lang !== undefined && markdownLanguages.has(code.lang.toLowerCase())
 }

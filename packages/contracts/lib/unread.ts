@@ -1,67 +1,326 @@
-import type {Root, RootContent} from 'mdast'
-import {parseContractHeading} from './heading.js'
-import type {Locator} from './locate.js'
-import type {ContractProblem} from './types.js'
+import type {Code, Html, Nodes, Parents, Root} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import type {Position} from 'unist'
+import {parseSliceHeading} from './heading.js'
+import type {Contract} from './types.js'
 
-// A line a person reads as a contract heading: hashes, maybe after indentation, list markers or
-// quote marks, maybe with no space after them.
-const headingLike = /^[ \t]*(?:(?:[-*+]|\d{1,9}[.)]|>)[ \t]*)*(#{1,6})[ \t]*(.*?)[ \t]*#*[ \t]*$/
+/**
+ * A line a person reads as a contract heading that the reader did not read
+ * as the start of a contract: markup around or above it swallowed it.
+ */
+export interface UnreadContract {
+  /** The heading as written: the line from its first `#`, trimmed. */
+  text: string
+  /** The line, from its first `#` to its end. */
+  place: Position
+  /** Why it was not read, as a message says it: `inside an HTML block`. */
+  reason: string
+  /** What to do so the reader sees it: `add a blank line between the HTML and the heading`. */
+  fix: string
+}
 
-// What hides a heading, by the block it fell into.
-const hiddenIn: Partial<Record<RootContent['type'], string>> = {
-  html: 'inside HTML',
-  code: 'inside a code block that is indented or never closed',
-  paragraph: 'in a paragraph (no space after `#`, or no blank line before it)',
-  list: 'in a list item',
-  blockquote: 'in a quote',
-  table: 'in a table'
+// Dashes people put in ids: every Unicode dash punctuation, and the minus sign.
+const dash = '[\\p{Pd}\\u2212]'
+// An id of letters and digits (`C-02`, `C2`, `AUTH-3`, `C‑02`), then what ends it: without a
+// dash only a colon or period (`C2: Name`), so `H2 Title` or `MP3 support` is not an id.
+// Emphasis, code or a link may wrap the id (`**C-02**: Name`).
+const idHeading = new RegExp(
+  `^[*_\`[]*\\p{L}[\\p{L}\\p{N}_]*?(?:${dash}\\s*\\p{N}[\\p{L}\\p{N}]*[*_\`\\]]*(?:[\\s:.(]|$)|\\p{N}+[*_\`\\]]*\\s*[:.](?:\\s|$))`,
+  'u'
+)
+// `Contract: Name`, in any case, with a full-width colon too.
+const namedHeading = /^[*_`]*contract[*_`]*\s*[:：][*_`]*\s*\S/iu
+// What may stand before the `#` on a line and still leave a heading to the eye: indentation
+// (non-breaking and invisible spaces too), quote markers, list markers and HTML tags, in any order.
+const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<[^<>\n]*>)*/u
+// Full-width `＃` reads as `#` to the eye.
+const headingMarks = /^([#\uff03]+)([\s\u200b-\u200d\u2060]*)/u
+
+/** A line that reads as a contract heading: where its `#` starts, and how it is written. */
+interface HeadingLine {
+  line: number
+  /** Offset of the `#` in the source. */
+  start: number
+  end: number
+  text: string
+  /** What stands before the `#`, as written. */
+  prefix: string
+  marks: string
+  space: string
 }
 
 /**
- * Lines that look like contract headings (`### C-02: Checkout`) but that
- * markdown did not read as headings of the document: after an HTML line, in
- * an unclosed block, indented, with no space after the hashes, in a list or
- * a quote. Each is a problem, so no contract goes unread in silence. A fenced
- * block that closes is an example, and its lines are left alone. Needs the
- * file’s text.
+ * Every line that a person reads as a contract heading (`#` marks, then an
+ * id such as `C-02`, `AUTH-3` or `C2:`, or `Contract: Name`, possibly behind
+ * indentation, list or quote markers, or HTML on the same line) that is not
+ * the heading of one of `contracts`, with why markdown did not make it one.
+ *
+ * `text` is the document `tree` was parsed from; `contracts` what the reader
+ * read from that tree. A closed code fence with a language (```` ```markdown
+ * ````) shows an example and is skipped; anything else that hides a heading
+ * is reported, a closed HTML comment included, so nothing is hidden silently.
  */
-export function findUnreadHeadings(tree: Root, locator: Locator): ContractProblem[] {
-  const source = locator.source
-  if (source === null) return []
-  const problems: ContractProblem[] = []
-  const lines = source.split(/\r\n?|\n/)
-  for (const node of tree.children) {
-    const where = hiddenIn[node.type]
-    if (!where || !node.position) continue
-    if (node.type === 'code' && isClosedFence(lines, node.position.start.line, node.position.end.line)) continue
-    for (let line = node.position.start.line; line <= node.position.end.line; line++) {
-      const text = lines[line - 1] ?? ''
-      const match = headingLike.exec(text)
-      if (!match || !parseContractHeading(match[2] ?? '')) continue
-      const start = locator.lineStart(line)
-      const column = text.length - text.trimStart().length + 1
-      const end = text.trimEnd().length + 1
-      problems.push({
-        kind: 'unread-heading',
-        subject: text.trim(),
-        part: 'field',
-        actual: where,
-        expected: 'a heading on a line of its own, with a blank line before it',
-        place: {
-          start: {line, column, ...(start === undefined ? {} : {offset: start + column - 1})},
-          end: {line, column: end, ...(start === undefined ? {} : {offset: start + end - 1})}
-        }
-      })
-    }
+export function findUnreadContracts(text: string, tree: Root, contracts: readonly Contract[]): UnreadContract[] {
+  // micromark drops a leading byte order mark and counts every point from after it.
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  const read = new Set(contracts.map((contract) => contract.headingPosition.start.line))
+  const found: UnreadContract[] = []
+  for (const heading of headingLines(source)) {
+    if (read.has(heading.line)) continue
+    const why = explain(heading, source, tree, contracts)
+    if (!why) continue
+    found.push({
+      text: heading.text,
+      place: {
+        start: {line: heading.line, column: heading.start - lineStartOf(source, heading.start) + 1, offset: heading.start},
+        end: {line: heading.line, column: heading.end - lineStartOf(source, heading.start) + 1, offset: heading.end}
+      },
+      ...why
+    })
   }
-  return problems
+  return found
 }
 
-/** A fenced block whose closing fence is there: its lines are an example. */
-function isClosedFence(lines: readonly string[], first: number, last: number): boolean {
-  const open = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(lines[first - 1] ?? '')
-  if (!open || last === first) return false
-  const fence = open[1]!
-  const close = (lines[last - 1] ?? '').trim()
-  return close.startsWith(fence.charAt(0).repeat(fence.length)) && /^(`+|~+)$/.test(close)
+function lineStartOf(source: string, offset: number): number {
+  const lastBreak = Math.max(source.lastIndexOf('\n', offset - 1), source.lastIndexOf('\r', offset - 1))
+  return lastBreak + 1
 }
+
+/** Lines of the source that read as contract headings. */
+function* headingLines(source: string): Generator<HeadingLine> {
+  const ending = /\r\n?|\n/g
+  let line = 1
+  let start = 0
+  for (;;) {
+    const match = ending.exec(source)
+    const end = match ? match.index : source.length
+    const heading = readHeadingLine(source.slice(start, end), line, start)
+    if (heading) yield heading
+    if (!match) return
+    start = match.index + match[0].length
+    line++
+  }
+}
+
+function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
+  // A cheap test first: most lines hold no `#`.
+  if (!value.includes('#') && !value.includes('\uff03')) return null
+  const prefix = linePrefix.exec(value)![0]
+  const rest = value.slice(prefix.length)
+  const marks = headingMarks.exec(rest)
+  if (!marks) return null
+  const subject = rest.slice(marks[0].length)
+  if (!idHeading.test(subject) && !namedHeading.test(subject)) return null
+  // What closes the markup around it (`-->`, `</summary>`) is not part of the heading.
+  const trimmed = rest.replace(/(?:\s*(?:-->|<\/[^<>\n]*>))*\s*$/, '')
+  return {
+    line,
+    start: lineStart + prefix.length,
+    end: lineStart + prefix.length + trimmed.length,
+    text: trimmed,
+    prefix,
+    marks: marks[1]!,
+    space: marks[2]!
+  }
+}
+
+/** Why markdown did not make the line a contract heading, or `null` when it is one after all. */
+function explain(
+  heading: HeadingLine,
+  source: string,
+  tree: Root,
+  contracts: readonly Contract[]
+): {reason: string; fix: string} | null {
+  const path = blocksAt(tree, heading.line)
+  const leaf = path[path.length - 1]
+  const containers = path.filter((node) => node.type === 'listItem' || node.type === 'blockquote')
+  if (!leaf || leaf.type === 'root' || leaf.type === 'list' || leaf.type === 'listItem' || leaf.type === 'blockquote') {
+    return {reason: 'that markdown does not read as a heading', fix: 'put the heading on a line of its own'}
+  }
+  switch (leaf.type) {
+    case 'html':
+      // Markup that opens on the heading’s own line (`<summary>### C-02`), other than a comment.
+      if (leaf.position!.start.line === heading.line && heading.prefix.includes('<') && !leaf.value.startsWith('<!--')) {
+        return {reason: 'after HTML on the same line', fix: 'put the heading on a line of its own'}
+      }
+      return inHtml(leaf)
+    case 'code':
+      return inCode(leaf, heading, source)
+    case 'yaml':
+      return {reason: 'inside the frontmatter', fix: 'move the heading after the closing `---`'}
+    case 'heading': {
+      const outer = containers[0]
+      if (outer?.type === 'listItem') return {reason: 'inside a list item', fix: 'move the heading out of the list (no list marker)'}
+      if (outer?.type === 'blockquote') return {reason: 'inside a block quote', fix: 'move the heading out of the quote (no `>`)'}
+      return atTopLevel(leaf, tree, source, contracts)
+    }
+    default:
+      return inText(heading)
+  }
+}
+
+/** Block nodes from the root down to the innermost one holding `line`. */
+function blocksAt(tree: Root, line: number): Nodes[] {
+  const path: Nodes[] = [tree]
+  let node: Nodes = tree
+  // A loop, not recursion: quotes and lists can nest thousands deep.
+  for (;;) {
+    if (!('children' in node) || node.type === 'heading' || node.type === 'paragraph' || node.type === 'table') return path
+    const child = childAt((node as Parents).children, line)
+    if (!child) return path
+    path.push(child)
+    node = child
+  }
+}
+
+/** The child holding `line`: children are in document order, so a binary search finds it. */
+function childAt(children: readonly Nodes[], line: number): Nodes | undefined {
+  let low = 0
+  let high = children.length - 1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    const position = children[middle]!.position
+    if (!position) return children.find((item) => item.position && item.position.start.line <= line && line <= item.position.end.line)
+    if (position.end.line < line) low = middle + 1
+    else if (position.start.line > line) high = middle - 1
+    else return children[middle]
+  }
+  return undefined
+}
+
+function inHtml(node: Html): {reason: string; fix: string} {
+  const value = node.value
+  if (value.startsWith('<!--')) {
+    if (!value.includes('-->')) return {reason: 'inside an unclosed HTML comment', fix: 'close the comment with `-->` above it'}
+    return {reason: 'inside an HTML comment', fix: 'move the heading out of the comment, or delete the contract'}
+  }
+  // Blocks that run to their closing marker, blank lines or not.
+  const raw = /^<(script|pre|style|textarea)(?=[\s>]|$)/i.exec(value)
+  if (raw) {
+    const tag = raw[1]!.toLowerCase()
+    if (!new RegExp(`</${tag}>`, 'i').test(value)) return {reason: `inside an unclosed \`<${tag}>\``, fix: `close it with \`</${tag}>\` above it`}
+    return {reason: `inside a \`<${tag}>\` block`, fix: `move the heading out of the \`<${tag}>\``}
+  }
+  const marked = [
+    {open: '<?', close: '?>', name: 'processing instruction'},
+    {open: '<![CDATA[', close: ']]>', name: 'CDATA section'},
+    {open: '<!', close: '>', name: 'declaration'}
+  ].find((kind) => value.startsWith(kind.open))
+  if (marked && !value.includes(marked.close, marked.open.length)) {
+    return {reason: `inside an unclosed HTML ${marked.name}`, fix: `close it with \`${marked.close}\` above it`}
+  }
+  return {reason: 'inside an HTML block', fix: 'add a blank line between the HTML and the heading'}
+}
+
+function inCode(node: Code, heading: HeadingLine, source: string): {reason: string; fix: string} | null {
+  const start = node.position!.start.offset!
+  const end = node.position!.end.offset!
+  // A fenced block starts at its fence; indented code starts at its indentation.
+  const opening = /^(`{3,}|~{3,})/.exec(source.slice(start, end))
+  if (!opening) return {reason: 'in indented code', fix: 'remove the indentation'}
+  const fence = opening[1]!
+  if (!isClosed(source.slice(start, end), fence)) {
+    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${codeSpan(fence)} above it`}
+  }
+  // A closed fence with a language shows an example, and so does a template of a heading in any fence.
+  if (node.lang || isTemplate(heading)) return null
+  return {reason: 'inside a code block', fix: 'move the heading out of the fence'}
+}
+
+/** A heading whose name is a placeholder (`### Contract: {Name}`, `### C-01: <name>`) shows how to write one. */
+function isTemplate(heading: HeadingLine): boolean {
+  return /^#+\s*[^:.\s]+\s*[:.]?\s*(?:\{[^}]*\}|<[^>]*>)/u.test(heading.text.replace(/^#+\s*contract\s*[:：]/iu, '# x:'))
+}
+
+/** Inline code holding `value`, backticks included. */
+function codeSpan(value: string): string {
+  const longest = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length))
+  const delimiter = '`'.repeat(longest + 1)
+  const pad = longest > 0 ? ' ' : ''
+  return delimiter + pad + value + pad + delimiter
+}
+
+/** Whether a fenced code block’s source ends with a closing fence (it runs to the end of the file otherwise). */
+function isClosed(block: string, fence: string): boolean {
+  const lines = block.split(/\r\n?|\n/)
+  if (lines.length < 2) return false
+  const last = lines[lines.length - 1]!
+  // The closing fence may stand behind the markers of the quotes and lists it is in.
+  const closing = /(`{3,}|~{3,})[ \t]*$/.exec(last)
+  if (!closing) return false
+  const before = last.slice(0, closing.index)
+  return closing[1]![0] === fence[0] && closing[1]!.length >= fence.length && /^[\s>]*$/.test(before)
+}
+
+/** A line that is part of a paragraph (or table): the first thing that keeps it from being a heading. */
+function inText(heading: HeadingLine): {reason: string; fix: string} {
+  if (/</.test(heading.prefix)) return {reason: 'after HTML on the same line', fix: 'put the heading on a line of its own'}
+  if (/[^ \t>*+\-\d.)]/.test(heading.prefix) || /[^ \t]/.test(heading.space)) {
+    return {reason: 'with an invisible or non-breaking space around the `#`', fix: 'use plain spaces, or none before the `#`'}
+  }
+  if (heading.marks.includes('\uff03')) return {reason: 'with a full-width `＃`', fix: 'write `#` as a plain `#`'}
+  if (heading.space === '') return {reason: 'without a space after the `#`', fix: 'add a space after the `#`'}
+  if (heading.marks.length > 6) return {reason: 'with more than six `#`', fix: 'use one to six `#`'}
+  if (/^(?: {4}|\s*\t)/.test(heading.prefix.replace(/^(?:[ \t]*(?:>|[-*+]|\d+[.)]))+/, ''))) {
+    return {reason: 'indented as part of a paragraph', fix: 'remove the indentation and add a blank line above it'}
+  }
+  return {reason: 'inside a paragraph', fix: 'put the heading on a line of its own, after a blank line'}
+}
+
+/**
+ * A heading at the top level that the reader did not take: reported when its
+ * own section holds contract fields and no contract, so a heading the reader
+ * rejects by design (a slice around contracts, the frontmatter contract’s
+ * title) is not; an id with an odd dash is named.
+ */
+function atTopLevel(
+  node: Extract<Nodes, {type: 'heading'}>,
+  tree: Root,
+  source: string,
+  contracts: readonly Contract[]
+): {reason: string; fix: string} | null {
+  const index = tree.children.indexOf(node)
+  let end = tree.children.length
+  for (let next = index + 1; next < tree.children.length; next++) {
+    const sibling = tree.children[next]!
+    if (sibling.type === 'heading' && sibling.depth <= node.depth) {
+      end = next
+      break
+    }
+  }
+  const section = tree.children.slice(index + 1, end)
+  const firstSubheading = section.findIndex((child) => child.type === 'heading')
+  const body = firstSubheading === -1 ? section : section.slice(0, firstSubheading)
+  const from = node.position!.end.line
+  const to = section.length > 0 ? section[section.length - 1]!.position!.end.line : from
+  // A section around contracts is a slice or a group, not a contract.
+  if (contracts.some((contract) => contract.headingPosition.start.line > from && contract.headingPosition.start.line <= to)) return null
+  // The title of a contract read from frontmatter repeats it.
+  const title = toString(node)
+  const frontmatter = tree.children[0]?.type === 'yaml' ? tree.children[0].position!.end.line : 0
+  if (
+    contracts.some(
+      (contract) =>
+        contract.headingPosition.start.line <= frontmatter &&
+        ((contract.id !== null && title.includes(contract.id)) || (contract.name !== '' && title.includes(contract.name)))
+    )
+  ) {
+    return null
+  }
+  // Fields under a subheading belong to that part (a summary’s `## Verification`), not to this heading.
+  // The source, not the text: a list’s items keep their lines.
+  const bodyText = body.length === 0 ? '' : source.slice(body[0]!.position!.start.offset, body[body.length - 1]!.position!.end.offset)
+  if (!fieldLabel.test(bodyText)) return null
+  // A slice states a tier for the contracts it lists.
+  if (parseSliceHeading(title) || contractsLabel.test(bodyText)) return null
+  const idDash = new RegExp(`^\\p{L}[\\p{L}\\p{N}_]*?(${dash})`, 'u').exec(title.trim())
+  if (idDash && idDash[1] !== '-') {
+    return {reason: 'with an unusual dash in its id', fix: 'write the id with a plain hyphen `-`'}
+  }
+  return {reason: 'that the reader does not recognise', fix: 'write it as `### C-01: Name` or `### Contract: Name`'}
+}
+
+// A tier, criteria or steps label, bold or plain, in any case.
+const fieldLabel = /(?:^|\n)[\s>*_+\-\d.)]*(?:verification|tier|acceptance\s+criteria|criteria|steps(?:\s+to\s+verify)?)[*_\s]*:/i
+// The list of a slice’s contracts.
+const contractsLabel = /(?:^|\n)[\s>*_+\-\d.)]*contracts[*_\s]*:/i

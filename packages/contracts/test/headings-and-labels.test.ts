@@ -241,6 +241,15 @@ describe('a fence inside a contract', () => {
     expect(outline(typeNote)).toEqual([])
     expect(outline(tiered)).toEqual([[null, 'Shared: Audit', 'verify']])
   })
+
+  it('of markdown is an example, and of code holds only its comments: neither gives fields that look like fields in the text', () => {
+    const shown = ['## How to write one', '', '````markdown', '### C-4: Sample', '', '**Verification:** verify', '````', ''].join('\n')
+    const code = ['## Use', '', '```js', 'const text = `**Verification:** verify`', '```', ''].join('\n')
+    const comments = ['### C-5: Store', '', '```go', '// Verification: auto', '```', '']
+    expect(outline(shown)).toEqual([])
+    expect(outline(code)).toEqual([])
+    expect(outline(comments.join('\n'))).toEqual([['C-5', 'Store', 'auto']])
+  })
 })
 
 describe('the registry of dialects', () => {
@@ -299,54 +308,21 @@ describe('properties', () => {
 })
 
 describe('lines that look like contract headings but are none', () => {
-  const hidden = (prefix: string) => analyze([prefix, '### C-02: Checkout', '', '**Verification:** verify', ''].join('\n'))
-
+  // Why each is hidden is `findUnreadContracts`’ to say (test/unread.test.ts); here: the analysis carries them, for the gate and the lint.
   it.each([
-    ['<img src="mockup.png">', 'inside HTML'],
-    ['<details>', 'inside HTML'],
-    ['<!--', 'inside HTML'],
-    ['```', 'inside a code block that is indented or never closed']
-  ])('reports the heading after %j as a problem, at its line', (prefix, where) => {
-    const {contracts, problems} = hidden(prefix)
+    ['<img src="mockup.png">\n### C-02: Checkout', '2:1-2:19'],
+    ['```\n### C-02: Checkout', '2:1-2:19'],
+    ['    ### C-02: Checkout', '1:5-1:23'],
+    ['###C-02: Checkout', '1:1-1:18'],
+    ['- ### C-02: Checkout', '1:3-1:21']
+  ])('has a problem for %j, and no contract C-02', (lines, place) => {
+    const {contracts, problems} = analyze(lines + '\n\n**Verification:** verify\n')
     expect(contracts.map((contract) => contract.id)).not.toContain('C-02')
-    expect(problems.map((problem) => [problem.kind, problem.subject, problem.actual, span(problem.place)])).toEqual([
-      ['unread-heading', '### C-02: Checkout', where, '2:1-2:19']
-    ])
-  })
-
-  it.each([
-    ['    ### C-02: Checkout', 'inside a code block that is indented or never closed', '1:5-1:23'],
-    ['###C-02: Checkout', 'in a paragraph (no space after `#`, or no blank line before it)', '1:1-1:18'],
-    ['- ### C-02: Checkout', 'in a list item', '1:1-1:21'],
-    ['> ### C-02: Checkout', 'in a quote', '1:1-1:21']
-  ])('reports %j', (line, where, place) => {
-    const {problems} = analyze(line + '\n\n**Verification:** verify\n')
-    expect(problems.map((problem) => [problem.kind, problem.actual, span(problem.place)])).toEqual([['unread-heading', where, place]])
+    expect(problems.map((problem) => [problem.kind, problem.subject, span(problem.place)])).toEqual([['unread-heading', '### C-02: Checkout'.replace('### ', lines.includes('###C') ? '###' : '### '), place]])
   })
 
   it('reads a heading straight after a paragraph line: markdown ends the paragraph there', () => {
-    const {contracts, problems} = hidden('Some text with no blank line after it')
+    const {contracts, problems} = analyze(['Some text with no blank line after it', '### C-02: Checkout', '', '**Verification:** verify', ''].join('\n'))
     expect([contracts.map((contract) => contract.id), problems]).toEqual([['C-02'], []])
-  })
-
-  it('leaves a heading in a closed fence alone: it is an example', () => {
-    const {problems} = analyze(['### C-01: Guide', '', '**Verification:** auto', '', '```markdown', '### C-02: Example', '```', ''].join('\n'))
-    expect(problems).toEqual([])
-  })
-
-  it('never lets a verify contract with a criterion vanish without a problem, after any prefix', () => {
-    const prefix = fc.array(
-      fc.constantFrom('<img src="x.png">', '<br>', '</div>', '<p>', '<details>', '<summary>x</summary>', '<!--', '<script>', '<pre>', '<style>', '```', '~~~', 'Text', '- item', '> quote', '', '    indented'),
-      {maxLength: 4}
-    )
-    const heading = fc.constantFrom('### C-02: Checkout', '###C-02: Checkout', '    ### C-02: Checkout', '- ### C-02: Checkout', '### C\u201102: Checkout')
-    fc.assert(
-      fc.property(prefix, heading, (lines, line) => {
-        const {contracts, problems} = analyze([...lines, line, '', '**Verification:** verify', '**Acceptance Criteria:**', '- The total is shown', ''].join('\n'))
-        const read = contracts.find((contract) => contract.id === 'C-02')
-        const seen = read ? read.effectiveTier === 'verify' && read.criteria.length === 1 : problems.some((problem) => problem.kind === 'unread-heading')
-        expect(seen).toBe(true)
-      })
-    )
   })
 })

@@ -2,17 +2,15 @@
  * remark-lint rule to warn when a contract’s verification tier is not `auto`
  * or `verify`: wrong casing (`Verify`), other words (`manual`), or an
  * unfilled template (`auto | verify`); when a contract gives two
- * different tiers (it then reads as `verify`); and when a line that looks
- * like a contract heading is no heading (after HTML, in an unclosed block,
- * indented, in a list), so its contract and tier are not read at all.
+ * different tiers (it then reads as `verify`). A contract heading that
+ * markdown hides is `remark-lint-no-hidden-contract`’s.
  */
 import {describeContractProblem, isTier, readTier, tiers} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, file) {
   for (const problem of problems) {
-    if (problem.kind === 'unread-heading') report(file, describeContractProblem(problem), problem.place)
-    else if (problem.kind === 'tier-conflict') report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected]})
+    if (problem.kind === 'tier-conflict') report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected]})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
   for (const contract of contracts) {

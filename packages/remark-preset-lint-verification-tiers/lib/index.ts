@@ -1,8 +1,8 @@
 /**
  * remark preset to lint verification-tier contracts: remark-lint itself (so
  * `<!--lint disable …-->` comments work), remark-frontmatter for contracts in
- * YAML frontmatter, and the contract rules. An invalid tier is an error; the
- * rest are warnings. Change either the usual remark-lint way.
+ * YAML frontmatter, and the contract rules. An invalid tier and a contract
+ * heading the reader cannot see are errors; the rest are warnings. Change either the usual remark-lint way.
  */
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkLint from 'remark-lint'
@@ -12,6 +12,7 @@ import remarkLintAutoTierIgnoredFields from 'remark-lint-auto-tier-ignored-field
 import remarkLintContractFieldName from 'remark-lint-contract-field-name'
 import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
 import remarkLintContractItemList from 'remark-lint-contract-item-list'
+import remarkLintNoHiddenContract from 'remark-lint-no-hidden-contract'
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
 import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import type {Preset} from 'unified'
@@ -21,6 +22,7 @@ const remarkPresetLintVerificationTiers: Preset = {
     remarkFrontmatter,
     remarkLint,
     remarkLintContractFrontmatter,
+    [remarkLintNoHiddenContract, ['error']],
     [remarkLintVerificationTier, ['error']],
     remarkLintVerifyTierCriteria,
     remarkLintAutoTierIgnoredFields,

@@ -44,8 +44,12 @@ export interface ParagraphDialect<Name extends string = string> extends DialectB
 /** `Field: value` lines of a fenced block. */
 export interface FenceDialect<Name extends string = string> extends DialectBase<Name> {
   reads: 'fence'
-  /** Whether a block’s lines are written in this dialect (the first dialect that claims a block reads it). */
-  claims(lines: readonly string[]): boolean
+  /**
+   * Whether a block’s lines are written in this dialect (the first dialect
+   * that claims a block reads it); `lang` is the fence’s info string’s first
+   * word, `null` when it has none.
+   */
+  claims(lines: readonly string[], lang: string | null): boolean
   /** Characters before a line’s text that are the dialect’s, not the text’s (`// `). */
   prefix(line: string): number
 }

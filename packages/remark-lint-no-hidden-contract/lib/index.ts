@@ -1,0 +1,17 @@
+/**
+ * remark-lint rule to warn when a line reads as a contract heading but
+ * markdown does not make it one, so the contract reader (and the gate) never
+ * sees the contract: HTML right above it, an unclosed comment, fence or
+ * `<script>` anywhere above it, indentation, a list or quote marker, no space
+ * after the `#`.
+ */
+import {describeContractProblem} from '@verification-tiers/contracts'
+import {contractRule, report} from '@verification-tiers/lint-rule'
+
+const remarkLintNoHiddenContract = contractRule('no-hidden-contract', function ({problems}, file) {
+  for (const problem of problems) {
+    if (problem.kind === 'unread-heading') report(file, describeContractProblem(problem), problem.place)
+  }
+})
+
+export default remarkLintNoHiddenContract
