@@ -1,6 +1,5 @@
-import {isTier} from '@verification-tiers/contracts/terms'
-import type {Tier} from '@verification-tiers/contracts'
-import {IdError, isSliceId} from '@verification-tiers/runtime'
+import {IdError, isSliceId, isTier} from '@verification-tiers/contracts/terms'
+import type {Tier} from '@verification-tiers/contracts/terms'
 import {ProjectError} from './errors.js'
 
 /** A contract as a graph refers to it: an id or a name, as written, and where. */
@@ -28,6 +27,16 @@ export interface GraphSlice {
   retired: string | null
   /** What the slice’s tests prove, as the graph words it. */
   verification: string | null
+}
+
+/** Something in a graph the reader saw but could not read as a slice; the gate counts each against the stop. */
+export interface GraphProblem {
+  /** Path as messages show it. */
+  file: string
+  /** 1-based line, or `null` when the problem is the whole file. */
+  line: number | null
+  /** One line, without the file: `Unexpected …, expected …`. */
+  message: string
 }
 
 /** A project’s slice graph as read. */
