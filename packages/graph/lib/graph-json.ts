@@ -2,7 +2,7 @@ import {createRequire} from 'node:module'
 import type * as JsoncParser from 'jsonc-parser'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, placeOf, readTierText} from './graph.js'
-import type {GraphRef, GraphSlice, TierText} from './graph.js'
+import type {FolderGraph, GraphRef, GraphSlice, TierText} from './graph.js'
 
 type JsonNode = JsoncParser.Node
 
@@ -95,6 +95,11 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
   })
   checkUniqueSliceIds(slices, file)
   return slices
+}
+
+/** A `GRAPH.json` as a folder’s graph. */
+export function jsonGraph(text: string, file: string): FolderGraph {
+  return {from: 'GRAPH.json', file, slices: readGraphJson(text, file), problems: []}
 }
 
 /** The tier a slice entry states: none, or its text read as a GRAPH.md tier line is. */

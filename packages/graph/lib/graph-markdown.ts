@@ -4,7 +4,7 @@ import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, oneLine, placeOf, readTierText} from './graph.js'
-import type {GraphProblem, GraphRef, GraphSlice, TierText} from './graph.js'
+import type {FolderGraph, GraphProblem, GraphRef, GraphSlice, TierText} from './graph.js'
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
 
@@ -103,6 +103,11 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
     problems.push({file, line: null, message: 'Unexpected graph without slices, expected slice headings such as `### S-01: Name` with `Contracts:`, `Tier:`, `Verification:` or `Depends on:` fields'})
   }
   return {slices, problems}
+}
+
+/** A `GRAPH.md` as a folder’s graph. */
+export function markdownGraph(text: string, file: string): FolderGraph {
+  return {from: 'GRAPH.md', file, ...readGraphMarkdown(text, file)}
 }
 
 /** A slice from its fields; a `Tier:` that is no tier is a `ProjectError`. */

@@ -47,6 +47,9 @@ export interface Graph {
   slices: GraphSlice[]
 }
 
+/** A graph as read from a folder: its slices, and what of it could not be read as a slice. */
+export type FolderGraph = Graph & {problems: GraphProblem[]}
+
 /**
  * What contract ids are matched by: any case, with or without the hyphen,
  * whatever leading zeros (`C5`, `c-05` and `C-005` are all `C-5`; `auth-03`

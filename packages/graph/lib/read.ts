@@ -1,41 +1,41 @@
-import {constants} from 'node:fs'
-import {open} from 'node:fs/promises'
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import path from 'node:path'
 import {ProjectError} from './errors.js'
-import type {Graph, GraphProblem} from './graph.js'
-import {readGraphJson} from './graph-json.js'
-
-/** A graph as read from a folder: its slices, and what of it could not be read as a slice. */
-export type FolderGraph = Graph & {problems: GraphProblem[]}
+import type {FolderGraph} from './graph.js'
+import {jsonGraph} from './graph-json.js'
 
 /** How a folder’s graph is read. */
-export interface ReadGraphOptions {
+export interface ReadGraphOptions<Text> {
   /**
    * Read one file: its text, or `undefined` when there is none; throw when it
-   * cannot be read. By default a regular file of at most `graphSizeLimit`
-   * bytes (`readGraphFile`).
+   * cannot be read. By default `readGraphFile`: a regular file of at most
+   * `graphSizeLimit` bytes.
    */
-  readFile?: (file: string) => Promise<string | undefined>
+  readFile?: (file: string) => Text
 }
 
 /** Largest graph file read, in bytes: 16 MiB, as every input of the gate. */
 export const graphSizeLimit = 16 * 1024 * 1024
+
+/** The files a folder’s graph may be in, in the order they are looked for: `GRAPH.json`, then `GRAPH.md`. */
+export function graphFiles(dir: string): {json: string; markdown: string} {
+  return {json: path.join(dir, 'GRAPH.json'), markdown: path.join(dir, 'GRAPH.md')}
+}
 
 /**
  * The slice graph of a project folder: `GRAPH.json`, else `GRAPH.md`, else
  * `null`. A graph that cannot be read is a `ProjectError` naming its file
  * (and line); what a `GRAPH.md` holds that is no slice is in `problems`.
  */
-export async function readGraph(dir: string, {readFile = readGraphFile}: ReadGraphOptions = {}): Promise<FolderGraph | null> {
-  const jsonFile = path.join(dir, 'GRAPH.json')
-  const json = await readFile(jsonFile)
-  if (json !== undefined) return {from: 'GRAPH.json', file: jsonFile, slices: readGraphJson(json, jsonFile), problems: []}
-  const markdownFile = path.join(dir, 'GRAPH.md')
-  const markdown = await readFile(markdownFile)
+export async function readGraph(dir: string, {readFile = readGraphFile}: ReadGraphOptions<Promise<string | undefined> | string | undefined> = {}): Promise<FolderGraph | null> {
+  const files = graphFiles(dir)
+  const json = await readFile(files.json)
+  if (json !== undefined) return jsonGraph(json, files.json)
+  const markdown = await readFile(files.markdown)
   if (markdown === undefined) return null
   // The markdown parser loads only for a GRAPH.md.
-  const {readGraphMarkdown} = await import('./graph-markdown.js')
-  return {from: 'GRAPH.md', file: markdownFile, ...readGraphMarkdown(markdown, markdownFile)}
+  const {markdownGraph} = await import('./graph-markdown.js')
+  return markdownGraph(markdown, files.markdown)
 }
 
 /**
@@ -44,27 +44,33 @@ export async function readGraph(dir: string, {readFile = readGraphFile}: ReadGra
  * blocking and checked through the handle, so a FIFO never holds the reader;
  * anything else is a `ProjectError` naming the file.
  */
-export async function readGraphFile(file: string): Promise<string | undefined> {
-  const handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined
-    throw new ProjectError(file, `cannot be read (${error.message})`)
-  })
-  if (handle === undefined) return undefined
+export function readGraphFile(file: string): string | undefined {
+  let descriptor: number
   try {
-    const info = await handle.stat()
-    if (!info.isFile()) throw new ProjectError(file, 'Unexpected file that is not a regular file, expected a regular file')
+    // Opening a FIFO for reading blocks until a writer comes, unless non-blocking (Windows has no FIFOs).
+    descriptor = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    if (code === 'EISDIR') throw new ProjectError(file, 'Unexpected folder, expected a regular file')
+    throw new ProjectError(file, `cannot be read (${(error as Error).message})`)
+  }
+  try {
+    const info = fstatSync(descriptor)
+    if (!info.isFile()) throw new ProjectError(file, `Unexpected ${info.isDirectory() ? 'folder' : info.isFIFO() ? 'FIFO (named pipe)' : 'special file'}, expected a regular file`)
     if (info.size > graphSizeLimit) throw new ProjectError(file, `Unexpected size of ${info.size} bytes, expected at most ${graphSizeLimit} bytes`)
     // One byte more than its size: a file that grew while it was read is refused, not cut.
     const buffer = Buffer.alloc(info.size + 1)
     let length = 0
-    for (;;) {
-      const {bytesRead} = await handle.read(buffer, length, buffer.length - length, null)
-      if (bytesRead === 0) break
-      length += bytesRead
+    for (let read = readSync(descriptor, buffer, 0, buffer.length, null); read > 0; read = readSync(descriptor, buffer, length, buffer.length - length, null)) {
+      length += read
       if (length === buffer.length) throw new ProjectError(file, 'Unexpected file that grew while it was read, expected a file that stays as it is')
     }
     return buffer.subarray(0, length).toString('utf8')
+  } catch (error) {
+    if (error instanceof ProjectError) throw error
+    throw new ProjectError(file, `cannot be read (${(error as Error).message})`)
   } finally {
-    await handle.close()
+    closeSync(descriptor)
   }
 }

@@ -10,7 +10,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
-import {graphNames, matchSlice, indexContracts, ProjectError, readGraph, readGraphJson, readGraphMarkdown, readTierText, slicesByContract} from '@verification-tiers/graph'
+import {graphNames, indexContracts, matchSlice, ProjectError, readGraph, readGraphJson, readTierText, slicesByContract} from '@verification-tiers/graph'
+import {readGraphMarkdown, readGraphSync} from '@verification-tiers/graph/markdown'
 import type {GraphProblem} from '@verification-tiers/graph'
 import {ProjectError as ErrorsProjectError} from '@verification-tiers/graph/errors'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -131,12 +132,14 @@ describe('a folder’s graph', () => {
       slices: [{id: 'P-2', tier: 'verify', humanCheck: 'lift a pot and feel its weight'}]
     })
     expect(await readGraph(await folder({'CONTRACTS.md': '# Nothing\n'}))).toBeNull()
+    expect(readGraphSync(md)).toEqual(await readGraph(md))
+    expect(readGraphSync(both)).toEqual(await readGraph(both))
   })
 
   it('reads the files through `readFile` when one is given', async () => {
     const asked: string[] = []
     const graph = await readGraph('/nowhere', {
-      readFile: async (file) => {
+      readFile: async (file: string) => {
         asked.push(file)
         return file.endsWith('.md') ? markdown : undefined
       }
@@ -151,11 +154,12 @@ describe('a folder’s graph', () => {
     const error = await readGraph(dir).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ProjectError)
     expect(error).toBeInstanceOf(ErrorsProjectError)
-    expect((error as Error).message).toBe(`${path.join(dir, 'GRAPH.json')}: Unexpected file that is not a regular file, expected a regular file`)
+    expect((error as Error).message).toBe(`${path.join(dir, 'GRAPH.json')}: Unexpected folder, expected a regular file`)
     if (process.platform === 'win32') return
     const fifo = await folder()
     execFileSync('mkfifo', [path.join(fifo, 'GRAPH.md')])
-    await expect(readGraph(fifo)).rejects.toThrow(`${path.join(fifo, 'GRAPH.md')}: Unexpected file that is not a regular file, expected a regular file`)
+    await expect(readGraph(fifo)).rejects.toThrow(`${path.join(fifo, 'GRAPH.md')}: Unexpected FIFO (named pipe), expected a regular file`)
+    expect(() => readGraphSync(fifo)).toThrow(`${path.join(fifo, 'GRAPH.md')}: Unexpected FIFO (named pipe), expected a regular file`)
   })
 
   it('keeps what a GRAPH.md holds that is no slice as problems', async () => {

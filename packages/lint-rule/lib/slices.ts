@@ -1,7 +1,8 @@
 import {statSync} from 'node:fs'
 import path from 'node:path'
 import type {Contract} from '@verification-tiers/contracts'
-import {graphFiles, graphNames, readGraphSync, slicesByContract} from '@verification-tiers/graph'
+import {graphFiles, graphNames, slicesByContract} from '@verification-tiers/graph'
+import {readGraphSync} from '@verification-tiers/graph/markdown'
 import type {FolderGraph, GraphSlice} from '@verification-tiers/graph'
 import type {VFile} from 'vfile'
 
