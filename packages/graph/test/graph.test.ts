@@ -10,7 +10,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
-import {graphNames, indexContracts, matchSlice, ProjectError, readGraph, readGraphJson, readTierText, slicesByContract} from '@verification-tiers/graph'
+import {graphNames, graphSizeLimit, indexContracts, matchSlice, ProjectError, readGraph, readGraphFile, readGraphJson, readTierText, slicesByContract} from '@verification-tiers/graph'
 import {readGraphMarkdown, readGraphSync} from '@verification-tiers/graph/markdown'
 import type {GraphProblem} from '@verification-tiers/graph'
 import {ProjectError as ErrorsProjectError} from '@verification-tiers/graph/errors'
@@ -160,6 +160,16 @@ describe('a folder’s graph', () => {
     execFileSync('mkfifo', [path.join(fifo, 'GRAPH.md')])
     await expect(readGraph(fifo)).rejects.toThrow(`${path.join(fifo, 'GRAPH.md')}: Unexpected FIFO (named pipe), expected a regular file`)
     expect(() => readGraphSync(fifo)).toThrow(`${path.join(fifo, 'GRAPH.md')}: Unexpected FIFO (named pipe), expected a regular file`)
+  })
+
+  it('refuses a graph file over the size limit without reading it', async () => {
+    const dir = await folder()
+    // A sparse file: its size is past the limit, and nothing is written.
+    await fs.writeFile(path.join(dir, 'GRAPH.json'), '')
+    await fs.truncate(path.join(dir, 'GRAPH.json'), graphSizeLimit + 1)
+    const message = `${path.join(dir, 'GRAPH.json')}: Unexpected size of ${graphSizeLimit + 1} bytes, expected at most ${graphSizeLimit} bytes`
+    await expect(readGraph(dir)).rejects.toThrow(new ProjectError(path.join(dir, 'GRAPH.json'), message.slice(path.join(dir, 'GRAPH.json').length + 2)))
+    expect(() => readGraphFile(path.join(dir, 'GRAPH.json'))).toThrow(message)
   })
 
   it('keeps what a GRAPH.md holds that is no slice as problems', async () => {
