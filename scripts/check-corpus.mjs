@@ -14,6 +14,10 @@
 // * nothing in `problems`, nothing on stderr but the one true warning a
 //   Greenlight project's own config earns (`workflow.visual_checkpoint`, which
 //   tiers ignores: the tiers decide)
+// * `lint_with_the_preset`: the messages of each rule when the `remark` CLI
+//   lints the `.greenlight` folder with `remark-preset-lint-verification-tiers`
+//   (`any other rule`: the rest together; `messages on <folder>/*.md`: those
+//   of files in that folder); a project without the key expects none
 //
 // Each project is copied to a temporary folder first: the corpus is read
 // only, and `tiers` writes its state under `.greenlight/tiers/`. Nothing of
@@ -33,6 +37,8 @@ import {parseArgs, promisify} from 'node:util'
 const execFileAsync = promisify(execFile)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(root, 'packages/cli/bin/tiers.js')
+const remarkBin = path.join(root, 'node_modules/remark-cli/cli.js')
+const preset = 'remark-preset-lint-verification-tiers'
 const {values} = parseArgs({options: {corpus: {type: 'string'}}})
 const corpus = path.resolve(values.corpus ?? path.join(root, '..', 'shared', 'corpus'))
 const expectedFile = path.join(corpus, 'expected.json')
@@ -69,6 +75,56 @@ async function tiers(folder, args) {
     return {data: JSON.parse(stdout), stderr: unexpectedWarnings(stderr), code: 0}
   } catch (error) {
     return {data: null, stderr: String(error.stderr ?? error.message), code: error.code ?? 1}
+  }
+}
+
+/**
+ * The preset's messages on the copy's `.greenlight` folder, by rule, and by
+ * folder of the file: `remark` runs from the repository's root, so the preset
+ * resolves, with no configuration of the project's own.
+ */
+async function lintCounts(folder) {
+  const args = [remarkBin, '--no-config', '--no-color', '--quiet', '--use', preset, '--report', 'json', path.join(folder, '.greenlight')]
+  let stderr
+  try {
+    ;({stderr} = await execFileAsync(process.execPath, args, {cwd: root, maxBuffer: 256 * 1024 * 1024}))
+  } catch (error) {
+    // A fatal message exits 1, and the report is still on stderr.
+    stderr = String(error.stderr ?? '')
+  }
+  const files = JSON.parse(stderr)
+  const byRule = {}
+  const byFolder = {}
+  for (const file of files) {
+    const relative = path.relative(path.join(folder, '.greenlight'), path.resolve(root, file.path))
+    const where = path.dirname(relative)
+    for (const message of file.messages) {
+      const rule = `${message.source ?? 'remark'}-${message.ruleId ?? 'unknown'}`
+      byRule[rule] = (byRule[rule] ?? 0) + 1
+      byFolder[where] = (byFolder[where] ?? 0) + 1
+    }
+  }
+  return {byRule, byFolder}
+}
+
+/** Compare the preset's messages with `want` (`lint_with_the_preset`; `null` when none are expected). */
+async function checkLint(name, folder, want) {
+  let counts
+  try {
+    counts = await lintCounts(folder)
+  } catch (error) {
+    check(name, 'lint with the preset', 'a JSON report', String(error.message).split('\n')[0])
+    return
+  }
+  const {byRule, byFolder} = counts
+  const named = Object.keys(want ?? {}).filter((key) => key.startsWith('remark-lint-'))
+  for (const rule of named) check(name, `lint: ${rule}`, want[rule], byRule[rule] ?? 0)
+  const others = Object.entries(byRule).filter(([rule]) => !named.includes(rule))
+  check(name, 'lint: any other rule', want?.['any other rule'] ?? 0, others.reduce((sum, [, count]) => sum + count, 0))
+  if (others.length > 0) console.log(`     other rules: ${JSON.stringify(Object.fromEntries(others))}`)
+  for (const key of Object.keys(want ?? {})) {
+    const on = /^messages on (.+)\/\*\.md$/.exec(key)
+    if (on) check(name, `lint: ${key}`, want[key], Object.entries(byFolder).filter(([where]) => where === on[1] || where.startsWith(on[1] + path.sep)).reduce((sum, [, count]) => sum + count, 0))
   }
 }
 
@@ -110,6 +166,7 @@ async function checkProject(name, want) {
     const status = await tiers(folder, ['status'])
     check(name, 'tiers contracts exit and stderr', {code: 0, stderr: ''}, {code: contracts.code, stderr: contracts.stderr})
     check(name, 'tiers status exit and stderr', {code: 0, stderr: ''}, {code: status.code, stderr: status.stderr})
+    await checkLint(name, folder, want.lint_with_the_preset ?? null)
     if (!contracts.data || !status.data) return
     const shown = contracts.data.contracts
     const summary = contracts.data.summary

@@ -11,9 +11,11 @@ import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from 
 
 // The YAML parser loads on the first frontmatter that needs it: the model's terms (and a tool that
 // only needs them) load this file with the dialect registry, and most files have no contract frontmatter.
+// A named `require`, so the package check sees the dependency it loads on first use.
+const require = createRequire(import.meta.url)
 let yamlModule: typeof import('yaml') | undefined
 function yaml(): typeof import('yaml') {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml')
+  yamlModule ??= require('yaml') as typeof import('yaml')
   return yamlModule
 }
 

@@ -1,9 +1,12 @@
 import type {Root} from 'mdast'
 import {analyzeContracts} from '@verification-tiers/contracts'
 import type {ContractAnalysis} from '@verification-tiers/contracts'
+import {graphNames} from '@verification-tiers/graph'
 import {lintRule} from 'unified-lint-rule'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
+import {graphOf, noSlices, projectFolderOf, sliceView} from './slices.js'
+import type {ProjectSlices} from './slices.js'
 
 /** Where the rules’ docs live; each rule’s `url` is its readme there. */
 export const repositoryUrl = 'https://github.com/verification-tiers/verification-tiers'
@@ -13,17 +16,38 @@ export function ruleUrl(ruleId: string): string {
   return `${repositoryUrl}/tree/main/packages/remark-lint-${ruleId}#readme`
 }
 
-/** Checks one document’s contracts and reports on `file`. */
-export type ContractCheck<Options> = (analysis: ContractAnalysis, file: VFile, options: Options) => void
+/** Checks one document’s contracts and reports on `file`; `slices` says what the project’s slice graph states of each contract. */
+export type ContractCheck<Options> = (analysis: ContractAnalysis, file: VFile, options: Options, slices: ProjectSlices) => void
+
+/** A document’s contracts and slices, read once per tree and shared by every rule. */
+const documents = new WeakMap<Root, {analysis: ContractAnalysis; slices: ProjectSlices}>()
+
+/**
+ * The contracts of a document as the gate reads them: with the names its
+ * project’s slice graph lists (a heading the graph names is a contract), and
+ * the slices the graph puts each in. Without a graph (or one that cannot be
+ * read, which the gate reports), the document alone.
+ */
+export function readDocument(tree: Root, file: VFile): {analysis: ContractAnalysis; slices: ProjectSlices} {
+  const known = documents.get(tree)
+  if (known) return known
+  const dir = projectFolderOf(file)
+  const graph = dir === null ? null : graphOf(dir)
+  const analysis = graph ? analyzeContracts(tree, file, {names: graphNames(graph)}) : analyzeContracts(tree, file)
+  const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices}
+  documents.set(tree, document)
+  return document
+}
 
 /**
  * A remark-lint rule over the contract model: origin `remark-lint:<ruleId>`,
- * docs `url`, and the document’s contracts read once per tree and shared with
- * every other rule.
+ * docs `url`, and the document’s contracts and their slices read once per
+ * tree and shared with every other rule.
  */
 export function contractRule<Options = undefined>(ruleId: string, check: ContractCheck<Options>) {
   return lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
-    check(analyzeContracts(tree, file), file, options)
+    const {analysis, slices} = readDocument(tree, file)
+    check(analysis, file, options, slices)
   })
 }
 

@@ -6,16 +6,8 @@ export class UserError extends Error {
   }
 }
 
-/** A project file that cannot be used as it is (bad JSON, a graph listing unknown contracts); the message starts with the file. */
-export class ProjectError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string
-  ) {
-    super(`${file}: ${reason}`)
-    this.name = 'ProjectError'
-  }
-}
+// Defined with the graph’s reader, which throws it; one class, so `instanceof` holds everywhere.
+export {ProjectError} from '@verification-tiers/graph/errors'
 
 /** The first line of an error’s message: what a one-line report shows of it. */
 export function firstLine(error: unknown): string {

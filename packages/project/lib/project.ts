@@ -6,10 +6,9 @@ import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJs
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashContractText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
+import {checkSliceId, contractKey, graphNames, indexContracts, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
+import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
 import {ProjectError, UserError} from './errors.js'
-import {checkSliceId, contractKey} from './graph.js'
-import type {Graph} from './graph.js'
-import {readGraphJson} from './graph-json.js'
 import type {ProjectProblem} from './problems.js'
 
 /** A contract with the file it is in and its markdown as written. */
@@ -103,37 +102,17 @@ function problemOf(error: ProjectError): ProjectProblem {
   return place ? {file: place[1]!, line: Number(place[2]), message: reason} : {file: error.file, line: null, message: reason}
 }
 
-/** A graph as the loader uses it: its slices and what it could not read. */
-type LoadedGraph = Graph & {problems: ProjectProblem[]}
-
-/** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none. */
-async function readGraph(dir: string): Promise<LoadedGraph | null> {
-  const jsonFile = path.join(dir, 'GRAPH.json')
-  const json = await readInputFile(jsonFile, {limit: inputLimits.json})
-  if (json !== undefined) {
-    // Syntax errors are placed by the runtime’s scanner first.
-    parseJsonText(jsonFile, json)
-    return {from: 'GRAPH.json', file: jsonFile, slices: readGraphJson(json, jsonFile), problems: []}
-  }
-  const markdownFile = path.join(dir, 'GRAPH.md')
-  const markdown = await readMarkdown(markdownFile)
-  if (markdown === undefined) return null
-  const {readGraphMarkdown} = await import('./graph-markdown.js')
-  return {from: 'GRAPH.md', file: markdownFile, ...readGraphMarkdown(markdown, markdownFile)}
-}
-
-/**
- * What the graph lists, for the contract reader: a heading of one of these
- * names is a contract. Every entry of a GRAPH.json list; of a GRAPH.md’s
- * prose, the words with a letter and a digit (ids).
- */
-function graphNames(graph: Graph): string[] {
-  const names = new Set<string>()
-  for (const slice of graph.slices) {
-    for (const ref of slice.contracts) names.add(ref.text.trim())
-    for (const ref of slice.contractsText) for (const token of tokens(ref.text)) if (/\p{L}/u.test(token.text) && /\d/.test(token.text)) names.add(token.text)
-  }
-  return [...names].sort()
+/** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none; each read as every input is. */
+function readGraph(dir: string): Promise<FolderGraph | null> {
+  return readFolderGraph(dir, {
+    readFile: async (file) => {
+      if (!file.endsWith('.json')) return readMarkdown(file)
+      const json = await readInputFile(file, {limit: inputLimits.json})
+      // Syntax errors are placed by the runtime’s scanner first.
+      if (json !== undefined) parseJsonText(file, json)
+      return json
+    }
+  })
 }
 
 /**
@@ -258,81 +237,6 @@ function forCache(contract: Contract): Contract {
   return {...contract, fields: contract.fields.filter((field) => field.unread.length > 0)}
 }
 
-/** A word of a text naming contracts, and where it starts: `C32` of `C32 (disk access).`. */
-interface Token {
-  text: string
-  index: number
-}
-
-function tokens(text: string): Token[] {
-  return [...text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}])?/gu)].map((match) => ({text: match[0], index: match.index}))
-}
-
-/** Contracts by what a graph may call them: their ids’ keys first, then their names’ (the first contract of each). */
-interface ContractIndex {
-  byId: Map<string, LoadedContract>
-  byName: Map<string, LoadedContract>
-  /** Letters the project’s contract ids start with (`C`, `AUTH`): a word of that shape names a contract. */
-  prefixes: Set<string>
-}
-
-function indexContracts(contracts: readonly LoadedContract[]): ContractIndex {
-  const byId = new Map<string, LoadedContract>()
-  const byName = new Map<string, LoadedContract>()
-  const prefixes = new Set<string>()
-  for (const loaded of contracts) {
-    const {id, name} = loaded.contract
-    if (id) {
-      const key = contractKey(id)
-      if (!byId.has(key)) byId.set(key, loaded)
-      const prefix = /^(\p{L}+)-\d+$/u.exec(key)
-      if (prefix) prefixes.add(prefix[1]!)
-    }
-    const nameKey = contractKey(name)
-    if (name.trim() !== '' && !byName.has(nameKey)) byName.set(nameKey, loaded)
-  }
-  return {byId, byName, prefixes}
-}
-
-/** The contract a graph entry names, by id first, then by name (any case, spaces around ignored). */
-function lookup(index: ContractIndex, text: string): LoadedContract | undefined {
-  const key = contractKey(text)
-  return index.byId.get(key) ?? index.byName.get(key)
-}
-
-/**
- * The contracts a slice’s `Contracts:` text names, in the order written:
- * every word that is a contract id, and every contract name written in it as
- * words (case as written). Words of the shape of the project’s ids that no
- * contract has are returned as `missing`.
- */
-function contractsInText(index: ContractIndex, text: string): {found: LoadedContract[]; missing: string[]} {
-  const hits: Array<{at: number; loaded: LoadedContract}> = []
-  const missing: string[] = []
-  for (const token of tokens(text)) {
-    const key = contractKey(token.text)
-    const loaded = index.byId.get(key)
-    if (loaded) hits.push({at: token.index, loaded})
-    else if (/^(\p{L}+)-\d+$/u.test(key) && index.prefixes.has(key.replace(/-\d+$/, ''))) missing.push(token.text)
-  }
-  for (const loaded of index.byName.values()) {
-    const name = loaded.contract.name.trim()
-    if (name === '') continue
-    let from = 0
-    for (let at = text.indexOf(name, from); at !== -1; at = text.indexOf(name, from)) {
-      const before = text[at - 1] ?? ' '
-      const after = text[at + name.length] ?? ' '
-      if (!/[\p{L}\p{N}_]/u.test(before) && !/[\p{L}\p{N}_]/u.test(after)) {
-        hits.push({at, loaded})
-        break
-      }
-      from = at + 1
-    }
-  }
-  const found = [...new Set(hits.sort((a, b) => a.at - b.at).map((hit) => hit.loaded))]
-  return {found, missing}
-}
-
 /**
  * The graph’s slices with their contracts, matched by id (whatever the
  * case, hyphen and leading zeros: `C5` finds `C-05`) or by name (any case,
@@ -346,32 +250,19 @@ function contractsInText(index: ContractIndex, text: string): {found: LoadedCont
  * slice at all, and a second contract with an id the graph lists, are
  * problems. A contract the graph lists stays where the graph puts it.
  */
-function slicesFromGraph(graph: LoadedGraph, contracts: LoadedContract[], warn: Warn): {slices: ProjectSlice[]; problems: ProjectProblem[]} {
-  const index = indexContracts(contracts)
+function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: Warn): {slices: ProjectSlice[]; problems: ProjectProblem[]} {
+  const index: ContractIndex<LoadedContract> = indexContracts(contracts, (loaded) => loaded.contract)
   const problems: ProjectProblem[] = []
   const slices: ProjectSlice[] = graph.slices.map((slice) => {
-    const found = new Set<LoadedContract>()
-    const missing = new Map<string, string>()
-    const miss = (text: string, line: number | null) => {
-      if (missing.has(contractKey(text))) return
-      missing.set(contractKey(text), text)
+    const {found, missing} = matchSlice(index, slice)
+    for (const {text, line} of missing) {
       problems.push({file: graph.file, line, message: `Unexpected ${JSON.stringify(text)} in the contracts of slice ${slice.id}, expected the id or name of a contract in CONTRACTS.md or contracts/`})
-    }
-    for (const ref of slice.contracts) {
-      const loaded = lookup(index, ref.text)
-      if (loaded) found.add(loaded)
-      else miss(ref.text, ref.line)
-    }
-    for (const ref of slice.contractsText) {
-      const read = contractsInText(index, ref.text)
-      for (const loaded of read.found) found.add(loaded)
-      for (const text of read.missing) miss(text, ref.line)
     }
     return {
       id: slice.id,
       name: slice.name,
-      contracts: [...found],
-      missing: [...missing.values()],
+      contracts: found,
+      missing: missing.map((ref) => ref.text),
       tier: slice.tier,
       humanCheck: slice.humanCheck,
       verification: slice.verification,

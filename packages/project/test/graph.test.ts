@@ -1,16 +1,16 @@
 /**
- * Slices read from every graph shape: GRAPH.json with `slices` as an object
- * or an array, contracts listed by id or by name; GRAPH.md read as a tree,
- * slice headings of any id under milestone headings, tiers with a human
- * check or a retired one. And nothing unread is silent: what the loader
+ * A project loaded with its graph in every shape (the readers themselves are
+ * tested in `@verification-tiers/graph`): GRAPH.json with `slices` as an
+ * array, contracts listed by id or by name; GRAPH.md with slice headings of
+ * any id under milestone headings, tiers with a human check or a retired
+ * one. And nothing unread is silent: what the loader
  * cannot match or place is in `project.problems`, with file and line.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import fc from 'fast-check'
-import {findSlice, formatProblem, gateContext, loadProject, ProjectError, readGraphJson, readGraphMarkdown, readTierText} from '@verification-tiers/project'
+import {findSlice, formatProblem, gateContext, loadProject, ProjectError} from '@verification-tiers/project'
 import {renderVerifyCheckpoint, verifyCheckpointData} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -56,39 +56,6 @@ describe('GRAPH.json', () => {
     expect([slice.tier, slice.criteria.length, slice.steps.length]).toEqual(['verify', 2, 1])
   })
 
-  it('reads `slices` as an object keyed by id, as before', () => {
-    const text = '{"slices": {"S-01": {"name": "Cards", "contracts": ["C-01", "c2"], "verification": "auto"}}}'
-    expect(readGraphJson(text, 'GRAPH.json')).toEqual([
-      {id: 'S-01', name: 'Cards', line: 1, contracts: [{text: 'C-01', line: 1}, {text: 'c2', line: 1}], contractsText: [], tier: 'auto', humanCheck: null, retired: null, verification: null}
-    ])
-  })
-
-  it('refuses a shape it does not read with one error naming the file and the line, saying the file may be valid', () => {
-    const read = (text: string) => () => readGraphJson(text, 'GRAPH.json')
-    expect(read('{\n  "version": 3,\n  "slices": "see the roadmap"\n}')).toThrow(
-      new ProjectError(
-        'GRAPH.json:3',
-        'Unexpected `slices` as a string, expected an object of slices by id or an array of `{"id": …, "contracts": […]}`: tiers does not read this shape of GRAPH.json, which may well be valid: report the shape to tiers'
-      )
-    )
-    expect(read('{\n  "slices": [\n    {"name": "Benches"}\n  ]\n}')).toThrow(/^GRAPH\.json:3: Unexpected `slices\[0\]` without an `id`, expected a slice id such as `"id": "S-01"`: tiers does not read this shape/)
-    expect(read('{"slices": [{"id": "A-1", "contracts": "A-2"}]}')).toThrow(/^GRAPH\.json:1: Unexpected `slices\[0\]\.contracts` as a string, expected a list of contract ids or names/)
-    expect(read('{\n"slices": {\n"S-01": {"contracts": [], "tier": "sometimes"}}}')).toThrow(
-      new ProjectError('GRAPH.json:3', 'Unexpected `slices.S-01.tier` "sometimes", expected `auto` or `verify`, then any words')
-    )
-    expect(read('{"graph": {}}')).toThrow(/^GRAPH\.json:1: Unexpected an object without `slices`/)
-  })
-
-  it('refuses slice ids that differ only in case with one error naming both places', () => {
-    const text = '{\n  "slices": {\n    "s-01": {"contracts": []},\n    "S-01": {"contracts": []}\n  }\n}'
-    expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(
-      new ProjectError('GRAPH.json:4', 'Unexpected second slice "S-01", the same id as "s-01" at line 3 in any case, expected slice ids that differ in more than case')
-    )
-  })
-
-  it('keeps refusing a slice id that is no file name, at its line', () => {
-    expect(() => readGraphJson('{"slices": [\n{"id": "../x", "contracts": []}]}', 'GRAPH.json')).toThrow(/^GRAPH\.json:2: Unexpected slice id "\.\.\/x"/)
-  })
 })
 
 describe('GRAPH.md', () => {
@@ -140,46 +107,6 @@ describe('GRAPH.md', () => {
     ])
   })
 
-  it('refuses a `Tier:` that is no tier, naming file and line, and reads other `Verification:` words as what the tests prove', () => {
-    expect(() => readGraphMarkdown('### x1. seeds\n\n- Contracts: C-1\n- Tier: sometimes\n', 'GRAPH.md')).toThrow(
-      new ProjectError('GRAPH.md:4', 'Unexpected slice tier `sometimes` for x1, expected `auto` or `verify`, then any words')
-    )
-    const {slices} = readGraphMarkdown('### x1. seeds\n\nContracts: C-1\nVerification: verify that the seeds sprout\n', 'GRAPH.md')
-    expect([slices[0]!.tier, slices[0]!.verification]).toEqual([null, 'verify that the seeds sprout'])
-  })
-
-  it('refuses slice headings that differ only in case, naming both lines', () => {
-    expect(() => readGraphMarkdown('## S-01: Storage\n\nContracts: C-01\n\n## s-01: Again\n\nContracts: C-02\n', 'GRAPH.md')).toThrow(
-      new ProjectError('GRAPH.md:5', 'Unexpected second slice "s-01", the same id as "S-01" at line 1 in any case, expected slice ids that differ in more than case')
-    )
-  })
-
-  it('makes a heading of the slices’ id shape without slice fields, and fields under a heading without an id, problems', () => {
-    const {slices, problems} = readGraphMarkdown('## S-01: Storage\n\nContracts: C-01\n\n## S-02: Later\n\nTo be planned.\n\n## Cleanup\n\n- Tier: auto\n', 'GRAPH.md')
-    expect(slices.map((slice) => slice.id)).toEqual(['S-01'])
-    expect(problems.map(formatProblem)).toEqual([
-      'GRAPH.md:9: Unexpected slice fields under the heading "Cleanup", which has no slice id, expected a heading such as `### S-01: Name`',
-      'GRAPH.md:5: Unexpected heading "S-02: Later" without slice fields, expected `Contracts:`, `Tier:`, `Verification:` or `Depends on:` under a slice heading'
-    ])
-  })
-})
-
-describe('a tier text', () => {
-  it('gives the tier from its first word whatever follows it, a human check after it, or a retired check', () => {
-    expect(readTierText('Verify. Human check: press the\n  button')).toEqual({tier: 'verify', humanCheck: 'press the button', retired: null})
-    expect(readTierText('auto. Done last week.')).toEqual({tier: 'auto', humanCheck: null, retired: null})
-    expect(readTierText('was verify; retired with the old screen')).toEqual({tier: 'auto', humanCheck: null, retired: 'was verify; retired with the old screen'})
-    expect(readTierText('verifying later')).toBeNull()
-  })
-
-  it('never reads `auto` from a text whose first word is not `auto` (property)', () => {
-    fc.assert(
-      fc.property(fc.string(), (text) => {
-        const read = readTierText(text)
-        if (read?.tier === 'auto' && read.retired === null) expect(text.trim().replace(/^[`*_]+/, '').slice(0, 4).toLowerCase()).toBe('auto')
-      })
-    )
-  })
 })
 
 describe('nothing unread is silent', () => {

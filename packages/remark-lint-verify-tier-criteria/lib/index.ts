@@ -1,10 +1,14 @@
 /**
- * remark-lint rule to warn when a contract on the verify tier (written, or by
- * default) has neither acceptance criteria nor steps: the human checkpoint
- * would have nothing to check.
+ * remark-lint rule to warn when a contract on the verify tier (written, by
+ * its slice, or by default) has neither acceptance criteria nor steps: the
+ * human checkpoint would have nothing to check. A contract the project’s
+ * slice graph puts on `auto`, or in slices that each ask a human check of
+ * their own, is left alone, as the gate does.
  */
-import {defaultTier, labelFor} from '@verification-tiers/contracts'
+import {defaultTier, effectiveTier, labelFor} from '@verification-tiers/contracts'
+import type {Contract} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import type {GraphSlice} from '@verification-tiers/lint-rule'
 
 /** Configuration. */
 export interface Options {
@@ -12,12 +16,25 @@ export interface Options {
   ignoreDefaultTier?: boolean | null | undefined
 }
 
+/**
+ * The first slice whose checkpoint would show nothing of the contract: one
+ * where it is on `verify` (its own tier, else the slice’s, else the default)
+ * and the slice asks no human check of its own.
+ */
+function emptyCheckpoint(contract: Contract, slices: readonly GraphSlice[]): GraphSlice | undefined {
+  return slices.find((slice) => slice.humanCheck === null && effectiveTier(contract.tier ?? slice.tier) === 'verify')
+}
+
 const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
   'verify-tier-criteria',
-  function ({contracts}, file, options) {
+  function ({contracts}, file, options, project) {
     const ignoreDefaultTier = options?.ignoreDefaultTier ?? false
     for (const contract of contracts) {
       if (contract.criteria.length > 0 || contract.steps.length > 0) continue
+      const slices = project.slicesOf(contract)
+      // In a slice graph: checked in each of its slices, as the gate checks it there.
+      const slice = slices.length > 0 ? emptyCheckpoint(contract, slices) : undefined
+      if (slices.length > 0 && slice === undefined) continue
       if (contract.tier !== null && contract.effectiveTier === 'verify') {
         // Written `verify`, or an invalid tier (`Verify`, `manual`), which counts as verify.
         const field = contract.fields.find((candidate) => candidate.key === 'verification')
@@ -28,9 +45,10 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
         )
       } else if (contract.tier === null && !ignoreDefaultTier) {
         const verification = labelFor('verification', contract.dialect)
+        const from = slice?.tier === 'verify' ? `its slice ${slice.id} is on ${inlineCode('verify')}` : `its tier defaults to ${inlineCode(defaultTier)}`
         report(
           file,
-          `Unexpected contract ${contract.label} without acceptance criteria or steps (its tier defaults to ${inlineCode(defaultTier)}), expected at least one criterion or step, or ${inlineCode(verification + ': auto')}`,
+          `Unexpected contract ${contract.label} without acceptance criteria or steps (${from}), expected at least one criterion or step, or ${inlineCode(verification + ': auto')}`,
           contract.headingPosition
         )
       }

@@ -1,6 +1,5 @@
-import {isTier} from '@verification-tiers/contracts/terms'
-import type {Tier} from '@verification-tiers/contracts'
-import {IdError, isSliceId} from '@verification-tiers/runtime'
+import {IdError, isSliceId, isTier} from '@verification-tiers/contracts/terms'
+import type {Tier} from '@verification-tiers/contracts/terms'
 import {ProjectError} from './errors.js'
 
 /** A contract as a graph refers to it: an id or a name, as written, and where. */
@@ -30,6 +29,16 @@ export interface GraphSlice {
   verification: string | null
 }
 
+/** Something in a graph the reader saw but could not read as a slice; the gate counts each against the stop. */
+export interface GraphProblem {
+  /** Path as messages show it. */
+  file: string
+  /** 1-based line, or `null` when the problem is the whole file. */
+  line: number | null
+  /** One line, without the file: `Unexpected …, expected …`. */
+  message: string
+}
+
 /** A project’s slice graph as read. */
 export interface Graph {
   from: 'GRAPH.json' | 'GRAPH.md'
@@ -37,6 +46,9 @@ export interface Graph {
   file: string
   slices: GraphSlice[]
 }
+
+/** A graph as read from a folder: its slices, and what of it could not be read as a slice. */
+export type FolderGraph = Graph & {problems: GraphProblem[]}
 
 /**
  * What contract ids are matched by: any case, with or without the hyphen,

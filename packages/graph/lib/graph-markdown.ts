@@ -4,8 +4,7 @@ import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, oneLine, placeOf, readTierText} from './graph.js'
-import type {GraphRef, GraphSlice, TierText} from './graph.js'
-import type {ProjectProblem} from './problems.js'
+import type {FolderGraph, GraphProblem, GraphRef, GraphSlice, TierText} from './graph.js'
 
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
 
@@ -40,7 +39,7 @@ interface Field {
 /** What a GRAPH.md gives: its slices, and what it saw but could not read as one. */
 export interface MarkdownGraph {
   slices: GraphSlice[]
-  problems: ProjectProblem[]
+  problems: GraphProblem[]
 }
 
 /**
@@ -60,7 +59,7 @@ export interface MarkdownGraph {
 export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
   const tree = processor.parse(text) as Root
   const slices: GraphSlice[] = []
-  const problems: ProjectProblem[] = []
+  const problems: GraphProblem[] = []
   const headings: Array<{node: Heading; fields: Field[]}> = []
   let current: {node: Heading; fields: Field[]} | null = null
   const children = tree.children
@@ -104,6 +103,11 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
     problems.push({file, line: null, message: 'Unexpected graph without slices, expected slice headings such as `### S-01: Name` with `Contracts:`, `Tier:`, `Verification:` or `Depends on:` fields'})
   }
   return {slices, problems}
+}
+
+/** A `GRAPH.md` as a folder’s graph. */
+export function markdownGraph(text: string, file: string): FolderGraph {
+  return {from: 'GRAPH.md', file, ...readGraphMarkdown(text, file)}
 }
 
 /** A slice from its fields; a `Tier:` that is no tier is a `ProjectError`. */

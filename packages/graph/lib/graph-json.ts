@@ -2,7 +2,7 @@ import {createRequire} from 'node:module'
 import type * as JsoncParser from 'jsonc-parser'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, placeOf, readTierText} from './graph.js'
-import type {GraphRef, GraphSlice, TierText} from './graph.js'
+import type {FolderGraph, GraphRef, GraphSlice, TierText} from './graph.js'
 
 type JsonNode = JsoncParser.Node
 
@@ -23,7 +23,7 @@ const keys = {
 const unreadShape = 'tiers does not read this shape of GRAPH.json, which may well be valid: report the shape to tiers'
 
 /**
- * Slices of a `GRAPH.json`’s text (JSON that parses): `slices` as an object
+ * Slices of a `GRAPH.json`’s text (JSON; a syntax error is a `ProjectError` at its line): `slices` as an object
  * keyed by slice id (`{"S-01": {"name", "contracts", "verification"?}}`) or
  * as an array of `{"id", "name"?, "contracts"?, "verification"? | "tier"?}`;
  * contracts listed by id or by name. A shape it does not read is one
@@ -31,9 +31,12 @@ const unreadShape = 'tiers does not read this shape of GRAPH.json, which may wel
  */
 export function readGraphJson(text: string, file: string): GraphSlice[] {
   const body = text.startsWith(byteOrderMark) ? text.slice(1) : text
-  const {parseTree, getNodeValue} = require('jsonc-parser') as typeof JsoncParser
-  const root = parseTree(body)
+  const {parseTree, getNodeValue, printParseErrorCode} = require('jsonc-parser') as typeof JsoncParser
+  const errors: JsoncParser.ParseError[] = []
+  const root = parseTree(body, errors, {disallowComments: true, allowTrailingComma: false})
   const lines = lineStarts(body)
+  const syntax = errors[0]
+  if (syntax) throw new ProjectError(placeOf(file, lineOf(lines, syntax.offset)), `Unexpected JSON syntax (${printParseErrorCode(syntax.error)}), expected JSON`)
   const lineAt = (node: JsonNode) => lineOf(lines, node.offset)
   const refuse = (node: JsonNode | undefined, found: string, expected: string): never => {
     throw new ProjectError(placeOf(file, node ? lineAt(node) : 1), `Unexpected ${found}, expected ${expected}: ${unreadShape}`)
@@ -92,6 +95,11 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
   })
   checkUniqueSliceIds(slices, file)
   return slices
+}
+
+/** A `GRAPH.json` as a folder’s graph. */
+export function jsonGraph(text: string, file: string): FolderGraph {
+  return {from: 'GRAPH.json', file, slices: readGraphJson(text, file), problems: []}
 }
 
 /** The tier a slice entry states: none, or its text read as a GRAPH.md tier line is. */
