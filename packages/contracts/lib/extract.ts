@@ -80,8 +80,8 @@ export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions 
 
 function analyze(tree: Root, locator: Locator, names: readonly string[]): ContractAnalysis {
   const problems: ContractProblem[] = []
-  const {parts, frontmatter} = readParts(tree, locator, names, problems)
-  const isContract = contractHeadings(parts)
+  const {parts, frontmatter, shown} = readParts(tree, locator, names, problems)
+  const isContract = contractHeadings(parts, shown)
   const contracts: Contract[] = []
   let current: Draft | null = null
   let slice: {heading: SliceHeading; depth: number} | null = null
@@ -147,6 +147,7 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
   const ids = new Set(names.map(normalizeContractId))
   const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], end: null}]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
+  const shown = new Set<ContractField>()
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
     if (!node.position) continue
@@ -178,14 +179,15 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
     }
     // A fenced block may sit in a list item or a quote: read it there too.
     for (const code of codeBlocks(node)) {
-      if (!isFenced(code, locator) || showsMarkdown(code)) continue
+      if (!isFenced(code, locator)) continue
       const lines = blockLines(code)
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (fields) part.fields.push(...fields)
+      if (fields && isShownFence(code)) for (const field of fields) shown.add(field)
     }
   }
-  return {parts, frontmatter}
+  return {parts, frontmatter, shown}
 }
 
 /**
@@ -196,9 +198,10 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
  * kind (a slice, milestone or group heading), nor a heading without an id
  * inside a contract’s section (a subsection of it).
  */
-function contractHeadings(parts: readonly Part[]): boolean[] {
+function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractField>): boolean[] {
   const strong = parts.map((part) => part.heading !== null && (part.shape !== null || part.named))
-  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => dialectOf(field.dialect).marksContract(field)))
+  // Fields in a fence of markdown show how a contract is written: they never make a heading a contract.
+  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => !shown.has(field) && dialectOf(field.dialect).marksContract(field)))
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []
@@ -337,10 +340,15 @@ function unreadProblem(unread: UnreadContract): ContractProblem {
   return {kind: 'unread-heading', subject: unread.text, part: 'field', actual: unread.reason, expected: unread.fix, place: unread.place}
 }
 
-// Info strings of fences that show markdown as it is written: a rendered example, never fields.
-const markdownLanguages = new Set(['markdown', 'md', 'mdx', 'gfm'])
+// Info strings of fences that hold a contract's own fields as text: none, or a text or data language.
+const fieldLanguages = new Set(['text', 'txt', 'plain', 'plaintext', 'contract', 'yaml', 'yml'])
 
-/** A fence of markdown (```` ```markdown ````) shows how a document is written: what is in it is an example, even a whole contract. */
-function showsMarkdown(code: Code): boolean {
-  return code.lang !== null && code.lang !== undefined && markdownLanguages.has(code.lang.toLowerCase())
+/**
+ * A fence of markdown or code (```` ```markdown ````, ```` ```js ````) shows
+ * how something is written: its fields belong to a contract only when the
+ * heading is one by itself (an id, `Contract: Name`, a graph name) and writes
+ * no fields outside fences; they never make a heading a contract.
+ */
+function isShownFence(code: Code): boolean {
+  return code.lang !== null && code.lang !== undefined && !fieldLanguages.has(code.lang.toLowerCase())
 }
