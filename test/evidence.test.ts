@@ -403,7 +403,8 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
     const data = JSON.parse(run.stdout)
-    expect(Object.keys(data)).toEqual(['runs', 'all_automated_pass', 'warnings'])
+    expect(Object.keys(data)).toEqual(['runs', 'problems', 'all_automated_pass', 'warnings'])
+    expect(data.problems).toEqual([])
     expect(data.all_automated_pass).toBe(false)
     expect(data.runs.map((entry: any) => [entry.verification_run.slice, entry.summary, entry.all_automated_pass])).toEqual([
       ['S-01', {total: 6, pass: 3, fail: 1, timeout: 1, manual: 1}, false],

@@ -203,7 +203,7 @@ describe.concurrent('tiers stop-hook', () => {
       expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
       expect(JSON.parse(run.stdout)).toEqual({
         decision: 'block',
-        reason: `HOLD: Cannot stop - verification cannot be checked.\n${dir}: Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as \`### C-01: Name\`; run \`tiers contracts\` to see what was read\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+        reason: `HOLD: Cannot stop - verification cannot be checked.\n${dir}: Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as \`### C-01: Name\`\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
       })
     })
 

@@ -332,8 +332,14 @@ function readInlineItem(field: ContractField): void {
   if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') return
   if (field.items.length > 0 || field.hasList || !field.valuePosition || nothing.test(field.value)) return
   if (field.dialect === 'frontmatter') return
-  field.items.push({...splitCheck(field.value), position: field.valuePosition})
+  // Where markdown made no list of a `- item` line (a list cannot always interrupt a paragraph), it is still an item.
+  const marker = listMarker.exec(field.value)?.[0].length ?? 0
+  const {start, end} = field.valuePosition
+  const position = marker === 0 ? field.valuePosition : {start: {line: start.line, column: start.column + marker}, end}
+  field.items.push({...splitCheck(field.value.slice(marker)), position})
 }
+
+const listMarker = /^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)/
 
 /** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
 function unreadProblem(unread: UnreadContract): ContractProblem {

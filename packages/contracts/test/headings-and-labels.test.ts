@@ -326,3 +326,12 @@ describe('lines that look like contract headings but are none', () => {
     expect([contracts.map((contract) => contract.id), problems]).toEqual([['C-02'], []])
   })
 })
+
+describe('items markdown kept in a paragraph', () => {
+  it('reads a `- item` line under a label as an item without its marker, where markdown made no list of it', () => {
+    // After a line of `---` and a line of text, markdown keeps a `- ` line in the paragraph it follows.
+    const value = ['---', 'title: Plans', '# P-7: Refunds', '', '**Verification:** verify', '**Acceptance Criteria:**', '- A refund shows on the receipt', ''].join('\n')
+    const [contract] = read(value)
+    expect(contract!.criteria.map((item) => [item.text, span(item.position)])).toEqual([['A refund shows on the receipt', '7:3-7:32']])
+  })
+})

@@ -1,4 +1,4 @@
-import {UserError} from '@verification-tiers/project'
+import {formatProblem, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
 import type {GateContext} from '@verification-tiers/runtime'
 import {judgeFreshness, readVerificationStatus} from './status.js'
@@ -11,7 +11,7 @@ import {projectFingerprint} from './verify.js'
  * PASSING” and no approval is taken.
  */
 export function projectProblems(project: Project): string[] {
-  return project.problems.map((problem) => `${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.message}`)
+  return project.problems.map(formatProblem)
 }
 
 /**

@@ -70,8 +70,9 @@ const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${
  * file, of at most 16 MiB, and 32 MiB of contract files in all. The graph is
  * read first, so a heading it names is read as a contract.
  *
- * A folder with no contracts is a `ProjectError` naming it: a project whose
- * contracts the reader cannot see must never pass as no project.
+ * A folder with no contracts is a problem naming it (or the lines that look
+ * like contracts but were not read): a project whose contracts the reader
+ * cannot see must never pass as no project.
  */
 export async function loadProject(dir: string, {warn = warnOnStderr, graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
@@ -84,14 +85,13 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
     return null
   })
   const {contracts, problems: fileProblems} = await loadContracts(dir, warn, graph ? graphNames(graph) : [])
-  if (contracts.length === 0) {
-    throw new ProjectError(
-      dir,
-      'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`; run `tiers contracts` to see what was read'
-    )
-  }
+  // A folder of contract files with none read is a problem, beside the lines that say why: never no project.
+  const unread: ProjectProblem[] =
+    contracts.length === 0 && !fileProblems.some((problem) => problem.line !== null)
+      ? [{file: dir, line: null, message: 'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'}]
+      : []
   const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
-  const problems = [...unreadGraph, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
+  const problems = [...unreadGraph, ...unread, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
   return {dir, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
 }
 

@@ -142,13 +142,19 @@ describe('nothing unread is silent', () => {
     ])
   })
 
-  it('refuses a project folder without contracts with a ProjectError naming it, so the gate fails closed', async () => {
+  it('reads a project folder whose contracts are all hidden as no contracts with the lines that hid them, so the gate fails closed', async () => {
     const dir = await project(null, {'CONTRACTS.md': '<!--\n### C-01: Tray\n'})
-    const error = await loadProject(dir, quiet).catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(ProjectError)
-    expect((error as ProjectError).message).toBe(
-      `${dir}: Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as \`### C-01: Name\`; run \`tiers contracts\` to see what was read`
-    )
+    const loaded = await loadProject(dir, quiet)
+    expect([loaded.contracts.length, loaded.slices.length]).toEqual([0, 0])
+    expect(loaded.problems.map((problem) => [problem.file, problem.line])).toEqual([[path.join(dir, 'CONTRACTS.md'), 2]])
+    expect(loaded.problems[0]!.message).toMatch(/^Unexpected contract heading `### C-01: Tray` inside an unclosed HTML comment/)
+  })
+
+  it('reads a project folder without contracts as a problem naming the folder', async () => {
+    const dir = await project(null, {'CONTRACTS.md': '# Notes\n\nNothing here yet.\n'})
+    expect((await loadProject(dir, quiet)).problems).toEqual([
+      {file: dir, line: null, message: 'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'}
+    ])
   })
 
   it('with `graphError: problem`, reads the contracts past a graph it cannot read and names the graph’s line', async () => {

@@ -39,8 +39,8 @@ describe('@verification-tiers/project', () => {
     expect(() => findSlice(project, '../../x')).toThrow(UserError)
   })
 
-  it('rejects a folder without contracts with a ProjectError (the gate fails closed), and a missing folder with a UserError', async () => {
-    await expect(loadProject(path.join(example, 'contracts'), quiet)).rejects.toThrow(ProjectError)
+  it('reads a folder without contracts with a problem naming it (the gate fails closed), and rejects a missing folder with a UserError', async () => {
+    expect((await loadProject(path.join(example, 'contracts'), quiet)).problems.map((problem) => problem.file)).toEqual([path.join(example, 'contracts')])
     await expect(loadProject(path.join(example, 'no-such-folder'), quiet)).rejects.toThrow(UserError)
     expect(new ProjectError('GRAPH.json', 'bad').message).toBe('GRAPH.json: bad')
   })

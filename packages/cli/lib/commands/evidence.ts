@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {answerStopHook, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
+import {answerStopHook, projectProblems, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {findSlice, loadProject} from '@verification-tiers/project'
 import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessionIdRule, toJobStatus} from '@verification-tiers/runtime'
@@ -15,10 +15,14 @@ export const verify: Command = async (input) => {
   const project = await loadProject(dirOf(input))
   const slices = id ? [findSlice(project, id)] : project.slices
   const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow})
-  const passed = runs.every((run) => run.all_automated_pass)
+  // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.
+  const problems = projectProblems(project)
+  const passed = runs.every((run) => run.all_automated_pass) && problems.length === 0
+  const unread = problems.length === 0 ? [] : [`Not read or not matched (${problems.length}; nothing passes until each is resolved):\n${problems.map((line) => `  ${line}`).join('\n')}`]
   return {
-    text: runs.map(renderVerificationSummary).join('\n\n'),
-    data: id ? {...runs[0]} : {runs, all_automated_pass: passed},
+    text: [...runs.map(renderVerificationSummary), ...unread].join('\n\n'),
+    // One slice’s data is its run as the status file keeps it, and what could not be read when there is any.
+    data: id ? {...runs[0], ...(problems.length > 0 ? {problems} : {})} : {runs, problems, all_automated_pass: passed},
     warnings: warningsOf(project),
     exitCode: passed ? exitCodes.ok : exitCodes.user
   }
