@@ -10,7 +10,7 @@ export class UserError extends Error {
 export class ProjectError extends Error {
   constructor(
     readonly file: string,
-    reason: string
+    readonly reason: string
   ) {
     super(`${file}: ${reason}`)
     this.name = 'ProjectError'

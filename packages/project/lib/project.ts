@@ -5,6 +5,7 @@ import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJs
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
+import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import {checkSliceId, contractKey} from './graph.js'
 import type {Graph} from './graph.js'
@@ -224,14 +225,15 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
   const cache = await openCache(dir, warn)
   // What the graph names changes what is read, so it is part of each entry’s hash.
   const namesKey = names.length > 0 ? '\0' + names.join('\n') : ''
+  let reader: ContractReader | undefined
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
     const hash = hashText(text + namesKey)
     let contracts = cache.get(key, hash)
     if (!contracts) {
-      // The markdown parser loads only when a file changed.
-      const {parseContracts} = await import('./parse.js')
-      contracts = readContracts(parseContracts)(file, text, {names})
+      // The markdown parser (in a worker, under a deadline) starts only when a file changed.
+      reader ??= (await import('./contract-reader.js')).openContractReader()
+      contracts = await reader.read(file, text, {names})
       cache.set(key, hash, contracts.map(forCache))
     }
     if (contracts.length === 0 && file !== files[0] && text.trim() !== '') {
@@ -242,20 +244,9 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
       loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
     }
   }
+  await reader?.close()
   await cache.save()
   return {contracts: loaded, problems}
-}
-
-/** How the loader calls the contract reader: with the names the graph lists. */
-type ReadContracts = (file: string, text: string, options: {names: readonly string[]}) => Contract[]
-
-/**
- * The contract reader with the graph’s names. TODO(reader): `parseContracts`
- * takes `{names}` once the reader’s branch lands; until then the extra
- * argument is ignored and this adapter is a plain cast.
- */
-function readContracts(parse: (file: string, text: string) => Contract[]): ReadContracts {
-  return parse as ReadContracts
 }
 
 /**

@@ -1,0 +1,100 @@
+import {Worker} from 'node:worker_threads'
+import type {Contract} from '@verification-tiers/contracts'
+import {firstLine, ProjectError} from './errors.js'
+import type {ParseOptions} from './parse.js'
+
+/** Seconds a contract file may take to parse (`TIERS_PARSE_TIMEOUT` sets another). */
+export const defaultParseSeconds = 10
+export const parseTimeoutVariable = 'TIERS_PARSE_TIMEOUT'
+
+/** What the loader sends the worker: one file. */
+export interface ParseRequest {
+  file: string
+  text: string
+  names: readonly string[] | undefined
+}
+
+/** What the worker answers: the file's contracts, a project error's place and reason, or another error's message. */
+export type ParseReply = {contracts: Contract[]} | {place: string; reason: string} | {failure: string}
+
+/** The deadline of one file's parse, in seconds: `TIERS_PARSE_TIMEOUT` when it is a number above 0. */
+export function parseSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env[parseTimeoutVariable])
+  return Number.isFinite(value) && value > 0 ? value : defaultParseSeconds
+}
+
+/** Reads contract files, each under a deadline. */
+export interface ContractReader {
+  read(file: string, text: string, options?: ParseOptions): Promise<Contract[]>
+  /** Ends the worker; the reader starts another if read again. */
+  close(): Promise<void>
+}
+
+const advice = 'less deeply nested lists, quotes and emphasis, or the contracts split over several files in contracts/'
+
+/**
+ * A contract reader that parses in a worker thread, one file at a time, and
+ * ends the worker when a file takes over `seconds` to parse: some markdown
+ * (deep nesting, long runs of emphasis markers) takes remark-parse minutes,
+ * whatever its size. The worker starts on the first read, and the deadline
+ * counts from when it is ready. It keeps the process alive only while it reads.
+ */
+export function openContractReader(seconds = parseSeconds()): ContractReader {
+  let started: Promise<Worker> | undefined
+  const stop = (worker: Worker) => {
+    started = undefined
+    void worker.terminate()
+  }
+  return {
+    async read(file, text, {names} = {}) {
+      started ??= startWorker()
+      const worker = await started.catch((error: unknown) => {
+        started = undefined
+        throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
+      })
+      worker.ref()
+      return new Promise<Contract[]>((resolve, reject) => {
+        const fail = (error: ProjectError) => {
+          settle()
+          stop(worker)
+          reject(error)
+        }
+        const timer = setTimeout(() => fail(new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse, expected ${advice}`)), seconds * 1000)
+        const onMessage = (reply: ParseReply) => {
+          settle()
+          if ('contracts' in reply) resolve(reply.contracts)
+          else if ('place' in reply) reject(new ProjectError(reply.place, reply.reason))
+          else reject(new ProjectError(file, `Unexpected markdown the parser cannot read (${reply.failure}), expected ${advice}`))
+        }
+        const onError = (error: Error) => fail(new ProjectError(file, `Unexpected markdown the parser cannot read (${firstLine(error)}), expected ${advice}`))
+        const onExit = (code: number) => fail(new ProjectError(file, `Unexpected end of the markdown parser (exit code ${code}), expected it to read the file`))
+        const settle = () => {
+          clearTimeout(timer)
+          worker.off('message', onMessage).off('error', onError).off('exit', onExit)
+          worker.unref()
+        }
+        worker.on('message', onMessage).on('error', onError).on('exit', onExit)
+        worker.postMessage({file, text, names} satisfies ParseRequest)
+      })
+    },
+    async close() {
+      const worker = await started?.catch(() => undefined)
+      started = undefined
+      await worker?.terminate()
+    }
+  }
+}
+
+/** A parse worker, once it has loaded the parser. */
+function startWorker(): Promise<Worker> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./parse-worker.js', import.meta.url))
+    const onError = (error: Error) => reject(error)
+    worker.once('error', onError)
+    worker.once('exit', (code) => reject(new Error(`exit code ${code}`)))
+    worker.once('message', () => {
+      worker.off('error', onError).removeAllListeners('exit')
+      resolve(worker)
+    })
+  })
+}
