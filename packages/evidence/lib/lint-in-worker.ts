@@ -1,8 +1,12 @@
 import {Worker} from 'node:worker_threads'
-import type {VFileMessage} from 'vfile-message'
 
-/** What `tiers verify` reads of a lint message. */
-export type LintNote = Pick<VFileMessage, 'fatal' | 'place' | 'reason' | 'ruleId'>
+/** What `tiers verify` reads of a lint message: whether it is an error, its line (`null` when it has no place), its reason and rule. */
+export interface LintNote {
+  fatal: boolean
+  line: number | null
+  reason: string
+  ruleId: string | null
+}
 
 /** The worker's answer: the messages by absolute path, or the message of the error the lint ended with. */
 export type LintReply = {messages: Array<[string, LintNote[]]>} | {failure: string}

@@ -17,7 +17,7 @@ try {
   reply = {
     messages: [...messages].map(([file, list]): [string, LintNote[]] => [
       file,
-      list.map(({fatal, place, reason, ruleId}) => ({fatal, place: place ?? undefined, reason, ruleId: ruleId ?? undefined}))
+      list.map(({fatal, place, reason, ruleId}) => ({fatal: fatal === true, line: place ? ('start' in place ? place.start.line : place.line) : null, reason, ruleId: ruleId ?? null}))
     ])
   }
 } catch (error) {

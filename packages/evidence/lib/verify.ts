@@ -259,8 +259,8 @@ function lintErrors(slice: ProjectSlice, lintMessages: ReadonlyMap<string, LintN
   const errors: string[] = []
   for (const file of new Set(slice.contracts.map((loaded) => loaded.file))) {
     for (const message of lintMessages.get(path.resolve(file)) ?? []) {
-      if (!message.fatal || !message.place) continue
-      const line = 'start' in message.place ? message.place.start.line : message.place.line
+      const {line} = message
+      if (!message.fatal || line === null) continue
       const inside = slice.contracts.some(({contract, file: from}) => from === file && contract.position.start.line <= line && line <= contract.position.end.line)
       if (inside) errors.push(`${path.basename(file)}:${line}: ${message.reason} (${message.ruleId})`)
     }
