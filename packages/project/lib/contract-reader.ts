@@ -1,21 +1,23 @@
 import {Worker} from 'node:worker_threads'
 import type {Contract} from '@verification-tiers/contracts'
 import {firstLine, ProjectError} from './errors.js'
+import type {MarkdownGraph} from './graph-markdown.js'
 import type {ParseOptions} from './parse.js'
 
-/** Seconds a contract file may take to parse (`TIERS_PARSE_TIMEOUT` sets another). */
+/** Seconds a contract file or `GRAPH.md` may take to parse (`TIERS_PARSE_TIMEOUT` sets another). */
 export const defaultParseSeconds = 10
 export const parseTimeoutVariable = 'TIERS_PARSE_TIMEOUT'
 
-/** What the loader sends the worker: one file. */
+/** What the loader sends the worker: one file, a contract file or `GRAPH.md`. */
 export interface ParseRequest {
+  kind: 'contracts' | 'graph'
   file: string
   text: string
   names: readonly string[] | undefined
 }
 
-/** What the worker answers: the file's contracts, a project error's place and reason, or another error's message. */
-export type ParseReply = {contracts: Contract[]} | {place: string; reason: string} | {failure: string}
+/** What the worker answers: the file's contracts or graph, a project error's place and reason, or another error's message. */
+export type ParseReply = {contracts: Contract[]} | {graph: MarkdownGraph} | {place: string; reason: string} | {failure: string}
 
 /** The deadline of one file's parse, in seconds: `TIERS_PARSE_TIMEOUT` when it is a number above 0. */
 export function parseSeconds(env: NodeJS.ProcessEnv = process.env): number {
@@ -23,9 +25,10 @@ export function parseSeconds(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isFinite(value) && value > 0 ? value : defaultParseSeconds
 }
 
-/** Reads contract files, each under a deadline. */
+/** Reads contract files and `GRAPH.md`, each under a deadline. */
 export interface ContractReader {
   read(file: string, text: string, options?: ParseOptions): Promise<Contract[]>
+  readGraph(file: string, text: string): Promise<MarkdownGraph>
   /** Ends the worker; the reader starts another if read again. */
   close(): Promise<void>
 }
@@ -45,37 +48,49 @@ export function openContractReader(seconds = parseSeconds()): ContractReader {
     started = undefined
     void worker.terminate()
   }
+  /** One file through the worker: its reply, or the `ProjectError` that stands for it. */
+  const ask = async (request: ParseRequest): Promise<ParseReply & ({contracts: Contract[]} | {graph: MarkdownGraph})> => {
+    const {file} = request
+    started ??= startWorker()
+    const worker = await started.catch((error: unknown) => {
+      started = undefined
+      throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
+    })
+    worker.ref()
+    return new Promise((resolve, reject) => {
+      const fail = (error: ProjectError) => {
+        settle()
+        stop(worker)
+        reject(error)
+      }
+      const timer = setTimeout(() => fail(new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse, expected ${advice}`)), seconds * 1000)
+      const onMessage = (reply: ParseReply) => {
+        settle()
+        if ('place' in reply) reject(new ProjectError(reply.place, reply.reason))
+        else if ('failure' in reply) reject(new ProjectError(file, `Unexpected markdown the parser cannot read (${reply.failure}), expected ${advice}`))
+        else resolve(reply)
+      }
+      const onError = (error: Error) => fail(new ProjectError(file, `Unexpected markdown the parser cannot read (${firstLine(error)}), expected ${advice}`))
+      const onExit = (code: number) => fail(new ProjectError(file, `Unexpected end of the markdown parser (exit code ${code}), expected it to read the file`))
+      const settle = () => {
+        clearTimeout(timer)
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit)
+        worker.unref()
+      }
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit)
+      worker.postMessage(request)
+    })
+  }
   return {
     async read(file, text, {names} = {}) {
-      started ??= startWorker()
-      const worker = await started.catch((error: unknown) => {
-        started = undefined
-        throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
-      })
-      worker.ref()
-      return new Promise<Contract[]>((resolve, reject) => {
-        const fail = (error: ProjectError) => {
-          settle()
-          stop(worker)
-          reject(error)
-        }
-        const timer = setTimeout(() => fail(new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse, expected ${advice}`)), seconds * 1000)
-        const onMessage = (reply: ParseReply) => {
-          settle()
-          if ('contracts' in reply) resolve(reply.contracts)
-          else if ('place' in reply) reject(new ProjectError(reply.place, reply.reason))
-          else reject(new ProjectError(file, `Unexpected markdown the parser cannot read (${reply.failure}), expected ${advice}`))
-        }
-        const onError = (error: Error) => fail(new ProjectError(file, `Unexpected markdown the parser cannot read (${firstLine(error)}), expected ${advice}`))
-        const onExit = (code: number) => fail(new ProjectError(file, `Unexpected end of the markdown parser (exit code ${code}), expected it to read the file`))
-        const settle = () => {
-          clearTimeout(timer)
-          worker.off('message', onMessage).off('error', onError).off('exit', onExit)
-          worker.unref()
-        }
-        worker.on('message', onMessage).on('error', onError).on('exit', onExit)
-        worker.postMessage({file, text, names} satisfies ParseRequest)
-      })
+      const reply = await ask({kind: 'contracts', file, text, names})
+      if ('contracts' in reply) return reply.contracts
+      throw new ProjectError(file, 'Unexpected answer of the markdown parser, expected contracts')
+    },
+    async readGraph(file, text) {
+      const reply = await ask({kind: 'graph', file, text, names: undefined})
+      if ('graph' in reply) return reply.graph
+      throw new ProjectError(file, 'Unexpected answer of the markdown parser, expected slices')
     },
     async close() {
       const worker = await started?.catch(() => undefined)

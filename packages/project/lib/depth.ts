@@ -1,3 +1,5 @@
+import {ProjectError} from './errors.js'
+
 /** What the walk reads of a markdown tree’s node. */
 export interface TreeNode {
   children?: TreeNode[]
@@ -25,4 +27,12 @@ export function nodeBeyondDepth(tree: TreeNode, limit = maxMarkdownDepth): TreeN
     if (children) for (let index = children.length - 1; index >= 0; index--) pending.push([children[index]!, depth + 1])
   }
   return null
+}
+
+/** Refuse a markdown tree nested deeper than the readers' walks can go: a `ProjectError` naming the file and line. */
+export function checkMarkdownDepth(tree: TreeNode, file: string): void {
+  const deep = nodeBeyondDepth(tree)
+  if (!deep) return
+  const line = deep.position?.start.line
+  throw new ProjectError(line === undefined ? file : `${file}:${line}`, `Unexpected markdown nested over ${maxMarkdownDepth} levels deep (emphasis, lists or quotes), expected at most ${maxMarkdownDepth}`)
 }

@@ -4,8 +4,7 @@ import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {VFile} from 'vfile'
-import {maxMarkdownDepth, nodeBeyondDepth} from './depth.js'
-import {ProjectError} from './errors.js'
+import {checkMarkdownDepth} from './depth.js'
 
 // The parser the linter uses, so the gate reads every contract the lint rules see.
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
@@ -22,10 +21,6 @@ export interface ParseOptions {
 export function parseContracts(file: string, text: string, _options: ParseOptions = {}): Contract[] {
   const vfile = new VFile({path: file, value: text})
   const tree = processor.parse(vfile)
-  const deep = nodeBeyondDepth(tree)
-  if (deep) {
-    const line = deep.position?.start.line
-    throw new ProjectError(line === undefined ? file : `${file}:${line}`, `Unexpected markdown nested over ${maxMarkdownDepth} levels deep (emphasis, lists or quotes), expected at most ${maxMarkdownDepth}`)
-  }
+  checkMarkdownDepth(tree, file)
   return extractContracts(tree, vfile)
 }

@@ -118,8 +118,10 @@ async function readGraph(dir: string): Promise<LoadedGraph | null> {
   const markdownFile = path.join(dir, 'GRAPH.md')
   const markdown = await readMarkdown(markdownFile)
   if (markdown === undefined) return null
-  const {readGraphMarkdown} = await import('./graph-markdown.js')
-  return {from: 'GRAPH.md', file: markdownFile, ...readGraphMarkdown(markdown, markdownFile)}
+  // Parsed in a worker under the same deadline as the contract files.
+  const reader = (await import('./contract-reader.js')).openContractReader()
+  const graph = await reader.readGraph(markdownFile, markdown).finally(() => reader.close())
+  return {from: 'GRAPH.md', file: markdownFile, ...graph}
 }
 
 /**
