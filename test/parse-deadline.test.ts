@@ -10,7 +10,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, fixtureCopy, runTiers} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 
@@ -22,9 +22,9 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** A copy of the example project with `markdown` added at the end of `file`; the line it starts on. */
-async function projectWith(file: string, markdown: string): Promise<{folder: string; line: number}> {
-  const folder = await exampleProject(folders, 'verification-tiers-parse-deadline-', 'true')
+/** A copy of the example project (or of a fixture) with `markdown` added at the end of `file`; the line it starts on. */
+async function projectWith(file: string, markdown: string, fixture?: string): Promise<{folder: string; line: number}> {
+  const folder = fixture ? await fixtureCopy(folders, fixture) : await exampleProject(folders, 'verification-tiers-parse-deadline-', 'true')
   const target = path.join(folder, '.greenlight', file)
   const before = (await fs.readFile(target, 'utf8')).replace(/\n*$/, '\n\n')
   await fs.writeFile(target, before + markdown + '\n')
@@ -52,6 +52,17 @@ describe('markdown nested thousands deep', () => {
   })
 })
 
+describe('a GRAPH.md nested thousands deep', () => {
+  it('one line naming the file and line, exit 2', async ({expect}) => {
+    const {folder, line} = await projectWith('GRAPH.md', '>'.repeat(8000) + ' a', 'graph-md')
+    expect(await runTiers(folder, ['status'], '', {TIERS_PARSE_TIMEOUT: '600'})).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `tiers: .greenlight/GRAPH.md:${line}: Unexpected markdown nested over 1000 levels deep (emphasis, lists or quotes), expected at most 1000\n`
+    })
+  })
+})
+
 describe('the parse deadline', () => {
   it('a contract file that takes longer to parse than TIERS_PARSE_TIMEOUT: one line naming it, exit 2', async ({expect}) => {
     // A list nested 300 deep, each level indented further: seconds of remark-parse for 90 kB.
@@ -64,6 +75,13 @@ describe('the parse deadline', () => {
         stderr: `tiers: .greenlight/contracts/C-06.md: Unexpected markdown that takes over 0.1 s to parse, expected less deeply nested lists, quotes and emphasis, or the contracts split over several files in contracts/\n`
       })
     }
+    // GRAPH.md is parsed under the same deadline.
+    const graph = await projectWith('GRAPH.md', nested, 'graph-md')
+    expect(await runTiers(graph.folder, ['status'], '', {TIERS_PARSE_TIMEOUT: '0.1'})).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'tiers: .greenlight/GRAPH.md: Unexpected markdown that takes over 0.1 s to parse, expected less deeply nested lists, quotes and emphasis, or the contracts split over several files in contracts/\n'
+    })
     // With the default deadline the same file is read.
     const read = await runTiers(folder, ['contracts'])
     expect(read.code).toBe(0)
