@@ -39,8 +39,8 @@ const advice = 'less deeply nested lists, quotes and emphasis, or the contracts 
  * A contract reader that parses in a worker thread, one file at a time, and
  * ends the worker when a file takes over `seconds` to parse: some markdown
  * (deep nesting, long runs of emphasis markers) takes remark-parse minutes,
- * whatever its size. The worker starts on the first read, and the deadline
- * counts from when it is ready. It keeps the process alive only while it reads.
+
+
  */
 export function openContractReader(seconds = parseSeconds()): ContractReader {
   let started: Promise<Worker> | undefined
@@ -51,7 +51,7 @@ export function openContractReader(seconds = parseSeconds()): ContractReader {
   /** One file through the worker: its reply, or the `ProjectError` that stands for it. */
   const ask = async (request: ParseRequest): Promise<ParseReply & ({contracts: Contract[]} | {graph: MarkdownGraph})> => {
     const {file} = request
-    started ??= startWorker()
+    started ??= startWorker(request.kind)
     const worker = await started.catch((error: unknown) => {
       started = undefined
       throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
@@ -100,10 +100,10 @@ export function openContractReader(seconds = parseSeconds()): ContractReader {
   }
 }
 
-/** A parse worker, once it has loaded the parser. */
-function startWorker(): Promise<Worker> {
+/** A parse worker, once it has loaded the reader of `kind` (another loads on its first file). */
+function startWorker(kind: ParseRequest['kind']): Promise<Worker> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./parse-worker.js', import.meta.url))
+    const worker = new Worker(new URL('./parse-worker.js', import.meta.url), {workerData: kind})
     const onError = (error: Error) => reject(error)
     worker.once('error', onError)
     worker.once('exit', (code) => reject(new Error(`exit code ${code}`)))

@@ -1,23 +1,27 @@
 /**
- * The contract and `GRAPH.md` readers in a worker thread: the loader ends a parse that takes
- * longer than its deadline by ending this thread (see `contract-reader.ts`).
+ * The contract and `GRAPH.md` readers in a worker thread: the loader ends a
+ * parse that takes longer than its deadline by ending this thread (see
+ * `contract-reader.ts`). The reader the first file needs loads before the
+ * thread says it is ready, so that its deadline is the parse's alone.
  */
-import {parentPort} from 'node:worker_threads'
+import {parentPort, workerData} from 'node:worker_threads'
 import {firstLine, ProjectError} from './errors.js'
-import {readGraphMarkdown} from './graph-markdown.js'
-import {parseContracts} from './parse.js'
 import type {ParseRequest, ParseReply} from './contract-reader.js'
 
 const port = parentPort
 if (!port) throw new Error('parse-worker.js runs as a worker thread')
 
-port.on('message', ({kind, file, text, names}: ParseRequest) => {
-  let reply: ParseReply
+const readers = {graph: () => import('./graph-markdown.js'), contracts: () => import('./parse.js')}
+
+async function answer({kind, file, text, names}: ParseRequest): Promise<ParseReply> {
   try {
-    reply = kind === 'graph' ? {graph: readGraphMarkdown(text, file)} : {contracts: parseContracts(file, text, {names})}
+    if (kind === 'graph') return {graph: (await readers.graph()).readGraphMarkdown(text, file)}
+    return {contracts: (await readers.contracts()).parseContracts(file, text, {names})}
   } catch (error) {
-    reply = error instanceof ProjectError ? {place: error.file, reason: error.reason} : {failure: firstLine(error)}
+    return error instanceof ProjectError ? {place: error.file, reason: error.reason} : {failure: firstLine(error)}
   }
-  port.postMessage(reply)
-})
+}
+
+port.on('message', (request: ParseRequest) => void answer(request).then((reply) => port.postMessage(reply)))
+await readers[workerData as ParseRequest['kind']]()
 port.postMessage('ready')
