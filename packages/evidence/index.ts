@@ -12,3 +12,4 @@ export {baseEnvironment, checkEnvironment, projectFingerprint, projectRoot, veri
 export type {VerifyOptions} from './lib/verify.js'
 export {answerStopHook} from './lib/project-stop.js'
 export {checkApprovable, sliceFreshness} from './lib/slice-evidence.js'
+export {InterruptedError} from './lib/interrupted.js'

@@ -13,8 +13,8 @@ export type LintReply = {messages: Array<[string, LintNote[]]>} | {failure: stri
 
 /**
  * Lint `files` with the project's configuration in a worker thread. When
- * `signal` aborts, the worker is ended and the promise never settles: `tiers`
- * is ending and records nothing (see `whileChecksRun`).
+ * `signal` aborts, the worker is ended and the promise never settles: the
+ * run ends with an interruption and records nothing (see `whileChecksRun`).
  */
 export function lintInWorker(files: ReadonlyArray<{path: string; text: string}>, signal: AbortSignal): Promise<Map<string, LintNote[]>> {
   return new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
 import {sourceFingerprint} from './fingerprint.js'
+import {InterruptedError} from './interrupted.js'
 import {lintInWorker} from './lint-in-worker.js'
 import type {LintNote} from './lint-in-worker.js'
 import {stopAllGroups} from './process-groups.js'
@@ -110,7 +111,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   const env = checkEnvironment(options.envAllow)
   const run = async (command: string, seconds = timeoutSeconds) => {
     const result = await runCommand(command, {cwd: root, timeoutMs: seconds * 1000, env, signal})
-    // Interrupted: `tiers` is ending (see `whileChecksRun`); no other check runs, nothing is recorded.
+    // Interrupted: the run ends with an `InterruptedError` (see `whileChecksRun`); no other check runs, nothing is recorded.
     if (signal.aborted) await new Promise<never>(() => {})
     return result
   }
@@ -171,33 +172,34 @@ const interruptGraceMs = 200
 
 /**
  * Run the checks with SIGINT, SIGTERM and SIGHUP handlers, so a Ctrl-C
- * stops every running check’s process group, waits for it, and ends `tiers`
- * with 128 plus the signal’s number (130, 143, 129), as a shell reports it.
- * Nothing is recorded: a partial run proves nothing. A second signal does not
- * wait; the groups still get SIGKILL as the process exits. The handlers are
- * there only while checks run, so every other moment keeps Node’s defaults.
+ * stops every running check’s process group, waits for it, and rejects with
+ * an `InterruptedError` (its `exitCode` 128 plus the signal’s number: 130,
+ * 143, 129), for the caller to exit with. Nothing is recorded: a partial run
+ * proves nothing. A second signal does not wait for the groups; they still
+ * get SIGKILL as the process exits. The handlers are there only while checks
+ * run, so every other moment keeps Node’s defaults.
  */
 async function whileChecksRun<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
+  let interrupt: (error: InterruptedError) => void = () => {}
+  const interrupted = new Promise<never>((_resolve, reject) => (interrupt = reject))
   const onSignal = (name: NodeJS.Signals) => {
-    const code = 128 + (constants.signals[name] ?? 0)
-    if (controller.signal.aborted) process.exit(code)
+    const error = new InterruptedError(name, 128 + (constants.signals[name] ?? 0))
+    if (controller.signal.aborted) return interrupt(error)
     controller.abort()
-    void stopAllGroups(interruptGraceMs).finally(() => {
-      process.stderr.write(`tiers: interrupted by ${name}: the running checks were stopped and nothing was recorded\n`)
-      process.exit(code)
-    })
+    void stopAllGroups(interruptGraceMs).finally(() => interrupt(error))
   }
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
   for (const name of signals) process.on(name, onSignal)
   try {
-    const result = await work(controller.signal)
+    // An interrupted check never settles (see `runChecks`): the interruption wins.
+    const result = await Promise.race([work(controller.signal), interrupted])
     // A signal that came while the work held the thread is read from its
     // pipe only in a poll phase of the event loop: wait for one (between two
     // check phases) before the handlers go, or the signal would be lost.
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
-    // A signal after the last command: `tiers` is ending all the same, and records nothing.
-    if (controller.signal.aborted) await new Promise<never>(() => {})
+    // A signal after the last command: nothing is recorded all the same.
+    if (controller.signal.aborted) return await interrupted
     return result
   } finally {
     for (const name of signals) process.off(name, onSignal)
