@@ -2,3 +2,4 @@
 export {readGraphMarkdown} from './lib/graph-markdown.js'
 export type {MarkdownGraph} from './lib/graph-markdown.js'
 export {readGraphSync} from './lib/read-sync.js'
+export {markdownGraph} from './lib/graph-markdown.js'

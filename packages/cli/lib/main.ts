@@ -1,5 +1,6 @@
 import {parseArgs} from 'node:util'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
+import {InterruptedError} from '@verification-tiers/evidence/interrupted'
 import {ConcurrentChangeError, FileReadError, GateError} from '@verification-tiers/runtime'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
@@ -133,6 +134,7 @@ async function toYaml(value: unknown): Promise<string> {
 }
 
 function exitCodeOf(error: unknown): number {
+  if (error instanceof InterruptedError) return error.exitCode
   // Another `tiers` changed the file meanwhile: nothing was written, and running it again is enough.
   if (error instanceof UserError || error instanceof GateError || error instanceof ConcurrentChangeError) return exitCodes.user
   if (error instanceof ProjectError || error instanceof FileReadError) return exitCodes.broken

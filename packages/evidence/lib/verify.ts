@@ -7,9 +7,11 @@ import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
-import type {VFileMessage} from 'vfile-message'
 import {sourceFingerprint} from './fingerprint.js'
 import type {SourceFingerprint} from './fingerprint.js'
+import {InterruptedError} from './interrupted.js'
+import {lintInWorker} from './lint-in-worker.js'
+import type {LintNote} from './lint-in-worker.js'
 import {stopAllGroups} from './process-groups.js'
 import {runCommand} from './run-command.js'
 import type {CommandResult} from './run-command.js'
@@ -120,7 +122,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   const env = checkEnvironment(options.envAllow)
   const run = async (command: string, seconds = timeoutSeconds) => {
     const result = await runCommand(command, {cwd: root, timeoutMs: seconds * 1000, env, signal})
-    // Interrupted: `tiers` is ending (see `whileChecksRun`); no other check runs, nothing is recorded.
+    // Interrupted: the run ends with an `InterruptedError` (see `whileChecksRun`); no other check runs, nothing is recorded.
     if (signal.aborted) await new Promise<never>(() => {})
     return result
   }
@@ -128,8 +130,8 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
   // Every contract file of the run is linted once, in one run of the engine, when a slice first needs it.
-  let lintRun: Promise<Map<string, VFileMessage[]>> | undefined
-  const lintMessages = () => (lintRun ??= lintContractFiles(slices))
+  let lintRun: Promise<Map<string, LintNote[]>> | undefined
+  const lintMessages = () => (lintRun ??= lintContractFiles(slices, signal))
   const sliceRuns: SliceRun[] = []
   for (const slice of slices) {
     const results: CheckResult[] = []
@@ -181,29 +183,34 @@ const interruptGraceMs = 200
 
 /**
  * Run the checks with SIGINT, SIGTERM and SIGHUP handlers, so a Ctrl-C
- * stops every running check’s process group, waits for it, and ends `tiers`
- * with 128 plus the signal’s number (130, 143, 129), as a shell reports it.
- * Nothing is recorded: a partial run proves nothing. A second signal does not
- * wait; the groups still get SIGKILL as the process exits. The handlers are
- * there only while checks run, so every other moment keeps Node’s defaults.
+ * stops every running check’s process group, waits for it, and rejects with
+ * an `InterruptedError` (its `exitCode` 128 plus the signal’s number: 130,
+ * 143, 129), for the caller to exit with. Nothing is recorded: a partial run
+ * proves nothing. A second signal does not wait for the groups; they still
+ * get SIGKILL as the process exits. The handlers are there only while checks
+ * run, so every other moment keeps Node’s defaults.
  */
 async function whileChecksRun<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController()
+  let interrupt: (error: InterruptedError) => void = () => {}
+  const interrupted = new Promise<never>((_resolve, reject) => (interrupt = reject))
   const onSignal = (name: NodeJS.Signals) => {
-    const code = 128 + (constants.signals[name] ?? 0)
-    if (controller.signal.aborted) process.exit(code)
+    const error = new InterruptedError(name, 128 + (constants.signals[name] ?? 0))
+    if (controller.signal.aborted) return interrupt(error)
     controller.abort()
-    void stopAllGroups(interruptGraceMs).finally(() => {
-      process.stderr.write(`tiers: interrupted by ${name}: the running checks were stopped and nothing was recorded\n`)
-      process.exit(code)
-    })
+    void stopAllGroups(interruptGraceMs).finally(() => interrupt(error))
   }
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
   for (const name of signals) process.on(name, onSignal)
   try {
-    const result = await work(controller.signal)
-    // A signal after the last command: `tiers` is ending all the same, and records nothing.
-    if (controller.signal.aborted) await new Promise<never>(() => {})
+    // An interrupted check never settles (see `runChecks`): the interruption wins.
+    const result = await Promise.race([work(controller.signal), interrupted])
+    // A signal that came while the work held the thread is read from its
+    // pipe only in a poll phase of the event loop: wait for one (between two
+    // check phases) before the handlers go, or the signal would be lost.
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+    // A signal after the last command: nothing is recorded all the same.
+    if (controller.signal.aborted) return await interrupted
     return result
   } finally {
     for (const name of signals) process.off(name, onSignal)
@@ -243,7 +250,7 @@ function commandCheck(base: CheckBase, result: CommandResult, seconds: number): 
 }
 
 /** Contract level: every contract the slice lists is found, and none has a lint error. */
-async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Map<string, VFileMessage[]>>): Promise<CheckResult> {
+async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Map<string, LintNote[]>>): Promise<CheckResult> {
   const base = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract' as const, method: 'lint' as const, command: null, exit_code: null, duration_ms: null, output: null}
   if (slice.missing.length > 0) {
     return {...base, status: 'fail', details: `not found: ${slice.missing.join(', ')}`, category: 'coordination_failure'}
@@ -253,21 +260,20 @@ async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Ma
   return {...base, status: 'pass', details: `${slice.contracts.map((loaded) => loaded.contract.label).join(', ')}: found, no lint errors`, category: null}
 }
 
-/** The lint messages of the contract files of `slices` whose contracts are all found, by absolute path. */
-async function lintContractFiles(slices: readonly ProjectSlice[]): Promise<Map<string, VFileMessage[]>> {
-  // The lint engine loads only when a run needs it, not with every command.
-  const {lintTexts} = await import('@verification-tiers/lint')
+/** The lint messages of the contract files of `slices` whose contracts are all found, by absolute path; linted in a worker that `signal` ends. */
+async function lintContractFiles(slices: readonly ProjectSlice[], signal: AbortSignal): Promise<Map<string, LintNote[]>> {
   const files = new Set(slices.filter((slice) => slice.missing.length === 0).flatMap((slice) => slice.contracts.map((loaded) => loaded.file)))
-  return lintTexts(await Promise.all([...files].map(async (file) => ({path: file, text: await readFile(file, 'utf8')}))))
+  // The lint engine loads only when a run needs it, and in the worker.
+  return lintInWorker(await Promise.all([...files].map(async (file) => ({path: file, text: await readFile(file, 'utf8')}))), signal)
 }
 
 /** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */
-function lintErrors(slice: ProjectSlice, lintMessages: ReadonlyMap<string, VFileMessage[]>): string[] {
+function lintErrors(slice: ProjectSlice, lintMessages: ReadonlyMap<string, LintNote[]>): string[] {
   const errors: string[] = []
   for (const file of new Set(slice.contracts.map((loaded) => loaded.file))) {
     for (const message of lintMessages.get(path.resolve(file)) ?? []) {
-      if (!message.fatal || !message.place) continue
-      const line = 'start' in message.place ? message.place.start.line : message.place.line
+      const {line} = message
+      if (!message.fatal || line === null) continue
       const inside = slice.contracts.some(({contract, file: from}) => from === file && contract.position.start.line <= line && line <= contract.position.end.line)
       if (inside) errors.push(`${path.basename(file)}:${line}: ${message.reason} (${message.ruleId})`)
     }

@@ -2,7 +2,7 @@
 export class ProjectError extends Error {
   constructor(
     readonly file: string,
-    reason: string
+    readonly reason: string
   ) {
     super(`${file}: ${reason}`)
     this.name = 'ProjectError'

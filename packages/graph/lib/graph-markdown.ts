@@ -2,6 +2,7 @@ import type {Heading, Nodes, Root, RootContent} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
+import {checkMarkdownDepth} from './depth.js'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, oneLine, placeOf, readTierText} from './graph.js'
 import type {FolderGraph, GraphProblem, GraphRef, GraphSlice, TierText} from './graph.js'
@@ -58,6 +59,7 @@ export interface MarkdownGraph {
  */
 export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
   const tree = processor.parse(text) as Root
+  checkMarkdownDepth(tree, file)
   const slices: GraphSlice[] = []
   const problems: GraphProblem[] = []
   const headings: Array<{node: Heading; fields: Field[]}> = []

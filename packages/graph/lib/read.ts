@@ -12,6 +12,11 @@ export interface ReadGraphOptions<Text> {
    * `graphSizeLimit` bytes.
    */
   readFile?: (file: string) => Text
+  /**
+   * Read a `GRAPH.md`'s text into its graph; by default in this thread. A
+   * caller that must bound the parse (the gate) reads it elsewhere.
+   */
+  markdownGraph?: (text: string, file: string) => Promise<FolderGraph> | FolderGraph
 }
 
 /** Largest graph file read, in bytes: 16 MiB, as every input of the gate. */
@@ -27,15 +32,18 @@ export function graphFiles(dir: string): {json: string; markdown: string} {
  * `null`. A graph that cannot be read is a `ProjectError` naming its file
  * (and line); what a `GRAPH.md` holds that is no slice is in `problems`.
  */
-export async function readGraph(dir: string, {readFile = readGraphFile}: ReadGraphOptions<Promise<string | undefined> | string | undefined> = {}): Promise<FolderGraph | null> {
+export async function readGraph(
+  dir: string,
+  {readFile = readGraphFile, markdownGraph}: ReadGraphOptions<Promise<string | undefined> | string | undefined> = {}
+): Promise<FolderGraph | null> {
   const files = graphFiles(dir)
   const json = await readFile(files.json)
   if (json !== undefined) return jsonGraph(json, files.json)
   const markdown = await readFile(files.markdown)
   if (markdown === undefined) return null
+  if (markdownGraph) return markdownGraph(markdown, files.markdown)
   // The markdown parser loads only for a GRAPH.md.
-  const {markdownGraph} = await import('./graph-markdown.js')
-  return markdownGraph(markdown, files.markdown)
+  return (await import('./graph-markdown.js')).markdownGraph(markdown, files.markdown)
 }
 
 /**

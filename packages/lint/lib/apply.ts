@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
+import {checkWritesInside} from '@verification-tiers/setup/inside'
 import type {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
 import {applyFixes, planFixes} from './fix.js'
@@ -21,11 +22,17 @@ export interface FixOutcome {
  * Apply the fixes the messages of `files` offer. A file whose fixes overlap,
  * or that changed on disk since it was linted, is left as it is; each file
  * is written atomically; `notify` gets a line per fix (or per file left).
+ * A file reached through a symbolic link out of its `cwd` (the project) is
+ * refused, before any file is written (`OutsideLinkError`).
  * Without `write`, nothing is written and the diff says what would change.
  */
 export async function fixFiles(files: readonly VFile[], options: {write: boolean; notify: (line: string) => void}): Promise<FixOutcome> {
   const changed = new Map<VFile, string>()
   let diff = ''
+  if (options.write) {
+    // Each file is checked before any is written: a fix never goes through a link out of the project.
+    for (const file of files) if (planFixes(file).fixes.length > 0) await checkWritesInside(file.cwd, [file.path])
+  }
   for (const file of files) {
     const plan = planFixes(file)
     if (plan.fixes.length === 0) continue

@@ -4,6 +4,7 @@ import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {VFile} from 'vfile'
+import {checkMarkdownDepth} from '@verification-tiers/graph'
 
 // The parser the linter uses, so the gate reads every contract the lint rules see.
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
@@ -20,9 +21,12 @@ export function parseContracts(file: string, text: string, options?: ReadOptions
 /**
  * Contracts of one markdown file and the problems that kept parts of them
  * from being read: bad frontmatter, two tiers that disagree, a line that
- * looks like a contract heading but is none.
+ * looks like a contract heading but is none. Markdown nested too deep for
+ * the reader's walks is a `ProjectError` naming its line.
  */
 export function analyzeContractFile(file: string, text: string, options?: ReadOptions): ContractAnalysis {
   const vfile = new VFile({path: file, value: text})
-  return analyzeContracts(processor.parse(vfile), vfile, options)
+  const tree = processor.parse(vfile)
+  checkMarkdownDepth(tree, file)
+  return analyzeContracts(tree, vfile, options)
 }

@@ -8,6 +8,7 @@ import {hashContractText, openCache} from './cache.js'
 import type {Warn} from './cache.js'
 import {checkSliceId, contractKey, graphNames, indexContracts, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
 import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
+import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
 
@@ -111,6 +112,11 @@ function readGraph(dir: string): Promise<FolderGraph | null> {
       // Syntax errors are placed by the runtime’s scanner first.
       if (json !== undefined) parseJsonText(file, json)
       return json
+    },
+    // Parsed in a worker under the same deadline as the contract files.
+    markdownGraph: async (text, file) => {
+      const reader = (await import('./contract-reader.js')).openContractReader()
+      return reader.readGraph(file, text).finally(() => reader.close())
     }
   })
 }
@@ -202,15 +208,16 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
   const loaded: LoadedContract[] = []
   const problems: ProjectProblem[] = []
   const cache = await openCache(dir, warn)
+  let reader: ContractReader | undefined
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
     // What the graph names changes what is read, so it is part of each entry’s hash.
     const hash = hashContractText(text, names)
     let contracts = cache.get(key, hash)
     if (!contracts) {
-      // The markdown parser loads only when a file changed.
-      const {analyzeContractFile} = await import('./parse.js')
-      const analysis = analyzeContractFile(file, text, {names})
+      // The markdown parser (in a worker, under a deadline) starts only when a file changed.
+      reader ??= (await import('./contract-reader.js')).openContractReader()
+      const analysis = await reader.read(file, text, {names})
       contracts = analysis.contracts
       // Only a file read without a problem is kept: a cached file has none, so none is ever lost.
       if (analysis.problems.length === 0) cache.set(key, hash, contracts.map(forCache))
@@ -224,6 +231,7 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
       loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
     }
   }
+  await reader?.close()
   await cache.save()
   return {contracts: loaded, problems}
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import {createTwoFilesPatch, FILE_HEADERS_ONLY} from 'diff'
 import writeFileAtomic from 'write-file-atomic'
 import type {PlannedFile, Step} from './files.js'
+import {checkWritesInside} from './inside.js'
 import {planRemarkrc} from './remarkrc.js'
 import {planStopHook} from './stop-hook.js'
 import {planWorkflow} from './workflow.js'
@@ -15,8 +16,9 @@ export async function planInit(cwd: string, options: {ci?: CiProvider | undefine
   return steps
 }
 
-/** Write the planned files, each atomically, creating their folders. */
+/** Write the planned files, each atomically, creating their folders; none when one would go through a link out of `cwd` (`OutsideLinkError`). */
 export async function writePlanned(cwd: string, planned: readonly PlannedFile[]): Promise<void> {
+  await checkWritesInside(cwd, planned.map((each) => each.file))
   for (const each of planned) {
     const target = path.join(cwd, each.file)
     await mkdir(path.dirname(target), {recursive: true})

@@ -1,0 +1,35 @@
+import {Worker} from 'node:worker_threads'
+
+/** What `tiers verify` reads of a lint message: whether it is an error, its line (`null` when it has no place), its reason and rule. */
+export interface LintNote {
+  fatal: boolean
+  line: number | null
+  reason: string
+  ruleId: string | null
+}
+
+/** The worker's answer: the messages by absolute path, or the message of the error the lint ended with. */
+export type LintReply = {messages: Array<[string, LintNote[]]>} | {failure: string}
+
+/**
+ * Lint `files` with the project's configuration in a worker thread. When
+ * `signal` aborts, the worker is ended and the promise never settles: the
+ * run ends with an interruption and records nothing (see `whileChecksRun`).
+ */
+export function lintInWorker(files: ReadonlyArray<{path: string; text: string}>, signal: AbortSignal): Promise<Map<string, LintNote[]>> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return
+    const worker = new Worker(new URL('./lint-worker.js', import.meta.url), {workerData: files})
+    const onAbort = () => void worker.terminate()
+    signal.addEventListener('abort', onAbort, {once: true})
+    worker.once('message', (reply: LintReply) => {
+      if ('messages' in reply) resolve(new Map(reply.messages))
+      else reject(new Error(reply.failure))
+    })
+    worker.once('error', reject)
+    worker.once('exit', (code) => {
+      signal.removeEventListener('abort', onAbort)
+      if (!signal.aborted) reject(new Error(`Unexpected end of the lint engine (exit code ${code}), expected its messages`))
+    })
+  })
+}

@@ -1,0 +1,26 @@
+/**
+ * `tiers verify`'s lint, in a worker thread: the engine runs for seconds on a
+ * large contract file without giving the event loop a turn, so a SIGTERM or
+ * SIGINT would wait for it. In a worker the main thread ends `tiers` at
+ * once, and ends this thread with it (see `lintInWorker`).
+ */
+import {parentPort, workerData} from 'node:worker_threads'
+import {lintTexts} from '@verification-tiers/lint'
+import type {LintReply, LintNote} from './lint-in-worker.js'
+
+const port = parentPort
+if (!port) throw new Error('lint-worker.js runs as a worker thread')
+
+let reply: LintReply
+try {
+  const messages = await lintTexts(workerData as Array<{path: string; text: string}>)
+  reply = {
+    messages: [...messages].map(([file, list]): [string, LintNote[]] => [
+      file,
+      list.map(({fatal, place, reason, ruleId}) => ({fatal: fatal === true, line: place ? ('start' in place ? place.start.line : place.line) : null, reason, ruleId: ruleId ?? null}))
+    ])
+  }
+} catch (error) {
+  reply = {failure: error instanceof Error ? error.message : String(error)}
+}
+port.postMessage(reply)
