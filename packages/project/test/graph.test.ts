@@ -118,6 +118,15 @@ describe('GRAPH.json', () => {
     expect(read('{"graph": {}}')).toThrow(/^GRAPH\.json:1: Unexpected an object without `slices`/)
   })
 
+  it('refuses a slice with no contracts list at all, in either form, while an empty list is a slice with none', () => {
+    const shape = 'expected the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none: tiers does not read this shape'
+    const inArray = '{\n  "slices": [\n    {"id": 1, "name": "Pantry shelves", "parts": [{"path": "shelf.ts"}]}\n  ]\n}'
+    expect(() => readGraphJson(inArray, 'GRAPH.json')).toThrow(`GRAPH.json:3: Unexpected \`slices[0]\` without \`contracts\`, ${shape}`)
+    const byId = '{"slices": {\n"P-2": {"name": "Spice rack", "contracts": ["Jar"]},\n"P-3": {"name": "Bread bin"}}}'
+    expect(() => readGraphJson(byId, 'GRAPH.json')).toThrow(`GRAPH.json:3: Unexpected \`slices.P-3\` without \`contracts\`, ${shape}`)
+    expect(readGraphJson('{"slices": [{"id": "P-4", "contracts": []}]}', 'GRAPH.json').map((slice) => [slice.id, slice.contracts])).toEqual([['P-4', []]])
+  })
+
   it('refuses slice ids that differ only in case with one error naming both places', () => {
     const text = '{\n  "slices": {\n    "s-01": {"contracts": []},\n    "S-01": {"contracts": []}\n  }\n}'
     expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(
