@@ -127,6 +127,18 @@ describe('GRAPH.json', () => {
     expect(readGraphJson('{"slices": [{"id": "P-4", "contracts": []}]}', 'GRAPH.json').map((slice) => [slice.id, slice.contracts])).toEqual([['P-4', []]])
   })
 
+  it('never reads a slice whose contracts sit under a key it does not know as a slice with none (property)', () => {
+    const otherKey = fc.constantFrom('components', 'boundaries', 'parts', 'files', 'tasks', 'contract', 'specs')
+    const value = fc.oneof(fc.array(fc.string({maxLength: 6}), {maxLength: 3}), fc.string({maxLength: 6}), fc.integer())
+    fc.assert(
+      fc.property(fc.dictionary(otherKey, value, {maxKeys: 3}), fc.boolean(), (fields, keyed) => {
+        const slice = JSON.stringify({name: 'Larder', ...fields})
+        const text = keyed ? `{"slices": {"L-1": ${slice}}}` : `{"slices": [${JSON.stringify({id: 'L-1', ...JSON.parse(slice)})}]}`
+        expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(/^GRAPH\.json:1: Unexpected `slices(?:\.L-1|\[0\])` without `contracts`/)
+      })
+    )
+  })
+
   it('refuses slice ids that differ only in case with one error naming both places', () => {
     const text = '{\n  "slices": {\n    "s-01": {"contracts": []},\n    "S-01": {"contracts": []}\n  }\n}'
     expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(
