@@ -68,13 +68,13 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
     const nameNode = property(node, keys.name)
     const contractsNode = property(node, keys.contracts)
     const contracts: GraphRef[] = []
-    if (contractsNode) {
-      if (contractsNode.type !== 'array') return refuse(contractsNode, `\`${where}.contracts\` as ${describe(contractsNode)}`, 'a list of contract ids or names')
-      for (const item of contractsNode.children ?? []) {
-        const written = item.type === 'string' ? (getNodeValue(item) as string) : item.type === 'object' ? refText(property(item, [...keys.id, 'name']), getNodeValue) : null
-        if (written === null) return refuse(item, `${describe(item)} in \`${where}.contracts\``, 'a contract id or name as a string')
-        contracts.push({text: written, line: lineAt(item)})
-      }
+    // No list at all is not an empty list: the slice's contracts are somewhere tiers does not look, and would pass unchecked.
+    if (!contractsNode) return refuse(node, `\`${where}\` without \`contracts\``, 'the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none')
+    if (contractsNode.type !== 'array') return refuse(contractsNode, `\`${where}.contracts\` as ${describe(contractsNode)}`, 'a list of contract ids or names')
+    for (const item of contractsNode.children ?? []) {
+      const written = item.type === 'string' ? (getNodeValue(item) as string) : item.type === 'object' ? refText(property(item, [...keys.id, 'name']), getNodeValue) : null
+      if (written === null) return refuse(item, `${describe(item)} in \`${where}.contracts\``, 'a contract id or name as a string')
+      contracts.push({text: written, line: lineAt(item)})
     }
     // A tier that is no tier is the file’s mistake, not a shape tiers does not know.
     const stated = readTierNode(property(node, keys.tier), where, getNodeValue, (bad, value) => {

@@ -71,6 +71,27 @@ describe('GRAPH.json', () => {
       new ProjectError('GRAPH.json:3', 'Unexpected JSON syntax (ValueExpected), expected JSON')
     )
   })
+
+  it('refuses a slice with no contracts list at all, in either form, while an empty list is a slice with none', () => {
+    const shape = 'expected the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none: tiers does not read this shape'
+    const inArray = '{\n  "slices": [\n    {"id": 1, "name": "Pantry shelves", "parts": [{"path": "shelf.ts"}]}\n  ]\n}'
+    expect(() => readGraphJson(inArray, 'GRAPH.json')).toThrow(`GRAPH.json:3: Unexpected \`slices[0]\` without \`contracts\`, ${shape}`)
+    const byId = '{"slices": {\n"P-2": {"name": "Spice rack", "contracts": ["Jar"]},\n"P-3": {"name": "Bread bin"}}}'
+    expect(() => readGraphJson(byId, 'GRAPH.json')).toThrow(`GRAPH.json:3: Unexpected \`slices.P-3\` without \`contracts\`, ${shape}`)
+    expect(readGraphJson('{"slices": [{"id": "P-4", "contracts": []}]}', 'GRAPH.json').map((slice) => [slice.id, slice.contracts])).toEqual([['P-4', []]])
+  })
+
+  it('never reads a slice whose contracts sit under a key it does not know as a slice with none (property)', () => {
+    const otherKey = fc.constantFrom('components', 'boundaries', 'parts', 'files', 'tasks', 'contract', 'specs')
+    const value = fc.oneof(fc.array(fc.string({maxLength: 6}), {maxLength: 3}), fc.string({maxLength: 6}), fc.integer())
+    fc.assert(
+      fc.property(fc.dictionary(otherKey, value, {maxKeys: 3}), fc.boolean(), (fields, keyed) => {
+        const slice = JSON.stringify({name: 'Larder', ...fields})
+        const text = keyed ? `{"slices": {"L-1": ${slice}}}` : `{"slices": [${JSON.stringify({id: 'L-1', ...JSON.parse(slice)})}]}`
+        expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(/^GRAPH\.json:1: Unexpected `slices(?:\.L-1|\[0\])` without `contracts`/)
+      })
+    )
+  })
 })
 
 describe('GRAPH.md', () => {

@@ -280,6 +280,7 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
   const listed = new Set(slices.flatMap((slice) => slice.contracts))
   const graphIds = new Set(sliceById.keys())
+  for (const warning of slicesTheGraphLeftOut(slices, graph.from)) warn(warning)
   for (const loaded of contracts) {
     if (listed.has(loaded)) continue
     const {contract, file} = loaded
@@ -313,6 +314,33 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
   }
   problems.push(...unslicedProblems(contracts, slices, graph.from))
   return {slices, problems}
+}
+
+/**
+ * A warning for each contract the graph lists whose own Slice field names a
+ * slice of the graph that the graph does not list it under (`**Slice:** S-1,
+ * S-3` where the graph has it in S-1 only): the graph decides, so a person
+ * reading the contract would miss it in S-3's checkpoint. A field that does
+ * not read as slice ids, one or a list, says nothing here.
+ */
+function slicesTheGraphLeftOut(slices: readonly ProjectSlice[], from: string): string[] {
+  const graphIds = new Set(slices.map((slice) => slice.id.toLowerCase()))
+  const listedIn = new Map<LoadedContract, string[]>()
+  for (const slice of slices) for (const loaded of slice.contracts) listedIn.set(loaded, [...(listedIn.get(loaded) ?? []), slice.id])
+  const warnings: string[] = []
+  for (const [loaded, ids] of listedIn) {
+    const named = loaded.contract.slice
+    const written = named ? named.split(/\s*(?:,|&|\band\b)\s*/).map((part) => part.trim()) : []
+    if (written.length === 0 || !written.every((id) => isSliceId(id))) continue
+    const known = new Set(ids.map((id) => id.toLowerCase()))
+    // A slice the graph does not have (renamed, say) has no checkpoint to miss the contract in.
+    const left = written.filter((id) => graphIds.has(id.toLowerCase()) && !known.has(id.toLowerCase()))
+    if (left.length === 0) continue
+    warnings.push(
+      `${loaded.file}:${sliceLine(loaded, named!)}: ${loaded.contract.label} is in slice ${named}, but ${from} lists it under ${ids.join(', ')} only; it is checked with ${ids.join(', ')}: list it under ${left.join(', ')} in ${from}, or correct its slice`
+    )
+  }
+  return warnings
 }
 
 /**

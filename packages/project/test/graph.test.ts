@@ -56,6 +56,45 @@ describe('GRAPH.json', () => {
     expect([slice.tier, slice.criteria.length, slice.steps.length]).toEqual(['verify', 2, 1])
   })
 
+  it('warns when a contract’s own Slice field names a slice the graph does not list it under, and keeps the graph’s placing', async () => {
+    const contracts = [
+      '# Garden',
+      '',
+      '### Contract: Kettle',
+      '',
+      '**Slice:** K-1, K-2',
+      '',
+      '**Verification:** verify',
+      '**Acceptance Criteria:**',
+      '- The kettle whistles when the water boils',
+      '',
+      '### Contract: Teapot',
+      '',
+      '**Slice:** K-2',
+      '',
+      '**Verification:** auto',
+      '',
+      '### Contract: Cosy',
+      '',
+      '**Slice:** tea time',
+      '',
+      '**Verification:** auto',
+      ''
+    ].join('\n')
+    const graph = '{"slices": [{"id": "K-1", "contracts": ["Kettle", "Cosy"]}, {"id": "K-2", "contracts": ["Teapot"]}]}'
+    const dir = await project(null, {'CONTRACTS.md': contracts, 'GRAPH.json': graph})
+    const warnings: string[] = []
+    const loaded = await loadProject(dir, {warn: (message) => warnings.push(message)})
+    expect(warnings).toEqual([
+      `${path.join(dir, 'CONTRACTS.md')}:5: Kettle is in slice K-1, K-2, but GRAPH.json lists it under K-1 only; it is checked with K-1: list it under K-2 in GRAPH.json, or correct its slice`
+    ])
+    expect(loaded.problems).toEqual([])
+    expect(loaded.slices.map((slice) => [slice.id, contractsOf(slice)])).toEqual([
+      ['K-1', ['Kettle', 'Cosy']],
+      ['K-2', ['Teapot']]
+    ])
+  })
+
 })
 
 describe('GRAPH.md', () => {
