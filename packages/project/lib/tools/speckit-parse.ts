@@ -12,6 +12,17 @@ import {parseMarkdown} from './markdown.js'
  */
 const storyHeading = /^\D*?\S\s*\d+\s*[-–—:：]\s*\S/u
 
+/**
+ * The text with the full-width colon of a bold label (`**验收场景**：`,
+ * `**独立测试：**`) read as the colon the contracts reader knows; one
+ * character for one, so every position stays the user's.
+ */
+function withAsciiLabelColons(text: string): string {
+  return text.replace(/(\*\*[^*\n]+?\*\*)：|(\*\*[^*\n]+?)：(\*\*)/gu, (_, after: string | undefined, before: string | undefined, close: string | undefined) =>
+    after !== undefined ? `${after}:` : `${before}:${close}`
+  )
+}
+
 /** What a spec.md holds: its title, its user stories read as contracts, and the line where its stories would be. */
 export interface Stories extends ContractAnalysis {
   title: string | null
@@ -24,7 +35,7 @@ export interface Stories extends ContractAnalysis {
  * reader (its fields, items and positions as the lint rules see them).
  */
 export function readStories(file: string, text: string): Stories {
-  const {tree, vfile} = parseMarkdown(file, text)
+  const {tree, vfile} = parseMarkdown(file, withAsciiLabelColons(text))
   const names: string[] = []
   let title: string | null = null
   let sectionLine: number | null = null

@@ -14,6 +14,9 @@ const featureFolder = /^\d+-\S/
 /** The priority a story heading ends with, left out of the contract's name. */
 const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
 
+/** The folder of tiers' state files inside the project folder. */
+const stateFolder = 'tiers'
+
 /** The labels of a story's fields, when written in English; in another language the fields are found by their place in the template. */
 const scenariosLabel = /acceptance|scenario/i
 const independentTestLabel = /independent|test/i
@@ -45,7 +48,8 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
   for (const name of names) {
     const entry = entries.find((each) => each.name === name)!
     const folder = path.join(dir, name)
-    if (name.startsWith('.')) continue
+    // tiers' own state lives in the folder it reads (`tiers/`), as in `.greenlight`.
+    if (name.startsWith('.') || (name === stateFolder && entry.isDirectory())) continue
     if (!entry.isDirectory()) {
       if (!/\.md$/i.test(name)) continue
       reading.problems.push({file: folder, line: null, message: 'Unexpected markdown file beside the feature folders, expected it inside a feature folder such as `001-name/`; tiers does not read it'})
