@@ -116,6 +116,16 @@ describe('tiers on a spec-kit project', () => {
     expect(answer.reason).toContain(`${path.join(folder, 'specs', '002-watering-reminders', 'tasks.md')}:4: T002 [US1] Schedule the morning check (open task of slice 002-watering-reminders)`)
   })
 
+  it('tiers init sets up the remark configuration, the Stop hook and a workflow that lints specs/', async () => {
+    const folder = await specKitProject('speckit-garden')
+    const init = await runTiers(folder, ['init', '--ci', 'github'])
+    expect(init.code).toBe(0)
+    expect(init.stderr.split('\n')[0]).toBe('note: found a spec-kit project in specs: tiers reads its files as they are')
+    expect(await fs.readFile(path.join(folder, '.github', 'workflows', 'verification-tiers.yml'), 'utf8')).toContain('      - run: npx tiers lint --frail specs\n')
+    expect(await fs.readFile(path.join(folder, '.claude', 'settings.json'), 'utf8')).toContain('npx tiers stop-hook')
+    expect(await fs.readFile(path.join(folder, '.remarkrc.json'), 'utf8')).toContain('remark-preset-lint-verification-tiers')
+  })
+
   it('says what it saw and did not read: a folder without spec.md, a story without scenarios, a folder of another shape', async () => {
     const folder = await specKitProject('speckit-broken')
     const specs = path.join(folder, 'specs')
