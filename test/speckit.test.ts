@@ -86,7 +86,8 @@ describe('tiers on a spec-kit project', () => {
   it('refuses the checkpoint and the approval of a slice with open tasks, naming each', async () => {
     const folder = await specKitProject('speckit-garden')
     expect((await runTiers(folder, ['verify', '002-watering-reminders'])).code).toBe(0)
-    const tasks = path.join(folder, 'specs', '002-watering-reminders', 'tasks.md')
+    // Paths as the command shows them: relative to where it runs.
+    const tasks = path.join('specs', '002-watering-reminders', 'tasks.md')
     const checkpoint = await runTiers(folder, ['checkpoint', '002-watering-reminders'])
     expect(checkpoint.code).toBe(1)
     expect(checkpoint.stdout).toBe(

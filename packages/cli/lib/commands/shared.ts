@@ -1,3 +1,4 @@
+import path from 'node:path'
 import {findProjectFolder, findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
 import {deprecationWarning} from '@verification-tiers/runtime'
@@ -41,7 +42,12 @@ export const defaultDir = '.greenlight'
  * reads (`.greenlight`, `specs`, `openspec`, `.kiro`) from the working
  * directory upward, as git finds `.git`.
  */
-export const dirOf = async (input: CommandInput): Promise<string> => input.dir ?? (await findProjectFolder(process.cwd())) ?? defaultDir
+export async function dirOf(input: CommandInput): Promise<string> {
+  if (input.dir !== null) return input.dir
+  const found = await findProjectFolder(process.cwd())
+  // As messages show it: relative to where the command runs, as `--dir` would be.
+  return found === null ? defaultDir : path.relative(process.cwd(), found) || '.'
+}
 
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
