@@ -65,6 +65,34 @@ describe('the spec-kit reader', () => {
     ])
   })
 
+  it('reads the first template: a Primary User Story with its Acceptance Scenarios under a heading of their own', async () => {
+    const spec = [
+      '# Feature Specification: Compost',
+      '',
+      '## User Scenarios & Testing *(mandatory)*',
+      '',
+      '### Primary User Story',
+      'A gardener logs what goes into the compost bin.',
+      '',
+      '### Acceptance Scenarios',
+      '1. **Given** an empty bin, **When** peelings are logged, **Then** the bin shows `1 entry`.',
+      '2. **Given** a full bin, **When** it is turned, **Then** the turn date is kept -- verified by: `npm test -- turn`',
+      '',
+      '### Edge Cases',
+      '- A bin logged twice on one day.'
+    ].join('\n')
+    const folder = await project({'specs/004-compost/spec.md': spec})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([])
+    const [story] = loaded.slices[0]!.contracts
+    expect([story!.contract.label, story!.contract.headingPosition.start.line]).toEqual(['Primary User Story', 5])
+    expect(story!.contract.criteria.map((item) => [item.text, item.position.start.line, item.check?.command ?? null])).toEqual([
+      ['Given an empty bin, When peelings are logged, Then the bin shows `1 entry`.', 9, null],
+      ['Given a full bin, When it is turned, Then the turn date is kept', 10, 'npm test -- turn']
+    ])
+    expect(story!.source).toBe(spec.split('\n').slice(4, 10).join('\n'))
+  })
+
   it('takes the default tier from tiers.json; `manual` reads as verify', async () => {
     const spec = `# Feature Specification: Beds\n\n## User Scenarios\n\n${story('User Story 1 - Dig (Priority: P1)')}\n${story('User Story 2 - Rake (Priority: P2)', '**Verification:** manual\n\n')}`
     const auto = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "auto"}}'})

@@ -1,6 +1,6 @@
-import {analyzeContracts} from '@verification-tiers/contracts'
-import type {ContractAnalysis} from '@verification-tiers/contracts'
-import type {Heading} from 'mdast'
+import {analyzeContracts, splitCheck} from '@verification-tiers/contracts'
+import type {Contract, ContractAnalysis, ContractItem} from '@verification-tiers/contracts'
+import type {Heading, List, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import {visit} from 'unist-util-visit'
 import {parseMarkdown} from './markdown.js'
@@ -45,6 +45,49 @@ export function readStories(file: string, text: string): Stories {
     if (heading.depth === 2 && sectionLine === null) sectionLine = heading.position?.start.line ?? null
     if (heading.depth === 3 && storyHeading.test(words)) names.push(words)
   })
+  if (names.length === 0) {
+    const older = readOlderStory(tree, text)
+    if (older) return {...older, title, sectionLine: sectionLine ?? 1}
+  }
   const analysis = analyzeContracts(tree, vfile, {names})
   return {...analysis, title, sectionLine: sectionLine ?? 1}
+
+  /** The one story of the template's first versions: `### Primary User Story`, then `### Acceptance Scenarios` and their list. */
+  function readOlderStory(root: Root, source: string): ContractAnalysis | null {
+    const blocks = root.children
+    const at = blocks.findIndex((block, index) => block.type === 'heading' && block.depth === 3 && blocks[index + 1]?.type === 'list' && isScenarios(block, blocks[index + 1] as List))
+    if (at === -1) return null
+    const list = blocks[at + 1] as List
+    // The story is the third-level heading before the scenarios in their section, else the scenarios' own heading.
+    let storyAt = at
+    for (let index = at - 1; index >= 0; index--) {
+      const block = blocks[index]!
+      if (block.type !== 'heading' || block.depth > 3) continue
+      if (block.depth === 3) storyAt = index
+      break
+    }
+    const story = blocks[storyAt] as Heading
+    const analysis = analyzeContracts(root, vfile, {names: [toString(story).trim()]})
+    const found = analysis.contracts.find((contract) => contract.headingPosition.start.line === story.position?.start.line)
+    if (!found || !list.position) return null
+    const contract: Contract = {...found, position: {start: found.position.start, end: list.position.end}, criteria: list.children.flatMap((item) => scenarioItem(item.children[0], source))}
+    return {contracts: [contract], problems: analysis.problems}
+  }
+}
+
+/** Whether a heading and the list after it are acceptance scenarios: so named, or items of bold Given/When/Then words in any language. */
+function isScenarios(heading: Heading, list: List): boolean {
+  if (/scenario/i.test(toString(heading))) return true
+  return list.children.every((item) => {
+    const first = item.children[0]
+    return first?.type === 'paragraph' && first.children[0]?.type === 'strong' && first.children.filter((child) => child.type === 'strong').length >= 3
+  })
+}
+
+/** A scenario as the contracts reader gives an item: its text as written, without emphasis marks, and its check. */
+function scenarioItem(block: List['children'][number]['children'][number] | undefined, source: string): ContractItem[] {
+  if (block?.type !== 'paragraph' || !block.position) return []
+  const written = source.slice(block.position.start.offset ?? 0, block.position.end.offset ?? 0)
+  const {text, check} = splitCheck(written.replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim())
+  return [{text, position: block.position, check}]
 }

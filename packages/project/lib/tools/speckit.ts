@@ -145,7 +145,7 @@ function asStory(contract: Contract): Contract {
     label: name,
     tier,
     effectiveTier: tier === 'auto' ? 'auto' : 'verify',
-    criteria: scenarios ? scenarios.items : [],
+    criteria: scenarios ? scenarios.items : contract.criteria,
     steps
   }
 }
