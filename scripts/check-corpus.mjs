@@ -19,6 +19,10 @@
 //   (`any other rule`: the rest together; `messages on <folder>/*.md`: those
 //   of files in that folder); a project without the key expects none
 //
+// Projects of other spec-driven tools (`toolProjects`: spec-kit's `specs/`)
+// are checked for the figures their row names (`features` → slices,
+// `user_stories` → contracts, `acceptance_scenarios` → criteria…).
+//
 // Each project is copied to a temporary folder first: the corpus is read
 // only, and `tiers` writes its state under `.greenlight/tiers/`. Nothing of
 // it is copied into the repository. Without `../shared/corpus` it says so in
@@ -68,10 +72,10 @@ function unexpectedWarnings(stderr) {
     .join('\n')
 }
 
-/** `tiers <args> --json` in `folder`: its data, and its stderr. */
-async function tiers(folder, args) {
+/** `tiers <args> --json` in `folder` on its project folder `dir`: its data, and its stderr. */
+async function tiers(folder, args, dir = '.greenlight') {
   try {
-    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args, '--dir', '.greenlight', '--json'], {cwd: folder, maxBuffer: 256 * 1024 * 1024})
+    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args, '--dir', dir, '--json'], {cwd: folder, maxBuffer: 256 * 1024 * 1024})
     return {data: JSON.parse(stdout), stderr: unexpectedWarnings(stderr), code: 0}
   } catch (error) {
     return {data: null, stderr: String(error.stderr ?? error.message), code: error.code ?? 1}
@@ -218,10 +222,54 @@ function pick(got, want, sort = (list) => list) {
   return Object.fromEntries(Object.keys(want).map((key) => [key, got[key] ?? null]))
 }
 
+/** The sum of `count` over `list`. */
+const sum = (list, count) => list.reduce((total, each) => total + count(each), 0)
+
+/**
+ * Projects of the other spec-driven tools: the folder `tiers` reads, and
+ * for each figure of `expected.json` a person counted, what it is compared
+ * with (`contracts` and `status` are the `--json` answers). A tool is one
+ * row; a key the project's figures lack is not checked.
+ */
+const toolProjects = {
+  'spec-kit': {
+    folder: 'specs',
+    figures: {
+      features: ['slices', ({status}) => status.slices.length],
+      user_stories: ['contracts', ({contracts}) => contracts.summary.contracts],
+      acceptance_scenarios: ['criteria', ({contracts}) => sum(contracts.contracts, (contract) => contract.criteria.length)],
+      independent_test_lines: ['steps', ({contracts}) => sum(contracts.contracts, (contract) => contract.steps.length)],
+      tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.total - tasks.checked]
+    }
+  }
+}
+
+/** A project of another tool: `tiers` reads its folder with no problem, and gives each figure a person counted. */
+async function checkToolProject(name, want, tool, {folder: toolFolder, figures}) {
+  const folder = await scratchCopy(name)
+  try {
+    const contracts = await tiers(folder, ['contracts'], toolFolder)
+    const status = await tiers(folder, ['status'], toolFolder)
+    check(name, `${tool}: tiers contracts exit and stderr`, {code: 0, stderr: ''}, {code: contracts.code, stderr: contracts.stderr})
+    check(name, `${tool}: tiers status exit and stderr`, {code: 0, stderr: ''}, {code: status.code, stderr: status.stderr})
+    if (!contracts.data || !status.data) return
+    check(name, `${tool}: problems`, [], contracts.data.problems ?? null)
+    for (const [key, [what, got, wanted = (value) => value]] of Object.entries(figures)) {
+      if (key in want) check(name, `${tool}: ${what} (${key})`, wanted(want[key]), got({contracts: contracts.data, status: status.data}))
+    }
+  } finally {
+    await rm(folder, {recursive: true, force: true})
+  }
+}
+
 for (const [name, want] of Object.entries(expected)) {
-  if (typeof want !== 'object' || want === null || !('contracts' in want)) continue
-  if (!existsSync(path.join(corpus, name, '.greenlight'))) continue
-  await checkProject(name, want)
+  if (typeof want !== 'object' || want === null) continue
+  if (existsSync(path.join(corpus, name, '.greenlight'))) {
+    if ('contracts' in want) await checkProject(name, want)
+    continue
+  }
+  const tool = Object.entries(toolProjects).find(([, row]) => existsSync(path.join(corpus, name, row.folder)))
+  if (tool) await checkToolProject(name, want, ...tool)
 }
 console.log(`check-corpus: ${checks - failures} of ${checks} checks pass`)
 process.exit(failures > 0 ? 1 : 0)

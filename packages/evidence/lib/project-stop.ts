@@ -7,7 +7,7 @@ import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
 import {findProjectFolder} from './find-project.js'
 import {completedByProject} from './project-state.js'
-import {projectProblems} from './slice-evidence.js'
+import {openTaskLines, projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
 import type {VerificationRun, VerificationStatus} from './status.js'
 import {decideStop, readStopBlocks, recordStopDecision, stopHookOutput} from './stop-hook.js'
@@ -141,6 +141,11 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
     } else if (freshness.state === 'failed') {
       slices.push({id: slice.id, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
     }
+  }
+  // A slice still in progress with open tasks: the block names them, as its checkpoint would.
+  const judged = new Set(slices.map((judgement) => judgement.id))
+  for (const slice of project.slices) {
+    if (judged.has(slice.id)) problems.push(...openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
   }
   return {slices, problems, broken}
 }

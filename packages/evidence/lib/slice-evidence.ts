@@ -1,5 +1,5 @@
 import {formatProblem, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
+import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {GateContext} from '@verification-tiers/runtime'
 import {judgeFreshness, readVerificationStatus} from './status.js'
 import type {Freshness} from './status.js'
@@ -12,6 +12,21 @@ import {projectFingerprint} from './verify.js'
  */
 export function projectProblems(project: Project): string[] {
   return project.problems.map(formatProblem)
+}
+
+/**
+ * The open tasks of a slice (its tool’s `tasks.md`), one line each
+ * (`file:line: text`): while there is any, the slice is not ready for its
+ * checkpoint. Ticked tasks prove nothing on their own, so none is listed.
+ */
+export function openTaskLines(slice: Pick<ProjectSlice, 'openTasks'>): string[] {
+  return slice.openTasks.map((task) => `${task.file}:${task.line}: ${task.text}`)
+}
+
+/** The open tasks of the slice `id` of the project (none for a slice it does not have). */
+function openTasksOf(project: Project, id: string): string[] {
+  const slice = project.slices.find((each) => each.id === id)
+  return slice ? openTaskLines(slice) : []
 }
 
 /**
@@ -38,6 +53,10 @@ export async function checkApprovable(project: Project, context: GateContext): P
   const problems = projectProblems(project)
   if (problems.length > 0) {
     throw new UserError(`Unexpected approval of slice ${slice.id}: the gate could not read or match part of the project (${problems.join('; ')}), expected none: fix it, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
+  }
+  const open = openTasksOf(project, slice.id)
+  if (open.length > 0) {
+    throw new UserError(`Unexpected approval of slice ${slice.id} with ${open.length} open task${open.length === 1 ? '' : 's'} (${open.join('; ')}), expected every task done: finish them, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
   }
   if (slice.tier === 'auto') {
     throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)

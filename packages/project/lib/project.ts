@@ -11,6 +11,8 @@ import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
 import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
+import {greenlight, toolFor} from './tools/index.js'
+import type {OpenTask, ProjectTool} from './tools/index.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -35,17 +37,21 @@ export interface ProjectSlice {
   verification: string | null
   /** Why the slice’s human check was retired (it asks no one), `null` when it was not. */
   retired: string | null
+  /** The unticked tasks of the slice’s `tasks.md` (a tool’s): while any is open, the slice is not ready for its checkpoint. */
+  openTasks: OpenTask[]
 }
 
-/** A verification-tier project folder (`.greenlight`). */
+/** A verification-tier project folder: `.greenlight`, or a spec-driven tool’s (`specs`, `openspec`, `.kiro`). */
 export interface Project {
   dir: string
+  /** The tool whose files these are: `greenlight`, `spec-kit`, `openspec`, `kiro`. */
+  tool: string
   config: ProjectConfig
   threshold: number
   contracts: LoadedContract[]
   slices: ProjectSlice[]
-  /** Where the slices came from. */
-  slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts'
+  /** Where the slices came from: Greenlight’s graph or contracts, else the tool’s name (its folders are its slices). */
+  slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts' | (string & {})
   /** What could not be read, matched or proven, each with its file and line; the gate passes nothing while any is here. */
   problems: ProjectProblem[]
 }
@@ -78,6 +84,8 @@ const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${
 export async function loadProject(dir: string, {warn = warnOnStderr, graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
+  const tool = await toolFor(dir)
+  if (tool) return loadToolProject(dir, tool)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
   const unreadGraph: ProjectProblem[] = []
   const graph = await readGraph(dir).catch((error: unknown) => {
@@ -93,7 +101,32 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
       : []
   const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
   const problems = [...unreadGraph, ...unread, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
-  return {dir, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
+  return {dir, tool: greenlight.name, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
+}
+
+/** The settings file of a tool’s folder (`config.json` is Greenlight’s): the same settings, and the tier of a contract that states none. */
+export const toolConfigFile = 'tiers.json'
+
+/**
+ * A folder of another spec-driven tool, read by its reader; its settings
+ * from `tiers.json` (optional), whose `verification.default` is the tier of
+ * a contract that states none (`verify` unless it says `auto`).
+ */
+async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
+  const file = path.join(dir, toolConfigFile)
+  const {config, threshold} = await readProjectConfig(file)
+  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config)})
+  return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems: reading.problems}
+}
+
+/** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */
+function defaultTierOf(file: string, config: ProjectConfig): Tier {
+  const verification = (config as {verification?: unknown}).verification
+  if (verification === undefined) return 'verify'
+  const value = typeof verification === 'object' && verification !== null && !Array.isArray(verification) ? (verification as {default?: unknown}).default : verification
+  if (value === undefined || value === 'verify' || value === 'manual') return 'verify'
+  if (value === 'auto') return 'auto'
+  throw new ProjectError(file, `Unexpected \`verification\` ${JSON.stringify(verification)}, expected \`{"default": "auto"}\` or \`{"default": "verify"}\``)
 }
 
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
@@ -274,7 +307,8 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
       tier: slice.tier,
       humanCheck: slice.humanCheck,
       verification: slice.verification,
-      retired: slice.retired
+      retired: slice.retired,
+      openTasks: []
     }
   })
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
@@ -364,7 +398,7 @@ function unslicedProblems(contracts: readonly LoadedContract[], slices: readonly
 /** A slice of its own for a contract whose Slice field names a slice the graph does not have. */
 function makeSlice(loaded: LoadedContract, id: string): ProjectSlice {
   const heading = loaded.contract.sliceHeading
-  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null}
+  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null, openTasks: []}
 }
 
 /** Slices from the contracts’ Slice fields, when there is no graph. */

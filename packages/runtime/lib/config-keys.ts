@@ -12,8 +12,9 @@ const require = createRequire(import.meta.url)
 
 /** The keys tiers reads, by the object they are in (`''`: the file’s top level). */
 export const configKeys: Readonly<Record<string, readonly string[]>> = {
-  '': ['test', 'workflow'],
+  '': ['test', 'workflow', 'verification'],
   test: ['command'],
+  verification: ['default'],
   workflow: ['rejection_threshold', 'visual_checkpoint']
 }
 

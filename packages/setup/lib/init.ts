@@ -9,10 +9,18 @@ import {planStopHook} from './stop-hook.js'
 import {planWorkflow} from './workflow.js'
 import type {CiProvider} from './workflow.js'
 
-/** What `tiers init` does in a project folder: every step, planned before anything is written. */
-export async function planInit(cwd: string, options: {ci?: CiProvider | undefined}): Promise<Step[]> {
-  const steps = [await planRemarkrc(cwd), await planStopHook(cwd)]
-  if (options.ci === 'github') steps.push(await planWorkflow(cwd))
+/**
+ * What `tiers init` does in a project folder: every step, planned before
+ * anything is written. `tool` is the spec-driven tool whose folder the
+ * project holds (spec-kit's `specs`…), when it is not Greenlight: the same
+ * remark configuration and Stop hook (which finds the folder itself), and a
+ * workflow that lints the tool's files.
+ */
+export async function planInit(cwd: string, options: {ci?: CiProvider | undefined; tool?: {name: string; folder: string} | null}): Promise<Step[]> {
+  const tool = options.tool ?? null
+  const steps: Step[] = [await planRemarkrc(cwd), await planStopHook(cwd)]
+  if (tool) steps.unshift({kind: 'note', text: `found a ${tool.name} project in ${tool.folder}: tiers reads its files as they are`})
+  if (options.ci === 'github') steps.push(await planWorkflow(cwd, tool?.folder ?? null))
   return steps
 }
 

@@ -7,7 +7,8 @@ export const workflowFile = '.github/workflows/verification-tiers.yml'
 export const ciProviders = ['github'] as const
 export type CiProvider = (typeof ciProviders)[number]
 
-const workflow = `name: Verification tiers
+/** The workflow, its `tiers lint` on `lintPath` (a spec-driven tool's folder) when given, else on the whole project. */
+const workflowFor = (lintPath: string | null) => `name: Verification tiers
 on: [push, pull_request]
 jobs:
   tiers:
@@ -18,12 +19,17 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
-      - run: npx tiers lint --frail
+      - run: npx tiers lint --frail${lintPath === null ? '' : ` ${lintPath}`}
       - run: npx tiers verify --all
 `
 
-/** The CI step: a GitHub Actions workflow that lints the contracts and runs their checks; an existing file is never replaced. */
-export async function planWorkflow(cwd: string): Promise<Step> {
+/**
+ * The CI step: a GitHub Actions workflow that lints the contracts (in
+ * `lintPath`, a spec-driven tool's folder such as `specs`, when given) and
+ * runs their checks; an existing file is never replaced.
+ */
+export async function planWorkflow(cwd: string, lintPath: string | null = null): Promise<Step> {
+  const workflow = workflowFor(lintPath)
   const text = await readIfPresent(cwd, workflowFile)
   if (text === workflow) return {kind: 'unchanged', file: workflowFile, reason: 'the workflow is already there'}
   if (text !== null) return {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`npx tiers lint --frail\` and \`npx tiers verify --all\`)`}

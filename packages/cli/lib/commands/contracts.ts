@@ -40,7 +40,7 @@ interface ShownContract {
 export const contracts: Command = async (input) => {
   if (input.positionals.length > 0) throw new UserError('Unexpected arguments, expected `tiers contracts [--slice <slice>]`')
   // A graph it cannot read is shown as what was not read, with the contracts that were.
-  const project = await loadProject(dirOf(input), {graphError: 'problem'})
+  const project = await loadProject(await dirOf(input), {graphError: 'problem'})
   const slice = input.slice === null ? null : findSlice(project, input.slice)
   const shown = (slice?.contracts ?? project.contracts).map((loaded) => showContract(project, loaded))
   const summary = summarize(shown)

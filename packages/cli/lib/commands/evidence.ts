@@ -12,7 +12,7 @@ import type {Command} from './shared.js'
 export const verify: Command = async (input) => {
   const [id] = input.positionals
   if (input.all === Boolean(id)) throw new UserError('Unexpected arguments, expected `tiers verify <slice>` or `tiers verify --all`')
-  const project = await loadProject(dirOf(input))
+  const project = await loadProject(await dirOf(input))
   const slices = id ? [findSlice(project, id)] : project.slices
   const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow})
   // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.

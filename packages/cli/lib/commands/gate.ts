@@ -1,4 +1,4 @@
-import {checkApprovable, projectProblems, sliceFreshness} from '@verification-tiers/evidence'
+import {checkApprovable, openTaskLines, projectProblems, sliceFreshness} from '@verification-tiers/evidence'
 import type {Freshness} from '@verification-tiers/evidence'
 import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
@@ -36,6 +36,12 @@ export const checkpoint: Command = async (input) => {
   if (problems.length > 0) {
     const text = `VERIFICATION UNCHECKED — Slice ${slice.id}: ${slice.name}\n\nThe gate could not read or match part of the project:\n${problems.map((line) => `  ${line}`).join('\n')}\n\nFix these, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\` again.`
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, problems, checkpoint: null}, warnings, exitCode: exitCodes.user}
+  }
+  // An open task says the work is not done, whatever the runs say; ticked ones prove nothing on their own.
+  const openTasks = openTaskLines(findSlice(project, slice.id))
+  if (openTasks.length > 0) {
+    const text = `TASKS OPEN — Slice ${slice.id}: ${slice.name}\n\nA slice with open tasks is not ready for its checkpoint. Open in its tasks:\n${openTasks.map((line) => `  ${line}`).join('\n')}\n\nFinish them (or remove the ones no longer planned), then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\` again.`
+    return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, openTasks, checkpoint: null}, warnings, exitCode: exitCodes.user}
   }
   if (slice.tier === 'auto') {
     const why = slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
@@ -157,14 +163,24 @@ export const escalate: Command = async (input) => {
 }
 
 export const status: Command = async (input) => {
-  const project = await loadProject(dirOf(input))
+  const project = await loadProject(await dirOf(input))
   const [id] = input.positionals
   const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
   const statuses: ShownStatus[] = []
   for (const slice of slices) {
     const context = gateContext(project, slice)
     const {humanCheck, retired, criteria, steps} = context.slice
-    statuses.push({...(await sliceStatus(context)), statedTier: slice.tier, nothingToCheck: context.slice.nothingToCheck, contracts: slice.contracts.length, criteria: criteria.length, steps: steps.length, humanCheck, retired})
+    statuses.push({
+      ...(await sliceStatus(context)),
+      statedTier: slice.tier,
+      nothingToCheck: context.slice.nothingToCheck,
+      contracts: slice.contracts.length,
+      criteria: criteria.length,
+      steps: steps.length,
+      openTasks: slice.openTasks.length,
+      humanCheck,
+      retired
+    })
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
   const lines = statuses.map(describeStatus)
@@ -196,6 +212,8 @@ type ShownStatus = SliceStatus & {
   /** Criteria and steps of its verify contracts. */
   criteria: number
   steps: number
+  /** Unticked tasks of its `tasks.md`: while any is open, its checkpoint is refused. */
+  openTasks: number
   humanCheck: string | null
   retired: string | null
 }
@@ -208,7 +226,8 @@ function describeStatus(status: ShownStatus): string {
   const empty = status.nothingToCheck.length > 0 ? `; nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)` : ''
   const retired = status.retired === null ? '' : `; human check retired: ${status.retired}`
   const none = status.contracts === 0 ? '; no contracts' : ''
-  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${none}${empty}${retired}`
+  const open = status.openTasks > 0 ? `; ${status.openTasks} open task${status.openTasks === 1 ? '' : 's'}` : ''
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${open}${none}${empty}${retired}`
 }
 
 /** Feedback as a list: `  - "…"` a line. */

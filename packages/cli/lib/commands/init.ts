@@ -1,3 +1,5 @@
+import {stat} from 'node:fs/promises'
+import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {ciProviders, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
@@ -45,6 +47,18 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
   return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run']}
 }
 
+/** The spec-driven tool (not Greenlight) whose folder is in `cwd`, with that folder as CI names it; `null` for none. */
+async function toolIn(cwd: string): Promise<{name: string; folder: string} | null> {
+  // Loaded here only: init needs no more of the gate.
+  const {greenlight, tools} = await import('@verification-tiers/project')
+  // A Greenlight folder is the project's, whatever else is beside it.
+  if (await stat(path.join(cwd, greenlight.folder)).then(() => true, () => false)) return null
+  for (const tool of tools) {
+    if (await tool.recognises(path.join(cwd, tool.folder))) return {name: tool.name, folder: tool.folder}
+  }
+  return null
+}
+
 /** Output of `tiers init`. */
 export interface InitIo {
   stdout: (text: string) => void
@@ -65,7 +79,7 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
     return exitCodes.ok
   }
   try {
-    const steps = await planInit(cwd, {ci: settings.ci})
+    const steps = await planInit(cwd, {ci: settings.ci, tool: await toolIn(cwd)})
     const planned: PlannedFile[] = steps.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
     if (settings.dryRun) {
       for (const each of planned) io.stdout(plannedDiff(each).replace(/\n$/, ''))

@@ -1,4 +1,5 @@
-import {findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import path from 'node:path'
+import {findProjectFolder, findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
 import {deprecationWarning} from '@verification-tiers/runtime'
 import type {ReadInput} from '../stdin.js'
@@ -33,9 +34,20 @@ export interface CommandInput {
 
 export type Command = (input: CommandInput) => Promise<CommandResult>
 
-/** The project folder: `--dir`, else `.greenlight` in the working directory. */
+/** The project folder named when none is found: `.greenlight`, so the error says what was looked for. */
 export const defaultDir = '.greenlight'
-export const dirOf = (input: CommandInput) => input.dir ?? defaultDir
+
+/**
+ * The project folder: `--dir`, else the nearest folder of any tool tiers
+ * reads (`.greenlight`, `specs`, `openspec`, `.kiro`) from the working
+ * directory upward, as git finds `.git`.
+ */
+export async function dirOf(input: CommandInput): Promise<string> {
+  if (input.dir !== null) return input.dir
+  const found = await findProjectFolder(process.cwd())
+  // As messages show it: relative to where the command runs, as `--dir` would be.
+  return found === null ? defaultDir : path.relative(process.cwd(), found) || '.'
+}
 
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
@@ -47,7 +59,7 @@ export const heading = (title: string, slice: {id: string; name: string}) => `${
 export async function loadSliceContext(input: CommandInput, usage: string, count: number) {
   const [id] = input.positionals
   if (input.positionals.length < count || !id) throw new UserError(`Unexpected arguments, expected \`${usage}\``)
-  const project = await loadProject(dirOf(input))
+  const project = await loadProject(await dirOf(input))
   const context = gateContext(project, findSlice(project, id))
   return {project, context, warnings: warningsOf(project)}
 }

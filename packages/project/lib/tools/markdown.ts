@@ -1,0 +1,14 @@
+import type {Root} from 'mdast'
+import remarkFrontmatter from 'remark-frontmatter'
+import remarkParse from 'remark-parse'
+import {unified} from 'unified'
+import {VFile} from 'vfile'
+
+// The parser the linter uses, so a tool's files read as the lint rules see them.
+const processor = unified().use(remarkParse).use(remarkFrontmatter)
+
+/** A markdown file as a tree, with the file (its path and text) its positions refer to. */
+export function parseMarkdown(file: string, text: string): {tree: Root; vfile: VFile} {
+  const vfile = new VFile({path: file, value: text})
+  return {tree: processor.parse(vfile), vfile}
+}
