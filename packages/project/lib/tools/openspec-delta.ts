@@ -1,5 +1,5 @@
 import type {Position} from 'unist'
-import type {Heading, List, Root, RootContent} from 'mdast'
+import type {Heading, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import {resolveFieldKey} from '@verification-tiers/contracts/terms'
 import type {ContractItem} from '@verification-tiers/contracts'
@@ -173,20 +173,35 @@ interface Clause {
   text: string
 }
 
-/** The lines of a block as clauses: each line of a paragraph, each item of a list (nested items after their parent). */
+/** The lines of a block as clauses: a paragraph's lines, each item of a list (nested items after their parent). */
 function clausesOf(text: string, node: RootContent): Clause[] {
-  if (node.type === 'paragraph') return sourceOf(text, node).split('\n').map(clause).filter((line) => line.text !== '')
-  if (node.type === 'list') return itemsOf(text, node)
+  if (node.type === 'paragraph') return linesOf(sourceOf(text, node))
+  if (node.type === 'list') {
+    return node.children.flatMap((item) => {
+      const [first, ...rest] = item.children
+      const own = first?.type === 'paragraph' ? linesOf(sourceOf(text, first)) : first ? clausesOf(text, first) : []
+      return [...own, ...rest.flatMap((child) => clausesOf(text, child))]
+    })
+  }
   const written = sourceOf(text, node).replace(/\s+/g, ' ').trim()
   return written === '' ? [] : [{keyword: null, text: written}]
 }
 
-function itemsOf(text: string, list: List): Clause[] {
-  return list.children.flatMap((item) => {
-    const [first, ...rest] = item.children
-    const own = first?.type === 'paragraph' ? [clause(sourceOf(text, first).replace(/\s*\n\s*/g, ' '))] : first ? clausesOf(text, first) : []
-    return [...own, ...rest.flatMap((node) => clausesOf(text, node))]
-  })
+/**
+ * A paragraph's lines as clauses: a line that opens with a keyword starts a
+ * clause, a line without one continues the clause above (a wrapped line, or a
+ * `**THEN**` line the parser joined to the item above it).
+ */
+function linesOf(written: string): Clause[] {
+  const clauses: Clause[] = []
+  for (const line of written.split('\n')) {
+    const next = clause(line)
+    const last = clauses.at(-1)
+    if (next.text === '') continue
+    if (last && next.keyword === null) last.text += ' ' + next.text
+    else clauses.push(next)
+  }
+  return clauses
 }
 
 /** One line: its keyword unwrapped from bold (`**WHEN** x` reads `WHEN x`), the rest as written. */

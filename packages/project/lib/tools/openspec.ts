@@ -40,14 +40,18 @@ export const openspec: ProjectTool = {
   }
 }
 
-/** Whether `dir` holds OpenSpec's files: `specs/` or `changes/`, with a capability's `spec.md`, a change, or OpenSpec's `project.md`, `config.yaml` or `AGENTS.md`. */
+/** Whether `dir` holds OpenSpec's files: `specs/` or `changes/`, with a capability's `spec.md` of requirements, a change, `changes/archive/`, or OpenSpec's `project.md`, `config.yaml` or `AGENTS.md`. */
 async function recognises(dir: string): Promise<boolean> {
   const specs = await isDirectory(path.join(dir, 'specs'))
   const changes = await isDirectory(path.join(dir, 'changes'))
   if (!specs && !changes) return false
   for (const name of ['project.md', 'config.yaml', 'AGENTS.md']) if (await isFile(path.join(dir, name))) return true
   if (changes && (await isDirectory(path.join(dir, 'changes', 'archive')))) return true
-  for (const capability of specs ? await folders(path.join(dir, 'specs')) : []) if (await isFile(path.join(dir, 'specs', capability, 'spec.md'))) return true
+  // A capability's spec.md holds `### Requirement:` headings: spec-kit's `specs/<feature>/spec.md` holds user stories.
+  for (const capability of specs ? await folders(path.join(dir, 'specs')) : []) {
+    const spec = await readMarkdown(path.join(dir, 'specs', capability, 'spec.md')).catch(() => undefined)
+    if (spec !== undefined && /^#{1,6}[ \t]+Requirement[ \t]*[:：]/im.test(spec)) return true
+  }
   for (const change of changes ? await folders(path.join(dir, 'changes')) : []) {
     for (const part of ['proposal.md', 'tasks.md', 'specs']) if (await exists(path.join(dir, 'changes', change, part))) return true
   }
@@ -118,7 +122,7 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
   if (tasks !== undefined) change.tasks = readTasks(tasksFile, tasks, parseMarkdown(tasks))
 
   if (validId) {
-    const tier = changeTier ?? (defaultTier === 'verify' ? null : defaultTier)
+    const tier = changeTier !== null ? effectiveTier(changeTier) : defaultTier === 'verify' ? null : defaultTier
     reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open})
   }
   return change
@@ -145,22 +149,23 @@ function toContract(requirement: DeltaRequirement, capability: string, change: s
 }
 
 /**
- * The tier a requirement or change states, `manual` read as `verify`; `null`
- * when it states none. An invalid tier, or two that disagree, is a problem
- * and reads as `verify`.
+ * The tier a requirement or change states, as a contract holds it: `auto`,
+ * `verify` (`manual` reads as `verify`), an invalid tier as written (a
+ * problem; it reads as `verify`), or `null` when it states none. Two tiers
+ * that disagree are a problem and read as `verify`.
  */
-function statedTier(file: string, statements: TierStatement[], what: string, problems: ProjectProblem[]): Tier | null {
+function statedTier(file: string, statements: TierStatement[], what: string, problems: ProjectProblem[]): string | null {
   const values = statements.map((statement) => {
-    const value = readTier(statement.value).toLowerCase() === 'manual' ? 'verify' : readTier(statement.value)
-    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(statement.value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
-    return effectiveTier(value)
+    const value = readTier(statement.value)
+    if (value.toLowerCase() === 'manual') return 'verify'
+    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
+    return value
   })
-  if (values.length === 0) return null
-  if (new Set(values).size > 1) {
+  if (new Set(values.map(effectiveTier)).size > 1) {
     problems.push({file, line: statements[1]!.line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
     return 'verify'
   }
-  return values[0]!
+  return values[0] ?? null
 }
 
 /** The markdown files under a change's `specs/`, sorted, at any depth; a file of another kind there is a problem. */
