@@ -208,7 +208,8 @@ function linesOf(written: string): Clause[] {
 function clause(line: string): Clause {
   const trimmed = line.trim()
   const match = keywordAtStart.exec(trimmed)
-  if (!match) return {keyword: null, text: trimmed}
+  // A plain keyword opens a clause in capitals or capitalised (`WHEN`, `When`): `and keeps…` is a wrapped line.
+  if (!match || (!match[1] && !/^[A-Z]/.test(match[2]!))) return {keyword: null, text: trimmed}
   const keyword = match[2]!.toUpperCase()
   const rest = trimmed.slice(match[0].length).trim()
   // A plain keyword stays as written; a bold one is shown as the word itself.
