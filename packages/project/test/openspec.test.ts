@@ -177,10 +177,10 @@ describe('openspec.read on what it cannot read', () => {
       ['changes/README.md', null, 'Unexpected file in changes/, expected a change folder changes/<change>/ with proposal.md, tasks.md and specs/'],
       [fees, 1, `Unexpected requirement "Fee before any section" before any section, expected it under ${sections}`],
       [fees, 6, 'Unexpected ADDED requirement "Fee per day late" without a scenario, expected at least one `#### Scenario: …` block with WHEN and THEN lines'],
+      [fees, 9, 'Unexpected tier "maybe" in requirement "Fee per day late", expected `auto` or `verify` (`manual` reads as `verify`)'],
       [fees, 14, 'Unexpected scenario "Volunteer returns late" without THEN, expected `- **WHEN** …` and `- **THEN** …` lines'],
       [fees, 17, 'Unexpected scenario "Fee capped" without WHEN or THEN, expected `- **WHEN** …` and `- **THEN** …` lines'],
       [fees, 20, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`'],
-      [fees, 9, 'Unexpected tier "maybe" in requirement "Fee per day late", expected `auto` or `verify` (`manual` reads as `verify`)'],
       ['changes/fix-late-fees/specs/notes/spec.md', null, `Unexpected delta spec without a requirement, expected ${sections} with \`### Requirement: Name\` headings`],
       ['changes/only-a-proposal', null, 'Unexpected change without a delta spec, expected specs/<capability>/spec.md with `## ADDED Requirements` or `## MODIFIED Requirements`'],
       [
@@ -199,6 +199,14 @@ describe('openspec.read on what it cannot read', () => {
       ['fees: Fee waived for volunteers', null, 'verify', 'fix-late-fees'],
       ['fees: Fee receipt', null, 'verify', null]
     ])
+  })
+
+  it('says when a change holds a requirement twice, as the gate knows a contract by its label', async () => {
+    const spec = '## ADDED Requirements\n\n### Requirement: Twice\nIt SHALL x.\n\n#### Scenario: A\n- **WHEN** a\n- **THEN** b\n\n## MODIFIED Requirements\n\n### Requirement: Twice\nIt SHALL y.\n\n#### Scenario: B\n- **WHEN** c\n- **THEN** d\n'
+    const dir = await folderWith('twice', {'changes/add-x/specs/x/spec.md': spec})
+    const reading = await openspec.read(dir, {defaultTier: 'verify'})
+    const file = path.join(dir, 'changes/add-x/specs/x/spec.md')
+    expect(reading.problems).toEqual([{file, line: 12, message: `Unexpected second requirement "Twice" of x in change add-x (the first at ${file}:3), expected each requirement once in a change`}])
   })
 
   it('is a ProjectError on a folder with neither specs/ nor changes/', async () => {

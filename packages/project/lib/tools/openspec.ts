@@ -104,17 +104,26 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
     problems.push({file: dir, line: null, message: 'Unexpected change without a delta spec, expected specs/<capability>/spec.md with `## ADDED Requirements` or `## MODIFIED Requirements`'})
   }
   const contracts: LoadedContract[] = []
+  const labels = new Map<string, string>()
   for (const file of files) {
     const text = (await readMarkdown(file)) ?? ''
     const delta = readDeltaSpec(file, text, parseMarkdown(text))
-    problems.push(...delta.problems)
+    const fileProblems = delta.problems
     const capability = path.relative(specsDir, path.dirname(file)).split(path.sep).join('/') || path.basename(file, path.extname(file))
     for (const requirement of delta.requirements) {
       change.requirements.push({...requirement, file, capability})
-      const loaded = {contract: toContract(requirement, capability, id, file, problems), file, source: text.slice(requirement.position.start.offset ?? 0, requirement.position.end.offset ?? text.length)}
-      reading.contracts.push(loaded)
-      if (verified(requirement.section)) contracts.push(loaded)
+      const contract = toContract(requirement, capability, id, file, fileProblems)
+      reading.contracts.push({contract, file, source: text.slice(requirement.position.start.offset ?? 0, requirement.position.end.offset ?? text.length)})
+      if (!verified(requirement.section)) continue
+      // The gate knows a contract by its label: a second one of a label would share the first one's approval.
+      const line = requirement.headingPosition.start.line
+      const first = labels.get(contract.label)
+      if (first === undefined) labels.set(contract.label, `${file}:${line}`)
+      else fileProblems.push({file, line, message: `Unexpected second requirement ${JSON.stringify(requirement.name)} of ${capability} in change ${id} (the first at ${first}), expected each requirement once in a change`})
+      contracts.push(reading.contracts.at(-1)!)
     }
+    // In the order of the file, as a person reads it.
+    problems.push(...fileProblems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)))
   }
 
   const tasksFile = path.join(dir, 'tasks.md')
