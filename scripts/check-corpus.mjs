@@ -241,11 +241,33 @@ const toolProjects = {
       independent_test_lines: ['steps', ({contracts}) => sum(contracts.contracts, (contract) => contract.steps.length)],
       tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.total - tasks.checked]
     }
+  },
+  openspec: {
+    folder: 'openspec',
+    figures: {
+      active_changes: ['slices', ({status}) => status.slices.length],
+      // REMOVED and RENAMED requirements are shown, never verified: the contracts of the changes are the ADDED and MODIFIED ones.
+      active_delta_requirements: ['contracts in changes', ({status}) => sum(status.slices, (slice) => slice.contracts), (counts) => counts.ADDED + counts.MODIFIED],
+      active_delta_scenarios: ['criteria', ({contracts}) => sum(contracts.contracts, (contract) => contract.criteria.length)],
+      active_tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.total - tasks.checked]
+    }
+  },
+  kiro: {
+    folder: '.kiro',
+    // The one folder not in Kiro's format is reported, not read.
+    problems: 1,
+    figures: {
+      features: ['slices', ({status}) => status.slices.length],
+      requirements: ['contracts', ({contracts}) => contracts.summary.contracts],
+      acceptance_criteria: ['criteria', ({contracts}) => sum(contracts.contracts, (contract) => contract.criteria.length)],
+      // A task in progress is not done.
+      tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.unchecked + tasks.in_progress]
+    }
   }
 }
 
 /** A project of another tool: `tiers` reads its folder with no problem, and gives each figure a person counted. */
-async function checkToolProject(name, want, tool, {folder: toolFolder, figures}) {
+async function checkToolProject(name, want, tool, {folder: toolFolder, figures, problems = 0}) {
   const folder = await scratchCopy(name)
   try {
     const contracts = await tiers(folder, ['contracts'], toolFolder)
@@ -253,7 +275,7 @@ async function checkToolProject(name, want, tool, {folder: toolFolder, figures})
     check(name, `${tool}: tiers contracts exit and stderr`, {code: 0, stderr: ''}, {code: contracts.code, stderr: contracts.stderr})
     check(name, `${tool}: tiers status exit and stderr`, {code: 0, stderr: ''}, {code: status.code, stderr: status.stderr})
     if (!contracts.data || !status.data) return
-    check(name, `${tool}: problems`, [], contracts.data.problems ?? null)
+    check(name, `${tool}: problems`, problems, (contracts.data.problems ?? []).length)
     for (const [key, [what, got, wanted = (value) => value]] of Object.entries(figures)) {
       if (key in want) check(name, `${tool}: ${what} (${key})`, wanted(want[key]), got({contracts: contracts.data, status: status.data}))
     }

@@ -1,4 +1,4 @@
-import type {Root} from 'mdast'
+import type {Root, RootContent} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
@@ -11,4 +11,14 @@ const processor = unified().use(remarkParse).use(remarkFrontmatter)
 export function parseMarkdown(file: string, text: string): {tree: Root; vfile: VFile} {
   const vfile = new VFile({path: file, value: text})
   return {tree: processor.parse(vfile), vfile}
+}
+
+/** The mdast tree of a markdown text. */
+export function parseMarkdownText(text: string): Root {
+  return processor.parse(text)
+}
+
+/** A node's markdown as written: the text between its start and end offsets. */
+export function sourceOf(text: string, node: Root | RootContent): string {
+  return text.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0)
 }

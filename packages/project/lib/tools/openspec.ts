@@ -1,9 +1,221 @@
-import type {ProjectTool} from './types.js'
+import {readdir, stat} from 'node:fs/promises'
+import path from 'node:path'
+import type {Contract, Tier} from '@verification-tiers/contracts'
+import {effectiveTier, isSliceId, isTier, readTier, sliceIdRule} from '@verification-tiers/contracts/terms'
+import {inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {toString} from 'mdast-util-to-string'
+import {ProjectError} from '../errors.js'
+import type {LoadedContract} from '../project.js'
+import type {ProjectProblem} from '../problems.js'
+import {parseMarkdownText} from './markdown.js'
+import {readDeltaSpec, tierStatements} from './openspec-delta.js'
+import type {DeltaRequirement, DeltaSection, TierStatement} from './openspec-delta.js'
+import {readTasks} from './read-tasks.js'
+import type {TaskList} from './read-tasks.js'
+import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
 
-/** OpenSpec: a stub that recognises no folder yet, so that the registry builds; its reader replaces it. */
+/** One active change as read: its slice, its delta requirements by section, its tasks. */
+export interface OpenSpecChange {
+  id: string
+  /** The change folder. */
+  dir: string
+  requirements: Array<DeltaRequirement & {file: string; capability: string}>
+  tasks: TaskList
+}
+
+/**
+ * OpenSpec (`openspec/`): each active change (`changes/<id>/`, not
+ * `changes/archive/`) is a slice; each `### Requirement:` its delta specs ADD
+ * or MODIFY is a contract, its `#### Scenario:` blocks the criteria, its
+ * `tasks.md` the open tasks. A REMOVED or RENAMED requirement is listed as a
+ * contract of tier `auto` in no slice, its label saying it is not verified:
+ * nothing is left to confirm of it, and a person still sees it.
+ */
 export const openspec: ProjectTool = {
   name: 'openspec',
   folder: 'openspec',
-  recognises: async () => false,
-  read: async () => ({contracts: [], slices: [], problems: []})
+  recognises,
+  async read(dir, options) {
+    return (await readOpenSpec(dir, options)).reading
+  }
+}
+
+/** Whether `dir` holds OpenSpec's files: `specs/` or `changes/`, with a capability's `spec.md` of requirements, a change, `changes/archive/`, or OpenSpec's `project.md`, `config.yaml` or `AGENTS.md`. */
+async function recognises(dir: string): Promise<boolean> {
+  const specs = await isDirectory(path.join(dir, 'specs'))
+  const changes = await isDirectory(path.join(dir, 'changes'))
+  if (!specs && !changes) return false
+  for (const name of ['project.md', 'config.yaml', 'AGENTS.md']) if (await isFile(path.join(dir, name))) return true
+  if (changes && (await isDirectory(path.join(dir, 'changes', 'archive')))) return true
+  // A capability's spec.md holds `### Requirement:` headings: spec-kit's `specs/<feature>/spec.md` holds user stories.
+  for (const capability of specs ? await folders(path.join(dir, 'specs')) : []) {
+    const spec = await readMarkdown(path.join(dir, 'specs', capability, 'spec.md')).catch(() => undefined)
+    if (spec !== undefined && /^#{1,6}[ \t]+Requirement[ \t]*[:：]/im.test(spec)) return true
+  }
+  for (const change of changes ? await folders(path.join(dir, 'changes')) : []) {
+    for (const part of ['proposal.md', 'tasks.md', 'specs']) if (await exists(path.join(dir, 'changes', change, part))) return true
+  }
+  return false
+}
+
+/**
+ * Read an OpenSpec folder: the reading the gate takes, and each active
+ * change as read (for figures and for `tiers contracts`). A folder with
+ * neither `specs/` nor `changes/` is a `ProjectError`.
+ */
+export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions): Promise<{reading: ToolReading; changes: OpenSpecChange[]}> {
+  const changesDir = path.join(dir, 'changes')
+  if (!(await isDirectory(changesDir)) && !(await isDirectory(path.join(dir, 'specs')))) {
+    throw new ProjectError(dir, 'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md')
+  }
+  const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const changes: OpenSpecChange[] = []
+  for (const entry of await sortedEntries(changesDir)) {
+    const full = path.join(changesDir, entry.name)
+    if (entry.name.startsWith('.') || entry.name === 'archive') continue
+    if (!entry.isDirectory()) {
+      reading.problems.push({file: full, line: null, message: 'Unexpected file in changes/, expected a change folder changes/<change>/ with proposal.md, tasks.md and specs/'})
+      continue
+    }
+    const change = await readChange(full, entry.name, defaultTier, reading)
+    changes.push(change)
+  }
+  return {reading, changes}
+}
+
+/** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
+async function readChange(dir: string, id: string, defaultTier: Tier, reading: ToolReading): Promise<OpenSpecChange> {
+  const problems = reading.problems
+  const validId = isSliceId(id)
+  if (!validId) problems.push({file: dir, line: null, message: `Unexpected change folder name ${JSON.stringify(id)}, expected ${sliceIdRule}`})
+
+  const proposalFile = path.join(dir, 'proposal.md')
+  const proposal = await readMarkdown(proposalFile)
+  const proposalTree = proposal === undefined ? null : parseMarkdownText(proposal)
+  const title = proposalTree?.children.find((node) => node.type === 'heading' && node.depth === 1)
+  // `# Change: Add X` names the change `Add X`.
+  const name = title ? toString(title).replace(/^\s*Change\s*[:：]\s*/i, '').trim() || id : id
+  const changeTier = proposalTree ? statedTier(proposalFile, tierStatements(proposal!, proposalTree), `change ${id}`, problems) : null
+
+  const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: []}}
+  const specsDir = path.join(dir, 'specs')
+  const files = await markdownFiles(specsDir, problems)
+  if (files.length === 0) {
+    problems.push({file: dir, line: null, message: 'Unexpected change without a delta spec, expected specs/<capability>/spec.md with `## ADDED Requirements` or `## MODIFIED Requirements`'})
+  }
+  const contracts: LoadedContract[] = []
+  const labels = new Map<string, string>()
+  for (const file of files) {
+    const text = (await readMarkdown(file)) ?? ''
+    const delta = readDeltaSpec(file, text, parseMarkdownText(text))
+    const fileProblems = delta.problems
+    const capability = path.relative(specsDir, path.dirname(file)).split(path.sep).join('/') || path.basename(file, path.extname(file))
+    for (const requirement of delta.requirements) {
+      change.requirements.push({...requirement, file, capability})
+      const contract = toContract(requirement, capability, id, file, fileProblems)
+      reading.contracts.push({contract, file, source: text.slice(requirement.position.start.offset ?? 0, requirement.position.end.offset ?? text.length)})
+      if (!verified(requirement.section)) continue
+      // The gate knows a contract by its label: a second one of a label would share the first one's approval.
+      const line = requirement.headingPosition.start.line
+      const first = labels.get(contract.label)
+      if (first === undefined) labels.set(contract.label, `${file}:${line}`)
+      else fileProblems.push({file, line, message: `Unexpected second requirement ${JSON.stringify(requirement.name)} of ${capability} in change ${id} (the first at ${first}), expected each requirement once in a change`})
+      contracts.push(reading.contracts.at(-1)!)
+    }
+    // In the order of the file, as a person reads it.
+    problems.push(...fileProblems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)))
+  }
+
+  const tasksFile = path.join(dir, 'tasks.md')
+  const tasks = await readMarkdown(tasksFile)
+  if (tasks !== undefined) change.tasks = readTasks(tasksFile, tasks, parseMarkdownText(tasks))
+
+  if (validId) {
+    const tier = changeTier !== null ? effectiveTier(changeTier) : defaultTier === 'verify' ? null : defaultTier
+    reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open})
+  }
+  return change
+}
+
+/** Whether the gate verifies a requirement of this section: what the change adds or modifies, not what it removes or renames. */
+function verified(section: DeltaSection): boolean {
+  return section === 'ADDED' || section === 'MODIFIED'
+}
+
+/**
+ * A requirement as a contract: no id (OpenSpec names requirements), labelled
+ * `capability: Name`; a REMOVED or RENAMED one has tier `auto`, no slice and
+ * a label that says so.
+ */
+function toContract(requirement: DeltaRequirement, capability: string, change: string, file: string, problems: ProjectProblem[]): Contract {
+  const label = `${capability}: ${requirement.name}`
+  const base = {id: null, name: requirement.name, dialect: 'bold' as const, position: requirement.position, headingPosition: requirement.headingPosition, steps: [], sliceHeading: null, fields: []}
+  if (!verified(requirement.section)) {
+    return {...base, label: `${label} (${requirement.section} by ${change}: not verified)`, tier: 'auto', effectiveTier: 'auto', criteria: requirement.scenarios, slice: null}
+  }
+  const tier = statedTier(file, requirement.tiers, `requirement ${JSON.stringify(requirement.name)}`, problems)
+  return {...base, label, tier, effectiveTier: effectiveTier(tier), criteria: requirement.scenarios, slice: isSliceId(change) ? change : null}
+}
+
+/**
+ * The tier a requirement or change states, as a contract holds it: `auto`,
+ * `verify` (`manual` reads as `verify`), an invalid tier as written (a
+ * problem; it reads as `verify`), or `null` when it states none. Two tiers
+ * that disagree are a problem and read as `verify`.
+ */
+function statedTier(file: string, statements: TierStatement[], what: string, problems: ProjectProblem[]): string | null {
+  const values = statements.map((statement) => {
+    const value = readTier(statement.value)
+    if (value.toLowerCase() === 'manual') return 'verify'
+    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
+    return value
+  })
+  if (new Set(values.map(effectiveTier)).size > 1) {
+    problems.push({file, line: statements[1]!.line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
+    return 'verify'
+  }
+  return values[0] ?? null
+}
+
+/** The markdown files under a change's `specs/`, sorted, at any depth; a file of another kind there is a problem. */
+async function markdownFiles(folder: string, problems: ProjectProblem[], depth = 0): Promise<string[]> {
+  const files: string[] = []
+  for (const entry of await sortedEntries(folder)) {
+    if (entry.name.startsWith('.')) continue
+    const full = path.join(folder, entry.name)
+    if (entry.isDirectory()) {
+      if (depth < 8) files.push(...(await markdownFiles(full, problems, depth + 1)))
+      else problems.push({file: full, line: null, message: 'Unexpected folder nested more than 8 deep in specs/, expected specs/<capability>/spec.md'})
+    } else if (/\.md$/i.test(entry.name)) {
+      files.push(full)
+    } else {
+      problems.push({file: full, line: null, message: 'Unexpected file in a change’s specs/, expected delta specs specs/<capability>/spec.md'})
+    }
+  }
+  return files
+}
+
+function readMarkdown(file: string): Promise<string | undefined> {
+  return readInputFile(file, {limit: inputLimits.markdown})
+}
+
+async function sortedEntries(folder: string) {
+  const entries = await readdir(folder, {withFileTypes: true}).catch(() => [])
+  return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
+async function folders(folder: string): Promise<string[]> {
+  return (await sortedEntries(folder)).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+}
+
+async function exists(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null)) !== null
+}
+
+async function isDirectory(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null))?.isDirectory() ?? false
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null))?.isFile() ?? false
 }

@@ -1,13 +1,8 @@
-import type {ListItem} from 'mdast'
-import {toString} from 'mdast-util-to-string'
-import {visit} from 'unist-util-visit'
 import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import type {ProjectProblem} from '../problems.js'
 import {parseMarkdown} from './markdown.js'
+import {readTasks} from './read-tasks.js'
 import type {OpenTask} from './types.js'
-
-/** A task's checkbox at the start of a list item, as written without the GFM extension: `[ ]`, `[x]`, `[X]`. */
-const checkbox = /^\[([ xX])\][ \t]+/
 
 /**
  * The unticked tasks of a `tasks.md` (`- [ ] …` items at any depth, with an
@@ -23,14 +18,5 @@ export async function readOpenTasks(file: string): Promise<{open: OpenTask[]; pr
     return {open: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
   }
   if (text === undefined) return {open: [], problems: []}
-  const {tree} = parseMarkdown(file, text)
-  const open: OpenTask[] = []
-  visit(tree, 'listItem', (item: ListItem) => {
-    const first = item.children[0]
-    if (first?.type !== 'paragraph') return
-    const words = toString(first)
-    const box = checkbox.exec(words)
-    if (box?.[1] === ' ') open.push({text: words.slice(box[0].length).replace(/\s+/g, ' ').trim(), file, line: item.position?.start.line ?? 1})
-  })
-  return {open, problems: []}
+  return {open: readTasks(file, text, parseMarkdown(file, text).tree).open, problems: []}
 }

@@ -1,0 +1,262 @@
+import type {Position} from 'unist'
+import type {Heading, Root, RootContent} from 'mdast'
+import {toString} from 'mdast-util-to-string'
+import {resolveFieldKey} from '@verification-tiers/contracts/terms'
+import type {ContractItem} from '@verification-tiers/contracts'
+import type {ProjectProblem} from '../problems.js'
+import {sourceOf} from './markdown.js'
+
+/** The section of a delta spec a requirement is in: what the change does to it. */
+export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED'
+
+/** A `**Verification:** value` line, the value as written. */
+export interface TierStatement {
+  value: string
+  line: number
+}
+
+/** One `### Requirement: Name` of a delta spec (or one FROM/TO pair of its RENAMED section). */
+export interface DeltaRequirement {
+  section: DeltaSection
+  /** The name as written; for a rename `Old → New`. */
+  name: string
+  /** The heading (or the FROM item of a rename). */
+  headingPosition: Position
+  /** Heading to the end of its last block. */
+  position: Position
+  /** Each `#### Scenario:` block as one criterion: its name, then its WHEN/THEN lines as a person reads them. */
+  scenarios: ContractItem[]
+  /** The tiers the requirement states, in order. */
+  tiers: TierStatement[]
+}
+
+/** What one delta spec holds. */
+export interface DeltaSpec {
+  requirements: DeltaRequirement[]
+  problems: ProjectProblem[]
+}
+
+// `Requirement: Name` and `Scenario: Name`, with a full-width colon too, as editors in Chinese and Japanese write it.
+const requirementHeading = /^Requirement\s*[:：]\s*(.*)$/i
+const scenarioHeading = /^Scenario\s*[:：]\s*(.*)$/i
+const sectionHeading = /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements?\s*$/i
+// A keyword opening a clause, bold or plain, with or without a colon: `- **WHEN** x`, `**THEN:** y`, `GIVEN z`.
+const keywordAtStart = /^(\*\*|__)?\s*(GIVEN|WHEN|THEN|AND|OR|BUT)\s*(?::\s*)?(?:\1)?\s*:?\s*(?=\S|$)/i
+// Elsewhere in a clause only a keyword that stands out counts: in capitals or in bold.
+const keywordInside = (word: string) => new RegExp(`(?:\\b${word}\\b|\\*\\*\\s*${word}\\s*:?\\s*\\*\\*)`, word === word.toUpperCase() ? '' : 'i')
+// `**Verification:** auto`, `**Verification**: auto`, `Verification: auto`, in a paragraph or an item.
+const labelLine = /^\s*(?:[-*+]\s+)?(\*\*|__)?([A-Za-z][A-Za-z ]{0,40}?)\s*(?::\s*\1|\1\s*:|:)\s*(.*?)\s*$/
+const renameLine = /^\s*(FROM|TO)\s*[:：]\s*(.*)$/i
+
+const sectionList = '`## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'
+
+/**
+ * Read an OpenSpec delta spec (`changes/<id>/specs/<capability>/spec.md`):
+ * each `### Requirement:` under its `## ADDED|MODIFIED|REMOVED|RENAMED
+ * Requirements` section, with its `#### Scenario:` blocks; the FROM/TO
+ * pairs of a RENAMED section. Text in any language reads the same: only the
+ * template's headings and keywords are matched. What is not in this shape is
+ * a problem naming its line, never skipped in silence.
+ */
+export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec {
+  const requirements: DeltaRequirement[] = []
+  const problems: ProjectProblem[] = []
+  const problem = (node: RootContent, message: string) => problems.push({file, line: node.position?.start.line ?? null, message})
+  let section: DeltaSection | null = null
+  let sectionTitle: string | null = null
+  let requirement: {entry: DeltaRequirement; body: RootContent[]} | null = null
+  let scenario: {heading: Heading; name: string; body: RootContent[]} | null = null
+
+  const closeScenario = () => {
+    if (!scenario || !requirement) return
+    requirement.entry.scenarios.push(readScenario(file, text, scenario.heading, scenario.name, scenario.body, problems))
+    scenario = null
+  }
+  const closeRequirement = () => {
+    closeScenario()
+    if (!requirement) return
+    const {entry, body} = requirement
+    entry.position = {start: entry.headingPosition.start, end: (body.at(-1)?.position ?? entry.headingPosition).end}
+    entry.tiers = body.flatMap((node) => tierStatements(text, node))
+    if (entry.scenarios.length === 0 && (entry.section === 'ADDED' || entry.section === 'MODIFIED')) {
+      problems.push({
+        file,
+        line: entry.headingPosition.start.line,
+        message: `Unexpected ${entry.section} requirement ${JSON.stringify(entry.name)} without a scenario, expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
+      })
+    }
+    requirements.push(entry)
+    requirement = null
+  }
+
+  for (const node of tree.children) {
+    if (node.type === 'heading') {
+      const title = toString(node).trim()
+      const isRequirement = requirementHeading.exec(title)
+      const isScenario = scenarioHeading.exec(title)
+      if (node.depth <= 2) {
+        closeRequirement()
+        const match = sectionHeading.exec(title)
+        section = match ? (match[1]!.toUpperCase() as DeltaSection) : null
+        sectionTitle = match ? null : `${'#'.repeat(node.depth)} ${title}`
+        if (isRequirement || isScenario) problem(node, `Unexpected ${'#'.repeat(node.depth)} ${title} heading, expected ${isRequirement ? '`### Requirement: Name`' : '`#### Scenario: Name`'}`)
+        continue
+      }
+      if (node.depth === 3) {
+        closeRequirement()
+        if (isRequirement && section) {
+          requirement = {entry: {section, name: isRequirement[1]!.trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []}, body: []}
+        } else if (isRequirement) {
+          const where = sectionTitle === null ? 'before any section' : `under \`${sectionTitle}\``
+          problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1]!.trim())} ${where}, expected it under ${sectionList}`)
+        } else if (isScenario) {
+          problem(node, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`')
+        } else if (section) {
+          problem(node, `Unexpected heading ${JSON.stringify('### ' + title)} in the ${section} section, expected \`### Requirement: Name\``)
+        }
+        continue
+      }
+      if (node.depth === 4 && isScenario) {
+        closeScenario()
+        if (requirement) {
+          requirement.body.push(node)
+          scenario = {heading: node, name: isScenario[1]!.trim(), body: []}
+        }
+        else if (section) problem(node, `Unexpected scenario ${JSON.stringify(isScenario[1]!.trim())} outside a requirement, expected it under a \`### Requirement: Name\``)
+        continue
+      }
+      if (isRequirement || isScenario) {
+        problem(node, `Unexpected ${'#'.repeat(node.depth)} ${title} heading, expected ${isRequirement ? '`### Requirement: Name`' : '`#### Scenario: Name`'}`)
+        continue
+      }
+      // Another heading of level 4 or deeper ends a scenario: what follows belongs to the requirement.
+      if (node.depth === 4) closeScenario()
+    }
+    // A scenario's lines are the requirement's too: its tier may be stated there, and it ends where they end.
+    scenario?.body.push(node)
+    if (requirement) requirement.body.push(node)
+    else if (section === 'RENAMED') requirements.push(...readRenames(file, text, node, problems))
+  }
+  closeRequirement()
+
+  if (requirements.length === 0) {
+    problems.push({file, line: null, message: `Unexpected delta spec without a requirement, expected ${sectionList} with \`### Requirement: Name\` headings`})
+  }
+  return {requirements, problems}
+}
+
+/** A scenario as one criterion: `Name: WHEN …; THEN …`, and a problem when it has no WHEN or no THEN. */
+function readScenario(file: string, text: string, heading: Heading, name: string, body: RootContent[], problems: ProjectProblem[]): ContractItem {
+  const clauses = body.flatMap((node) => clausesOf(text, node))
+  const missing = ['WHEN', 'THEN'].filter((word) => !clauses.some((clause) => clause.keyword === word || keywordInside(word).test(clause.text)))
+  if (missing.length > 0) {
+    problems.push({
+      file,
+      line: heading.position!.start.line,
+      message: `Unexpected scenario ${JSON.stringify(name)} without ${missing.join(' or ')}, expected \`- **WHEN** …\` and \`- **THEN** …\` lines`
+    })
+  }
+  let joined = ''
+  for (const clause of clauses) {
+    if (joined === '') joined = clause.text
+    // A line that opens with a keyword is a clause of its own; a line without one continues the line above it.
+    else if (clause.keyword) joined += '; ' + clause.text
+    else joined += (/[:：]$/.test(joined) ? ' ' : ', ') + clause.text
+  }
+  const end = (body.at(-1)?.position ?? heading.position!).end
+  return {text: joined === '' ? name : `${name}: ${joined}`, position: {start: heading.position!.start, end}, check: null}
+}
+
+interface Clause {
+  /** The keyword it opens with, in capitals, or `null`. */
+  keyword: string | null
+  text: string
+}
+
+/** The lines of a block as clauses: a paragraph's lines, each item of a list (nested items after their parent). */
+function clausesOf(text: string, node: RootContent): Clause[] {
+  if (node.type === 'paragraph') return linesOf(sourceOf(text, node))
+  if (node.type === 'list') {
+    return node.children.flatMap((item) => {
+      const [first, ...rest] = item.children
+      const own = first?.type === 'paragraph' ? linesOf(sourceOf(text, first)) : first ? clausesOf(text, first) : []
+      return [...own, ...rest.flatMap((child) => clausesOf(text, child))]
+    })
+  }
+  const written = sourceOf(text, node).replace(/\s+/g, ' ').trim()
+  return written === '' ? [] : [{keyword: null, text: written}]
+}
+
+/**
+ * A paragraph's lines as clauses: a line that opens with a keyword starts a
+ * clause, a line without one continues the clause above (a wrapped line, or a
+ * `**THEN**` line the parser joined to the item above it).
+ */
+function linesOf(written: string): Clause[] {
+  const clauses: Clause[] = []
+  for (const line of written.split('\n')) {
+    const next = clause(line)
+    const last = clauses.at(-1)
+    if (next.text === '') continue
+    if (last && next.keyword === null) last.text += ' ' + next.text
+    else clauses.push(next)
+  }
+  return clauses
+}
+
+/** One line: its keyword unwrapped from bold (`**WHEN** x` reads `WHEN x`), the rest as written. */
+function clause(line: string): Clause {
+  const trimmed = line.trim()
+  const match = keywordAtStart.exec(trimmed)
+  // A plain keyword opens a clause in capitals or capitalised (`WHEN`, `When`): `and keeps…` is a wrapped line.
+  if (!match || (!match[1] && !/^[A-Z]/.test(match[2]!))) return {keyword: null, text: trimmed}
+  const keyword = match[2]!.toUpperCase()
+  const rest = trimmed.slice(match[0].length).trim()
+  // A plain keyword stays as written; a bold one is shown as the word itself.
+  const word = match[1] ? keyword : match[2]!
+  return {keyword, text: rest === '' ? word : `${word} ${rest}`}
+}
+
+/** The `**Verification:** value` lines of a block, outside code. */
+export function tierStatements(text: string, node: Root | RootContent): TierStatement[] {
+  if (node.type === 'code' || node.type === 'html') return []
+  if (node.type === 'paragraph') {
+    const start = node.position?.start.line ?? 1
+    return sourceOf(text, node)
+      .split('\n')
+      .flatMap((line, index) => {
+        const match = labelLine.exec(line)
+        if (!match || resolveFieldKey(match[2]!) !== 'verification') return []
+        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start + index}]
+      })
+  }
+  return 'children' in node ? (node.children as RootContent[]).flatMap((child) => tierStatements(text, child)) : []
+}
+
+/**
+ * The FROM/TO pairs of a RENAMED section's list (`- FROM: \`### Requirement: Old\``,
+ * `- TO: \`### Requirement: New\``): shown, never verified. A FROM without
+ * its TO, or a TO without its FROM, is a problem.
+ */
+function readRenames(file: string, text: string, node: RootContent, problems: ProjectProblem[]): DeltaRequirement[] {
+  if (node.type !== 'list') return []
+  const renames: DeltaRequirement[] = []
+  let from: {name: string; position: Position} | null = null
+  const unpaired = (line: number | null, which: string) =>
+    problems.push({file, line, message: `Unexpected ${which} in the RENAMED section, expected a \`- FROM: ### Requirement: Old\` item followed by a \`- TO: ### Requirement: New\` item`})
+  for (const item of node.children) {
+    const match = renameLine.exec(toString(item).trim())
+    const name = (match?.[2] ?? '').replace(/^#+\s*/, '').replace(requirementHeading, '$1').trim()
+    if (match?.[1]!.toUpperCase() === 'FROM') {
+      if (from) unpaired(from.position.start.line, 'FROM without TO')
+      from = {name, position: item.position!}
+    } else if (match && from) {
+      renames.push({section: 'RENAMED', name: `${from.name} → ${name}`, headingPosition: from.position, position: {start: from.position.start, end: item.position!.end}, scenarios: [], tiers: []})
+      from = null
+    } else {
+      unpaired(item.position?.start.line ?? null, match ? 'TO without FROM' : `item ${JSON.stringify(toString(item).trim().slice(0, 60))}`)
+    }
+  }
+  if (from) unpaired(from.position.start.line, 'FROM without TO')
+  return renames
+}
