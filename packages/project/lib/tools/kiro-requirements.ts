@@ -1,0 +1,353 @@
+import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
+import type {Position} from 'unist'
+import {location} from 'vfile-location'
+import {collapse, inlineText, labelFor, readTier, splitCheck} from '@verification-tiers/contracts'
+import type {Contract, ContractField, ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
+import type {LoadedContract} from '../project.js'
+import type {ProjectProblem} from '../problems.js'
+import {parseMarkdown} from './markdown.js'
+
+/** What one `requirements.md` holds: its requirements as contracts, and what was seen and not read. */
+export interface RequirementsReading {
+  contracts: LoadedContract[]
+  problems: ProjectProblem[]
+}
+
+/** How a `requirements.md` is read. */
+export interface RequirementsOptions {
+  /** The slice (feature folder) its requirements are in. */
+  slice: string
+  /** The tier of a requirement that states none. */
+  defaultTier: Tier
+}
+
+/**
+ * The title of an acceptance-criteria section, in the languages people write
+ * Kiro specs in; compared with the heading's text folded to lower case, so
+ * `Acceptance criteria`, `验收标准` and `Critères d’acceptation` all open one.
+ */
+const criteriaTitles = [
+  'acceptance criteria',
+  'acceptance criterion',
+  '验收标准',
+  '驗收標準',
+  '验收准则',
+  '验收条件',
+  '受け入れ基準',
+  '受入基準',
+  '受け入れ条件',
+  '受入条件',
+  '인수 기준',
+  '수락 기준',
+  '승인 기준',
+  'akzeptanzkriterien',
+  'critères d’acceptation',
+  "critères d'acceptation",
+  'criterios de aceptación',
+  'critérios de aceitação',
+  'criteri di accettazione',
+  'критерии приемки',
+  'критерии приёмки'
+]
+
+/** The word a requirement heading opens with, where it has no criteria to show it is one. */
+const requirementWord = /^(?:requirement|req\.?|需求|要求|要件|요구\s?사항|anforderung|exigence|requisito|требование)\s*#?\s*\d/i
+
+// `Requirement 1`, `Requirement 2: Title`, `Requirement 3 – Title`, `需求 4：标题`, `Requirement 1.2. Title`: a word, a number, a separator, a title.
+const dashes = '\\-\\u2010-\\u2015\\u2212'
+const numbered = new RegExp(`^([^\\d]{0,40}?)\\s*#?\\s*(\\d+(?:\\.\\d+)*)(?=$|[\\s:：.．)${dashes}])\\)?\\s*(?:(?:[:：.．]|[${dashes}]+)\\s*)?(.*)$`, 'u')
+
+// `**Verification:** auto`, `Verification: manual`, `__Verification__: verify`: the requirement's own tier.
+type Place = ReturnType<typeof location>
+
+const verificationLine = /^\s*(?:\*\*|__)?\s*verification\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:|:)\s*(.*?)\s*$/i
+
+/**
+ * The requirements of a Kiro `requirements.md`: each `### Requirement N`
+ * heading (any level below the title, any dash or colon before its title,
+ * in any language when an acceptance-criteria section shows it is one) is a
+ * contract, its criteria the items of its `#### Acceptance Criteria` list.
+ * Its tier is `verify` unless it states `**Verification:** auto` (`manual`
+ * reads as `verify`), or `options.defaultTier` when it states none.
+ *
+ * A requirement without criteria, text under the criteria that is no list
+ * item, a criteria section under no requirement, and a second requirement
+ * of one number are problems, each with its line: never dropped in silence.
+ */
+export function readRequirements(file: string, text: string, options: RequirementsOptions): RequirementsReading {
+  const nodes = parseMarkdown(text).children
+  const place = location(text)
+  const problems: ProjectProblem[] = []
+  const markers = nodes.flatMap((node, index) => (isCriteriaMarker(node) ? [index] : []))
+  const starts = requirementStarts(nodes, markers)
+  for (const index of markers) {
+    if (ownerOf(nodes, starts, index) === null && starts.length > 0) {
+      problems.push({file, line: lineOf(nodes[index]!), message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'})
+    }
+  }
+  const contracts: LoadedContract[] = []
+  const firstOfId = new Map<string, number>()
+  for (const [order, start] of starts.entries()) {
+    const heading = nodes[start] as Heading
+    const end = sectionEnd(nodes, start, starts[order + 1])
+    const section = nodes.slice(start + 1, end)
+    const read = readRequirement(file, heading, section, options, place, text)
+    problems.push(...read.problems)
+    const {contract} = read
+    if (contract.id !== null) {
+      const first = firstOfId.get(contract.id)
+      if (first === undefined) firstOfId.set(contract.id, heading.position!.start.line)
+      else problems.push({file, line: heading.position!.start.line, message: `Unexpected second requirement numbered ${contract.id.slice(2)} (${contract.label}), the number of the requirement at line ${first}; expected a number of its own`})
+    }
+    const {start: from, end: to} = contract.position
+    contracts.push({contract, file, source: text.slice(from.offset ?? 0, to.offset ?? text.length)})
+  }
+  return {contracts, problems}
+}
+
+/** The text of a heading or paragraph as written, on one line. */
+function textOf(node: Heading | Paragraph): string {
+  return collapse(inlineText(node.children as Nodes[]))
+}
+
+function folded(text: string): string {
+  return text.toLowerCase().replace(/[\s:：]+$/u, '').replace(/\s+/g, ' ')
+}
+
+function isCriteriaTitle(text: string): boolean {
+  const title = folded(text)
+  return title.length <= 80 && criteriaTitles.some((one) => title.includes(one))
+}
+
+/** A heading `Acceptance Criteria`, or a paragraph that is only that title (`**Acceptance Criteria:**`). */
+function isCriteriaMarker(node: RootContent): boolean {
+  return (node.type === 'heading' || node.type === 'paragraph') && isCriteriaTitle(textOf(node))
+}
+
+/**
+ * The requirement headings: those that read `Requirement N`, and the nearest
+ * heading above each acceptance-criteria section (a heading at a higher
+ * level, or any heading above a criteria paragraph). The document's title (a
+ * level-1 heading) names the document, never one requirement.
+ */
+function requirementStarts(nodes: readonly RootContent[], markers: readonly number[]): number[] {
+  const starts = new Set<number>()
+  nodes.forEach((node, index) => {
+    if (node.type === 'heading' && node.depth > 1 && !isCriteriaTitle(textOf(node)) && requirementWord.test(textOf(node))) starts.add(index)
+  })
+  for (const marker of markers) {
+    const node = nodes[marker]!
+    const depth = node.type === 'heading' ? node.depth : 7
+    for (let index = marker - 1; index >= 0; index--) {
+      const above = nodes[index]!
+      if (above.type !== 'heading' || above.depth >= depth) continue
+      if (above.depth > 1 && !isCriteriaTitle(textOf(above))) starts.add(index)
+      break
+    }
+  }
+  return [...starts].sort((a, b) => a - b)
+}
+
+/** The requirement a criteria section is in: the last requirement heading above it whose section it is in, else `null`. */
+function ownerOf(nodes: readonly RootContent[], starts: readonly number[], marker: number): number | null {
+  for (let order = starts.length - 1; order >= 0; order--) {
+    const start = starts[order]!
+    if (start < marker) return marker < sectionEnd(nodes, start, starts[order + 1]) ? start : null
+  }
+  return null
+}
+
+/** Where a requirement's section ends: at the next heading of its level or above, or at the next requirement. */
+function sectionEnd(nodes: readonly RootContent[], start: number, next: number | undefined): number {
+  const depth = (nodes[start] as Heading).depth
+  const limit = next ?? nodes.length
+  for (let index = start + 1; index < limit; index++) {
+    const node = nodes[index]!
+    if (node.type === 'heading' && node.depth <= depth) return index
+  }
+  return limit
+}
+
+function lineOf(node: RootContent): number {
+  return node.position?.start.line ?? 1
+}
+
+/** A requirement's section read as a contract, with its problems. */
+function readRequirement(
+  file: string,
+  heading: Heading,
+  section: readonly RootContent[],
+  options: RequirementsOptions,
+  place: Place,
+  text: string
+): {contract: Contract; problems: ProjectProblem[]} {
+  const label = textOf(heading)
+  const match = numbered.exec(label)
+  const id = match ? `R-${match[2]}` : null
+  const name = (match?.[3] ?? '').trim() || label
+  const problems: ProjectProblem[] = []
+  const fields: ContractField[] = []
+  const tierField = verificationField(text, section, place)
+  if (tierField) fields.push(tierField)
+  const markerIndex = section.findIndex(isCriteriaMarker)
+  let criteria: ContractItem[] = []
+  if (markerIndex !== -1) {
+    const field = criteriaField(section, markerIndex, tierField)
+    fields.push(field)
+    criteria = field.items
+    for (const unread of field.unread) {
+      problems.push({file, line: unread.position.start.line, message: `Unexpected ${unread.kind} under the acceptance criteria of ${label}, expected list items, one criterion each`})
+    }
+  }
+  if (criteria.length === 0) {
+    problems.push({
+      file,
+      line: heading.position!.start.line,
+      message: `Unexpected requirement without acceptance criteria (${label}), expected an \`#### Acceptance Criteria\` list under it, one item per criterion (\`1. WHEN … THEN the system SHALL …\`)`
+    })
+  }
+  const last = section[section.length - 1]
+  const position: Position = {start: heading.position!.start, end: (last ?? heading).position!.end}
+  const stated = tierField ? tierField.value : null
+  return {
+    contract: {
+      id,
+      name,
+      label,
+      dialect: 'bold',
+      position,
+      headingPosition: heading.position!,
+      tier: stated,
+      effectiveTier: stated === 'auto' || stated === 'verify' ? stated : stated === null ? options.defaultTier : 'verify',
+      criteria,
+      steps: [],
+      slice: options.slice,
+      sliceHeading: null,
+      fields
+    },
+    problems
+  }
+}
+
+/**
+ * The requirement's `**Verification:** auto` line (a line of any paragraph
+ * of its section, so one right under the User Story counts), as a field
+ * whose value is the tier it states: `manual`, a person's check, reads as
+ * `verify`; other text is kept as written, an invalid tier.
+ */
+function verificationField(text: string, section: readonly RootContent[], place: Place): ContractField | null {
+  for (const node of section) {
+    if (node.type !== 'paragraph' || node.position?.start.offset === undefined || node.position.end.offset === undefined) continue
+    let offset = node.position.start.offset
+    for (const line of text.slice(offset, node.position.end.offset).split('\n')) {
+      const match = verificationLine.exec(line)
+      if (match) {
+        const written = readTier((match[1] ?? '').replace(/^(?:\*\*|__)|(?:\*\*|__)$/g, ''))
+        const value = written.toLowerCase() === 'manual' ? 'verify' : written
+        const labelStart = offset + line.search(/verification/i)
+        const valueStart = written === '' ? -1 : line.indexOf(written, line.search(/:/))
+        const at = (from: number, length: number): Position => ({start: place.toPoint(from)!, end: place.toPoint(from + length)!})
+        const lineEnd = offset + line.trimEnd().length
+        return {
+          key: 'verification',
+          label: 'Verification',
+          expectedLabel: labelFor('verification', 'bold'),
+          value,
+          dialect: 'bold',
+          position: {start: place.toPoint(labelStart)!, end: place.toPoint(lineEnd)!},
+          labelPosition: at(labelStart, 'verification'.length),
+          valuePosition: valueStart === -1 ? null : at(offset + valueStart, written.length),
+          items: [],
+          hasList: false,
+          unread: []
+        }
+      }
+      offset += line.length + 1
+    }
+  }
+  return null
+}
+
+/** The criteria of a requirement: every item of the lists after its criteria title, up to the next heading at the title's level or above. */
+function criteriaField(section: readonly RootContent[], markerIndex: number, tierField: ContractField | null): ContractField {
+  const marker = section[markerIndex] as Heading | Paragraph
+  const depth = marker.type === 'heading' ? marker.depth : 7
+  const items: ContractItem[] = []
+  const unread: ContractText[] = []
+  let hasList = false
+  let end = marker.position!.end
+  for (const node of section.slice(markerIndex + 1)) {
+    if (node.type === 'heading' && node.depth <= depth) break
+    if (node.type === 'heading' && marker.type === 'paragraph') break
+    end = node.position?.end ?? end
+    if (node.type === 'list') {
+      hasList = true
+      items.push(...listCriteria(node))
+    } else if (tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph') {
+      continue
+    } else {
+      const kind = unreadKind(node)
+      if (kind) unread.push({kind, text: node.type === 'paragraph' ? textOf(node) : '', position: node.position!})
+    }
+  }
+  return {
+    key: 'acceptanceCriteria',
+    label: textOf(marker).replace(/[\s:：]+$/u, ''),
+    expectedLabel: labelFor('acceptanceCriteria', 'bold'),
+    value: '',
+    dialect: 'bold',
+    position: {start: marker.position!.start, end},
+    labelPosition: marker.position!,
+    valuePosition: null,
+    items,
+    hasList,
+    unread
+  }
+}
+
+/** How a message names a block under the criteria that is no list; `null` for what holds no text (a comment, a rule). */
+function unreadKind(node: RootContent): string | null {
+  switch (node.type) {
+    case 'paragraph':
+      return 'paragraph'
+    case 'code':
+      return 'code'
+    case 'blockquote':
+      return 'quote'
+    case 'table':
+      return 'table'
+    case 'heading':
+      return 'heading'
+    case 'html':
+      return /^\s*<!--[\s\S]*-->\s*$/.test(node.value) ? null : 'HTML'
+    default:
+      return null
+  }
+}
+
+/**
+ * Each item of a criteria list is one criterion: its text with the text of
+ * its sub-items (the THEN parts some authors nest under the WHEN), a
+ * checkbox in front dropped, a `-- verified by:` check split off.
+ */
+function listCriteria(list: List): ContractItem[] {
+  const items: ContractItem[] = []
+  for (const item of list.children) {
+    const parts: string[] = []
+    collectText(item.children as Nodes[], parts)
+    const raw = collapse(parts.join(' ')).replace(/^\[.\]\s+/, '')
+    if (raw === '' || !item.position) continue
+    const first = item.children[0]
+    const position: Position = first?.position ? {start: first.position.start, end: item.position.end} : item.position
+    items.push({...splitCheck(raw), position})
+  }
+  return items
+}
+
+function collectText(nodes: readonly Nodes[], parts: string[]): void {
+  for (const node of nodes) {
+    if (node.type === 'paragraph' || node.type === 'heading') parts.push(inlineText(node.children as Nodes[]))
+    else if (node.type === 'code') parts.push(node.value)
+    else if ('children' in node) collectText(node.children as Nodes[], parts)
+  }
+}
