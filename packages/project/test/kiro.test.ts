@@ -165,6 +165,46 @@ describe('readRequirements', () => {
     ])
   })
 
+  it('reports a requirement heading markdown hid, and skips one in a fenced example', () => {
+    const text = ['# Spec', '', '- ### Requirement 1: In a list', '', '> ## Requirement 2', '', '###Requirement 3', '', '```markdown', '### Requirement 4', '```', '', '    ### Requirement 5', ''].join('\n')
+    const expected = 'that markdown does not read as a heading, expected `#` marks then a space at the start of a line of its own, outside lists, quotes and HTML'
+    expect(read(text)).toEqual({
+      contracts: [],
+      problems: [
+        {file: 'requirements.md', line: 3, message: `Unexpected requirement heading "- ### Requirement 1: In a list" ${expected}`},
+        {file: 'requirements.md', line: 5, message: `Unexpected requirement heading "> ## Requirement 2" ${expected}`},
+        {file: 'requirements.md', line: 7, message: `Unexpected requirement heading "###Requirement 3" ${expected}`},
+        {file: 'requirements.md', line: 13, message: `Unexpected requirement heading "### Requirement 5" ${expected}`}
+      ]
+    })
+  })
+
+  it('reports a requirement heading behind any prefix that keeps it from being a heading, never reading it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('- ', '* ', '1. ', '> ', '    ', '\t', '<div>', '> - '), fc.integer({min: 1, max: 6}), fc.integer({min: 1, max: 99}), (prefix, level, number) => {
+        const {contracts, problems} = read(['# Spec', '', `${prefix}${'#'.repeat(level)} Requirement ${number}`, '', '#### Acceptance Criteria', ''].join('\n'))
+        expect(contracts).toEqual([])
+        expect(problems.map((problem) => [problem.line, problem.message.startsWith('Unexpected requirement heading')])).toEqual([[3, true]])
+      })
+    )
+  })
+
+  it('reads every criteria section of a requirement, headings inside one as titles, and a level-1 Requirement heading', () => {
+    const text = ['# Requirement 9', '', '## Acceptance Criteria', '', '### On success', '', '- THE system SHALL save', '', '## Acceptance Criteria (continued)', '', '- THE system SHALL log', ''].join('\n')
+    const {contracts, problems} = read(text)
+    expect(contracts.map(({contract}) => [contract.id, contract.criteria.map((item) => [item.position.start.line, item.text]), contract.fields.map((field) => field.label)])).toEqual([
+      [
+        'R-9',
+        [
+          [7, 'THE system SHALL save'],
+          [11, 'THE system SHALL log']
+        ],
+        ['Acceptance Criteria', 'Acceptance Criteria (continued)']
+      ]
+    ])
+    expect(problems).toEqual([])
+  })
+
   it('keeps a tier that is not valid as written, read as verify', () => {
     const {contracts} = read(['## Requirement 7', '', '**Verification:** sometimes', '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n'))
     expect([contracts[0]!.contract.tier, contracts[0]!.contract.effectiveTier]).toEqual(['sometimes', 'verify'])

@@ -85,6 +85,7 @@ export function readRequirements(file: string, text: string, options: Requiremen
       problems.push({file, line: lineOf(nodes[index]!), message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'})
     }
   }
+  problems.push(...hiddenRequirements(file, text, nodes))
   const contracts: LoadedContract[] = []
   const firstOfId = new Map<string, number>()
   for (const [order, start] of starts.entries()) {
@@ -103,6 +104,33 @@ export function readRequirements(file: string, text: string, options: Requiremen
     contracts.push({contract, file, source: text.slice(from.offset ?? 0, to.offset ?? text.length)})
   }
   return {contracts, problems}
+}
+
+// `### Requirement 3` behind what keeps markdown from reading it as a heading: indentation, `>`, a list marker, HTML, or no space after the `#`.
+const hiddenHeading = /^((?:[\s>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<[^<>\n]*>)*)#{1,6}\s*(\S.*)$/u
+
+/**
+ * Lines a person reads as a requirement heading that markdown does not make
+ * one (in a list or a quote, indented, after HTML, `###Requirement 3`), each
+ * a problem: the requirement would be missing from every checkpoint. A fenced
+ * block with a language (```` ```markdown ````) shows an example and is skipped.
+ */
+function hiddenRequirements(file: string, text: string, nodes: readonly RootContent[]): ProjectProblem[] {
+  const headings = new Set(nodes.flatMap((node) => (node.type === 'heading' && node.position ? [node.position.start.line] : [])))
+  const examples = nodes.flatMap((node) => (node.type === 'code' && node.lang && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  const problems: ProjectProblem[] = []
+  text.split(/\r\n?|\n/).forEach((line, index) => {
+    const number = index + 1
+    const hidden = hiddenHeading.exec(line)
+    if (!hidden || headings.has(number) || !requirementWord.test(hidden[2]!.trim())) return
+    if (examples.some(([from, to]) => from <= number && number <= to)) return
+    problems.push({
+      file,
+      line: number,
+      message: `Unexpected requirement heading ${JSON.stringify(line.trim())} that markdown does not read as a heading, expected \`#\` marks then a space at the start of a line of its own, outside lists, quotes and HTML`
+    })
+  })
+  return problems
 }
 
 /** The text of a heading or paragraph as written, on one line. */
@@ -127,13 +155,14 @@ function isCriteriaMarker(node: RootContent): boolean {
 /**
  * The requirement headings: those that read `Requirement N`, and the nearest
  * heading above each acceptance-criteria section (a heading at a higher
- * level, or any heading above a criteria paragraph). The document's title (a
- * level-1 heading) names the document, never one requirement.
+ * level, or any heading above a criteria paragraph). A document's title (a
+ * level-1 heading) names the document: criteria right under it make no
+ * requirement of it, unless it reads `Requirement N`.
  */
 function requirementStarts(nodes: readonly RootContent[], markers: readonly number[]): number[] {
   const starts = new Set<number>()
   nodes.forEach((node, index) => {
-    if (node.type === 'heading' && node.depth > 1 && !isCriteriaTitle(textOf(node)) && requirementWord.test(textOf(node))) starts.add(index)
+    if (node.type === 'heading' && !isCriteriaTitle(textOf(node)) && requirementWord.test(textOf(node))) starts.add(index)
   })
   for (const marker of markers) {
     const node = nodes[marker]!
@@ -189,16 +218,17 @@ function readRequirement(
   const fields: ContractField[] = []
   const tierField = verificationField(text, section, place)
   if (tierField) fields.push(tierField)
-  const markerIndex = section.findIndex(isCriteriaMarker)
-  let criteria: ContractItem[] = []
-  if (markerIndex !== -1) {
+  // Every criteria section of the requirement counts: a second one (`Acceptance Criteria (continued)`) is never dropped.
+  const criteria: ContractItem[] = []
+  section.forEach((node, markerIndex) => {
+    if (!isCriteriaMarker(node)) return
     const field = criteriaField(section, markerIndex, tierField)
     fields.push(field)
-    criteria = field.items
+    criteria.push(...field.items)
     for (const unread of field.unread) {
       problems.push({file, line: unread.position.start.line, message: `Unexpected ${unread.kind} under the acceptance criteria of ${label}, expected list items, one criterion each`})
     }
-  }
+  })
   if (criteria.length === 0) {
     problems.push({
       file,
@@ -277,8 +307,9 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
   let hasList = false
   let end = marker.position!.end
   for (const node of section.slice(markerIndex + 1)) {
-    if (node.type === 'heading' && node.depth <= depth) break
-    if (node.type === 'heading' && marker.type === 'paragraph') break
+    if (isCriteriaMarker(node) || (node.type === 'heading' && (node.depth <= depth || marker.type === 'paragraph'))) break
+    // A heading below the title groups criteria (`##### On error`): a title, no criterion.
+    if (node.type === 'heading') continue
     end = node.position?.end ?? end
     if (node.type === 'list') {
       hasList = true
@@ -316,8 +347,6 @@ function unreadKind(node: RootContent): string | null {
       return 'quote'
     case 'table':
       return 'table'
-    case 'heading':
-      return 'heading'
     case 'html':
       return /^\s*<!--[\s\S]*-->\s*$/.test(node.value) ? null : 'HTML'
     default:

@@ -71,9 +71,10 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
     const read = readRequirements(requirementsFile, text, {slice: feature, defaultTier: options.defaultTier})
     if (read.contracts.length === 0) {
       reading.problems.push({file: requirementsFile, line: null, message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`})
-      continue
     }
+    // Lines that hid a requirement say why a file has none.
     reading.problems.push(...read.problems)
+    if (read.contracts.length === 0) continue
     reading.contracts.push(...read.contracts)
     reading.slices.push({
       id: feature,
