@@ -155,6 +155,8 @@ describe('readRequirements', () => {
     const {contracts, problems} = read(['# Spec', '', '## Login screen', '', '**Acceptance Criteria:**', '', '1. WHEN a user signs in THEN the system SHALL greet them', ''].join('\n'))
     expect(contracts.map(({contract}) => [contract.id, contract.label, contract.criteria.map((item) => item.text)])).toEqual([[null, 'Login screen', ['WHEN a user signs in THEN the system SHALL greet them']]])
     expect(problems).toEqual([])
+    const deeper = read(['# Spec', '', '#### Password reset', '', '##### Acceptance Criteria', '', '- WHEN a link is used twice THEN the system SHALL refuse it', ''].join('\n'))
+    expect(deeper.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Password reset', 1]])
   })
 
   it('reports criteria under no requirement, and a second requirement of one number', () => {

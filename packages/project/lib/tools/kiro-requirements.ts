@@ -57,14 +57,14 @@ const requirementWord = /^(?:requirement|req\.?|需求|要求|要件|요구\s?�
 const dashes = '\\-\\u2010-\\u2015\\u2212'
 const numbered = new RegExp(`^([^\\d]{0,40}?)\\s*#?\\s*(\\d+(?:\\.\\d+)*)(?=$|[\\s:：.．)${dashes}])\\)?\\s*(?:(?:[:：.．]|[${dashes}]+)\\s*)?(.*)$`, 'u')
 
-// `**Verification:** auto`, `Verification: manual`, `__Verification__: verify`: the requirement's own tier.
 type Place = ReturnType<typeof location>
 
+// `**Verification:** auto`, `Verification: manual`, `__Verification__: verify`: the requirement's own tier.
 const verificationLine = /^\s*(?:\*\*|__)?\s*verification\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:|:)\s*(.*?)\s*$/i
 
 /**
  * The requirements of a Kiro `requirements.md`: each `### Requirement N`
- * heading (any level below the title, any dash or colon before its title,
+ * heading (any level, any dash or colon before its title,
  * in any language when an acceptance-criteria section shows it is one) is a
  * contract, its criteria the items of its `#### Acceptance Criteria` list.
  * Its tier is `verify` unless it states `**Verification:** auto` (`manual`
@@ -74,25 +74,26 @@ const verificationLine = /^\s*(?:\*\*|__)?\s*verification\s*(?::\s*(?:\*\*|__)|(
  * item, a criteria section under no requirement, and a second requirement
  * of one number are problems, each with its line: never dropped in silence.
  */
-export function readRequirements(file: string, text: string, options: RequirementsOptions): RequirementsReading {
+export function readRequirements(file: string, written: string, options: RequirementsOptions): RequirementsReading {
+  // The parser counts every point from after a byte order mark.
+  const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written
   const nodes = parseMarkdown(text).children
   const place = location(text)
-  const problems: ProjectProblem[] = []
   const markers = nodes.flatMap((node, index) => (isCriteriaMarker(node) ? [index] : []))
   const starts = requirementStarts(nodes, markers)
-  for (const index of markers) {
-    if (ownerOf(nodes, starts, index) === null && starts.length > 0) {
+  const ends = starts.map((start, order) => sectionEnd(nodes, start, starts[order + 1]))
+  const problems: ProjectProblem[] = [...hiddenRequirements(file, text, nodes)]
+  if (starts.length > 0) {
+    for (const index of markers) {
+      if (ownerOf(starts, ends, index) !== null) continue
       problems.push({file, line: lineOf(nodes[index]!), message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'})
     }
   }
-  problems.push(...hiddenRequirements(file, text, nodes))
   const contracts: LoadedContract[] = []
   const firstOfId = new Map<string, number>()
   for (const [order, start] of starts.entries()) {
     const heading = nodes[start] as Heading
-    const end = sectionEnd(nodes, start, starts[order + 1])
-    const section = nodes.slice(start + 1, end)
-    const read = readRequirement(file, heading, section, options, place, text)
+    const read = readRequirement(file, heading, nodes.slice(start + 1, ends[order]), options, place, text)
     problems.push(...read.problems)
     const {contract} = read
     if (contract.id !== null) {
@@ -103,6 +104,8 @@ export function readRequirements(file: string, text: string, options: Requiremen
     const {start: from, end: to} = contract.position
     contracts.push({contract, file, source: text.slice(from.offset ?? 0, to.offset ?? text.length)})
   }
+  // In the order of the file, as a person fixes them.
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   return {contracts, problems}
 }
 
@@ -161,29 +164,32 @@ function isCriteriaMarker(node: RootContent): boolean {
  */
 function requirementStarts(nodes: readonly RootContent[], markers: readonly number[]): number[] {
   const starts = new Set<number>()
+  const isMarker = new Set(markers)
+  // The last heading of each level seen so far, so each marker finds the heading above it in one pass.
+  const lastAt: number[] = []
   nodes.forEach((node, index) => {
-    if (node.type === 'heading' && !isCriteriaTitle(textOf(node)) && requirementWord.test(textOf(node))) starts.add(index)
-  })
-  for (const marker of markers) {
-    const node = nodes[marker]!
-    const depth = node.type === 'heading' ? node.depth : 7
-    for (let index = marker - 1; index >= 0; index--) {
-      const above = nodes[index]!
-      if (above.type !== 'heading' || above.depth >= depth) continue
-      if (above.depth > 1 && !isCriteriaTitle(textOf(above))) starts.add(index)
-      break
+    if (isMarker.has(index)) {
+      const depth = node.type === 'heading' ? node.depth : 7
+      const above = Math.max(-1, ...lastAt.slice(1, depth).filter((index) => index !== undefined))
+      const heading = nodes[above]
+      if (heading?.type === 'heading' && heading.depth > 1) starts.add(above)
     }
-  }
+    if (node.type !== 'heading') return
+    if (!isMarker.has(index)) {
+      if (requirementWord.test(textOf(node))) starts.add(index)
+      lastAt[node.depth] = index
+    }
+    // A heading closes the sections of the deeper levels above it.
+    lastAt.length = Math.min(lastAt.length, node.depth + 1)
+  })
   return [...starts].sort((a, b) => a - b)
 }
 
-/** The requirement a criteria section is in: the last requirement heading above it whose section it is in, else `null`. */
-function ownerOf(nodes: readonly RootContent[], starts: readonly number[], marker: number): number | null {
-  for (let order = starts.length - 1; order >= 0; order--) {
-    const start = starts[order]!
-    if (start < marker) return marker < sectionEnd(nodes, start, starts[order + 1]) ? start : null
-  }
-  return null
+/** The requirement a criteria section is in: the last requirement heading above it whose section holds it, else `null`. */
+function ownerOf(starts: readonly number[], ends: readonly number[], marker: number): number | null {
+  let order = starts.length - 1
+  while (order >= 0 && starts[order]! > marker) order--
+  return order >= 0 && marker < ends[order]! ? starts[order]! : null
 }
 
 /** Where a requirement's section ends: at the next heading of its level or above, or at the next requirement. */
