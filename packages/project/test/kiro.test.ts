@@ -156,6 +156,8 @@ describe('readRequirements', () => {
     expect(contracts.map(({contract}) => [contract.id, contract.label, contract.criteria.map((item) => item.text)])).toEqual([[null, 'Login screen', ['WHEN a user signs in THEN the system SHALL greet them']]])
     expect(problems).toEqual([])
     const deeper = read(['# Spec', '', '#### Password reset', '', '##### Acceptance Criteria', '', '- WHEN a link is used twice THEN the system SHALL refuse it', ''].join('\n'))
+    const named = read(['## Requirement 3: Acceptance criteria for exports', '', 'Acceptance criteria are listed below.', '', '### Acceptance Criteria', '', '- THE system SHALL export CSV', ''].join('\n'))
+    expect(named.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Requirement 3: Acceptance criteria for exports', 1]])
     expect(deeper.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Password reset', 1]])
   })
 

@@ -145,14 +145,16 @@ function folded(text: string): string {
   return text.toLowerCase().replace(/[\s:：]+$/u, '').replace(/\s+/g, ' ')
 }
 
+/** A title that opens with an acceptance-criteria title: `Acceptance Criteria`, `Acceptance criteria (continued)`, `验收标准`. */
 function isCriteriaTitle(text: string): boolean {
   const title = folded(text)
-  return title.length <= 80 && criteriaTitles.some((one) => title.includes(one))
+  return !requirementWord.test(title) && criteriaTitles.some((one) => title.startsWith(one) && (title.length === one.length || /^[\s(（:：\-–—]/u.test(title.slice(one.length))))
 }
 
-/** A heading `Acceptance Criteria`, or a paragraph that is only that title (`**Acceptance Criteria:**`). */
+/** A heading titled Acceptance Criteria, or a paragraph that is only that title (`**Acceptance Criteria:**`). */
 function isCriteriaMarker(node: RootContent): boolean {
-  return (node.type === 'heading' || node.type === 'paragraph') && isCriteriaTitle(textOf(node))
+  if (node.type === 'heading') return isCriteriaTitle(textOf(node))
+  return node.type === 'paragraph' && criteriaTitles.includes(folded(textOf(node)))
 }
 
 /**
