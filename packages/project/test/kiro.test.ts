@@ -6,7 +6,6 @@ import {describe, expect, it} from 'vitest'
 import {ProjectError} from '../lib/errors.js'
 import {readRequirements} from '../lib/tools/kiro-requirements.js'
 import {kiro} from '../lib/tools/kiro.js'
-import {parseMarkdown} from '../lib/tools/markdown.js'
 import {readTasks} from '../lib/tools/read-tasks.js'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
@@ -119,10 +118,13 @@ describe('kiro', () => {
       {text: '2.2 Open and close valves on time', file: tasksFile, line: 9},
       {text: '2.3 Skip a run after rain', file: tasksFile, line: 10},
       {text: 'Pressing the button waters the bed', file: tasksFile, line: 15},
-      {text: 'Field test for one week', file: tasksFile, line: 18}
+      {text: 'Field test for one week', file: tasksFile, line: 18},
+      // Boxes markdown made no list item are tasks all the same; the one in a fenced example is none.
+      {text: 'Label every bed', file: tasksFile, line: 23},
+      {text: 'Paint the valve box', file: tasksFile, line: 24}
     ])
     // A feature without tasks.md has none open; the tasks of a folder not read are not counted.
-    expect(slices.map((slice) => slice.openTasks.length)).toEqual([5, 0])
+    expect(slices.map((slice) => slice.openTasks.length)).toEqual([7, 0])
   })
 
   it('gives contracts without a tier the tier the project sets, and the slice that tier', async () => {
@@ -243,6 +245,14 @@ describe('readRequirements', () => {
 })
 
 describe('readTasks', () => {
+  it('ends a task’s text where a line with a box of its own starts, and reads that line as a task', () => {
+    const tasks = readTasks('tasks.md', ['- [x] Order spare', '  valves for winter', '[ ] Label every bed', '', '- [a] option a is text', ''].join('\n'))
+    expect(tasks.map((task) => [task.line, task.mark, task.text])).toEqual([
+      [1, 'x', 'Order spare valves for winter'],
+      [3, ' ', 'Label every bed']
+    ])
+  })
+
   it('reads a checkbox of any mark, bullet and depth as one task, done only when ticked', () => {
     fc.assert(
       fc.property(
@@ -255,7 +265,7 @@ describe('readTasks', () => {
             return {...task, depth}
           })
           const lines = shaped.map((task, index) => `${'    '.repeat(task.depth)}${task.bullet} [${task.mark}] ${task.id === null ? '' : task.id + ' '}Task number ${index}`)
-          const read = readTasks('tasks.md', parseMarkdown(['# Plan', '', ...lines].join('\n')))
+          const read = readTasks('tasks.md', ['# Plan', '', ...lines].join('\n'))
           expect(read.map((task) => [task.line, task.mark, task.done, task.text])).toEqual(
             shaped.map((task, index) => [index + 3, task.mark, task.mark === 'x' || task.mark === 'X', `${task.id === null ? '' : task.id + ' '}Task number ${index}`])
           )

@@ -6,7 +6,6 @@ import {FileReadError, formatSize, inputLimits, readInputFile} from '@verificati
 import {ProjectError} from '../errors.js'
 import type {ProjectProblem} from '../problems.js'
 import {readRequirements} from './kiro-requirements.js'
-import {parseMarkdown} from './markdown.js'
 import {openTasks, readTasks} from './read-tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
@@ -100,7 +99,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<ToolReading['slices'][number]['openTasks']> {
   const text = await readFile(file, budget, dir, problems)
   if (typeof text !== 'string') return []
-  return openTasks(readTasks(file, parseMarkdown(text)))
+  return openTasks(readTasks(file, text))
 }
 
 /**

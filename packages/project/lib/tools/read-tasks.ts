@@ -1,5 +1,6 @@
-import type {List, ListItem, Nodes, Root} from 'mdast'
+import type {List, ListItem, Nodes} from 'mdast'
 import {collapse, inlineText} from '@verification-tiers/contracts'
+import {parseMarkdown} from './markdown.js'
 import type {OpenTask} from './types.js'
 
 /** One checkbox item of a task list, at any depth, with or without an id (`1.2`, `T003`, none). */
@@ -15,16 +16,22 @@ export interface TaskItem {
   done: boolean
 }
 
-// `[ ]`, `[x]`, `[-]`: one character between brackets, then space or the end; the parser reads it as text, GFM or not.
-const checkbox = /^\[(.)\](?:\s+|$)/
+// `[ ]`, `[x]`, `[-]`, `[~]`: one mark between brackets (`x` or a sign, never another letter or a digit: `[a]`, `[1]` are text), then space or the end.
+const checkbox = /^\[([xX]|[^\p{L}\p{N}\]])\](?:\s+|$)/u
+// The same box on a line of its own that markdown read as no list item: `-[ ] task`, or a line that continues the item above.
+const boxLine = /^[\s>]*(?:(?:[-*+]|\d{1,9}[.)])\s*)?(\[(?:[xX]|[^\p{L}\p{N}\]])\](?:\s.*)?)$/u
 
 /**
- * Every checkbox item of a parsed markdown file (`- [ ] …`, `* [x] …`,
- * `1. [-] …`), in document order, nested ones included: in real files the
- * checkboxes are tasks, sub-tasks, or acceptance checks inside `## Task N`
- * sections, and each is a task. Items without a checkbox are not tasks.
+ * Every checkbox item of a markdown file (`- [ ] …`, `* [x] …`, `1. [-] …`),
+ * in document order, nested ones included: in real files the checkboxes are
+ * tasks, sub-tasks, or acceptance checks inside `## Task N` sections, and
+ * each is a task. Items without a checkbox are not tasks. A line a person
+ * reads as a task that markdown made no list item (`-[ ] task`, a box on
+ * the line after another task) is a task too, so none is hidden; boxes in a
+ * fenced example (```` ```markdown ````) are none.
  */
-export function readTasks(file: string, tree: Root): TaskItem[] {
+export function readTasks(file: string, text: string): TaskItem[] {
+  const tree = parseMarkdown(text)
   const tasks: TaskItem[] = []
   const walk = (nodes: readonly Nodes[]) => {
     for (const node of nodes) {
@@ -33,7 +40,16 @@ export function readTasks(file: string, tree: Root): TaskItem[] {
     }
   }
   walk(tree.children)
-  return tasks
+  const read = new Set(tasks.map((task) => task.line))
+  const examples = tree.children.flatMap((node) => (node.type === 'code' && node.lang && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  text.split(/\r\n?|\n/).forEach((line, index) => {
+    const number = index + 1
+    const box = boxLine.exec(line)
+    if (!box || read.has(number) || examples.some(([from, to]) => from <= number && number <= to)) return
+    const task = boxed(file, collapse(box[1]!), number)
+    if (task) tasks.push(task)
+  })
+  return tasks.sort((a, b) => a.line - b.line)
 }
 
 function readList(file: string, list: List, tasks: TaskItem[], walk: (nodes: readonly Nodes[]) => void): void {
@@ -46,18 +62,22 @@ function readList(file: string, list: List, tasks: TaskItem[], walk: (nodes: rea
 
 /** The task of a list item whose first paragraph opens with a checkbox, else `null`. */
 function taskOf(file: string, item: ListItem): TaskItem | null {
-  // GFM parsers set `checked` and drop the box from the text; without GFM the box is the paragraph's first text.
+  // Read without GFM, the box is the paragraph's first text.
   const first = item.children[0]
   if (first?.type !== 'paragraph' || !first.position) return null
-  const written = collapse(inlineText(first.children as Nodes[]))
-  if (item.checked === true || item.checked === false) {
-    const mark = item.checked ? 'x' : ' '
-    return {text: written, file, line: first.position.start.line, mark, done: item.checked}
-  }
+  // A wrapped task continues on the next lines, up to a line that opens with a box of its own (a task markdown made no item).
+  const lines = inlineText(first.children as Nodes[]).split('\n')
+  const own = lines.findIndex((line, index) => index > 0 && boxLine.test(line))
+  const written = collapse((own === -1 ? lines : lines.slice(0, own)).join(' '))
+  return boxed(file, written, first.position.start.line)
+}
+
+/** A task of text that opens with its checkbox, else `null`. */
+function boxed(file: string, written: string, line: number): TaskItem | null {
   const box = checkbox.exec(written)
   if (!box) return null
   const mark = box[1]!
-  return {text: written.slice(box[0].length), file, line: first.position.start.line, mark, done: mark === 'x' || mark === 'X'}
+  return {text: written.slice(box[0].length), file, line, mark, done: mark === 'x' || mark === 'X'}
 }
 
 /** The tasks not done, as a slice lists them. */
