@@ -53,6 +53,8 @@ describe('kiro', () => {
   it('reports every folder and requirement it could not read, with its file and line', async () => {
     const {problems} = await kiro.read(garden, verify)
     expect(problems.map((problem) => [path.relative(specs, problem.file), problem.line, problem.message])).toEqual([
+      // A requirement in the README of specs/ is in no feature; the one in its fenced example is none.
+      ['README.md', 11, 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'],
       ['empty-idea', null, 'Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list; the folder is not read'],
       ['garden-watering/requirements.md', 38, 'Unexpected paragraph under the acceptance criteria of Requirement 3 – Water usage report, expected list items, one criterion each'],
       [

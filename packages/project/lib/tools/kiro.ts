@@ -1,11 +1,13 @@
 import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
+import {toString} from 'mdast-util-to-string'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectProblem} from '../problems.js'
-import {readRequirements} from './kiro-requirements.js'
+import {readRequirements, requirementWord} from './kiro-requirements.js'
+import {parseMarkdown} from './markdown.js'
 import {openTasks, readTasks} from './read-tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
@@ -35,25 +37,47 @@ export const kiro: ProjectTool = {
   read: readKiro
 }
 
-/** The folders under `specs/`, sorted; hidden ones (`.DS_Store`, `.git`) are no features. */
-async function featureFolders(dir: string): Promise<string[]> {
+/** The folders under `specs/`, sorted, and its markdown files (a README); hidden ones (`.DS_Store`, `.git`) are neither. */
+async function specsEntries(dir: string): Promise<{folders: string[]; files: string[]}> {
   const specs = path.join(dir, 'specs')
   const entries: Dirent[] = await readdir(specs, {withFileTypes: true}).catch(() => [])
   const folders: string[] = []
+  const files: string[] = []
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue
     // A link to a folder is a feature as its target is.
     const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path.join(specs, entry.name)).catch(() => null))?.isDirectory() === true)
     if (isFolder) folders.push(entry.name)
+    else if (/\.(?:md|markdown)$/i.test(entry.name)) files.push(entry.name)
   }
-  return folders.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  return {folders: folders.sort(byName), files: files.sort(byName)}
+}
+
+async function featureFolders(dir: string): Promise<string[]> {
+  return (await specsEntries(dir)).folders
+}
+
+/** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
+async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
+  for (const name of files) {
+    const file = path.join(dir, 'specs', name)
+    const text = await readFile(file, budget, dir, problems)
+    if (typeof text !== 'string') continue
+    // Headings of the document: a template in a fenced example shows a requirement, it is none.
+    for (const node of parseMarkdown(text).children) {
+      if (node.type !== 'heading' || !requirementWord.test(toString(node).trim())) continue
+      problems.push({file, line: node.position?.start.line ?? null, message: 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'})
+    }
+  }
 }
 
 async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const specs = path.join(dir, 'specs')
-  const features = await featureFolders(dir)
+  const {folders: features, files} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = {left: inputLimits.contracts}
+  await loneRequirements(dir, files, budget, reading.problems)
   for (const feature of features) {
     const folder = path.join(specs, feature)
     if (!isSliceId(feature)) {
