@@ -165,6 +165,18 @@ describe('readRequirements', () => {
     expect(deeper.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Password reset', 1]])
   })
 
+  it('reads requirements in a language it has no words for by the template’s structure, learning the criteria title', () => {
+    const text = ['# Tài liệu yêu cầu', '', '## Yêu cầu', '', '### Yêu cầu 1: Đăng nhập', '', '**Câu chuyện:** Là người dùng, tôi muốn đăng nhập.', '', '#### Tiêu chí chấp nhận', '', '1. KHI người dùng nhập mật khẩu đúng THÌ hệ thống PHẢI cho vào', '2. NẾU sai THÌ hệ thống PHẢI báo lỗi', '', '### Yêu cầu 2', '', '#### Tiêu chí chấp nhận', '', '- KHI hết phiên THÌ hệ thống PHẢI đăng xuất', ''].join('\n')
+    const {contracts, problems} = read(text)
+    expect(contracts.map(({contract}) => [contract.id, contract.name, contract.criteria.map((item) => item.position.start.line)])).toEqual([
+      ['R-1', 'Đăng nhập', [11, 12]],
+      ['R-2', 'Yêu cầu 2', [18]]
+    ])
+    expect(problems).toEqual([])
+    // Numbered headings without a sub-heading and a list make no requirement: tasks and phases are not.
+    expect(read(['# Kế hoạch', '', '## Giai đoạn 1', '', '- làm việc A', ''].join('\n')).contracts).toEqual([])
+  })
+
   it('reports criteria under no requirement, and a second requirement of one number', () => {
     const text = ['# Spec', '', '#### Acceptance Criteria', '', '- stray', '', '## Requirement 1', '', '### Acceptance Criteria', '', '- one', '', '## Requirement 1: Again', '', '### Acceptance Criteria', '', '- two', ''].join('\n')
     expect(read(text).problems).toEqual([

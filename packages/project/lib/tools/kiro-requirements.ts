@@ -59,6 +59,14 @@ const numbered = new RegExp(`^([^\\d]{0,40}?)\\s*#?\\s*(\\d+(?:\\.\\d+)*)(?=$|[\
 
 type Place = ReturnType<typeof location>
 
+/** The file being read: its path, text, points and which blocks open criteria. */
+interface Document {
+  file: string
+  text: string
+  place: Place
+  isMarker: (node: RootContent) => boolean
+}
+
 // `**Verification:** auto`, `Verification: manual`, `__Verification__: verify`: the requirement's own tier.
 const verificationLine = /^\s*(?:\*\*|__)?\s*verification\s*(?::\s*(?:\*\*|__)|(?:\*\*|__)\s*:|:)\s*(.*?)\s*$/i
 
@@ -79,7 +87,8 @@ export function readRequirements(file: string, written: string, options: Require
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written
   const nodes = parseMarkdown(text).children
   const place = location(text)
-  const markers = nodes.flatMap((node, index) => (isCriteriaMarker(node) ? [index] : []))
+  const isMarker = criteriaMarkers(nodes)
+  const markers = nodes.flatMap((node, index) => (isMarker(node) ? [index] : []))
   const starts = requirementStarts(nodes, markers)
   const ends = starts.map((start, order) => sectionEnd(nodes, start, starts[order + 1]))
   const problems: ProjectProblem[] = [...hiddenRequirements(file, text, nodes)]
@@ -93,7 +102,7 @@ export function readRequirements(file: string, written: string, options: Require
   const firstOfId = new Map<string, number>()
   for (const [order, start] of starts.entries()) {
     const heading = nodes[start] as Heading
-    const read = readRequirement(file, heading, nodes.slice(start + 1, ends[order]), options, place, text)
+    const read = readRequirement({file, text, place, isMarker}, heading, nodes.slice(start + 1, ends[order]), options)
     problems.push(...read.problems)
     const {contract} = read
     if (contract.id !== null) {
@@ -157,6 +166,34 @@ function isCriteriaMarker(node: RootContent): boolean {
   return node.type === 'paragraph' && criteriaTitles.includes(folded(textOf(node)))
 }
 
+// A heading that numbers its subject in any language: `Yêu cầu 1`, `Wymaganie 2: Tytuł`.
+const numberedSubject = /^\p{L}[\p{L}\p{M}\s.]{0,40}?\s*#?\d/u
+
+/**
+ * Which blocks open an acceptance-criteria section. By title, in the
+ * languages of `criteriaTitles`; in a document with none of those and no
+ * `Requirement N`, by the template's structure: the title of the first
+ * sub-heading of numbered headings (`### Yêu cầu 1` then `#### Tiêu chí
+ * chấp nhận`) that a list follows, taken where it appears most.
+ */
+function criteriaMarkers(nodes: readonly RootContent[]): (node: RootContent) => boolean {
+  if (nodes.some((node) => isCriteriaMarker(node) || (node.type === 'heading' && requirementWord.test(textOf(node))))) return isCriteriaMarker
+  const counts = new Map<string, number>()
+  nodes.forEach((node, index) => {
+    if (node.type !== 'heading' || node.depth === 1 || !numberedSubject.test(textOf(node))) return
+    // Its first sub-heading, past the User Story.
+    let at = index + 1
+    while (at < nodes.length && nodes[at]!.type !== 'heading') at++
+    const sub = nodes[at]
+    if (sub?.type !== 'heading' || sub.depth <= node.depth || nodes[at + 1]?.type !== 'list' || numberedSubject.test(textOf(sub))) return
+    const title = folded(textOf(sub))
+    counts.set(title, (counts.get(title) ?? 0) + 1)
+  })
+  const learned = [...counts].sort((a, b) => b[1] - a[1])[0]?.[0]
+  if (learned === undefined) return isCriteriaMarker
+  return (node) => node.type === 'heading' && folded(textOf(node)) === learned
+}
+
 /**
  * The requirement headings: those that read `Requirement N`, and the nearest
  * heading above each acceptance-criteria section (a heading at a higher
@@ -211,12 +248,10 @@ function lineOf(node: RootContent): number {
 
 /** A requirement's section read as a contract, with its problems. */
 function readRequirement(
-  file: string,
+  {file, text, place, isMarker}: Document,
   heading: Heading,
   section: readonly RootContent[],
-  options: RequirementsOptions,
-  place: Place,
-  text: string
+  options: RequirementsOptions
 ): {contract: Contract; problems: ProjectProblem[]} {
   const label = textOf(heading)
   const match = numbered.exec(label)
@@ -229,8 +264,8 @@ function readRequirement(
   // Every criteria section of the requirement counts: a second one (`Acceptance Criteria (continued)`) is never dropped.
   const criteria: ContractItem[] = []
   section.forEach((node, markerIndex) => {
-    if (!isCriteriaMarker(node)) return
-    const field = criteriaField(section, markerIndex, tierField)
+    if (!isMarker(node)) return
+    const field = criteriaField(section, markerIndex, tierField, isMarker)
     fields.push(field)
     criteria.push(...field.items)
     for (const unread of field.unread) {
@@ -307,7 +342,7 @@ function verificationField(text: string, section: readonly RootContent[], place:
 }
 
 /** The criteria of a requirement: every item of the lists after its criteria title, up to the next heading at the title's level or above. */
-function criteriaField(section: readonly RootContent[], markerIndex: number, tierField: ContractField | null): ContractField {
+function criteriaField(section: readonly RootContent[], markerIndex: number, tierField: ContractField | null, isMarker: (node: RootContent) => boolean): ContractField {
   const marker = section[markerIndex] as Heading | Paragraph
   const depth = marker.type === 'heading' ? marker.depth : 7
   const items: ContractItem[] = []
@@ -315,7 +350,7 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
   let hasList = false
   let end = marker.position!.end
   for (const node of section.slice(markerIndex + 1)) {
-    if (isCriteriaMarker(node) || (node.type === 'heading' && (node.depth <= depth || marker.type === 'paragraph'))) break
+    if (isMarker(node) || (node.type === 'heading' && (node.depth <= depth || marker.type === 'paragraph'))) break
     // A heading below the title groups criteria (`##### On error`): a title, no criterion.
     if (node.type === 'heading') continue
     end = node.position?.end ?? end
