@@ -1,14 +1,10 @@
 import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {toString} from 'mdast-util-to-string'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectProblem} from '../problems.js'
-import {readRequirements, requirementWord} from './kiro-requirements.js'
-import {parseMarkdown} from './markdown.js'
-import {openTasks, readTasks} from './read-tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
 /** What a feature folder must hold, as the problems of one that does not say it. */
@@ -60,6 +56,7 @@ async function featureFolders(dir: string): Promise<string[]> {
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
 async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
+  const [{requirementWord}, {parseMarkdown}, {toString}] = await Promise.all([import('./kiro-requirements.js'), import('./markdown.js'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
     const text = await readFile(file, budget, dir, problems)
@@ -74,6 +71,8 @@ async function loneRequirements(dir: string, files: readonly string[], budget: {
 
 async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const specs = path.join(dir, 'specs')
+  // The markdown parser loads when there is a folder to read, not when the tool is registered.
+  const {readRequirements} = await import('./kiro-requirements.js')
   const {folders: features, files} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = {left: inputLimits.contracts}
@@ -123,6 +122,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<ToolReading['slices'][number]['openTasks']> {
   const text = await readFile(file, budget, dir, problems)
   if (typeof text !== 'string') return []
+  const {openTasks, readTasks} = await import('./read-tasks.js')
   return openTasks(readTasks(file, text))
 }
 
