@@ -228,6 +228,8 @@ describe('readRequirements', () => {
   it('keeps a tier that is not valid as written, read as verify', () => {
     const {contracts} = read(['## Requirement 7', '', '**Verification:** sometimes', '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n'))
     expect([contracts[0]!.contract.tier, contracts[0]!.contract.effectiveTier]).toEqual(['sometimes', 'verify'])
+    const tierOf = (line: string) => read(['## Requirement 1', '', line, '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n')).contracts[0]!.contract.tier
+    expect(['**Verification**: auto', '__Verification:__ `manual`', 'Verification: verify', '**Verification:** Manual'].map(tierOf)).toEqual(['auto', 'verify', 'verify', 'verify'])
   })
 
   it('reads a requirement heading at any level, with any separator and title, and each of its criteria', () => {

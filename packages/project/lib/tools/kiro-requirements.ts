@@ -5,7 +5,7 @@ import {collapse, inlineText, labelFor, readTier, splitCheck} from '@verificatio
 import type {Contract, ContractField, ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
 import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
-import {parseMarkdown} from './markdown.js'
+import {inFencedExample, parseMarkdown} from './markdown.js'
 
 /** What one `requirements.md` holds: its requirements as contracts, and what was seen and not read. */
 export interface RequirementsReading {
@@ -129,13 +129,13 @@ const hiddenHeading = /^((?:[\s>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<[^<>\n]*>
  */
 function hiddenRequirements(file: string, text: string, nodes: readonly RootContent[]): ProjectProblem[] {
   const headings = new Set(nodes.flatMap((node) => (node.type === 'heading' && node.position ? [node.position.start.line] : [])))
-  const examples = nodes.flatMap((node) => (node.type === 'code' && node.lang && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  const inExample = inFencedExample(nodes)
   const problems: ProjectProblem[] = []
   text.split(/\r\n?|\n/).forEach((line, index) => {
     const number = index + 1
     const hidden = hiddenHeading.exec(line)
     if (!hidden || headings.has(number) || !requirementWord.test(hidden[2]!.trim())) return
-    if (examples.some(([from, to]) => from <= number && number <= to)) return
+    if (inExample(number)) return
     problems.push({
       file,
       line: number,

@@ -1,6 +1,6 @@
 import type {List, ListItem, Nodes} from 'mdast'
 import {collapse, inlineText} from '@verification-tiers/contracts'
-import {parseMarkdown} from './markdown.js'
+import {inFencedExample, parseMarkdown} from './markdown.js'
 import type {OpenTask} from './types.js'
 
 /** One checkbox item of a task list, at any depth, with or without an id (`1.2`, `T003`, none). */
@@ -41,11 +41,11 @@ export function readTasks(file: string, text: string): TaskItem[] {
   }
   walk(tree.children)
   const read = new Set(tasks.map((task) => task.line))
-  const examples = tree.children.flatMap((node) => (node.type === 'code' && node.lang && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  const inExample = inFencedExample(tree.children)
   text.split(/\r\n?|\n/).forEach((line, index) => {
     const number = index + 1
     const box = boxLine.exec(line)
-    if (!box || read.has(number) || examples.some(([from, to]) => from <= number && number <= to)) return
+    if (!box || read.has(number) || inExample(number)) return
     const task = boxed(file, collapse(box[1]!), number)
     if (task) tasks.push(task)
   })
