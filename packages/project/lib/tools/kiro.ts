@@ -56,7 +56,7 @@ async function featureFolders(dir: string): Promise<string[]> {
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
 async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
-  const [{requirementWord}, {parseMarkdown}, {toString}] = await Promise.all([import('./kiro-requirements.js'), import('./markdown.js'), import('mdast-util-to-string')])
+  const [{requirementWord}, {parseMarkdown}, {toString}] = await Promise.all([import('./kiro-headings.js'), import('./markdown.js'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
     const text = await readFile(file, budget, dir, problems)
