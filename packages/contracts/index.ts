@@ -1,6 +1,8 @@
 export {analyzeContracts, extractContracts} from './lib/extract.js'
 export type {ReadOptions} from './lib/extract.js'
 export {splitCheck} from './lib/criterion.js'
+// For readers of other tools' files, so criteria read the same everywhere.
+export {collapse, inlineText} from './lib/inline.js'
 export {dialects} from './lib/dialects/index.js'
 export type {DialectModule, FenceDialect, FrontmatterDialect, LabelAt, ParagraphDialect} from './lib/dialects/dialect.js'
 export * from './terms.js'

@@ -9,7 +9,7 @@ import {ProjectError} from '../lib/errors.js'
 import {parseMarkdownText as parseMarkdown} from '../lib/tools/markdown.js'
 import {readDeltaSpec} from '../lib/tools/openspec-delta.js'
 import {openspec, readOpenSpec} from '../lib/tools/openspec.js'
-import {readTasks} from '../lib/tools/read-tasks.js'
+import {readTasks, taskList} from '../lib/tools/read-tasks.js'
 import type {ToolReading} from '../lib/tools/types.js'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
@@ -355,7 +355,7 @@ describe('readDeltaSpec', () => {
 describe('readTasks', () => {
   it('counts checkbox items at any depth, in bullet and ordered lists, and lists the open ones as written', () => {
     const text = ['# Tasks', '', '- [x] 1.1 Done', '- [ ] 1.2 Open with `code`', '  and a second line', '  - [ ] nested open', '  - [X] nested done', '', '1. [ ] Ordered open', '', '- not a task', '- [] not a box', '', '```', '- [ ] fenced', '```', ''].join('\n')
-    const tasks = readTasks('tasks.md', text, parseMarkdown(text))
+    const tasks = taskList(readTasks('tasks.md', text))
     expect([tasks.total, tasks.checked]).toEqual([5, 2])
     expect(tasks.open).toEqual([
       {text: '1.2 Open with `code` and a second line', file: 'tasks.md', line: 4},

@@ -1,9 +1,150 @@
-import type {ProjectTool} from './types.js'
+import type {Dirent} from 'node:fs'
+import {readdir, stat} from 'node:fs/promises'
+import path from 'node:path'
+import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
+import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {ProjectError} from '../errors.js'
+import type {ProjectProblem} from '../problems.js'
+import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
-/** Kiro: a stub that recognises no folder yet, so that the registry builds; its reader replaces it. */
+/** What a feature folder must hold, as the problems of one that does not say it. */
+const format = '`requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list'
+
+/**
+ * Kiro: `.kiro/specs/<feature>/requirements.md`, `design.md`, `tasks.md`.
+ * Each feature folder is a slice (its folder name the id), each requirement
+ * of its `requirements.md` a contract, the items of its Acceptance Criteria
+ * the criteria; the unticked (and in-progress) checkboxes of its `tasks.md`
+ * are the slice's open tasks. A folder not in this format is a problem
+ * naming it, and is not read.
+ */
 export const kiro: ProjectTool = {
   name: 'kiro',
   folder: '.kiro',
-  recognises: async () => false,
-  read: async () => ({contracts: [], slices: [], problems: []})
+
+  async recognises(dir) {
+    for (const feature of await featureFolders(dir)) {
+      const info = await stat(path.join(dir, 'specs', feature, 'requirements.md')).catch(() => null)
+      if (info?.isFile()) return true
+    }
+    return false
+  },
+
+  read: readKiro
+}
+
+/** The folders under `specs/`, sorted, and its markdown files (a README); hidden ones (`.DS_Store`, `.git`) are neither. */
+async function specsEntries(dir: string): Promise<{folders: string[]; files: string[]}> {
+  const specs = path.join(dir, 'specs')
+  const entries: Dirent[] = await readdir(specs, {withFileTypes: true}).catch(() => [])
+  const folders: string[] = []
+  const files: string[] = []
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue
+    // A link to a folder is a feature as its target is.
+    const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path.join(specs, entry.name)).catch(() => null))?.isDirectory() === true)
+    if (isFolder) folders.push(entry.name)
+    else if (/\.(?:md|markdown)$/i.test(entry.name)) files.push(entry.name)
+  }
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  return {folders: folders.sort(byName), files: files.sort(byName)}
+}
+
+async function featureFolders(dir: string): Promise<string[]> {
+  return (await specsEntries(dir)).folders
+}
+
+/** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
+async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
+  const [{requirementWord}, {parseMarkdownText}, {toString}] = await Promise.all([import('./kiro-headings.js'), import('./markdown.js'), import('mdast-util-to-string')])
+  for (const name of files) {
+    const file = path.join(dir, 'specs', name)
+    const text = await readFile(file, budget, dir, problems)
+    if (typeof text !== 'string') continue
+    // Headings of the document: a template in a fenced example shows a requirement, it is none.
+    for (const node of parseMarkdownText(text).children) {
+      if (node.type !== 'heading' || !requirementWord.test(toString(node).trim())) continue
+      problems.push({file, line: node.position?.start.line ?? null, message: 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'})
+    }
+  }
+}
+
+async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
+  const specs = path.join(dir, 'specs')
+  // The markdown parser loads when there is a folder to read, not when the tool is registered.
+  const {readRequirements} = await import('./kiro-requirements.js')
+  const {folders: features, files} = await specsEntries(dir)
+  const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const budget = {left: inputLimits.contracts}
+  await loneRequirements(dir, files, budget, reading.problems)
+  for (const feature of features) {
+    const folder = path.join(specs, feature)
+    if (!isSliceId(feature)) {
+      reading.problems.push({file: folder, line: null, message: `Unexpected feature folder name ${JSON.stringify(feature)}, expected ${sliceIdRule}; the folder is not read`})
+      continue
+    }
+    const requirementsFile = path.join(folder, 'requirements.md')
+    const text = await readFile(requirementsFile, budget, dir, reading.problems)
+    if (text === null) continue
+    if (text === undefined) {
+      reading.problems.push({file: folder, line: null, message: `Unexpected feature folder without requirements.md, expected ${format}; the folder is not read`})
+      continue
+    }
+    const read = readRequirements(requirementsFile, text, {slice: feature, defaultTier: options.defaultTier})
+    if (read.contracts.length === 0) {
+      reading.problems.push({file: requirementsFile, line: null, message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`})
+    }
+    // Lines that hid a requirement say why a file has none.
+    reading.problems.push(...read.problems)
+    if (read.contracts.length === 0) continue
+    reading.contracts.push(...read.contracts)
+    reading.slices.push({
+      id: feature,
+      name: feature,
+      contracts: read.contracts,
+      missing: [],
+      // A tier the project sets for Kiro's requirements is the one each takes when it states none.
+      tier: options.defaultTier === 'verify' ? null : options.defaultTier,
+      humanCheck: null,
+      verification: null,
+      retired: null,
+      openTasks: await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems)
+    })
+  }
+  if (reading.slices.length === 0) {
+    const seen = features.length === 0 ? 'no feature folder' : `${features.length} feature folder${features.length === 1 ? '' : 's'} not in its format (${features.join(', ')})`
+    throw new ProjectError(specs, `Unexpected Kiro specs folder with ${seen}, expected specs/<feature>/${format}`)
+  }
+  return reading
+}
+
+/** The open tasks of a feature's `tasks.md`: none when it has no such file. */
+async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<ToolReading['slices'][number]['openTasks']> {
+  const text = await readFile(file, budget, dir, problems)
+  if (typeof text !== 'string') return []
+  const {openTasks, readTasks} = await import('./read-tasks.js')
+  return openTasks(readTasks(file, text))
+}
+
+/**
+ * A markdown file of the folder: its text, `undefined` when there is none,
+ * `null` when it cannot be read (a problem naming it says why). All files
+ * read count against one limit, as Greenlight's contract files do.
+ */
+async function readFile(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<string | null | undefined> {
+  let text: string | undefined
+  try {
+    text = await readInputFile(file, {limit: inputLimits.markdown})
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error
+    const where = error.place ? `${error.file}:${error.place.line}:${error.place.column}` : error.file
+    problems.push({file, line: error.place?.line ?? null, message: error.message.slice(where.length + 2)})
+    return null
+  }
+  if (text === undefined) return undefined
+  budget.left -= Buffer.byteLength(text)
+  if (budget.left < 0) {
+    throw new ProjectError(dir, `Unexpected Kiro files of more than ${formatSize(inputLimits.contracts)} in all (at ${path.relative(dir, file)}), expected at most ${formatSize(inputLimits.contracts)}`)
+  }
+  return text
 }

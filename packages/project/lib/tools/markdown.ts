@@ -22,3 +22,14 @@ export function parseMarkdownText(text: string): Root {
 export function sourceOf(text: string, node: Root | RootContent): string {
   return text.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0)
 }
+
+/**
+ * Whether a line is inside a fenced block with a language (```` ```markdown ````):
+ * an example of the file's format, whose headings are no one's. With
+ * `everyCode`, any code block (a bare fence, indented code): code, whose
+ * checkboxes are no tasks.
+ */
+export function inFencedExample(nodes: readonly RootContent[], {everyCode = false} = {}): (line: number) => boolean {
+  const spans = nodes.flatMap((node) => (node.type === 'code' && (everyCode || node.lang) && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  return (line) => spans.some(([from, to]) => from <= line && line <= to)
+}

@@ -10,7 +10,7 @@ import type {ProjectProblem} from '../problems.js'
 import {parseMarkdownText} from './markdown.js'
 import {readDeltaSpec, tierStatements} from './openspec-delta.js'
 import type {DeltaRequirement, DeltaSection, TierStatement} from './openspec-delta.js'
-import {readTasks} from './read-tasks.js'
+import {readTasks, taskList} from './read-tasks.js'
 import type {TaskList} from './read-tasks.js'
 import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
 
@@ -128,7 +128,7 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
 
   const tasksFile = path.join(dir, 'tasks.md')
   const tasks = await readMarkdown(tasksFile)
-  if (tasks !== undefined) change.tasks = readTasks(tasksFile, tasks, parseMarkdownText(tasks))
+  if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks))
 
   if (validId) {
     const tier = changeTier !== null ? effectiveTier(changeTier) : defaultTier === 'verify' ? null : defaultTier

@@ -1,41 +1,98 @@
-import type {ListItem, Root} from 'mdast'
-import {visit} from 'unist-util-visit'
+import type {List, ListItem, Nodes} from 'mdast'
+import {collapse, inlineText} from '@verification-tiers/contracts'
+import {inFencedExample, parseMarkdownText} from './markdown.js'
 import type {OpenTask} from './types.js'
-import {sourceOf} from './markdown.js'
 
-/** The checkbox items of a `tasks.md`: how many there are, how many are ticked, and the open ones. */
+/** One checkbox item of a task list, at any depth, with or without an id (`1.2`, `T003`, none). */
+export interface TaskItem {
+  /** The task as written, without its checkbox. */
+  text: string
+  /** Path as messages show it. */
+  file: string
+  line: number
+  /** What is between the brackets: `x` (done), ` ` (open), `-` (in progress), or another mark. */
+  mark: string
+  /** Only `[x]` (any case) is done; any other mark (` `, `-`, `~`, `/`) leaves the task open. */
+  done: boolean
+}
+
+// `[ ]`, `[x]`, `[-]`, `[~]`: one mark between brackets (`x` or a sign, never another letter or a digit: `[a]`, `[1]` are text), then space or the end.
+const checkbox = /^\[([xX]|[^\p{L}\p{N}\]])\](?:\s+|$)/u
+// The same box on a line of its own that markdown read as no list item: `-[ ] task`, or a line that continues the item above.
+const boxLine = /^[\s>]*(?:(?:[-*+]|\d{1,9}[.)])\s*)?(\[(?:[xX]|[^\p{L}\p{N}\]])\](?:\s.*)?)$/u
+
+/**
+ * Every checkbox item of a markdown file (`- [ ] …`, `* [x] …`, `1. [-] …`),
+ * in document order, nested ones included: in real files the checkboxes are
+ * tasks, sub-tasks, or acceptance checks inside `## Task N` sections, and
+ * each is a task. Items without a checkbox are not tasks. A line a person
+ * reads as a task that markdown made no list item (`-[ ] task`, a box on
+ * the line after another task) is a task too, so none is hidden; boxes in
+ * code (a fenced example, indented code) are none.
+ */
+export function readTasks(file: string, text: string): TaskItem[] {
+  const tree = parseMarkdownText(text)
+  const tasks: TaskItem[] = []
+  const walk = (nodes: readonly Nodes[]) => {
+    for (const node of nodes) {
+      if (node.type === 'list') readList(file, node, tasks, walk)
+      else if ('children' in node && node.type !== 'paragraph' && node.type !== 'heading') walk(node.children as Nodes[])
+    }
+  }
+  walk(tree.children)
+  const read = new Set(tasks.map((task) => task.line))
+  const inExample = inFencedExample(tree.children, {everyCode: true})
+  text.split(/\r\n?|\n/).forEach((line, index) => {
+    const number = index + 1
+    const box = boxLine.exec(line)
+    if (!box || read.has(number) || inExample(number)) return
+    const task = boxed(file, collapse(box[1]!), number)
+    if (task) tasks.push(task)
+  })
+  return tasks.sort((a, b) => a.line - b.line)
+}
+
+function readList(file: string, list: List, tasks: TaskItem[], walk: (nodes: readonly Nodes[]) => void): void {
+  for (const item of list.children) {
+    const task = taskOf(file, item)
+    if (task) tasks.push(task)
+    walk(item.children as Nodes[])
+  }
+}
+
+/** The task of a list item whose first paragraph opens with a checkbox, else `null`. */
+function taskOf(file: string, item: ListItem): TaskItem | null {
+  // Read without GFM, the box is the paragraph's first text.
+  const first = item.children[0]
+  if (first?.type !== 'paragraph' || !first.position) return null
+  // A wrapped task continues on the next lines, up to a line that opens with a box of its own (a task markdown made no item).
+  const lines = inlineText(first.children as Nodes[]).split('\n')
+  const own = lines.findIndex((line, index) => index > 0 && boxLine.test(line))
+  const written = collapse((own === -1 ? lines : lines.slice(0, own)).join(' '))
+  return boxed(file, written, first.position.start.line)
+}
+
+/** A task of text that opens with its checkbox, else `null`. */
+function boxed(file: string, written: string, line: number): TaskItem | null {
+  const box = checkbox.exec(written)
+  if (!box) return null
+  const mark = box[1]!
+  return {text: written.slice(box[0].length), file, line, mark, done: mark === 'x' || mark === 'X'}
+}
+
+/** The tasks not done, as a slice lists them. */
+export function openTasks(tasks: readonly TaskItem[]): OpenTask[] {
+  return tasks.filter((task) => !task.done).map(({text, file, line}) => ({text, file, line}))
+}
+
+/** How many tasks there are, how many are done, and the open ones. */
 export interface TaskList {
   total: number
   checked: number
   open: OpenTask[]
 }
 
-// `[ ]`, `[-]` (in progress), `[x]` or `[X]` opening a list item; the parser reads it as text (no task-list extension), so it is matched on the item's first line.
-const checkbox = /^\[([ xX-])\](?:[ \t]+|$)/
-
-/**
- * The tasks of a markdown tree: every list item, at any depth and in any
- * list, whose text opens with a checkbox (`- [ ] 1.2 Do x`, `- [x] Do y`,
- * `1. [ ] Do z`). Ids are part of the text: a task without one is a task.
- * Checkboxes in code blocks are examples, not tasks.
- */
-export function readTasks(file: string, text: string, tree: Root): TaskList {
-  const tasks: TaskList = {total: 0, checked: 0, open: []}
-  visit(tree, 'listItem', (item: ListItem) => {
-    const first = item.children[0]
-    if (first?.type !== 'paragraph') return
-    const written = sourceOf(text, first)
-    const box = checkbox.exec(written)
-    if (!box) return
-    tasks.total++
-    // Only a tick is done: a task in progress is open.
-    if (box[1] !== ' ' && box[1] !== '-') {
-      tasks.checked++
-      return
-    }
-    // A task on several lines reads as one line.
-    const task = written.slice(box[0].length).replace(/\s*\n\s*/g, ' ').trim()
-    tasks.open.push({text: task, file, line: item.position?.start.line ?? 1})
-  })
-  return tasks
+/** The counts and open tasks of a task list. */
+export function taskList(tasks: readonly TaskItem[]): TaskList {
+  return {total: tasks.length, checked: tasks.filter((task) => task.done).length, open: openTasks(tasks)}
 }

@@ -1,7 +1,6 @@
 import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import type {ProjectProblem} from '../problems.js'
-import {parseMarkdown} from './markdown.js'
-import {readTasks} from './read-tasks.js'
+import {openTasks, readTasks} from './read-tasks.js'
 import type {OpenTask} from './types.js'
 
 /**
@@ -18,5 +17,5 @@ export async function readOpenTasks(file: string): Promise<{open: OpenTask[]; pr
     return {open: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
   }
   if (text === undefined) return {open: [], problems: []}
-  return {open: readTasks(file, text, parseMarkdown(file, text).tree).open, problems: []}
+  return {open: openTasks(readTasks(file, text)), problems: []}
 }
