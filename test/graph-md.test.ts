@@ -270,7 +270,9 @@ Contracts: C-04
 S-02 Watering Reminder: verify, 0/3 rejections, undecided, next: checkpoint
 S-03 Snooze: auto, 0/3 rejections, undecided, next: nothing
 `,
-      stderr: ''
+      // C-04's own Slice field says S-02: true, and said.
+      stderr:
+        'tiers: warning: .greenlight/CONTRACTS.md:29: C-04 ReminderSnooze is in slice S-02, but GRAPH.md lists it under S-03 only; it is checked with S-03: list it under S-02 in GRAPH.md, or correct its slice\n'
     })
   })
 

@@ -395,11 +395,12 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     }
   })
 
-  it('reads a contract file of 4,000 `>` (nested quotes) and blocks as usual', async ({expect}) => {
+  it('blocks on a contract file of 4,000 `>` (nested quotes), naming its line: the reader refuses markdown nested that deep', async ({expect}) => {
     const folder = await greenlight()
-    await fs.writeFile(path.join(folder, '.greenlight', 'contracts', 'C-06.md'), `### C-06: Export\n\n${'>'.repeat(4000)}\n`)
-    // C-06 has no criteria left.
-    expect(await stopHook(folder)).toEqual(answer({decision: 'block', reason: exampleNotRun.replace(', C-06.1, C-06.2', '')}))
+    const file = path.join(folder, '.greenlight', 'contracts', 'C-06.md')
+    await fs.writeFile(file, `### C-06: Export\n\n${'>'.repeat(4000)}\n`)
+    const reason = `HOLD: Cannot stop - verification cannot be checked.\n${file}:3: Unexpected markdown nested over 1000 levels deep (emphasis, lists or quotes), expected at most 1000\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+    expect(await stopHook(folder)).toEqual(answer({decision: 'block', reason}))
     expect(await counts(folder)).toEqual({'session-1': 1})
   })
 
