@@ -74,7 +74,7 @@ describe('the contracts cache', () => {
     if (process.platform !== 'win32') expect((await fs.stat(key)).mode & 0o777).toBe(0o600)
     const cache = await readCache(folder)
     // The model is a hash of the contracts package’s code, not its version (0.0.0 throughout development).
-    expect({schema: cache.schema, model: cache.model}).toEqual({schema: 3, model: expect.stringMatching(/^[\da-f]{64}$/)})
+    expect({schema: cache.schema, model: cache.model}).toEqual({schema: 4, model: expect.stringMatching(/^[\da-f]{64}$/)})
     expect(Object.keys(cache.files)).toEqual(['CONTRACTS.md', path.join('contracts', 'C-06.md')])
     for (const entry of Object.values(cache.files)) expect(entry.digest).toMatch(/^[\da-f]{64}$/)
     // Positions as six numbers.
@@ -203,5 +203,23 @@ describe('the contracts cache', () => {
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warning})
     await expect(fs.access(cacheFile(folder))).rejects.toThrow()
     await expect(fs.access(keyFolder(folder))).rejects.toThrow()
+  })
+
+  it('keeps a GRAPH.md read as its slices, used while the file is unchanged and never when its entry was edited', async ({expect}) => {
+    const folder = await project()
+    // The example's slices, written as a GRAPH.md instead of its GRAPH.json.
+    await fs.rm(path.join(folder, '.greenlight', 'GRAPH.json'))
+    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Campaign Cards\n\n- Contracts: C-01, C-02, C-03\n- Tier: verify\n')
+    const first = await tiers(folder, ['status', '--json'])
+    expect(first.code).toBe(0)
+    const stored = (await readCache(folder)).files['GRAPH.md'] as unknown as {graph: {slices: Array<{id: string; tier: string | null}>}}
+    expect(stored.graph.slices.map((slice) => [slice.id, slice.tier])).toEqual([['S-01', 'verify']])
+    expect((await tiers(folder, ['status', '--json'])).stdout).toBe(first.stdout)
+    // An entry edited to make the slice auto does not verify under the key: the file is read again.
+    await editCache(folder, (cache) => {
+      const entry = cache.files['GRAPH.md'] as unknown as {graph: {slices: Array<{tier: string | null}>}}
+      entry.graph.slices[0]!.tier = 'auto'
+    })
+    expect((await tiers(folder, ['status', '--json'])).stdout).toBe(first.stdout)
   })
 })

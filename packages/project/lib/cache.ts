@@ -4,6 +4,7 @@ import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
+import type {FolderGraph} from '@verification-tiers/graph'
 import {foldContractName} from '@verification-tiers/contracts/terms'
 import {formatSize, keyedDigest, parseJson, prepareOwnFolder, readInputFile, sameDigest, stateFolder, storedContracts, userKey, writeOwnFile} from '@verification-tiers/runtime'
 import {firstLine} from './errors.js'
@@ -22,6 +23,10 @@ export interface ContractCache {
   get: (file: string, hash: string) => Contract[] | null
   /** Store what `file` with content `hash` holds. */
   set: (file: string, hash: string, contracts: Contract[]) => void
+  /** The graph stored for `GRAPH.md` with exactly this content `hash`, verified; `null` when there is none. */
+  getGraph: (file: string, hash: string) => FolderGraph | null
+  /** Store the graph read from `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
+  setGraph: (file: string, hash: string, graph: FolderGraph) => void
   /** Write the cache when it changed: best effort, with a warning when it cannot be written. */
   save: () => Promise<void>
 }
@@ -30,15 +35,16 @@ export interface ContractCache {
 export type Warn = (message: string) => void
 
 /** The cache’s layout: goes up whenever what it stores or how changes. */
-const schema = 3
+const schema = 4
 
 /** Largest cache read or written: one larger is not written (with a warning) and each run parses the contracts. */
 const cacheLimit = 64 * 1024 * 1024
 
-/** One file’s contracts as stored. */
+/** One file’s contracts (or, for a graph, its slices) as stored. */
 interface StoredFile {
   hash: string
-  contracts: unknown
+  contracts?: unknown
+  graph?: unknown
   digest: string
 }
 
@@ -96,6 +102,20 @@ export async function openCache(dir: string, warn: Warn): Promise<ContractCache>
       next[name] = {hash, contracts: encoded, digest: digestOf(name, hash, encoded)}
       changed = true
     },
+    getGraph(name, hash) {
+      const entry = Object.hasOwn(stored, name) ? stored[name] : undefined
+      if (!isRecord(entry) || entry.hash !== hash || typeof entry.digest !== 'string') return null
+      // The digest covers the graph under the user's key: an entry that verifies is one this user's tiers wrote.
+      const graph = sameDigest(entry.digest, digestOf(name, hash, {graph: entry.graph})) && isStoredGraph(entry.graph) ? entry.graph : null
+      if (graph) next[name] = entry as unknown as StoredFile
+      else changed = true
+      return graph
+    },
+    setGraph(name, hash, graph) {
+      if (graph.problems.length > 0) return
+      next[name] = {hash, graph, digest: digestOf(name, hash, {graph})}
+      changed = true
+    },
     async save() {
       if (!changed && Object.keys(stored).every((name) => Object.hasOwn(next, name))) return
       const text = JSON.stringify({schema, model, files: next})
@@ -113,7 +133,12 @@ export async function openCache(dir: string, warn: Warn): Promise<ContractCache>
   }
 }
 
-const noCache: ContractCache = {get: () => null, set: () => {}, save: async () => {}}
+const noCache: ContractCache = {get: () => null, set: () => {}, getGraph: () => null, setGraph: () => {}, save: async () => {}}
+
+/** A stored graph of the shape a reader gives: slices and no problems. */
+function isStoredGraph(value: unknown): value is FolderGraph {
+  return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && value.from === 'GRAPH.md'
+}
 
 /** The stored entries when the cache is of this schema and model; none when it is missing, unreadable or another’s. */
 async function readStored(file: string, model: string): Promise<Record<string, unknown>> {
@@ -149,14 +174,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 let model: Promise<string> | undefined
 
 /**
- * A hash of the code that reads contracts: every module of the contracts
- * package as built, and the gate’s parser. Any change to the model, even
+ * A hash of the code that reads contracts and graphs: every module of the
+ * contracts and graph packages as built, and the gate’s parser. Any change to the model, even
  * without a new version, makes every stored entry another model’s. Taken
  * once per process.
  */
 function modelHash(): Promise<string> {
   model ??= hashCode([
     codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/contracts'))),
+    codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/graph'))),
     Promise.resolve([fileURLToPath(new URL('./parse.js', import.meta.url))])
   ])
   return model

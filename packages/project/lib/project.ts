@@ -5,7 +5,7 @@ import {describeContractProblem} from '@verification-tiers/contracts/terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashContractText, openCache} from './cache.js'
-import type {Warn} from './cache.js'
+import type {ContractCache, Warn} from './cache.js'
 import {checkSliceId, contractKey, graphNames, indexContracts, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
 import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
 import type {ContractReader} from './contract-reader.js'
@@ -88,12 +88,15 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
   if (tool) return loadToolProject(dir, tool)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
   const unreadGraph: ProjectProblem[] = []
-  const graph = await readGraph(dir).catch((error: unknown) => {
+  // One cache for the run: the graph and the contract files each skip their parse when unchanged.
+  const cache = await openCache(dir, warn)
+  const graph = await readGraph(dir, cache).catch((error: unknown) => {
     if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
     unreadGraph.push(problemOf(error))
     return null
   })
-  const {contracts, problems: fileProblems} = await loadContracts(dir, warn, graph ? graphNames(graph) : [])
+  const {contracts, problems: fileProblems} = await loadContracts(dir, cache, graph ? graphNames(graph) : [])
+  await cache.save()
   // A folder of contract files with none read is a problem, beside the lines that say why: never no project.
   const unread: ProjectProblem[] =
     contracts.length === 0 && !fileProblems.some((problem) => problem.line !== null)
@@ -137,7 +140,7 @@ function problemOf(error: ProjectError): ProjectProblem {
 }
 
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none; each read as every input is. */
-function readGraph(dir: string): Promise<FolderGraph | null> {
+function readGraph(dir: string, cache: ContractCache): Promise<FolderGraph | null> {
   return readFolderGraph(dir, {
     readFile: async (file) => {
       if (!file.endsWith('.json')) return readMarkdown(file)
@@ -146,10 +149,16 @@ function readGraph(dir: string): Promise<FolderGraph | null> {
       if (json !== undefined) parseJsonText(file, json)
       return json
     },
-    // Parsed in a worker under the same deadline as the contract files.
+    // Parsed in a worker under the same deadline as the contract files, unless the cache has it.
     markdownGraph: async (text, file) => {
+      const key = path.relative(dir, file)
+      const hash = hashContractText(text)
+      const cached = cache.getGraph(key, hash)
+      if (cached) return {...cached, file}
       const reader = (await import('./contract-reader.js')).openContractReader()
-      return reader.readGraph(file, text).finally(() => reader.close())
+      const graph = await reader.readGraph(file, text).finally(() => reader.close())
+      cache.setGraph(key, hash, graph)
+      return graph
     }
   })
 }
@@ -224,7 +233,7 @@ async function contractFiles(folder: string, depth = 0): Promise<string[]> {
 }
 
 /** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
-async function loadContracts(dir: string, warn: Warn, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
+async function loadContracts(dir: string, cache: ContractCache, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
   const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts')))]
   // All read before any is parsed: a project over the limit in all fails at once.
   const texts: Array<[string, string]> = []
@@ -240,7 +249,6 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
   }
   const loaded: LoadedContract[] = []
   const problems: ProjectProblem[] = []
-  const cache = await openCache(dir, warn)
   let reader: ContractReader | undefined
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
@@ -265,7 +273,6 @@ async function loadContracts(dir: string, warn: Warn, names: readonly string[]):
     }
   }
   await reader?.close()
-  await cache.save()
   return {contracts: loaded, problems}
 }
 
