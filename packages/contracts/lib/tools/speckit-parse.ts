@@ -1,5 +1,6 @@
-import {analyzeContracts, splitCheck} from '@verification-tiers/contracts'
-import type {Contract, ContractAnalysis, ContractItem} from '@verification-tiers/contracts'
+import {splitCheck} from '../criterion.js'
+import {analyzeContracts} from '../extract.js'
+import type {Contract, ContractAnalysis, ContractItem} from '../types.js'
 import type {Heading, List, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import {visit} from 'unist-util-visit'
