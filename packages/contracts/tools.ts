@@ -5,7 +5,7 @@
  * files never loads them.
  */
 export {inFencedExample, parseMarkdown, parseMarkdownText, sourceOf} from './lib/tools/markdown.js'
-export {readStories} from './lib/tools/speckit-parse.js'
+export {asStory, readStories} from './lib/tools/speckit-parse.js'
 export type {Stories} from './lib/tools/speckit-parse.js'
 export {readDeltaSpec, statedTier, tierStatements, toContract, verified} from './lib/tools/openspec-delta.js'
 export type {DeltaRequirement, DeltaSection, DeltaSpec, TierStatement} from './lib/tools/openspec-delta.js'

@@ -4,7 +4,7 @@ import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
 import {readDeltaSpec, toContract} from './openspec-delta.js'
 import type {DeltaExpectation} from './openspec-delta.js'
-import {readStories} from './speckit-parse.js'
+import {asStory, readStories} from './speckit-parse.js'
 import type {FileProblem} from './types.js'
 
 /** A spec-driven tool whose files are read as contracts. */
@@ -49,7 +49,7 @@ export const fileDialects: readonly FileDialect[] = [
     path: /(?:^|\/)specs\/\d+-[^/]+\/spec\.md$/,
     read(file, text) {
       const {contracts, problems} = readStories(file, text)
-      return {tool: 'spec-kit', analysis: {contracts, problems}, problems: [], expectations: []}
+      return {tool: 'spec-kit', analysis: {contracts: contracts.map(asStory), problems}, problems: [], expectations: []}
     }
   },
   {
