@@ -17,7 +17,9 @@ const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, fi
     for (const criterion of contract.criteria) {
       const start = earsStart.exec(criterion.text)
       if (!start || shall.test(criterion.text)) continue
-      report(file, `Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(`${start[1]!.toUpperCase()} … THE <system> SHALL <response>`)}`, criterion.position)
+      const keyword = start[1]!.toUpperCase()
+      const form = keyword === 'THE' ? 'THE <system> SHALL <response>' : `${keyword} … THE <system> SHALL <response>`
+      report(file, `Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)
     }
   }
 })

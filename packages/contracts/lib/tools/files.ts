@@ -2,8 +2,11 @@ import path from 'node:path'
 import type {ContractAnalysis} from '../types.js'
 import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
-import {readDeltaSpec, toContract} from './openspec-delta.js'
-import type {DeltaExpectation} from './openspec-delta.js'
+import {labelFor} from '../dialects/index.js'
+import {readTier} from '../tier.js'
+import type {ContractField} from '../types.js'
+import {readDeltaSpec, toContract, verified} from './openspec-delta.js'
+import type {DeltaExpectation, TierStatement} from './openspec-delta.js'
 import {asStory, readStories} from './speckit-parse.js'
 import type {FileProblem} from './types.js'
 
@@ -49,7 +52,9 @@ export const fileDialects: readonly FileDialect[] = [
     path: /(?:^|\/)specs\/\d+-[^/]+\/spec\.md$/,
     read(file, text) {
       const {contracts, problems} = readStories(file, text)
-      return {tool: 'spec-kit', analysis: {contracts: contracts.map(asStory), problems}, problems: [], expectations: []}
+      // `manual` reads as `verify` in a tool's file, as the gate reads it: no invalid tier.
+      const stories = contracts.map(asStory).map((story) => ({...story, fields: story.fields.map((field) => (field.key === 'verification' && /^manual$/i.test(readTier(field.value)) ? {...field, value: 'verify'} : field))}))
+      return {tool: 'spec-kit', analysis: {contracts: stories, problems}, problems: [], expectations: []}
     }
   },
   {
@@ -83,7 +88,29 @@ export function readToolFile(file: string, text: string): ToolFileReading | null
 function readOpenSpecFile(file: string, text: string, change: string | null, capability: string): ToolFileReading {
   const delta = readDeltaSpec(file, text, parseMarkdownText(text), {main: change === null})
   const problems = [...delta.problems]
-  const contracts = delta.requirements.map((requirement) => toContract(requirement, capability, change ?? '', file, problems))
+  // What a change removes or renames is shown, never verified: nothing of it to lint.
+  const contracts = delta.requirements.filter((requirement) => verified(requirement.section)).map((requirement) => {
+    const contract = toContract(requirement, capability, change ?? '', file, problems)
+    return {...contract, fields: requirement.tiers.map(tierField)}
+  })
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   return {tool: 'openspec', analysis: {contracts, problems: []}, problems, expectations: delta.expectations}
+}
+
+/** A requirement's `**Verification:** value` line as the field the rules read; `manual` reads as `verify`, as the gate reads it. */
+function tierField(statement: TierStatement): ContractField {
+  const written = readTier(statement.value)
+  return {
+    key: 'verification',
+    label: 'Verification',
+    expectedLabel: labelFor('verification', 'bold'),
+    value: /^manual$/i.test(written) ? 'verify' : written,
+    dialect: 'bold',
+    position: {start: statement.labelPosition.start, end: (statement.valuePosition ?? statement.labelPosition).end},
+    labelPosition: statement.labelPosition,
+    valuePosition: statement.valuePosition,
+    items: [],
+    hasList: false,
+    unread: []
+  }
 }

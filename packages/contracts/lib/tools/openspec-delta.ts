@@ -15,6 +15,10 @@ export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED' | 'CURRE
 export interface TierStatement {
   value: string
   line: number
+  /** The label (`Verification`), so a message points at the user's text. */
+  labelPosition: Position
+  /** The value as written (with its emphasis or code marks), `null` when empty. */
+  valuePosition: Position | null
 }
 
 /** One `### Requirement: Name` of a delta spec (or one FROM/TO pair of its RENAMED section). */
@@ -236,13 +240,21 @@ function clause(line: string): Clause {
 export function tierStatements(text: string, node: Root | RootContent): TierStatement[] {
   if (node.type === 'code' || node.type === 'html') return []
   if (node.type === 'paragraph') {
-    const start = node.position?.start.line ?? 1
+    const start = node.position?.start ?? {line: 1, column: 1, offset: 0}
+    let lineOffset = start.offset ?? 0
     return sourceOf(text, node)
       .split('\n')
       .flatMap((line, index) => {
+        const at = lineOffset
+        lineOffset += line.length + 1
         const match = labelLine.exec(line)
         if (!match || resolveFieldKey(match[2]!) !== 'verification') return []
-        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start + index}]
+        // The paragraph's first line starts at its column; the others at the line's start.
+        const point = (column: number) => ({line: start.line + index, column: (index === 0 ? start.column : 1) + column, offset: at + column})
+        const span = (from: number, length: number): Position => ({start: point(from), end: point(from + length)})
+        const labelAt = line.indexOf(match[2]!)
+        const valueAt = line.trimEnd().length - match[3]!.length
+        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start.line + index, labelPosition: span(labelAt, match[2]!.length), valuePosition: match[3] === '' ? null : span(valueAt, match[3]!.length)}]
       })
   }
   return 'children' in node ? (node.children as RootContent[]).flatMap((child) => tierStatements(text, child)) : []
