@@ -68,7 +68,7 @@ function readExamples(source: string): Example[] {
     const where = (what: string) => new Error(`${what} (readme line ${nodes[index]?.position?.start.line ?? line})`)
     if (!isHeading(heading, 5)) throw where('Expected a `#####` example heading')
     const name = heading.children.length === 1 && heading.children[0]!.type === 'inlineCode' ? heading.children[0]!.value : ''
-    if (!/^[\w.-]+\.md$/.test(name)) throw where('Expected an example heading to be a file name in inline code, such as `ok.md`')
+    if (!/^(?:[\w.-]+\/)*[\w.-]+\.md$/.test(name)) throw where("Expected an example heading to be a file name (or a path, for a tool's file) in inline code, such as `ok.md`")
     index++
 
     // Prose about the example, and the options it runs with, come before `###### In`.

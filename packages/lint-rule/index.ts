@@ -1,5 +1,5 @@
 export {contractRule, inlineCode, readDocument, report, repositoryUrl, ruleUrl} from './lib/index.js'
-export type {ContractCheck, ReportFields} from './lib/index.js'
+export type {ContractCheck, DocumentReading, ReportFields} from './lib/index.js'
 export {projectFolderOf} from './lib/slices.js'
 export type {ProjectSlices} from './lib/slices.js'
 export type {GraphSlice} from '@verification-tiers/graph'

@@ -1,6 +1,9 @@
 import type {Root} from 'mdast'
 import {analyzeContracts} from '@verification-tiers/contracts'
 import type {ContractAnalysis} from '@verification-tiers/contracts'
+import {readToolFile} from '@verification-tiers/contracts/tools'
+import type {ToolFileReading} from '@verification-tiers/contracts/tools'
+import path from 'node:path'
 import {graphNames} from '@verification-tiers/graph'
 import {lintRule} from 'unified-lint-rule'
 import type {Position} from 'unist'
@@ -16,11 +19,23 @@ export function ruleUrl(ruleId: string): string {
   return `${repositoryUrl}/tree/main/packages/remark-lint-${ruleId}#readme`
 }
 
-/** Checks one document’s contracts and reports on `file`; `slices` says what the project’s slice graph states of each contract. */
-export type ContractCheck<Options> = (analysis: ContractAnalysis, file: VFile, options: Options, slices: ProjectSlices) => void
+/**
+ * Checks one document’s contracts and reports on `file`; `slices` says what
+ * the project’s slice graph states of each contract; `tool` is the reading
+ * of a spec-kit, OpenSpec or Kiro file (`null` for any other file).
+ */
+export type ContractCheck<Options> = (analysis: ContractAnalysis, file: VFile, options: Options, slices: ProjectSlices, tool: ToolFileReading | null) => void
+
+/** What the rules read of one document. */
+export interface DocumentReading {
+  analysis: ContractAnalysis
+  slices: ProjectSlices
+  /** The file read as its tool’s file (its path is `specs/NNN-name/spec.md`, an OpenSpec `spec.md`, a Kiro `requirements.md`), else `null`. */
+  tool: ToolFileReading | null
+}
 
 /** A document’s contracts and slices, read once per tree and shared by every rule. */
-const documents = new WeakMap<Root, {analysis: ContractAnalysis; slices: ProjectSlices}>()
+const documents = new WeakMap<Root, DocumentReading>()
 
 /**
  * The contracts of a document as the gate reads them: with the names its
@@ -28,13 +43,20 @@ const documents = new WeakMap<Root, {analysis: ContractAnalysis; slices: Project
  * the slices the graph puts each in. Without a graph (or one that cannot be
  * read, which the gate reports), the document alone.
  */
-export function readDocument(tree: Root, file: VFile): {analysis: ContractAnalysis; slices: ProjectSlices} {
+export function readDocument(tree: Root, file: VFile): DocumentReading {
   const known = documents.get(tree)
   if (known) return known
+  // A tool’s file is read as the gate reads it: its units are the contracts.
+  const tool = file.path ? readToolFile(path.resolve(file.cwd, file.path), String(file.value)) : null
+  if (tool) {
+    const document = {analysis: tool.analysis, slices: noSlices, tool}
+    documents.set(tree, document)
+    return document
+  }
   const dir = projectFolderOf(file)
   const graph = dir === null ? null : graphOf(dir)
   const analysis = graph ? analyzeContracts(tree, file, {names: graphNames(graph)}) : analyzeContracts(tree, file)
-  const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices}
+  const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices, tool: null}
   documents.set(tree, document)
   return document
 }
@@ -46,8 +68,8 @@ export function readDocument(tree: Root, file: VFile): {analysis: ContractAnalys
  */
 export function contractRule<Options = undefined>(ruleId: string, check: ContractCheck<Options>) {
   return lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
-    const {analysis, slices} = readDocument(tree, file)
-    check(analysis, file, options, slices)
+    const {analysis, slices, tool} = readDocument(tree, file)
+    check(analysis, file, options, slices, tool)
   })
 }
 

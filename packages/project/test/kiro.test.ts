@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {ProjectError} from '../lib/errors.js'
-import {readRequirements} from '../lib/tools/kiro-requirements.js'
+import {readRequirements} from '@verification-tiers/contracts/tools'
 import {kiro} from '../lib/tools/kiro.js'
 import {readTasks} from '../lib/tools/read-tasks.js'
 

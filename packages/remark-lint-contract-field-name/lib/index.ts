@@ -6,7 +6,9 @@
 import type {FieldKey} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
-const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file) {
+const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file, _options, _slices, tool) {
+  // A spec-kit, OpenSpec or Kiro file names its sections as the tool's template does, in any language: no label of ours to suggest.
+  if (tool) return
   for (const contract of contracts) {
     const seen = new Set<FieldKey>()
     for (const field of contract.fields) {

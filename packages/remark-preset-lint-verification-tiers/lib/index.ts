@@ -12,7 +12,9 @@ import remarkLintAutoTierIgnoredFields from 'remark-lint-auto-tier-ignored-field
 import remarkLintContractFieldName from 'remark-lint-contract-field-name'
 import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
 import remarkLintContractItemList from 'remark-lint-contract-item-list'
+import remarkLintEarsShall from 'remark-lint-ears-shall'
 import remarkLintNoHiddenContract from 'remark-lint-no-hidden-contract'
+import remarkLintOpenspecScenario from 'remark-lint-openspec-scenario'
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
 import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import type {Preset} from 'unified'
@@ -29,7 +31,9 @@ const remarkPresetLintVerificationTiers: Preset = {
     remarkLintContractFieldName,
     remarkLintContractItemList,
     remarkLintAcceptanceCriteriaCount,
-    remarkLintAcceptanceCriteriaSpecific
+    remarkLintAcceptanceCriteriaSpecific,
+    remarkLintOpenspecScenario,
+    remarkLintEarsShall
   ]
 }
 

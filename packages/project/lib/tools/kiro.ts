@@ -56,7 +56,7 @@ async function featureFolders(dir: string): Promise<string[]> {
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
 async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
-  const [{requirementWord}, {parseMarkdownText}, {toString}] = await Promise.all([import('./kiro-headings.js'), import('./markdown.js'), import('mdast-util-to-string')])
+  const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
     const text = await readFile(file, budget, dir, problems)
@@ -72,7 +72,7 @@ async function loneRequirements(dir: string, files: readonly string[], budget: {
 async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const specs = path.join(dir, 'specs')
   // The markdown parser loads when there is a folder to read, not when the tool is registered.
-  const {readRequirements} = await import('./kiro-requirements.js')
+  const {readRequirements} = await import('@verification-tiers/contracts/tools')
   const {folders: features, files} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = {left: inputLimits.contracts}

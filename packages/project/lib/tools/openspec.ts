@@ -1,15 +1,14 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import type {Contract, Tier} from '@verification-tiers/contracts'
-import {effectiveTier, isSliceId, isTier, readTier, sliceIdRule} from '@verification-tiers/contracts/terms'
+import type {Tier} from '@verification-tiers/contracts'
+import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
 import {inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {toString} from 'mdast-util-to-string'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
-import {parseMarkdownText} from './markdown.js'
-import {readDeltaSpec, tierStatements} from './openspec-delta.js'
-import type {DeltaRequirement, DeltaSection, TierStatement} from './openspec-delta.js'
+import {parseMarkdownText, readDeltaSpec, statedTier, tierStatements, toContract, verified} from '@verification-tiers/contracts/tools'
+import type {DeltaRequirement} from '@verification-tiers/contracts/tools'
 import {readTasks, taskList} from './read-tasks.js'
 import type {TaskList} from './read-tasks.js'
 import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
@@ -135,46 +134,6 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
     reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open})
   }
   return change
-}
-
-/** Whether the gate verifies a requirement of this section: what the change adds or modifies, not what it removes or renames. */
-function verified(section: DeltaSection): boolean {
-  return section === 'ADDED' || section === 'MODIFIED'
-}
-
-/**
- * A requirement as a contract: no id (OpenSpec names requirements), labelled
- * `capability: Name`; a REMOVED or RENAMED one has tier `auto`, no slice and
- * a label that says so.
- */
-function toContract(requirement: DeltaRequirement, capability: string, change: string, file: string, problems: ProjectProblem[]): Contract {
-  const label = `${capability}: ${requirement.name}`
-  const base = {id: null, name: requirement.name, dialect: 'bold' as const, position: requirement.position, headingPosition: requirement.headingPosition, steps: [], sliceHeading: null, fields: []}
-  if (!verified(requirement.section)) {
-    return {...base, label: `${label} (${requirement.section} by ${change}: not verified)`, tier: 'auto', effectiveTier: 'auto', criteria: requirement.scenarios, slice: null}
-  }
-  const tier = statedTier(file, requirement.tiers, `requirement ${JSON.stringify(requirement.name)}`, problems)
-  return {...base, label, tier, effectiveTier: effectiveTier(tier), criteria: requirement.scenarios, slice: isSliceId(change) ? change : null}
-}
-
-/**
- * The tier a requirement or change states, as a contract holds it: `auto`,
- * `verify` (`manual` reads as `verify`), an invalid tier as written (a
- * problem; it reads as `verify`), or `null` when it states none. Two tiers
- * that disagree are a problem and read as `verify`.
- */
-function statedTier(file: string, statements: TierStatement[], what: string, problems: ProjectProblem[]): string | null {
-  const values = statements.map((statement) => {
-    const value = readTier(statement.value)
-    if (value.toLowerCase() === 'manual') return 'verify'
-    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
-    return value
-  })
-  if (new Set(values.map(effectiveTier)).size > 1) {
-    problems.push({file, line: statements[1]!.line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
-    return 'verify'
-  }
-  return values[0] ?? null
 }
 
 /** The markdown files under a change's `specs/`, sorted, at any depth; a file of another kind there is a problem. */

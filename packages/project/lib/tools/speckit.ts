@@ -1,6 +1,5 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
-import type {Contract, ContractField, ContractItem} from '@verification-tiers/contracts'
 import {describeContractProblem} from '@verification-tiers/contracts/terms'
 import {inputLimits, isSliceId, readInputFile, sliceIdRule} from '@verification-tiers/runtime'
 import type {LoadedContract} from '../project.js'
@@ -11,15 +10,8 @@ import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 /** A feature folder of spec-kit: a number, a dash, a name (`001-photo-albums`). */
 const featureFolder = /^\d+-\S/
 
-/** The priority a story heading ends with, left out of the contract's name. */
-const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
-
 /** The folder of tiers' state files inside the project folder. */
 const stateFolder = 'tiers'
-
-/** The labels of a story's fields, when written in English; in another language the fields are found by their place in the template. */
-const scenariosLabel = /acceptance|scenario/i
-const independentTestLabel = /independent|test/i
 
 /**
  * spec-kit: `specs/NNN-feature/spec.md` (user stories with acceptance
@@ -96,7 +88,7 @@ async function readFeature(folder: string, id: string): Promise<Feature> {
     feature.problems.push({file: folder, line: null, message: `Unexpected feature folder without spec.md, expected \`${id}/spec.md\` with user stories`})
     return feature
   }
-  const {readStories} = await import('./speckit-parse.js')
+  const {asStory, readStories} = await import('@verification-tiers/contracts/tools')
   const stories = readStories(file, text)
   feature.title = stories.title
   for (const problem of stories.problems) feature.problems.push({file, line: problem.place.start.line, message: describeContractProblem(problem)})
@@ -121,40 +113,4 @@ async function readFeature(folder: string, id: string): Promise<Feature> {
     feature.contracts.push({contract: {...story, slice: id}, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
   }
   return feature
-}
-
-/**
- * A user story as a contract: its criteria the items of its acceptance
- * scenarios, its steps the text of its independent test, its tier its own
- * (`manual` is `verify`).
- */
-function asStory(contract: Contract): Contract {
-  const scenarios = findField(contract.fields, scenariosLabel, (field) => field.hasList)
-  const scenariosAt = scenarios ? contract.fields.indexOf(scenarios) : -1
-  const test = findField(contract.fields, independentTestLabel, (_, index) => index === scenariosAt - 1)
-  const steps: ContractItem[] = []
-  if (test && test !== scenarios) {
-    if (test.value !== '') steps.push({text: test.value, position: test.valuePosition ?? test.position, check: null})
-    else steps.push(...test.items, ...test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null})))
-  }
-  const name = contract.name.replace(trailingPriority, '')
-  const tier = contract.tier !== null && /^manual$/i.test(contract.tier) ? 'verify' : contract.tier
-  return {
-    ...contract,
-    name,
-    label: name,
-    tier,
-    effectiveTier: tier === 'auto' ? 'auto' : 'verify',
-    criteria: scenarios ? scenarios.items : contract.criteria,
-    steps
-  }
-}
-
-/**
- * The field whose label matches `english`, else (for labels in another
- * language) the field at the place the template gives it.
- */
-function findField(fields: readonly ContractField[], english: RegExp, atPlace: (field: ContractField, index: number) => boolean): ContractField | undefined {
-  const unknown = fields.filter((field) => field.key === null || field.key === 'acceptanceCriteria' || field.key === 'steps')
-  return unknown.find((field) => english.test(field.label)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
 }

@@ -1,18 +1,24 @@
 import type {Position} from 'unist'
 import type {Heading, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
-import {resolveFieldKey} from '@verification-tiers/contracts/terms'
-import type {ContractItem} from '@verification-tiers/contracts'
-import type {ProjectProblem} from '../problems.js'
+import {resolveFieldKey} from '../fields.js'
+import {isSliceId} from '../ids.js'
+import {effectiveTier, isTier, readTier} from '../tier.js'
+import type {Contract, ContractItem} from '../types.js'
+import type {FileProblem} from './types.js'
 import {sourceOf} from './markdown.js'
 
 /** The section of a delta spec a requirement is in: what the change does to it. */
-export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED'
+export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED' | 'CURRENT'
 
 /** A `**Verification:** value` line, the value as written. */
 export interface TierStatement {
   value: string
   line: number
+  /** The label (`Verification`), so a message points at the user's text. */
+  labelPosition: Position
+  /** The value as written (with its emphasis or code marks), `null` when empty. */
+  valuePosition: Position | null
 }
 
 /** One `### Requirement: Name` of a delta spec (or one FROM/TO pair of its RENAMED section). */
@@ -30,16 +36,30 @@ export interface DeltaRequirement {
   tiers: TierStatement[]
 }
 
+/** What OpenSpec's authors expect and a spec lacks (a requirement without a scenario, a scenario without WHEN or THEN): the problem's words, at the heading. */
+export interface DeltaExpectation {
+  message: string
+  place: Position
+}
+
 /** What one delta spec holds. */
 export interface DeltaSpec {
   requirements: DeltaRequirement[]
-  problems: ProjectProblem[]
+  problems: FileProblem[]
+  /** The problems that are a requirement without a scenario or a scenario without WHEN or THEN, each at its heading. */
+  expectations: DeltaExpectation[]
+}
+
+/** How a spec is read: a change's delta spec (`## ADDED Requirements`…), or with `main`, a capability's spec (`## Requirements`, section `CURRENT`). */
+export interface DeltaSpecOptions {
+  main?: boolean
 }
 
 // `Requirement: Name` and `Scenario: Name`, with a full-width colon too, as editors in Chinese and Japanese write it.
 const requirementHeading = /^Requirement\s*[:：]\s*(.*)$/i
 const scenarioHeading = /^Scenario\s*[:：]\s*(.*)$/i
 const sectionHeading = /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements?\s*$/i
+const mainSectionHeading = /^Requirements\s*$/i
 // A keyword opening a clause, bold or plain, with or without a colon: `- **WHEN** x`, `**THEN:** y`, `GIVEN z`.
 const keywordAtStart = /^(\*\*|__)?\s*(GIVEN|WHEN|THEN|AND|OR|BUT)\s*(?::\s*)?(?:\1)?\s*:?\s*(?=\S|$)/i
 // Elsewhere in a clause only a keyword that stands out counts: in capitals or in bold.
@@ -58,9 +78,11 @@ const sectionList = '`## ADDED Requirements`, `## MODIFIED Requirements`, `## RE
  * template's headings and keywords are matched. What is not in this shape is
  * a problem naming its line, never skipped in silence.
  */
-export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec {
+export function readDeltaSpec(file: string, text: string, tree: Root, {main = false}: DeltaSpecOptions = {}): DeltaSpec {
   const requirements: DeltaRequirement[] = []
-  const problems: ProjectProblem[] = []
+  const problems: FileProblem[] = []
+  const expectations: DeltaExpectation[] = []
+  const sections = main ? '`## Requirements`' : sectionList
   const problem = (node: RootContent, message: string) => problems.push({file, line: node.position?.start.line ?? null, message})
   let section: DeltaSection | null = null
   let sectionTitle: string | null = null
@@ -69,7 +91,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec
 
   const closeScenario = () => {
     if (!scenario || !requirement) return
-    requirement.entry.scenarios.push(readScenario(file, text, scenario.heading, scenario.name, scenario.body, problems))
+    requirement.entry.scenarios.push(readScenario(file, text, scenario.heading, scenario.name, scenario.body, problems, expectations))
     scenario = null
   }
   const closeRequirement = () => {
@@ -78,12 +100,11 @@ export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec
     const {entry, body} = requirement
     entry.position = {start: entry.headingPosition.start, end: (body.at(-1)?.position ?? entry.headingPosition).end}
     entry.tiers = body.flatMap((node) => tierStatements(text, node))
-    if (entry.scenarios.length === 0 && (entry.section === 'ADDED' || entry.section === 'MODIFIED')) {
-      problems.push({
-        file,
-        line: entry.headingPosition.start.line,
-        message: `Unexpected ${entry.section} requirement ${JSON.stringify(entry.name)} without a scenario, expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
-      })
+    if (entry.scenarios.length === 0 && (entry.section === 'ADDED' || entry.section === 'MODIFIED' || entry.section === 'CURRENT')) {
+      const what = entry.section === 'CURRENT' ? 'requirement' : `${entry.section} requirement`
+      const message = `Unexpected ${what} ${JSON.stringify(entry.name)} without a scenario, expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
+      problems.push({file, line: entry.headingPosition.start.line, message})
+      expectations.push({message, place: entry.headingPosition})
     }
     requirements.push(entry)
     requirement = null
@@ -96,8 +117,8 @@ export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec
       const isScenario = scenarioHeading.exec(title)
       if (node.depth <= 2) {
         closeRequirement()
-        const match = sectionHeading.exec(title)
-        section = match ? (match[1]!.toUpperCase() as DeltaSection) : null
+        const match = main ? mainSectionHeading.exec(title) : sectionHeading.exec(title)
+        section = match ? (main ? 'CURRENT' : (match[1]!.toUpperCase() as DeltaSection)) : null
         sectionTitle = match ? null : `${'#'.repeat(node.depth)} ${title}`
         if (isRequirement || isScenario) problem(node, `Unexpected ${'#'.repeat(node.depth)} ${title} heading, expected ${isRequirement ? '`### Requirement: Name`' : '`#### Scenario: Name`'}`)
         continue
@@ -108,11 +129,11 @@ export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec
           requirement = {entry: {section, name: isRequirement[1]!.trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []}, body: []}
         } else if (isRequirement) {
           const where = sectionTitle === null ? 'before any section' : `under \`${sectionTitle}\``
-          problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1]!.trim())} ${where}, expected it under ${sectionList}`)
+          problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1]!.trim())} ${where}, expected it under ${sections}`)
         } else if (isScenario) {
           problem(node, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`')
         } else if (section) {
-          problem(node, `Unexpected heading ${JSON.stringify('### ' + title)} in the ${section} section, expected \`### Requirement: Name\``)
+          problem(node, `Unexpected heading ${JSON.stringify('### ' + title)} in the ${section === 'CURRENT' ? 'Requirements' : section} section, expected \`### Requirement: Name\``)
         }
         continue
       }
@@ -140,21 +161,19 @@ export function readDeltaSpec(file: string, text: string, tree: Root): DeltaSpec
   closeRequirement()
 
   if (requirements.length === 0) {
-    problems.push({file, line: null, message: `Unexpected delta spec without a requirement, expected ${sectionList} with \`### Requirement: Name\` headings`})
+    problems.push({file, line: null, message: `Unexpected ${main ? 'spec' : 'delta spec'} without a requirement, expected ${sections} with \`### Requirement: Name\` headings`})
   }
-  return {requirements, problems}
+  return {requirements, problems, expectations}
 }
 
 /** A scenario as one criterion: `Name: WHEN …; THEN …`, and a problem when it has no WHEN or no THEN. */
-function readScenario(file: string, text: string, heading: Heading, name: string, body: RootContent[], problems: ProjectProblem[]): ContractItem {
+function readScenario(file: string, text: string, heading: Heading, name: string, body: RootContent[], problems: FileProblem[], expectations: DeltaExpectation[]): ContractItem {
   const clauses = body.flatMap((node) => clausesOf(text, node))
   const missing = ['WHEN', 'THEN'].filter((word) => !clauses.some((clause) => clause.keyword === word || keywordInside(word).test(clause.text)))
   if (missing.length > 0) {
-    problems.push({
-      file,
-      line: heading.position!.start.line,
-      message: `Unexpected scenario ${JSON.stringify(name)} without ${missing.join(' or ')}, expected \`- **WHEN** …\` and \`- **THEN** …\` lines`
-    })
+    const message = `Unexpected scenario ${JSON.stringify(name)} without ${missing.join(' or ')}, expected \`- **WHEN** …\` and \`- **THEN** …\` lines`
+    problems.push({file, line: heading.position!.start.line, message})
+    expectations.push({message, place: heading.position!})
   }
   let joined = ''
   for (const clause of clauses) {
@@ -221,13 +240,21 @@ function clause(line: string): Clause {
 export function tierStatements(text: string, node: Root | RootContent): TierStatement[] {
   if (node.type === 'code' || node.type === 'html') return []
   if (node.type === 'paragraph') {
-    const start = node.position?.start.line ?? 1
+    const start = node.position?.start ?? {line: 1, column: 1, offset: 0}
+    let lineOffset = start.offset ?? 0
     return sourceOf(text, node)
       .split('\n')
       .flatMap((line, index) => {
+        const at = lineOffset
+        lineOffset += line.length + 1
         const match = labelLine.exec(line)
         if (!match || resolveFieldKey(match[2]!) !== 'verification') return []
-        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start + index}]
+        // The paragraph's first line starts at its column; the others at the line's start.
+        const point = (column: number) => ({line: start.line + index, column: (index === 0 ? start.column : 1) + column, offset: at + column})
+        const span = (from: number, length: number): Position => ({start: point(from), end: point(from + length)})
+        const labelAt = line.indexOf(match[2]!)
+        const valueAt = line.trimEnd().length - match[3]!.length
+        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start.line + index, labelPosition: span(labelAt, match[2]!.length), valuePosition: match[3] === '' ? null : span(valueAt, match[3]!.length)}]
       })
   }
   return 'children' in node ? (node.children as RootContent[]).flatMap((child) => tierStatements(text, child)) : []
@@ -238,7 +265,7 @@ export function tierStatements(text: string, node: Root | RootContent): TierStat
  * `- TO: \`### Requirement: New\``): shown, never verified. A FROM without
  * its TO, or a TO without its FROM, is a problem.
  */
-function readRenames(file: string, text: string, node: RootContent, problems: ProjectProblem[]): DeltaRequirement[] {
+function readRenames(file: string, text: string, node: RootContent, problems: FileProblem[]): DeltaRequirement[] {
   if (node.type !== 'list') return []
   const renames: DeltaRequirement[] = []
   let from: {name: string; position: Position} | null = null
@@ -259,4 +286,44 @@ function readRenames(file: string, text: string, node: RootContent, problems: Pr
   }
   if (from) unpaired(from.position.start.line, 'FROM without TO')
   return renames
+}
+
+/** Whether a requirement of this section is verified: what a change adds or modifies (and a capability's current one, when linted), not what it removes or renames. */
+export function verified(section: DeltaSection): boolean {
+  return section === 'ADDED' || section === 'MODIFIED' || section === 'CURRENT'
+}
+
+/**
+ * A requirement as a contract: no id (OpenSpec names requirements), labelled
+ * `capability: Name`; a REMOVED or RENAMED one has tier `auto`, no slice and
+ * a label that says so.
+ */
+export function toContract(requirement: DeltaRequirement, capability: string, change: string, file: string, problems: FileProblem[]): Contract {
+  const label = `${capability}: ${requirement.name}`
+  const base = {id: null, name: requirement.name, dialect: 'bold' as const, position: requirement.position, headingPosition: requirement.headingPosition, steps: [], sliceHeading: null, fields: []}
+  if (!verified(requirement.section)) {
+    return {...base, label: `${label} (${requirement.section} by ${change}: not verified)`, tier: 'auto', effectiveTier: 'auto', criteria: requirement.scenarios, slice: null}
+  }
+  const tier = statedTier(file, requirement.tiers, `requirement ${JSON.stringify(requirement.name)}`, problems)
+  return {...base, label, tier, effectiveTier: effectiveTier(tier), criteria: requirement.scenarios, slice: isSliceId(change) ? change : null}
+}
+
+/**
+ * The tier a requirement or change states, as a contract holds it: `auto`,
+ * `verify` (`manual` reads as `verify`), an invalid tier as written (a
+ * problem; it reads as `verify`), or `null` when it states none. Two tiers
+ * that disagree are a problem and read as `verify`.
+ */
+export function statedTier(file: string, statements: TierStatement[], what: string, problems: FileProblem[]): string | null {
+  const values = statements.map((statement) => {
+    const value = readTier(statement.value)
+    if (value.toLowerCase() === 'manual') return 'verify'
+    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
+    return value
+  })
+  if (new Set(values.map(effectiveTier)).size > 1) {
+    problems.push({file, line: statements[1]!.line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
+    return 'verify'
+  }
+  return values[0] ?? null
 }

@@ -1,7 +1,7 @@
 /** What a Kiro `requirements.md` calls its parts, and how a heading is told to be one of them. */
 import type {Heading, Nodes, Paragraph, RootContent} from 'mdast'
-import {collapse, inlineText} from '@verification-tiers/contracts'
-import type {ProjectProblem} from '../problems.js'
+import {collapse, inlineText} from '../inline.js'
+import type {FileProblem} from './types.js'
 import {inFencedExample} from './markdown.js'
 
 /**
@@ -49,10 +49,10 @@ const hiddenHeading = /^((?:[\s>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<[^<>\n]*>
  * a problem: the requirement would be missing from every checkpoint. A fenced
  * block with a language (```` ```markdown ````) shows an example and is skipped.
  */
-export function hiddenRequirements(file: string, text: string, nodes: readonly RootContent[]): ProjectProblem[] {
+export function hiddenRequirements(file: string, text: string, nodes: readonly RootContent[]): FileProblem[] {
   const headings = new Set(nodes.flatMap((node) => (node.type === 'heading' && node.position ? [node.position.start.line] : [])))
   const inExample = inFencedExample(nodes)
-  const problems: ProjectProblem[] = []
+  const problems: FileProblem[] = []
   text.split(/\r\n?|\n/).forEach((line, index) => {
     const number = index + 1
     const hidden = hiddenHeading.exec(line)

@@ -1,5 +1,6 @@
-import {analyzeContracts, splitCheck} from '@verification-tiers/contracts'
-import type {Contract, ContractAnalysis, ContractItem} from '@verification-tiers/contracts'
+import {splitCheck} from '../criterion.js'
+import {analyzeContracts} from '../extract.js'
+import type {Contract, ContractAnalysis, ContractField, ContractItem} from '../types.js'
 import type {Heading, List, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import {visit} from 'unist-util-visit'
@@ -90,4 +91,47 @@ function scenarioItem(block: List['children'][number]['children'][number] | unde
   const written = source.slice(block.position.start.offset ?? 0, block.position.end.offset ?? 0)
   const {text, check} = splitCheck(written.replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim())
   return [{text, position: block.position, check}]
+}
+
+/** The labels of a story's fields, when written in English; in another language the fields are found by their place in the template. */
+const scenariosLabel = /acceptance|scenario/i
+const independentTestLabel = /independent|test/i
+
+/** The priority a story heading ends with, left out of the contract's name. */
+const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
+
+/**
+ * A user story as a contract: its criteria the items of its acceptance
+ * scenarios, its steps the text of its independent test, its tier its own
+ * (`manual` is `verify`).
+ */
+export function asStory(contract: Contract): Contract {
+  const scenarios = findField(contract.fields, scenariosLabel, (field) => field.hasList)
+  const scenariosAt = scenarios ? contract.fields.indexOf(scenarios) : -1
+  const test = findField(contract.fields, independentTestLabel, (_, index) => index === scenariosAt - 1)
+  const steps: ContractItem[] = []
+  if (test && test !== scenarios) {
+    if (test.value !== '') steps.push({text: test.value, position: test.valuePosition ?? test.position, check: null})
+    else steps.push(...test.items, ...test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null})))
+  }
+  const name = contract.name.replace(trailingPriority, '')
+  const tier = contract.tier !== null && /^manual$/i.test(contract.tier) ? 'verify' : contract.tier
+  return {
+    ...contract,
+    name,
+    label: name,
+    tier,
+    effectiveTier: tier === 'auto' ? 'auto' : 'verify',
+    criteria: scenarios ? scenarios.items : contract.criteria,
+    steps
+  }
+}
+
+/**
+ * The field whose label matches `english`, else (for labels in another
+ * language) the field at the place the template gives it.
+ */
+function findField(fields: readonly ContractField[], english: RegExp, atPlace: (field: ContractField, index: number) => boolean): ContractField | undefined {
+  const unknown = fields.filter((field) => field.key === null || field.key === 'acceptanceCriteria' || field.key === 'steps')
+  return unknown.find((field) => english.test(field.label)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
 }

@@ -1,17 +1,19 @@
 import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
 import type {Position} from 'unist'
 import {location} from 'vfile-location'
-import {collapse, inlineText, labelFor, readTier, splitCheck} from '@verification-tiers/contracts'
-import type {Contract, ContractField, ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
-import type {LoadedContract} from '../project.js'
-import type {ProjectProblem} from '../problems.js'
+import {splitCheck} from '../criterion.js'
+import {labelFor} from '../dialects/index.js'
+import {collapse, inlineText} from '../inline.js'
+import {readTier} from '../tier.js'
+import type {Contract, ContractField, ContractItem, ContractText, Tier} from '../types.js'
+import type {FileContract, FileProblem} from './types.js'
 import {criteriaMarkers, hiddenRequirements, requirementHeading, requirementWord, textOf} from './kiro-headings.js'
 import {parseMarkdownText} from './markdown.js'
 
 /** What one `requirements.md` holds: its requirements as contracts, and what was seen and not read. */
 export interface RequirementsReading {
-  contracts: LoadedContract[]
-  problems: ProjectProblem[]
+  contracts: FileContract[]
+  problems: FileProblem[]
 }
 
 /** How a `requirements.md` is read. */
@@ -57,14 +59,14 @@ export function readRequirements(file: string, written: string, options: Require
   const markers = nodes.flatMap((node, index) => (isMarker(node) ? [index] : []))
   const starts = requirementStarts(nodes, markers)
   const ends = starts.map((start, order) => sectionEnd(nodes, start, starts[order + 1]))
-  const problems: ProjectProblem[] = [...hiddenRequirements(file, text, nodes)]
+  const problems: FileProblem[] = [...hiddenRequirements(file, text, nodes)]
   if (starts.length > 0) {
     for (const index of markers) {
       if (ownerOf(starts, ends, index) !== null) continue
       problems.push({file, line: lineOf(nodes[index]!), message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'})
     }
   }
-  const contracts: LoadedContract[] = []
+  const contracts: FileContract[] = []
   const firstOfId = new Map<string, number>()
   for (const [order, start] of starts.entries()) {
     const heading = nodes[start] as Heading
@@ -142,10 +144,10 @@ function readRequirement(
   heading: Heading,
   section: readonly RootContent[],
   options: RequirementsOptions
-): {contract: Contract; problems: ProjectProblem[]} {
+): {contract: Contract; problems: FileProblem[]} {
   const label = textOf(heading)
   const {id, name} = requirementHeading(label)
-  const problems: ProjectProblem[] = []
+  const problems: FileProblem[] = []
   const fields: ContractField[] = []
   const tierField = verificationField(text, section, place)
   if (tierField) fields.push(tierField)

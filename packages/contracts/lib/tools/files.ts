@@ -1,0 +1,116 @@
+import path from 'node:path'
+import type {ContractAnalysis} from '../types.js'
+import {readRequirements} from './kiro-requirements.js'
+import {parseMarkdownText} from './markdown.js'
+import {labelFor} from '../dialects/index.js'
+import {readTier} from '../tier.js'
+import type {ContractField} from '../types.js'
+import {readDeltaSpec, toContract, verified} from './openspec-delta.js'
+import type {DeltaExpectation, TierStatement} from './openspec-delta.js'
+import {asStory, readStories} from './speckit-parse.js'
+import type {FileProblem} from './types.js'
+
+/** A spec-driven tool whose files are read as contracts. */
+export type ToolName = 'spec-kit' | 'openspec' | 'kiro'
+
+/** One tool's file read as contracts, as the lint rules see it. */
+export interface ToolFileReading {
+  tool: ToolName
+  /** Its units (user stories, requirements) as contracts, with their criteria at the user's text. */
+  analysis: ContractAnalysis
+  /** What the tool's reader saw and did not read, each with its line (as the gate reports them). */
+  problems: FileProblem[]
+  /** OpenSpec: requirements without a scenario and scenarios without WHEN or THEN, at their headings. */
+  expectations: DeltaExpectation[]
+}
+
+/** A file shape of a tool: which paths it is, and how one is read. */
+interface FileDialect {
+  tool: ToolName
+  /** Matched against the path with `/` separators. */
+  path: RegExp
+  read(file: string, text: string, match: RegExpExecArray): ToolFileReading
+}
+
+/** Every tool file shape, in the order paths are tried. */
+export const fileDialects: readonly FileDialect[] = [
+  {
+    // A change's delta spec: `openspec/changes/<change>/specs/<capability>/spec.md` (an archived change is under `changes/archive/`, not read).
+    tool: 'openspec',
+    path: /(?:^|\/)openspec\/changes\/(?!archive\/)([^/]+)\/specs\/((?:[^/]+\/)*?[^/]+)\/spec\.md$/,
+    read: (file, text, match) => readOpenSpecFile(file, text, match[1]!, match[2]!)
+  },
+  {
+    // A capability's current spec: `openspec/specs/<capability>/spec.md`.
+    tool: 'openspec',
+    path: /(?:^|\/)openspec\/specs\/([^/]+)\/spec\.md$/,
+    read: (file, text, match) => readOpenSpecFile(file, text, null, match[1]!)
+  },
+  {
+    // A spec-kit feature: `specs/NNN-name/spec.md`.
+    tool: 'spec-kit',
+    path: /(?:^|\/)specs\/\d+-[^/]+\/spec\.md$/,
+    read(file, text) {
+      const {contracts, problems} = readStories(file, text)
+      // `manual` reads as `verify` in a tool's file, as the gate reads it: no invalid tier.
+      const stories = contracts.map(asStory).map((story) => ({...story, fields: story.fields.map((field) => (field.key === 'verification' && /^manual$/i.test(readTier(field.value)) ? {...field, value: 'verify'} : field))}))
+      return {tool: 'spec-kit', analysis: {contracts: stories, problems}, problems: [], expectations: []}
+    }
+  },
+  {
+    // A Kiro feature's requirements: `.kiro/specs/<feature>/requirements.md`.
+    tool: 'kiro',
+    path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/requirements\.md$/,
+    read(file, text, match) {
+      const {contracts, problems} = readRequirements(file, text, {slice: match[1]!, defaultTier: 'verify'})
+      return {tool: 'kiro', analysis: {contracts: contracts.map((each) => each.contract), problems: []}, problems, expectations: []}
+    }
+  }
+]
+
+/** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
+export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
+  const posix = file.split(path.sep).join('/')
+  for (const dialect of fileDialects) {
+    const match = dialect.path.exec(posix)
+    if (match) return {dialect, match}
+  }
+  return null
+}
+
+/** A tool's file read as contracts, by its path; `null` when the path is no tool's file shape. */
+export function readToolFile(file: string, text: string): ToolFileReading | null {
+  const found = fileDialectOf(file)
+  return found ? found.dialect.read(file, text, found.match) : null
+}
+
+/** An OpenSpec spec: each requirement a contract (`capability: Name`), its scenarios the criteria. */
+function readOpenSpecFile(file: string, text: string, change: string | null, capability: string): ToolFileReading {
+  const delta = readDeltaSpec(file, text, parseMarkdownText(text), {main: change === null})
+  const problems = [...delta.problems]
+  // What a change removes or renames is shown, never verified: nothing of it to lint.
+  const contracts = delta.requirements.filter((requirement) => verified(requirement.section)).map((requirement) => {
+    const contract = toContract(requirement, capability, change ?? '', file, problems)
+    return {...contract, fields: requirement.tiers.map(tierField)}
+  })
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+  return {tool: 'openspec', analysis: {contracts, problems: []}, problems, expectations: delta.expectations}
+}
+
+/** A requirement's `**Verification:** value` line as the field the rules read; `manual` reads as `verify`, as the gate reads it. */
+function tierField(statement: TierStatement): ContractField {
+  const written = readTier(statement.value)
+  return {
+    key: 'verification',
+    label: 'Verification',
+    expectedLabel: labelFor('verification', 'bold'),
+    value: /^manual$/i.test(written) ? 'verify' : written,
+    dialect: 'bold',
+    position: {start: statement.labelPosition.start, end: (statement.valuePosition ?? statement.labelPosition).end},
+    labelPosition: statement.labelPosition,
+    valuePosition: statement.valuePosition,
+    items: [],
+    hasList: false,
+    unread: []
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * remark-lint rule to warn when an acceptance criterion of a Kiro
+ * `requirements.md` is written in EARS form (it starts with WHEN, IF, WHILE,
+ * WHERE or THE) and has no SHALL: EARS states what the system shall do, and a
+ * criterion without it states no response to check. A criterion in another
+ * form or language is not checked.
+ */
+import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+
+/** The words an EARS requirement starts with: event, unwanted behaviour, state, option, or ubiquitous. */
+const earsStart = /^(when|if|while|where|the)\b/i
+const shall = /\bshall\b/i
+
+const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, file, _options, _slices, tool) {
+  if (tool?.tool !== 'kiro') return
+  for (const contract of contracts) {
+    for (const criterion of contract.criteria) {
+      const start = earsStart.exec(criterion.text)
+      if (!start || shall.test(criterion.text)) continue
+      const keyword = start[1]!.toUpperCase()
+      const form = keyword === 'THE' ? 'THE <system> SHALL <response>' : `${keyword} … THE <system> SHALL <response>`
+      report(file, `Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)
+    }
+  }
+})
+
+export default remarkLintEarsShall
