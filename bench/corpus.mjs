@@ -1,4 +1,5 @@
-// `tiers contracts` and `tiers status` on the real projects of `../shared/corpus`,
+// `tiers contracts` and `tiers status` on the real projects of `../shared/corpus`
+// (Greenlight, spec-kit, OpenSpec and Kiro),
 // cold (contracts cache off) and warm, beside two peers in the same run: plain
 // `node` start-up (the floor) and the `remark` CLI parsing the same markdown
 // with no plugins (what reading the files costs any unified tool).
@@ -28,8 +29,14 @@ function time(args, options) {
   return {median: samples[Math.floor(samples.length / 2)], min: samples[0], max: samples.at(-1)}
 }
 
-/** The markdown files `tiers` reads in a project folder: its contract files and its graph. */
+// The folders `tiers` reads, by tool: Greenlight's, spec-kit's, OpenSpec's, Kiro's.
+const toolFolders = ['.greenlight', 'specs', 'openspec', '.kiro']
+
+/** The markdown files `tiers` reads in a project folder: for Greenlight its contract files and its graph, for the other tools every markdown file of their folder. */
 function markdownOf(project) {
+  if (path.basename(project) !== '.greenlight') {
+    return readdirSync(project, {recursive: true}).filter((name) => name.endsWith('.md')).map((name) => path.join(project, name))
+  }
   const files = ['CONTRACTS.md', 'GRAPH.md'].map((name) => path.join(project, name)).filter((file) => existsSync(file))
   const folder = path.join(project, 'contracts')
   if (existsSync(folder)) files.push(...readdirSync(folder).filter((name) => name.endsWith('.md')).map((name) => path.join(folder, name)))
@@ -37,10 +44,11 @@ function markdownOf(project) {
 }
 
 function benchProject(name) {
-  const source = path.join(corpusRoot, name, '.greenlight')
+  const tool = toolFolders.find((folder) => existsSync(path.join(corpusRoot, name, folder)))
+  const source = path.join(corpusRoot, name, tool)
   const dir = mkdtempSync(path.join(os.tmpdir(), `tiers-bench-${name}-`))
   try {
-    const project = path.join(dir, '.greenlight')
+    const project = path.join(dir, tool)
     cpSync(source, project, {recursive: true, filter: (from) => path.basename(from) !== 'tiers'})
     const files = markdownOf(project)
     const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0)
@@ -68,7 +76,7 @@ function benchProject(name) {
 if (!existsSync(corpusRoot)) {
   console.log(`no corpus at ${corpusRoot}: nothing to measure`)
 } else {
-  const names = readdirSync(corpusRoot).filter((name) => existsSync(path.join(corpusRoot, name, '.greenlight'))).sort()
+  const names = readdirSync(corpusRoot).filter((name) => toolFolders.some((folder) => existsSync(path.join(corpusRoot, name, folder)))).sort()
   const rows = []
   const ms = (value) => `${value.toFixed(0)} ms`.padStart(8)
   console.log(`median of ${runs} runs each; ratios against the remark CLI parsing the same files\n`)
