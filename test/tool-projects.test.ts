@@ -1,0 +1,96 @@
+/**
+ * OpenSpec and Kiro projects through the real bin, as on Greenlight: the
+ * Stop hook holds until every slice is verified (and names open tasks), the
+ * checkpoint lists the criteria for a person, an approval is taken.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, it} from 'vitest'
+import {git, root, runTiers} from './helpers/tiers-bin.js'
+
+const folders: string[] = []
+const fixtures = path.join(root, 'packages', 'project', 'test', 'fixtures')
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/**
+ * A committed project holding a copy of `fixture` as its tool folder
+ * (`openspec`, `.kiro`), a passing test command in its `tiers.json`, and an
+ * empty `src/` to work in; `keep` filters what of the fixture is copied.
+ */
+async function toolProject(fixture: string, folder: string, keep: (file: string) => boolean = () => true): Promise<string> {
+  const project = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), `verification-tiers-${fixture}-`)))
+  folders.push(project)
+  await fs.cp(path.join(fixtures, fixture), path.join(project, folder), {recursive: true, filter: keep})
+  await fs.writeFile(path.join(project, folder, 'tiers.json'), '{"test": {"command": "true"}}\n')
+  await fs.mkdir(path.join(project, 'src'))
+  await fs.writeFile(path.join(project, 'src', 'index.ts'), 'export {}\n')
+  await git(project, 'init', '-q')
+  await git(project, 'add', '-A')
+  await git(project, 'commit', '-q', '-m', 'Project')
+  return project
+}
+
+/** The Stop hook's answer, asked from `src/` as a coding agent would. */
+async function stopHook(project: string): Promise<{decision?: string; reason?: string}> {
+  const cwd = path.join(project, 'src')
+  const run = await runTiers(cwd, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd}))
+  return JSON.parse(run.stdout) as {decision?: string; reason?: string}
+}
+
+describe('tiers on an OpenSpec project', () => {
+  it('holds the agent on open tasks and unverified changes, then checks a change with its scenarios and takes its approval', async ({expect}) => {
+    const project = await toolProject('openspec-lending', 'openspec')
+    const tasks = path.join(project, 'openspec', 'changes', 'add-due-reminders', 'tasks.md')
+    const held = await stopHook(project)
+    expect(held.decision).toBe('block')
+    expect(held.reason).toContain(`${tasks}:4: 1.2 Send a reminder two days before the due date (open task of slice add-due-reminders)`)
+    expect(held.reason).toContain('(open task of slice add-due-reminders)')
+
+    // Every task done: the change is ready for its run and checkpoint.
+    await fs.writeFile(tasks, (await fs.readFile(tasks, 'utf8')).replaceAll('- [ ]', '- [x]'))
+    expect((await stopHook(project)).reason).toContain('Slice tidy-shelf-labels: never verified')
+    expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', 'add-due-reminders'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice add-due-reminders: Remind members before a loan is due\n')
+    expect(checkpoint.stdout).toContain(
+      '  [ ] Loan due in two days: GIVEN a member holds a sander due on Friday; WHEN the nightly job runs on Wednesday; THEN the member receives one reminder, naming the sander, giving the due date; AND the loan records that a reminder went out\n'
+    )
+    const respond = await runTiers(project, ['respond', 'add-due-reminders', 'approved'])
+    expect(respond.code).toBe(0)
+    expect(respond.stdout).toContain('APPROVED — Slice add-due-reminders: Remind members before a loan is due')
+    expect(await stopHook(project)).toEqual({})
+  })
+})
+
+describe('tiers on a Kiro project', () => {
+  it('checks a feature with its acceptance criteria in any language, and lets the agent stop once it is verified', async ({expect}) => {
+    const project = await toolProject('kiro-garden', '.kiro', (file) => !/(README\.md|empty-idea|garden-watering|notes-draft)$/.test(file))
+    expect((await stopHook(project)).reason).toContain('Slice recipe-sharing: never verified')
+    expect((await runTiers(project, ['verify', 'recipe-sharing'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', 'recipe-sharing'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain('  [ ] 当用户点击分享时，系统应当生成一个链接\n')
+    expect(checkpoint.stdout).toContain('  [ ] ユーザーが材料を入力したとき、システムは一致するレシピを表示しなければならない\n')
+    expect((await runTiers(project, ['respond', 'recipe-sharing', 'approved'])).code).toBe(0)
+    expect(await stopHook(project)).toEqual({})
+  })
+
+  it('names a feature folder not in Kiro’s format, and holds the agent until it is resolved', async ({expect}) => {
+    const project = await toolProject('kiro-garden', '.kiro', (file) => !/(README\.md|garden-watering|notes-draft)$/.test(file))
+    const contracts = await runTiers(project, ['contracts'])
+    expect(contracts.stdout).toContain(
+      '  .kiro/specs/empty-idea: Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list; the folder is not read\n'
+    )
+    expect((await runTiers(project, ['verify', '--all'])).code).toBe(1)
+    const held = await stopHook(project)
+    expect(held.decision).toBe('block')
+    expect(held.reason).toContain(`${path.join(project, '.kiro', 'specs', 'empty-idea')}: Unexpected feature folder without requirements.md`)
+  })
+})
