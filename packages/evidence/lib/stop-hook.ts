@@ -71,8 +71,15 @@ export function decideStop(input: {
   const unverified = input.slices.flatMap((slice) =>
     slice.state === 'not-run' ? [{id: slice.id, why: 'never verified'}] : slice.state === 'stale' ? [{id: slice.id, why: `stale: since its latest run, ${slice.changed.join('; ')}`}] : []
   )
-  const remaining = input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? slice.remaining : []))
-  const failures = uniqueFailures(input.slices.flatMap((slice) => (slice.state === 'failed' ? slice.failures : [])))
+  // A contract in several slices gives its criteria once.
+  const remaining = uniqueBy(
+    input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? slice.remaining : [])),
+    (criterion) => criterion.id
+  )
+  const failures = uniqueBy(
+    input.slices.flatMap((slice) => (slice.state === 'failed' ? slice.failures : [])),
+    (failure) => `${failure.id}\0${failure.details}`
+  )
   if (failures.length > 0) {
     const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max}
     return valve
@@ -93,10 +100,10 @@ export function decideStop(input: {
 }
 
 /** The same check failing in two slices’ runs (the test command of an `--all`) is said once. */
-function uniqueFailures(failures: ReadonlyArray<{id: string; details: string}>): Array<{id: string; details: string}> {
+function uniqueBy<Item>(items: readonly Item[], keyOf: (item: Item) => string): Item[] {
   const seen = new Set<string>()
-  return failures.filter((failure) => {
-    const key = `${failure.id}\0${failure.details}`
+  return items.filter((item) => {
+    const key = keyOf(item)
     if (seen.has(key)) return false
     seen.add(key)
     return true

@@ -52,6 +52,16 @@ describe('decideStop: the decision matrix', () => {
     )
   })
 
+  it('lists a criterion once when its contract is in several slices not yet verified', () => {
+    const shared: SliceJudgement[] = [
+      {id: 'S-01', state: 'not-run', remaining},
+      {id: 'S-02', state: 'not-run', remaining: [remaining[1]!, {id: 'AC-9', text: 'Totals add up'}]}
+    ]
+    expect(decideStop({slices: shared, blocks: 0}).reason).toBe(
+      'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2, AC-9'
+    )
+  })
+
   it('not run with no criterion: says none were found', () => {
     expect(decideStop({slices: [{id: 'S-01', state: 'not-run', remaining: []}], blocks: 0}).reason).toBe(
       'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
