@@ -88,14 +88,22 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
   if (tool) return loadToolProject(dir, tool)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
   const unreadGraph: ProjectProblem[] = []
-  // One cache for the run: the graph and the contract files each skip their parse when unchanged.
+  // One cache and one parse worker for the run: the graph and the contract files each skip their parse when unchanged.
   const cache = await openCache(dir, warn)
-  const graph = await readGraph(dir, cache).catch((error: unknown) => {
-    if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
-    unreadGraph.push(problemOf(error))
-    return null
-  })
-  const {contracts, problems: fileProblems} = await loadContracts(dir, cache, graph ? graphNames(graph) : [])
+  const parser = lazyReader()
+  let graph: FolderGraph | null
+  let loaded: Awaited<ReturnType<typeof loadContracts>>
+  try {
+    graph = await readGraph(dir, cache, parser).catch((error: unknown) => {
+      if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
+      unreadGraph.push(problemOf(error))
+      return null
+    })
+    loaded = await loadContracts(dir, cache, parser, graph ? graphNames(graph) : [])
+  } finally {
+    await parser.close()
+  }
+  const {contracts, problems: fileProblems} = loaded
   await cache.save()
   // A folder of contract files with none read is a problem, beside the lines that say why: never no project.
   const unread: ProjectProblem[] =
@@ -135,12 +143,27 @@ function defaultTierOf(file: string, config: ProjectConfig): Tier {
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
 function problemOf(error: ProjectError): ProjectProblem {
   const place = /^(.*):(\d+)$/.exec(error.file)
-  const reason = error.message.slice(error.file.length + 2)
-  return place ? {file: place[1]!, line: Number(place[2]), message: reason} : {file: error.file, line: null, message: reason}
+  return place ? {file: place[1]!, line: Number(place[2]), message: error.reason} : {file: error.file, line: null, message: error.reason}
+}
+
+/** The parse worker of one load: started on the first file the cache does not have, for the graph and the contract files alike. */
+interface LazyReader {
+  get: () => Promise<ContractReader>
+  close: () => Promise<void>
+}
+
+function lazyReader(): LazyReader {
+  let reader: Promise<ContractReader> | undefined
+  return {
+    get: () => (reader ??= import('./contract-reader.js').then(({openContractReader}) => openContractReader())),
+    close: async () => {
+      await (await reader?.catch(() => undefined))?.close()
+    }
+  }
 }
 
 /** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none; each read as every input is. */
-function readGraph(dir: string, cache: ContractCache): Promise<FolderGraph | null> {
+function readGraph(dir: string, cache: ContractCache, parser: LazyReader): Promise<FolderGraph | null> {
   return readFolderGraph(dir, {
     readFile: async (file) => {
       if (!file.endsWith('.json')) return readMarkdown(file)
@@ -155,8 +178,7 @@ function readGraph(dir: string, cache: ContractCache): Promise<FolderGraph | nul
       const hash = hashContractText(text)
       const cached = cache.getGraph(key, hash)
       if (cached) return {...cached, file}
-      const reader = (await import('./contract-reader.js')).openContractReader()
-      const graph = await reader.readGraph(file, text).finally(() => reader.close())
+      const graph = await (await parser.get()).readGraph(file, text)
       cache.setGraph(key, hash, graph)
       return graph
     }
@@ -233,7 +255,7 @@ async function contractFiles(folder: string, depth = 0): Promise<string[]> {
 }
 
 /** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
-async function loadContracts(dir: string, cache: ContractCache, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
+async function loadContracts(dir: string, cache: ContractCache, parser: LazyReader, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
   const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts')))]
   // All read before any is parsed: a project over the limit in all fails at once.
   const texts: Array<[string, string]> = []
@@ -249,7 +271,6 @@ async function loadContracts(dir: string, cache: ContractCache, names: readonly 
   }
   const loaded: LoadedContract[] = []
   const problems: ProjectProblem[] = []
-  let reader: ContractReader | undefined
   for (const [file, text] of texts) {
     const key = path.relative(dir, file)
     // What the graph names changes what is read, so it is part of each entry’s hash.
@@ -257,8 +278,7 @@ async function loadContracts(dir: string, cache: ContractCache, names: readonly 
     let contracts = cache.get(key, hash)
     if (!contracts) {
       // The markdown parser (in a worker, under a deadline) starts only when a file changed.
-      reader ??= (await import('./contract-reader.js')).openContractReader()
-      const analysis = await reader.read(file, text, {names})
+      const analysis = await (await parser.get()).read(file, text, {names})
       contracts = analysis.contracts
       // Only a file read without a problem is kept: a cached file has none, so none is ever lost.
       if (analysis.problems.length === 0) cache.set(key, hash, contracts.map(forCache))
@@ -272,7 +292,6 @@ async function loadContracts(dir: string, cache: ContractCache, names: readonly 
       loaded.push({contract, file, source: text.slice(start.offset ?? 0, end.offset ?? text.length)})
     }
   }
-  await reader?.close()
   return {contracts: loaded, problems}
 }
 
