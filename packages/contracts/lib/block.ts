@@ -2,7 +2,7 @@ import type {Code} from 'mdast'
 import type {Point, Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
-import {expectedLabel, isKnownLabel, resolveFieldKey} from './fields.js'
+import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import type {Locator} from './locate.js'
 import {labelPattern} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -166,22 +166,13 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
   return known ? fields : null
 
   function newField(line: LabelLine, index: number, prefix: number): ContractField {
-    const key = resolveFieldKey(line.label)
     const labelPosition = at(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
     const valuePosition = line.value ? at(index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
-    return {
-      key,
-      label: line.label,
-      expectedLabel: key ? expectedLabel(line.label, key, dialect.labelStyle) : null,
-      value: line.value,
-      dialect: dialect.name as ContractField['dialect'],
+    return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
       position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
       labelPosition,
-      valuePosition,
-      items: [],
-      hasList: false,
-      unread: []
-    }
+      valuePosition
+    })
   }
 }
 

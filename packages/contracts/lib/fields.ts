@@ -1,5 +1,6 @@
 import {levenshteinEditDistance} from 'levenshtein-edit-distance'
-import type {FieldKey} from './types.js'
+import type {Position} from 'unist'
+import type {ContractField, Dialect, FieldKey} from './types.js'
 
 /** How a field’s label is spelt in one table row: its correct label per label style, and the other spellings people write. */
 export interface FieldLabels {
@@ -121,4 +122,21 @@ export function isKnownLabel(label: string): boolean {
 
 function fold(label: string): string {
   return label.toLowerCase().replace(/[^a-z\d]/g, '')
+}
+
+/** Where a field is: label to end of value, the label, and the value when it has one inline. */
+export interface FieldSpans {
+  position: Position
+  labelPosition: Position
+  valuePosition: Position | null
+}
+
+/**
+ * A field read under `label` in `dialect` (its labels spelt in `style`):
+ * its key and correct label resolved, its items still to read. Every
+ * dialect makes its fields here, so all resolve labels alike.
+ */
+export function labelledField(label: string, value: string, dialect: Dialect, style: LabelStyle, spans: FieldSpans): ContractField {
+  const key = resolveFieldKey(label)
+  return {key, label, expectedLabel: key ? expectedLabel(label, key, style) : null, value, dialect, ...spans, items: [], hasList: false, unread: []}
 }

@@ -3,7 +3,7 @@ import type {Point, Position} from 'unist'
 import {createRequire} from 'node:module'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
-import {expectedLabel, isCorrectLabel, resolveFieldKey} from './fields.js'
+import {isCorrectLabel, labelledField, resolveFieldKey} from './fields.js'
 import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
 import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
@@ -134,22 +134,14 @@ export function readFrontmatter(
     const keyNode = isScalar(pair.key) ? pair.key : null
     if (!keyNode?.range) continue
     const label = keyOf(pair)
-    const key = resolveFieldKey(label)
     const labelPosition = place(keyNode.range[0], keyNode.range[1])
     const valueNode = (pair.value ?? null) as YamlNode | null
-    const field: ContractField = {
-      key,
-      label,
-      expectedLabel: key ? expectedLabel(label, key, 'frontmatter') : null,
-      value: '',
-      dialect: 'frontmatter',
+    const field = labelledField(label, '', 'frontmatter', 'frontmatter', {
       position: {start: labelPosition.start, end: nodePlace(valueNode, labelPosition).end},
       labelPosition,
-      valuePosition: null,
-      items: [],
-      hasList: false,
-      unread: []
-    }
+      valuePosition: null
+    })
+    const key = field.key
     const listField = key === 'acceptanceCriteria' || key === 'steps'
     // Only the fields the model reads have a shape; other keys (`tags`, `dependencies`) may hold anything.
     const textField = key === 'id' || key === 'contract' || key === 'slice' || key === 'verification'

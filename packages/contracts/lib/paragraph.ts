@@ -3,7 +3,7 @@ import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import type {ParagraphDialect} from './dialects/dialect.js'
-import {expectedLabel, resolveFieldKey} from './fields.js'
+import {labelledField} from './fields.js'
 import {collapse, inlineText} from './inline.js'
 import {listItem} from './items.js'
 import type {Locator} from './locate.js'
@@ -176,21 +176,12 @@ export function readLabelLine(line: Segment[], locator: Locator, dialects: reado
   for (const dialect of dialects) {
     const found = dialect.readLabel(line, locator)
     if (!found) continue
-    const key = resolveFieldKey(found.label)
     const value = readValue(found.rest, locator)
-    return {
-      key,
-      label: found.label,
-      expectedLabel: key ? expectedLabel(found.label, key, dialect.labelStyle) : null,
-      value: value.text,
-      dialect: dialect.name as ContractField['dialect'],
+    return labelledField(found.label, value.text, dialect.name as ContractField['dialect'], dialect.labelStyle, {
       position: {start: found.start, end: value.position ? value.position.end : found.labelEnd},
       labelPosition: found.labelPosition,
-      valuePosition: value.position,
-      items: [],
-      hasList: false,
-      unread: []
-    }
+      valuePosition: value.position
+    })
   }
   return null
 }

@@ -3,6 +3,7 @@ import type {ContractAnalysis} from '../types.js'
 import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
 import {labelFor} from '../dialects/index.js'
+import {labelledField} from '../fields.js'
 import {readTier} from '../tier.js'
 import type {ContractField} from '../types.js'
 import {readDeltaSpec, toContract, verified} from './openspec-delta.js'
@@ -100,17 +101,9 @@ function readOpenSpecFile(file: string, text: string, change: string | null, cap
 /** A requirement's `**Verification:** value` line as the field the rules read; `manual` reads as `verify`, as the gate reads it. */
 function tierField(statement: TierStatement): ContractField {
   const written = readTier(statement.value)
-  return {
-    key: 'verification',
-    label: 'Verification',
-    expectedLabel: labelFor('verification', 'bold'),
-    value: /^manual$/i.test(written) ? 'verify' : written,
-    dialect: 'bold',
+  return labelledField(labelFor('verification', 'bold'), /^manual$/i.test(written) ? 'verify' : written, 'bold', 'markdown', {
     position: {start: statement.labelPosition.start, end: (statement.valuePosition ?? statement.labelPosition).end},
     labelPosition: statement.labelPosition,
-    valuePosition: statement.valuePosition,
-    items: [],
-    hasList: false,
-    unread: []
-  }
+    valuePosition: statement.valuePosition
+  })
 }

@@ -3,6 +3,7 @@ import type {Position} from 'unist'
 import {location} from 'vfile-location'
 import {splitCheck} from '../criterion.js'
 import {labelFor} from '../dialects/index.js'
+import {labelledField} from '../fields.js'
 import {collapse, inlineText} from '../inline.js'
 import {readTier} from '../tier.js'
 import type {Contract, ContractField, ContractItem, ContractText, Tier} from '../types.js'
@@ -211,19 +212,11 @@ function verificationField(text: string, section: readonly RootContent[], place:
         const valueStart = written === '' ? -1 : line.indexOf(written, line.search(/:/))
         const at = (from: number, length: number): Position => ({start: place.toPoint(from)!, end: place.toPoint(from + length)!})
         const lineEnd = offset + line.trimEnd().length
-        return {
-          key: 'verification',
-          label: 'Verification',
-          expectedLabel: labelFor('verification', 'bold'),
-          value,
-          dialect: 'bold',
+        return labelledField(labelFor('verification', 'bold'), value, 'bold', 'markdown', {
           position: {start: place.toPoint(labelStart)!, end: place.toPoint(lineEnd)!},
           labelPosition: at(labelStart, 'verification'.length),
-          valuePosition: valueStart === -1 ? null : at(offset + valueStart, written.length),
-          items: [],
-          hasList: false,
-          unread: []
-        }
+          valuePosition: valueStart === -1 ? null : at(offset + valueStart, written.length)
+        })
       }
       offset += line.length + 1
     }
