@@ -13,12 +13,12 @@
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
-import {execFile, spawn} from 'node:child_process'
+import {execFile} from 'node:child_process'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleProject, exampleWarning, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning, runTiersBounded} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
@@ -38,32 +38,9 @@ const project = (): Promise<string> => exampleProject(folders, 'verification-tie
 
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
 
-/**
- * Run the real bin in `cwd`, killed (with its process group) after
- * `limitMs`: a run that hangs comes back with `code: null` instead of holding
- * the test, and leaves nothing running.
- */
+/** Run the real bin in `cwd` with its own cache key, killed with its process group after `limitMs`. */
 function tiers(cwd: string, args: string[], {input = '', limitMs = 10_000} = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = {...process.env, XDG_CACHE_HOME: path.join(cwd, 'user-cache')}
-    delete env.TIERS_MAX_BLOCKS
-    const child = spawn(process.execPath, [tiersBin, ...args], {cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true})
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL')
-      } catch {}
-    }, limitMs)
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({code, stdout, stderr})
-    })
-    child.stdin.end(input)
-  })
+  return runTiersBounded(cwd, args, {input, limitMs, env: {XDG_CACHE_HOME: path.join(cwd, 'user-cache'), TIERS_MAX_BLOCKS: undefined}})
 }
 
 /** A failed run: `code`, nothing on stdout, exactly `tiers: <message>` on stderr. */

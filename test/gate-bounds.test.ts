@@ -16,7 +16,7 @@ import fc from 'fast-check'
 import {configKeys, editDistance, parseProjectConfig} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
-import {builtBin, exampleProject, git, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, git, runTiers, runTiersBounded, tiersBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
@@ -41,26 +41,7 @@ const configFile = (folder: string) => path.join(folder, '.greenlight', 'config.
 
 /** Run the bin with a file (or device) as standard input, killed after `limitMs` if it has not ended. */
 function tiersFrom(cwd: string, args: string[], input: string, limitMs = 20_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    void fs.open(input, 'r').then((handle) => {
-      const child = spawn(process.execPath, [tiersBin, ...args], {cwd, stdio: [handle.fd, 'pipe', 'pipe'], detached: true})
-      void handle.close()
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL')
-        } catch {}
-      }, limitMs)
-      let stdout = ''
-      let stderr = ''
-      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-      child.on('error', reject)
-      child.on('close', (code) => {
-        clearTimeout(timer)
-        resolve({code, stdout, stderr})
-      })
-    }, reject)
-  })
+  return runTiersBounded(cwd, args, {inputFile: input, limitMs})
 }
 
 describe('config.json: a mistake never turns the test check off in silence', () => {

@@ -65,6 +65,42 @@ export function runTiers(cwd: string, args: readonly string[], input = '', env: 
   return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}})
 }
 
+/**
+ * Run the real bin in `cwd` in a process group of its own, killed with the
+ * group after `limitMs`: a run that hangs comes back with `code: null`
+ * instead of holding the test, and leaves nothing running. Standard input is
+ * `input`, or with `inputFile` that file or device (`/dev/zero`); `env` adds
+ * to (or, as `undefined`, removes from) the environment.
+ */
+export async function runTiersBounded(
+  cwd: string,
+  args: readonly string[],
+  {input = '', inputFile, env = {}, limitMs}: {input?: string; inputFile?: string; env?: Record<string, string | undefined>; limitMs: number}
+): Promise<Run> {
+  const merged: NodeJS.ProcessEnv = {...process.env, ...env}
+  for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+  const handle = inputFile === undefined ? null : await fs.open(inputFile, 'r')
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tiersBin, ...args], {cwd, env: merged, stdio: [handle ? handle.fd : 'pipe', 'pipe', 'pipe'], detached: true})
+    void handle?.close()
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {}
+    }, limitMs)
+    let stdout = ''
+    let stderr = ''
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({code, stdout, stderr})
+    })
+    child.stdin?.end(input)
+  })
+}
+
 /** Run git in `cwd` as a test user, without signing; trimmed stdout. */
 export async function git(cwd: string, ...args: string[]): Promise<string> {
   const {stdout} = await execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd})
