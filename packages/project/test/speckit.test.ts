@@ -125,6 +125,7 @@ describe('the spec-kit reader', () => {
     // A specs folder of another kind is passed by, to the one above.
     expect(await findProjectFolder(path.join(root, 'other'))).toBe(path.join(root, 'specs'))
     await fs.mkdir(path.join(root, '.greenlight'))
+    await fs.writeFile(path.join(root, '.greenlight', 'CONTRACTS.md'), '')
     expect(await findProjectFolder(path.join(root, 'src'))).toBe(path.join(root, '.greenlight'))
   })
 

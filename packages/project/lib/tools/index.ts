@@ -1,4 +1,4 @@
-import {lstat, stat} from 'node:fs/promises'
+import {lstat, readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {greenlight} from './greenlight.js'
 import {kiro} from './kiro.js'
@@ -29,28 +29,53 @@ export async function toolFor(dir: string): Promise<ProjectTool | null> {
 }
 
 /**
- * The project folder for work in `start`, as git finds `.git`: in `start`,
- * else in the nearest folder above it, the first of `.greenlight` (anything
- * so named counts: the loader says what is wrong with it, rather than the
- * walk passing it by) and each tool's folder that its tool recognises
- * (`specs` holding `NNN-name/spec.md`, `openspec`, `.kiro`); `null` when no
- * folder up to the root has one.
+ * The project folder for work in `start`, as git finds `.git`: the nearest
+ * folder, from `start` upward, that is a project by what it holds: a
+ * `.greenlight` holding anything besides tiers' own state (`tiers/`) and
+ * hidden files, or a tool's folder its tool recognises (`specs` holding
+ * `NNN-name/spec.md`, `openspec`, `.kiro`). A nearer `.greenlight` holding
+ * only tiers' state (left by a run there) or nothing, or a folder that is
+ * another tool's by name only, is passed by. When no folder up to the root
+ * is a project, the nearest `.greenlight` of any kind, so the loader says
+ * what is wrong with it rather than the walk finding nothing; else `null`.
  */
 export async function findProjectFolder(start: string): Promise<string | null> {
   let folder = path.resolve(start)
+  let nearestNamed: string | null = null
   for (;;) {
-    const found = await projectFolderIn(folder)
-    if (found !== null) return found
+    const own = path.join(folder, greenlight.folder)
+    const named = await lstat(own).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR'
+    )
+    if (named && (await holdsGreenlightProject(own))) return own
+    nearestNamed ??= named ? own : null
+    const tool = await toolFolderIn(folder)
+    if (tool !== null) return tool
     const parent = path.dirname(folder)
-    if (parent === folder) return null
+    if (parent === folder) return nearestNamed
     folder = parent
   }
 }
 
-async function projectFolderIn(folder: string): Promise<string | null> {
-  const own = path.join(folder, greenlight.folder)
-  const info = await lstat(own).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : 'unreadable'))
-  if (info !== null) return own
+/** tiers' own state folder in a project folder, which says nothing of whether the folder is a project. */
+const stateFolder = 'tiers'
+
+/**
+ * Whether `dir` (named `.greenlight`) is a project by what it holds: an
+ * entry besides `tiers/` and hidden files. One that cannot be listed counts
+ * (what cannot be read is never taken for no project).
+ */
+async function holdsGreenlightProject(dir: string): Promise<boolean> {
+  const info = await stat(dir).catch(() => null)
+  if (info === null) return true
+  if (!info.isDirectory()) return false
+  const entries = await readdir(dir).catch(() => null)
+  if (entries === null) return true
+  return entries.some((entry) => entry !== stateFolder && !entry.startsWith('.'))
+}
+
+async function toolFolderIn(folder: string): Promise<string | null> {
   for (const tool of tools) {
     const candidate = path.join(folder, tool.folder)
     const isFolder = await stat(candidate).then((each) => each.isDirectory(), () => false)
