@@ -61,7 +61,7 @@ git HEAD, uncommitted changes); otherwise it says what is missing, failed or
 changed. For an auto slice it says no checkpoint is needed. Writes nothing.
 
 Options:
-  --dir <folder>    project folder (default: .greenlight)
+  --dir <folder>    project folder (default: the nearest one, from here upward)
   --json            print JSON for orchestrators
   --yaml            print YAML (verify’s result as the status file keeps it)
   -h, --help        show this help
@@ -123,7 +123,8 @@ Exit codes:
       tiers(folder, 'help', 'status', 'route')
     ])
     expect(viaHelp).toEqual(lint)
-    const message = 'Unexpected command `chekpoint`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init'
+    const message =
+      'Unexpected command `chekpoint`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init; did you mean `checkpoint`?'
     expect(unknown).toEqual(refused(message))
     expect(unknownFlag).toEqual(refused(message))
     expect(extra).toEqual(refused('Unexpected extra argument `route`, expected `tiers help [command]`'))
@@ -143,7 +144,7 @@ describe.concurrent('options refused in the tool’s words, on one line', () => 
     [['route', 'S-01', '1', '-x'], 'Unexpected option `-x`, expected one of --dir, --json, --yaml, --detail, -h/--help (see tiers route --help)'],
     [
       ['--frobnicate'],
-      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, -h/--help (see tiers --help)'
+      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, -h/--help, -v/--version (see tiers --help)'
     ],
     [['status', '--dir'], 'Unexpected `--dir` without a value, expected `--dir <folder>` (see tiers status --help)'],
     [['status', '--json=yes'], 'Unexpected value for `--json`, expected `--json` alone (see tiers status --help)'],

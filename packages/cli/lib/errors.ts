@@ -1,3 +1,5 @@
+import {didYouMean} from './suggest.js'
+
 export {firstLine, ProjectError, UserError} from '@verification-tiers/project/errors'
 
 /** Exit codes of `tiers`: 1 for the caller’s mistakes and closed gates, 2 for broken project files and failures. */
@@ -22,6 +24,8 @@ export type OptionProblem =
 /** Where to look: the options the command takes, and its help (`tiers checkpoint --help`). */
 export interface OptionsContext {
   accepted: string
+  /** The names of the long options the command takes (`json`), which a mistyped one is compared with. */
+  names: readonly string[]
   help: string
 }
 
@@ -34,12 +38,13 @@ export interface OptionsContext {
 export function optionsMessage(error: unknown, found?: OptionsContext & {problem: OptionProblem | null}): string {
   const nodeMessage = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')
   if (!found) return nodeMessage
-  const {problem, accepted, help} = found
+  const {problem, accepted, names, help} = found
   const see = `(see ${help})`
   if (!problem) return `${nodeMessage} ${see}`
   switch (problem.kind) {
     case 'unknown':
-      return `Unexpected option ${quoteArgument(problem.flag)}, expected one of ${accepted} ${see}`
+      // A short flag (`-x`) is one letter: any other is as near.
+      return `Unexpected option ${quoteArgument(problem.flag)}, expected one of ${accepted} ${see}${problem.flag.startsWith('--') ? didYouMean(problem.flag.slice(2), names, (name) => quoteArgument(`--${name}`)) : ''}`
     case 'missing-value':
       return `Unexpected \`${problem.flag}\` without a value, expected \`${problem.usage}\` ${see}`
     case 'option-like-value':

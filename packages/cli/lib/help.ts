@@ -4,7 +4,7 @@
  * there, and every help and argument error reads them from it.
  */
 import {commands, globalOptions, optionHelp, separateCommands} from './commands/index.js'
-import type {CommandSpec, OptionName} from './commands/index.js'
+import type {CommandSpec, OptionHelp, OptionName} from './commands/index.js'
 
 const allOptions = Object.keys(optionHelp) as OptionName[]
 
@@ -16,7 +16,12 @@ export function optionsOf(spec: CommandSpec | undefined): OptionName[] {
 
 /** `--dir, --json, --yaml, -h/--help`: the flags of `names`, for a message. */
 export function flagList(names: readonly OptionName[]): string {
-  return names.map((name) => (name === 'help' ? '-h/--help' : `--${name}`)).join(', ')
+  return names
+    .map((name) => {
+      const {short}: OptionHelp = optionHelp[name]
+      return short ? `-${short}/--${name}` : `--${name}`
+    })
+    .join(', ')
 }
 
 /** The commands that take option `name`, for a message: `tiers verify` or `tiers contracts`. */

@@ -1,3 +1,4 @@
+import {readFile} from 'node:fs/promises'
 import {parseArgs} from 'node:util'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {InterruptedError} from '@verification-tiers/evidence/interrupted'
@@ -9,6 +10,7 @@ import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './he
 import {findOptionProblem} from './options.js'
 import {printable, printableJson} from './printable.js'
 import {readInput} from './stdin.js'
+import {didYouMean} from './suggest.js'
 import type {ReadInput} from './stdin.js'
 
 /** `tiers --help`: the commands, the options and the exit codes. */
@@ -71,17 +73,23 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         'env-allow': {type: 'string', multiple: true},
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
-        help: {type: 'boolean', short: 'h', default: false}
+        help: {type: 'boolean', short: 'h', default: false},
+        version: {type: 'boolean', short: 'v', default: false}
       }
     })
   } catch (error) {
     const {problem, command} = findOptionProblem(argv)
     const spec = command === null ? undefined : findCommand(command)
     const help = spec || isSeparate(command) ? `tiers ${command} --help` : 'tiers --help'
-    io.stderr(`tiers: ${optionsMessage(error, {problem, accepted: flagList(optionsOf(spec)), help})}`)
+    io.stderr(`tiers: ${optionsMessage(error, {problem, accepted: flagList(optionsOf(spec)), names: optionsOf(spec), help})}`)
     return exitCodes.user
   }
   const {values, positionals} = parsed
+  // As npm and git: the version alone, whatever else is given, so scripts can read it.
+  if (values.version) {
+    io.stdout(await cliVersion())
+    return exitCodes.ok
+  }
   const [name, ...rest] = positionals
   if (!name) {
     ;(values.help ? io.stdout : io.stderr)(usage)
@@ -127,6 +135,12 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
+/** The version of this package, as its `package.json` (published beside `dist/`) says. */
+async function cliVersion(): Promise<string> {
+  const {version} = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {version: string}
+  return version
+}
+
 /** `--yaml` output; the YAML library loads only when asked for, as most runs print text or JSON. */
 async function toYaml(value: unknown): Promise<string> {
   const {stringify} = await import('yaml')
@@ -143,7 +157,8 @@ function exitCodeOf(error: unknown): number {
 
 /** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
 function unknownCommand(name: string): UserError {
-  return new UserError(`Unexpected command ${quoteArgument(name)}, expected one of: ${[...Object.keys(commands), ...separateCommands.map((command) => command.name)].join(', ')}`)
+  const names = [...Object.keys(commands), ...separateCommands.map((command) => command.name)]
+  return new UserError(`Unexpected command ${quoteArgument(name)}, expected one of: ${names.join(', ')}${didYouMean(name, [...names, 'help'], quoteArgument)}`)
 }
 
 function isSeparate(name: string | null): name is string {

@@ -6,19 +6,23 @@
 import {parseArgs} from 'node:util'
 import type {ParseArgsConfig} from 'node:util'
 import {optionHelp} from './commands/index.js'
-import type {OptionName} from './commands/index.js'
+import type {OptionHelp, OptionName} from './commands/index.js'
 import type {OptionProblem} from './errors.js'
 
 /** An option takes a value when its help shows one (`--dir <folder>`). */
 const takesValue = (name: OptionName) => optionHelp[name].flag.includes('<')
 
-const loose: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
-  (Object.keys(optionHelp) as OptionName[]).map((name) => [name, {type: takesValue(name) ? 'string' : 'boolean', ...(name === 'help' ? {short: 'h'} : {})}])
+/** Every option as Node's parser takes it: with its value, its one-letter form, any number of times. */
+export const parserOptions: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
+  (Object.keys(optionHelp) as OptionName[]).map((name) => {
+    const help: OptionHelp = optionHelp[name]
+    return [name, {type: takesValue(name) ? 'string' : 'boolean', ...(help.short ? {short: help.short} : {})}]
+  })
 )
 
 /** The first option problem in `argv`, and the command named (its first argument), if any. */
 export function findOptionProblem(argv: readonly string[]): {problem: OptionProblem | null; command: string | null} {
-  const {tokens} = parseArgs({args: [...argv], options: loose, strict: false, allowPositionals: true, tokens: true})
+  const {tokens} = parseArgs({args: [...argv], options: parserOptions, strict: false, allowPositionals: true, tokens: true})
   const command = tokens.find((token) => token.kind === 'positional')
   let problem: OptionProblem | null = null
   for (const token of tokens) {

@@ -14,11 +14,13 @@ export const escalationChoices = escalationOptions.map((option) => `${option.cho
 export interface OptionHelp {
   flag: string
   text: string
+  /** Its one-letter form, when it has one (`h` for `-h`). */
+  short?: string
 }
 
 /** Every option of the gate’s commands, in help order: the one description of each. */
 export const optionHelp = {
-  dir: {flag: '--dir <folder>', text: 'project folder (default: .greenlight)'},
+  dir: {flag: '--dir <folder>', text: 'project folder (default: the nearest one, from here upward)'},
   json: {flag: '--json', text: 'print JSON for orchestrators'},
   yaml: {flag: '--yaml', text: 'print YAML (verify’s result as the status file keeps it)'},
   detail: {flag: '--detail <text>', text: 'the user’s detail, for route 3'},
@@ -26,7 +28,8 @@ export const optionHelp = {
   'env-allow': {flag: '--env-allow <a,b>', text: 'give verify’s checks only these variables and PATH, HOME, … (see the readme)'},
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
-  help: {flag: '-h, --help', text: 'show this help'}
+  help: {flag: '-h, --help', text: 'show this help', short: 'h'},
+  version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'}
 } as const satisfies Record<string, OptionHelp>
 
 export type OptionName = keyof typeof optionHelp
