@@ -5,7 +5,9 @@ const io: Required<Omit<Io, 'stdin'>> = {
   stdout: (text) => console.log(text),
   stderr: (text) => console.error(text),
   report: (text) => process.stderr.write(text),
-  write: (text) => process.stdout.write(text)
+  write: (text) => process.stdout.write(text),
+  // Only here is it asked whether the streams are a terminal: the commands are told, so tests can say either.
+  terminal: {stdout: process.stdout.isTTY ? {columns: process.stdout.columns || 80} : null, stderr: Boolean(process.stderr.isTTY)}
 }
 const args = process.argv.slice(2)
 

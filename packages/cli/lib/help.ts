@@ -5,6 +5,7 @@
  */
 import {commands, globalOptions, optionHelp, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionHelp, OptionName} from './commands/index.js'
+import {wrap} from './text-width.js'
 
 const allOptions = Object.keys(optionHelp) as OptionName[]
 
@@ -67,17 +68,4 @@ Exit codes:
 ${Object.entries(spec.exitCodes)
   .map(([code, meaning]) => wrap(`  ${code.padEnd(4)} ${meaning}`, '       '))
   .join('\n')}`
-}
-
-/** `line` broken at spaces into lines of at most 80 characters, the later ones after `indent`. */
-function wrap(line: string, indent: string): string {
-  const lines: string[] = []
-  let rest = line
-  while (rest.length > 80) {
-    const cut = rest.lastIndexOf(' ', 80)
-    if (cut <= indent.length) break
-    lines.push(rest.slice(0, cut))
-    rest = indent + rest.slice(cut + 1)
-  }
-  return [...lines, rest].join('\n')
 }

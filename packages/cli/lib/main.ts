@@ -26,6 +26,12 @@ export interface Io {
   report?: (text: string) => void
   /** Text for stdout as it is, without a line ending added (default: `stdout` without its last line ending). */
   write?: (text: string) => void
+  /**
+   * Which streams are a terminal (default: neither): text for a person (the
+   * status table, verify's progress) goes only there; pipes and files get
+   * plain, stable lines.
+   */
+  terminal?: {stdout: {columns: number} | null; stderr: boolean}
 }
 
 function parseTimeout(value: string | undefined): number | null {
@@ -112,6 +118,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       slice: values.slice ?? null,
       all: values.all,
       format,
+      terminal: format === 'text' ? (io.terminal?.stdout ?? null) : null,
+      progress: io.terminal?.stderr ? (line) => io.stderr(printable(line)) : null,
       stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
     })
     for (const warning of result.warnings) io.stderr(printable(`tiers: warning: ${warning}`))

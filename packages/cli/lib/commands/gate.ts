@@ -23,7 +23,9 @@ import {
 } from '@verification-tiers/runtime'
 import type {SliceStatus} from '@verification-tiers/runtime'
 import {exitCodes} from '../errors.js'
+import {renderStatusTable} from '../status-table.js'
 import {dirOf, heading, loadSliceContext, warningsOf} from './shared.js'
+import {statusNotes, statusRows} from './status-rows.js'
 import type {Command} from './shared.js'
 
 export const checkpoint: Command = async (input) => {
@@ -183,7 +185,9 @@ export const status: Command = async (input) => {
     })
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
-  const lines = statuses.map(describeStatus)
+  // At a terminal, a table a person reads; piped, the same line per slice as ever, for scripts.
+  const lines = input.terminal ? [renderStatusTable(await statusRows(project.dir, statuses), {width: input.terminal.columns, now: new Date()})] : statuses.map(describeStatus)
+  if (input.terminal && (broken.length > 0 || project.problems.length > 0)) lines.push('')
   for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
   // What could not be read or matched is said here too: it holds the gate.
   for (const problem of project.problems) lines.push(`problem: ${formatProblem(problem)}`)
@@ -223,11 +227,8 @@ function describeStatus(status: ShownStatus): string {
   if (status.decision) {
     decision = `${status.decision.status} ${status.decision.at}${status.stale ? ' (stale: contracts changed since)' : ''}`
   }
-  const empty = status.nothingToCheck.length > 0 ? `; nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)` : ''
-  const retired = status.retired === null ? '' : `; human check retired: ${status.retired}`
-  const none = status.contracts === 0 ? '; no contracts' : ''
-  const open = status.openTasks > 0 ? `; ${status.openTasks} open task${status.openTasks === 1 ? '' : 's'}` : ''
-  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${open}${none}${empty}${retired}`
+  const notes = statusNotes(status).map((note) => `; ${note}`)
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${notes.join('')}`
 }
 
 /** Feedback as a list: `  - "…"` a line. */

@@ -28,6 +28,10 @@ export interface CommandInput {
   slice: string | null
   all: boolean
   format: 'text' | 'json' | 'yaml'
+  /** Standard output is a terminal this many columns wide (`null`: piped, or a file): text may then be laid out for a person. */
+  terminal?: {columns: number} | null
+  /** Where a long command says how it is going as it runs (stderr at a terminal); absent: it says nothing until done. */
+  progress?: ((line: string) => void) | null
   /** Standard input, read on demand up to a limit in bytes (more is an `InputTooLargeError`). */
   stdin: ReadInput
 }
