@@ -9,7 +9,7 @@ export {decideStop, readStopBlocks, recordStopDecision, stopHookCountsPath, stop
 export type {RemainingCriterion, SliceJudgement, StopCase, StopDecision} from './lib/stop-hook.js'
 export {renderVerificationSummary} from './lib/summary.js'
 export {baseEnvironment, checkEnvironment, projectFingerprint, projectRoot, verifySlices} from './lib/verify.js'
-export type {VerifyOptions} from './lib/verify.js'
+export type {CheckProgress, VerifyOptions} from './lib/verify.js'
 export {answerStopHook, judgeSlices} from './lib/project-stop.js'
 export type {StopHookRequest} from './lib/project-stop.js'
 export {findProjectFolder, projectFolderName} from './lib/find-project.js'

@@ -24,6 +24,14 @@ export interface VerifyOptions {
   /** Variables the commands get besides `baseEnvironment`; absent or `null`: the whole environment. */
   envAllow?: readonly string[] | null
   now?: () => Date
+  /** Told of each check as it ends, in the order they run, so a caller can show progress; the test command once for all the slices (`slice` `null`). */
+  onCheck?: (progress: CheckProgress) => void
+}
+
+/** A check that has just ended: its slice (`null` for the test command, which serves every slice) and its result. */
+export interface CheckProgress {
+  slice: string | null
+  result: CheckResult
 }
 
 /**
@@ -129,14 +137,19 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   const test = testCommand(project)
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
+  const ended = (slice: string | null, result: CheckResult) => {
+    options.onCheck?.({slice, result})
+    return result
+  }
+  const testCheck = test && testResult ? ended(null, commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds)) : null
   // Every contract file of the run is linted once, in one run of the engine, when a slice first needs it.
   let lintRun: Promise<Map<string, LintNote[]>> | undefined
   const lintMessages = () => (lintRun ??= lintContractFiles(slices, signal))
   const sliceRuns: SliceRun[] = []
   for (const slice of slices) {
     const results: CheckResult[] = []
-    if (test && testResult) results.push(commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds))
-    results.push(await contractCheck(slice, lintMessages))
+    if (testCheck) results.push({...testCheck})
+    results.push(ended(slice.id, await contractCheck(slice, lintMessages)))
     // Tiers as the slice resolves them: a contract without one takes the slice’s stated tier.
     const context = gateContext(project, slice)
     const tiers = context.slice.contracts
@@ -148,7 +161,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
         const base = {id, contract: contract.id, text: criterion.text, level: 'behavioral' as const}
         if (criterion.check?.command) {
           const seconds = criterion.check.timeout ?? timeoutSeconds
-          results.push(commandCheck({...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'}, await run(criterion.check.command, seconds), seconds))
+          results.push(ended(slice.id, commandCheck({...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'}, await run(criterion.check.command, seconds), seconds)))
         } else if (tiers[position]?.effectiveTier === 'verify') {
           // Auto contracts’ prose criteria are ignored; verify ones go to the human checkpoint.
           results.push({criterion_id: id, contract: contract.id, text: criterion.text, level: 'behavioral', status: 'requires-human', method: 'manual', command: null, exit_code: null, duration_ms: null, details: `Please verify: ${criterion.text}`, output: null, category: null})

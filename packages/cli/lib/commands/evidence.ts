@@ -1,11 +1,13 @@
 import path from 'node:path'
 import {answerStopHook, projectProblems, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
+import type {CheckProgress} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {findSlice, loadProject} from '@verification-tiers/project'
 import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessionIdRule, toJobStatus} from '@verification-tiers/runtime'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
+import {elapsedLine, progressLine} from '../verify-progress.js'
 import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
@@ -14,7 +16,18 @@ export const verify: Command = async (input) => {
   if (input.all === Boolean(id)) throw new UserError('Unexpected arguments, expected `tiers verify <slice>` or `tiers verify --all`')
   const project = await loadProject(await dirOf(input))
   const slices = id ? [findSlice(project, id)] : project.slices
-  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow})
+  // At a terminal, each check as it ends and the time taken, on stderr: the run may take minutes, and stdout stays the report.
+  const {progress} = input
+  const started = performance.now()
+  let checks = 0
+  const onCheck = progress
+    ? (ended: CheckProgress) => {
+        checks++
+        progress(progressLine(ended))
+      }
+    : undefined
+  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck})
+  progress?.(elapsedLine(checks, performance.now() - started))
   // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.
   const problems = projectProblems(project)
   const passed = runs.every((run) => run.all_automated_pass) && problems.length === 0
