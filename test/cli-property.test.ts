@@ -15,8 +15,7 @@
  *    last. Exit 2 always has its error line; exit 1 has one too, except for
  *    the commands whose “no” is their output on stdout (`checkpoint`’s closed
  *    gate, `verify`’s failed check, `verdict`’s failing verdict); exit 0 has
- *    none. The one other stderr allowed: a command line without a command
- *    prints the usage there, exit 1 (as `tiers-cli.test.ts` has it);
+ *    none (a command line without a command too: its error is such a line);
  * 3. `stop-hook` never exited 2, and on exit 0 printed one JSON object on one
  *    line;
  * 4. no file or folder was created, changed or removed anywhere in the
@@ -74,8 +73,6 @@ let environment: NodeJS.ProcessEnv = {}
 /** State files from a real run, by name in `.greenlight/tiers/`. */
 const real: Record<string, string> = {}
 let sequence = 0
-/** `tiers --help`, which `tiers` without a command prints on stderr. */
-let usage = ''
 
 // ---------------------------------------------------------------------------
 // Running the bin.
@@ -685,8 +682,6 @@ function runProblem(args: readonly string[], run: Ended): string | null {
       }
     }
   }
-  // No command at all: the usage, on stderr (as `tiers-cli.test.ts` has it).
-  if (command === undefined && code === 1 && stderr === usage) return null
   if (stderr !== '' && !stderr.endsWith('\n')) return 'stderr does not end with a line ending'
   const lines = stderr === '' ? [] : stderr.slice(0, -1).split('\n')
   const stray = lines.find((line) => !line.startsWith('tiers: ') || line.includes('\r'))
@@ -783,7 +778,6 @@ beforeAll(async () => {
     const run = await runBin(args, JSON.stringify({session_id: 'session-1', cwd: project}), {}, 'setup')
     if (run.code !== 0) throw new Error(`tiers ${args.join(' ')} exited ${run.code}: ${run.stderr}`)
   }
-  usage = (await runBin(['--help'], '', {}, 'setup')).stdout
   const tiers = path.join(project, '.greenlight', 'tiers')
   for (const name of ['verification-status.json', 'stop-hook.json', '.contracts-cache.json', 'S-01.json', 'S-02.json']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
   real.graph = await fs.readFile(graph, 'utf8')

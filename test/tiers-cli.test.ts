@@ -894,13 +894,19 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     expectError(checkpoint, 1, 'Unexpected arguments, expected `tiers checkpoint <slice>`')
   })
 
-  it.concurrent('no arguments print the usage on stderr (exit 1); --help on stdout (exit 0)', async ({expect}) => {
+  it.concurrent('no command is a one-line error in the `tiers: …` form (exit 1); --help prints the usage on stdout (exit 0)', async ({expect}) => {
     const folder = await project()
-    const [none, help, short] = await Promise.all([tiers(folder), tiers(folder, '--help'), tiers(folder, 'status', '-h')])
-    expect(none.code).toBe(1)
-    expect(none.stdout).toBe('')
-    expect(none.stderr).toMatch(/^Usage: tiers <command> \[options\]\n/)
-    expect(help).toEqual({code: 0, stdout: none.stderr, stderr: ''})
+    const [none, json, help, short] = await Promise.all([tiers(folder), tiers(folder, '--json'), tiers(folder, '--help'), tiers(folder, 'status', '-h')])
+    const missing = {
+      code: 1,
+      stdout: '',
+      stderr:
+        'tiers: Unexpected missing command, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init (see tiers --help)\n'
+    }
+    expect(none).toEqual(missing)
+    expect(json).toEqual(missing)
+    expect({code: help.code, stderr: help.stderr}).toEqual({code: 0, stderr: ''})
+    expect(help.stdout).toMatch(/^Usage: tiers <command> \[options\]\n/)
     // After a command, the command’s own help.
     expect({code: short.code, stderr: short.stderr}).toEqual({code: 0, stderr: ''})
     expect(short.stdout).toMatch(/^Usage: tiers status \[slice\]\n/)

@@ -98,8 +98,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   }
   const [name, ...rest] = positionals
   if (!name) {
-    ;(values.help ? io.stdout : io.stderr)(usage)
-    return values.help ? exitCodes.ok : exitCodes.user
+    if (values.help) {
+      io.stdout(usage)
+      return exitCodes.ok
+    }
+    // An error as every other is: one line, in the same form, naming where the help is.
+    io.stderr(`tiers: Unexpected missing command, expected one of: ${commandNames().join(', ')} (see tiers --help)`)
+    return exitCodes.user
   }
   // `tiers help [command]` is `tiers [command] --help`.
   if (name === 'help' || values.help) return showHelp(name === 'help' ? rest : [name], io)
@@ -163,9 +168,14 @@ function exitCodeOf(error: unknown): number {
   return exitCodes.broken
 }
 
+/** Every command, the gate’s and the separate ones, in help order. */
+function commandNames(): string[] {
+  return [...Object.keys(commands), ...separateCommands.map((command) => command.name)]
+}
+
 /** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
 function unknownCommand(name: string): UserError {
-  const names = [...Object.keys(commands), ...separateCommands.map((command) => command.name)]
+  const names = commandNames()
   return new UserError(`Unexpected command ${quoteArgument(name)}, expected one of: ${names.join(', ')}${didYouMean(name, [...names, 'help'], quoteArgument)}`)
 }
 
