@@ -11,6 +11,8 @@ const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.tes
 // `npx vitest run` runs both projects; `--project unit` or `--project e2e` one.
 export default defineConfig({
   test: {
+    // The contracts cache of every `tiers` a test starts goes to a folder of the run.
+    globalSetup: ['test/helpers/user-cache.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

@@ -55,6 +55,7 @@ import path from 'node:path'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {afterAll, beforeAll, describe, it} from 'vitest'
+import {cachePath} from '@verification-tiers/project'
 import {builtBin, copyExample, tiersBin} from './helpers/tiers-bin.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
@@ -604,7 +605,8 @@ async function setUp({files}: Scenario): Promise<void> {
   await writeOrRemove(path.join(dir, 'contracts', 'C-07.md'), files.extraContract)
   await writeOrRemove(path.join(tiers, 'verification-status.json'), files.status)
   await writeOrRemove(path.join(tiers, 'stop-hook.json'), files.counts)
-  await writeOrRemove(path.join(tiers, '.contracts-cache.json'), files.cache)
+  // The contracts cache is the user's, outside the project: damaged, it must never lower a tier either.
+  await writeOrRemove(await cachePath(dir, environment), files.cache)
   await writeOrRemove(path.join(tiers, 'S-01.json'), files.stateS01)
   await writeOrRemove(path.join(tiers, 'S-02.json'), files.stateS02)
   // A file name of the id, if it is one (`tiers` must refuse the id, or read the file; never write elsewhere).
@@ -731,7 +733,8 @@ async function runSteps(steps: readonly Step[], together: boolean): Promise<void
       }
       killGroup(result.pid)
     }
-    const outside = changesOutside(before, await snapshot(temporary), batch.map(allowedFolder))
+    // Besides the state folder, the user's contracts cache (`xdg/`) is where tiers writes.
+    const outside = changesOutside(before, await snapshot(temporary), [...batch.map(allowedFolder), path.join(temporary, 'xdg', 'verification-tiers', 'contracts')])
     if (outside.length > 0) results[0]!.problems.push(`written outside the state folder${batch.length > 1 ? 's' : ''}: ${outside.join('; ')}`)
     checked.push(...results)
   }
@@ -779,7 +782,8 @@ beforeAll(async () => {
     if (run.code !== 0) throw new Error(`tiers ${args.join(' ')} exited ${run.code}: ${run.stderr}`)
   }
   const tiers = path.join(project, '.greenlight', 'tiers')
-  for (const name of ['verification-status.json', 'stop-hook.json', '.contracts-cache.json', 'S-01.json', 'S-02.json']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
+  for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
+  real['.contracts-cache.json'] = await fs.readFile(await cachePath(path.join(project, '.greenlight'), environment), 'utf8')
   real.graph = await fs.readFile(graph, 'utf8')
   real.config = await fs.readFile(config, 'utf8')
 }, 120_000)

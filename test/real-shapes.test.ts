@@ -13,6 +13,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
+import {cachePath} from '@verification-tiers/project'
 import {fixtureCopy, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
@@ -89,7 +90,7 @@ slices: 3, from GRAPH.json
 1 block under criteria or steps labels not read as items (see “not read as items” above)
 `)
     // The second run reads the contracts cache, which keeps what the commands show, unread text included.
-    expect(await fs.stat(path.join(folder, '.greenlight', 'tiers', '.contracts-cache.json'))).toBeTruthy()
+    expect(await fs.stat(await cachePath(path.join(folder, '.greenlight')))).toBeTruthy()
     expect(await tiers(folder, 'contracts')).toEqual(run)
   })
 

@@ -10,7 +10,7 @@ export {dialectNames, dialectOf, labelFor} from './lib/dialects/index.js'
 export {expectedLabel, fieldLabels, resolveFieldKey} from './lib/fields.js'
 export type {FieldLabels, LabelStyle} from './lib/fields.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
-export {contractLabel, foldContractName, isContractId, normalizeContractId, parseContractHeading, parseSliceHeading} from './lib/heading.js'
+export {contractKey, contractLabel, foldContractName, isContractId, normalizeContractId, parseContractHeading, parseSliceHeading} from './lib/heading.js'
 export {defaultTier, effectiveTier, isTier, readTier, tiers} from './lib/tier.js'
 export {checkTimeoutRule, isCheckTimeout, maxCheckTimeoutSeconds} from './lib/timeout.js'
 export type {

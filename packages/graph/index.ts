@@ -1,5 +1,5 @@
 // No markdown parser loads with this entry point: it loads on the first GRAPH.md read (see `./markdown`).
-export {checkSliceId, contractKey, oneLine, placeOf, readTierText} from './lib/graph.js'
+export {checkSliceId, oneLine, placeOf, readTierText} from './lib/graph.js'
 export type {FolderGraph, Graph, GraphProblem, GraphRef, GraphSlice, TierText} from './lib/graph.js'
 export {readGraphJson} from './lib/graph-json.js'
 export type {MarkdownGraph} from './lib/graph-markdown.js'

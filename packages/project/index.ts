@@ -3,7 +3,7 @@ export type {LoadedContract, LoadOptions, Project, ProjectSlice} from './lib/pro
 export {formatProblem} from './lib/problems.js'
 export type {ProjectProblem} from './lib/problems.js'
 // The graph’s readers, from where they live, for the commands that used them from here.
-export {contractKey, readGraphJson, readTierText} from '@verification-tiers/graph'
+export {readGraphJson, readTierText} from '@verification-tiers/graph'
 export {readGraphMarkdown} from '@verification-tiers/graph/markdown'
 export type {Graph, GraphRef, GraphSlice, MarkdownGraph, TierText} from '@verification-tiers/graph'
 export {cachePath} from './lib/cache.js'

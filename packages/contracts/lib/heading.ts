@@ -76,6 +76,17 @@ export function normalizeContractId(id: string): string {
 }
 
 /**
+ * What contracts are matched by, across files: an id as
+ * `normalizeContractId` writes it, without leading zeros (`C5`, `c-05`,
+ * `C‑005` are all `C-5`; `auth-03` is `AUTH-3`); any other text (a name) as
+ * `foldContractName` folds it.
+ */
+export function contractKey(text: string): string {
+  const id = /^([A-Z]+)-0*(\d+)$/.exec(normalizeContractId(text))
+  return id ? `${id[1]}-${id[2]}` : foldContractName(text)
+}
+
+/**
  * A name or heading text as a graph may list it: case, surrounding and
  * repeated space ignored, dashes of any kind folded to hyphens.
  */

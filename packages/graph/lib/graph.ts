@@ -51,16 +51,6 @@ export interface Graph {
 export type FolderGraph = Graph & {problems: GraphProblem[]}
 
 /**
- * What contract ids are matched by: any case, with or without the hyphen,
- * whatever leading zeros (`C5`, `c-05` and `C-005` are all `C-5`; `auth-03`
- * is `AUTH-3`). Names are matched by their trimmed upper case.
- */
-export function contractKey(id: string): string {
-  const match = /^([\p{L}]+)-?0*(\d+)$/iu.exec(id.trim())
-  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : id.trim().replace(/\s+/g, ' ').toUpperCase()
-}
-
-/**
  * A slice id read from a project file, or a `ProjectError` naming the file
  * (`where` is `file` or `file:line`) and the id: state files are named by
  * slice ids, so `../x` must never become one.

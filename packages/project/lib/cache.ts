@@ -1,29 +1,30 @@
 import {createHash} from 'node:crypto'
-import {readdir, readFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, realpath} from 'node:fs/promises'
 import {createRequire} from 'node:module'
+import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
 import type {FolderGraph} from '@verification-tiers/graph'
 import {foldContractName} from '@verification-tiers/contracts/terms'
-import {formatSize, keyedDigest, parseJson, prepareOwnFolder, readInputFile, sameDigest, stateFolder, storedContracts, userKey, writeOwnFile} from '@verification-tiers/runtime'
+import isRecord from 'is-plain-obj'
+import {formatSize, parseJson, readInputFile, writeFailure, writeOwnFile} from '@verification-tiers/runtime'
 import {firstLine} from './errors.js'
 
 /**
- * Contracts already read, by file and content hash, so a command does not
- * parse an unchanged contract file again. A derived cache, trusted for
- * nothing: each entry carries a keyed digest (HMAC-SHA256, under a key of
- * the user’s kept outside the project) of the model, the file, its hash and
- * its contracts, and is used only when the digest verifies and every field
- * has the model’s shape. An edited entry (a tier set to `auto`) or a broken
- * one is parsed again and rewritten; without a usable key there is no cache.
+ * What was read of each contract file and of `GRAPH.md`, by content hash, so
+ * a command does not parse an unchanged file again. It is kept in the
+ * user’s cache folder, outside every project: whoever can edit the project
+ * cannot make an entry say what its file does not. Entries are keyed on the
+ * code that read them (the contract model), so another version’s are
+ * never used.
  */
 export interface ContractCache {
-  /** The contracts stored for `file` with exactly this content `hash`, verified and checked; `null` when there are none. */
+  /** The contracts stored for `file` with exactly this content `hash`; `null` when there are none. */
   get: (file: string, hash: string) => Contract[] | null
   /** Store what `file` with content `hash` holds. */
   set: (file: string, hash: string, contracts: Contract[]) => void
-  /** The graph stored for `GRAPH.md` with exactly this content `hash`, verified; `null` when there is none. */
+  /** The graph stored for `GRAPH.md` with exactly this content `hash`; `null` when there is none. */
   getGraph: (file: string, hash: string) => FolderGraph | null
   /** Store the graph read from `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
   setGraph: (file: string, hash: string, graph: FolderGraph) => void
@@ -34,22 +35,34 @@ export interface ContractCache {
 /** What one line of warning goes to. */
 export type Warn = (message: string) => void
 
-/** The cache’s layout: goes up whenever what it stores or how changes. */
-const schema = 4
-
 /** Largest cache read or written: one larger is not written (with a warning) and each run parses the contracts. */
 const cacheLimit = 64 * 1024 * 1024
 
-/** One file’s contracts (or, for a graph, its slices) as stored. */
+/** One file’s contracts, or a graph’s slices, as stored. */
 interface StoredFile {
   hash: string
-  contracts?: unknown
-  graph?: unknown
-  digest: string
+  contracts?: Contract[]
+  graph?: FolderGraph
 }
 
-export function cachePath(dir: string): string {
-  return path.join(dir, stateFolder, '.contracts-cache.json')
+/**
+ * The user’s cache folder for `tiers`: `$XDG_CACHE_HOME/verification-tiers`,
+ * else the platform’s (`~/.cache`, `~/Library/Caches`, `%LOCALAPPDATA%`).
+ */
+export function userCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME
+  let base: string
+  if (xdg && path.isAbsolute(xdg)) base = xdg
+  else if (process.platform === 'win32' && env.LOCALAPPDATA) base = env.LOCALAPPDATA
+  else if (process.platform === 'darwin') base = path.join(os.homedir(), 'Library', 'Caches')
+  else base = path.join(os.homedir(), '.cache')
+  return path.join(base, 'verification-tiers')
+}
+
+/** The cache file of the project in `dir`: one per project folder, named by a hash of its real path. */
+export async function cachePath(dir: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const real = await realpath(dir).catch(() => path.resolve(dir))
+  return path.join(userCacheFolder(env), 'contracts', `${hashText(real).slice(0, 32)}.json`)
 }
 
 export function hashText(text: string): string {
@@ -71,60 +84,62 @@ const warned = new Set<string>()
 
 /** The project’s contracts cache for this run (see `ContractCache`). Set `TIERS_NO_CACHE` for none. */
 export async function openCache(dir: string, warn: Warn): Promise<ContractCache> {
-  const once = (message: string) => {
-    if (warned.has(message)) return
-    warned.add(message)
-    warn(message)
-  }
   if (process.env.TIERS_NO_CACHE) return noCache
-  const secret = await userKey()
-  if (!secret.ok) {
-    once(`no contracts cache, as its key ${secret.file} is unusable: ${secret.problem}; each run parses the contracts again`)
-    return noCache
-  }
-  const model = await modelHash()
-  const file = cachePath(dir)
+  const [model, file] = await Promise.all([modelHash(), cachePath(dir)])
   const stored = await readStored(file, model)
   const next: Record<string, StoredFile> = {}
   let changed = false
-  const digestOf = (name: string, hash: string, contracts: unknown) => keyedDigest(secret.key, JSON.stringify([schema, model, name, hash, contracts]))
+  // An entry for another content, or not of the shape written, is read again.
+  const entryFor = (name: string, hash: string): StoredFile | null => {
+    const entry = Object.hasOwn(stored, name) ? stored[name] : undefined
+    if (isRecord(entry) && entry.hash === hash) return entry as unknown as StoredFile
+    if (entry !== undefined) changed = true
+    return null
+  }
+  const keep = <Value>(name: string, entry: StoredFile | null, value: Value | undefined, shaped: (value: unknown) => boolean): Value | null => {
+    if (entry === null) return null
+    if (!shaped(value)) {
+      changed = true
+      return null
+    }
+    next[name] = entry
+    return value as Value
+  }
   return {
-    get(name, hash) {
-      const entry = Object.hasOwn(stored, name) ? stored[name] : undefined
-      if (entry === undefined) return null
-      const contracts = verified(entry, hash, (contracts) => digestOf(name, hash, contracts))
-      if (contracts) next[name] = entry as StoredFile
-      else changed = true
-      return contracts
+    get: (name, hash) => {
+      const entry = entryFor(name, hash)
+      return keep(name, entry, entry?.contracts, isStoredContracts)
     },
     set(name, hash, contracts) {
-      const encoded = storedContracts.encode(contracts)
-      next[name] = {hash, contracts: encoded, digest: digestOf(name, hash, encoded)}
+      next[name] = {hash, contracts}
       changed = true
     },
-    getGraph(name, hash) {
-      const entry = Object.hasOwn(stored, name) ? stored[name] : undefined
-      if (!isRecord(entry) || entry.hash !== hash || typeof entry.digest !== 'string') return null
-      // The digest covers the graph under the user's key: an entry that verifies is one this user's tiers wrote.
-      const graph = sameDigest(entry.digest, digestOf(name, hash, {graph: entry.graph})) && isStoredGraph(entry.graph) ? entry.graph : null
-      if (graph) next[name] = entry as unknown as StoredFile
-      else changed = true
-      return graph
+    getGraph: (name, hash) => {
+      const entry = entryFor(name, hash)
+      return keep(name, entry, entry?.graph, isStoredGraph)
     },
     setGraph(name, hash, graph) {
       if (graph.problems.length > 0) return
-      next[name] = {hash, graph, digest: digestOf(name, hash, {graph})}
+      next[name] = {hash, graph}
       changed = true
     },
     async save() {
       if (!changed && Object.keys(stored).every((name) => Object.hasOwn(next, name))) return
-      const text = JSON.stringify({schema, model, files: next})
+      const text = JSON.stringify({model, dir: path.resolve(dir), files: next})
+      const once = (message: string) => {
+        if (warned.has(message)) return
+        warned.add(message)
+        warn(message)
+      }
       if (text.length > cacheLimit) {
         once(`${file}: not written, as it would be ${formatSize(text.length)}, expected at most ${formatSize(cacheLimit)}; each run parses the contracts again`)
         return
       }
       try {
-        await prepareOwnFolder(file)
+        // The user's own folder, where a link (a cache moved to another disk) is theirs to make.
+        await mkdir(path.dirname(file), {recursive: true}).catch((error: unknown) => {
+          throw writeFailure(path.dirname(file), error)
+        })
         await writeOwnFile(file, text)
       } catch (error) {
         once(`${firstLine(error)}; each run parses the contracts again`)
@@ -135,12 +150,17 @@ export async function openCache(dir: string, warn: Warn): Promise<ContractCache>
 
 const noCache: ContractCache = {get: () => null, set: () => {}, getGraph: () => null, setGraph: () => {}, save: async () => {}}
 
+/** Contracts as they were stored: a damaged file (cut short, edited by hand) is read again rather than trusted. */
+function isStoredContracts(value: unknown): boolean {
+  return Array.isArray(value) && value.every((contract) => isRecord(contract) && typeof contract.id === 'string' && isRecord(contract.position) && Array.isArray(contract.criteria))
+}
+
 /** A stored graph of the shape a reader gives: slices and no problems. */
-function isStoredGraph(value: unknown): value is FolderGraph {
+function isStoredGraph(value: unknown): boolean {
   return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && value.from === 'GRAPH.md'
 }
 
-/** The stored entries when the cache is of this schema and model; none when it is missing, unreadable or another’s. */
+/** The stored entries when the cache is of this model; none when it is missing, unreadable or another version’s. */
 async function readStored(file: string, model: string): Promise<Record<string, unknown>> {
   let text: string | undefined
   try {
@@ -152,32 +172,17 @@ async function readStored(file: string, model: string): Promise<Record<string, u
   if (text === undefined) return {}
   const parsed = parseJson(text)
   if (!parsed.ok || !isRecord(parsed.value)) return {}
-  const {schema: storedSchema, model: storedModel, files} = parsed.value
-  return storedSchema === schema && storedModel === model && isRecord(files) ? files : {}
-}
-
-/** The contracts of a stored entry for content `hash`, when its digest verifies and they have the model’s shape; else `null`. */
-function verified(entry: unknown, hash: string, digestOf: (contracts: unknown) => string): Contract[] | null {
-  if (!isRecord(entry) || entry.hash !== hash || typeof entry.digest !== 'string') return null
-  if (!sameDigest(entry.digest, digestOf(entry.contracts))) return null
-  try {
-    return storedContracts.decode(entry.contracts, '')
-  } catch {
-    return null
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+  const {model: storedModel, files} = parsed.value
+  return storedModel === model && isRecord(files) ? files : {}
 }
 
 let model: Promise<string> | undefined
 
 /**
  * A hash of the code that reads contracts and graphs: every module of the
- * contracts and graph packages as built, and the gate’s parser. Any change to the model, even
- * without a new version, makes every stored entry another model’s. Taken
- * once per process.
+ * contracts and graph packages as built, and the gate’s parser. Any change
+ * to the model, even without a new version, makes every stored entry
+ * another model’s. Taken once per process.
  */
 function modelHash(): Promise<string> {
   model ??= hashCode([

@@ -5,6 +5,7 @@
  * would turn its setting off without a word.
  */
 import {createRequire} from 'node:module'
+import isRecord from 'is-plain-obj'
 import type * as JsoncParser from 'jsonc-parser'
 import type {FilePlace} from './file-error.js'
 
@@ -117,8 +118,4 @@ export function editDistance(from: string, to: string): number {
     previous = current
   }
   return previous[b.length] as number
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

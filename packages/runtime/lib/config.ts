@@ -1,5 +1,6 @@
 import {rejectionThreshold} from '@verification-tiers/protocol'
-import {findDuplicateKey, findMisspeltKey, isRecord} from './config-keys.js'
+import isRecord from 'is-plain-obj'
+import {findDuplicateKey, findMisspeltKey} from './config-keys.js'
 import {FileReadError} from './file-error.js'
 import {jsonPlace, parseJsonText} from './json-file.js'
 import {inputLimits, readInputFile} from './read-input.js'

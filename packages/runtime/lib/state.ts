@@ -1,4 +1,5 @@
 import path from 'node:path'
+import isRecord from 'is-plain-obj'
 import type {Classification} from '@verification-tiers/protocol'
 import {IdError, isSliceId} from './ids.js'
 import {FileReadError} from './file-error.js'
@@ -231,8 +232,4 @@ function shown(value: unknown): string {
   if (value === undefined) return 'missing'
   const json = JSON.stringify(value)
   return json.length > 40 ? `${json.slice(0, 39)}…` : json
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
