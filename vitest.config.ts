@@ -6,7 +6,7 @@ import {configDefaults, defineConfig} from 'vitest/config'
  * shell). `test/fuzz.test.ts` is in-process too, but it is the slowest suite
  * of all (most of a minute), so it runs with the end-to-end ones.
  */
-const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.test.ts']
+const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.test.ts', 'test/libraries-return.test.ts']
 
 // `npx vitest run` runs both projects; `--project unit` or `--project e2e` one.
 export default defineConfig({

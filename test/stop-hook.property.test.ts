@@ -98,7 +98,6 @@ async function scratch(notes: Record<SliceId, string[]>): Promise<string> {
   return folder
 }
 
-const quiet = {warn: () => {}}
 
 describe('the stop hook over random work', () => {
   it('never allows while a slice has no passing run since its last change', async () => {
@@ -119,12 +118,12 @@ describe('the stop hook over random work', () => {
             await fs.writeFile(path.join(dir, 'CONTRACTS.md'), contractText(notes))
             model.changedAt[action.slice] = model.step
           } else if (action.kind === 'verify') {
-            const project = await loadProject(dir, quiet)
+            const project = await loadProject(dir)
             const [run] = await verifySlices(project, [findSlice(project, action.slice)], {timeoutSeconds: 10})
             if (run?.all_automated_pass) model.passedAt[action.slice] = model.step
             else model.passedAt[action.slice] = null
           } else if (action.kind === 'respond') {
-            const project = await loadProject(dir, quiet)
+            const project = await loadProject(dir)
             const context = gateContext(project, findSlice(project, action.slice))
             try {
               if (action.approve) await checkApprovable(project, context)

@@ -1,4 +1,3 @@
-import {constants} from 'node:os'
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
@@ -26,6 +25,13 @@ export interface VerifyOptions {
   now?: () => Date
   /** Told of each check as it ends, in the order they run, so a caller can show progress; the test command once for all the slices (`slice` `null`). */
   onCheck?: (progress: CheckProgress) => void
+  /**
+   * Stops the run when it aborts (a program aborts it on SIGINT, SIGTERM or
+   * SIGHUP): every running check’s process group is stopped and waited for,
+   * nothing is recorded, and the run rejects with the abort’s reason when
+   * it is an `InterruptedError`, else with one for SIGINT.
+   */
+  signal?: AbortSignal
 }
 
 /** A check that has just ended: its slice (`null` for the test command, which serves every slice) and its result. */
@@ -90,7 +96,7 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   // The sources before any command runs, compared after the last: an edit
   // made while the checks ran was not checked, so the run proves nothing.
   const before = await projectFingerprint(project)
-  const sliceRuns = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal))
+  const sliceRuns = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal), options.signal)
   const fingerprint = sameSources(before, await projectFingerprint(project))
   const runs: VerificationRun[] = []
   for (const {slice, context, results, timestamp} of sliceRuns) {
@@ -194,39 +200,39 @@ function checkTimeouts(slices: readonly ProjectSlice[]): void {
 // On SIGINT or SIGTERM, the groups get SIGKILL this soon after SIGTERM: `tiers` ends within a second.
 const interruptGraceMs = 200
 
+/** The interruption an abort stands for: its reason when that is one, else SIGINT’s (exit 130). */
+function interruption(reason: unknown): InterruptedError {
+  return reason instanceof InterruptedError ? reason : new InterruptedError('SIGINT', 130)
+}
+
 /**
- * Run the checks with SIGINT, SIGTERM and SIGHUP handlers, so a Ctrl-C
- * stops every running check’s process group, waits for it, and rejects with
- * an `InterruptedError` (its `exitCode` 128 plus the signal’s number: 130,
- * 143, 129), for the caller to exit with. Nothing is recorded: a partial run
- * proves nothing. A second signal does not wait for the groups; they still
- * get SIGKILL as the process exits. The handlers are there only while checks
- * run, so every other moment keeps Node’s defaults.
+ * Run the checks until `outer` aborts: then every running check’s process
+ * group is stopped and waited for, and the run rejects with an
+ * `InterruptedError` for the caller to exit with. Nothing is recorded: a
+ * partial run proves nothing.
  */
-async function whileChecksRun<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function whileChecksRun<T>(work: (signal: AbortSignal) => Promise<T>, outer: AbortSignal | undefined): Promise<T> {
+  if (outer?.aborted) throw interruption(outer.reason)
   const controller = new AbortController()
   let interrupt: (error: InterruptedError) => void = () => {}
   const interrupted = new Promise<never>((_resolve, reject) => (interrupt = reject))
-  const onSignal = (name: NodeJS.Signals) => {
-    const error = new InterruptedError(name, 128 + (constants.signals[name] ?? 0))
-    if (controller.signal.aborted) return interrupt(error)
+  const onAbort = () => {
     controller.abort()
-    void stopAllGroups(interruptGraceMs).finally(() => interrupt(error))
+    void stopAllGroups(interruptGraceMs).finally(() => interrupt(interruption(outer?.reason)))
   }
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
-  for (const name of signals) process.on(name, onSignal)
+  outer?.addEventListener('abort', onAbort, {once: true})
   try {
     // An interrupted check never settles (see `runChecks`): the interruption wins.
     const result = await Promise.race([work(controller.signal), interrupted])
     // A signal that came while the work held the thread is read from its
     // pipe only in a poll phase of the event loop: wait for one (between two
-    // check phases) before the handlers go, or the signal would be lost.
+    // check phases) before deciding, or the abort would come after the record.
     for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
-    // A signal after the last command: nothing is recorded all the same.
+    // An abort after the last command: nothing is recorded all the same.
     if (controller.signal.aborted) return await interrupted
     return result
   } finally {
-    for (const name of signals) process.off(name, onSignal)
+    outer?.removeEventListener('abort', onAbort)
   }
 }
 

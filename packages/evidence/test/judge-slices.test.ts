@@ -46,12 +46,11 @@ const contracts = `## S-01: One
 - It builds -- verified by: \`true\`
 `
 
-const quiet = {warn: () => {}}
 
 describe('judgeSlices', () => {
   it('judges every slice with no run as never verified, with its own criteria', async () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts})
-    const judged = await judgeSlices(await loadProject(dir, quiet))
+    const judged = await judgeSlices(await loadProject(dir))
     expect(judged).toEqual({
       slices: [
         {id: 'S-01', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers'}, {id: 'C-01.2', text: 'It reads well'}]},
@@ -64,12 +63,12 @@ describe('judgeSlices', () => {
 
   it('leaves out a slice the project’s own state calls complete, while it has no run', async () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts, '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-02 | complete |\n'})
-    expect((await judgeSlices(await loadProject(dir, quiet))).slices.map((slice) => slice.id)).toEqual(['S-01'])
+    expect((await judgeSlices(await loadProject(dir))).slices.map((slice) => slice.id)).toEqual(['S-01'])
   })
 
   it('turns each of the project’s problems into a line naming the file and line, which blocks; no approval is taken', async () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts})
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     const file = path.join(dir, 'CONTRACTS.md')
     loaded.problems.push({file, line: 3, message: 'Unexpected heading that was not read as a contract, expected `### C-NN: Name`'}, {file, line: null, message: 'Unexpected file'})
     const lines = [`${file}:3: Unexpected heading that was not read as a contract, expected \`### C-NN: Name\``, `${file}: Unexpected file`]

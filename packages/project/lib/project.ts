@@ -54,12 +54,12 @@ export interface Project {
   slicesFrom: 'GRAPH.json' | 'GRAPH.md' | 'contracts' | (string & {})
   /** What could not be read, matched or proven, each with its file and line; the gate passes nothing while any is here. */
   problems: ProjectProblem[]
+  /** What the reading noticed that changes nothing of the gate (the contracts cache cannot be written, a contract placed by its own Slice field), one line each, for the program to show. */
+  warnings: string[]
 }
 
 /** How a project is loaded. */
 export interface LoadOptions {
-  /** Where a warning goes (the contracts cache cannot be written): by default a line on stderr. */
-  warn?: Warn
   /**
    * What a graph that cannot be read does: `throw` its `ProjectError` (the
    * default, so the gate stops), or become a problem of a project read
@@ -67,8 +67,6 @@ export interface LoadOptions {
    */
   graphError?: 'throw' | 'problem'
 }
-
-const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${message}\n`)
 
 /**
  * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), then
@@ -81,7 +79,7 @@ const warnOnStderr: Warn = (message) => process.stderr.write(`tiers: warning: ${
  * like contracts but were not read): a project whose contracts the reader
  * cannot see must never pass as no project.
  */
-export async function loadProject(dir: string, {warn = warnOnStderr, graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
+export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
   const tool = await toolFor(dir)
@@ -89,6 +87,8 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
   const unreadGraph: ProjectProblem[] = []
   // One cache and one parse worker for the run: the graph and the contract files each skip their parse when unchanged.
+  const warnings: string[] = []
+  const warn: Warn = (message) => void warnings.push(message)
   const cache = await openCache(dir, warn)
   const parser = lazyReader()
   let graph: FolderGraph | null
@@ -112,7 +112,7 @@ export async function loadProject(dir: string, {warn = warnOnStderr, graphError 
       : []
   const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
   const problems = [...unreadGraph, ...unread, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
-  return {dir, tool: greenlight.name, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems}
+  return {dir, tool: greenlight.name, config, threshold, contracts, slices: matched.slices, slicesFrom: graph?.from ?? 'contracts', problems, warnings}
 }
 
 /** The settings file of a tool’s folder (`config.json` is Greenlight’s): the same settings, and the tier of a contract that states none. */
@@ -127,7 +127,7 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file)
   const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config)})
-  return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems: reading.problems}
+  return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems: reading.problems, warnings: []}
 }
 
 /** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */

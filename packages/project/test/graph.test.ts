@@ -15,7 +15,6 @@ import {renderVerifyCheckpoint, verifyCheckpointData} from '@verification-tiers/
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
-const quiet = {warn: () => {}}
 const folders: string[] = []
 const noCache = process.env.TIERS_NO_CACHE
 beforeAll(() => {
@@ -45,7 +44,7 @@ const contractsOf = (slice: {contracts: Array<{contract: {label: string}}>}) => 
 describe('GRAPH.json', () => {
   it('reads `slices` as an array of `{id, name, contracts}` whose contracts are listed by name, any case and spaces around', async () => {
     const dir = await project('json-array')
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect(loaded.problems).toEqual([])
     expect(loaded.slices.map((slice) => [slice.id, slice.name, contractsOf(slice), slice.tier, slice.humanCheck])).toEqual([
       ['G-1', 'Benches in place', [], null, null],
@@ -83,9 +82,8 @@ describe('GRAPH.json', () => {
     ].join('\n')
     const graph = '{"slices": [{"id": "K-1", "contracts": ["Kettle", "Cosy"]}, {"id": "K-2", "contracts": ["Teapot"]}]}'
     const dir = await project(null, {'CONTRACTS.md': contracts, 'GRAPH.json': graph})
-    const warnings: string[] = []
-    const loaded = await loadProject(dir, {warn: (message) => warnings.push(message)})
-    expect(warnings).toEqual([
+    const loaded = await loadProject(dir)
+    expect(loaded.warnings).toEqual([
       `${path.join(dir, 'CONTRACTS.md')}:5: Kettle is in slice K-1, K-2, but GRAPH.json lists it under K-1 only; it is checked with K-1: list it under K-2 in GRAPH.json, or correct its slice`
     ])
     expect(loaded.problems).toEqual([])
@@ -100,7 +98,7 @@ describe('GRAPH.json', () => {
 describe('GRAPH.md', () => {
   it('reads slice headings of any id under milestone headings, their tiers, human checks, retired checks and prose contracts', async () => {
     const dir = await project('md-milestones')
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect(loaded.slicesFrom).toBe('GRAPH.md')
     expect(loaded.slices.map((slice) => [slice.id, slice.name, contractsOf(slice), slice.tier, slice.humanCheck, slice.retired])).toEqual([
       ['r1a', 'register core', ['C-1 Tree register'], 'auto', null, null],
@@ -116,7 +114,7 @@ describe('GRAPH.md', () => {
   })
 
   it('puts a slice’s own human check and what its tests prove in its checkpoint, and a slice with no contracts is checked by it', async () => {
-    const loaded = await loadProject(await project('md-milestones'), quiet)
+    const loaded = await loadProject(await project('md-milestones'))
     const frost = gateContext(loaded, findSlice(loaded, 'R2B')).slice
     expect([frost.tier, frost.nothingToCheck]).toEqual(['verify', []])
     expect(renderVerifyCheckpoint(verifyCheckpointData(frost)).split('\n').slice(0, 7)).toEqual([
@@ -139,7 +137,7 @@ describe('GRAPH.md', () => {
       'CONTRACTS.md': '### C-01: Tray\n\n**Verification:** auto\n\n### C-02: Lid\n\n**Verification:** auto\n',
       'GRAPH.md': '## S-01: Storage\n\n**Contracts:** C-02 through C-1 (see C-09, and S-02)\n**Verification:** auto\n'
     })
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect(loaded.slices.map((slice) => [slice.id, contractsOf(slice), slice.missing, slice.tier])).toEqual([['S-01', ['C-02 Lid', 'C-01 Tray'], ['C-09'], 'auto']])
     expect(loaded.problems.map(formatProblem)).toEqual([
       `${path.join(dir, 'GRAPH.md')}:3: Unexpected "C-09" in the contracts of slice S-01, expected the id or name of a contract in CONTRACTS.md or contracts/`
@@ -156,7 +154,7 @@ describe('nothing unread is silent', () => {
       'CONTRACTS.md': contracts + '\n### C-01: Tray Again\n\n**Verification:** verify\n',
       'GRAPH.json': '{\n  "slices": [\n    {"id": "S-1", "contracts": [\n      "C-01",\n      "Watering Can"\n    ]}\n  ]\n}\n'
     })
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect(loaded.slices[0]!.missing).toEqual(['Watering Can'])
     expect(loaded.problems.map(formatProblem)).toEqual([
       `${path.join(dir, 'GRAPH.json')}:5: Unexpected "Watering Can" in the contracts of slice S-1, expected the id or name of a contract in CONTRACTS.md or contracts/`,
@@ -174,7 +172,7 @@ describe('nothing unread is silent', () => {
       'contracts/notes.md': 'Nothing here is a contract yet.\n',
       'GRAPH.json': '{"slices": {"S-1": {"contracts": ["C-01", "C-02", "C-03", "C-04"]}}}'
     })
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect(contractsOf(loaded.slices[0]!)).toEqual(['C-01 Tray', 'C-02 Lid', 'C-03 Vent', 'C-04 Heater'])
     expect(loaded.problems.map(formatProblem)).toEqual([
       `${path.join(dir, 'contracts', 'notes.md')}: Unexpected contract file without a contract tiers can read, expected contract headings such as \`### C-01: Name\``
@@ -183,7 +181,7 @@ describe('nothing unread is silent', () => {
 
   it('reads a project folder whose contracts are all hidden as no contracts with the lines that hid them, so the gate fails closed', async () => {
     const dir = await project(null, {'CONTRACTS.md': '<!--\n### C-01: Tray\n'})
-    const loaded = await loadProject(dir, quiet)
+    const loaded = await loadProject(dir)
     expect([loaded.contracts.length, loaded.slices.length]).toEqual([0, 0])
     expect(loaded.problems.map((problem) => [problem.file, problem.line])).toEqual([[path.join(dir, 'CONTRACTS.md'), 2]])
     expect(loaded.problems[0]!.message).toMatch(/^Unexpected contract heading `### C-01: Tray` inside an unclosed HTML comment/)
@@ -191,15 +189,15 @@ describe('nothing unread is silent', () => {
 
   it('reads a project folder without contracts as a problem naming the folder', async () => {
     const dir = await project(null, {'CONTRACTS.md': '# Notes\n\nNothing here yet.\n'})
-    expect((await loadProject(dir, quiet)).problems).toEqual([
+    expect((await loadProject(dir)).problems).toEqual([
       {file: dir, line: null, message: 'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'}
     ])
   })
 
   it('with `graphError: problem`, reads the contracts past a graph it cannot read and names the graph’s line', async () => {
     const dir = await project(null, {'CONTRACTS.md': contracts, 'GRAPH.json': '{\n  "slices": 3\n}\n'})
-    await expect(loadProject(dir, quiet)).rejects.toThrow(ProjectError)
-    const loaded = await loadProject(dir, {...quiet, graphError: 'problem'})
+    await expect(loadProject(dir)).rejects.toThrow(ProjectError)
+    const loaded = await loadProject(dir, {graphError: 'problem'})
     expect([loaded.contracts.length, loaded.slicesFrom]).toEqual([1, 'contracts'])
     expect(loaded.problems[0]).toEqual({file: path.join(dir, 'GRAPH.json'), line: 2, message: expect.stringMatching(/^Unexpected `slices` as a number, expected /) as unknown as string})
   })

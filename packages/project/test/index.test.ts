@@ -8,7 +8,6 @@ import {findSlice, gateContext, loadProject, ProjectError, UserError} from '@ver
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 const example = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../content/examples/greenlight-project/.greenlight')
-const quiet = {warn: () => {}}
 // Read only: no contracts cache written into the example. Set for this file
 // alone: the unit tests share their process.
 const noCache = process.env.TIERS_NO_CACHE
@@ -22,7 +21,7 @@ afterAll(() => {
 
 describe('@verification-tiers/project', () => {
   it('loads the example project as the readme’s Use section says', async () => {
-    const project = await loadProject(example, quiet)
+    const project = await loadProject(example)
     const {slice} = gateContext(project, findSlice(project, 'S-01'))
     expect([project.slicesFrom, project.contracts.length]).toEqual(['GRAPH.json', 6])
     expect([slice.tier, slice.criteria.length, slice.steps.length]).toEqual(['verify', 5, 3])
@@ -33,15 +32,15 @@ describe('@verification-tiers/project', () => {
   })
 
   it('finds a slice in any case, and refuses an unknown one or a path with a UserError', async () => {
-    const project = await loadProject(example, quiet)
+    const project = await loadProject(example)
     expect(findSlice(project, 's-02').id).toBe('S-02')
     expect(() => findSlice(project, 'S-09')).toThrow(new UserError('Unexpected slice `S-09`, expected one of: S-01, S-02'))
     expect(() => findSlice(project, '../../x')).toThrow(UserError)
   })
 
   it('reads a folder without contracts with a problem naming it (the gate fails closed), and rejects a missing folder with a UserError', async () => {
-    expect((await loadProject(path.join(example, 'contracts'), quiet)).problems.map((problem) => problem.file)).toEqual([path.join(example, 'contracts')])
-    await expect(loadProject(path.join(example, 'no-such-folder'), quiet)).rejects.toThrow(UserError)
+    expect((await loadProject(path.join(example, 'contracts'))).problems.map((problem) => problem.file)).toEqual([path.join(example, 'contracts')])
+    await expect(loadProject(path.join(example, 'no-such-folder'))).rejects.toThrow(UserError)
     expect(new ProjectError('GRAPH.json', 'bad').message).toBe('GRAPH.json: bad')
   })
 })

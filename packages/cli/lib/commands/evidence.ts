@@ -7,6 +7,7 @@ import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessio
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
+import {whileInterruptible} from '../interrupt.js'
 import {elapsedLine, progressLine} from '../verify-progress.js'
 import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
@@ -26,7 +27,7 @@ export const verify: Command = async (input) => {
         progress(progressLine(ended))
       }
     : undefined
-  const runs = await verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck})
+  const runs = await whileInterruptible((signal) => verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck, signal}))
   progress?.(elapsedLine(checks, performance.now() - started))
   // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.
   const problems = projectProblems(project)

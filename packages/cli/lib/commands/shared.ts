@@ -68,7 +68,8 @@ export async function loadSliceContext(input: CommandInput, usage: string, count
   return {project, context, warnings: warningsOf(project)}
 }
 
+/** What the reading of the project noticed, then a deprecated setting: lines for stderr. */
 export function warningsOf(project: Project): string[] {
   const warning = deprecationWarning(project.config)
-  return warning ? [warning] : []
+  return [...project.warnings, ...(warning ? [warning] : [])]
 }
