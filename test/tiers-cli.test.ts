@@ -913,7 +913,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     for (const command of ['checkpoint', 'respond', 'route', 'escalate', 'status', 'report', 'verify', 'stop-hook', 'verdict', '--dir', '--json', '--detail', '--timeout', '--all']) {
       expect(help.stdout).toContain(`  ${command} `)
     }
-    expect(help.stdout).toContain('Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check\nor a closed gate (checkpoint without fresh passing verification); 2 a broken file.')
+    expect(help.stdout).toContain('Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check\nor a closed gate (checkpoint without fresh passing verification); 2 a broken file;\n3 a bug in tiers (`--debug` prints its stack).')
   })
 
   it.concurrent('--dir reaches a project from elsewhere; an all-auto slice needs no checkpoint', async ({expect}) => {

@@ -2,8 +2,8 @@ import {didYouMean} from './suggest.js'
 
 export {firstLine, ProjectError, UserError} from '@verification-tiers/project/errors'
 
-/** Exit codes of `tiers`: 1 for the caller’s mistakes and closed gates, 2 for broken project files and failures. */
-export const exitCodes = {ok: 0, user: 1, broken: 2} as const
+/** Exit codes of `tiers`: 1 for the caller’s mistakes and closed gates, 2 for broken project files and failures, 3 for a bug in tiers. */
+export const exitCodes = {ok: 0, user: 1, broken: 2, internal: 3} as const
 
 /**
  * Text from the command line as a message quotes it: in backticks, or as a

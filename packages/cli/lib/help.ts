@@ -52,7 +52,8 @@ ${optionLines(allOptions)}
 options and exit codes.
 
 Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check
-or a closed gate (checkpoint without fresh passing verification); 2 a broken file.`
+or a closed gate (checkpoint without fresh passing verification); 2 a broken file;
+3 a bug in tiers (\`--debug\` prints its stack).`
 }
 
 /** `tiers <command> --help`. */
@@ -65,7 +66,7 @@ Options:
 ${optionLines(optionsOf(spec))}
 
 Exit codes:
-${Object.entries(spec.exitCodes)
+${Object.entries({...spec.exitCodes, 3: 'a bug in tiers (`--debug` prints its stack)'})
   .map(([code, meaning]) => wrap(`  ${code.padEnd(4)} ${meaning}`, '       '))
   .join('\n')}`
 }

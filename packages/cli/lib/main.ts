@@ -2,7 +2,7 @@ import {readFile} from 'node:fs/promises'
 import {parseArgs} from 'node:util'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {InterruptedError} from '@verification-tiers/evidence/interrupted'
-import {ConcurrentChangeError, FileReadError, GateError} from '@verification-tiers/runtime'
+import {ConcurrentChangeError, FileReadError, FileWriteError, GateError} from '@verification-tiers/runtime'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
@@ -80,7 +80,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false},
-        version: {type: 'boolean', short: 'v', default: false}
+        version: {type: 'boolean', short: 'v', default: false},
+        debug: {type: 'boolean', default: false}
       }
     })
   } catch (error) {
@@ -140,8 +141,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const exitCode = exitCodeOf(error)
-    const message = firstLine(error)
+    const message = exitCode === exitCodes.internal ? `internal error: ${firstLine(error)} (a bug in tiers: run it again with --debug for the stack, and report it)` : firstLine(error)
     io.stderr(printable(`tiers: ${message}`))
+    if (values.debug || debugAsked()) io.stderr(error instanceof Error && error.stack ? error.stack : String(error))
     if (format === 'json') io.stdout(printableJson(JSON.stringify({error: {code: exitCode, message}}, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml({error: {code: exitCode, message}}))
     return exitCode
@@ -164,8 +166,15 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof InterruptedError) return error.exitCode
   // Another `tiers` changed the file meanwhile: nothing was written, and running it again is enough.
   if (error instanceof UserError || error instanceof GateError || error instanceof ConcurrentChangeError) return exitCodes.user
-  if (error instanceof ProjectError || error instanceof FileReadError) return exitCodes.broken
-  return exitCodes.broken
+  if (error instanceof ProjectError || error instanceof FileReadError || error instanceof FileWriteError) return exitCodes.broken
+  // The system refused (a file, a process): the machine’s state, named by its code, not a bug.
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string') return exitCodes.broken
+  return exitCodes.internal
+}
+
+/** `DEBUG=tiers` (or `*`, or a list holding either), as the `debug` package reads it. */
+function debugAsked(env: NodeJS.ProcessEnv = process.env): boolean {
+  return (env.DEBUG ?? '').split(/[\s,]+/).some((name) => name === '*' || name === 'tiers' || name === 'tiers:*')
 }
 
 /** Every command, the gate’s and the separate ones, in help order. */

@@ -29,13 +29,14 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
-  version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'}
+  version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
+  debug: {flag: '--debug', text: 'print the stack of an unexpected error (or set DEBUG=tiers)'}
 } as const satisfies Record<string, OptionHelp>
 
 export type OptionName = keyof typeof optionHelp
 
 /** Options every command takes. */
-export const globalOptions = ['dir', 'json', 'yaml', 'help'] as const satisfies readonly OptionName[]
+export const globalOptions = ['dir', 'json', 'yaml', 'help', 'debug'] as const satisfies readonly OptionName[]
 
 /** One command: what it runs, and everything its help says and its arguments are checked against. */
 export interface CommandSpec {
