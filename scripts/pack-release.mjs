@@ -22,8 +22,10 @@
 // `bundleDependencies`. Build first (`npm run build`); `npm run pack:release`
 // does.
 //
-// Usage: node scripts/pack-release.mjs [--out <dir>]
-// Prints one line per tarball; exits 1 when a package cannot be packed.
+// Usage: node scripts/pack-release.mjs [--root <dir>] [--out <dir>]
+// (`--root`: the repository, default this one; `--out`: default
+// `<root>/release`). Prints one line per tarball; exits 1 when a package
+// cannot be packed.
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
@@ -34,15 +36,13 @@ import {parseArgs, promisify} from 'node:util'
 
 const execFileAsync = promisify(execFile)
 
-const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
-
 /** The name of a package's release tarball: `@verification-tiers/cli` → `verification-tiers-cli.tgz`. */
 export function releaseFileName(name) {
   return `${name.replace(/^@/, '').replace('/', '-')}.tgz`
 }
 
 /** Every workspace package of the repository: name, folder, manifest. */
-async function readWorkspaces() {
+async function readWorkspaces(repo) {
   const dirs = (await fs.readdir(path.join(repo, 'packages'))).sort()
   const packages = []
   for (const dir of dirs) {
@@ -123,17 +123,23 @@ async function unpack(tarball, folder) {
 }
 
 async function main() {
+  let repo
   let out
   try {
-    const {values} = parseArgs({options: {out: {type: 'string', default: path.join(repo, 'release')}}, allowPositionals: false, strict: true})
-    out = path.resolve(values.out)
+    const {values} = parseArgs({
+      options: {root: {type: 'string', default: path.dirname(path.dirname(fileURLToPath(import.meta.url)))}, out: {type: 'string'}},
+      allowPositionals: false,
+      strict: true
+    })
+    repo = path.resolve(values.root)
+    out = path.resolve(values.out ?? path.join(repo, 'release'))
   } catch (error) {
     console.error(`pack-release: ${error.message}`)
-    console.error('Usage: node scripts/pack-release.mjs [--out <dir>]')
+    console.error('Usage: node scripts/pack-release.mjs [--root <dir>] [--out <dir>]')
     return 1
   }
 
-  const workspaces = await readWorkspaces()
+  const workspaces = await readWorkspaces(repo)
   const byName = new Map(workspaces.map((pkg) => [pkg.name, pkg]))
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-release-'))
   try {
