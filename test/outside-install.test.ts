@@ -158,20 +158,22 @@ const presetReport = [
 ].join('\n')
 
 describe('installed by the README’s commands, outside the repository', () => {
-  it('runs the README’s lines: pack the release set, install two tarballs, tiers init', () => {
-    expect(ran.map(({line, run}) => [line, typeof run === 'string' ? run : run.code])).toEqual([
-      ['git clone https://github.com/verification-tiers/verification-tiers.git', 'linked'],
-      ['cd verification-tiers', 'cd'],
-      ['npm ci', 'skipped'],
-      ['npm run pack:release', 0],
-      ['cd ../my-project', 'cd'],
-      [
-        'npm install --save-dev ../verification-tiers/release/verification-tiers-cli.tgz ../verification-tiers/release/remark-preset-lint-verification-tiers.tgz',
-        0
-      ],
-      ['npx tiers init', 0],
-      ['npm install --save-dev ../verification-tiers/release/verification-tiers-generate-protocol.tgz', 0]
+  it('runs the README’s lines: pack the release set, install the cli and the preset with one command of two tarballs, tiers init', () => {
+    const lines = ran.map(({line}) => line)
+    expect(lines[0]).toMatch(/^git clone /)
+    expect(lines).toContain('npm run pack:release')
+    expect(lines).toContain('npx tiers init')
+    const installs = lines.filter((line) => line.startsWith('npm install ')).map((line) => line.split(/\s+/).filter((word) => word.endsWith('.tgz')))
+    expect(installs).toEqual([
+      ['../verification-tiers/release/verification-tiers-cli.tgz', '../verification-tiers/release/remark-preset-lint-verification-tiers.tgz'],
+      ['../verification-tiers/release/verification-tiers-generate-protocol.tgz']
     ])
+    // Only the clone and its `npm ci` are stood in for; every other line ran, and passed.
+    expect(ran.filter(({run}) => typeof run === 'string' && run !== 'cd').map(({line, run}) => [line, run])).toEqual([
+      [lines[0], 'linked'],
+      ['npm ci', 'skipped']
+    ])
+    for (const {run} of ran) if (typeof run !== 'string') expect(run.code).toBe(0)
     // The release set: one tarball per package, named without its version.
     const pack = ran.find(({line}) => line === 'npm run pack:release')!.run as Run
     for (const name of versions.keys()) expect(pack.stdout).toContain(`\nrelease/${name.replace(/^@/, '').replace('/', '-')}.tgz: ${name}@${versions.get(name)}`)
