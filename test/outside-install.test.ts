@@ -10,7 +10,8 @@
  * be the repository's) makes `verification-tiers` a link to this checkout,
  * and `npm ci` there is skipped, as this checkout is installed and built
  * already (the tests run on it). Every other line runs as written, with
- * `/bin/sh`. npm's registry is the loopback registry of what the
+ * `/bin/sh` (so `npm run pack:release` writes this checkout's `release/`).
+ * npm's registry is the loopback registry of what the
  * repository's lockfile locks (`startLockRegistry`): no network, and no
  * package of this repository on it, as on npm today.
  *
