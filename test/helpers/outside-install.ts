@@ -1,52 +1,26 @@
 /**
- * Install this repository's packages the way a user gets them: `npm pack`
- * each workspace package, then `npm ci --offline` the tarballs into a fresh
- * project outside the repository, so nothing resolves from the workspace.
+ * Install this repository's packages as a user does, in a fresh project
+ * outside the repository, without the network.
  *
- * `npm ci` needs a lockfile, and `--offline` needs every tarball in npm's
- * cache, which the repository's own `npm ci` filled. The project's lockfile
- * is made from the repository's: each external package at the version,
- * `resolved` URL and integrity the repository locked (only those the packed
- * packages and the extra tools need, at the same places in the tree), and
- * each of our packages from its tarball. No registry is asked for anything.
+ * The README's install commands (`npm install --save-dev <tarball>` of the
+ * release set) leave npm to fetch what the packages need from outside
+ * (unified, remark-parse, …) from the registry. Here the registry is
+ * `lockRegistry`: an HTTP server on the loopback interface that serves, for
+ * each package the repository's package-lock.json locks, a packument of the
+ * versions it locks, and their tarballs from npm's cache (which the
+ * repository's own `npm ci` filled), found by their integrity. It knows no
+ * package of this repository, as the npm registry does not yet: a package
+ * that needed one from it would fail as it would for a user.
  */
 import {execFile} from 'node:child_process'
-import {existsSync} from 'node:fs'
+import {createReadStream, existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
 import path from 'node:path'
 import {promisify} from 'node:util'
 
 const execFileAsync = promisify(execFile)
-
-interface Manifest {
-  name: string
-  version: string
-  license?: string
-  bin?: string | Record<string, string>
-  engines?: Record<string, string>
-  dependencies?: Record<string, string>
-  peerDependencies?: Record<string, string>
-  peerDependenciesMeta?: Record<string, {optional?: boolean}>
-  optionalDependencies?: Record<string, string>
-}
-
-/** An entry of a lockfile's `packages`. */
-type LockEntry = Partial<Manifest> & {resolved?: string; integrity?: string; link?: boolean; dev?: boolean; devOptional?: boolean; [key: string]: unknown}
-
-interface Lockfile {
-  lockfileVersion: number
-  packages: Record<string, LockEntry>
-}
-
-/** One packed workspace package. */
-export interface Packed {
-  name: string
-  /** Its folder in the repository: `packages/cli`. */
-  dir: string
-  manifest: Manifest
-  /** The tarball, relative to the consumer project: `packs/verification-tiers-cli-0.1.0.tgz`. */
-  tarball: string
-}
 
 /**
  * The environment for npm in the consumer: without what `npm test` hands
@@ -67,109 +41,123 @@ export function consumerEnvChanges(): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(process.env).map((key) => [key, kept[key]]))
 }
 
-/** Pack every `packages/*` with a package.json into `<consumer>/packs`. */
-export async function packWorkspaces(repo: string, consumer: string): Promise<Packed[]> {
-  const packs = path.join(consumer, 'packs')
-  await fs.mkdir(packs, {recursive: true})
-  const dirs = (await fs.readdir(path.join(repo, 'packages'))).sort().filter((dir) => existsSync(path.join(repo, 'packages', dir, 'package.json')))
-  const {stdout} = await execFileAsync('npm', ['pack', '--json', '--pack-destination', packs, ...dirs.map((dir) => path.join(repo, 'packages', dir))], {
-    cwd: repo,
-    env: consumerEnv(),
-    maxBuffer: 64 * 1024 * 1024
-  })
-  const packed = JSON.parse(stdout) as Array<{name: string; filename: string}>
-  return Promise.all(
-    dirs.map(async (dir, index) => ({
-      name: packed[index]!.name,
-      dir: `packages/${dir}`,
-      manifest: JSON.parse(await fs.readFile(path.join(repo, 'packages', dir, 'package.json'), 'utf8')) as Manifest,
-      tarball: `packs/${packed[index]!.filename}`
-    }))
-  )
+/** An entry of a lockfile's `packages`. */
+interface LockEntry {
+  version?: string
+  resolved?: string
+  integrity?: string
+  link?: boolean
+  [field: string]: unknown
 }
 
-/**
- * Write the consumer's package.json and package-lock.json: `direct` (names
- * of our packages) and `tools` (external packages, at the repository's
- * locked version) as devDependencies, as a user would add them.
- */
-export async function writeConsumer(repo: string, consumer: string, packed: readonly Packed[], direct: readonly string[], tools: readonly string[]): Promise<void> {
-  const lock = JSON.parse(await fs.readFile(path.join(repo, 'package-lock.json'), 'utf8')) as Lockfile
-  const ours = new Map(packed.map((pkg) => [pkg.name, pkg]))
-  const workspaceOf = new Map(packed.map((pkg) => [pkg.dir, pkg.name]))
-  const entries: Record<string, LockEntry> = {}
-  const seen = new Set<string>()
+/** The manifest fields npm reads from a packument's version. */
+const packumentFields = ['dependencies', 'optionalDependencies', 'peerDependencies', 'peerDependenciesMeta', 'bin', 'engines', 'os', 'cpu', 'license'] as const
 
-  // Paths are the repository lock's; a workspace's folder becomes the
-  // consumer's `node_modules/<name>`, with what is nested in it.
-  const toConsumer = (at: string): string => {
-    for (const [dir, name] of workspaceOf) {
-      if (at === dir || at.startsWith(`${dir}/`)) return `node_modules/${name}${at.slice(dir.length)}`
-    }
-    return at
+export interface LockRegistry {
+  /** `http://127.0.0.1:<port>/` */
+  url: string
+  /** Names asked for that it does not serve, in the order asked. */
+  refused: string[]
+  /** Tarballs asked for that npm's cache does not hold. */
+  missing: string[]
+  close(): Promise<void>
+}
+
+/** The file of npm's cache (cacache) that holds the content of `integrity`, if it names a sha512. */
+function cacheFile(cache: string, integrity: string): string | undefined {
+  const sha512 = integrity.split(/\s+/).find((hash) => hash.startsWith('sha512-'))
+  if (!sha512) return undefined
+  const hex = Buffer.from(sha512.slice('sha512-'.length), 'base64').toString('hex')
+  return path.join(cache, '_cacache', 'content-v2', 'sha512', hex.slice(0, 2), hex.slice(2, 4), hex.slice(4))
+}
+
+/** Order versions `x.y.z` as semver does (pre-releases aside). */
+function byVersion(a: string, b: string): number {
+  const [x, y] = [a, b].map((version) => version.split(/[.+-]/).slice(0, 3).map(Number))
+  return x![0]! - y![0]! || x![1]! - y![1]! || x![2]! - y![2]!
+}
+
+/** Start the registry of what `repo`'s package-lock.json locks (see the module's comment). */
+export async function startLockRegistry(repo: string): Promise<LockRegistry> {
+  const lock = JSON.parse(await fs.readFile(path.join(repo, 'package-lock.json'), 'utf8')) as {packages: Record<string, LockEntry>}
+  const {stdout} = await execFileAsync('npm', ['config', 'get', 'cache'], {cwd: repo, env: consumerEnv()})
+  const cache = stdout.trim()
+
+  const versions = new Map<string, Map<string, LockEntry>>()
+  for (const [at, entry] of Object.entries(lock.packages)) {
+    const index = at.lastIndexOf('node_modules/')
+    // Registry packages only: the lockfile may leave their `resolved` out, never their integrity.
+    if (index < 0 || entry.link || !entry.version || !entry.integrity || (entry.resolved !== undefined && !entry.resolved.startsWith('http'))) continue
+    // An alias (`"wrap-ansi-cjs": "npm:wrap-ansi@^7"`) is the package it names.
+    const name = typeof entry.name === 'string' ? entry.name : at.slice(index + 'node_modules/'.length)
+    if (!versions.has(name)) versions.set(name, new Map())
+    versions.get(name)!.set(entry.version, entry)
   }
-  const parent = (at: string): string => {
-    const index = at.lastIndexOf('/node_modules/')
-    return index >= 0 ? at.slice(0, index) : ''
-  }
-  // Node's lookup: the closest `node_modules/<name>` up the tree.
-  const resolve = (from: string, name: string): string | null => {
-    for (let at = from; ; at = parent(at)) {
-      const candidate = `${at === '' ? '' : `${at}/`}node_modules/${name}`
-      if (candidate === `node_modules/${name}` && ours.has(name)) return candidate
-      if (lock.packages[candidate] && !lock.packages[candidate]!.link) return candidate
-      if (at === '') return null
-    }
-  }
-  const need = (at: string, entry: LockEntry): void => {
-    if (seen.has(at)) return
-    seen.add(at)
-    const wanted = {...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies}
-    for (const name of Object.keys(wanted)) {
-      const found = resolve(at, name)
-      if (found === null) {
-        if (entry.optionalDependencies?.[name] !== undefined || entry.peerDependenciesMeta?.[name]?.optional) continue
-        throw new Error(`${at || 'the consumer'} needs ${name}, which the repository's package-lock.json does not hold where ${at} finds it`)
+
+  const refused: string[] = []
+  const missing: string[] = []
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    const tarball = /^\/(.+)\/-\/(.+)\.tgz$/.exec(decodeURIComponent(url.pathname))
+    if (tarball) {
+      const entry = versions.get(tarball[1]!)?.get(tarball[2]!)
+      const file = entry?.integrity ? cacheFile(cache, entry.integrity) : undefined
+      if (!file || !existsSync(file)) {
+        missing.push(`${tarball[1]}@${tarball[2]}`)
+        response.writeHead(404).end()
+        return
       }
-      if (ours.has(name) && found === `node_modules/${name}`) needOurs(name)
-      else need(found, lock.packages[found]!)
+      response.writeHead(200, {'content-type': 'application/octet-stream'})
+      createReadStream(file).pipe(response)
+      return
     }
-    if (workspaceOf.has(at)) return
-    const {dev: _dev, devOptional: _devOptional, ...kept} = entry
-    entries[toConsumer(at)] = kept
+    const name = decodeURIComponent(url.pathname.slice(1))
+    const locked = versions.get(name)
+    if (!locked) {
+      refused.push(name)
+      response.writeHead(404, {'content-type': 'application/json'}).end('{"error":"Not found"}')
+      return
+    }
+    const base = `http://${request.headers.host}`
+    const packument = {
+      name,
+      'dist-tags': {latest: [...locked.keys()].sort(byVersion).at(-1)},
+      versions: Object.fromEntries(
+        [...locked].map(([version, entry]) => [
+          version,
+          {
+            name,
+            version,
+            ...Object.fromEntries(packumentFields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]])),
+            dist: {tarball: `${base}/${name}/-/${version}.tgz`, integrity: entry.integrity}
+          }
+        ])
+      )
+    }
+    response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(packument))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const {port} = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    refused,
+    missing,
+    close: () => new Promise((resolve) => server.close(() => resolve()))
   }
-  const needOurs = (name: string): void => {
-    const pkg = ours.get(name)
-    if (!pkg) throw new Error(`${name} is not one of the packed packages`)
-    const at = `node_modules/${name}`
-    if (entries[at]) return
-    const {version, license, bin, engines, dependencies, peerDependencies, peerDependenciesMeta} = pkg.manifest
-    entries[at] = JSON.parse(JSON.stringify({version, resolved: `file:${pkg.tarball}`, license, bin, engines, dependencies, peerDependencies, peerDependenciesMeta})) as LockEntry
-    need(pkg.dir, pkg.manifest as LockEntry)
-  }
-
-  const devDependencies: Record<string, string> = {}
-  for (const name of direct) {
-    devDependencies[name] = `file:${ours.get(name)?.tarball ?? name}`
-    needOurs(name)
-  }
-  for (const name of tools) {
-    const entry = lock.packages[`node_modules/${name}`]
-    if (!entry?.version) throw new Error(`${name} is not in the repository's package-lock.json`)
-    devDependencies[name] = entry.version
-    need(`node_modules/${name}`, entry)
-  }
-  const sorted = Object.fromEntries(Object.entries(entries).sort(([a], [b]) => a.localeCompare(b)))
-  const manifest = {name: 'outside-install', version: '1.0.0', private: true, type: 'module', scripts: {test: 'node --version'}, devDependencies}
-  const root = {name: manifest.name, version: manifest.version, devDependencies}
-  await fs.writeFile(path.join(consumer, 'package.json'), JSON.stringify(manifest, null, 2) + '\n')
-  await fs.writeFile(
-    path.join(consumer, 'package-lock.json'),
-    JSON.stringify({name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: {'': root, ...sorted}}, null, 2) + '\n'
-  )
 }
 
-/** `npm ci --offline` in the consumer: every tarball from npm's cache or the packs. */
-export async function installOffline(consumer: string): Promise<void> {
-  await execFileAsync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], {cwd: consumer, env: consumerEnv(), maxBuffer: 64 * 1024 * 1024})
+/** The environment of npm and the installed bins in the consumer: `registry`, a cache of its own, no colours, no GitHub. */
+export function installEnv(registry: LockRegistry, cache: string): Record<string, string | undefined> {
+  return {
+    ...consumerEnvChanges(),
+    npm_config_registry: registry.url,
+    npm_config_cache: cache,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    NO_COLOR: '1',
+    FORCE_COLOR: undefined,
+    TIERS_MAX_BLOCKS: undefined,
+    GITHUB_ACTIONS: undefined
+  }
 }
