@@ -70,6 +70,7 @@ Exit codes:
   0    the checkpoint, or the slice is auto
   1    the gate is closed (no fresh passing verification), or a usage error
   2    a broken file (named, with its line when it has one)
+  3    a bug in tiers (\`--debug\` prints its stack)
 `
     })
   })
@@ -144,7 +145,7 @@ describe.concurrent('options refused in the tool’s words, on one line', () => 
     [['route', 'S-01', '1', '-x'], 'Unexpected option `-x`, expected one of --dir, --json, --yaml, --detail, -h/--help (see tiers route --help)'],
     [
       ['--frobnicate'],
-      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, -h/--help, -v/--version (see tiers --help)'
+      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, -h/--help, -v/--version, --debug (see tiers --help)'
     ],
     [['status', '--dir'], 'Unexpected `--dir` without a value, expected `--dir <folder>` (see tiers status --help)'],
     [['status', '--json=yes'], 'Unexpected value for `--json`, expected `--json` alone (see tiers status --help)'],

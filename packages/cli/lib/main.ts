@@ -228,7 +228,8 @@ function extraArguments(extra: readonly string[], usage: string): string {
 function checkOptions(name: string, command: CommandSpec, values: Record<string, unknown>): void {
   for (const option of Object.keys(values) as OptionName[]) {
     const given = values[option] !== undefined && values[option] !== false
-    if (!given || (globalOptions as readonly string[]).includes(option) || command.options.includes(option)) continue
+    // `--debug` changes only what a bug prints, with any command.
+    if (!given || option === 'debug' || (globalOptions as readonly string[]).includes(option) || command.options.includes(option)) continue
     throw new UserError(`Unexpected \`--${option}\` with \`tiers ${name}\`, expected it only with ${commandsTaking(option)}`)
   }
 }

@@ -36,7 +36,7 @@ export const optionHelp = {
 export type OptionName = keyof typeof optionHelp
 
 /** Options every command takes. */
-export const globalOptions = ['dir', 'json', 'yaml', 'help', 'debug'] as const satisfies readonly OptionName[]
+export const globalOptions = ['dir', 'json', 'yaml', 'help'] as const satisfies readonly OptionName[]
 
 /** One command: what it runs, and everything its help says and its arguments are checked against. */
 export interface CommandSpec {
