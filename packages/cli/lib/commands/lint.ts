@@ -37,7 +37,8 @@ Options:
 
 Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings
 with --frail; a bad configuration or plugin is an error in each file, as in
-remark), or a bad option; 2 the lint could not run at all.`
+remark), or a bad option; 2 the lint could not run at all, or its report
+could not be written.`
 
 function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
   if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
