@@ -1,6 +1,8 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
-import type {VFileMessage} from 'vfile-message'
+
+/** A message of a file, as `vfile` makes it. */
+type VFileMessage = VFile['messages'][number]
 
 /** Configuration, as `vfile-reporter`’s where it applies. */
 export interface Options {

@@ -1,7 +1,9 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
-import type {VFileMessage} from 'vfile-message'
 import {element, escapeText} from './xml.js'
+
+/** A message of a file, as `vfile` makes it. */
+type VFileMessage = VFile['messages'][number]
 
 /** Configuration, as `vfile-reporter`’s where it applies. */
 export interface Options {

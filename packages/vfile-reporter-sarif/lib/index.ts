@@ -1,6 +1,8 @@
 import path from 'node:path'
 import type {VFile} from 'vfile'
-import type {VFileMessage} from 'vfile-message'
+
+/** A message of a file, as `vfile` makes it. */
+type VFileMessage = VFile['messages'][number]
 
 /** The tool that made the messages, as SARIF’s `tool.driver` names it. */
 export interface Tool {
