@@ -1,4 +1,5 @@
 import path from 'node:path'
+import fc from 'fast-check'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
 import reporterGithubDefault, {reporterGithub} from '../index.js'
@@ -58,5 +59,25 @@ describe('reporterGithub', () => {
     const stdin = new VFile({cwd})
     stdin.message('No such file or folder').fatal = true
     expect(reporterGithub([absolute, stdin])).toBe(['::warning file=sub/a.md,line=2,col=1::Here', '::error::No such file or folder'].join('\n'))
+  })
+
+  it('any reason, path and rule: one command on one line, whose properties and message read back as given', () => {
+    // The runner’s reading of a command: properties split on `,`, each at its first `=`, the message after the second `::`, then `%XX` decoded.
+    const decode = (text: string) => text.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%')
+    const text = fc.string({unit: fc.oneof(fc.constantFrom('%', ':', ',', '=', '\r', '\n', '::', '%0A', '%25'), fc.string({minLength: 1, maxLength: 1}))})
+    fc.assert(
+      fc.property(text, text, fc.stringMatching(/^[\w .,:%-]{1,12}$/), (reason, ruleId, name) => {
+        const file = new VFile({cwd, path: name + '.md'})
+        file.message(reason, {place: {line: 2, column: 3}, ruleId: ruleId || undefined})
+        const report = reporterGithub(file)
+        expect(report).not.toMatch(/[\r\n]/)
+        const match = /^::warning ([^:]*)::(.*)$/.exec(report)
+        expect(match).not.toBeNull()
+        const properties = Object.fromEntries((match?.[1] ?? '').split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)].map(decode)))
+        expect(properties).toEqual({file: path.relative(cwd, path.resolve(cwd, name + '.md')), line: '2', col: '3', ...(ruleId ? {title: ruleId} : {})})
+        expect(decode(match?.[2] ?? '')).toBe(reason)
+      }),
+      {numRuns: 300}
+    )
   })
 })

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import fc from 'fast-check'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
 import {validateSarif, validSarif} from '../../../test/helpers/sarif.js'
@@ -98,5 +99,19 @@ describe('reporterSarif', () => {
     expect(broken((copy) => (copy.version = '2.0'))).toBe(false)
     expect(broken((copy) => ((copy.runs[0]?.results[0] as {level: string}).level = 'fatal'))).toBe(false)
     expect(broken((copy) => (copy.extra = true))).toBe(false)
+  })
+
+  it('any folder and file name: a valid log whose URI, decoded, is the path from `cwd`', () => {
+    const segment = fc.string({unit: fc.oneof(fc.constantFrom('%', '#', '?', ' ', ':', ',', '&', 'é', '😀'), fc.string({minLength: 1, maxLength: 1})), minLength: 1, maxLength: 8}).filter((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..')
+    fc.assert(
+      fc.property(fc.array(segment, {minLength: 1, maxLength: 3}), (segments) => {
+        const file = new VFile({cwd, path: path.join(cwd, ...segments)})
+        file.message('Here', {place: {line: 1, column: 1}, ruleId: 'r'})
+        const uri = validSarif(reporterSarif(file)).runs[0]?.results[0]?.locations[0]?.physicalLocation.artifactLocation.uri ?? ''
+        expect(uri).not.toMatch(/[\s%?#](?![0-9A-F]{2})/)
+        expect(uri.split('/').map((part) => decodeURIComponent(part))).toEqual(segments)
+      }),
+      {numRuns: 200}
+    )
   })
 })
