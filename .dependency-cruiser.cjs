@@ -68,6 +68,20 @@ module.exports = {
       to: {path: '^packages/(?!(graph|contracts)/)[^/]+/'}
     },
     {
+      name: 'reporters-at-the-bottom',
+      comment: 'A reporter turns vfiles into text: it imports no other package of ours, so remark loads it without the rest.',
+      severity: 'error',
+      from: {path: '^packages/vfile-reporter-[^/]+/'},
+      to: {path: '^packages/(?!vfile-reporter-[^/]+/)[^/]+/'}
+    },
+    {
+      name: 'reporters-stand-alone',
+      comment: 'Each reporter is its own package: none imports another.',
+      severity: 'error',
+      from: {path: '^packages/(vfile-reporter-[^/]+)/'},
+      to: {path: '^packages/vfile-reporter-[^/]+/', pathNot: '^packages/$1/'}
+    },
+    {
       name: 'model-at-the-bottom',
       comment: 'The contract model imports no other package of ours.',
       severity: 'error',

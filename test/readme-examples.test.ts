@@ -1,12 +1,16 @@
 /**
  * Docs are tests: every example in a rule’s readme is run through the rule,
  * and what it reports must be exactly what the readme says. Preset readmes
- * must name every rule their preset turns on, at its severity. All readmes
- * must be clean under `remark-preset-lint-recommended`.
+ * must name every rule their preset turns on, at its severity. Every `js`
+ * block of a reporter’s readme runs, and what it logs must be the block
+ * after its `Yields:`. All readmes must be clean under
+ * `remark-preset-lint-recommended`.
  */
+import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {format} from 'node:util'
 import type {Code, Heading, Nodes, Paragraph, Root, RootContent} from 'mdast'
 import {remark} from 'remark'
 import remarkFrontmatter from 'remark-frontmatter'
@@ -16,7 +20,7 @@ import remarkPresetLintRecommended from 'remark-preset-lint-recommended'
 import type {Pluggable, Plugin, Preset} from 'unified'
 import {unified} from 'unified'
 import {VFile} from 'vfile'
-import {describe, expect, it} from 'vitest'
+import {afterAll, describe, expect, it, vi} from 'vitest'
 
 type VFileMessage = VFile['messages'][number]
 
@@ -31,11 +35,13 @@ const packageNames = fs
       name === 'contracts' ||
       name === 'lint-rule' ||
       name.startsWith('remark-lint-') ||
-      name.startsWith('remark-preset-lint-verification-tiers')
+      name.startsWith('remark-preset-lint-verification-tiers') ||
+      name.startsWith('vfile-reporter-')
   )
   .sort()
 const ruleIds = packageNames.filter((name) => name.startsWith('remark-lint-')).map((name) => name.slice('remark-lint-'.length))
 const presetNames = packageNames.filter((name) => name.startsWith('remark-preset-'))
+const reporterNames = packageNames.filter((name) => name.startsWith('vfile-reporter-'))
 
 interface Example {
   name: string
@@ -163,6 +169,7 @@ describe('readmes', () => {
     expect(packageNames).toEqual(expect.arrayContaining(['contracts', 'lint-rule']))
     expect(ruleIds.length).toBeGreaterThanOrEqual(9)
     expect(presetNames.length).toBeGreaterThanOrEqual(2)
+    expect(reporterNames).toEqual(['vfile-reporter-github', 'vfile-reporter-junit', 'vfile-reporter-sarif'])
     for (const name of packageNames) {
       expect(fs.existsSync(path.join(packagesDirectory, name, 'readme.md')), `packages/${name}/readme.md`).toBe(true)
     }
@@ -286,4 +293,72 @@ function tableRows(source: string): string[][] {
             .trim()
         )
     )
+}
+
+/** A `js` block of a readme and the block after the `Yields:` that follows it. */
+interface ScriptExample {
+  code: string
+  output: string
+  line: number
+}
+
+/** Every `js` block of a readme; each must be followed by `Yields:` and a code block. Throws on anything else. */
+function readScriptExamples(source: string): ScriptExample[] {
+  const nodes = (unified().use(remarkParse).parse(source) as Root).children
+  const examples: ScriptExample[] = []
+  nodes.forEach((node, index) => {
+    if (node.type !== 'code' || node.lang !== 'js') return
+    const line = node.position?.start.line ?? 0
+    const [yields, output] = [nodes[index + 1], nodes[index + 2]]
+    if (yields?.type !== 'paragraph' || toString(yields) !== 'Yields:' || output?.type !== 'code') {
+      throw new Error(`Expected \`Yields:\` and a code block after the \`js\` block (readme line ${line})`)
+    }
+    examples.push({code: node.value, output: output.value, line})
+  })
+  return examples
+}
+
+// Examples run as modules inside the repository (gitignored), so that they import the packages as a user would.
+const scratch = path.join(root, 'test', `.tmp-readme-${randomBytes(6).toString('hex')}`)
+
+afterAll(() => {
+  fs.rmSync(scratch, {recursive: true, force: true})
+})
+
+/** What `code` logs with `console.log`, run as a module. */
+async function logged(code: string, name: string): Promise<string> {
+  fs.mkdirSync(scratch, {recursive: true})
+  const file = path.join(scratch, `${name}.mjs`)
+  fs.writeFileSync(file, code)
+  const lines: string[] = []
+  const log = vi.spyOn(console, 'log').mockImplementation((...values: unknown[]) => void lines.push(format(...values)))
+  try {
+    await import(pathToFileURL(file).href)
+  } finally {
+    log.mockRestore()
+  }
+  return lines.join('\n')
+}
+
+for (const reporterName of reporterNames) {
+  describe(`${reporterName} readme`, () => {
+    let examples: ScriptExample[] = []
+    let readError: unknown = null
+    try {
+      examples = readScriptExamples(readme(reporterName))
+    } catch (error) {
+      readError = error
+    }
+
+    it('has examples, each with what it yields', () => {
+      if (readError) throw readError
+      expect(examples.length).toBeGreaterThanOrEqual(2)
+    })
+
+    for (const example of examples) {
+      it(`the example at readme line ${example.line} yields what the readme says`, async () => {
+        expect(await logged(example.code, `${reporterName}-${example.line}`)).toBe(example.output)
+      })
+    }
+  })
 }

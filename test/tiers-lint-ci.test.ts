@@ -16,11 +16,11 @@
 import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import AjvDraft04 from 'ajv-draft-04'
-import ajvFormats from 'ajv-formats'
 import {VFile} from 'vfile'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {planFixes} from '@verification-tiers/lint'
+import {validateSarif, validSarif} from './helpers/sarif.js'
+import type {SarifLog, SarifRegion, SarifResult} from './helpers/sarif.js'
 import {builtBin, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -202,44 +202,6 @@ describe('tiers lint --format github', {timeout: 120_000}, () => {
 })
 
 // --format sarif ----------------------------------------------------------------
-
-interface SarifRegion {
-  startLine: number
-  startColumn: number
-  endLine?: number
-  endColumn?: number
-}
-
-interface SarifResult {
-  ruleId: string
-  ruleIndex: number
-  level: string
-  message: {text: string}
-  locations: Array<{physicalLocation: {artifactLocation: {uri: string; uriBaseId: string}; region?: SarifRegion}}>
-}
-
-interface SarifLog {
-  version: string
-  runs: Array<{tool: {driver: {name: string; version: string; informationUri: string; rules: Array<{id: string; helpUri?: string}>}}; results: SarifResult[]}>
-}
-
-// CommonJS packages whose `module.exports` is also their `default`: NodeNext types the default import as the module.
-const Ajv = AjvDraft04.default
-const addFormats = ajvFormats.default
-const sarifSchema = JSON.parse(readFileSync(path.join(root, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8')) as object
-// The schema's `language` pattern (`^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`) is not valid with the `u` flag.
-const ajv = new Ajv({allErrors: true, strict: false, unicodeRegExp: false})
-addFormats(ajv)
-const validateSarif = ajv.compile(sarifSchema)
-
-/** Parse `text` as SARIF and expect it valid against the SARIF 2.1.0 schema. */
-function validSarif(text: string): SarifLog {
-  const log = JSON.parse(text) as SarifLog
-  const valid = validateSarif(log)
-  expect(validateSarif.errors ?? [], 'SARIF schema errors').toEqual([])
-  expect(valid).toBe(true)
-  return log
-}
 
 /** The parts of results a reader of the log sees: rule, level, message, file and region. */
 function resultSummary(log: SarifLog) {

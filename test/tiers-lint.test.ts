@@ -494,7 +494,7 @@ describe('tiers lint: usage', () => {
       runTiers(cwd, ['lint', '--bogus']),
       runTiers(cwd, ['lint', '--rc-path'])
     ])
-    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--format xml`, expected one of stylish, github, sarif, json\n')
+    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--format xml`, expected one of stylish, github, sarif, junit, json\n')
     expect(runs[1]?.stderr).toBe('tiers lint: Unexpected `--fix-dry-run` with `--format json`, expected one of them\n')
     for (const run of runs) {
       expect(run.code).toBe(1)

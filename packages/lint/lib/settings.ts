@@ -3,10 +3,10 @@ import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-t
 import type {Options as EngineOptions} from 'unified-engine'
 
 /** How `tiers lint` prints what it found. */
-export type LintFormat = 'stylish' | 'github' | 'sarif' | 'json'
+export type LintFormat = 'stylish' | 'github' | 'sarif' | 'junit' | 'json'
 
 /** The formats, in the order help lists them. */
-export const lintFormats: readonly LintFormat[] = ['stylish', 'github', 'sarif', 'json']
+export const lintFormats: readonly LintFormat[] = ['stylish', 'github', 'sarif', 'junit', 'json']
 
 /** What `tiers lint` was asked to do: the remark CLI’s switches, and what CI adds. */
 export interface LintSettings {
@@ -31,6 +31,8 @@ export interface LintSettings {
   rcPath?: string | undefined
   /** Report format (default: `stylish`, the remark CLI’s; `github` under GitHub Actions). */
   format: LintFormat
+  /** File to write the report to, from `cwd`, instead of stdout or stderr; none: print it. */
+  outputFile?: string | undefined
   /** Apply each message’s single `expected` value to the file. */
   fix: boolean
   /** Print the fixes as a unified diff; change nothing. */

@@ -1,4 +1,4 @@
-import {defaultLintCachePath, lintFiles, lintFormats} from '@verification-tiers/lint'
+import {defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint'
 import type {LintFormat, LintSettings} from '@verification-tiers/lint'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
@@ -22,8 +22,11 @@ Options:
   --ignore-path <file>     use this ignore file
   --ignore-pattern <glob>  ignore these files too (repeatable)
   --format <name>          stylish (default: the remark report, on stderr),
-                           github (the default under GitHub Actions), sarif or
-                           json; all but stylish print on stdout
+                           github (the default under GitHub Actions), sarif,
+                           junit or json; all but stylish print on stdout
+  --output-file <file>     write the report to this file instead (its folder
+                           is created; the file is replaced whole, never half
+                           written); the exit code is the same
   --fix                    apply each message's single expected value at its
                            place, print what changed, then report what is left
   --fix-dry-run            print the fixes as a unified diff; change nothing
@@ -34,7 +37,8 @@ Options:
 
 Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings
 with --frail; a bad configuration or plugin is an error in each file, as in
-remark), or a bad option; 2 the lint could not run at all.`
+remark), or a bad option; 2 the lint could not run at all, or its report
+could not be written.`
 
 function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
   if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
@@ -60,6 +64,7 @@ export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.
       'ignore-path': {type: 'string'},
       'ignore-pattern': {type: 'string', multiple: true, default: []},
       format: {type: 'string'},
+      'output-file': {type: 'string'},
       fix: {type: 'boolean', default: false},
       'fix-dry-run': {type: 'boolean', default: false},
       cache: {type: 'boolean', default: false},
@@ -70,8 +75,9 @@ export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.
   const {values, positionals} = parsed
   if (values.help) return null
   const format = parseFormat(values.format, env)
+  if (values['output-file'] === '') throw new UserError('Unexpected empty `--output-file`, expected a file name')
   // A diff on stdout would corrupt a report that is there too.
-  if (values['fix-dry-run'] && format !== 'stylish') throw new UserError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
+  if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined) throw new UserError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
   return {
     cwd,
     files: positionals.length > 0 ? positionals : ['.'],
@@ -86,6 +92,7 @@ export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.
     ignorePath: values['ignore-path'],
     ignorePatterns: values['ignore-pattern'].flatMap((pattern) => pattern.split(',')),
     format,
+    outputFile: values['output-file'],
     fix: values.fix,
     fixDryRun: values['fix-dry-run'],
     cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined)
@@ -118,7 +125,14 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
   try {
     const result = await lintFiles(settings, io.stderr)
     if (result.diff) io.stdout(result.diff.replace(/\n$/, ''))
-    if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
+    if (settings.outputFile !== undefined) {
+      try {
+        await writeReport(settings.outputFile, result.report.text, settings.cwd)
+      } catch (error) {
+        io.stderr(`tiers: ${firstLine(error)}`)
+        return exitCodes.broken
+      }
+    } else if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
     return result.code
   } catch (error) {
     io.stderr(`tiers lint: ${firstLine(error)}`)
