@@ -71,6 +71,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         'env-allow': {type: 'string', multiple: true},
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
+        undo: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false}
       }
     })
@@ -103,6 +104,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       envAllow: parseEnvAllow(values['env-allow']),
       slice: values.slice ?? null,
       all: values.all,
+      undo: values.undo,
       format,
       stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
     })

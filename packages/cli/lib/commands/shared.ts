@@ -27,6 +27,8 @@ export interface CommandInput {
   /** `--slice`, for `contracts`. */
   slice: string | null
   all: boolean
+  /** `--undo`, for `respond`: withdraw the slice’s latest answer. */
+  undo?: boolean
   format: 'text' | 'json' | 'yaml'
   /** Standard input, read on demand up to a limit in bytes (more is an `InputTooLargeError`). */
   stdin: ReadInput
