@@ -35,7 +35,7 @@ const runGlobalHelp = async (): Promise<Run> => (globalHelp ??= project().then((
 /** The usage of each command of the gate, as its help’s first line gives it. */
 const usages: Record<string, string> = {
   checkpoint: 'checkpoint <slice>',
-  respond: 'respond <slice> <text…>',
+  respond: 'respond <slice> <text…> | --undo <slice>',
   route: 'route <slice> <1|2|3> [--detail <text>]',
   escalate: 'escalate <slice> <1|2|3>',
   status: 'status [slice]',
@@ -88,6 +88,7 @@ Exit codes:
     expect(long.stdout.includes('--timeout')).toBe(command === 'verify')
     expect(long.stdout.includes('--detail')).toBe(command === 'route')
     expect(long.stdout.includes('--slice')).toBe(command === 'contracts')
+    expect(long.stdout.includes('--undo')).toBe(command === 'respond')
   })
 
   // Every command’s help goes through the same dispatch: a command with arguments and one without stand for all.
@@ -145,7 +146,7 @@ describe.concurrent('options refused in the tool’s words, on one line', () => 
     [['route', 'S-01', '1', '-x'], 'Unexpected option `-x`, expected one of --dir, --json, --yaml, --detail, -h/--help (see tiers route --help)'],
     [
       ['--frobnicate'],
-      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, -h/--help, -v/--version, --debug (see tiers --help)'
+      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, --undo, -h/--help, -v/--version, --debug (see tiers --help)'
     ],
     [['status', '--dir'], 'Unexpected `--dir` without a value, expected `--dir <folder>` (see tiers status --help)'],
     [['status', '--json=yes'], 'Unexpected value for `--json`, expected `--json` alone (see tiers status --help)'],
@@ -188,7 +189,7 @@ describe.concurrent('arguments a command would ignore', () => {
     const folder = await project()
     const [respond, verdict] = await Promise.all([tiers(folder, 'respond', 'S-01', 'two', 'columns', 'only'), tiers(folder, 'verdict', 'PASS', 'all', 'good')])
     expect(respond.code).toBe(0)
-    expect(respond.stdout).toMatch(/^Your feedback: "two columns only"\n/)
+    expect(respond.stdout).toMatch(/^Recorded as feedback, not an approval: "two columns only"\n[^\n]*\n\nYour feedback: "two columns only"\n/)
     expect(verdict).toEqual({code: 0, stdout: 'PASS (job: pass): all good\n', stderr: ''})
   })
 })

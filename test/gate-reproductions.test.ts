@@ -101,6 +101,19 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
   }
 
   const noSpace = 'cannot be written (ENOSPC: no space left on device)'
+  /** What the checkpoint, and so the stop hook, says of a slice never verified. */
+  const neverVerified = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+  const exampleCriteria = [
+    'C-01.1: Campaigns render as cards in a 3-column grid on a 1280px wide screen',
+    'C-01.2: Each card shows the campaign name, its status and its spend',
+    'C-01.3: Clicking a card opens /campaigns/{id}',
+    'C-03.1: A paused campaign shows a grey "Paused" badge',
+    'C-03.2: A live campaign shows a green "Live" badge',
+    'C-06.1: Clicking "Export" downloads campaigns.csv with one row per campaign',
+    'C-06.2: Amounts in the file use the account currency'
+  ]
+    .map((criterion) => `  - ${criterion.replace(':', ' (for a person at the checkpoint):')}`)
+    .join('\n')
 
   it('the stop hook lets the agent stop, with a warning that says what it would have said, and leaves nothing behind', async ({expect}) => {
     const folder = await project()
@@ -110,7 +123,7 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
       stdout:
         JSON.stringify({
           systemMessage:
-            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-01.2, C-01.3, C-03.1, C-03.2, C-06.1, C-06.2`
+            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\n\n${neverVerified('S-01: Campaign Cards')}\n\n${neverVerified('S-02: Currency Formatting')}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining:\n${exampleCriteria}`
         }) + '\n',
       // The contracts cache is written, in the user's cache folder.
       stderr: ''

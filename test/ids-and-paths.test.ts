@@ -127,7 +127,7 @@ describe.concurrent('slice ids cannot write outside `.greenlight/tiers/`', () =>
     expectError(await tiers(folder, 'respond', 'stop-hook', 'no'), 1, `Unexpected slice id "stop-hook" in the arguments, ${sliceRule}`)
     // A good id that is no slice is the usual error; any case and spaces around still work.
     expectError(await tiers(folder, 'checkpoint', 'constructor'), 1, 'Unexpected slice `constructor`, expected one of: S-01, S-02')
-    expect((await tiers(folder, 'respond', ' s-01 ', 'no')).code).toBe(0)
+    expect((await tiers(folder, 'respond', ' s-01 ', 'the grid is wrong')).code).toBe(0)
     expect(await outsideState(folder)).toEqual(before)
     expect(await fs.readdir(file(folder, 'tiers'))).toEqual(expect.arrayContaining(['S-01.json']))
   })
@@ -145,7 +145,7 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
     const checkpoint = await tiers(folder, 'checkpoint', '__proto__')
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: `${nothingToCheck}\n${deprecation}\n`})
     expect(checkpoint.stdout.split('\n')[0]).toBe('ALL TESTS PASSING — Slice __proto__: Currency Formatting')
-    expect((await tiers(folder, 'respond', '__proto__', 'no')).code).toBe(0)
+    expect((await tiers(folder, 'respond', '__proto__', 'the grid is wrong')).code).toBe(0)
     const state = JSON.parse(await fs.readFile(file(folder, 'tiers', '__proto__.json'), 'utf8'))
     expect({slice: state.slice, rejectionCount: state.rejectionCount}).toEqual({slice: '__proto__', rejectionCount: 1})
     expect((await tiers(folder, 'status')).stdout).toBe(

@@ -2,15 +2,17 @@
  * What `tiers respond` takes, through the real bin, in copies of the
  * example project (`content/examples/greenlight-project`): an approval only
  * for a checkpoint that could be shown (a fresh passing `tiers verify` run),
- * a rejection always; and the mismatch deferred by skipping verification
- * kept by every later decision.
+ * a rejection always; the mismatch deferred by skipping verification kept by
+ * every later decision; and the answers a person gives: approvals as typed,
+ * a bare no that asks for the description, feedback said as such, and
+ * `--undo`.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleDeprecation as exampleDeprecationText, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const warningLine =
@@ -74,7 +76,7 @@ describe.concurrent('an approval needs a checkpoint shown on fresh passing verif
     await ok(folder, 'verify', 'S-02')
     expect(await tiers(folder, 'respond', 'S-02', 'yes')).toEqual({
       code: 0,
-      stdout: 'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\n',
+      stdout: 'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo S-02\n',
       stderr: warningLine
     })
     expect((await readState(folder, 'S-02')).decision).toMatchObject({status: 'approved', mismatch: []})
@@ -116,7 +118,7 @@ describe.concurrent('the mismatch deferred by a skip', () => {
     await ok(folder, 'verify', 'S-01')
     const run = await ok(folder, 'respond', 'S-01', 'yes')
     expect(run.stdout).toBe(
-      'APPROVED — Slice S-01: Campaign Cards\n\nRecorded. The slice is complete: go on to summary and docs.\nThe mismatch acknowledged when verification was skipped stays recorded:\n  - "rejection 1"\n  - "rejection 2"\n  - "rejection 3"\n'
+      'APPROVED — Slice S-01: Campaign Cards\n\nRecorded. The slice is complete: go on to summary and docs.\nThe mismatch acknowledged when verification was skipped stays recorded:\n  - "rejection 1"\n  - "rejection 2"\n  - "rejection 3"\nTo withdraw this answer: tiers respond --undo S-01\n'
     )
     expect((await readState(folder, 'S-01')).decision).toMatchObject({status: 'approved', mismatch: first})
     expect(JSON.parse((await ok(folder, 'status', 'S-01', '--json')).stdout).slices[0].decision).toMatchObject({status: 'approved', mismatch: first})
@@ -125,7 +127,7 @@ describe.concurrent('the mismatch deferred by a skip', () => {
   it('stays through a new rejection, a pair and an approval', async ({expect}) => {
     const folder = await project()
     await skipped(folder)
-    expect((await ok(folder, 'respond', 'S-01', 'rejection 4')).stdout).toMatch(/^ESCALATION: /)
+    expect((await ok(folder, 'respond', 'S-01', 'rejection 4')).stdout).toMatch(/\n\nESCALATION: /)
     await ok(folder, 'escalate', 'S-01', '2')
     await ok(folder, 'route', 'S-01', '3', '--detail', 'step by step')
     await ok(folder, 'verify', 'S-01')
@@ -146,3 +148,94 @@ describe.concurrent('the mismatch deferred by a skip', () => {
     expect(state.escalations.map((entry: {decision: string}) => entry.decision)).toEqual(['skip', 'rescope', 'skip'])
   })
 })
+
+describe.concurrent('answers a person gives', () => {
+  const approved = (slice: string, name: string) =>
+    `APPROVED — Slice ${slice}: ${name}\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo ${slice}\n`
+
+  it('approves the forms people type, each withdrawn again with --undo, the state put back each time', async ({expect}) => {
+    const folder = await project()
+    await ok(folder, 'verify', 'S-02')
+    const replies = ['Yes.', 'approve', 'approved.', 'LGTM', 'ok', 'yes please', '1)', ' Looks good! ']
+    for (const reply of replies) {
+      expect(await tiers(folder, 'respond', 'S-02', reply), reply).toEqual({code: 0, stdout: approved('S-02', 'Currency Formatting'), stderr: warningLine})
+      const undo = await ok(folder, 'respond', '--undo', 'S-02')
+      expect(undo.stdout).toMatch(
+        new RegExp(`^WITHDRAWN — Slice S-02: Currency Formatting\n\nWithdrawn: the approval ${escape(JSON.stringify(reply))} recorded \\S+; it stays in the history, marked withdrawn\\.\nNow: 0 rejections, undecided\\.\n$`)
+      )
+      expect((await readState(folder, 'S-02')).decision).toBeNull()
+    }
+    const state = await readState(folder, 'S-02')
+    expect(state.answers.map((answer: {reply: string; outcome: string; withdrawnAt: string | null}) => [answer.reply, answer.outcome, answer.withdrawnAt !== null])).toEqual(
+      replies.map((reply) => [reply, 'approval', true])
+    )
+  })
+
+  it('asks for the description on a bare no, 2, 3 or reject, exit 1, and writes nothing', async ({expect}) => {
+    const folder = await project()
+    for (const reply of ['no', 'N.', '2', '2)', 'Reject!']) {
+      expect(await tiers(folder, 'respond', 'S-01', reply), reply).toEqual(
+        refused(`Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is wrong: tiers respond S-01 "what is wrong"; nothing was recorded`)
+      )
+    }
+    for (const reply of ['3', 'Partially.']) {
+      expect(await tiers(folder, 'respond', 'S-01', reply), reply).toEqual(
+        refused(`Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is missing: tiers respond S-01 "partially: what is missing"; nothing was recorded`)
+      )
+    }
+    await expect(fs.access(stateFile(folder, 'S-01'))).rejects.toThrow()
+    // With its description, option 3 is partial feedback, kept verbatim.
+    await ok(folder, 'respond', 'S-01', '3', 'the badge is orange')
+    expect((await readState(folder, 'S-01')).rejections).toMatchObject([{feedback: '3 the badge is orange', partial: true}])
+  })
+
+  it('says a reply is feedback before counting it; --undo withdraws it, logged, in text and JSON; nothing left: exit 1', async ({expect}) => {
+    const folder = await project()
+    const reply = 'yes, but the header is wrong'
+    const run = await ok(folder, 'respond', 'S-01', reply)
+    expect(run.stdout.startsWith(`Recorded as feedback, not an approval: "${reply}"\nIf it was meant as an approval: tiers respond --undo S-01, then tiers respond S-01 yes\n\nYour feedback: "${reply}"\n`)).toBe(true)
+    expect(run.stdout).toContain('\nRejection 1 of 3 recorded.')
+    await ok(folder, 'route', 'S-01', '1')
+
+    const undo = JSON.parse((await ok(folder, 'respond', '--undo', 'S-01', '--json')).stdout)
+    expect(undo).toEqual({
+      slice: 'S-01',
+      name: 'Campaign Cards',
+      outcome: 'withdrawn',
+      withdrawn: {
+        reply,
+        outcome: 'rejection',
+        at: expect.any(String),
+        decisionBefore: null,
+        escalationsBefore: 0,
+        withdrawnAt: expect.any(String),
+        withdrawnRejection: expect.objectContaining({feedback: reply, classification: 'test_gap'})
+      },
+      rejectionCount: 0,
+      decision: null,
+      warnings: [exampleDeprecationText]
+    })
+    const state = await readState(folder, 'S-01')
+    expect(state).toMatchObject({rejectionCount: 0, rejections: [], decision: null})
+    expect(state.answers).toEqual([undo.withdrawn])
+    expect(await tiers(folder, 'respond', '--undo', 'S-01')).toEqual(
+      refused('Unexpected `--undo`: slice S-01 has no recorded answer to withdraw, expected one given with `tiers respond S-01 <reply>`')
+    )
+    expect(await tiers(folder, 'respond', '--undo', 'S-01', 'yes')).toEqual(refused('Unexpected arguments, expected `tiers respond --undo <slice>` (no reply)'))
+    expect((await ok(folder, 'status', 'S-01')).stdout).toContain('S-01 Campaign Cards: verify, 0/3 rejections, undecided, next: checkpoint')
+  })
+
+  it('refuses to withdraw an answer once an escalation choice was recorded after it, writing nothing', async ({expect}) => {
+    const folder = await project()
+    for (const reply of ['one', 'two', 'three']) await ok(folder, 'respond', 'S-01', reply)
+    await ok(folder, 'escalate', 'S-01', '1')
+    const before = await fs.readFile(stateFile(folder, 'S-01'), 'utf8')
+    expect(await tiers(folder, 'respond', '--undo', 'S-01')).toEqual(
+      refused('Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("three"), expected none: the answer can no longer be withdrawn')
+    )
+    expect(await fs.readFile(stateFile(folder, 'S-01'), 'utf8')).toBe(before)
+  })
+})
+
+/** `text` as a literal part of a regular expression. */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

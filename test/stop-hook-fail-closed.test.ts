@@ -88,7 +88,16 @@ async function answerOf(run: Promise<Run>, check: typeof expect = expect): Promi
   return JSON.parse(done.stdout) as Record<string, string>
 }
 
-const verifyStale = (why: string) => `stale: since its latest run, ${why}`
+/** `text` as a literal part of a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** A stale slice as the block says it: in the words of `tiers checkpoint`, the run’s time aside. */
+const staleOf = (slice: string, why: string) => `VERIFICATION STALE — Slice ${slice}\n\nThe latest run (<time>) passed, but since then ${why}.`
+const staleIn = (slice: string, why: string | RegExp) =>
+  new RegExp(`\\nVERIFICATION STALE — Slice ${literal(slice)}\\n\\nThe latest run \\(\\d{4}-[\\d:.T-]+Z\\) passed, but since then ${typeof why === 'string' ? literal(why) : why.source}\\.\\n`)
+const withoutTimes = (text: string) => text.replace(/The latest run \(\d{4}-[\d:.T-]+Z\)/g, 'The latest run (<time>)')
+const missingOf = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.'
 
 describe.concurrent('the stop hook judges the work, not the records', () => {
   it('blocks while a slice never verified remains, though every recorded run passed', async ({expect}) => {
@@ -96,8 +105,7 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     expect((await runTiers(folder, ['verify', 'S-01'])).code).toBe(0)
     expect(await answerOf(hook(folder), expect)).toEqual({
       decision: 'block',
-      reason:
-        'HOLD: Cannot stop - verification not run.\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-02.1, C-02.2'
+      reason: `HOLD: Cannot stop - verification not run.\n\n${missingOf('S-02: Checkout')}\n\n${runAll}\nCriteria remaining:\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
     })
   })
 
@@ -106,19 +114,21 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     expect((await runTiers(folder, ['verify', '--all'])).code).toBe(0)
     expect(await answerOf(hook(folder), expect)).toEqual({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-02.2: The page reads well to a person'})
     await fs.appendFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
-    expect(await answerOf(hook(folder), expect)).toEqual({
+    const answer = await answerOf(hook(folder), expect)
+    expect({...answer, reason: withoutTimes(answer.reason!)}).toEqual({
       decision: 'block',
-      reason: `HOLD: Cannot stop - verification stale.\nSlice S-01: ${verifyStale('uncommitted changes differ')}\nSlice S-02: ${verifyStale('uncommitted changes differ')}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-02.1, C-02.2`
+      reason: `HOLD: Cannot stop - verification stale.\n\n${staleOf('S-01: Build', 'uncommitted changes differ')}\n\n${staleOf('S-02: Checkout', 'uncommitted changes differ')}\n\n${runAll}\nCriteria remaining:\n  - C-01.1 (checked by its command): The build passes\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
     })
+    // The checkpoint says the same of S-02, word for word.
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
     expect(checkpoint.code).toBe(1)
-    expect(checkpoint.stdout).toMatch(/^VERIFICATION STALE — Slice S-02: Checkout\n/)
+    expect(withoutTimes(checkpoint.stdout)).toBe(`${staleOf('S-02: Checkout', 'uncommitted changes differ')}\n\nRun \`tiers verify S-02\`, then \`tiers checkpoint S-02\` again.\n`)
   })
 
   it('finds the project from the hook’s `cwd` in a subfolder, or from its own folder there', async ({expect}) => {
     const folder = await scratch()
     const src = path.join(folder, 'src')
-    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\nSlice S-01: never verified\nSlice S-02: never verified\n/)}
+    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\n\nVERIFICATION MISSING — Slice S-01: Build\n[^]*\nVERIFICATION MISSING — Slice S-02: Checkout\n/)}
     expect(await answerOf(hook(folder, {session_id: 's', cwd: src}, {}, os.tmpdir()), expect)).toEqual(blocked)
     expect(await answerOf(hook(folder, {session_id: 't'}, {}, src), expect)).toEqual(blocked)
     const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
@@ -170,7 +180,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await fs.rm(path.join(folder, 'src', 'app.txt'))
       await execFileAsync('mkfifo', [path.join(folder, 'src', 'app.txt')])
     })
-    expect(answer.reason).toMatch(/\nSlice S-01: stale: since its latest run, the sources cannot be fingerprinted: `git diff` failed \(exit code 128: .*\)\n/)
+    expect(answer.reason).toMatch(staleIn('S-01: Build', /the sources cannot be fingerprinted: `git diff` failed \(exit code 128: .*\)/))
   })
 
   it('a diff driver of the repository’s that fails or hides the edit: the edit shows all the same', async ({expect}) => {
@@ -180,7 +190,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await git(folder, 'config', 'diff.hidden.textconv', 'true')
       await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
     })
-    expect(answer.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
   })
 
   it('an edit of a file marked --assume-unchanged', async ({expect}) => {
@@ -188,7 +198,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await git(folder, 'update-index', '--assume-unchanged', 'src/app.txt')
       await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
     })
-    expect(answer.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
   })
 
   it('an untracked file edited to the same size and time', async ({expect}) => {
@@ -201,7 +211,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
     await fs.writeFile(file, 'bbbb\n')
     await fs.utimes(file, time, time)
     const after = await answerOf(hook(folder), expect)
-    expect(after.reason).toContain(`\nSlice S-01: ${verifyStale('uncommitted changes differ')}\n`)
+    expect(after.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
   })
 
   it('a FIFO named .gitignore in a subfolder, or at .git/info/exclude: git is stopped at its time limit and nothing is fresh', async ({expect, skip}) => {
@@ -212,7 +222,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
         await fs.rm(path.join(folder, fifo), {force: true})
         await execFileAsync('mkfifo', [path.join(folder, fifo)])
       }, env)
-      expect(answer.reason).toMatch(/\nSlice S-01: stale: since its latest run, the sources cannot be fingerprinted: `git (diff|ls-files)` took longer than 1 s and was stopped\n/)
+      expect(answer.reason).toMatch(staleIn('S-01: Build', /the sources cannot be fingerprinted: `git (diff|ls-files)` took longer than 1 s and was stopped/))
       const status = await runTiers(folder, ['checkpoint', 'S-02'], '', env)
       expect(status.code).toBe(1)
     }

@@ -65,8 +65,11 @@ function answer(value: Record<string, string>): Run {
   return {code: 0, stdout: JSON.stringify(value) + '\n', stderr: ''}
 }
 
-/** Measured durations, which change from run to run. */
-const normalize = (run: Run): Run => ({...run, stdout: run.stdout.replace(/exit code (\d+) in \d+\.\d s/g, 'exit code $1 in <n> s')})
+/** Measured durations and the times of runs, which change from run to run. */
+const normalize = (run: Run): Run => ({
+  ...run,
+  stdout: run.stdout.replace(/exit code (\d+) in \d+\.\d s/g, 'exit code $1 in <n> s').replace(/The latest run \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/g, 'The latest run (<time>)')
+})
 
 async function counts(folder: string): Promise<Record<string, number>> {
   const file = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
@@ -76,10 +79,28 @@ async function counts(folder: string): Promise<Record<string, number>> {
 
 // Every criterion `tiers verify` checks, in contract order: those with a command, and C-01.4 of a verify contract, for a person.
 const criteria = 'C-01.1, C-01.2, C-01.3, C-01.4, C-02.1, C-02.2, C-03.1, C-03.2'
+/** A remaining criterion as the block lists it. */
+const byCommand = (id: string, text: string) => `  - ${id} (checked by its command): ${text}`
+const forPerson = (id: string, text: string) => `  - ${id} (for a person at the checkpoint): ${text}`
+const criteriaOf = {
+  'S-01': [
+    byCommand('C-01.1', 'The build log is printed in full'),
+    byCommand('C-01.2', 'answer.txt holds 42'),
+    byCommand('C-01.3', 'The answer comes within two seconds'),
+    forPerson('C-01.4', 'The answer reads well to a person')
+  ],
+  'S-02': [byCommand('C-02.1', 'answer.txt is one line'), byCommand('C-02.2', 'The service prints digits only')],
+  'S-03': [byCommand('C-03.1', 'The cache answers within a second'), byCommand('C-03.2', 'The cache warms up within five seconds')]
+}
+/** What `tiers checkpoint` says of a slice never verified, or stale, as the block says it. */
+const missingText = (id: string, name: string) =>
+  `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+const staleText = (id: string, name: string, why: string) => `VERIFICATION STALE — Slice ${id}: ${name}\n\nThe latest run (<time>) passed, but since then ${why}.`
+const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.'
 const neverVerified = 'Slice S-01: never verified\nSlice S-02: never verified\nSlice S-03: never verified'
 const notRun = answer({
   decision: 'block',
-  reason: `HOLD: Cannot stop - verification not run.\n${neverVerified}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${criteria}`
+  reason: `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Answer Service')}\n\n${missingText('S-02', 'Answer Format')}\n\n${missingText('S-03', 'S-03')}\n\n${runAll}\nCriteria remaining:\n${[...criteriaOf['S-01'], ...criteriaOf['S-02'], ...criteriaOf['S-03']].join('\n')}`
 })
 const notRunValve = (blocks: number, max: number) =>
   answer({
@@ -134,13 +155,16 @@ describe.concurrent('tiers stop-hook', () => {
       expect(await stopHook(folder)).toEqual(answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'}))
       // A source changed after the run: it proves nothing now.
       await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
-      const since = 'stale: since its latest run, uncommitted changes differ'
-      expect(await stopHook(folder)).toEqual(
+      // In the words of `tiers checkpoint`, with the criteria that remain and who checks each.
+      const since = 'uncommitted changes differ'
+      expect(normalize(await stopHook(folder))).toEqual(
         answer({
           decision: 'block',
-          reason: `HOLD: Cannot stop - verification stale.\nSlice S-01: ${since}\nSlice S-02: ${since}\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1, C-01.2, C-01.3, C-01.4, C-02.1, C-02.2`
+          reason: `HOLD: Cannot stop - verification stale.\n\n${staleText('S-01', 'Answer Service', since)}\n\n${staleText('S-02', 'Answer Format', since)}\n\n${runAll}\nCriteria remaining:\n${[...criteriaOf['S-01'], ...criteriaOf['S-02']].join('\n')}`
         })
       )
+      const checkpoint = normalize(await tiers(folder, ['checkpoint', 'S-01']))
+      expect(checkpoint.stdout).toBe(`${staleText('S-01', 'Answer Service', since)}\n\nRun \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.\n`)
       expect(await counts(folder)).toEqual({'session-1': 1})
     })
 
@@ -265,7 +289,7 @@ describe('broken files of the stop hook', () => {
       expect(first.code).toBe(0)
       expect(JSON.parse(first.stdout)).toEqual({
         decision: 'block',
-        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}:1:2: Unexpected \`broken\`, expected a property name in double quotes or \`}\`\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-01.1`
+        reason: `HOLD: Cannot stop - verification not run.\nThe verification status cannot be read: ${status}:1:2: Unexpected \`broken\`, expected a property name in double quotes or \`}\`\n\n${missingText('S-01', 'S-01')}\n\n${runAll}\nCriteria remaining:\n${byCommand('C-01.1', 'It answers')}`
       })
       const second = await tiers(folder, ['stop-hook'], input, {TIERS_MAX_BLOCKS: '1'})
       expect(JSON.parse(second.stdout).systemMessage).toMatch(/^WARNING: Stop allowed by the safety valve after 1 blocks \(limit 1\)\./)
@@ -303,7 +327,17 @@ describe('broken files of the stop hook', () => {
  */
 describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
   const exampleCriteria = 'C-01.1, C-01.2, C-01.3, C-03.1, C-03.2, C-06.1, C-06.2'
-  const exampleNotRun = `HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: ${exampleCriteria}`
+  // No criterion of the example has a command: each is for a person, at the checkpoint.
+  const exampleRemaining = [
+    forPerson('C-01.1', 'Campaigns render as cards in a 3-column grid on a 1280px wide screen'),
+    forPerson('C-01.2', 'Each card shows the campaign name, its status and its spend'),
+    forPerson('C-01.3', 'Clicking a card opens /campaigns/{id}'),
+    forPerson('C-03.1', 'A paused campaign shows a grey "Paused" badge'),
+    forPerson('C-03.2', 'A live campaign shows a green "Live" badge'),
+    forPerson('C-06.1', 'Clicking "Export" downloads campaigns.csv with one row per campaign'),
+    forPerson('C-06.2', 'Amounts in the file use the account currency')
+  ].join('\n')
+  const exampleNotRun = `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Campaign Cards')}\n\n${missingText('S-02', 'Currency Formatting')}\n\n${runAll}\nCriteria remaining:\n${exampleRemaining}`
   const noneFound = answer({decision: 'block', reason: exampleNotRun})
 
   /** A temporary copy of the greenlight example whose test command passes. */

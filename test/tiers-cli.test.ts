@@ -141,8 +141,20 @@ Does this match what you intended?
   2) No — I'll describe what's wrong
   3) Partially — some criteria met, I'll describe the gaps`
 
+/** What `respond` says first of a reply it records as feedback. */
+function feedbackNote(feedback: string, slice = 'S-01'): string {
+  return `Recorded as feedback, not an approval: ${JSON.stringify(feedback)}
+If it was meant as an approval: tiers respond --undo ${slice}, then tiers respond ${slice} yes`
+}
+
+/** What `respond` says after an approval. */
+const approvedText = (slice: string, name: string) =>
+  `APPROVED — Slice ${slice}: ${name}\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo ${slice}`
+
 function rejectionText(feedback: string, count: number, threshold = 3): string {
-  return `Your feedback: "${feedback}"
+  return `${feedbackNote(feedback)}
+
+Your feedback: "${feedback}"
 
 How should we address this?
 
@@ -292,7 +304,9 @@ ${await handoffS01()}`
     const run = await tiers(folder, 'respond', 'S-01', third)
     expectOk(
       run,
-      `ESCALATION: Campaign Cards
+      `${feedbackNote(third)}
+
+ESCALATION: Campaign Cards
 
 This slice has been rejected 3 times. The verification criteria may not match
 what the contracts and tests can deliver.
@@ -356,7 +370,7 @@ describe('approval and staleness on S-02', () => {
     const run = await tiers(folder, 'respond', 'S-02', reply)
     expect(run).toEqual({
       code: 0,
-      stdout: 'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\n',
+      stdout: approvedText('S-02', 'Currency Formatting') + '\n',
       stderr: warningLine
     })
     const state = await readState(folder, 'S-02')
@@ -366,7 +380,8 @@ describe('approval and staleness on S-02', () => {
       rejectionCount: 0,
       rejections: [],
       escalations: [],
-      decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []}
+      decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []},
+      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}]
     })
     const after = await tiers(folder, 'status')
     expect(after.code).toBe(0)
@@ -440,7 +455,7 @@ describe('escalation choices and refusals', () => {
 
     const again = await tiers(folder, 'respond', 'S-01', 'still two columns')
     expect(again.code).toBe(0)
-    expect(again.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expect(again.stdout).toMatch(/\n\nESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
     expect(again.stdout).toContain('3. "rejection 3" -> spawned test writer with detailed description\n4. "still two columns" -> not routed\n')
     state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(4)
@@ -486,7 +501,7 @@ describe('refusals around the escalation choice', () => {
     await reject(folder, 3)
     const stateFile = file(folder, 'tiers', 'S-01.json')
     const before = await fs.readFile(stateFile)
-    for (const reply of ['still two columns', 'Partially: the badge is orange', '2']) {
+    for (const reply of ['still two columns', 'Partially: the badge is orange', '2 the badge is orange']) {
       expectError(
         await tiers(folder, 'respond', 'S-01', reply),
         1,
@@ -494,7 +509,7 @@ describe('refusals around the escalation choice', () => {
       )
     }
     // With --json too: the error on stdout, the line on stderr.
-    const failed = await tiers(folder, 'respond', 'S-01', 'no', '--json')
+    const failed = await tiers(folder, 'respond', 'S-01', 'no, still orange', '--json')
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toEqual({
       error: {code: 1, message: 'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'}
@@ -507,7 +522,7 @@ describe('refusals around the escalation choice', () => {
     await verified(folder, 'S-01')
     expectOk(
       await tiers(folder, 'respond', 'S-01', 'yes'),
-      'APPROVED — Slice S-01: Campaign Cards\n\nRecorded. The slice is complete: go on to summary and docs.'
+      approvedText('S-01', 'Campaign Cards')
     )
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({rejectionCount: 3, escalations: [], decision: {status: 'approved', mismatch: []}})
@@ -542,7 +557,7 @@ describe('refusals around the escalation choice', () => {
     // A new rejection reopens the slice: it escalates again, with every rejection since the start.
     const again = await tiers(folder, 'respond', 'S-01', 'the badge is still orange')
     expect(again.code).toBe(0)
-    expect(again.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expect(again.stdout).toMatch(/\n\nESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
     expect(again.stdout).toContain('\n4. "the badge is still orange" -> not routed\n')
     expect((await readState(folder, 'S-01')).decision).toBeNull()
     expectOk(
@@ -569,7 +584,7 @@ describe('refusals around the escalation choice', () => {
     // The checkpoint takes the next reply: a rejection reopens the slice and escalates again.
     const rejected = await tiers(folder, 'respond', 'S-01', 'the grid is 4 columns now')
     expect(rejected.code).toBe(0)
-    expect(rejected.stdout).toMatch(/^ESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
+    expect(rejected.stdout).toMatch(/\n\nESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
     expectOk(await tiers(folder, 'status', 'S-01'), status.s01(4, 'undecided', 'escalation'))
   })
 
@@ -687,8 +702,8 @@ Warnings:
     })
 
     const rejected = json(await tiers(folder, 'respond', 'S-01', 'The grid shows 2 columns', '--json'))
-    expect(rejected).toMatchObject({slice: 'S-01', name: 'Campaign Cards', rejectionCount: 1, outcome: 'rejected', threshold: 3, feedback: 'The grid shows 2 columns'})
-    expect(rejected.options).toBe(rejectionText('The grid shows 2 columns', 1).split('\n\nRejection 1')[0])
+    expect(rejected).toMatchObject({slice: 'S-01', name: 'Campaign Cards', rejectionCount: 1, outcome: 'rejected', recordedAs: 'feedback', threshold: 3, feedback: 'The grid shows 2 columns'})
+    expect(rejected.options).toBe(rejectionText('The grid shows 2 columns', 1).split('\n\nRejection 1')[0].split('\n\n').slice(1).join('\n\n'))
 
     const routed = json(await tiers(folder, 'route', 'S-01', '3', '--detail', 'three columns', '--json'))
     expect(routed).toMatchObject({
@@ -708,8 +723,8 @@ Warnings:
     expect(routed.contracts[0].source).toMatch(/^### C-01: CampaignCardGrid\n[\s\S]*\*\*Dependencies:\*\* C-02$/)
 
     await reject(folder, 1)
-    const escalation = json(await tiers(folder, 'respond', 'S-01', 'Partially', '--json'))
-    expect(escalation).toMatchObject({outcome: 'escalation', rejectionCount: 3, threshold: 3, feedback: 'Partially'})
+    const escalation = json(await tiers(folder, 'respond', 'S-01', 'Partially: no badge', '--json'))
+    expect(escalation).toMatchObject({outcome: 'escalation', recordedAs: 'feedback', rejectionCount: 3, threshold: 3, feedback: 'Partially: no badge'})
     expect(escalation.escalation).toMatch(/^ESCALATION: Campaign Cards\n[\s\S]*\nWhich option\? \(1\/2\/3\)$/)
 
     const skipped = json(await tiers(folder, 'escalate', 'S-01', '3', '--json'))
@@ -723,7 +738,7 @@ Warnings:
         status: 'accepted-as-auto',
         at: expect.stringMatching(isoTime),
         contractsHash: expect.stringMatching(/^sha256:/),
-        mismatch: ['The grid shows 2 columns', 'rejection 1', 'Partially']
+        mismatch: ['The grid shows 2 columns', 'rejection 1', 'Partially: no badge']
       },
       warnings: [deprecation]
     })
@@ -846,7 +861,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     const folder = await project()
     await fs.mkdir(file(folder, 'tiers'))
     await fs.writeFile(file(folder, 'tiers', 'S-01.json'), text)
-    const [respond, state] = await Promise.all([tiers(folder, 'respond', 'S-01', 'no'), tiers(folder, 'status', 'S-01')])
+    const [respond, state] = await Promise.all([tiers(folder, 'respond', 'S-01', 'the grid is wrong'), tiers(folder, 'status', 'S-01')])
     const message = `.greenlight/tiers/S-01.json:${reason}; fix or remove the file (it is never reset silently)`
     expectError(respond, 2, message)
     expectError(state, 2, message)

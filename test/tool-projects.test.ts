@@ -54,7 +54,7 @@ describe('tiers on an OpenSpec project', () => {
 
     // Every task done: the change is ready for its run and checkpoint.
     await fs.writeFile(tasks, (await fs.readFile(tasks, 'utf8')).replaceAll('- [ ]', '- [x]'))
-    expect((await stopHook(project)).reason).toContain('Slice tidy-shelf-labels: never verified')
+    expect((await stopHook(project)).reason).toContain('\nVERIFICATION MISSING — Slice tidy-shelf-labels: ')
     expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
     const checkpoint = await runTiers(project, ['checkpoint', 'add-due-reminders'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
@@ -72,7 +72,7 @@ describe('tiers on an OpenSpec project', () => {
 describe('tiers on a Kiro project', () => {
   it('checks a feature with its acceptance criteria in any language, and lets the agent stop once it is verified', async ({expect}) => {
     const project = await toolProject('kiro-garden', '.kiro', (file) => !/(README\.md|empty-idea|garden-watering|notes-draft)$/.test(file))
-    expect((await stopHook(project)).reason).toContain('Slice recipe-sharing: never verified')
+    expect((await stopHook(project)).reason).toContain('\nVERIFICATION MISSING — Slice recipe-sharing: ')
     expect((await runTiers(project, ['verify', 'recipe-sharing'])).code).toBe(0)
     const checkpoint = await runTiers(project, ['checkpoint', 'recipe-sharing'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})

@@ -12,7 +12,7 @@ export {
 } from './lib/checkpoint.js'
 export {contractTier, resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
 export type {ContractTier, ResolvedSlice, SliceInput, TaggedItem} from './lib/slice.js'
-export {interpretResponse} from './lib/response.js'
+export {interpretResponse, normalizeReply} from './lib/response.js'
 export type {CheckpointResponse} from './lib/response.js'
 export {findEscalationOption, findRejectionOption, routeRejection} from './lib/routing.js'
 export type {EscalationOption, HandoffContract, RejectionOption, Route} from './lib/routing.js'
@@ -28,9 +28,9 @@ export {
   StateError,
   updateSliceState
 } from './lib/state.js'
-export type {EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
-export {escalationData, GateError, recordEscalation, recordResponse, recordRoute, sliceStatus} from './lib/gate.js'
-export type {GateContext, RespondResult, SliceStatus} from './lib/gate.js'
+export type {AnswerEntry, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
+export {escalationData, GateError, recordEscalation, recordResponse, recordRoute, sliceStatus, withdrawAnswer} from './lib/gate.js'
+export type {GateContext, RespondResult, SliceStatus, WithdrawResult} from './lib/gate.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 export {FileReadError} from './lib/file-error.js'
 export type {FilePlace} from './lib/file-error.js'

@@ -60,7 +60,10 @@ or a closed gate (checkpoint without fresh passing verification); 2 a broken fil
 export function commandHelp(spec: CommandSpec): string {
   return `Usage: tiers ${spec.usage}
 
-${spec.description}
+${spec.description
+  .split('\n')
+  .map((line) => wrap(line, ''))
+  .join('\n')}
 
 Options:
 ${optionLines(optionsOf(spec))}

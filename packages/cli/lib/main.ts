@@ -79,6 +79,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         'env-allow': {type: 'string', multiple: true},
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
+        undo: {type: 'boolean', default: false},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'v', default: false},
         debug: {type: 'boolean', default: false}
@@ -123,6 +124,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       envAllow: parseEnvAllow(values['env-allow']),
       slice: values.slice ?? null,
       all: values.all,
+      undo: values.undo,
       format,
       terminal: format === 'text' ? (io.terminal?.stdout ?? null) : null,
       progress: io.terminal?.stderr ? (line) => io.stderr(printable(line)) : null,

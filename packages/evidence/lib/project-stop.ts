@@ -89,7 +89,7 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
  * contract no file defines, a slice’s state file) is a problem line; a broken
  * status file counts as no run, and says so.
  */
-export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; broken: string | null}> {
+export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null}> {
   const problems = projectProblems(project)
   let status: VerificationStatus | null = null
   let broken: string | null = null
@@ -127,35 +127,39 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
     if (!run) {
       completed ??= await completedByProject(project.dir)
       if (decision === null && completed.has(slice.id)) continue
-      slices.push({id: slice.id, state: 'not-run', remaining: sliceCriteria(slice, context)})
+      slices.push({id: slice.id, name: slice.name, state: 'not-run', remaining: sliceCriteria(slice, context)})
       continue
     }
     fingerprint ??= await projectFingerprint(project)
     const freshness = judgeFreshness(run, {...fingerprint, contractsHash: context.contractsHash})
     if (freshness.state === 'fresh') {
       if (decided) continue
-      const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text}))
-      slices.push({id: slice.id, state: 'passed', manual})
+      const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
+      slices.push({id: slice.id, name: slice.name, state: 'passed', manual})
     } else if (freshness.state === 'stale') {
-      slices.push({id: slice.id, state: 'stale', changed: freshness.changed, remaining: sliceCriteria(slice, context)})
+      slices.push({id: slice.id, name: slice.name, state: 'stale', run: freshness.run.verification_run.timestamp, changed: freshness.changed, remaining: sliceCriteria(slice, context)})
     } else if (freshness.state === 'failed') {
-      slices.push({id: slice.id, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
+      slices.push({id: slice.id, name: slice.name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
     }
   }
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
-  for (const slice of project.slices) {
-    if (judged.has(slice.id)) problems.push(...openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
-  }
-  return {slices, problems, broken}
+  const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
+  return {slices, problems, openTasks, broken}
 }
 
-/** The criteria `tiers verify` checks for a slice: each with a command, and each of a verify contract (for a person). */
+/**
+ * The criteria `tiers verify` checks for a slice, as it names them: each with
+ * a command, and each of a verify contract without one, which a person
+ * confirms at the checkpoint (`forPerson`).
+ */
 function sliceCriteria(slice: ProjectSlice, context: ReturnType<typeof gateContext>): RemainingCriterion[] {
   return slice.contracts.flatMap(({contract}, position) =>
-    contract.criteria.flatMap((criterion, index) =>
-      criterion.check?.command || context.slice.contracts[position]?.effectiveTier === 'verify' ? [{id: `${contract.id ?? contract.name}.${index + 1}`, text: criterion.text}] : []
-    )
+    contract.criteria.flatMap((criterion, index): RemainingCriterion[] => {
+      const id = `${contract.id ?? contract.name}.${index + 1}`
+      if (criterion.check?.command) return [{id, text: criterion.text, forPerson: false}]
+      return context.slice.contracts[position]?.effectiveTier === 'verify' ? [{id, text: criterion.text, forPerson: true}] : []
+    })
   )
 }
 

@@ -7,21 +7,34 @@ import type {JsonFileKind} from '@verification-tiers/runtime'
 export interface RemainingCriterion {
   id: string
   text: string
+  /** A criterion of a verify contract without a command: a person confirms it at the checkpoint (`tiers verify` cannot). */
+  forPerson: boolean
 }
 
 /**
  * Where one slice in progress stands: never verified, its latest run stale
- * or failed, or passed on the sources as they are now (`manual`: its criteria
- * for a person, when its checkpoint is not approved yet).
+ * (`run`: when it ran) or failed, or passed on the sources as they are now
+ * (`manual`: its criteria for a person, when its checkpoint is not approved
+ * yet). `name` is the slice’s, as its checkpoint names it.
  */
 export type SliceJudgement =
-  | {id: string; state: 'not-run'; remaining: RemainingCriterion[]}
-  | {id: string; state: 'stale'; changed: string[]; remaining: RemainingCriterion[]}
-  | {id: string; state: 'failed'; failures: Array<{id: string; details: string}>}
-  | {id: string; state: 'passed'; manual: RemainingCriterion[]}
+  | {id: string; name: string; state: 'not-run'; remaining: RemainingCriterion[]}
+  | {id: string; name: string; state: 'stale'; run: string; changed: string[]; remaining: RemainingCriterion[]}
+  | {id: string; name: string; state: 'failed'; failures: Array<{id: string; details: string}>}
+  | {id: string; name: string; state: 'passed'; manual: RemainingCriterion[]}
 
-/** The row of the stop hook’s decision matrix that applied (problems, slices, safety valve). */
-export type StopCase = 'unchecked' | 'unchecked-valve' | 'missing' | 'missing-valve' | 'pass' | 'pass-manual' | 'failed' | 'failed-valve'
+/** The row of the stop hook’s decision matrix that applied (problems, open tasks, slices, safety valve). */
+export type StopCase =
+  | 'unchecked'
+  | 'unchecked-valve'
+  | 'tasks-open'
+  | 'tasks-open-valve'
+  | 'missing'
+  | 'missing-valve'
+  | 'pass'
+  | 'pass-manual'
+  | 'failed'
+  | 'failed-valve'
 
 /** What the stop hook answers. */
 export interface StopDecision {
@@ -48,10 +61,30 @@ export function decideStop(input: {
   broken?: string | null
   /** What the gate could not read, match or prove, one line each (`file:line: message`). */
   problems?: readonly string[]
+  /** The open tasks of the slices in progress, one line each (`file:line: text (open task of slice …)`). */
+  openTasks?: readonly string[]
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const valve = input.blocks >= max
-  const problems = input.problems ?? []
+  const openTasks = input.openTasks ?? []
+  // Open tasks beside what cannot be read are listed with it: the heading says the worse.
+  const problems = (input.problems ?? []).length > 0 ? [...(input.problems ?? []), ...openTasks] : []
+  if (problems.length === 0 && openTasks.length > 0) {
+    const lines = openTasks.join('\n')
+    return valve
+      ? {
+          case: 'tasks-open-valve',
+          decision: 'allow',
+          reason: null,
+          systemMessage: `${valveHeading(input.blocks, max)}\nTasks still open: ${lines}\nReview this work before accepting it.`
+        }
+      : {
+          case: 'tasks-open',
+          decision: 'block',
+          reason: `HOLD: Cannot stop - tasks open.\n${lines}\nFinish them (or remove the ones no longer planned), then run tiers verify --all to verify all acceptance criteria before completing.`,
+          systemMessage: null
+        }
+  }
   if (problems.length > 0) {
     const lines = problems.join('\n')
     return valve
@@ -68,9 +101,7 @@ export function decideStop(input: {
           systemMessage: null
         }
   }
-  const unverified = input.slices.flatMap((slice) =>
-    slice.state === 'not-run' ? [{id: slice.id, why: 'never verified'}] : slice.state === 'stale' ? [{id: slice.id, why: `stale: since its latest run, ${slice.changed.join('; ')}`}] : []
-  )
+  const unverified = input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? [unverifiedSlice(slice)] : []))
   // A contract in several slices gives its criteria once.
   const remaining = uniqueBy(
     input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? slice.remaining : [])),
@@ -97,6 +128,26 @@ export function decideStop(input: {
   const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
   if (manual.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual})}
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
+}
+
+/**
+ * A slice never verified or stale, as the templates show it: `why` in one
+ * line, and the fields of `evidence-state`, the words `tiers checkpoint`
+ * prints for the slice.
+ */
+function unverifiedSlice(slice: Extract<SliceJudgement, {state: 'not-run' | 'stale'}>) {
+  const stale = slice.state === 'stale'
+  return {
+    id: slice.id,
+    why: stale ? `stale: since its latest run, ${slice.changed.join('; ')}` : 'never verified',
+    title: stale ? 'STALE' : 'MISSING',
+    sliceId: slice.id,
+    sliceName: slice.name,
+    missing: !stale,
+    timestamp: stale ? slice.run : '',
+    failures: [],
+    changed: stale ? slice.changed : []
+  }
 }
 
 /** The same check failing in two slices’ runs (the test command of an `--all`) is said once. */

@@ -53,10 +53,20 @@ describe('judgeSlices', () => {
     const judged = await judgeSlices(await loadProject(dir))
     expect(judged).toEqual({
       slices: [
-        {id: 'S-01', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers'}, {id: 'C-01.2', text: 'It reads well'}]},
-        {id: 'S-02', state: 'not-run', remaining: [{id: 'C-02.1', text: 'It builds'}]}
+        {
+          id: 'S-01',
+          name: 'One',
+          state: 'not-run',
+          remaining: [
+            {id: 'C-01.1', text: 'It answers', forPerson: false},
+            {id: 'C-01.2', text: 'It reads well', forPerson: true}
+          ]
+        },
+        // A criterion of an auto contract remains only by its command, for `tiers verify`.
+        {id: 'S-02', name: 'Two', state: 'not-run', remaining: [{id: 'C-02.1', text: 'It builds', forPerson: false}]}
       ],
       problems: [],
+      openTasks: [],
       broken: null
     })
   })

@@ -13,20 +13,34 @@ import {FileReadError} from '@verification-tiers/runtime'
 import {afterAll, describe, expect, it} from 'vitest'
 
 const remaining = [
-  {id: 'AC-1', text: 'Errors use AppError'},
-  {id: 'AC-2', text: 'Tests pass'}
+  {id: 'AC-1', text: 'Errors use AppError', forPerson: true},
+  {id: 'AC-2', text: 'Tests pass', forPerson: false}
 ]
 
-const notRun: SliceJudgement[] = [{id: 'S-01', state: 'not-run', remaining}]
-const passing: SliceJudgement[] = [{id: 'S-01', state: 'passed', manual: []}]
+const notRun: SliceJudgement[] = [{id: 'S-01', name: 'Errors', state: 'not-run', remaining}]
+const passing: SliceJudgement[] = [{id: 'S-01', name: 'Errors', state: 'passed', manual: []}]
 const failing: SliceJudgement[] = [
-  {id: 'S-01', state: 'failed', failures: [{id: 'AC-2', details: 'pattern-checker found raw Error() throw at line 45'}]},
-  {id: 'S-02', state: 'failed', failures: [{id: 'AC-5', details: 'npm test exited with code 1'}, {id: 'AC-6', details: 'timed out after 60 s; its process group was killed'}]}
+  {id: 'S-01', name: 'Errors', state: 'failed', failures: [{id: 'AC-2', details: 'pattern-checker found raw Error() throw at line 45'}]},
+  {
+    id: 'S-02',
+    name: 'Totals',
+    state: 'failed',
+    failures: [
+      {id: 'AC-5', details: 'npm test exited with code 1'},
+      {id: 'AC-6', details: 'timed out after 60 s; its process group was killed'}
+    ]
+  }
 ]
 const withManual: SliceJudgement[] = [
-  {id: 'S-01', state: 'passed', manual: [{id: 'AC-3', text: 'Text of AC-3'}]},
-  {id: 'S-02', state: 'passed', manual: [{id: 'AC-7', text: 'Text of AC-7'}]}
+  {id: 'S-01', name: 'Errors', state: 'passed', manual: [{id: 'AC-3', text: 'Text of AC-3', forPerson: true}]},
+  {id: 'S-02', name: 'Totals', state: 'passed', manual: [{id: 'AC-7', text: 'Text of AC-7', forPerson: true}]}
 ]
+
+/** What `tiers checkpoint` says of a slice never verified, as the block says it too. */
+const missingText = (id: string, name: string) =>
+  `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+const runAgain = 'Run tiers verify --all to verify all acceptance criteria before completing.'
+const remainingText = 'Criteria remaining:\n  - AC-1 (for a person at the checkpoint): Errors use AppError\n  - AC-2 (checked by its command): Tests pass'
 
 describe('decideStop: the decision matrix', () => {
   it('allows five blocks by default', () => {
@@ -37,34 +51,44 @@ describe('decideStop: the decision matrix', () => {
     expect(decideStop({slices: notRun, blocks: 4})).toEqual({
       case: 'missing',
       decision: 'block',
-      reason: 'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2',
+      reason: `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\n${remainingText}`,
       systemMessage: null
     })
   })
 
   it('stale: says stale and why, not “not run”; with a slice never run too, says both', () => {
-    const stale: SliceJudgement = {id: 'S-02', state: 'stale', changed: ['the contracts changed', 'uncommitted changes differ'], remaining: [{id: 'C-02.1', text: 'x'}]}
+    const stale: SliceJudgement = {
+      id: 'S-02',
+      name: 'Totals',
+      state: 'stale',
+      run: '2025-01-01T10:00:00.000Z',
+      changed: ['the contracts changed', 'uncommitted changes differ'],
+      remaining: [{id: 'C-02.1', text: 'x', forPerson: true}]
+    }
+    // The words of `tiers checkpoint S-02` (its `evidence-refusal`), not a summary of them.
+    const staleText =
+      'VERIFICATION STALE — Slice S-02: Totals\n\nThe latest run (2025-01-01T10:00:00.000Z) passed, but since then the contracts changed and uncommitted changes differ.'
     expect(decideStop({slices: [stale], blocks: 0}).reason).toBe(
-      'HOLD: Cannot stop - verification stale.\nSlice S-02: stale: since its latest run, the contracts changed; uncommitted changes differ\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: C-02.1'
+      `HOLD: Cannot stop - verification stale.\n\n${staleText}\n\n${runAgain}\nCriteria remaining:\n  - C-02.1 (for a person at the checkpoint): x`
     )
     expect(decideStop({slices: [...notRun, stale], blocks: 0}).reason).toBe(
-      'HOLD: Cannot stop - verification not run or stale.\nSlice S-01: never verified\nSlice S-02: stale: since its latest run, the contracts changed; uncommitted changes differ\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2, C-02.1'
+      `HOLD: Cannot stop - verification not run or stale.\n\n${missingText('S-01', 'Errors')}\n\n${staleText}\n\n${runAgain}\n${remainingText}\n  - C-02.1 (for a person at the checkpoint): x`
     )
   })
 
   it('lists a criterion once when its contract is in several slices not yet verified', () => {
     const shared: SliceJudgement[] = [
-      {id: 'S-01', state: 'not-run', remaining},
-      {id: 'S-02', state: 'not-run', remaining: [remaining[1]!, {id: 'AC-9', text: 'Totals add up'}]}
+      {id: 'S-01', name: 'Errors', state: 'not-run', remaining},
+      {id: 'S-02', name: 'Totals', state: 'not-run', remaining: [remaining[1]!, {id: 'AC-9', text: 'Totals add up', forPerson: true}]}
     ]
     expect(decideStop({slices: shared, blocks: 0}).reason).toBe(
-      'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nSlice S-02: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2, AC-9'
+      `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${missingText('S-02', 'Totals')}\n\n${runAgain}\n${remainingText}\n  - AC-9 (for a person at the checkpoint): Totals add up`
     )
   })
 
   it('not run with no criterion: says none were found', () => {
-    expect(decideStop({slices: [{id: 'S-01', state: 'not-run', remaining: []}], blocks: 0}).reason).toBe(
-      'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: none found'
+    expect(decideStop({slices: [{id: 'S-01', name: 'Errors', state: 'not-run', remaining: []}], blocks: 0}).reason).toBe(
+      `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\nCriteria remaining: none found`
     )
   })
 
@@ -102,7 +126,7 @@ Failed:
 Continue working on failing criteria, then run tiers verify again.`,
       systemMessage: null
     })
-    expect(decideStop({slices: [failing[0]!, {id: 'S-03', state: 'not-run', remaining}], blocks: 0}).reason).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
+    expect(decideStop({slices: [failing[0]!, {id: 'S-03', name: 'Export', state: 'not-run', remaining}], blocks: 0}).reason).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
 
 Failed:
   - AC-2: pattern-checker found raw Error() throw at line 45
@@ -142,11 +166,37 @@ Review this work before accepting it.`
   })
 })
 
+describe('decideStop: open tasks', () => {
+  const task = 'specs/001-log/tasks.md:4: T002 Schedule the check (open task of slice 001-log)'
+
+  it('holds under their own heading when only open tasks hold, and the valve says so', () => {
+    expect(decideStop({slices: notRun, openTasks: [task], blocks: 0})).toEqual({
+      case: 'tasks-open',
+      decision: 'block',
+      reason: `HOLD: Cannot stop - tasks open.\n${task}\nFinish them (or remove the ones no longer planned), then run tiers verify --all to verify all acceptance criteria before completing.`,
+      systemMessage: null
+    })
+    expect(decideStop({slices: passing, openTasks: [task], blocks: 5})).toEqual({
+      case: 'tasks-open-valve',
+      decision: 'allow',
+      reason: null,
+      systemMessage: `WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nTasks still open: ${task}\nReview this work before accepting it.`
+    })
+  })
+
+  it('says “cannot be checked” only when something cannot be read, listing the open tasks after it', () => {
+    const problem = 'a.md:3: Unexpected one'
+    expect(decideStop({slices: notRun, problems: [problem], openTasks: [task], blocks: 0}).reason).toBe(
+      `HOLD: Cannot stop - verification cannot be checked.\n${problem}\n${task}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+    )
+  })
+})
+
 describe('stopHookOutput', () => {
   it('blocks with `decision` and `reason`', () => {
     expect(stopHookOutput(decideStop({slices: notRun, blocks: 0}))).toEqual({
       decision: 'block',
-      reason: 'HOLD: Cannot stop - verification not run.\nSlice S-01: never verified\nRun tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: AC-1, AC-2'
+      reason: `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\n${remainingText}`
     })
   })
 

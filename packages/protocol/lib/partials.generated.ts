@@ -14,6 +14,47 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "lastError", {"start":{"line":4,"column":4},"end":{"line":4,"column":13}} ), depth0)) != null ? stack1 : "")
     + "\n\nOptions:\n  1) Give guidance — describe what the implementation is missing\n  2) Re-scope — split or revise the slice\n  3) Stop — leave the slice incomplete for now\n\nWhich option? (1/2/3)\n";
 },"useData":true},
+  "criteria-remaining": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "Criteria remaining:\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":5,"column":9}}})) != null ? stack1 : "");
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "  - "
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":4,"column":6},"end":{"line":4,"column":8}} ), depth0)) != null ? stack1 : "")
+    + " ("
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"forPerson"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":4,"column":12},"end":{"line":4,"column":96}}})) != null ? stack1 : "")
+    + "): "
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":4,"column":101},"end":{"line":4,"column":105}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"2":function(container,depth0,helpers,partials,data) {
+    return "for a person at the checkpoint";
+},"3":function(container,depth0,helpers,partials,data) {
+    return "checked by its command";
+},"4":function(container,depth0,helpers,partials,data) {
+    return "Criteria remaining: none found\n";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(4, data, 0),"data":data,"loc":{"start":{"line":1,"column":0},"end":{"line":8,"column":7}}})) != null ? stack1 : "");
+},"useData":true},
   "decision-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -111,6 +152,25 @@ export const partialSpecs = {
     + ")\n";
 },"useData":true},
   "evidence-refusal": {"0":function(container,depth0,helpers,partials,data) {
+    return " once they are fixed";
+},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = container.invokePartial(lookupProperty(partials,"evidence-state"),depth0,{"name":"evidence-state","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "")
+    + "\nRun `tiers verify "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":3,"column":20},"end":{"line":3,"column":27}} ), depth0)) != null ? stack1 : "")
+    + "`"
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":30},"end":{"line":3,"column":80}}})) != null ? stack1 : "")
+    + ", then `tiers checkpoint "
+    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":3,"column":107},"end":{"line":3,"column":114}} ), depth0)) != null ? stack1 : "")
+    + "` again.\n";
+},"usePartial":true,"useData":true},
+  "evidence-state": {"0":function(container,depth0,helpers,partials,data) {
     return "No verification run is recorded for this slice: the checkpoint opens only\non a passing run.\n";
 },"1":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -145,8 +205,6 @@ export const partialSpecs = {
     + ") passed, but since then "
     + ((stack1 = lookupProperty(helpers,"join").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"changed"),{"name":"join","hash":{},"data":data,"loc":{"start":{"line":14,"column":54},"end":{"line":14,"column":70}}})) != null ? stack1 : "")
     + ".\n";
-},"4":function(container,depth0,helpers,partials,data) {
-    return " once they are fixed";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -164,14 +222,7 @@ export const partialSpecs = {
     + "\n\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"missing"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":6,"column":7}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":12,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":7}}})) != null ? stack1 : "")
-    + "\nRun `tiers verify "
-    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":17,"column":20},"end":{"line":17,"column":27}} ), depth0)) != null ? stack1 : "")
-    + "`"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":30},"end":{"line":17,"column":80}}})) != null ? stack1 : "")
-    + ", then `tiers checkpoint "
-    + ((stack1 = alias2(alias1(depth0, "sliceId", {"start":{"line":17,"column":107},"end":{"line":17,"column":114}} ), depth0)) != null ? stack1 : "")
-    + "` again.\n";
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "external-action-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -407,14 +458,6 @@ export const partialSpecs = {
     + ((stack1 = container.lambda(container.strict(depth0, "broken", {"start":{"line":3,"column":42},"end":{"line":3,"column":48}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"1":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda;
-
-  return "Slice "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":6,"column":8},"end":{"line":6,"column":10}} ), depth0)) != null ? stack1 : "")
-    + ": "
-    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":6,"column":16},"end":{"line":6,"column":19}} ), depth0)) != null ? stack1 : "")
-    + "\n";
-},"2":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -422,21 +465,8 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":44},"end":{"line":9,"column":108}}})) != null ? stack1 : "");
-},"3":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":9,"column":65},"end":{"line":9,"column":67}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":69},"end":{"line":9,"column":99}}})) != null ? stack1 : "");
-},"4":function(container,depth0,helpers,partials,data) {
-    return ", ";
-},"5":function(container,depth0,helpers,partials,data) {
-    return "none found";
+  return "\n"
+    + ((stack1 = container.invokePartial(lookupProperty(partials,"evidence-state"),depth0,{"name":"evidence-state","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -449,11 +479,10 @@ export const partialSpecs = {
     + ((stack1 = container.lambda(container.strict(depth0, "headline", {"start":{"line":1,"column":35},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
     + ".\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "")
-    + "Run tiers verify --all to verify all acceptance criteria before completing.\nCriteria remaining: "
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":9,"column":20},"end":{"line":9,"column":133}}})) != null ? stack1 : "")
-    + "\n";
-},"useData":true},
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
+    + "\nRun tiers verify --all to verify all acceptance criteria before completing.\n"
+    + ((stack1 = container.invokePartial(lookupProperty(partials,"criteria-remaining"),depth0,{"name":"criteria-remaining","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
+},"usePartial":true,"useData":true},
   "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {

@@ -17,8 +17,42 @@ export const tierMeanings: Readonly<Record<Tier, string>> = {
 /** Rejections of one slice before the escalation. */
 export const rejectionThreshold = 3
 
-/** Replies that approve a checkpoint (trimmed, any case); anything else rejects. */
-export const approvalReplies: readonly string[] = ['1', 'yes', 'y', 'approved']
+/**
+ * How a reply to the Verify checkpoint is read, in one rule: the reply is
+ * compared in any case, with the spaces around it dropped and those inside
+ * it made single, and with `.`, `!` and `)` at its end dropped (`Yes.`, `1)`).
+ * A reply that is then exactly one of `approvalReplies` approves; exactly one
+ * of `bareRejectionReplies` or `barePartialReplies` asks for the description
+ * and records nothing; anything else is feedback, kept verbatim. Nothing is
+ * read inside a longer reply: `yes, but …`, `not ok`, `ok?` are feedback.
+ */
+export const replyEndings = ['.', '!', ')'] as const
+
+/** Replies that approve a checkpoint, as the rule above compares them. None holds a word of `negatingWords`. */
+export const approvalReplies: readonly string[] = [
+  '1',
+  'y',
+  'yes',
+  'yes please',
+  'approve',
+  'approved',
+  'i approve',
+  'lgtm',
+  'looks good',
+  'looks good to me',
+  'ok',
+  'okay',
+  'ship it'
+]
+
+/** Replies that say no without saying what is wrong (choice 2): the description is asked for, nothing is recorded. */
+export const bareRejectionReplies: readonly string[] = ['2', 'n', 'no', 'nope', 'reject', 'rejected']
+
+/** Replies that say partially without saying what is missing (choice 3): the gaps are asked for, nothing is recorded. */
+export const barePartialReplies: readonly string[] = ['3', 'partial', 'partially']
+
+/** Words that turn an approval around (`not ok`, `yes but …`): no approval reply may hold one. */
+export const negatingWords: readonly string[] = ['no', 'not', 'but', 'except', 'after', 'once', 'until', 'unless', 'wrong', 'fix', "don't", 'dont', 'never']
 
 /** Headline of a Verify checkpoint, shown only on fresh passing evidence. */
 export const passingHeadline = 'ALL TESTS PASSING'

@@ -7,7 +7,7 @@ import {findEscalationOption, findRejectionOption, routeRejection} from './routi
 import type {EscalationOption, HandoffContract, Route} from './routing.js'
 import type {ResolvedSlice} from './slice.js'
 import {readSliceState, updateSliceState} from './state.js'
-import type {SliceState} from './state.js'
+import type {AnswerEntry, SliceState} from './state.js'
 
 /** A request the slice’s state cannot take (bad choice, nothing to route): the caller’s mistake. */
 export class GateError extends Error {
@@ -37,6 +37,12 @@ export type RespondResult =
   | {kind: 'approved'; response: CheckpointResponse; state: SliceState}
   | {kind: 'rejected'; response: CheckpointResponse; state: SliceState; escalate: boolean; threshold: number}
 
+/** What withdrawing an answer led to: the answer as now logged (withdrawn), and the state put back. */
+export interface WithdrawResult {
+  answer: AnswerEntry
+  state: SliceState
+}
+
 const timestamp = (context: GateContext) => (context.now ?? (() => new Date()))().toISOString()
 const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
 
@@ -48,27 +54,62 @@ const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThre
  */
 export async function recordResponse(context: GateContext, text: string): Promise<RespondResult> {
   const response = interpretResponse(text)
+  const id = context.slice.id
+  // A bare no says which choice, not what is wrong: counting it would route nothing to the test writer.
+  if (response.kind === 'needs-description') {
+    const what = response.partial ? 'what is missing' : 'what is wrong'
+    const example = response.partial ? `"partially: ${what}"` : `"${what}"`
+    throw new GateError(`Unexpected reply ${JSON.stringify(text)} to slice ${id} without a description, expected ${what}: tiers respond ${id} ${example}; nothing was recorded`)
+  }
   const threshold = thresholdOf(context)
-  return updateSliceState(context.dir, context.slice.id, (state): RespondResult => {
+  return updateSliceState(context.dir, id, (state): RespondResult => {
+    const at = timestamp(context)
+    const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null}
     if (response.kind === 'approval') {
-      state.decision = {status: 'approved', at: timestamp(context), contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
+      state.decision = {status: 'approved', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
+      state.answers.push({reply: text, outcome: 'approval', ...answer})
       return {kind: 'approved', response, state}
     }
     if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
-      throw new GateError(`Unexpected rejection: slice ${context.slice.id} waits for an escalation choice, expected \`tiers escalate ${context.slice.id} <1|2|3>\` first`)
+      throw new GateError(`Unexpected rejection: slice ${id} waits for an escalation choice, expected \`tiers escalate ${id} <1|2|3>\` first`)
     }
     state.decision = null
     state.rejectionCount++
-    state.rejections.push({
-      feedback: response.feedback,
-      partial: response.partial,
-      at: timestamp(context),
-      classification: null,
-      action: null,
-      detail: null,
-      routedAt: null
-    })
+    state.rejections.push({feedback: response.feedback, partial: response.partial, at, classification: null, action: null, detail: null, routedAt: null})
+    state.answers.push({reply: text, outcome: 'rejection', ...answer})
     return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
+  })
+}
+
+/**
+ * Withdraw the latest answer of the slice that stands: an approval gives
+ * back the decision it replaced; a rejection leaves the count and the log of
+ * rejections (its entry, with any route, is kept with the answer) and gives
+ * back the decision it cleared. The answer stays in the log, marked
+ * withdrawn. An escalation choice logged after the answer built on it, so
+ * the answer can no longer be withdrawn.
+ */
+export async function withdrawAnswer(context: GateContext): Promise<WithdrawResult> {
+  const id = context.slice.id
+  return updateSliceState(context.dir, id, (state): WithdrawResult => {
+    const answer = state.answers.findLast((entry) => entry.withdrawnAt === null)
+    if (!answer) throw new GateError(`Unexpected \`--undo\`: slice ${id} has no recorded answer to withdraw, expected one given with \`tiers respond ${id} <reply>\``)
+    if (state.escalations.length > answer.escalationsBefore) {
+      throw new GateError(`Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`)
+    }
+    if (answer.outcome === 'rejection') {
+      const entry = state.rejections.at(-1)
+      // The log says which entry the answer made; one that differs was changed by hand: withdraw nothing.
+      if (!entry || entry.at !== answer.at || entry.feedback !== answer.reply || state.rejectionCount === 0) {
+        throw new GateError(`Unexpected \`--undo\`: the latest rejection of slice ${id} is not the one its latest answer recorded (${JSON.stringify(answer.reply)}), expected them to agree: nothing was withdrawn`)
+      }
+      state.rejections.pop()
+      state.rejectionCount--
+      answer.withdrawnRejection = entry
+    }
+    state.decision = answer.decisionBefore
+    answer.withdrawnAt = timestamp(context)
+    return {answer, state}
   })
 }
 

@@ -1,17 +1,39 @@
-import {approvalReplies} from '@verification-tiers/protocol'
+import {approvalReplies, barePartialReplies, bareRejectionReplies, replyEndings} from '@verification-tiers/protocol'
 
 /** What a reply to the Verify checkpoint means. */
 export type CheckpointResponse =
   | {kind: 'approval'; text: string}
-  /** `feedback` is the reply verbatim; `partial` when the user chose option 3. */
+  /** `feedback` is the reply verbatim; `partial` when the user chose option 3 (`3 …`, `partially: …`). */
   | {kind: 'rejection'; feedback: string; partial: boolean}
+  /** A bare no (`no`, `2`) or partially (`3`): it says what the user chose, not what is wrong, so nothing is recorded. */
+  | {kind: 'needs-description'; text: string; partial: boolean}
 
 /**
- * Read a reply: `1`, `yes`, `y` or `approved` (any case, trimmed) approve;
- * anything else rejects, with the text kept exactly as given.
+ * A reply as the rule of `approvalReplies` compares it: lower case, the
+ * spaces around dropped and those inside made single, and any `.`, `!` or
+ * `)` at the end dropped.
+ */
+export function normalizeReply(text: string): string {
+  let reply = text.toLowerCase().replace(/\s+/g, ' ').trim()
+  while (reply !== '' && (replyEndings as readonly string[]).includes(reply.at(-1)!)) reply = reply.slice(0, -1).trimEnd()
+  return reply
+}
+
+/** Option 3 followed by its description: `3 the header…`, `3) …`, `partially: …` (not `30 …` or `partiality`). */
+function isPartial(reply: string): boolean {
+  return barePartialReplies.some((word) => reply === word || (reply.startsWith(word) && /^[^\p{L}\p{N}]/u.test(reply.slice(word.length))))
+}
+
+/**
+ * Read a reply by the rule of `approvalReplies`: exactly an approval reply
+ * approves; exactly a bare no or partially asks for the description;
+ * anything else (an empty reply too) is feedback, kept exactly as given.
+ * Nothing is read inside a longer reply, so an ambiguous one never approves.
  */
 export function interpretResponse(text: string): CheckpointResponse {
-  const reply = text.trim().toLowerCase()
+  const reply = normalizeReply(text)
   if (approvalReplies.includes(reply)) return {kind: 'approval', text}
-  return {kind: 'rejection', feedback: text, partial: reply === '3' || reply.startsWith('partial')}
+  if (reply === '' || bareRejectionReplies.includes(reply)) return {kind: 'needs-description', text, partial: false}
+  if (barePartialReplies.includes(reply)) return {kind: 'needs-description', text, partial: true}
+  return {kind: 'rejection', feedback: text, partial: isPartial(reply)}
 }

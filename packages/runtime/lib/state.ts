@@ -41,6 +41,22 @@ export interface SliceDecision {
   mismatch: string[]
 }
 
+/** One reply recorded with `tiers respond`, as logged; `tiers respond --undo` withdraws the latest that stands. */
+export interface AnswerEntry {
+  /** The reply, verbatim. */
+  reply: string
+  outcome: 'approval' | 'rejection'
+  at: string
+  /** The decision the answer replaced: put back when it is withdrawn. */
+  decisionBefore: SliceDecision | null
+  /** Escalation choices logged before it: one logged after it keeps it from being withdrawn. */
+  escalationsBefore: number
+  /** When it was withdrawn; `null` while it stands. */
+  withdrawnAt: string | null
+  /** A withdrawn rejection’s entry, taken out of `rejections` and kept here with its route. */
+  withdrawnRejection: RejectionEntry | null
+}
+
 /** Everything kept about one slice. */
 export interface SliceState {
   version: 1
@@ -51,6 +67,8 @@ export interface SliceState {
   rejections: RejectionEntry[]
   escalations: EscalationEntry[]
   decision: SliceDecision | null
+  /** Every reply recorded with `tiers respond`, withdrawn ones too, oldest first (absent from files written before it was kept). */
+  answers: AnswerEntry[]
 }
 
 /** A state file that cannot be read or is not a slice state: never reset silently. */
@@ -79,7 +97,7 @@ export function statePath(dir: string, sliceId: string): string {
 }
 
 export function emptySliceState(sliceId: string): SliceState {
-  return {version: 1, slice: sliceId, rejectionCount: 0, rejections: [], escalations: [], decision: null}
+  return {version: 1, slice: sliceId, rejectionCount: 0, rejections: [], escalations: [], decision: null, answers: []}
 }
 
 /** Read a slice’s state; a missing file is a fresh state, a broken one a `StateError`. */
@@ -115,7 +133,9 @@ export function parseSliceState(file: string, text: string, sliceId: string): Sl
   if (!parsed.ok) throw new StateError(file, `${parsed.reason}; ${fixHint}`, parsed.place)
   const problem = checkSliceState(parsed.value, sliceId)
   if (problem) throw new StateError(file, `${problem.reason}; ${fixHint}`, jsonPlace(text, problem.path))
-  return parsed.value as SliceState
+  const state = parsed.value as Omit<SliceState, 'answers'> & {answers?: AnswerEntry[]}
+  // A file written before answers were logged has none to withdraw.
+  return {...state, answers: state.answers ?? []}
 }
 
 /** What is wrong with a state, and the path of the value it is about. */
@@ -166,6 +186,17 @@ const decisionFields: Record<keyof SliceDecision, FieldCheck> = {
   contractsHash: text,
   mismatch: {test: (value) => Array.isArray(value) && value.every(isText), expected: 'a list of strings'}
 }
+const isDecision = (value: unknown) => isRecord(value) && Object.entries(decisionFields).every(([key, check]) => check.test(value[key]))
+const isRejection = (value: unknown) => isRecord(value) && Object.entries(rejectionFields).every(([key, check]) => check.test(value[key]))
+const answerFields: Record<keyof AnswerEntry, FieldCheck> = {
+  reply: text,
+  outcome: oneOf(['approval', 'rejection']),
+  at: text,
+  decisionBefore: {test: (value) => value === null || isDecision(value), expected: 'null or a decision (`status`, `at`, `contractsHash`, `mismatch`)'},
+  escalationsBefore: wholeNumber,
+  withdrawnAt: textOrNull,
+  withdrawnRejection: {test: (value) => value === null || isRejection(value), expected: 'null or a rejection entry'}
+}
 
 function checkSliceState(value: unknown, sliceId: string): Problem | null {
   if (!isRecord(value)) return {path: [], reason: 'Unexpected content, expected a slice state object'}
@@ -177,6 +208,7 @@ function checkSliceState(value: unknown, sliceId: string): Problem | null {
   const problem =
     checkList(value, 'rejections', rejectionFields) ??
     checkList(value, 'escalations', escalationFields) ??
+    (value.answers === undefined ? null : checkList(value, 'answers', answerFields)) ??
     (value.decision === null ? null : checkEntry(value.decision, ['decision'], decisionFields))
   if (problem) return problem
   return checkCount(value as unknown as SliceState)
@@ -201,7 +233,7 @@ function checkCount(state: SliceState): Problem | null {
   return null
 }
 
-function checkList(state: Record<string, unknown>, name: 'rejections' | 'escalations', fields: Record<string, FieldCheck>): Problem | null {
+function checkList(state: Record<string, unknown>, name: 'rejections' | 'escalations' | 'answers', fields: Record<string, FieldCheck>): Problem | null {
   const list = state[name]
   if (!Array.isArray(list)) return {path: [name], reason: `Unexpected \`${name}\` ${shown(list)}, expected a list`}
   for (const [index, entry] of list.entries()) {

@@ -21,7 +21,8 @@ import {
   sliceStatus,
   StateError,
   statePath,
-  updateSliceState
+  updateSliceState,
+  withdrawAnswer
 } from '@verification-tiers/runtime'
 import type {Contract} from '@verification-tiers/contracts'
 import type {GateContext} from '@verification-tiers/runtime'
@@ -47,6 +48,19 @@ describe('parseSliceState', () => {
     const rejection = {feedback: 'no', partial: false, at: '2025-01-01T00:00:00.000Z', classification: null, action: null, detail: null, routedAt: null}
     const text = JSON.stringify({...valid, rejectionCount: 1, rejections: [rejection]})
     expect(parseSliceState('S-01.json', text, 'S-01')).toMatchObject({rejectionCount: 1, rejections: [{feedback: 'no'}]})
+  })
+
+  it('reads a file written before answers were logged as having none, and checks the answers of one that has them', () => {
+    expect(parseSliceState('S-01.json', JSON.stringify(valid), 'S-01').answers).toEqual([])
+    const answer = {reply: 'ok', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
+    expect(parseSliceState('S-01.json', JSON.stringify({...valid, answers: [answer]}), 'S-01').answers).toEqual([answer])
+    const text = JSON.stringify({...valid, answers: [{...answer, outcome: 'maybe'}]}, null, 2)
+    expect(() => parseSliceState('S-01.json', text, 'S-01')).toThrow(
+      'S-01.json:11:18: Unexpected `answers[0].outcome` "maybe", expected `approval` or `rejection`' + fixHint
+    )
+    expect(() => parseSliceState('S-01.json', JSON.stringify({...valid, answers: [{...answer, decisionBefore: {status: 'approved'}}]}), 'S-01')).toThrow(
+      'Unexpected `answers[0].decisionBefore` {"status":"approved"}, expected null or a decision (`status`, `at`, `contractsHash`, `mismatch`)'
+    )
   })
 
   it('names the file and the line:column of a syntax error', () => {
@@ -215,21 +229,21 @@ describe('the gate', () => {
     const first = await recordResponse(gate, '  two columns  ')
     expect(first).toMatchObject({kind: 'rejected', escalate: false, threshold: 3, response: {feedback: '  two columns  ', partial: false}})
     expect(await sliceStatus(gate)).toMatchObject({next: 'route', rejectionCount: 1})
-    await recordResponse(gate, '3')
-    const third = await recordResponse(gate, 'partially')
+    await recordResponse(gate, '3 the badge is orange')
+    const third = await recordResponse(gate, 'partially: 2 of 3')
     expect(third).toMatchObject({kind: 'rejected', escalate: true})
     expect(third.state.rejections.map((entry) => [entry.feedback, entry.partial])).toEqual([
       ['  two columns  ', false],
-      ['3', true],
-      ['partially', true]
+      ['3 the badge is orange', true],
+      ['partially: 2 of 3', true]
     ])
     expect(await sliceStatus(gate)).toMatchObject({next: 'escalation', rejectionCount: 3, threshold: 3})
     expect(escalationData(slice, third.state)).toEqual({
       sliceName: 'Cards',
       rejections: [
         {feedback: '  two columns  ', action: 'not routed'},
-        {feedback: '3', action: 'not routed'},
-        {feedback: 'partially', action: 'not routed'}
+        {feedback: '3 the badge is orange', action: 'not routed'},
+        {feedback: 'partially: 2 of 3', action: 'not routed'}
       ]
     })
   })
@@ -237,11 +251,11 @@ describe('the gate', () => {
   it('routes the latest rejection once, and only below the threshold', async () => {
     const gate = await context(2)
     await expect(recordRoute(gate, '1', null)).rejects.toThrow(GateError)
-    await recordResponse(gate, 'no')
+    await recordResponse(gate, 'no, 2 columns')
     await expect(recordRoute(gate, '4', null)).rejects.toThrow('Unexpected route choice `4`, expected 1, 2 or 3')
     await expect(recordRoute(gate, '3', null)).rejects.toThrow('Unexpected route 3 without `--detail`')
     const {route, state} = await recordRoute(gate, ' 2 ', null)
-    expect(route).toMatchObject({classification: 'contract_gap', target: 'user', feedback: 'no'})
+    expect(route).toMatchObject({classification: 'contract_gap', target: 'user', feedback: 'no, 2 columns'})
     expect(state.rejections[0]).toMatchObject({classification: 'contract_gap', action: 'presented contract to user for revision', detail: null})
     await expect(recordRoute(gate, '1', null)).rejects.toThrow('has no rejection waiting for a route')
     await recordResponse(gate, 'still no')
@@ -292,7 +306,7 @@ describe('the gate', () => {
     const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
     const refusal = recordResponse(gate, 'c')
     await expect(refusal).rejects.toThrow(GateError)
-    await expect(recordResponse(gate, 'partially')).rejects.toThrow(
+    await expect(recordResponse(gate, 'partially: the footer')).rejects.toThrow(
       'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'
     )
     expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
@@ -362,4 +376,71 @@ describe('the gate', () => {
     const auto = resolveSlice({id: 'S-03', name: 'Plumbing', contracts: [contract('C-02', 'auto', [])]})
     expect(await sliceStatus({...gate, slice: auto})).toMatchObject({tier: 'auto', next: 'nothing'})
   })
+
+  it('asks for the description on a bare no, 2 or 3, and writes nothing', async () => {
+    const gate = await context()
+    await expect(recordResponse(gate, 'No.')).rejects.toThrow(
+      'Unexpected reply "No." to slice S-01 without a description, expected what is wrong: tiers respond S-01 "what is wrong"; nothing was recorded'
+    )
+    await expect(recordResponse(gate, '3')).rejects.toThrow(
+      'Unexpected reply "3" to slice S-01 without a description, expected what is missing: tiers respond S-01 "partially: what is missing"; nothing was recorded'
+    )
+    await expect(fs.access(statePath(gate.dir, 'S-01'))).rejects.toThrow()
+  })
+
+  it('withdraws the latest answer that stands: a rejection’s count and entry, an approval’s decision; each stays logged, withdrawn', async () => {
+    const gate = await context()
+    await expect(withdrawAnswer(gate)).rejects.toThrow(
+      'Unexpected `--undo`: slice S-01 has no recorded answer to withdraw, expected one given with `tiers respond S-01 <reply>`'
+    )
+    const approved = await recordResponse(gate, 'ok')
+    const first = approved.state.decision
+    await recordResponse(gate, 'the badge is orange')
+    await recordRoute(gate, '1', null)
+    const second = await recordResponse(gate, 'yes, but the grid')
+    expect(second.state).toMatchObject({rejectionCount: 2, decision: null})
+
+    const undone = await withdrawAnswer(gate)
+    expect(undone.answer).toEqual({
+      reply: 'yes, but the grid',
+      outcome: 'rejection',
+      at: second.state.rejections[1]!.at,
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: expect.stringMatching(/^2025-01-01T/),
+      withdrawnRejection: second.state.rejections[1]
+    })
+    expect(undone.state.rejectionCount).toBe(1)
+    expect(undone.state.rejections.map((entry) => entry.feedback)).toEqual(['the badge is orange'])
+    // The routed rejection before it is the latest again, already routed.
+    expect(await sliceStatus(gate)).toMatchObject({next: 'checkpoint', rejectionCount: 1})
+
+    // The rejection that cleared the approval gives it back when withdrawn.
+    const again = await withdrawAnswer(gate)
+    expect(again.answer).toMatchObject({reply: 'the badge is orange', decisionBefore: first, withdrawnRejection: {classification: 'test_gap'}})
+    expect(again.state).toMatchObject({rejectionCount: 0, rejections: [], decision: first})
+    const approval = await withdrawAnswer(gate)
+    expect(approval.answer).toMatchObject({reply: 'ok', outcome: 'approval', decisionBefore: null})
+    expect(approval.state.decision).toBeNull()
+    const stored = await readSliceState(gate.dir, 'S-01')
+    expect(stored.answers.map((entry) => [entry.reply, entry.withdrawnAt !== null])).toEqual([
+      ['ok', true],
+      ['the badge is orange', true],
+      ['yes, but the grid', true]
+    ])
+    await expect(withdrawAnswer(gate)).rejects.toThrow('has no recorded answer to withdraw')
+  })
+
+  it('refuses to withdraw an answer an escalation choice was recorded after, writing nothing', async () => {
+    const gate = await context(2)
+    await recordResponse(gate, 'a')
+    await recordResponse(gate, 'b')
+    await recordEscalation(gate, '1')
+    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
+    await expect(withdrawAnswer(gate)).rejects.toThrow(
+      'Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("b"), expected none: the answer can no longer be withdrawn'
+    )
+    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
+  })
+
 })

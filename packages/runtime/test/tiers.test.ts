@@ -1,14 +1,13 @@
 /**
  * Unit tests of the runtime’s pure parts: a slice’s tier, its aggregated
- * checkpoint items, reading replies, routing rejections, and the text of the
+ * checkpoint items, routing rejections, and the text of the
  * route and the tier report.
  */
 import type {Contract} from '@verification-tiers/contracts'
-import {approvalReplies, rejectionOptions, testWriterNeverReceives, visualCheckpointWarning} from '@verification-tiers/protocol'
+import {rejectionOptions, testWriterNeverReceives, visualCheckpointWarning} from '@verification-tiers/protocol'
 import {
   findEscalationOption,
   findRejectionOption,
-  interpretResponse,
   renderRoute,
   renderTierReport,
   renderVerifyCheckpoint,
@@ -156,26 +155,7 @@ ${choices}`)
   })
 })
 
-describe('interpretResponse', () => {
-  it('approves on 1, yes, y and approved, in any case and with spaces around', () => {
-    expect(approvalReplies).toEqual(['1', 'yes', 'y', 'approved'])
-    for (const reply of ['1', 'yes', 'y', 'approved', 'Yes', 'YES', 'Y', 'Approved', 'APPROVED', ' y ', '\tyes\n', '  1  ']) {
-      expect(interpretResponse(reply)).toEqual({kind: 'approval', text: reply})
-    }
-  })
-
-  it('rejects anything else, keeping the words verbatim', () => {
-    for (const reply of ['2', 'no', 'yes but the grid is wrong', 'yess', 'approve', '11', '', '  the badge is orange  ']) {
-      expect(interpretResponse(reply)).toEqual({kind: 'rejection', feedback: reply, partial: false})
-    }
-  })
-
-  it('marks `3` and “partially …” as partial, still verbatim', () => {
-    for (const reply of ['3', ' 3 ', 'partially', 'Partially: the badge is orange', '  PARTIALLY — 2 of 3 criteria met  ', 'partial']) {
-      expect(interpretResponse(reply)).toEqual({kind: 'rejection', feedback: reply, partial: true})
-    }
-  })
-})
+// How replies are read: `response.test.ts`.
 
 describe('routeRejection', () => {
   const contracts = [{label: 'C-10 SearchBox', source: '### C-10: SearchBox\n\n**Verification:** verify'}]

@@ -19,7 +19,8 @@ import {
   projectTestCommand,
   sliceStatus,
   tierReport,
-  verifyCheckpointData
+  verifyCheckpointData,
+  withdrawAnswer
 } from '@verification-tiers/runtime'
 import type {SliceStatus} from '@verification-tiers/runtime'
 import {exitCodes} from '../errors.js'
@@ -100,6 +101,7 @@ function describeFreshness(freshness: Freshness) {
 }
 
 export const respond: Command = async (input) => {
+  if (input.undo) return undoAnswer(input)
   const {project, context, warnings} = await loadSliceContext(input, 'tiers respond <slice> <text…>', 2)
   const text = input.positionals.slice(1).join(' ')
   const {slice} = context
@@ -115,27 +117,46 @@ export const respond: Command = async (input) => {
     )
   }
   const base = {slice: slice.id, name: slice.name, rejectionCount: result.state.rejectionCount}
+  const undo = `To withdraw this answer: tiers respond --undo ${slice.id}`
   if (result.kind === 'approved') {
     const mismatch = result.state.decision?.mismatch ?? []
     const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
     return {
-      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}`,
+      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}\n${undo}`,
       data: {...base, outcome: 'approved', decision: result.state.decision},
       warnings
     }
   }
+  // Said before the count, so a reply meant as an approval is caught at once.
+  const readAs = `Recorded as feedback, not an approval: ${JSON.stringify(text)}\nIf it was meant as an approval: tiers respond --undo ${slice.id}, then tiers respond ${slice.id} yes`
   if (result.escalate) {
     const escalation = renderEscalation(escalationData(slice, result.state))
     return {
-      text: `${escalation}\n\nRecord the choice: tiers escalate ${slice.id} <1|2|3>`,
-      data: {...base, outcome: 'escalation', threshold: result.threshold, feedback: text, escalation},
+      text: `${readAs}\n\n${escalation}\n\nRecord the choice: tiers escalate ${slice.id} <1|2|3>`,
+      data: {...base, outcome: 'escalation', recordedAs: 'feedback', threshold: result.threshold, feedback: text, escalation},
       warnings
     }
   }
   const options = renderRejectionOptions({feedback: text})
   return {
-    text: `${options}\n\nRejection ${result.state.rejectionCount} of ${result.threshold} recorded. Record the choice: tiers route ${slice.id} <1|2|3> [--detail <text>]`,
-    data: {...base, outcome: 'rejected', threshold: result.threshold, feedback: text, options},
+    text: `${readAs}\n\n${options}\n\nRejection ${result.state.rejectionCount} of ${result.threshold} recorded. Record the choice: tiers route ${slice.id} <1|2|3> [--detail <text>]`,
+    data: {...base, outcome: 'rejected', recordedAs: 'feedback', threshold: result.threshold, feedback: text, options},
+    warnings
+  }
+}
+
+/** `tiers respond --undo <slice>`: the latest answer withdrawn, and where the slice stands now. */
+const undoAnswer: Command = async (input) => {
+  if (input.positionals.length !== 1) throw new UserError('Unexpected arguments, expected `tiers respond --undo <slice>` (no reply)')
+  const {context, warnings} = await loadSliceContext(input, 'tiers respond --undo <slice>', 1)
+  const {slice} = context
+  const {answer, state} = await withdrawAnswer(context)
+  const what = answer.outcome === 'approval' ? 'approval' : 'rejection'
+  const routed = answer.withdrawnRejection?.classification ? ` Its route (${answer.withdrawnRejection.classification}) is withdrawn with it.` : ''
+  const decision = state.decision ? `${state.decision.status} ${state.decision.at}` : 'undecided'
+  return {
+    text: `${heading('WITHDRAWN', slice)}\n\nWithdrawn: the ${what} ${JSON.stringify(answer.reply)} recorded ${answer.at}; it stays in the history, marked withdrawn.${routed}\nNow: ${state.rejectionCount} rejection${state.rejectionCount === 1 ? '' : 's'}, ${decision}.`,
+    data: {slice: slice.id, name: slice.name, outcome: 'withdrawn', withdrawn: answer, rejectionCount: state.rejectionCount, decision: state.decision},
     warnings
   }
 }

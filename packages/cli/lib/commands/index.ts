@@ -1,4 +1,4 @@
-import {escalationOptions} from '@verification-tiers/protocol'
+import {approvalReplies, barePartialReplies, bareRejectionReplies, escalationOptions} from '@verification-tiers/protocol'
 import {contracts} from './contracts.js'
 import {stopHook, verdict, verify} from './evidence.js'
 import {checkpoint, escalate, report, respond, route, status} from './gate.js'
@@ -28,6 +28,7 @@ export const optionHelp = {
   'env-allow': {flag: '--env-allow <a,b>', text: 'give verify’s checks only these variables and PATH, HOME, … (see the readme)'},
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
+  undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
   debug: {flag: '--debug', text: 'print the stack of an unexpected error (or set DEBUG=tiers)'}
@@ -57,6 +58,9 @@ export interface CommandSpec {
 
 const broken = 'a broken file (named, with its line when it has one)'
 
+/** `\`yes\`, \`ok\``: replies as help quotes them. */
+const quotedList = (replies: readonly string[]) => replies.map((reply) => `\`${reply}\``).join(', ')
+
 const specs: Record<string, CommandSpec> = {
   checkpoint: {
     run: checkpoint,
@@ -73,19 +77,29 @@ changed. For an auto slice it says no checkpoint is needed. Writes nothing.`,
   },
   respond: {
     run: respond,
-    usage: 'respond <slice> <text…>',
-    summary: 'record the user’s reply: approval, or a rejection verbatim',
-    description: `Record the user’s reply to the checkpoint. \`1\`, \`yes\`, \`y\` and \`approved\` (any
-case) approve: the slice is complete. An approval is taken only when the
-checkpoint can be shown: a fresh passing \`tiers verify\` run. Anything else is
-a rejection, kept verbatim and counted; at the threshold it prints the
-escalation. A mismatch deferred by skipping verification stays recorded
-with any later decision.`,
-    options: [],
-    args: {min: 2, max: Infinity},
+    usage: 'respond <slice> <text…> | --undo <slice>',
+    summary: 'record the user’s reply: approval, or feedback verbatim; --undo',
+    description: `Record the user’s reply to the checkpoint. A reply is read in any case, with
+the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is read
+inside a longer reply. Exactly one of these approves (the slice is complete):
+${quotedList(approvalReplies)}.
+An approval is taken only when the checkpoint can be shown: a fresh passing
+\`tiers verify\` run. A bare no or partially records nothing and asks for the
+description: ${quotedList([...bareRejectionReplies, ...barePartialReplies])}.
+Anything else is feedback: the output says so, then counts it as a rejection,
+kept verbatim (\`3 …\` and \`partially: …\` mark it partial); at the threshold
+it prints the escalation. A mismatch deferred by skipping verification stays
+recorded with any later decision.
+
+\`tiers respond --undo <slice>\` withdraws the slice’s latest answer: its
+rejection count and decision go back to what they were before it, and the
+answer stays in the state file, marked withdrawn. An answer followed by an
+escalation choice can no longer be withdrawn.`,
+    options: ['undo'],
+    args: {min: 1, max: Infinity},
     exitCodes: {
-      0: 'recorded',
-      1: 'an approval without fresh passing verification, a rejection while an escalation choice is due, another `tiers` changing the slice meanwhile (nothing recorded: send the reply again), or a usage error',
+      0: 'recorded or withdrawn',
+      1: 'a bare no without a description, an approval without fresh passing verification, a rejection while an escalation choice is due, nothing to withdraw, another `tiers` changing the slice meanwhile (nothing recorded: send the reply again), or a usage error',
       2: broken
     }
   },

@@ -27,6 +27,8 @@ export interface CommandInput {
   /** `--slice`, for `contracts`. */
   slice: string | null
   all: boolean
+  /** `--undo`, for `respond`: withdraw the slice’s latest answer. */
+  undo?: boolean
   format: 'text' | 'json' | 'yaml'
   /** Standard output is a terminal this many columns wide (`null`: piped, or a file): text may then be laid out for a person. */
   terminal?: {columns: number} | null
