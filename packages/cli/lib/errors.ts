@@ -14,7 +14,7 @@ export function quoteArgument(text: string): string {
 
 /** What is wrong with an option, as `findOptionProblem` finds it. */
 export type OptionProblem =
-  | {kind: 'unknown'; flag: string}
+  | {kind: 'unknown'; flag: string; suggestion?: string}
   | {kind: 'missing-value'; flag: string; usage: string}
   | {kind: 'option-like-value'; flag: string; value: string}
   | {kind: 'needless-value'; flag: string}
@@ -39,6 +39,7 @@ export function optionsMessage(error: unknown, found?: OptionsContext & {problem
   if (!problem) return `${nodeMessage} ${see}`
   switch (problem.kind) {
     case 'unknown':
+      if (problem.suggestion) return `Unexpected option ${quoteArgument(problem.flag)}, expected \`${problem.suggestion}\` ${see}`
       return `Unexpected option ${quoteArgument(problem.flag)}, expected one of ${accepted} ${see}`
     case 'missing-value':
       return `Unexpected \`${problem.flag}\` without a value, expected \`${problem.usage}\` ${see}`

@@ -3,32 +3,21 @@
  * arguments again as tokens: its messages run over several lines with
  * unbalanced quotes, and their wording is Node’s, not the tool’s.
  */
-import {parseArgs} from 'node:util'
-import type {ParseArgsConfig} from 'node:util'
+import {findOptionProblemIn} from './command-args.js'
+import type {OptionTable} from './command-args.js'
 import {optionHelp} from './commands/index.js'
 import type {OptionName} from './commands/index.js'
 import type {OptionProblem} from './errors.js'
 
-/** An option takes a value when its help shows one (`--dir <folder>`). */
-const takesValue = (name: OptionName) => optionHelp[name].flag.includes('<')
+/** The gate's options, as `parseArgs` reads them: one takes a value when its help shows one (`--dir <folder>`). */
+const gateOptions: OptionTable = {
+  options: Object.fromEntries(
+    (Object.keys(optionHelp) as OptionName[]).map((name) => [name, {type: optionHelp[name].flag.includes('<') ? 'string' : 'boolean', ...(name === 'help' ? {short: 'h'} : {})}])
+  ),
+  usage: (name) => optionHelp[name as OptionName].flag
+}
 
-const loose: NonNullable<ParseArgsConfig['options']> = Object.fromEntries(
-  (Object.keys(optionHelp) as OptionName[]).map((name) => [name, {type: takesValue(name) ? 'string' : 'boolean', ...(name === 'help' ? {short: 'h'} : {})}])
-)
-
-/** The first option problem in `argv`, and the command named (its first argument), if any. */
+/** The first option problem in `argv` for the gate's commands, and the command named (its first argument), if any. */
 export function findOptionProblem(argv: readonly string[]): {problem: OptionProblem | null; command: string | null} {
-  const {tokens} = parseArgs({args: [...argv], options: loose, strict: false, allowPositionals: true, tokens: true})
-  const command = tokens.find((token) => token.kind === 'positional')
-  let problem: OptionProblem | null = null
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue
-    if (!Object.hasOwn(optionHelp, token.name)) problem = {kind: 'unknown', flag: token.rawName}
-    else if (!takesValue(token.name as OptionName)) problem = token.value === undefined ? null : {kind: 'needless-value', flag: token.rawName}
-    else if (token.value === undefined) problem = {kind: 'missing-value', flag: token.rawName, usage: optionHelp[token.name as OptionName].flag}
-    // Node takes `--dir -x` for a forgotten value, as `-x` could be an option; `--dir=-x` is a value.
-    else if (!token.inlineValue && token.value.startsWith('-')) problem = {kind: 'option-like-value', flag: token.rawName, value: token.value}
-    if (problem) break
-  }
-  return {problem, command: command?.kind === 'positional' ? command.value : null}
+  return findOptionProblemIn(argv, gateOptions)
 }
