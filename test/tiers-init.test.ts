@@ -42,6 +42,23 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
 
 const stopEntry = ['{', '  "hooks": {', '    "Stop": [', '      {', '        "hooks": [', '          {', '            "type": "command",', '            "command": "npx tiers stop-hook"', '          }', '        ]', '      }', '    ]', '  }', '}', ''].join('\n')
 
+/** What a new `.gitignore` holds for a Greenlight project. */
+const gitignore = [
+  '# verification-tiers: caches and local state',
+  '.greenlight/tiers/.contracts-cache.json',
+  '.greenlight/tiers/verification-status.json',
+  '.greenlight/tiers/stop-hook.json',
+  '.greenlight/tiers/*.lock',
+  '.greenlight/tiers/.lint-cache',
+  ''
+].join('\n')
+
+/** The lines init prints for `.gitignore` and what goes to git, on a first run. */
+const gitLines = [
+  'created .gitignore: ignores 5 caches and local state files',
+  'note: commit .greenlight/tiers/<slice>.json (each slice’s answers and history); the contracts cache, the last verification run on this machine, the Stop hook’s count of blocked stops, locks held while a command writes and the lint cache stay out of git'
+]
+
 const workflow = [
   'name: Verification tiers',
   'on: [push, pull_request]',
@@ -54,7 +71,7 @@ const workflow = [
   '        with:',
   '          node-version: 20',
   '      - run: npm ci',
-  '      - run: npx tiers lint --frail',
+  '      - run: npx tiers lint --frail .greenlight',
   '      - run: npx tiers verify --all',
   ''
 ].join('\n')
@@ -69,11 +86,13 @@ describe('tiers init', {timeout: 60_000}, () => {
       stderr: [
         'created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers',
         'created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        ...gitLines,
         ''
       ].join('\n')
     })
     expect(await snapshot(cwd)).toEqual({
       '.claude/settings.json': stopEntry,
+      '.gitignore': gitignore,
       '.remarkrc.json': '{\n  "plugins": [\n    "remark-preset-lint-verification-tiers"\n  ]\n}\n'
     })
     const second = await runTiers(cwd, ['init'])
@@ -83,7 +102,9 @@ describe('tiers init', {timeout: 60_000}, () => {
       stderr: [
         'unchanged .remarkrc.json: the preset is already there',
         'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
-        'tiers init: nothing to change',
+        'unchanged .gitignore: it already ignores the caches and local state',
+        gitLines[1],
+        'nothing to change',
         ''
       ].join('\n')
     })
@@ -99,6 +120,7 @@ describe('tiers init', {timeout: 60_000}, () => {
       [
         'updated .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
         'updated .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        ...gitLines,
         ''
       ].join('\n')
     )
@@ -119,7 +141,7 @@ describe('tiers init', {timeout: 60_000}, () => {
         '            "command": "say done"\n          }\n        ]\n      },\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "npx tiers stop-hook"\n          }\n        ]\n      }\n'
       )
     )
-    expect((await runTiers(cwd, ['init'])).stderr).toMatch(/tiers init: nothing to change\n$/)
+    expect((await runTiers(cwd, ['init'])).stderr).toMatch(/\nnothing to change\n$/)
   })
 
   it.concurrent('package.json#remarkConfig is merged; a hook that already runs tiers stop-hook is kept as the one', async () => {
@@ -131,6 +153,7 @@ describe('tiers init', {timeout: 60_000}, () => {
       [
         'updated package.json: added remark-preset-lint-verification-tiers to the plugins of `remarkConfig`',
         'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
+        ...gitLines,
         ''
       ].join('\n')
     )
@@ -151,9 +174,13 @@ describe('tiers init', {timeout: 60_000}, () => {
   it.concurrent('--ci github adds the workflow once; an existing different workflow is left as it is', async () => {
     const cwd = await project()
     const run = await runTiers(cwd, ['init', '--ci', 'github'])
-    expect(run.stderr.split('\n')[2]).toBe('created .github/workflows/verification-tiers.yml: runs `tiers lint --frail` and `tiers verify --all` on every push and pull request')
+    expect(run.stderr.split('\n').slice(4)).toEqual([
+      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight` and `npx tiers verify --all` on every push and pull request',
+      'note: .greenlight does not exist yet: the workflow’s `tiers lint` fails until it holds the contracts',
+      ''
+    ])
     expect((await snapshot(cwd))['.github/workflows/verification-tiers.yml']).toBe(workflow)
-    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stderr.split('\n')[2]).toBe('unchanged .github/workflows/verification-tiers.yml: the workflow is already there')
+    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stderr.split('\n')[4]).toBe('unchanged .github/workflows/verification-tiers.yml: the workflow is already there')
     const other = await project({'.github/workflows/verification-tiers.yml': 'name: mine\n'})
     const kept = await runTiers(other, ['init', '--ci', 'github'])
     expect(kept.stderr).toContain('note: .github/workflows/verification-tiers.yml exists and differs: left as it is')
@@ -181,6 +208,10 @@ describe('tiers init', {timeout: 60_000}, () => {
         '+++ b/.claude/settings.json',
         '@@ -0,0 +1,14 @@',
         ...stopEntry.split('\n').slice(0, -1).map((line) => '+' + line),
+        '--- /dev/null',
+        '+++ b/.gitignore',
+        '@@ -0,0 +1,6 @@',
+        ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
         ''
       ].join('\n')
     )
@@ -188,6 +219,8 @@ describe('tiers init', {timeout: 60_000}, () => {
       [
         'would update .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
         'would create .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        gitLines[0]!.replace('created', 'would create'),
+        gitLines[1],
         ''
       ].join('\n')
     )
@@ -195,10 +228,10 @@ describe('tiers init', {timeout: 60_000}, () => {
 
   it.concurrent('a file it cannot merge stops it before anything is written: one line, exit 2', async () => {
     const cases: Array<[Record<string, string>, string]> = [
-      [{'.claude/settings.json': '{"hooks": '}, 'tiers init: .claude/settings.json: Unexpected text that is not JSON'],
-      [{'.claude/settings.json': '{"hooks": 5}'}, 'tiers init: .claude/settings.json: Unexpected `hooks` that is not an object, expected an object of hook events'],
-      [{'.claude/settings.json': '{"hooks": {"Stop": {}}}'}, 'tiers init: .claude/settings.json: Unexpected `hooks.Stop` that is not a list, expected a list of hook entries'],
-      [{'.remarkrc.json': '{"plugins": "x"}'}, 'tiers init: .remarkrc.json: Unexpected `plugins` in the configuration that is not a list, expected a list of plugins']
+      [{'.claude/settings.json': '{"hooks": '}, 'tiers: .claude/settings.json: Unexpected text that is not JSON'],
+      [{'.claude/settings.json': '{"hooks": 5}'}, 'tiers: .claude/settings.json: Unexpected `hooks` that is not an object, expected an object of hook events'],
+      [{'.claude/settings.json': '{"hooks": {"Stop": {}}}'}, 'tiers: .claude/settings.json: Unexpected `hooks.Stop` that is not a list, expected a list of hook entries'],
+      [{'.remarkrc.json': '{"plugins": "x"}'}, 'tiers: .remarkrc.json: Unexpected `plugins` in the configuration that is not a list, expected a list of plugins']
     ]
     for (const [files, message] of cases) {
       const cwd = await project(files)
@@ -214,10 +247,15 @@ describe('tiers init', {timeout: 60_000}, () => {
 
   it.concurrent('bad options: one line, exit 1; --help', async () => {
     const cwd = await project()
-    const [ci, unknown, help] = await Promise.all([runTiers(cwd, ['init', '--ci', 'gitlab']), runTiers(cwd, ['init', '--force']), runTiers(cwd, ['init', '--help'])])
-    expect(ci).toEqual({code: 1, stdout: '', stderr: 'tiers init: Unexpected `--ci gitlab`, expected one of github\n'})
-    expect(unknown.code).toBe(1)
-    expect(unknown.stderr).toMatch(/^tiers init: [^\n]*--force[^\n]*\n$/)
+    const [ci, unknown, near, help] = await Promise.all([
+      runTiers(cwd, ['init', '--ci', 'gitlab']),
+      runTiers(cwd, ['init', '--force']),
+      runTiers(cwd, ['init', '--dryrun']),
+      runTiers(cwd, ['init', '--help'])
+    ])
+    expect(ci).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected `--ci gitlab`, expected one of github\n'})
+    expect(unknown).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--force`, expected one of --ci, --dry-run, -h/--help (see tiers init --help)\n'})
+    expect(near).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--dryrun`, expected `--dry-run` (see tiers init --help)\n'})
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^Usage: tiers init \[options\]\n/)
     expect(await snapshot(cwd)).toEqual({})

@@ -43,9 +43,13 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Run `tiers lint <args>` in `cwd`; `extra` adds to (or, as `undefined`, removes from) the environment. */
+/**
+ * Run `tiers lint <args> --list-clean` in `cwd` (listing clean files, as
+ * remark does, to compare with it); `extra` adds to (or, as `undefined`,
+ * removes from) the environment.
+ */
 function lint(cwd: string, args: readonly string[], extra: Record<string, string | undefined> = {}): Promise<Run> {
-  return runTiers(cwd, ['lint', ...args], '', {...env, ...extra})
+  return runTiers(cwd, ['lint', '--list-clean', ...args], '', {...env, ...extra})
 }
 
 /** Run the real `remark` CLI in `cwd` (never writing files). */

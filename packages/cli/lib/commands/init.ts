@@ -16,12 +16,12 @@ Set this project up for verification tiers, and say what was done:
                           beside the hooks already there
   .gitignore              the caches and local state kept out of git: the
                           contracts cache, the lint cache, the last
-                          verification run, the Stop hook's count and locks
-                          (each slice's answers and history, tiers/<slice>.json,
+                          verification run, the Stop hook’s count and locks
+                          (each slice’s answers and history, tiers/<slice>.json,
                           belong in git)
   --ci github             also .github/workflows/verification-tiers.yml,
                           running \`tiers lint --frail .greenlight\` (the
-                          contracts' folder only) and \`tiers verify --all\`;
+                          contracts’ folder only) and \`tiers verify --all\`;
                           and, when the contracts have warnings today,
                           tiers-lint-baseline.json accepting them, so that CI
                           fails on new ones only (\`tiers lint
@@ -84,7 +84,7 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
  */
 async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
   if (!(await stat(path.join(cwd, folder)).then(() => true, () => false))) {
-    return [{kind: 'note', text: `${folder} does not exist yet: the workflow's \`tiers lint\` fails until it holds the contracts`}]
+    return [{kind: 'note', text: `${folder} does not exist yet: the workflow’s \`tiers lint\` fails until it holds the contracts`}]
   }
   // Loaded here only: a plain `tiers init` lints nothing.
   const {applyLintBaseline, defaultLintBaselinePath, formatLintBaseline, lintBaselineOf, lintBaselineSize, lintFiles, readLintBaseline} = await import('@verification-tiers/lint')
