@@ -9,7 +9,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {parse as parseYaml} from 'yaml'
+import {exampleProject, git, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 
@@ -268,5 +269,144 @@ describe('tiers init', {timeout: 60_000}, () => {
     const remark = await runProcess(path.join(root, 'node_modules', '.bin', 'remark'), ['--no-color', '--no-stdout', 'CONTRACTS.md'], {cwd})
     expect(remark.code).toBe(1)
     expect(remark.stderr).toContain('verification-tier')
+  })
+})
+
+// A first CI run --------------------------------------------------------------
+
+/** Contracts with three warnings today: two contracts without criteria or steps, one vague criterion. */
+const ledger = [
+  '# Ledger',
+  '',
+  '### C-01: OpenAccount',
+  '',
+  '**Boundary:** form -> account row',
+  '',
+  '### C-02: CloseAccount',
+  '',
+  '**Boundary:** button -> archived row',
+  '',
+  '### C-03: MonthlyStatement',
+  '',
+  '**Verification:** verify',
+  '**Acceptance Criteria:**',
+  '- The statement lists every entry of the month -- verified by: `npm test -- statement`',
+  '- The statement works as expected',
+  ''
+].join('\n')
+
+/** An agent's prompt outside the contracts, showing a contract as an example, with a tier no contract may have. */
+const prompt = ['# Wrap up a slice', '', 'Write each contract as in this example:', '', '### C-07: Example', '', '**Verification:** whenever', ''].join('\n')
+
+/** The workflow's `tiers lint` step, as arguments of `tiers`. */
+function workflowLint(text: string): string[] {
+  const workflow = parseYaml(text) as {jobs: {tiers: {steps: Array<{run?: string}>}}}
+  const run = workflow.jobs.tiers.steps.map((step) => step.run ?? '').find((each) => each.startsWith('npx tiers lint'))
+  expect(run).toBeDefined()
+  return run!.split(' ').slice(2)
+}
+
+describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
+  it.concurrent('lints the contracts’ folder, accepts today’s warnings in a baseline, passes; a new warning fails it, named', async () => {
+    const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': ledger, 'prompts/wrap.md': prompt})
+    const init = await runTiers(cwd, ['init', '--ci', 'github'])
+    expect(init.code).toBe(0)
+    expect(init.stderr.split('\n').slice(-3)).toEqual([
+      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight` and `npx tiers verify --all` on every push and pull request',
+      'created tiers-lint-baseline.json: accepts the 3 warnings `tiers lint .greenlight` finds today, so the workflow fails on new ones only; `npx tiers lint --update-baseline .greenlight` updates it',
+      ''
+    ])
+    const criteria = (id: string) =>
+      `Unexpected contract ${id} without acceptance criteria or steps (its tier defaults to \`verify\`), expected at least one criterion or step, or \`Verification: auto\``
+    expect(JSON.parse(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8'))).toEqual({
+      '.greenlight/CONTRACTS.md': {
+        'remark-lint:acceptance-criteria-specific': {'Unexpected vague criterion `works as expected` in C-03 MonthlyStatement, expected an observable outcome or a `-- verified by:` check': 1},
+        'remark-lint:verify-tier-criteria': {[criteria('C-01 OpenAccount')]: 1, [criteria('C-02 CloseAccount')]: 1}
+      }
+    })
+    const lint = workflowLint(await fs.readFile(path.join(cwd, '.github/workflows/verification-tiers.yml'), 'utf8'))
+    expect(lint).toEqual(['lint', '--frail', '.greenlight'])
+    // As CI runs it (GitHub's format), and at a terminal's place (stylish): it passes.
+    const [ci, local, whole] = await Promise.all([
+      runTiers(cwd, lint, '', {GITHUB_ACTIONS: 'true'}),
+      runTiers(cwd, lint, '', {NO_COLOR: '1'}),
+      runTiers(cwd, ['lint', '--frail', '--no-color'])
+    ])
+    expect(ci).toEqual({code: 0, stdout: '', stderr: '3 warnings accepted by the baseline tiers-lint-baseline.json\n'})
+    expect(local).toEqual(ci)
+    // The whole repository would read the prompt's example as a contract: that is why the folder is given.
+    expect(whole.code).toBe(1)
+    expect(whole.stderr).toMatch(/^prompts\/wrap\.md\n(?:.*\n)*7:19-7:27 +error +Unexpected verification tier `whenever`/)
+
+    // Renamed, a contract's warning is a new one: the run fails and names it.
+    await fs.writeFile(path.join(cwd, '.greenlight/CONTRACTS.md'), ledger.replace('C-02: CloseAccount', 'C-02: ArchiveAccount'))
+    const [failing, failingLocal] = await Promise.all([runTiers(cwd, lint, '', {GITHUB_ACTIONS: 'true'}), runTiers(cwd, [...lint, '--no-color'])])
+    expect(failing.code).toBe(1)
+    // One annotation, on the new warning only (the format's other properties are the GitHub reporter's).
+    expect(failing.stdout.split('\n')).toEqual([expect.stringMatching(/^::warning file=\.greenlight\/CONTRACTS\.md,line=7,[^:]*verify-tier-criteria::/), ''])
+    expect(failing.stdout).toContain(`::${criteria('C-02 ArchiveAccount')}\n`)
+    expect(failing.stderr).toBe(
+      '2 warnings accepted by the baseline tiers-lint-baseline.json\n1 warning in the baseline tiers-lint-baseline.json no longer occurs: `tiers lint --update-baseline .greenlight` prunes them\n'
+    )
+    expect(failingLocal.code).toBe(1)
+    expect(failingLocal.stderr).toMatch(new RegExp(`^\\.greenlight/CONTRACTS\\.md\\n7:1-7:25 +warning ${criteria('C-02 ArchiveAccount').replace(/[()`]/g, '\\$&')} +verify-tier-criteria +remark-lint\\n\\n⚠ 1 warning\\n2 warnings accepted`))
+
+    // Accepted again with the command the report gives: passes, and the old entry is pruned.
+    const update = await runTiers(cwd, ['lint', '--update-baseline', '.greenlight', '--no-color'])
+    expect(update).toEqual({code: 0, stdout: '', stderr: 'wrote tiers-lint-baseline.json: it accepts 3 warnings in 1 file\n'})
+    expect(Object.keys((JSON.parse(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8')) as Record<string, Record<string, object>>)['.greenlight/CONTRACTS.md']!['remark-lint:verify-tier-criteria']!)).toEqual([
+      criteria('C-01 OpenAccount'),
+      criteria('C-02 ArchiveAccount')
+    ])
+    expect((await runTiers(cwd, lint)).code).toBe(0)
+  })
+
+  it.concurrent('errors are never accepted: a note says the workflow fails until they are fixed; an existing baseline is kept, with what it misses', async () => {
+    const broken = ledger.replace('**Verification:** verify', '**Verification:** someday')
+    const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': broken, 'tiers-lint-baseline.json': '{}\n'})
+    const init = await runTiers(cwd, ['init', '--ci', 'github'])
+    expect(init.code).toBe(0)
+    expect(init.stderr.split('\n').slice(-3)).toEqual([
+      'note: `tiers lint .greenlight` finds 1 error today, which no baseline accepts: the workflow fails until they are fixed (the first: .greenlight/CONTRACTS.md:13:19: Unexpected verification tier `someday` on C-03 MonthlyStatement, expected `auto` or `verify`)',
+      'note: tiers-lint-baseline.json does not accept 3 warnings `tiers lint .greenlight` finds today: the workflow fails until they are fixed, or `npx tiers lint --update-baseline .greenlight` accepts them',
+      ''
+    ])
+    expect(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8')).toBe('{}\n')
+  })
+
+  it.concurrent('--dry-run shows the baseline it would write, and writes nothing', async () => {
+    const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': ledger, '.remarkrc.json': '{"plugins": ["remark-preset-lint-verification-tiers"]}\n'})
+    const run = await runTiers(cwd, ['init', '--ci', 'github', '--dry-run'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('--- /dev/null\n+++ b/tiers-lint-baseline.json\n@@ -0,0 +1,11 @@\n+{\n+  ".greenlight/CONTRACTS.md": {\n')
+    expect(run.stderr).toContain('would create tiers-lint-baseline.json: accepts the 3 warnings')
+    await expect(fs.stat(path.join(cwd, 'tiers-lint-baseline.json'))).rejects.toThrow()
+    await expect(fs.stat(path.join(cwd, '.gitignore'))).rejects.toThrow()
+  })
+})
+
+describe('tiers init and git', {timeout: 120_000}, () => {
+  it.concurrent('after verify, the Stop hook, an answer and a cached lint, only the slice’s answers and history are left for git', async () => {
+    const cwd = await exampleProject(folders, 'verification-tiers-init-git-', 'true')
+    await git(cwd, 'init', '-q')
+    expect((await runTiers(cwd, ['init'])).code).toBe(0)
+    await git(cwd, 'add', '-A')
+    await git(cwd, 'commit', '-q', '-m', 'Set up')
+    expect((await runTiers(cwd, ['verify', '--all'])).code).toBe(0)
+    await runTiers(cwd, ['stop-hook'], '{}')
+    expect((await runTiers(cwd, ['respond', 'S-01', 'The cards are in the wrong order'])).code).toBe(0)
+    await runTiers(cwd, ['lint', '--cache', '.greenlight'])
+    const state = (await fs.readdir(path.join(cwd, '.greenlight', 'tiers'))).sort()
+    expect(state).toEqual(['.contracts-cache.json', '.lint-cache', 'S-01.json', 'stop-hook.json', 'verification-status.json'])
+    expect(await git(cwd, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .greenlight/tiers/S-01.json')
+  })
+
+  it.concurrent('merges into an existing .gitignore: the user’s lines as they were, an entry already there not added again', async () => {
+    const before = '# mine\nnode_modules/\n.greenlight/tiers/.lint-cache\n!important.log'
+    const cwd = await project({'.gitignore': before})
+    const run = await runTiers(cwd, ['init'])
+    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
+    expect((await snapshot(cwd))['.gitignore']).toBe(before + '\n\n' + gitignore.split('\n').filter((line) => line !== '.greenlight/tiers/.lint-cache').join('\n'))
+    expect((await runTiers(cwd, ['init'])).stderr.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
   })
 })
