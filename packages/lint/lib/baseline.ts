@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs'
-import {lstat, readFile, stat} from 'node:fs/promises'
+import {lstat, mkdir, readFile, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {parseTree, printParseErrorCode} from 'jsonc-parser'
 import type {Node as JsonNode, ParseError} from 'jsonc-parser'
@@ -214,5 +214,6 @@ export async function writeLintBaseline(file: string, baseline: LintBaseline, sh
   if ((await lstat(file).catch(() => null))?.isSymbolicLink()) {
     throw new LintBaselineError(shownAs, 'Unexpected symbolic link, expected a regular file: the baseline is never written through a link')
   }
+  await mkdir(path.dirname(file), {recursive: true})
   await writeFileAtomic(file, formatLintBaseline(baseline))
 }
