@@ -152,7 +152,7 @@ describe('tiers lint: what it prints', {timeout: 120_000}, () => {
     })
   })
 
-  it.concurrent.runIf(existsSync('/usr/bin/script'))('colour at a terminal, unless NO_COLOR is set', async () => {
+  it.runIf(existsSync('/usr/bin/script')).concurrent('colour at a terminal, unless NO_COLOR is set', async () => {
     const cwd = await project({'a.md': bare('C-01', 'Login')})
     const atTerminal = (extra: Record<string, string | undefined>) =>
       runProcess('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(tiersBin)} lint a.md`, '/dev/null'], {cwd, env: {...env, ...extra}})
