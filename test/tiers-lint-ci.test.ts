@@ -769,7 +769,7 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
       const cacheFile = path.join(cwd, defaultCache)
       await fs.writeFile(cacheFile, write(cwd, valid))
       const run = await lint(cwd, ['--cache', '--no-color'])
-      expect(run).toEqual({...plain, stderr: `tiers lint: ignored the lint cache ${cacheFile} (${why(cwd)}); rebuilding it\n` + plain.stderr})
+      expect(run).toEqual({...plain, stderr: `tiers: warning: ignored the lint cache ${cacheFile} (${why(cwd)}); rebuilding it\n` + plain.stderr})
       expect(await fs.readFile(cacheFile, 'utf8')).toBe(valid)
       expect(await lint(cwd, ['--cache', '--no-color'])).toEqual(plain)
     })
@@ -803,7 +803,7 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     const folder = path.join(cwd, '.greenlight', 'tiers')
     expect(linked).toEqual({
       ...plain,
-      stderr: `tiers lint: could not write the lint cache ${path.join(folder, '.lint-cache')}: ${folder}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link\n${plain.stderr}`
+      stderr: `tiers: warning: could not write the lint cache ${path.join(folder, '.lint-cache')}: ${folder}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link\n${plain.stderr}`
     })
     expect(await fs.readdir(outside)).toEqual([])
   })
@@ -843,7 +843,7 @@ describe('tiers lint --cache and remark: the example projects', {timeout: 180_00
 
     const cacheFile = path.join(cwd, defaultCache)
     await fs.writeFile(cacheFile, '{"version": 1, "entries": {')
-    expect(await cached()).toEqual({...edited, stderr: `tiers lint: ignored the lint cache ${cacheFile} (not JSON); rebuilding it\n` + edited.stderr})
+    expect(await cached()).toEqual({...edited, stderr: `tiers: warning: ignored the lint cache ${cacheFile} (not JSON); rebuilding it\n` + edited.stderr})
     expect(await cached()).toEqual(edited)
   })
 

@@ -105,7 +105,7 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
       await cached?.cache.store([...relinted.values()])
     }
   }
-  await cached?.cache.save().catch((error: unknown) => notify(`tiers lint: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
+  await cached?.cache.save().catch((error: unknown) => notify(`tiers: warning: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
   let wroteBaseline: LintResult['wroteBaseline']
   let outcome: BaselineOutcome | undefined
   if (baselineFile && baselineShown !== undefined) {
