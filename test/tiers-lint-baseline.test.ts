@@ -77,8 +77,13 @@ describe('tiers lint: the baseline', {timeout: 120_000}, () => {
     expect(await readJson(path.join(cwd, 'ci/accepted.json'))).toEqual({'../docs/a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1}}})
     expect(existsSync(path.join(cwd, 'tiers-lint-baseline.json'))).toBe(false)
     expect(await lint(cwd, ['--frail', '--baseline', 'ci/accepted.json', 'docs'])).toEqual({code: 0, stdout: '', stderr: '1 warning accepted by the baseline ci/accepted.json\n'})
-    // The default baseline does not exist: nothing is accepted.
+    // The default baseline does not exist: nothing is accepted. One named that does not exist is an error.
     expect((await lint(cwd, ['--frail', 'docs'])).code).toBe(1)
+    expect(await lint(cwd, ['--baseline', 'ci/acepted.json', 'docs'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'tiers: ci/acepted.json: Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)\n'
+    })
     // From another folder, the same file and paths.
     expect(await runTiers(path.join(cwd, 'docs'), ['lint', '--frail', '--baseline', '../ci/accepted.json', '.'], '', env)).toEqual({
       code: 0,

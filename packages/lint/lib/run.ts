@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
-import {applyLintBaseline, defaultLintBaselinePath, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
+import {applyLintBaseline, defaultLintBaselinePath, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
 import type {BaselineOutcome, LintBaseline} from './baseline.js'
 import {openLintCache} from './cache.js'
 import {findFiles, lintWithEngine} from './engine.js'
@@ -85,6 +85,10 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
   const baselineShown = baselineFile && path.relative(settings.cwd, baselineFile)
   // Read first: a bad baseline stops the run before a fix changes any file.
   let baseline: LintBaseline | null = baselineFile ? await readLintBaseline(baselineFile, baselineShown) : null
+  // A baseline named and not there is a mistake to say, not a run that silently accepts nothing.
+  if (typeof settings.baseline === 'string' && !baseline && !settings.updateBaseline) {
+    throw new LintBaselineError(baselineShown!, 'Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)')
+  }
   const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
   const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify) : undefined
   let files = cached ? cached.files : await lintWithEngine(settings, {paths: settings.files})

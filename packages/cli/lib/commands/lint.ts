@@ -37,7 +37,8 @@ Options:
   --update-baseline        accept the warnings found now: write them to the
                            baseline (kept for files not linted now), then report
   --baseline <file>        the baseline to read and write (default:
-                           ${defaultLintBaselinePath})
+                           ${defaultLintBaselinePath}); it must exist unless
+                           --update-baseline writes it
   --no-baseline            read no baseline: report every warning
   -h, --help               show this help
 
