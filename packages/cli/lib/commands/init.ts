@@ -17,8 +17,8 @@ Set this project up for verification tiers, and say what was done:
   .gitignore              the caches and local state kept out of git: the
                           contracts cache, the lint cache, the last
                           verification run, the Stop hook’s count and locks
-                          (each slice’s answers and history, tiers/<slice>.json,
-                          belong in git)
+                          (each slice’s answers and history,
+                          tiers/<slice>.json, belong in git)
   --ci github             also .github/workflows/verification-tiers.yml,
                           running \`tiers lint --frail .greenlight\` (the
                           contracts’ folder only) and \`tiers verify --all\`;

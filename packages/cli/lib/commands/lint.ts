@@ -32,10 +32,12 @@ Options:
                            place, print what changed, then report what is left
   --fix-dry-run            print the fixes as a unified diff; change nothing
   --cache                  skip files unchanged since they were linted (their
-                           messages are shown again), kept in ${defaultLintCachePath}
+                           messages are shown again), kept in
+                           ${defaultLintCachePath}
   --cache-location <file>  keep the cache in this file (implies --cache)
   --update-baseline        accept the warnings found now: write them to the
-                           baseline (kept for files not linted now), then report
+                           baseline (its entries for files not linted now are
+                           kept), then report
   --baseline <file>        the baseline to read and write (default:
                            ${defaultLintBaselinePath}); it must exist unless
                            --update-baseline writes it
