@@ -105,6 +105,8 @@ describe('installed from the packed tarballs, outside the repository', () => {
       stderr: [
         'created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers',
         'created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        'created .gitignore: ignores 5 caches and local state files',
+        'note: commit .greenlight/tiers/<slice>.json (each slice’s answers and history); the contracts cache, the last verification run on this machine, the Stop hook’s count of blocked stops, locks held while a command writes and the lint cache stay out of git',
         ''
       ].join('\n')
     })
