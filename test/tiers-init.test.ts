@@ -372,6 +372,15 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
       ''
     ])
     expect(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8')).toBe('{}\n')
+    // The preset not installed yet: the lint cannot run, and the note says why.
+    const bare = await project({'.greenlight/CONTRACTS.md': ledger})
+    const first = await runTiers(bare, ['init', '--ci', 'github'])
+    expect(first.code).toBe(0)
+    expect(first.stderr.split('\n').slice(-2)).toEqual([
+      'note: `tiers lint .greenlight` finds 1 error today, which no baseline accepts: the workflow fails until they are fixed (the first: .greenlight/CONTRACTS.md: Cannot process file: Cannot find module `remark-preset-lint-verification-tiers`)',
+      ''
+    ])
+    await expect(fs.stat(path.join(bare, 'tiers-lint-baseline.json'))).rejects.toThrow()
   })
 
   it.concurrent('--dry-run shows the baseline it would write, and writes nothing', async () => {

@@ -108,9 +108,11 @@ async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
   const [first] = errors
   if (first) {
     const place = first.message.line ? `:${first.message.line}:${first.message.column}` : ''
+    // The engine's own failures say why in their cause (a plugin that is not installed).
+    const cause = first.message.cause === undefined ? '' : `: ${firstLine(first.message.cause)}`
     steps.push({
       kind: 'note',
-      text: `\`tiers lint ${folder}\` finds ${plural(errors.length, 'error')} today, which no baseline accepts: the workflow fails until they are fixed (the first: ${first.file.path}${place}: ${firstLine(first.message.reason)})`
+      text: `\`tiers lint ${folder}\` finds ${plural(errors.length, 'error')} today, which no baseline accepts: the workflow fails until they are fixed (the first: ${first.file.path}${place}: ${firstLine(first.message.reason)}${cause})`
     })
   }
   const update = `npx tiers lint --update-baseline ${folder}`
