@@ -2,6 +2,7 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
+import {counted} from '../words.js'
 import {ciProviders, contractsFolder, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
 import type {CiProvider, PlannedFile, Step} from '@verification-tiers/setup'
 
@@ -73,8 +74,6 @@ async function toolIn(cwd: string): Promise<{name: string; folder: string} | nul
   return null
 }
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
-
 /**
  * The baseline step of `--ci`: `folder` linted as the workflow lints it,
  * and the warnings found today accepted in a new baseline, so that the
@@ -112,7 +111,7 @@ async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
     const cause = first.message.cause === undefined ? '' : `: ${firstLine(first.message.cause)}`
     steps.push({
       kind: 'note',
-      text: `\`tiers lint ${folder}\` finds ${plural(errors.length, 'error')} today, which no baseline accepts: the workflow fails until they are fixed (the first: ${first.file.path}${place}: ${firstLine(first.message.reason)}${cause})`
+      text: `\`tiers lint ${folder}\` finds ${counted(errors.length, 'error')} today, which no baseline accepts: the workflow fails until they are fixed (the first: ${first.file.path}${place}: ${firstLine(first.message.reason)}${cause})`
     })
   }
   const update = `npx tiers lint --update-baseline ${folder}`
@@ -124,11 +123,11 @@ async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
     const left = applied.files.reduce((count, file) => count + file.messages.filter((message) => message.fatal === false).length, 0)
     steps.push(
       left === 0
-        ? {kind: 'unchanged', file: defaultLintBaselinePath, reason: `it accepts the ${plural(warnings, 'warning')} \`tiers lint ${folder}\` finds today`}
-        : {kind: 'note', text: `${defaultLintBaselinePath} does not accept ${plural(left, 'warning')} \`tiers lint ${folder}\` finds today: the workflow fails until they are fixed, or \`${update}\` accepts them`}
+        ? {kind: 'unchanged', file: defaultLintBaselinePath, reason: `it accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today`}
+        : {kind: 'note', text: `${defaultLintBaselinePath} does not accept ${counted(left, 'warning')} \`tiers lint ${folder}\` finds today: the workflow fails until they are fixed, or \`${update}\` accepts them`}
     )
   } else if (warnings > 0) {
-    const change = `accepts the ${plural(warnings, 'warning')} \`tiers lint ${folder}\` finds today, so the workflow fails on new ones only; \`${update}\` updates it`
+    const change = `accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today, so the workflow fails on new ones only; \`${update}\` updates it`
     steps.push({kind: 'write', planned: {file: defaultLintBaselinePath, before: null, after: formatLintBaseline(baseline), change}})
   }
   return steps

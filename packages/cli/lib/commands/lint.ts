@@ -2,6 +2,7 @@ import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats} f
 import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
+import {counted} from '../words.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
@@ -158,8 +159,6 @@ export function parseLintArgs(
   }
 }
 
-const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
-
 /** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)
 
@@ -176,13 +175,13 @@ export function lintSummary(result: LintResult, settings: LintSettings): string[
   const update = updateBaselineCommand(settings)
   if (result.wroteBaseline) {
     const {file, warnings, files} = result.wroteBaseline
-    lines.push(`wrote ${file}: it accepts ${plural(warnings, 'warning')} in ${plural(files, 'file')}`)
+    lines.push(`wrote ${file}: it accepts ${counted(warnings, 'warning')} in ${counted(files, 'file')}`)
   } else if (result.baseline) {
     const {file, accepted, unused} = result.baseline
-    if (accepted > 0) lines.push(`${plural(accepted, 'warning')} accepted by the baseline ${file}`)
-    if (unused > 0) lines.push(`${plural(unused, 'warning')} in the baseline ${file} no longer ${unused === 1 ? 'occurs' : 'occur'}: \`${update}\` prunes them`)
+    if (accepted > 0) lines.push(`${counted(accepted, 'warning')} accepted by the baseline ${file}`)
+    if (unused > 0) lines.push(`${counted(unused, 'warning')} in the baseline ${file} no longer ${unused === 1 ? 'occurs' : 'occur'}: \`${update}\` prunes them`)
   }
-  if (result.tooManyWarnings) lines.push(`tiers: Unexpected ${plural(result.warnings, 'warning')}, expected at most ${settings.maxWarnings} (--max-warnings)`)
+  if (result.tooManyWarnings) lines.push(`tiers: Unexpected ${counted(result.warnings, 'warning')}, expected at most ${settings.maxWarnings} (--max-warnings)`)
   return lines
 }
 
