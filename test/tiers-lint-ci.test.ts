@@ -43,9 +43,13 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Run `tiers lint <args>` in `cwd`; `extra` adds to (or, as `undefined`, removes from) the environment. */
+/**
+ * Run `tiers lint <args> --list-clean` in `cwd` (listing clean files, as
+ * remark does, to compare with it); `extra` adds to (or, as `undefined`,
+ * removes from) the environment.
+ */
 function lint(cwd: string, args: readonly string[], extra: Record<string, string | undefined> = {}): Promise<Run> {
-  return runTiers(cwd, ['lint', ...args], '', {...env, ...extra})
+  return runTiers(cwd, ['lint', '--list-clean', ...args], '', {...env, ...extra})
 }
 
 /** Run the real `remark` CLI in `cwd` (never writing files). */
@@ -727,7 +731,7 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
       const cacheFile = path.join(cwd, defaultCache)
       await fs.writeFile(cacheFile, write(cwd, valid))
       const run = await lint(cwd, ['--cache', '--no-color'])
-      expect(run).toEqual({...plain, stderr: `tiers lint: ignored the lint cache ${cacheFile} (${why(cwd)}); rebuilding it\n` + plain.stderr})
+      expect(run).toEqual({...plain, stderr: `tiers: warning: ignored the lint cache ${cacheFile} (${why(cwd)}); rebuilding it\n` + plain.stderr})
       expect(await fs.readFile(cacheFile, 'utf8')).toBe(valid)
       expect(await lint(cwd, ['--cache', '--no-color'])).toEqual(plain)
     })
@@ -761,7 +765,7 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     const folder = path.join(cwd, '.greenlight', 'tiers')
     expect(linked).toEqual({
       ...plain,
-      stderr: `tiers lint: could not write the lint cache ${path.join(folder, '.lint-cache')}: ${folder}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link\n${plain.stderr}`
+      stderr: `tiers: warning: could not write the lint cache ${path.join(folder, '.lint-cache')}: ${folder}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link\n${plain.stderr}`
     })
     expect(await fs.readdir(outside)).toEqual([])
   })
@@ -801,7 +805,7 @@ describe('tiers lint --cache and remark: the example projects', {timeout: 180_00
 
     const cacheFile = path.join(cwd, defaultCache)
     await fs.writeFile(cacheFile, '{"version": 1, "entries": {')
-    expect(await cached()).toEqual({...edited, stderr: `tiers lint: ignored the lint cache ${cacheFile} (not JSON); rebuilding it\n` + edited.stderr})
+    expect(await cached()).toEqual({...edited, stderr: `tiers: warning: ignored the lint cache ${cacheFile} (not JSON); rebuilding it\n` + edited.stderr})
     expect(await cached()).toEqual(edited)
   })
 

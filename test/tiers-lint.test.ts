@@ -60,14 +60,16 @@ interface CompareOptions {
 
 /**
  * Run `remark <args> --no-color --no-stdout` and `tiers lint <args>
- * --no-color` (and, with `color`, both without `--no-color`); expect tiers
+ * --list-clean --no-color` (and, with `color`, remark without `--no-color`
+ * and tiers lint with `--color`); expect tiers
  * lint’s stderr and exit code to be remark’s, and its stdout empty. Resolves
  * to remark’s runs.
  */
 async function compare(cwd: string, args: readonly string[], options: CompareOptions = {}): Promise<Compared> {
   const remarkArgs = options.remarkArgs ?? args
   const normalize = options.normalize ?? ((stderr: string) => stderr)
-  const tiersArgs = options.color ? [[...args, '--no-color'], [...args]] : [[...args, '--no-color']]
+  // remark lists clean files and colours its report even when piped; tiers lint does so when asked.
+  const tiersArgs = options.color ? [[...args, '--list-clean', '--no-color'], [...args, '--list-clean', '--color']] : [[...args, '--list-clean', '--no-color']]
   const [plain, colored, ...tiersRuns] = await Promise.all([
     runRemark(cwd, [...remarkArgs, '--no-color', '--no-stdout']),
     options.color ? runRemark(cwd, [...remarkArgs, '--no-stdout']) : undefined,
@@ -494,13 +496,14 @@ describe('tiers lint: usage', () => {
       runTiers(cwd, ['lint', '--bogus']),
       runTiers(cwd, ['lint', '--rc-path'])
     ])
-    expect(runs[0]?.stderr).toBe('tiers lint: Unexpected `--format xml`, expected one of stylish, github, sarif, junit, json\n')
-    expect(runs[1]?.stderr).toBe('tiers lint: Unexpected `--fix-dry-run` with `--format json`, expected one of them\n')
+    expect(runs[0]?.stderr).toBe('tiers: Unexpected `--format xml`, expected one of stylish, github, sarif, junit, json\n')
+    expect(runs[1]?.stderr).toBe('tiers: Unexpected `--fix-dry-run` with `--format json`, expected one of them\n')
     for (const run of runs) {
       expect(run.code).toBe(1)
       expect(run.stdout).toBe('')
-      expect(run.stderr).toMatch(/^tiers lint: [^\n]+\n$/)
+      expect(run.stderr).toMatch(/^tiers: [^\n]+\n$/)
     }
-    expect(runs[2]?.stderr).toContain('--bogus')
+    expect(runs[2]?.stderr).toMatch(/^tiers: Unexpected option `--bogus`, expected one of --frail, --max-warnings, --list-clean, -q\/--quiet, -S\/--silent, --color, --no-color, [^\n]*, -h\/--help \(see tiers lint --help\)\n$/)
+    expect(runs[3]?.stderr).toBe('tiers: Unexpected `--rc-path` without a value, expected `--rc-path <file>` (see tiers lint --help)\n')
   })
 })

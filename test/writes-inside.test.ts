@@ -62,7 +62,7 @@ describe('tiers lint --fix', () => {
     await fs.symlink(path.join(outside, targetName), path.join(cwd, link))
     const [projectBefore, outsideBefore] = [await snapshot(cwd), await snapshot(outside)]
     const run = await runTiers(cwd, ['lint', '--fix', '--no-color', 'inside.md', given], '', env)
-    expect(run).toEqual({code: 2, stdout: '', stderr: `tiers lint: ${refusal(link, path.join(outside, targetName))}\n`})
+    expect(run).toEqual({code: 2, stdout: '', stderr: `tiers: ${refusal(link, path.join(outside, targetName))}\n`})
     expect(await snapshot(cwd)).toEqual(projectBefore)
     expect(await snapshot(outside)).toEqual(outsideBefore)
   })
@@ -71,7 +71,7 @@ describe('tiers lint --fix', () => {
     const cwd = await linkedProject(folders, 'verification-tiers-writes-', {'.remarkrc.json': presetConfig, 'real/contracts.md': wrongCase})
     await fs.symlink(path.join(cwd, 'real', 'contracts.md'), path.join(cwd, 'alias.md'))
     const run = await runTiers(cwd, ['lint', '--fix', '--no-color', 'alias.md'], '', env)
-    expect(run).toEqual({code: 0, stdout: '', stderr: 'fixed alias.md:3:19: `Verify` → `verify` (verification-tier)\nalias.md: no issues found\n'})
+    expect(run).toEqual({code: 0, stdout: '', stderr: 'fixed alias.md:3:19: `Verify` → `verify` (verification-tier)\n'})
     expect(await fs.readFile(path.join(cwd, 'real', 'contracts.md'), 'utf8')).toBe(wrongCase.replace('Verify', 'verify'))
     expect(await fs.readlink(path.join(cwd, 'alias.md'))).toBe(path.join(cwd, 'real', 'contracts.md'))
   })
@@ -88,7 +88,7 @@ describe('tiers init', () => {
     await fs.symlink(path.join(outside, targetName), path.join(cwd, link))
     const [projectBefore, outsideBefore] = [await snapshot(cwd), await snapshot(outside)]
     const run = await runTiers(cwd, ['init', '--ci', 'github'])
-    expect(run).toEqual({code: 2, stdout: '', stderr: `tiers init: ${refusal(link, path.join(outside, targetName))}\n`})
+    expect(run).toEqual({code: 2, stdout: '', stderr: `tiers: ${refusal(link, path.join(outside, targetName))}\n`})
     expect(await snapshot(cwd)).toEqual(projectBefore)
     expect(await snapshot(outside)).toEqual(outsideBefore)
   })

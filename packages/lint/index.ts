@@ -15,3 +15,16 @@ export {fixFiles} from './lib/apply.js'
 export type {FixOutcome} from './lib/apply.js'
 export {defaultLintCachePath, openLintCache} from './lib/cache.js'
 export type {LintCache} from './lib/cache.js'
+export {
+  applyLintBaseline,
+  defaultLintBaselinePath,
+  formatLintBaseline,
+  LintBaselineError,
+  lintBaselineOf,
+  lintBaselineSize,
+  mergeLintBaseline,
+  parseLintBaseline,
+  readLintBaseline,
+  writeLintBaseline
+} from './lib/baseline.js'
+export type {BaselineOutcome, LintBaseline} from './lib/baseline.js'

@@ -81,7 +81,7 @@ export interface LintCache {
  */
 export async function openLintCache(file: string, settings: LintSettings, warn: (text: string) => void): Promise<LintCache> {
   const {entries, ignored} = await readEntries(file)
-  if (ignored) warn(`tiers lint: ignored the lint cache ${file} (${ignored}); rebuilding it`)
+  if (ignored) warn(`tiers: warning: ignored the lint cache ${file} (${ignored}); rebuilding it`)
   const environmentOf = environmentDigests(settings)
   const keyOf = (vfile: VFile): string => path.resolve(settings.cwd, vfile.path)
   return {

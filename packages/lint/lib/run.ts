@@ -1,6 +1,8 @@
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
+import {applyLintBaseline, defaultLintBaselinePath, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
+import type {BaselineOutcome, LintBaseline} from './baseline.js'
 import {openLintCache} from './cache.js'
 import {findFiles, lintWithEngine} from './engine.js'
 import {fixFiles} from './apply.js'
@@ -14,6 +16,14 @@ export interface LintResult {
   report: Report
   /** A unified diff of the fixes (`--fix-dry-run`). */
   diff: string
+  /** Warnings reported (those the baseline accepts are not). */
+  warnings: number
+  /** What the baseline did, when there is one. */
+  baseline?: BaselineOutcome | undefined
+  /** What `updateBaseline` wrote: the file, and how many warnings in how many files it accepts. */
+  wroteBaseline?: {file: string; warnings: number; files: number} | undefined
+  /** Whether the warnings exceed `maxWarnings`. */
+  tooManyWarnings: boolean
   code: 0 | 1
 }
 
@@ -71,6 +81,14 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
  * keep a cache, and report in the format asked for.
  */
 export async function lintFiles(settings: LintSettings, notify: Notify = () => {}): Promise<LintResult> {
+  const baselineFile = settings.baseline === false ? undefined : path.resolve(settings.cwd, settings.baseline ?? defaultLintBaselinePath)
+  const baselineShown = baselineFile && path.relative(settings.cwd, baselineFile)
+  // Read first: a bad baseline stops the run before a fix changes any file.
+  let baseline: LintBaseline | null = baselineFile ? await readLintBaseline(baselineFile, baselineShown) : null
+  // A baseline named and not there is a mistake to say, not a run that silently accepts nothing.
+  if (typeof settings.baseline === 'string' && !baseline && !settings.updateBaseline) {
+    throw new LintBaselineError(baselineShown!, 'Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)')
+  }
   const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
   const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify) : undefined
   let files = cached ? cached.files : await lintWithEngine(settings, {paths: settings.files})
@@ -91,8 +109,24 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
       await cached?.cache.store([...relinted.values()])
     }
   }
-  await cached?.cache.save().catch((error: unknown) => notify(`tiers lint: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
+  await cached?.cache.save().catch((error: unknown) => notify(`tiers: warning: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
+  let wroteBaseline: LintResult['wroteBaseline']
+  let outcome: BaselineOutcome | undefined
+  if (baselineFile && baselineShown !== undefined) {
+    const folder = path.dirname(baselineFile)
+    if (settings.updateBaseline) {
+      baseline = mergeLintBaseline(baseline, lintBaselineOf(files, folder), files, folder)
+      await writeLintBaseline(baselineFile, baseline, baselineShown)
+      wroteBaseline = {file: baselineShown, ...lintBaselineSize(baseline)}
+    }
+    if (baseline) {
+      const applied = applyLintBaseline(files, baseline, folder)
+      files = applied.files
+      outcome = {file: baselineShown, accepted: applied.accepted, unused: applied.unused}
+    }
+  }
   const stats = statistics(files)
-  const failed = settings.frail ? stats.fatal || stats.warn : stats.fatal
-  return {files, report: formatReport(files, settings), diff, code: failed ? 1 : 0}
+  const tooManyWarnings = settings.maxWarnings !== undefined && stats.warn > settings.maxWarnings
+  const failed = stats.fatal || (settings.frail && stats.warn) || tooManyWarnings
+  return {files, report: formatReport(files, settings), diff, warnings: stats.warn, baseline: outcome, wroteBaseline, tooManyWarnings, code: failed ? 1 : 0}
 }

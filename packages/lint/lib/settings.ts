@@ -39,6 +39,12 @@ export interface LintSettings {
   fixDryRun: boolean
   /** File of the lint cache; none: no cache. */
   cache?: string | undefined
+  /** File of the baseline, read when it exists (default: `tiers-lint-baseline.json` in `cwd`); `false`: none read. */
+  baseline?: string | false | undefined
+  /** Write the baseline from this run's warnings before reporting. */
+  updateBaseline?: boolean | undefined
+  /** Exit 1 when more warnings than this are left after the baseline; none: no limit. */
+  maxWarnings?: number | undefined
 }
 
 /**

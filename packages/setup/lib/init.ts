@@ -3,24 +3,35 @@ import path from 'node:path'
 import {createTwoFilesPatch, FILE_HEADERS_ONLY} from 'diff'
 import writeFileAtomic from 'write-file-atomic'
 import type {PlannedFile, Step} from './files.js'
+import {planGitignore, stateInGit} from './gitignore.js'
 import {checkWritesInside} from './inside.js'
 import {planRemarkrc} from './remarkrc.js'
 import {planStopHook} from './stop-hook.js'
 import {planWorkflow} from './workflow.js'
 import type {CiProvider} from './workflow.js'
 
+/** The folder of a Greenlight project's contracts and state. */
+export const greenlightFolder = '.greenlight'
+
+/** The folder whose contracts `tiers init` sets up: the spec-driven tool's, else Greenlight's. */
+export const contractsFolder = (tool: {folder: string} | null | undefined): string => tool?.folder ?? greenlightFolder
+
 /**
  * What `tiers init` does in a project folder: every step, planned before
  * anything is written. `tool` is the spec-driven tool whose folder the
  * project holds (spec-kit's `specs`…), when it is not Greenlight: the same
  * remark configuration and Stop hook (which finds the folder itself), and a
- * workflow that lints the tool's files.
+ * workflow that lints the tool's files. Either way the workflow lints the
+ * contracts' folder only, and `.gitignore` keeps the caches and the local
+ * state of `<folder>/tiers` out of git.
  */
 export async function planInit(cwd: string, options: {ci?: CiProvider | undefined; tool?: {name: string; folder: string} | null}): Promise<Step[]> {
   const tool = options.tool ?? null
-  const steps: Step[] = [await planRemarkrc(cwd), await planStopHook(cwd)]
+  const folder = contractsFolder(tool)
+  const stateFolder = `${folder}/tiers`
+  const steps: Step[] = [await planRemarkrc(cwd), await planStopHook(cwd), await planGitignore(cwd, stateFolder), {kind: 'note', text: stateInGit(stateFolder)}]
   if (tool) steps.unshift({kind: 'note', text: `found a ${tool.name} project in ${tool.folder}: tiers reads its files as they are`})
-  if (options.ci === 'github') steps.push(await planWorkflow(cwd, tool?.folder ?? null))
+  if (options.ci === 'github') steps.push(await planWorkflow(cwd, folder))
   return steps
 }
 

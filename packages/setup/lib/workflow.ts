@@ -7,8 +7,11 @@ export const workflowFile = '.github/workflows/verification-tiers.yml'
 export const ciProviders = ['github'] as const
 export type CiProvider = (typeof ciProviders)[number]
 
-/** The workflow, its `tiers lint` on `lintPath` (a spec-driven tool's folder) when given, else on the whole project. */
-const workflowFor = (lintPath: string | null) => `name: Verification tiers
+/** The command the workflow lints the contracts with: their folder only, as other markdown (an agent's prompt) may hold example contracts. */
+export const workflowLintCommand = (lintPath: string): string => `npx tiers lint --frail ${lintPath}`
+
+/** The workflow, its `tiers lint` on `lintPath`, the contracts' folder. */
+const workflowFor = (lintPath: string) => `name: Verification tiers
 on: [push, pull_request]
 jobs:
   tiers:
@@ -19,19 +22,20 @@ jobs:
         with:
           node-version: 20
       - run: npm ci
-      - run: npx tiers lint --frail${lintPath === null ? '' : ` ${lintPath}`}
+      - run: ${workflowLintCommand(lintPath)}
       - run: npx tiers verify --all
 `
 
 /**
- * The CI step: a GitHub Actions workflow that lints the contracts (in
- * `lintPath`, a spec-driven tool's folder such as `specs`, when given) and
- * runs their checks; an existing file is never replaced.
+ * The CI step: a GitHub Actions workflow that lints the contracts in
+ * `lintPath` (`.greenlight`, or a spec-driven tool's folder such as `specs`)
+ * and runs their checks; an existing file is never replaced.
  */
-export async function planWorkflow(cwd: string, lintPath: string | null = null): Promise<Step> {
+export async function planWorkflow(cwd: string, lintPath: string): Promise<Step> {
   const workflow = workflowFor(lintPath)
+  const lint = workflowLintCommand(lintPath)
   const text = await readIfPresent(cwd, workflowFile)
   if (text === workflow) return {kind: 'unchanged', file: workflowFile, reason: 'the workflow is already there'}
-  if (text !== null) return {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`npx tiers lint --frail\` and \`npx tiers verify --all\`)`}
-  return {kind: 'write', planned: {file: workflowFile, before: null, after: workflow, change: 'runs `tiers lint --frail` and `tiers verify --all` on every push and pull request'}}
+  if (text !== null) return {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`${lint}\` and \`npx tiers verify --all\`)`}
+  return {kind: 'write', planned: {file: workflowFile, before: null, after: workflow, change: `runs \`${lint}\` and \`npx tiers verify --all\` on every push and pull request`}}
 }

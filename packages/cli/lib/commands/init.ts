@@ -2,8 +2,9 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
-import {ciProviders, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
-import type {CiProvider, PlannedFile} from '@verification-tiers/setup'
+import {counted} from '../words.js'
+import {ciProviders, contractsFolder, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
+import type {CiProvider, PlannedFile, Step} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
 
@@ -14,10 +15,21 @@ Set this project up for verification tiers, and say what was done:
                           .remarkrc.json where there is none)
   .claude/settings.json   a Stop hook entry running \`npx tiers stop-hook\`,
                           beside the hooks already there
+  .gitignore              the caches and local state kept out of git: the
+                          contracts cache, the lint cache, the last
+                          verification run, the Stop hook’s count and locks
+                          (each slice’s answers and history,
+                          tiers/<slice>.json, belong in git)
   --ci github             also .github/workflows/verification-tiers.yml,
-                          running \`tiers lint --frail\` and \`tiers verify --all\`
+                          running \`tiers lint --frail .greenlight\` (the
+                          contracts’ folder only) and \`tiers verify --all\`;
+                          and, when the contracts have warnings today,
+                          tiers-lint-baseline.json accepting them, so that CI
+                          fails on new ones only (\`tiers lint
+                          --update-baseline .greenlight\` updates it)
 A second run changes nothing. A file that cannot be merged (not JSON, or not
-the shape expected) stops the run before anything is written.
+the shape expected) stops the run before anything is written. Lines added to
+.gitignore go after the lines there, none of which changes.
 
 Options:
   --ci <provider>  also write a CI workflow (${ciProviders.join(', ')})
@@ -33,12 +45,15 @@ interface InitSettings {
 }
 
 function parseInitArgs(argv: readonly string[]): InitSettings | null {
-  const parsed = parseCommandArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
-  })
+  const parsed = parseCommandArgs(
+    {
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
+    },
+    {command: 'init', usage: () => '--ci <provider>'}
+  )
   const {values} = parsed
   if (values.help) return null
   if (values.ci !== undefined && !(ciProviders as readonly string[]).includes(values.ci)) {
@@ -59,6 +74,65 @@ async function toolIn(cwd: string): Promise<{name: string; folder: string} | nul
   return null
 }
 
+/**
+ * The baseline step of `--ci`: `folder` linted as the workflow lints it,
+ * and the warnings found today accepted in a new baseline, so that the
+ * first run passes and a new warning fails it. Errors are never accepted: a
+ * note says the workflow fails until they are fixed. An existing baseline is
+ * kept; a note says what it does not cover.
+ */
+async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
+  if (!(await stat(path.join(cwd, folder)).then(() => true, () => false))) {
+    return [{kind: 'note', text: `${folder} does not exist yet: the workflow’s \`tiers lint\` fails until it holds the contracts`}]
+  }
+  // Loaded here only: a plain `tiers init` lints nothing.
+  const {applyLintBaseline, defaultLintBaselinePath, formatLintBaseline, lintBaselineOf, lintBaselineSize, lintFiles, readLintBaseline} = await import('@verification-tiers/lint')
+  const result = await lintFiles({
+    cwd,
+    files: [folder],
+    frail: true,
+    quiet: true,
+    silent: false,
+    color: false,
+    detectConfig: true,
+    detectIgnore: true,
+    ignorePatterns: [],
+    format: 'stylish',
+    fix: false,
+    fixDryRun: false,
+    baseline: false
+  })
+  const steps: Step[] = []
+  const errors = result.files.flatMap((file) => file.messages.filter((message) => message.fatal === true).map((message) => ({file, message})))
+  const [first] = errors
+  if (first) {
+    const place = first.message.line ? `:${first.message.line}:${first.message.column}` : ''
+    // The engine's own failures say why in their cause (a plugin that is not installed).
+    const cause = first.message.cause === undefined ? '' : `: ${firstLine(first.message.cause)}`
+    steps.push({
+      kind: 'note',
+      text: `\`tiers lint ${folder}\` finds ${counted(errors.length, 'error')} today, which no baseline accepts: the workflow fails until they are fixed (the first: ${first.file.path}${place}: ${firstLine(first.message.reason)}${cause})`
+    })
+  }
+  const update = `npx tiers lint --update-baseline ${folder}`
+  const baseline = lintBaselineOf(result.files, cwd)
+  const {warnings} = lintBaselineSize(baseline)
+  const existing = await readLintBaseline(path.join(cwd, defaultLintBaselinePath), defaultLintBaselinePath)
+  if (existing) {
+    const applied = applyLintBaseline(result.files, existing, cwd)
+    const left = applied.files.reduce((count, file) => count + file.messages.filter((message) => message.fatal === false).length, 0)
+    steps.push(
+      left === 0
+        ? {kind: 'unchanged', file: defaultLintBaselinePath, reason: `it accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today`}
+        : {kind: 'note', text: `${defaultLintBaselinePath} does not accept ${counted(left, 'warning')} \`tiers lint ${folder}\` finds today: the workflow fails until they are fixed, or \`${update}\` accepts them`}
+    )
+  } else if (warnings > 0) {
+    const change = `accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today, so the workflow fails on new ones only; \`${update}\` updates it`
+    steps.push({kind: 'write', planned: {file: defaultLintBaselinePath, before: null, after: formatLintBaseline(baseline), change}})
+  }
+  return steps
+}
+
 /** Output of `tiers init`. */
 export interface InitIo {
   stdout: (text: string) => void
@@ -71,7 +145,7 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
   try {
     settings = parseInitArgs(argv)
   } catch (error) {
-    io.stderr(`tiers init: ${firstLine(error)}`)
+    io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.user
   }
   if (!settings) {
@@ -79,23 +153,31 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
     return exitCodes.ok
   }
   try {
-    const steps = await planInit(cwd, {ci: settings.ci, tool: await toolIn(cwd)})
-    const planned: PlannedFile[] = steps.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
-    if (settings.dryRun) {
-      for (const each of planned) io.stdout(plannedDiff(each).replace(/\n$/, ''))
-    } else {
-      await writePlanned(cwd, planned)
+    const tool = await toolIn(cwd)
+    const steps = await planInit(cwd, {ci: settings.ci, tool})
+    const written = (list: readonly Step[]): PlannedFile[] => list.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
+    const apply = async (list: readonly PlannedFile[]) => {
+      if (settings.dryRun) for (const each of list) io.stdout(plannedDiff(each).replace(/\n$/, ''))
+      else await writePlanned(cwd, list)
     }
+    await apply(written(steps))
+    // Linted once the remark configuration is written, as the workflow will lint.
+    if (settings.ci) {
+      const baselineSteps = await planLintBaseline(cwd, contractsFolder(tool))
+      await apply(written(baselineSteps))
+      steps.push(...baselineSteps)
+    }
+    const planned = written(steps)
     const verb = (each: PlannedFile) => (settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated')
     for (const step of steps) {
       if (step.kind === 'write') io.stderr(`${verb(step.planned)} ${step.planned.file}: ${step.planned.change}`)
       else if (step.kind === 'unchanged') io.stderr(`unchanged ${step.file}: ${step.reason}`)
       else io.stderr(`note: ${step.text}`)
     }
-    if (planned.length === 0) io.stderr('tiers init: nothing to change')
+    if (planned.length === 0) io.stderr('nothing to change')
     return exitCodes.ok
   } catch (error) {
-    io.stderr(`tiers init: ${firstLine(error)}`)
+    io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.broken
   }
 }

@@ -1,21 +1,26 @@
-import {defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint'
-import type {LintFormat, LintSettings} from '@verification-tiers/lint'
+import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint'
+import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
+import {counted} from '../words.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
 Lint markdown as \`remark\` does: the same engine, files, .remarkrc and
-.remarkignore, the same messages and report. Paths default to \`.\`
-(standard input is not read). Where no configuration is found,
+.remarkignore, the same messages. Paths default to \`.\` (standard input is
+not read). Where no configuration is found,
 remark-preset-lint-verification-tiers runs. Adds what CI needs: annotations,
-fixes and a cache.
+fixes, a cache and a baseline.
 
 Options:
   --frail                  exit 1 on warnings too
-  -q, --quiet              leave files without messages out of the report
+  --max-warnings <n>       exit 1 when more than n warnings are left
+  --list-clean             list files without messages too (left out by
+                           default; -q, --quiet is accepted and changes nothing)
   -S, --silent             report only errors
-  --no-color               no ANSI colours in the report
+  --color, --no-color      ANSI colours in the report, or none (default: only
+                           when the report goes to a terminal and NO_COLOR is
+                           not set; FORCE_COLOR forces them)
   --no-config              do not search for configuration files
   --no-ignore              do not search for .remarkignore
   --rc-path <file>         use this configuration file
@@ -31,14 +36,31 @@ Options:
                            place, print what changed, then report what is left
   --fix-dry-run            print the fixes as a unified diff; change nothing
   --cache                  skip files unchanged since they were linted (their
-                           messages are shown again), kept in ${defaultLintCachePath}
+                           messages are shown again), kept in
+                           ${defaultLintCachePath}
   --cache-location <file>  keep the cache in this file (implies --cache)
+  --update-baseline        accept the warnings found now: write them to the
+                           baseline (its entries for files not linted now are
+                           kept), then report
+  --baseline <file>        the baseline to read and write (default:
+                           ${defaultLintBaselinePath}); it must exist unless
+                           --update-baseline writes it
+  --no-baseline            read no baseline: report every warning
   -h, --help               show this help
 
-Exit codes: 0 no errors (no warnings with --frail); 1 errors (or warnings
-with --frail; a bad configuration or plugin is an error in each file, as in
-remark), or a bad option; 2 the lint could not run at all, or its report
-could not be written.`
+Baseline: when ${defaultLintBaselinePath} exists (or --baseline names one), the
+warnings it lists (by file, rule and message, as many as it counts; never an
+error) are left out of the report and of the exit code; a warning beyond them
+is reported. The baseline's paths are from its own folder.
+
+Exit codes: 0 no errors (no warnings with --frail, at most n with
+--max-warnings); 1 errors (or warnings with --frail, more than n with
+--max-warnings; a bad configuration or plugin is an error in each file, as in
+remark), or a bad option; 2 the lint could not run at all (a baseline that is
+not valid is one), or its report could not be written.`
+
+/** The usage of an option that takes a value, as help shows it. */
+const usageOf = (name: string): string => new RegExp(`--${name} <[^>]+>`).exec(lintUsage)?.[0] ?? `--${name} <value>`
 
 function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
   if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
@@ -46,46 +68,88 @@ function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFor
   return value as LintFormat
 }
 
+function parseMaxWarnings(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UserError(`Unexpected \`--max-warnings ${value}\`, expected a whole number of 0 or more`)
+  return Number(value)
+}
+
+/** Where the report goes: whether that stream is a terminal. */
+export interface LintTerminal {
+  stdout: boolean
+  stderr: boolean
+}
+
+/**
+ * Colour in the report: `--color` or `--no-color` (the last given) decide;
+ * else `FORCE_COLOR` (set, not `0`) turns it on, `NO_COLOR` (set) off;
+ * else it is on only when the report's stream is a terminal.
+ */
+function colorOf(argv: readonly string[], env: NodeJS.ProcessEnv, terminal: boolean): boolean {
+  const asked = argv.filter((argument) => argument === '--color' || argument === '--no-color').at(-1)
+  if (asked !== undefined) return asked === '--color'
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  return terminal
+}
+
 /** Read `tiers lint`’s arguments into settings; `null` for `--help`. */
-export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): LintSettings | null {
-  const parsed = parseCommandArgs({
-    args: [...argv],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      frail: {type: 'boolean', default: false},
-      quiet: {type: 'boolean', short: 'q', default: false},
-      silent: {type: 'boolean', short: 'S', default: false},
-      color: {type: 'boolean', default: false},
-      'no-color': {type: 'boolean', default: false},
-      'no-config': {type: 'boolean', default: false},
-      'no-ignore': {type: 'boolean', default: false},
-      'rc-path': {type: 'string'},
-      'ignore-path': {type: 'string'},
-      'ignore-pattern': {type: 'string', multiple: true, default: []},
-      format: {type: 'string'},
-      'output-file': {type: 'string'},
-      fix: {type: 'boolean', default: false},
-      'fix-dry-run': {type: 'boolean', default: false},
-      cache: {type: 'boolean', default: false},
-      'cache-location': {type: 'string'},
-      help: {type: 'boolean', short: 'h', default: false}
-    }
-  })
+export function parseLintArgs(
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: LintTerminal = {stdout: Boolean(process.stdout.isTTY), stderr: Boolean(process.stderr.isTTY)}
+): LintSettings | null {
+  const parsed = parseCommandArgs(
+    {
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        frail: {type: 'boolean', default: false},
+        'max-warnings': {type: 'string'},
+        'list-clean': {type: 'boolean', default: false},
+        quiet: {type: 'boolean', short: 'q', default: false},
+        silent: {type: 'boolean', short: 'S', default: false},
+        color: {type: 'boolean', default: false},
+        'no-color': {type: 'boolean', default: false},
+        'no-config': {type: 'boolean', default: false},
+        'no-ignore': {type: 'boolean', default: false},
+        'rc-path': {type: 'string'},
+        'ignore-path': {type: 'string'},
+        'ignore-pattern': {type: 'string', multiple: true, default: []},
+        format: {type: 'string'},
+        'output-file': {type: 'string'},
+        fix: {type: 'boolean', default: false},
+        'fix-dry-run': {type: 'boolean', default: false},
+        cache: {type: 'boolean', default: false},
+        'cache-location': {type: 'string'},
+        'update-baseline': {type: 'boolean', default: false},
+        baseline: {type: 'string'},
+        'no-baseline': {type: 'boolean', default: false},
+        help: {type: 'boolean', short: 'h', default: false}
+      }
+    },
+    {command: 'lint', usage: usageOf}
+  )
   const {values, positionals} = parsed
   if (values.help) return null
   const format = parseFormat(values.format, env)
   if (values['output-file'] === '') throw new UserError('Unexpected empty `--output-file`, expected a file name')
   // A diff on stdout would corrupt a report that is there too.
   if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined) throw new UserError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
+  if (values['no-baseline'] && (values['update-baseline'] || values.baseline !== undefined)) {
+    throw new UserError(`Unexpected \`--no-baseline\` with \`${values['update-baseline'] ? '--update-baseline' : '--baseline'}\`, expected one of them`)
+  }
   return {
     cwd,
     files: positionals.length > 0 ? positionals : ['.'],
     frail: values.frail,
-    quiet: values.quiet,
+    // Files without messages are left out unless asked for: a long list of them hides the problems.
+    quiet: values.quiet || !values['list-clean'],
     silent: values.silent,
-    // Colour is on unless turned off; the last of --color and --no-color wins, as in the remark CLI.
-    color: argv.filter((argument) => argument === '--color' || argument === '--no-color').at(-1) !== '--no-color',
+    // A report written to a file has no colour unless asked for.
+    color: colorOf(argv, env, values['output-file'] === undefined && (format === 'stylish' ? terminal.stderr : terminal.stdout)),
     detectConfig: !values['no-config'],
     detectIgnore: !values['no-ignore'],
     rcPath: values['rc-path'],
@@ -95,8 +159,37 @@ export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.
     outputFile: values['output-file'],
     fix: values.fix,
     fixDryRun: values['fix-dry-run'],
-    cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined)
+    cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined),
+    baseline: values['no-baseline'] ? false : values.baseline,
+    updateBaseline: values['update-baseline'],
+    maxWarnings: parseMaxWarnings(values['max-warnings'])
   }
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)
+
+/** The command that writes the baseline again for the same files and baseline. */
+export function updateBaselineCommand(settings: Pick<LintSettings, 'files' | 'baseline'>): string {
+  const paths = settings.files.length === 1 && settings.files[0] === '.' ? [] : settings.files
+  const baseline = typeof settings.baseline === 'string' ? ['--baseline', settings.baseline] : []
+  return ['tiers lint --update-baseline', ...[...baseline, ...paths].map(shellWord)].join(' ')
+}
+
+/** What `tiers lint` says after its report: the baseline written or applied, too many warnings. */
+export function lintSummary(result: LintResult, settings: LintSettings): string[] {
+  const lines: string[] = []
+  const update = updateBaselineCommand(settings)
+  if (result.wroteBaseline) {
+    const {file, warnings, files} = result.wroteBaseline
+    lines.push(`wrote ${file}: it accepts ${counted(warnings, 'warning')} in ${counted(files, 'file')}`)
+  } else if (result.baseline) {
+    const {file, accepted, unused} = result.baseline
+    if (accepted > 0) lines.push(`${counted(accepted, 'warning')} accepted by the baseline ${file}`)
+    if (unused > 0) lines.push(`${counted(unused, 'warning')} in the baseline ${file} no longer ${unused === 1 ? 'occurs' : 'occur'}: \`${update}\` prunes them`)
+  }
+  if (result.tooManyWarnings) lines.push(`tiers: Unexpected ${counted(result.warnings, 'warning')}, expected at most ${settings.maxWarnings} (--max-warnings)`)
+  return lines
 }
 
 /** Output of `tiers lint`: the report goes to stderr as is, like remark’s. */
@@ -115,7 +208,7 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
   try {
     settings = parseLintArgs(argv, cwd)
   } catch (error) {
-    io.stderr(`tiers lint: ${firstLine(error)}`)
+    io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.user
   }
   if (!settings) {
@@ -133,9 +226,10 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
         return exitCodes.broken
       }
     } else if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
+    for (const line of lintSummary(result, settings)) io.stderr(line)
     return result.code
   } catch (error) {
-    io.stderr(`tiers lint: ${firstLine(error)}`)
+    io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.broken
   }
 }

@@ -1,0 +1,50 @@
+import type {Step} from './files.js'
+import {readIfPresent} from './files.js'
+
+export const gitignoreFile = '.gitignore'
+
+/** Where `tiers lint --cache` keeps its cache by default, from the project folder. */
+const lintCache = '.greenlight/tiers/.lint-cache'
+
+/**
+ * The files of the state folder (`<folder>/tiers`) that stay out of git,
+ * and why: each is rebuilt, or is one machine's. The slice files beside
+ * them (`S-01.json`: a slice's answers, rejections and decisions) are the
+ * project's history, and belong in git.
+ */
+const localState = [
+  ['verification-status.json', 'the last verification run on this machine'],
+  ['stop-hook.json', 'the Stop hook’s count of blocked stops'],
+  ['*.lock', 'locks held while a command writes']
+] as const
+
+/** What `tiers init` says goes to git and what does not, for the project whose state folder is `stateFolder`. */
+export function stateInGit(stateFolder: string): string {
+  return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${localState.map(([, what]) => what).join(', ')} and the lint cache stay out of git`
+}
+
+/** The ignore lines for a project whose state folder is `stateFolder` (`.greenlight/tiers`). */
+export function ignoreEntries(stateFolder: string): string[] {
+  const entries = localState.map(([name]) => `${stateFolder}/${name}`)
+  if (!entries.includes(lintCache)) entries.push(lintCache)
+  return entries
+}
+
+/**
+ * The git step: the caches and local state files in `.gitignore`, after
+ * the user's lines, none of which is changed or moved; an entry already
+ * there (as the same line) is not added again.
+ */
+export async function planGitignore(cwd: string, stateFolder: string): Promise<Step> {
+  const text = await readIfPresent(cwd, gitignoreFile)
+  const present = new Set((text ?? '').split(/\r?\n/).map((line) => line.trim()))
+  const missing = ignoreEntries(stateFolder).filter((entry) => !present.has(entry))
+  if (missing.length === 0) return {kind: 'unchanged', file: gitignoreFile, reason: 'it already ignores the caches and local state'}
+  const eol = text?.includes('\r\n') ? '\r\n' : '\n'
+  const before = text ?? ''
+  // A file without a final line ending gets one, so that its last line stays as it is.
+  const lead = before === '' ? '' : before.endsWith('\n') ? eol : eol + eol
+  const block = ['# verification-tiers: caches and local state', ...missing].join(eol) + eol
+  const change = `ignores ${missing.length === 1 ? missing[0] : `${missing.length} caches and local state files`}`
+  return {kind: 'write', planned: {file: gitignoreFile, before: text, after: before + lead + block, change}}
+}
