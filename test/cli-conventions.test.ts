@@ -28,14 +28,14 @@ describe.concurrent('tiers --version', () => {
 
 describe.concurrent('did you mean', () => {
   it.for([
-    [['stauts'], `Unexpected command \`stauts\`, expected one of: ${known}; did you mean \`status\`?`],
-    [['verfy', 'S-01'], `Unexpected command \`verfy\`, expected one of: ${known}; did you mean \`verify\`?`],
-    [['hlep'], `Unexpected command \`hlep\`, expected one of: ${known}; did you mean \`help\`?`],
+    [['stauts'], 'Unexpected command `stauts`, expected `status`'],
+    [['verfy', 'S-01'], 'Unexpected command `verfy`, expected `verify`'],
+    [['hlep'], 'Unexpected command `hlep`, expected `help`'],
     [['deploy'], `Unexpected command \`deploy\`, expected one of: ${known}`],
-    [['status', '--jsn'], 'Unexpected option `--jsn`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help); did you mean `--json`?'],
+    [['status', '--jsn'], 'Unexpected option `--jsn`, expected `--json` (see tiers status --help)'],
     [
       ['verify', 'S-01', '--timout=5'],
-      'Unexpected option `--timout`, expected one of --dir, --json, --yaml, --timeout, --env-allow, --all, -h/--help (see tiers verify --help); did you mean `--timeout`?'
+      'Unexpected option `--timout`, expected `--timeout` (see tiers verify --help)'
     ],
     [['status', '--frobnicate'], 'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)']
   ] as const)('tiers %j', async ([args, message], {expect}) => {

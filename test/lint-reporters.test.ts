@@ -209,7 +209,7 @@ describe('tiers lint --output-file', {timeout: 120_000}, () => {
     ])
     expect(underFile).toEqual({code: 2, stdout: '', stderr: `tiers: could not write the report to ${contracts}/lint.xml: Unexpected file in its path, expected folders\n`})
     expect(isFolder).toEqual({code: 2, stdout: '', stderr: 'tiers: could not write the report to a-folder: Unexpected folder, expected a file\n'})
-    expect(empty).toEqual({code: 1, stdout: '', stderr: 'tiers lint: Unexpected empty `--output-file`, expected a file name\n'})
+    expect(empty).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected empty `--output-file`, expected a file name\n'})
     expect((await fs.readdir(cwd)).sort()).toEqual(before)
     expect(await fs.readdir(path.join(cwd, 'a-folder'))).toEqual([])
   })

@@ -210,7 +210,7 @@ describe('tiers init', {timeout: 60_000}, () => {
         ...stopEntry.split('\n').slice(0, -1).map((line) => '+' + line),
         '--- /dev/null',
         '+++ b/.gitignore',
-        '@@ -0,0 +1,6 @@',
+        '@@ -0,0 +1,5 @@',
         ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
         ''
       ].join('\n')
@@ -413,7 +413,7 @@ describe('tiers init and git', {timeout: 120_000}, () => {
     const before = '# mine\nnode_modules/\n.greenlight/tiers/.lint-cache\n!important.log'
     const cwd = await project({'.gitignore': before})
     const run = await runTiers(cwd, ['init'])
-    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
+    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 3 caches and local state files')
     expect((await snapshot(cwd))['.gitignore']).toBe(before + '\n\n' + gitignore.split('\n').filter((line) => line !== '.greenlight/tiers/.lint-cache').join('\n'))
     expect((await runTiers(cwd, ['init'])).stderr.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
   })

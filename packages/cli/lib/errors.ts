@@ -1,4 +1,4 @@
-import {didYouMean} from './suggest.js'
+import {expectedInstead} from './suggest.js'
 
 export {firstLine, ProjectError, UserError} from '@verification-tiers/project/errors'
 
@@ -44,7 +44,7 @@ export function optionsMessage(error: unknown, found?: OptionsContext & {problem
   switch (problem.kind) {
     case 'unknown':
       // A short flag (`-x`) is one letter: any other is as near.
-      return `Unexpected option ${quoteArgument(problem.flag)}, expected one of ${accepted} ${see}${problem.flag.startsWith('--') ? didYouMean(problem.flag.slice(2), names, (name) => quoteArgument(`--${name}`)) : ''}`
+      return `Unexpected option ${quoteArgument(problem.flag)}, expected ${problem.flag.startsWith('--') ? expectedInstead(problem.flag.slice(2), names, (name) => quoteArgument(`--${name}`), `one of ${accepted}`) : `one of ${accepted}`} ${see}`
     case 'missing-value':
       return `Unexpected \`${problem.flag}\` without a value, expected \`${problem.usage}\` ${see}`
     case 'option-like-value':

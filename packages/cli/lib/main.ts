@@ -10,7 +10,7 @@ import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './he
 import {findOptionProblem} from './options.js'
 import {printable, printableJson} from './printable.js'
 import {readInput} from './stdin.js'
-import {didYouMean} from './suggest.js'
+import {expectedInstead} from './suggest.js'
 import type {ReadInput} from './stdin.js'
 
 /** `tiers --help`: the commands, the options and the exit codes. */
@@ -187,7 +187,7 @@ function commandNames(): string[] {
 /** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
 function unknownCommand(name: string): UserError {
   const names = commandNames()
-  return new UserError(`Unexpected command ${quoteArgument(name)}, expected one of: ${names.join(', ')}${didYouMean(name, [...names, 'help'], quoteArgument)}`)
+  return new UserError(`Unexpected command ${quoteArgument(name)}, expected ${expectedInstead(name, [...names, 'help'], quoteArgument, `one of: ${names.join(', ')}`)}`)
 }
 
 function isSeparate(name: string | null): name is string {

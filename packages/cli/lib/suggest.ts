@@ -54,9 +54,13 @@ export function suggest(given: string, known: readonly string[]): string[] {
   return nearest
 }
 
-/** `; did you mean \`status\`?` to end a message, or `''` when nothing is near: `quote` writes each name as messages do. */
-export function didYouMean(given: string, known: readonly string[], quote: (name: string) => string): string {
+/**
+ * What a message expects instead of `given`: the nearest of `known`
+ * (`` `status` ``, or `` `lint` or `init` `` on a tie) when one is near
+ * enough to be meant, else `otherwise` (the whole list); `quote` writes
+ * each name as messages do.
+ */
+export function expectedInstead(given: string, known: readonly string[], quote: (name: string) => string, otherwise: string): string {
   const nearest = suggest(given, known)
-  if (nearest.length === 0) return ''
-  return `; did you mean ${nearest.map(quote).join(' or ')}?`
+  return nearest.length === 0 ? otherwise : nearest.map(quote).join(' or ')
 }

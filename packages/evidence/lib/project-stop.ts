@@ -22,6 +22,8 @@ export interface StopHookRequest {
   cwd: string
   session: string
   maxBlocks: number
+  /** Told what the reading of the project noticed that changes no decision (`project.warnings`), for the program to show. */
+  onWarning?: (warning: string) => void
 }
 
 /**
@@ -50,6 +52,7 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   let problem: string | null = null
   try {
     project = await loadProject(dir)
+    for (const warning of project.warnings) request.onWarning?.(warning)
   } catch (error) {
     // A `.greenlight` found or named that cannot be read is a project that proves nothing, never “no project”.
     problem = describeProblem(error)

@@ -72,7 +72,7 @@ export const stopHook: Command = async (input) => {
   const cwd = typeof hook.cwd === 'string' && hook.cwd !== '' ? path.resolve(hook.cwd) : process.cwd()
   const session = typeof hook.session_id === 'string' && hook.session_id !== '' ? hook.session_id : 'default'
   if (!isSessionId(session)) throw new UserError(`Unexpected \`session_id\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
-  const output = await answerStopHook({dir: input.dir, cwd, session, maxBlocks: max})
+  const output = await answerStopHook({dir: input.dir, cwd, session, maxBlocks: max, onWarning: (warning) => warnings.push(warning)})
   return {text: JSON.stringify(output), data: output, warnings, raw: true}
 }
 

@@ -15,8 +15,9 @@ fixes, a cache and a baseline.
 Options:
   --frail                  exit 1 on warnings too
   --max-warnings <n>       exit 1 when more than n warnings are left
-  --list-clean             list files without messages too (left out by
-                           default; -q, --quiet is accepted and changes nothing)
+  --list-clean             list files without messages too (left out of the
+                           stylish report by default; -q, --quiet leaves them
+                           out of every format)
   -S, --silent             report only errors
   --color, --no-color      ANSI colours in the report, or none (default: only
                            when the report goes to a terminal and NO_COLOR is
@@ -145,8 +146,9 @@ export function parseLintArgs(
     cwd,
     files: positionals.length > 0 ? positionals : ['.'],
     frail: values.frail,
-    // Files without messages are left out unless asked for: a long list of them hides the problems.
-    quiet: values.quiet || !values['list-clean'],
+    // In the report a person reads, files without messages are left out unless asked for: a long list of them hides the problems.
+    // The machine formats keep them (a clean file is a passing test case in JUnit).
+    quiet: values.quiet || (format === 'stylish' && !values['list-clean']),
     silent: values.silent,
     // A report written to a file has no colour unless asked for.
     color: colorOf(argv, env, values['output-file'] === undefined && (format === 'stylish' ? terminal.stderr : terminal.stdout)),
