@@ -18,6 +18,9 @@
 //   lints the `.greenlight` folder with `remark-preset-lint-verification-tiers`
 //   (`any other rule`: the rest together; `messages on <folder>/*.md`: those
 //   of files in that folder); a project without the key expects none
+// * a newcomer's first CI run: after `tiers init --ci github`, the workflow's
+//   lint command passes on the project as it is, and fails naming a contract
+//   added with nothing to check
 //
 // Projects of other spec-driven tools (`toolProjects`: spec-kit's `specs/`)
 // are checked for the figures their row names (`features` → slices,
@@ -32,7 +35,7 @@
 // One line per check; exits 1 when any check fails.
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {chmod, cp, mkdtemp, readdir, readFile, rm, stat} from 'node:fs/promises'
+import {appendFile, chmod, cp, mkdtemp, readdir, readFile, rm, stat, symlink} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -129,6 +132,43 @@ async function checkLint(name, folder, want) {
   for (const key of Object.keys(want ?? {})) {
     const on = /^messages on (.+)\/\*\.md$/.exec(key)
     if (on) check(name, `lint: ${key}`, want[key], Object.entries(byFolder).filter(([where]) => where === on[1] || where.startsWith(on[1] + path.sep)).reduce((sum, [, count]) => sum + count, 0))
+  }
+}
+
+/** Run the cli in `folder`: exit code and both streams, whatever the code. */
+async function runBin(folder, args) {
+  try {
+    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args], {cwd: folder, maxBuffer: 256 * 1024 * 1024, env: {...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1'}})
+    return {code: 0, stdout, stderr}
+  } catch (error) {
+    return {code: typeof error.code === 'number' ? error.code : 1, stdout: String(error.stdout ?? ''), stderr: String(error.stderr ?? error.message)}
+  }
+}
+
+/**
+ * A newcomer's first CI run: `tiers init --ci github` in a copy of the
+ * project, then the lint command of the workflow it wrote passes; after a
+ * new contract with nothing to check is added, it fails, naming it.
+ */
+async function checkFirstCiRun(name, contractsFile) {
+  const folder = await scratchCopy(name)
+  try {
+    // As a project that installed the tools: the preset resolves from its node_modules.
+    await symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
+    const init = await runBin(folder, ['init', '--ci', 'github'])
+    check(name, 'tiers init --ci github exit', 0, init.code)
+    const workflow = await readFile(path.join(folder, '.github/workflows/verification-tiers.yml'), 'utf8').catch(() => '')
+    const lintLine = /run: npx tiers (lint .*)$/m.exec(workflow)?.[1]
+    check(name, 'the workflow lints the contract folder', true, Boolean(lintLine && / \.greenlight$/.test(lintLine)))
+    if (!lintLine) return
+    const args = lintLine.split(' ')
+    const first = await runBin(folder, args)
+    check(name, 'the first CI lint passes', 0, first.code)
+    await appendFile(path.join(folder, '.greenlight', contractsFile), '\n\n### ZZ-9999: Late Addition\n\n**Verification:** verify\n')
+    const second = await runBin(folder, args)
+    check(name, 'a new warning fails the CI lint, naming it', {code: 1, names: true}, {code: second.code, names: (second.stdout + second.stderr).includes('ZZ-9999 Late Addition')})
+  } finally {
+    await rm(folder, {recursive: true, force: true})
   }
 }
 
@@ -288,6 +328,8 @@ for (const [name, want] of Object.entries(expected)) {
   if (typeof want !== 'object' || want === null) continue
   if (existsSync(path.join(corpus, name, '.greenlight'))) {
     if ('contracts' in want) await checkProject(name, want)
+    const contractsFile = existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md')) ? 'CONTRACTS.md' : null
+    if (contractsFile) await checkFirstCiRun(name, contractsFile)
     continue
   }
   const tool = Object.entries(toolProjects).find(([, row]) => existsSync(path.join(corpus, name, row.folder)))

@@ -4,10 +4,11 @@
  * found from a subfolder as git finds `.git` (for every command, the stop
  * hook and verify too), and plain, stable lines when the output is piped.
  */
+import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
-import {evidenceProject, root, runTiers} from './helpers/tiers-bin.js'
+import {evidenceProject, root, runProcess, runTiers, tiersBin} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -102,5 +103,39 @@ describe.concurrent('tiers status piped', () => {
         ''
       ].join('\n')
     })
+  })
+})
+
+/**
+ * At a terminal, through `script` (a pseudo-terminal of util-linux): the
+ * output a person reads. The terminal is 80 columns wide unless COLUMNS says.
+ */
+const atTerminal = (cwd: string, args: string[]) =>
+  runProcess('/usr/bin/script', ['-qec', [process.execPath, tiersBin, ...args].map((word) => JSON.stringify(word)).join(' '), '/dev/null'], {cwd, env: {COLUMNS: '80', NO_COLOR: '1'}})
+
+describe.runIf(existsSync('/usr/bin/script')).concurrent('at a terminal', () => {
+  it('tiers status is an aligned table, within the width, with totals', async ({expect}) => {
+    const folder = await evidenceProject(folders, 'verification-tiers-table-', {commit: false})
+    const run = await atTerminal(folder, ['status'])
+    expect(run.code).toBe(0)
+    const lines = run.stdout.replace(/\r\n/g, '\n').trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^SLICE +NAME +TIER +STATE +REJECTED +LAST ACTIVITY +NEXT$/)
+    // Aligned: the tier column starts at the same place on every row.
+    const tierColumn = lines[0]!.search(/TIER/i)
+    for (const row of lines.slice(1, 4)) expect(row.slice(tierColumn)).toMatch(/^(verify|auto) /)
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
+    expect(lines.at(-1)).toMatch(/^3 slices: 2 verify, 1 auto; 3 undecided$/)
+  })
+
+  it('tiers verify prints each check as it ends, then the time the run took', async ({expect}) => {
+    const folder = await evidenceProject(folders, 'verification-tiers-progress-', {commit: false})
+    const run = await atTerminal(folder, ['verify', 'S-02'])
+    const lines = run.stdout.replace(/\r\n/g, '\n').split('\n')
+    const progress = lines.filter((line) => /^(pass|fail|timeout|requires-human|skip)\s+\S+/.test(line))
+    expect(progress.length).toBeGreaterThan(0)
+    expect(progress).toContainEqual(expect.stringMatching(/^pass +S-02 C-02\.1 +answer\.txt is one line \(\d+\.\d s\)$/))
+    expect(lines.some((line) => /^\d+ checks? in \d+\.\d s$/.test(line))).toBe(true)
+    // Then the report.
+    expect(run.stdout).toContain('Verification Results — Slice S-02: Answer Format')
   })
 })

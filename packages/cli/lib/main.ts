@@ -169,6 +169,8 @@ function exitCodeOf(error: unknown): number {
   // Another `tiers` changed the file meanwhile: nothing was written, and running it again is enough.
   if (error instanceof UserError || error instanceof GateError || error instanceof ConcurrentChangeError) return exitCodes.user
   if (error instanceof ProjectError || error instanceof FileReadError || error instanceof FileWriteError) return exitCodes.broken
+  // Every package’s error about a file names it (`file`): a file that cannot be used, not a bug.
+  if (error instanceof Error && typeof (error as {file?: unknown}).file === 'string') return exitCodes.broken
   // The system refused (a file, a process): the machine’s state, named by its code, not a bug.
   if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string') return exitCodes.broken
   return exitCodes.internal

@@ -8,8 +8,19 @@ export interface LintNote {
   ruleId: string | null
 }
 
-/** The worker's answer: the messages by absolute path, or the message of the error the lint ended with. */
-export type LintReply = {messages: Array<[string, LintNote[]]>} | {failure: string}
+/** The worker's answer: the messages by absolute path, or the message of the error the lint ended with (and the file it names, when it names one). */
+export type LintReply = {messages: Array<[string, LintNote[]]>} | {failure: string; file?: string}
+
+/** The lint ended with an error: its message, and the file it is about (`null` when none), as the worker told it. */
+export class LintFailure extends Error {
+  constructor(
+    message: string,
+    readonly file: string | null
+  ) {
+    super(message)
+    this.name = 'LintFailure'
+  }
+}
 
 /**
  * Lint `files` with the project's configuration in a worker thread. When
@@ -24,7 +35,7 @@ export function lintInWorker(files: ReadonlyArray<{path: string; text: string}>,
     signal.addEventListener('abort', onAbort, {once: true})
     worker.once('message', (reply: LintReply) => {
       if ('messages' in reply) resolve(new Map(reply.messages))
-      else reject(new Error(reply.failure))
+      else reject(new LintFailure(reply.failure, reply.file ?? null))
     })
     worker.once('error', reject)
     worker.once('exit', (code) => {

@@ -21,6 +21,8 @@ try {
     ])
   }
 } catch (error) {
-  reply = {failure: error instanceof Error ? error.message : String(error)}
+  // An error about a file (a configuration file that is a FIFO) says which: it crosses to the gate as a broken file, not a bug.
+  const file = error instanceof Error ? (error as {file?: unknown}).file : undefined
+  reply = {failure: error instanceof Error ? error.message : String(error), ...(typeof file === 'string' ? {file} : {})}
 }
 port.postMessage(reply)
