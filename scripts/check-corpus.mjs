@@ -225,7 +225,7 @@ async function checkProject(name, want) {
     if ('steps' in want) check(name, 'steps of verify contracts', want.steps, summary.steps)
     if ('slices' in want) check(name, 'slices', want.slices, slices.length + status.data.broken.length)
     if (Array.isArray(want.verify_contracts_without_steps)) {
-      const without = shown.filter((contract) => contract.effectiveTier === 'verify' && contract.steps.length === 0).map((contract) => contract.name)
+      const without = shown.filter((contract) => contract.tierInSlice === 'verify' && contract.steps.length === 0).map((contract) => contract.name)
       check(name, 'verify contracts without steps', [...want.verify_contracts_without_steps].sort(), without.sort())
     }
     for (const [key, value] of Object.entries(want.slice_tiers ?? {})) {
@@ -241,11 +241,11 @@ async function checkProject(name, want) {
       const slice = slices.find((one) => one.slice.toLowerCase() === key.toLowerCase())
       const contract = shown.find((one) => one.id === key || one.name === key)
       if (slice) {
-        const verify = shown.filter((one) => one.slices.includes(slice.slice) && one.effectiveTier === 'verify').map((one) => one.name)
+        const verify = shown.filter((one) => one.slices.includes(slice.slice) && one.tierInSlice === 'verify').map((one) => one.name)
         const got = {criteria: slice.criteria, steps: slice.steps, contracts: verify.sort(), tier: slice.tier}
         check(name, `slice ${key}`, sample, pick(got, sample, (list) => [...list].sort()))
       } else if (contract) {
-        const got = {tier: contract.effectiveTier, criteria: contract.criteria.length, steps: contract.steps.length, slice: contract.slices[0] ?? null}
+        const got = {tier: contract.tierInSlice, criteria: contract.criteria.length, steps: contract.steps.length, slice: contract.slices[0] ?? null}
         check(name, `contract ${key}`, sample, pick(got, sample))
       } else {
         check(name, `sample ${key}`, 'a contract or slice', 'not found')

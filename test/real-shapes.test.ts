@@ -107,7 +107,7 @@ slices: 3, from GRAPH.json
       dialect: 'fenced',
       slices: ['S-03'],
       declaredTier: 'verify',
-      effectiveTier: 'verify',
+      tierInSlice: 'verify',
       tierFrom: 'contract',
       criteria: [
         {text: '`kettle settings` prints the path of the settings file', line: 132, column: 3, check: null},
@@ -241,7 +241,7 @@ Contracts:
   C-02 PlantSchema: verify — criteria: 1, steps: 0
 `)
     const contracts = JSON.parse((await tiers(folder, 'contracts', '--json')).stdout)
-    expect(contracts.contracts.map((contract: {id: string; slices: string[]; effectiveTier: string; tierFrom: string}) => [contract.id, contract.slices, contract.effectiveTier, contract.tierFrom])).toEqual([
+    expect(contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [contract.id, contract.slices, contract.tierInSlice, contract.tierFrom])).toEqual([
       ['C-01', ['S-01'], 'auto', 'slice'],
       ['C-02', ['S-01'], 'verify', 'contract'],
       ['C-03', ['S-02'], 'verify', 'default'],
@@ -286,7 +286,7 @@ Contracts:
     )
     const contracts = JSON.parse((await tiers(folder, 'contracts', '--json')).stdout)
     // Contracts the graph does not list keep the slice their Slice field names, and no stated tier.
-    expect(contracts.contracts.map((contract: {id: string; slices: string[]; effectiveTier: string; tierFrom: string}) => [contract.id, contract.slices, contract.effectiveTier, contract.tierFrom])).toEqual([
+    expect(contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [contract.id, contract.slices, contract.tierInSlice, contract.tierFrom])).toEqual([
       ['C-01', ['S-01'], 'auto', 'slice'],
       ['C-02', ['S-01'], 'verify', 'contract'],
       ['C-03', ['S-02'], 'verify', 'default'],

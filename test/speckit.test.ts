@@ -52,10 +52,10 @@ describe('tiers on a spec-kit project', () => {
     expect(text.stdout).toContain('002-watering-reminders Watering Reminders: verify, 0/3 rejections, undecided, next: checkpoint; 2 open tasks\n')
 
     const contracts = await runTiers(path.join(folder, 'src'), ['contracts', '--json'])
-    const read = JSON.parse(contracts.stdout) as {summary: {contracts: number; criteria: number; steps: number; auto: number}; problems: unknown[]; contracts: Array<{label: string; line: number; effectiveTier: string; criteria: Array<{text: string; line: number}>}>}
+    const read = JSON.parse(contracts.stdout) as {summary: {contracts: number; criteria: number; steps: number; auto: number}; problems: unknown[]; contracts: Array<{label: string; line: number; tierInSlice: string; criteria: Array<{text: string; line: number}>}>}
     expect(read.summary).toMatchObject({contracts: 4, criteria: 7, steps: 3, auto: 1})
     expect(read.problems).toEqual([])
-    expect(read.contracts.map((contract) => [contract.label, contract.line, contract.effectiveTier])).toEqual([
+    expect(read.contracts.map((contract) => [contract.label, contract.line, contract.tierInSlice])).toEqual([
       ['User Story 1 - Record a planting', 8, 'verify'],
       ['User Story 2 — Export the log', 23, 'auto'],
       ['User Story 1 – Remind before a dry day', 5, 'verify'],

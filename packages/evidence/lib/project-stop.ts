@@ -161,7 +161,7 @@ function sliceCriteria(slice: ProjectSlice, context: ReturnType<typeof gateConte
     contract.criteria.flatMap((criterion, index): RemainingCriterion[] => {
       const id = `${contract.id ?? contract.name}.${index + 1}`
       if (criterion.check?.command) return [{id, text: criterion.text, forPerson: false}]
-      return context.slice.contracts[position]?.effectiveTier === 'verify' ? [{id, text: criterion.text, forPerson: true}] : []
+      return context.slice.contracts[position]?.tierInSlice === 'verify' ? [{id, text: criterion.text, forPerson: true}] : []
     })
   )
 }

@@ -168,7 +168,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
         if (criterion.check?.command) {
           const seconds = criterion.check.timeout ?? timeoutSeconds
           results.push(ended(slice.id, commandCheck({...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'}, await run(criterion.check.command, seconds), seconds)))
-        } else if (tiers[position]?.effectiveTier === 'verify') {
+        } else if (tiers[position]?.tierInSlice === 'verify') {
           // Auto contracts’ prose criteria are ignored; verify ones go to the human checkpoint.
           results.push({criterion_id: id, contract: contract.id, text: criterion.text, level: 'behavioral', status: 'requires-human', method: 'manual', command: null, exit_code: null, duration_ms: null, details: `Please verify: ${criterion.text}`, output: null, category: null})
         }

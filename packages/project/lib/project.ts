@@ -221,7 +221,7 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
     slice: resolved,
     // The test writer gets the contracts the user checked: the verify ones, as the slice resolves them.
     contracts: slice.contracts
-      .filter((_, index) => resolved.contracts[index]?.effectiveTier === 'verify')
+      .filter((_, index) => resolved.contracts[index]?.tierInSlice === 'verify')
       .map((loaded) => ({label: loaded.contract.label, source: loaded.source})),
     // The slice’s own check is part of what an approval was given on.
     contractsHash: hashContracts([...slice.contracts.map((loaded) => loaded.source), ...sliceOwnText(slice)]),

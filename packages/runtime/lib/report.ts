@@ -14,10 +14,10 @@ export interface TierReport {
 export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): TierReport {
   const warnings: string[] = []
   for (const contract of slice.contracts) {
-    if (contract.tier !== null && contract.tier !== contract.effectiveTier) {
-      warnings.push(`${contract.label}: tier \`${contract.tier}\` is not \`auto\` or \`verify\`; read as \`${contract.effectiveTier}\``)
+    if (contract.tier !== null && contract.tier !== contract.tierInSlice) {
+      warnings.push(`${contract.label}: tier \`${contract.tier}\` is not \`auto\` or \`verify\`; read as \`${contract.tierInSlice}\``)
     }
-    if (contract.effectiveTier === 'auto' && (contract.criteria > 0 || contract.steps > 0)) {
+    if (contract.tierInSlice === 'auto' && (contract.criteria > 0 || contract.steps > 0)) {
       warnings.push(`${contract.label}: auto tier lists acceptance criteria or steps, which are ignored`)
     }
   }
@@ -30,7 +30,7 @@ export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): Ti
     tier: slice.tier,
     contracts: slice.contracts.map((contract) => ({
       label: contract.label,
-      tier: contract.effectiveTier,
+      tier: contract.tierInSlice,
       defaulted: contract.tierFrom === 'default',
       criteria: contract.criteria,
       steps: contract.steps

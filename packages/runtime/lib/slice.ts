@@ -30,8 +30,9 @@ export interface ContractTier {
   label: string
   /** As written: `auto`, `verify`, other text, or `null` when missing. */
   tier: string | null
-  effectiveTier: Tier
-  /** Where `effectiveTier` comes from: the contract’s own field, the slice’s stated tier, or the default. */
+  /** Its tier in this slice: its own, else the slice’s stated tier, else the default (`Contract.effectiveTier` is its own or the default, whatever the slice). */
+  tierInSlice: Tier
+  /** Where `tierInSlice` comes from: the contract’s own field, the slice’s stated tier, or the default. */
   tierFrom: 'contract' | 'slice' | 'default'
   criteria: number
   steps: number
@@ -97,7 +98,7 @@ export function resolveSlice(slice: SliceInput): ResolvedSlice {
       id: contract.id,
       label: contract.label,
       tier: contract.tier,
-      effectiveTier: tier,
+      tierInSlice: tier,
       tierFrom: from,
       criteria: contract.criteria.length,
       steps: contract.steps.length

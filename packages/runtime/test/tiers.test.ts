@@ -86,9 +86,9 @@ describe('resolveSlice', () => {
 
   it('keeps each contract’s tier as written and the one that applies', () => {
     expect(search().contracts).toEqual([
-      {id: 'C-10', label: 'C-10 SearchBox', tier: 'verify', effectiveTier: 'verify', tierFrom: 'contract', criteria: 2, steps: 1},
-      {id: 'C-11', label: 'C-11 SearchApi', tier: 'auto', effectiveTier: 'auto', tierFrom: 'contract', criteria: 1, steps: 1},
-      {id: 'C-12', label: 'C-12 SearchEmpty', tier: null, effectiveTier: 'verify', tierFrom: 'default', criteria: 1, steps: 1}
+      {id: 'C-10', label: 'C-10 SearchBox', tier: 'verify', tierInSlice: 'verify', tierFrom: 'contract', criteria: 2, steps: 1},
+      {id: 'C-11', label: 'C-11 SearchApi', tier: 'auto', tierInSlice: 'auto', tierFrom: 'contract', criteria: 1, steps: 1},
+      {id: 'C-12', label: 'C-12 SearchEmpty', tier: null, tierInSlice: 'verify', tierFrom: 'default', criteria: 1, steps: 1}
     ])
     expect(search().nothingToCheck).toEqual([])
   })
@@ -98,7 +98,7 @@ describe('resolveSlice', () => {
       resolveSlice({id: 'S-09', name: 'Stated', tier, contracts: [contract('C-30', 'Own', own, ['x'], []), contract('C-31', 'Bare', null, [], [])]})
     const auto = stated('auto', null)
     expect(auto.tier).toBe('auto')
-    expect(auto.contracts.map((one) => [one.label, one.effectiveTier, one.tierFrom])).toEqual([
+    expect(auto.contracts.map((one) => [one.label, one.tierInSlice, one.tierFrom])).toEqual([
       ['C-30 Own', 'auto', 'slice'],
       ['C-31 Bare', 'auto', 'slice']
     ])
@@ -106,7 +106,7 @@ describe('resolveSlice', () => {
     // verify still wins over auto: a verify contract makes an auto slice verify.
     const mixed = stated('auto', 'verify')
     expect(mixed.tier).toBe('verify')
-    expect(mixed.contracts.map((one) => [one.effectiveTier, one.tierFrom])).toEqual([
+    expect(mixed.contracts.map((one) => [one.tierInSlice, one.tierFrom])).toEqual([
       ['verify', 'contract'],
       ['auto', 'slice']
     ])

@@ -25,7 +25,7 @@ interface ShownContract {
   slices: string[]
   /** The tier as written, `null` when there is none. */
   declaredTier: string | null
-  effectiveTier: Tier
+  tierInSlice: Tier
   /** Where the effective tier comes from: the contract, its slice’s stated tier, or the default. */
   tierFrom: 'contract' | 'slice' | 'default'
   criteria: ShownItem[]
@@ -71,7 +71,7 @@ function showContract(project: Project, loaded: LoadedContract): ShownContract {
     dialect: contract.dialect,
     slices: slices.length > 0 ? slices.map((slice) => slice.id) : contract.slice ? [contract.slice] : [],
     declaredTier: contract.tier,
-    effectiveTier: tier,
+    tierInSlice: tier,
     tierFrom,
     criteria: contract.criteria.map(item),
     steps: contract.steps.map(item),
@@ -83,8 +83,8 @@ function showContract(project: Project, loaded: LoadedContract): ShownContract {
 function renderContract(contract: ShownContract): string {
   const lines = [`${contract.label} — ${contract.file}:${contract.line}`]
   const slices = contract.slices.length > 0 ? contract.slices.join(', ') : 'none'
-  lines.push(`  dialect: ${contract.dialect}; slice: ${slices}; tier: ${contract.effectiveTier} (${tierSource(contract)})`)
-  const ignored = contract.effectiveTier === 'auto' ? ', ignored: the tier is auto' : ''
+  lines.push(`  dialect: ${contract.dialect}; slice: ${slices}; tier: ${contract.tierInSlice} (${tierSource(contract)})`)
+  const ignored = contract.tierInSlice === 'auto' ? ', ignored: the tier is auto' : ''
   for (const [title, items] of [['acceptance criteria', contract.criteria], ['steps', contract.steps]] as const) {
     if (items.length === 0) continue
     lines.push(`  ${title} (${items.length}${ignored}):`)
@@ -128,7 +128,7 @@ interface Summary {
 }
 
 function summarize(shown: ShownContract[]): Summary {
-  const verify = shown.filter((contract) => contract.effectiveTier === 'verify')
+  const verify = shown.filter((contract) => contract.tierInSlice === 'verify')
   const count = (test: (contract: ShownContract) => boolean) => shown.filter(test).length
   return {
     contracts: shown.length,
