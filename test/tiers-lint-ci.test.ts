@@ -16,6 +16,7 @@
 import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {VFile} from 'vfile'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {planFixes} from '@verification-tiers/lint'
@@ -647,7 +648,7 @@ const receiptReasons = ['Unexpected vague criterion `works as expected` in C-02 
 
 /** Expect `cache` valid, with an entry of sha-256 digests and messages for each of `names` (relative to `cwd`). */
 function expectValidCache(cache: CacheFile, cwd: string, names: readonly string[]): void {
-  expect(cache.version).toBe(1)
+  expect(cache.version).toBe(2)
   expect(Object.keys(cache.entries).sort()).toEqual(names.map((name) => path.join(cwd, name)).sort())
   for (const entry of Object.values(cache.entries)) {
     expect(entry.content).toMatch(/^[\da-f]{64}$/)
@@ -688,6 +689,32 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     expectValidCache(await readCache(cacheFile), cwd, ['contracts.md', 'more/receipt.md'])
   })
 
+  it.concurrent('with nothing changed, replays without loading the engine, the parser or a rule; a new file, a changed ignore file or a changed file is found again', async () => {
+    const cwd = await contractsProject()
+    const forbid = pathToFileURL(path.join(root, 'test', 'helpers', 'forbid-engine.mjs')).href
+    const lintForbidding = (args: string[]) =>
+      runProcess(process.execPath, ['--import', forbid, path.join(root, 'packages', 'cli', 'bin', 'tiers.js'), 'lint', '--list-clean', ...args], {cwd, env: {...env, TIERS_TEST_FORBID: '1'}})
+    const plain = await lint(cwd, ['--no-color'])
+    // The cold run needs the engine: with it forbidden, it fails.
+    expect((await lintForbidding(['--cache', '--no-color'])).stderr).toContain('forbidden: ')
+    expect(await lint(cwd, ['--cache', '--no-color'])).toEqual(plain)
+    expect(await lintForbidding(['--cache', '--no-color'])).toEqual(plain)
+    // Each of these is found again, with the engine.
+    const changes: Array<[string, () => Promise<unknown>]> = [
+      ['a new file', () => fs.writeFile(path.join(cwd, 'more', 'late.md'), cartTotal)],
+      ['a new ignore file', () => fs.writeFile(path.join(cwd, '.remarkignore'), 'more/late.md\n')],
+      ['a changed file', () => fs.appendFile(path.join(cwd, 'contracts.md'), '\n')]
+    ]
+    for (const [what, change] of changes) {
+      await change()
+      const forbidden = await lintForbidding(['--cache', '--no-color'])
+      expect(forbidden.stderr, what).toContain('forbidden: ')
+      const again = await lint(cwd, ['--cache', '--no-color'])
+      expect(again, what).toEqual(await lint(cwd, ['--no-color']))
+      expect(await lintForbidding(['--cache', '--no-color']), what).toEqual(again)
+    }
+  })
+
   it.concurrent('replays in every format', async () => {
     const cwd = await contractsProject()
     const formats = ['github', 'sarif', 'json'] as const
@@ -701,8 +728,8 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
 
   const corrupt: Array<[string, (cwd: string, valid: string) => string, (cwd: string) => string]> = [
     ['not JSON', () => 'not json', () => 'not JSON'],
-    ['another version', (_, valid) => JSON.stringify({...(JSON.parse(valid) as CacheFile), version: 2}), () => 'not a version 1 lint cache'],
-    ['no entries', () => JSON.stringify({version: 1, entries: []}), () => 'not a version 1 lint cache'],
+    ['another version', (_, valid) => JSON.stringify({...(JSON.parse(valid) as CacheFile), version: 1}), () => 'not a version 2 lint cache'],
+    ['no entries', () => JSON.stringify({version: 2, entries: []}), () => 'not a version 2 lint cache'],
     [
       'an entry with a bad shape',
       (cwd, valid) => {

@@ -1,4 +1,5 @@
-export {contractRule, inlineCode, readDocument, report, repositoryUrl, ruleUrl} from './lib/index.js'
+export {contractRule, inlineCode, readDocument, report} from './lib/index.js'
+export {repositoryUrl, ruleUrl} from './lib/url.js'
 export type {ContractCheck, DocumentReading, ReportFields} from './lib/index.js'
 export {projectFolderOf} from './lib/slices.js'
 export type {ProjectSlices} from './lib/slices.js'

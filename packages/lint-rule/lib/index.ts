@@ -9,15 +9,9 @@ import {lintRule} from 'unified-lint-rule'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
 import {graphOf, noSlices, projectFolderOf, sliceView} from './slices.js'
+import {ruleUrl} from './url.js'
 import type {ProjectSlices} from './slices.js'
 
-/** Where the rules’ docs live; each rule’s `url` is its readme there. */
-export const repositoryUrl = 'https://github.com/verification-tiers/verification-tiers'
-
-/** Docs link of a rule, as messages carry it in `url`. */
-export function ruleUrl(ruleId: string): string {
-  return `${repositoryUrl}/tree/main/packages/remark-lint-${ruleId}#readme`
-}
 
 /**
  * Checks one document’s contracts and reports on `file`; `slices` says what

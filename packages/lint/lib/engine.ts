@@ -5,7 +5,8 @@ import type {Plugin, Processor} from 'unified'
 import {engine} from 'unified-engine'
 import type {Options as EngineOptions} from 'unified-engine'
 import type {VFile} from 'vfile'
-import {remarkEngineOptions} from './settings.js'
+import markdownExtensions from 'markdown-extensions'
+import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
 import type {LintSettings} from './settings.js'
 
 /**
@@ -79,4 +80,25 @@ export function findFiles(settings: LintSettings): Promise<VFile[]> {
     ignorePath: settings.ignorePath,
     ignorePatterns: settings.ignorePatterns
   })
+}
+
+/**
+ * Engine options the remark CLI uses (remark-cli passes these to
+ * unified-args), so that `tiers lint` reads the same configuration and ignore
+ * files. Where no configuration is found, the verification-tiers preset runs.
+ */
+export function remarkEngineOptions(settings: Pick<LintSettings, 'cwd' | 'detectConfig' | 'rcPath'>): Omit<EngineOptions, 'processor'> {
+  return {
+    cwd: settings.cwd,
+    extensions: markdownExtensions,
+    ignoreName: '.remarkignore',
+    packageField: 'remarkConfig',
+    pluginPrefix: 'remark',
+    rcName: '.remarkrc',
+    rcPath: settings.rcPath,
+    detectConfig: settings.detectConfig,
+    defaultConfig: {plugins: [remarkPresetLintVerificationTiers]},
+    out: false,
+    output: false
+  }
 }

@@ -1,11 +1,11 @@
+import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
 import {applyLintBaseline, defaultLintBaselinePath, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
 import type {BaselineOutcome, LintBaseline} from './baseline.js'
 import {openLintCache} from './cache.js'
-import {findFiles, lintWithEngine} from './engine.js'
-import {fixFiles} from './apply.js'
+import {foundFilesSnapshot} from './found.js'
 import {formatReport} from './report.js'
 import type {Report} from './report.js'
 import type {LintSettings} from './settings.js'
@@ -42,6 +42,7 @@ function fresh(file: VFile, settings: LintSettings): VFile {
 async function lintFound(settings: LintSettings, files: readonly VFile[]): Promise<Map<VFile, VFile>> {
   const copies = new Map(files.map((file) => [path.resolve(settings.cwd, file.path), file]))
   const results = new Map<VFile, VFile>()
+  const {lintWithEngine} = await import('./engine.js')
   for (const linted of await lintWithEngine(settings, {files: files.map((file) => fresh(file, settings))})) {
     const found = copies.get(path.resolve(settings.cwd, linted.path))
     if (!found) continue
@@ -52,9 +53,23 @@ async function lintFound(settings: LintSettings, files: readonly VFile[]): Promi
   return results
 }
 
-/** Lint, with the cache: unchanged files get their messages back, the others are linted. */
+/** The key a run is remembered under: the options that choose its files. */
+const runKey = (settings: LintSettings): string => JSON.stringify([settings.files, settings.detectIgnore, settings.ignorePath ?? null, settings.ignorePatterns])
+
+/**
+ * Lint, with the cache: unchanged files get their messages back, the others
+ * are linted. When nothing that decides which files are found changed
+ * (`foundFilesSnapshot`) and every file found last time is unchanged, their
+ * messages are replayed without loading the engine, the parser or a rule.
+ */
 async function lintWithCache(settings: LintSettings, cacheFile: string, notify: Notify): Promise<{files: VFile[]; cache: Awaited<ReturnType<typeof openLintCache>>}> {
   const cache = await openLintCache(cacheFile, settings, notify)
+  // The cache’s folder is made first, so that the first run’s snapshot already holds it.
+  await mkdir(path.dirname(cacheFile), {recursive: true}).catch(() => {})
+  const snapshot = await foundFilesSnapshot(settings, cacheFile)
+  const unchanged = snapshot === null ? undefined : await cache.replayRun(runKey(settings), snapshot)
+  if (unchanged) return {files: unchanged, cache}
+  const {findFiles} = await import('./engine.js')
   const found = await findFiles(settings)
   const toLint: VFile[] = []
   const replayed = new Map<VFile, VFile>()
@@ -71,6 +86,8 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
   }
   const linted = toLint.length > 0 ? await lintFound(settings, toLint) : new Map<VFile, VFile>()
   await cache.store([...linted.values()])
+  // Remembered only when every file was found without a message (none missing or ignored), so each can be replayed.
+  if (snapshot !== null && found.every((file) => file.messages.length === 0) && seen.size === found.length) cache.rememberRun(runKey(settings), snapshot, found)
   const files = found.map((file) => replayed.get(file) ?? linted.get(file) ?? file)
   return {files, cache}
 }
@@ -91,9 +108,10 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
   }
   const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
   const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify) : undefined
-  let files = cached ? cached.files : await lintWithEngine(settings, {paths: settings.files})
+  let files = cached ? cached.files : await (await import('./engine.js')).lintWithEngine(settings, {paths: settings.files})
   let diff = ''
   if (settings.fix || settings.fixDryRun) {
+    const {fixFiles} = await import('./apply.js')
     const fixed = await fixFiles(files, {write: !settings.fixDryRun, notify})
     diff = fixed.diff
     // A dry run changes nothing, so the report is of the files as they are.

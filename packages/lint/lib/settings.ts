@@ -1,7 +1,3 @@
-import markdownExtensions from 'markdown-extensions'
-import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
-import type {Options as EngineOptions} from 'unified-engine'
-
 /** How `tiers lint` prints what it found. */
 export type LintFormat = 'stylish' | 'github' | 'sarif' | 'junit' | 'json'
 
@@ -45,25 +41,4 @@ export interface LintSettings {
   updateBaseline?: boolean | undefined
   /** Exit 1 when more warnings than this are left after the baseline; none: no limit. */
   maxWarnings?: number | undefined
-}
-
-/**
- * Engine options the remark CLI uses (remark-cli passes these to
- * unified-args), so that `tiers lint` reads the same configuration and ignore
- * files. Where no configuration is found, the verification-tiers preset runs.
- */
-export function remarkEngineOptions(settings: Pick<LintSettings, 'cwd' | 'detectConfig' | 'rcPath'>): Omit<EngineOptions, 'processor'> {
-  return {
-    cwd: settings.cwd,
-    extensions: markdownExtensions,
-    ignoreName: '.remarkignore',
-    packageField: 'remarkConfig',
-    pluginPrefix: 'remark',
-    rcName: '.remarkrc',
-    rcPath: settings.rcPath,
-    detectConfig: settings.detectConfig,
-    defaultConfig: {plugins: [remarkPresetLintVerificationTiers]},
-    out: false,
-    output: false
-  }
 }

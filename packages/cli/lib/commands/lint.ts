@@ -1,5 +1,5 @@
-import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint'
-import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint'
+import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint/run'
+import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint/run'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {counted} from '../words.js'
