@@ -85,7 +85,3 @@ export function toJson(value: unknown, indent = '  '): string {
   return JSON.stringify(value, undefined, indent) + '\n'
 }
 
-/** Whether `value` is a plain JSON object. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}

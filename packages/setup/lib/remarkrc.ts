@@ -1,5 +1,6 @@
 import type {Step} from './files.js'
-import {InitError, isRecord, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
+import isRecord from 'is-plain-obj'
+import {InitError, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
 
 /** The preset `tiers init` adds, by the name a `.remarkrc` uses. */
 export const presetName = 'remark-preset-lint-verification-tiers'

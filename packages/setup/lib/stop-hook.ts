@@ -1,5 +1,6 @@
 import type {Step} from './files.js'
-import {InitError, isRecord, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
+import isRecord from 'is-plain-obj'
+import {InitError, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
 
 export const settingsFile = '.claude/settings.json'
 /** The command the agent runs when it wants to stop. */
