@@ -38,6 +38,21 @@ const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[
 function exactKey(key: string): string | null {
   return isCorrectLabel(key) ? resolveFieldKey(key) : null
 }
+// A line of block YAML with a key, quoted or not: the key, and what follows the colon.
+const keyLine = /^[ \t]*(["']?)([^\s#"'][^:\n]*?)\1[ \t]*:(.*)$/gm
+
+/** Whether a key of block YAML (any line) names a contract field as the reader reads keys, or an `id` whose value holds `C-NN`. */
+function mayNameContract(value: string): boolean {
+  for (const [, , key = '', rest = ''] of value.matchAll(keyLine)) {
+    if (contractKeys.has(exactKey(key) ?? '')) return true
+    if (exactKey(key) === 'id' && /\bC-?\d/i.test(rest)) return true
+  }
+  return false
+}
+
+// In plain frontmatter, an `id` that makes it a contract’s (`id: C-12`); a slice’s `id: S-3` does not.
+const plainContractId = /^id[ \t]*:[ \t]*C-?\d+[ \t]*$/im
+
 // `key: value` with a word for a key and plain words for a value, or a comment,
 // or nothing: YAML that always parses, to a mapping of those keys.
 // (YAML allows implicit keys of at most 1,024 characters.)
@@ -71,7 +86,10 @@ export function readFrontmatter(
   if (!node.position) return {contract: null, problems}
   // Most frontmatter (`title: …`, `owner: …`) is no contract and cannot be bad YAML: skip the parser.
   const keys = plainFrontmatterKeys(node.value)
-  if (keys && !keys.some((key) => contractKeys.has(exactKey(key) ?? '') || exactKey(key) === 'id')) return {contract: null, problems}
+  if (keys && !keys.some((key) => contractKeys.has(exactKey(key) ?? '')) && !plainContractId.test(node.value)) return {contract: null, problems}
+  // Block YAML where no key (at any depth) names a contract field or a `C-NN` id is no contract, whatever else it
+  // holds (slice state, agent definitions): skip the parser there too. Flow (`{…}`) and complex (`? …`) keys are parsed.
+  if (!/^\s*[{[?]/m.test(node.value) && !mayNameContract(node.value)) return {contract: null, problems}
   const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yaml()
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
