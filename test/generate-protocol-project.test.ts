@@ -48,18 +48,6 @@ async function listFiles(dir: string): Promise<string[]> {
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n')
 
-describe('generate-protocol ships its templates', () => {
-  it('the package holds the repository’s templates/ byte for byte (`npm run generate-protocol` copies them)', async () => {
-    const ours = await listFiles(path.join(root, 'templates'))
-    const packaged = await listFiles(path.join(root, 'packages/generate-protocol/templates'))
-    expect(packaged).toEqual(ours)
-    for (const file of ours) {
-      const [a, b] = await Promise.all([fs.readFile(path.join(root, 'templates', file)), fs.readFile(path.join(root, 'packages/generate-protocol/templates', file))])
-      expect(a.equals(b), `packages/generate-protocol/templates/${file} differs from templates/${file}: run \`npm run generate-protocol\``).toBe(true)
-    }
-  })
-})
-
 describe('generate-protocol --project', () => {
   it('renders the docs with the project’s threshold into --out, then --check passes', async () => {
     const folder = await project({'.greenlight/config.json': config(5)})

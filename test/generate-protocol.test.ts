@@ -24,6 +24,8 @@ const bin = path.join(repo, 'node_modules', '.bin', 'generate-protocol')
 const partialsModule = 'packages/protocol/lib/partials.generated.ts'
 const tiersDoc = 'content/references/verification-tiers.md'
 const tiersTemplate = 'templates/references/verification-tiers.md.hbs'
+/** The repository renders the templates the package ships: one copy of them. */
+const repoTemplates = 'packages/generate-protocol/templates'
 
 interface Run {
   code: number | null
@@ -60,7 +62,7 @@ async function tempDir(prefix: string, onFinished: OnFinished = onTestFinished):
 /** A temp project root holding a copy of the repo’s templates. */
 async function tempRoot(onFinished: OnFinished = onTestFinished): Promise<string> {
   const root = await tempDir('generate-protocol-test-', onFinished)
-  await cp(path.join(repo, 'templates'), path.join(root, 'templates'), {recursive: true})
+  await cp(path.join(repo, repoTemplates), path.join(root, 'templates'), {recursive: true})
   return root
 }
 
@@ -97,8 +99,9 @@ function lineCount(text: string): number {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
 }
 
+/** The budget of a template (`templates/…`), as the repository's copy declares it. */
 function budgetOf(templateFile: string): number {
-  const match = /^\{\{!--\s*budget:\s*(\d+)\s*--\}\}/.exec(fs.readFileSync(path.join(repo, templateFile), 'utf8'))
+  const match = /^\{\{!--\s*budget:\s*(\d+)\s*--\}\}/.exec(fs.readFileSync(path.join(repo, repoTemplates, templateFile.replace(/^templates\//, '')), 'utf8'))
   if (!match) throw new Error(`No budget comment in ${templateFile}`)
   return Number(match[1])
 }
@@ -126,18 +129,20 @@ beforeAll(() => {
 describe('generate-protocol: up to date', () => {
   it('`--check` in the repo exits 0 and says so, writing nothing', async () => {
     const before = await Promise.all(generatedRepoFiles().map(async (file) => (await stat(path.join(repo, file))).mtimeMs))
-    expect(await run(['--check'])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
+    expect(await run(['--check', '--templates', repoTemplates])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
     const after = await Promise.all(generatedRepoFiles().map(async (file) => (await stat(path.join(repo, file))).mtimeMs))
     expect(after).toEqual(before)
   })
 
   it('regenerating into a temp root reproduces content/ and the partials module byte for byte', async () => {
-    const root = await tempRoot()
+    // Laid out as the repository is: the templates where the package ships them.
+    const root = await tempDir('generate-protocol-test-')
+    await cp(path.join(repo, repoTemplates), path.join(root, repoTemplates), {recursive: true})
     const expected = generatedRepoFiles()
     const docs = expected.filter((file) => file.startsWith('content/'))
     expect(docs).toEqual(['content/CLAUDE.md', 'content/references/checkpoint-protocol.md', 'content/references/verification-tiers.md'])
 
-    const result = await run(['--root', root])
+    const result = await run(['--root', root, '--templates', repoTemplates])
     expect(result.stderr).toEqual([])
     expect(result.code).toBe(0)
     expect(result.stdout).toEqual([
@@ -148,7 +153,7 @@ describe('generate-protocol: up to date', () => {
       `wrote ${partialsModule}`
     ])
 
-    const written = (await listFiles(root)).filter((file) => !file.startsWith('templates/'))
+    const written = (await listFiles(root)).filter((file) => !file.startsWith('packages/generate-protocol/'))
     expect(written).toEqual(expected)
     for (const file of expected) {
       const ours = await readFile(path.join(root, file))
@@ -158,11 +163,11 @@ describe('generate-protocol: up to date', () => {
 
     // A second run finds nothing to do and touches nothing.
     const before = await snapshot(root)
-    const again = await run(['--root', root])
+    const again = await run(['--root', root, '--templates', repoTemplates])
     expect(again.code).toBe(0)
     expect(again.stdout.map((line) => line.replace(/ \(.*\)$/, ''))).toEqual(expected.map((file) => `unchanged ${file}`))
     expect(await snapshot(root)).toEqual(before)
-    expect(await run(['--check', '--root', root])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
+    expect(await run(['--check', '--root', root, '--templates', repoTemplates])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
   })
 })
 
