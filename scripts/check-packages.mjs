@@ -127,6 +127,8 @@ function manifestProblems(packages, rootManifest) {
     const at = `${dir}/package.json`
     if (manifest.private) problems.push(`${at}: \`private\` is true, expected every package under packages/ to be publishable`)
     if (typeof manifest.license !== 'string') problems.push(`${at}: no \`license\`, expected an SPDX identifier such as "MIT"`)
+    // npm publishes a scoped package as restricted unless told: `npm publish` would fail without a paid plan.
+    if (manifest.name?.startsWith('@') && manifest.publishConfig?.access !== 'public') problems.push(`${at}: \`publishConfig.access\` is ${JSON.stringify(manifest.publishConfig?.access) ?? 'missing'}, expected "public" for a scoped package`)
     if (!files.some((file) => /^licen[cs]e(\.|$)/i.test(file))) {
       problems.push(`${dir}: ships no LICENSE file, expected one beside its package.json (npm packs it with the package)`)
     }
