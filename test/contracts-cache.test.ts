@@ -95,6 +95,21 @@ describe('the contracts cache', () => {
     expect(await names()).toEqual(['CampaignCardGrid', 'CampaignSummaryApi'])
   })
 
+  it.concurrent('keeps contracts without ids too (named by their headings), used while the file is unchanged', async ({expect}) => {
+    const folder = await project()
+    const dir = path.join(folder, '.greenlight')
+    await fs.writeFile(path.join(dir, 'CONTRACTS.md'), '## Tea\n\n### Kettle\n\n**Verification:** verify\n\n**Acceptance Criteria:**\n\n- The water boils within three minutes\n')
+    await fs.rm(path.join(dir, 'contracts'), {recursive: true, force: true})
+    await fs.writeFile(path.join(dir, 'GRAPH.json'), JSON.stringify({slices: {'S-01': {name: 'Tea', contracts: ['Kettle']}}}))
+    const names = async () => (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{id: string | null; name: string}>}).contracts.map((contract) => [contract.id, contract.name])
+    expect(await names()).toEqual([[null, 'Kettle']])
+    await editCache(folder, (cache) => {
+      cache.files['CONTRACTS.md']!.contracts![0]!.name = 'Stored Kettle'
+    })
+    // The stored entry is what the run shows: it was not read again.
+    expect(await names()).toEqual([[null, 'Stored Kettle']])
+  })
+
   it.concurrent('a cache file written in the project, lowering every tier, is never read: the checkpoint still asks the human', async ({expect}) => {
     const folder = await project()
     expect((await tiers(folder, ['verify', 'S-01'])).code).toBe(0)

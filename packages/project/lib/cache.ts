@@ -152,7 +152,7 @@ const noCache: ContractCache = {get: () => null, set: () => {}, getGraph: () => 
 
 /** Contracts as they were stored: a damaged file (cut short, edited by hand) is read again rather than trusted. */
 function isStoredContracts(value: unknown): boolean {
-  return Array.isArray(value) && value.every((contract) => isRecord(contract) && typeof contract.id === 'string' && isRecord(contract.position) && Array.isArray(contract.criteria))
+  return Array.isArray(value) && value.every((contract) => isRecord(contract) && (typeof contract.id === 'string' || contract.id === null) && isRecord(contract.position) && Array.isArray(contract.criteria))
 }
 
 /** A stored graph of the shape a reader gives: slices and no problems. */
