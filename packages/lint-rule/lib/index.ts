@@ -6,10 +6,12 @@ import type {ToolFileReading} from '@verification-tiers/contracts/tools'
 import path from 'node:path'
 import {graphNames} from '@verification-tiers/graph'
 import {lintRule} from 'unified-lint-rule'
+import {VFileMessage} from 'vfile-message'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
 import {graphOf, noSlices, projectFolderOf, sliceView} from './slices.js'
 import {ruleUrl} from './url.js'
+import {ancestorsAt} from './ancestors.js'
 import type {ProjectSlices} from './slices.js'
 
 
@@ -63,19 +65,37 @@ export function readDocument(tree: Root, file: VFile): DocumentReading {
 export function contractRule<Options = undefined>(ruleId: string, check: ContractCheck<Options>) {
   return lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
     const {analysis, slices, tool} = readDocument(tree, file)
-    check(analysis, file, options, slices, tool)
+    // What `report` needs besides the file: the tree (for `ancestors`) and the rule (for a `cause`’s origin).
+    running.set(file, {tree, ruleId})
+    try {
+      check(analysis, file, options, slices, tool)
+    } finally {
+      running.delete(file)
+    }
   })
 }
 
-/** Extra fields of a message: what was found, and what fixes it (editors offer `expected` as quick fixes). */
+/** The tree and rule of the check running on a file. */
+const running = new WeakMap<VFile, {tree: Root; ruleId: string}>()
+
+/** Extra fields of a message: what was found, what fixes it (editors offer `expected` as quick fixes), and what it is about elsewhere. */
 export interface ReportFields {
   actual?: string
   expected?: string[]
+  /** A place the message is about besides its own (the first of two fields): `reason` says what is there. */
+  cause?: {reason: string; place: Position}
 }
 
-/** Add a message with `place` always set, as editors read only `place`. */
+/**
+ * Add a message as remark-lint’s rules do: `place` always set (editors read
+ * only `place`), `ancestors` the path to the node it points at, and a
+ * `cause` for a place elsewhere.
+ */
 export function report(file: VFile, reason: string, place: Position, fields: ReportFields = {}): void {
-  const message = file.message(reason, {place})
+  const rule = running.get(file)
+  const ancestors = rule ? ancestorsAt(rule.tree, place) : undefined
+  const cause = fields.cause && new VFileMessage(fields.cause.reason, {place: fields.cause.place, source: 'remark-lint', ruleId: rule?.ruleId})
+  const message = file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})})
   if (fields.actual !== undefined) message.actual = fields.actual
   if (fields.expected !== undefined) message.expected = fields.expected
 }

@@ -65,3 +65,26 @@ describe('contractRule: severity', () => {
     expect(await check('<!--lint disable verification-tier-->\n\n' + six)).toEqual([expected('12:3-12:14', reason(6, 5))])
   })
 })
+
+describe('contractRule: messages as remark-lint’s', () => {
+  it('carry `ancestors`, the path to the node at their place, and a second field a `cause` at the first', async () => {
+    const {unified} = await import('unified')
+    const {default: remarkParse} = await import('remark-parse')
+    const {default: remarkLintContractFieldName} = await import('remark-lint-contract-field-name')
+    const {VFile} = await import('vfile')
+    const file = new VFile({path: 'CONTRACTS.md', value: '### C-01: Grid\n\n**Verification:** verify\n**Acceptance Criteria:**\n- cards\n\n**Verification:** auto\n'})
+    const processor = unified().use(remarkParse).use(remarkLintContractFieldName)
+    await processor.run(processor.parse(file), file)
+    const [message] = file.messages
+    expect(message?.reason).toBe('Unexpected second `Verification` field in C-01 Grid, expected each field once')
+    expect(message?.ancestors?.map((node) => node.type)).toEqual(['root', 'paragraph', 'strong', 'text'])
+    expect(message?.ancestors?.at(-1)?.position?.start).toEqual({line: 7, column: 3, offset: 77})
+    const cause = message?.cause as {reason: string; place: unknown; ruleId: string; source: string} | undefined
+    expect({reason: cause?.reason, place: cause?.place, ruleId: cause?.ruleId, source: cause?.source}).toEqual({
+      reason: 'First `Verification` field of C-01 Grid',
+      place: {start: {line: 3, column: 3, offset: 18}, end: {line: 3, column: 15, offset: 30}},
+      ruleId: 'contract-field-name',
+      source: 'remark-lint'
+    })
+  })
+})

@@ -12,14 +12,18 @@ export interface MessageData {
   note: string | null
   actual: string | null
   expected: string[] | null
+  /** A rule’s cause (the first of two fields), itself without a cause; absent when there is none. */
+  cause?: MessageData
 }
 
 /**
  * Whether a message can be kept and shown again as it was: a rule’s message
- * (it has a source) without a cause, whose stack the report would print.
+ * (it has a source) with no cause, or with a rule’s message as its cause
+ * (an error’s stack could not be shown again).
  */
 export function isKeepable(message: VFileMessage): boolean {
-  return message.source !== undefined && message.cause === undefined
+  const {cause} = message
+  return message.source !== undefined && (cause === undefined || (cause instanceof VFileMessage && cause.source !== undefined && cause.cause === undefined))
 }
 
 export function toMessageData(message: VFileMessage): MessageData {
@@ -32,7 +36,8 @@ export function toMessageData(message: VFileMessage): MessageData {
     url: message.url ?? null,
     note: message.note ?? null,
     actual: message.actual ?? null,
-    expected: message.expected ?? null
+    expected: message.expected ?? null,
+    ...(message.cause instanceof VFileMessage ? {cause: toMessageData(message.cause)} : {})
   }
 }
 
@@ -45,6 +50,7 @@ export function fromMessageData(data: MessageData, path: string): VFileMessage {
   if (data.note !== null) message.note = data.note
   if (data.actual !== null) message.actual = data.actual
   if (data.expected !== null) message.expected = data.expected
+  if (data.cause) message.cause = fromMessageData(data.cause, path)
   return message
 }
 
@@ -63,5 +69,6 @@ export function isMessageData(value: unknown): value is MessageData {
   const place = value.place
   if (!(place === null || isPoint(place) || (isObject(place) && isPoint(place.start) && isPoint(place.end)))) return false
   if (![value.ruleId, value.source, value.url, value.note, value.actual].every(isText)) return false
-  return value.expected === null || (Array.isArray(value.expected) && value.expected.every((each) => typeof each === 'string'))
+  if (!(value.expected === null || (Array.isArray(value.expected) && value.expected.every((each) => typeof each === 'string')))) return false
+  return value.cause === undefined || (isMessageData(value.cause) && (value.cause as MessageData).cause === undefined)
 }

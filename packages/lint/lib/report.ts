@@ -5,7 +5,8 @@ import {repositoryUrl} from '@verification-tiers/lint-rule/url'
 import reporterGithub from '@verification-tiers/vfile-reporter-github'
 import reporterJunit from '@verification-tiers/vfile-reporter-junit'
 import reporterSarif from '@verification-tiers/vfile-reporter-sarif'
-import type {VFile} from 'vfile'
+import {VFile} from 'vfile'
+import type {VFileMessage} from 'vfile-message'
 import {reporter} from 'vfile-reporter'
 import {reporterJson} from 'vfile-reporter-json'
 import writeFileAtomic from 'write-file-atomic'
@@ -38,7 +39,7 @@ export function formatReport(files: VFile[], settings: Pick<LintSettings, 'forma
     case 'junit':
       return {stream: 'stdout', text: asWritten(reporterJunit(files, {quiet, silent, name: toolName}))}
     case 'json':
-      return {stream: 'stdout', text: asWritten(reporterJson(files, {quiet, silent}))}
+      return {stream: 'stdout', text: asWritten(reporterJson(files.map(withoutAncestors), {quiet, silent}))}
     case 'stylish':
       // A file is read later, elsewhere: no colour codes in it.
       return {stream: 'stderr', text: asWritten(reporter(files, {color: settings.color && settings.outputFile === undefined, quiet, silent}))}
@@ -67,4 +68,20 @@ export async function writeReport(file: string, text: string, cwd: string): Prom
   } catch (error) {
     throw new Error(`could not write the report to ${file}: ${reasonOf(error)}`, {cause: error})
   }
+}
+
+/**
+ * A file whose messages leave out `ancestors`: they are the tree’s own
+ * nodes, which the JSON report would print whole, and which a run the cache
+ * answers does not have (it keeps the messages, not the trees).
+ */
+function withoutAncestors(file: VFile): VFile {
+  if (!file.messages.some((message) => message.ancestors !== undefined)) return file
+  const copy = new VFile({path: file.path, cwd: file.cwd, value: file.value})
+  copy.messages = file.messages.map((message) => {
+    const bare = Object.assign(Object.create(Object.getPrototypeOf(message) as object) as VFileMessage, message)
+    delete bare.ancestors
+    return bare
+  })
+  return copy
 }

@@ -21,6 +21,8 @@ afterAll(async () => {
 const noSpecifics = (id: number) => `### C-${id}: Widget${id}\n\n**Verification:** verify\n`
 const vague = (id: number) => `### C-${id}: Gadget${id}\n\n**Verification:** verify\n\n**Acceptance Criteria:**\n\n- it works as expected\n`
 const clean = (id: number) => `### C-${id}: Gizmo${id}\n\n**Verification:** auto\n`
+// Two tiers and a field given twice: messages with a `cause`, which the cache keeps too.
+const twice = (id: number) => `### C-${id}: Twin${id}\n\n**Verification:** verify\n\n**Verification:** auto\n`
 
 const names = ['a.md', 'b.md', 'sub/c.md', 'sub/deep/d.md', 'e.markdown', 'notes.txt']
 
@@ -31,7 +33,7 @@ type Edit =
   | {kind: 'ignore'; folder: '' | 'sub'; pattern: string}
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({kind: fc.constant('write' as const), name: fc.constantFrom(...names), text: fc.integer({min: 0, max: 2}), id: fc.integer({min: 1, max: 99})}),
+  fc.record({kind: fc.constant('write' as const), name: fc.constantFrom(...names), text: fc.integer({min: 0, max: 3}), id: fc.integer({min: 1, max: 99})}),
   fc.record({kind: fc.constant('remove' as const), name: fc.constantFrom(...names)}),
   fc.record({kind: fc.constant('rename' as const), from: fc.constantFrom(...names), to: fc.constantFrom(...names)}),
   fc.record({kind: fc.constant('ignore' as const), folder: fc.constantFrom('' as const, 'sub' as const), pattern: fc.constantFrom('b.md', 'deep', '*.markdown', 'c.md', '')})
@@ -42,7 +44,7 @@ async function apply(folder: string, change: Edit): Promise<void> {
   switch (change.kind) {
     case 'write':
       await fs.mkdir(path.dirname(at(change.name)), {recursive: true})
-      await fs.writeFile(at(change.name), [noSpecifics, vague, clean][change.text]!(change.id))
+      await fs.writeFile(at(change.name), [noSpecifics, vague, clean, twice][change.text]!(change.id))
       return
     case 'remove':
       await fs.rm(at(change.name), {force: true})
@@ -88,6 +90,7 @@ describe('the lint cache', () => {
         const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-cache-property-')))
         folders.push(folder)
         await fs.writeFile(path.join(folder, 'a.md'), vague(1))
+        await fs.writeFile(path.join(folder, 'b.md'), twice(2))
         for (const change of before) await apply(folder, change)
         // Twice: the second run is the warm one that remembers the files found.
         await report(folder, true)

@@ -3,14 +3,14 @@
  * known one (`Acceptence Criteria`, `AcceptanceCriteria`, `Step`,
  * `acceptance-criteria` in YAML), or when a contract gives a field twice.
  */
-import type {FieldKey} from '@verification-tiers/contracts'
+import type {ContractField, FieldKey} from '@verification-tiers/contracts'
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file, _options, _slices, tool) {
   // A spec-kit, OpenSpec or Kiro file names its sections as the tool's template does, in any language: no label of ours to suggest.
   if (tool) return
   for (const contract of contracts) {
-    const seen = new Set<FieldKey>()
+    const first = new Map<FieldKey, ContractField>()
     for (const field of contract.fields) {
       if (!field.key || !field.expectedLabel) continue
       if (field.label !== field.expectedLabel) {
@@ -21,14 +21,14 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
           {actual: field.label, expected: [field.expectedLabel]}
         )
       }
-      if (seen.has(field.key)) {
-        report(
-          file,
-          `Unexpected second ${inlineCode(field.expectedLabel)} field in ${contract.label}, expected each field once`,
-          field.labelPosition
-        )
+      const earlier = first.get(field.key)
+      if (earlier) {
+        report(file, `Unexpected second ${inlineCode(field.expectedLabel)} field in ${contract.label}, expected each field once`, field.labelPosition, {
+          cause: {reason: `First ${inlineCode(field.expectedLabel)} field of ${contract.label}`, place: earlier.labelPosition}
+        })
+      } else {
+        first.set(field.key, field)
       }
-      seen.add(field.key)
     }
   }
 })

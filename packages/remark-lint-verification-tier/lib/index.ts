@@ -10,7 +10,9 @@ import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, file) {
   for (const problem of problems) {
-    if (problem.kind === 'tier-conflict') report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected]})
+    if (problem.kind !== 'tier-conflict') continue
+    const cause = problem.otherPlace ? {cause: {reason: `First tier ${inlineCode(problem.expected)} of ${problem.subject}`, place: problem.otherPlace}} : {}
+    report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected], ...cause})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
   for (const contract of contracts) {
