@@ -5,29 +5,7 @@
  * within a bound that grows with the name's length, so a short name's
  * suggestions stay close and an unrelated word gets none.
  */
-
-/** The edits between `a` and `b`, or `limit + 1` as soon as it is certain to be more than `limit`. */
-export function editDistance(a: string, b: string, limit = Infinity): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1
-  // Three rows: the one before the previous is needed for a swap.
-  let before: number[] = []
-  let previous = Array.from({length: b.length + 1}, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    let rowLowest = i
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let value = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, (before[j - 2] as number) + 1)
-      current.push(value)
-      rowLowest = Math.min(rowLowest, value)
-    }
-    if (rowLowest > limit) return limit + 1
-    before = previous
-    previous = current
-  }
-  return previous[b.length] as number
-}
+import {editDistance} from '@verification-tiers/runtime/edit-distance'
 
 /** The most edits a suggestion of `name` may be away: 1 up to 5 characters, 2 up to 8, 3 beyond. */
 export function suggestionBound(name: string): number {

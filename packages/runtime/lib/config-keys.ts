@@ -7,6 +7,7 @@
 import {createRequire} from 'node:module'
 import isRecord from 'is-plain-obj'
 import type * as JsoncParser from 'jsonc-parser'
+import {editDistance} from './edit-distance.js'
 import type {FilePlace} from './file-error.js'
 
 const require = createRequire(import.meta.url)
@@ -94,28 +95,4 @@ export function findMisspeltKey(config: Record<string, unknown>): MisspeltKey | 
 /** Whether `key` is `expected` misspelt: another case, or within `nearMissEdits` edits of it. */
 export function isNearMiss(key: string, expected: string): boolean {
   return key !== expected && editDistance(key.toLowerCase(), expected.toLowerCase()) <= nearMissEdits
-}
-
-/**
- * Edits between two strings: letters inserted, deleted, replaced, or two
- * neighbours swapped (optimal string alignment), counted by code point.
- */
-export function editDistance(from: string, to: string): number {
-  const a = [...from]
-  const b = [...to]
-  // Three rows: the one two back is needed for swaps.
-  let before: number[] = []
-  let previous = Array.from({length: b.length + 1}, (_, index) => index)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] as number) + 1)
-      current.push(best)
-    }
-    before = previous
-    previous = current
-  }
-  return previous[b.length] as number
 }
