@@ -24,6 +24,7 @@ import {
 } from '@verification-tiers/runtime'
 import type {SliceStatus} from '@verification-tiers/runtime'
 import {exitCodes} from '../errors.js'
+import {shellQuote} from '../shell.js'
 import {renderStatusTable} from '../status-table.js'
 import {dirOf, heading, loadSliceContext, warningsOf} from './shared.js'
 import {statusNotes, statusRows} from './status-rows.js'
@@ -255,20 +256,4 @@ function describeStatus(status: ShownStatus): string {
 /** Feedback as a list: `  - "…"` a line. */
 function listFeedback(feedback: readonly string[]): string {
   return feedback.map((entry) => `  - "${entry}"`).join('\n')
-}
-
-/**
- * `text` as one shell word, on one line: as it is when plain, in single
- * quotes otherwise, or as `$'…'` when it holds a line break or another
- * control character.
- */
-function shellQuote(text: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(text)) return text
-  if (!/[\u0000-\u001f\u007f]/.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`
-  const escaped = text.replace(/[\\'\u0000-\u001f\u007f]/g, (char) => {
-    if (char === '\\' || char === "'") return `\\${char}`
-    const named: Record<string, string> = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
-    return named[char] ?? `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`
-  })
-  return `$'${escaped}'`
 }

@@ -2,6 +2,7 @@ import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, w
 import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint/run'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
+import {shellQuote} from '../shell.js'
 import {counted} from '../words.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
@@ -168,14 +169,11 @@ export function parseLintArgs(
   }
 }
 
-/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
-const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)
-
 /** The command that writes the baseline again for the same files and baseline. */
 export function updateBaselineCommand(settings: Pick<LintSettings, 'files' | 'baseline'>): string {
   const paths = settings.files.length === 1 && settings.files[0] === '.' ? [] : settings.files
   const baseline = typeof settings.baseline === 'string' ? ['--baseline', settings.baseline] : []
-  return ['tiers lint --update-baseline', ...[...baseline, ...paths].map(shellWord)].join(' ')
+  return ['tiers lint --update-baseline', ...[...baseline, ...paths].map(shellQuote)].join(' ')
 }
 
 /** What `tiers lint` says after its report: the baseline written or applied, too many warnings. */
