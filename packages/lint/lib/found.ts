@@ -32,6 +32,11 @@ function ancestors(folder: string): string[] {
   return list
 }
 
+/** The options that choose which files a lint finds: the key a run is remembered under, and part of its snapshot. */
+export function foundFilesKey(settings: Pick<LintSettings, 'files' | 'detectIgnore' | 'ignorePath' | 'ignorePatterns'>): string {
+  return JSON.stringify([settings.files, settings.detectIgnore, settings.ignorePath ?? null, settings.ignorePatterns])
+}
+
 /**
  * A digest of what decides the files a lint of `settings.files` finds, or
  * `null` when a path is a glob. Missing paths count as missing: creating one
@@ -43,7 +48,7 @@ export async function foundFilesSnapshot(
   own?: string
 ): Promise<string | null> {
   if (settings.files.some((file) => globCharacters.test(file))) return null
-  const hash = createHash('sha256').update(JSON.stringify([settings.files, settings.detectIgnore, settings.ignorePath ?? null, settings.ignorePatterns]))
+  const hash = createHash('sha256').update(foundFilesKey(settings))
   if (settings.ignorePath) hash.update(await contentOrAbsent(path.resolve(settings.cwd, settings.ignorePath)))
   const walked = new Set<string>()
   for (const given of settings.files) {

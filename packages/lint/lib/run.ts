@@ -5,7 +5,7 @@ import {statistics} from 'vfile-statistics'
 import {applyLintBaseline, defaultLintBaselinePath, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
 import type {BaselineOutcome, LintBaseline} from './baseline.js'
 import {openLintCache} from './cache.js'
-import {foundFilesSnapshot} from './found.js'
+import {foundFilesKey, foundFilesSnapshot} from './found.js'
 import {formatReport} from './report.js'
 import type {Report} from './report.js'
 import type {LintSettings} from './settings.js'
@@ -53,9 +53,6 @@ async function lintFound(settings: LintSettings, files: readonly VFile[]): Promi
   return results
 }
 
-/** The key a run is remembered under: the options that choose its files. */
-const runKey = (settings: LintSettings): string => JSON.stringify([settings.files, settings.detectIgnore, settings.ignorePath ?? null, settings.ignorePatterns])
-
 /**
  * Lint, with the cache: unchanged files get their messages back, the others
  * are linted. When nothing that decides which files are found changed
@@ -67,7 +64,8 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
   // The cache’s folder is made first, so that the first run’s snapshot already holds it.
   await mkdir(path.dirname(cacheFile), {recursive: true}).catch(() => {})
   const snapshot = await foundFilesSnapshot(settings, cacheFile)
-  const unchanged = snapshot === null ? undefined : await cache.replayRun(runKey(settings), snapshot)
+  const key = foundFilesKey(settings)
+  const unchanged = snapshot === null ? undefined : await cache.replayRun(key, snapshot)
   if (unchanged) return {files: unchanged, cache}
   const {findFiles} = await import('./engine.js')
   const found = await findFiles(settings)
@@ -87,7 +85,7 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
   const linted = toLint.length > 0 ? await lintFound(settings, toLint) : new Map<VFile, VFile>()
   await cache.store([...linted.values()])
   // Remembered only when every file was found without a message (none missing or ignored), so each can be replayed.
-  if (snapshot !== null && found.every((file) => file.messages.length === 0) && seen.size === found.length) cache.rememberRun(runKey(settings), snapshot, found)
+  if (snapshot !== null && found.every((file) => file.messages.length === 0) && seen.size === found.length) cache.rememberRun(key, snapshot, found)
   const files = found.map((file) => replayed.get(file) ?? linted.get(file) ?? file)
   return {files, cache}
 }
