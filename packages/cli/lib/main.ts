@@ -2,10 +2,10 @@ import {readFile} from 'node:fs/promises'
 import {parseArgs} from 'node:util'
 import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {InterruptedError} from '@verification-tiers/evidence/interrupted'
-import {ConcurrentChangeError, FileReadError, FileWriteError, GateError} from '@verification-tiers/runtime'
+import {ConcurrentChangeError, GateError} from '@verification-tiers/runtime'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
-import {exitCodes, firstLine, optionsMessage, ProjectError, quoteArgument, UserError} from './errors.js'
+import {exitCodes, firstLine, optionsMessage, quoteArgument, UserError} from './errors.js'
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
 import {printable, printableJson} from './printable.js'
@@ -168,8 +168,7 @@ function exitCodeOf(error: unknown): number {
   if (error instanceof InterruptedError) return error.exitCode
   // Another `tiers` changed the file meanwhile: nothing was written, and running it again is enough.
   if (error instanceof UserError || error instanceof GateError || error instanceof ConcurrentChangeError) return exitCodes.user
-  if (error instanceof ProjectError || error instanceof FileReadError || error instanceof FileWriteError) return exitCodes.broken
-  // Every package’s error about a file names it (`file`): a file that cannot be used, not a bug.
+  // Every package’s error about a file names it (`file`: ProjectError, FileReadError, FileWriteError, …): a file that cannot be used, not a bug.
   if (error instanceof Error && typeof (error as {file?: unknown}).file === 'string') return exitCodes.broken
   // The system refused (a file, a process): the machine’s state, named by its code, not a bug.
   if (error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string') return exitCodes.broken
