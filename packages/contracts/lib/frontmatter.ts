@@ -50,29 +50,6 @@ function mayNameContract(value: string): boolean {
   return false
 }
 
-// In plain frontmatter, an `id` that makes it a contract’s (`id: C-12`); a slice’s `id: S-3` does not.
-const plainContractId = /^id[ \t]*:[ \t]*C-?\d+[ \t]*$/im
-
-// `key: value` with a word for a key and plain words for a value, or a comment,
-// or nothing: YAML that always parses, to a mapping of those keys.
-// (YAML allows implicit keys of at most 1,024 characters.)
-const plainLine = /^(?:[A-Za-z_][\w-]{0,200}:(?: +[A-Za-z\d][\w .,/()+-]*)?|#.*|)$/
-
-/**
- * Keys of frontmatter made only of plain `key: value` lines (and comments and
- * blank lines), which is always valid YAML; `null` for anything else.
- */
-export function plainFrontmatterKeys(value: string): string[] | null {
-  if (/[\r\t]/.test(value)) return null
-  const keys: string[] = []
-  for (const line of value.split('\n')) {
-    if (!plainLine.test(line)) return null
-    const colon = line.indexOf(':')
-    if (colon > 0 && !line.startsWith('#')) keys.push(line.slice(0, colon))
-  }
-  return keys
-}
-
 /**
  * One contract per file in YAML frontmatter (`id`, `contract`, `slice`,
  * `verification`, `acceptance_criteria`, `steps`). Positions point into the
@@ -84,11 +61,9 @@ export function readFrontmatter(
 ): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
-  // Most frontmatter (`title: …`, `owner: …`) is no contract and cannot be bad YAML: skip the parser.
-  const keys = plainFrontmatterKeys(node.value)
-  if (keys && !keys.some((key) => contractKeys.has(exactKey(key) ?? '')) && !plainContractId.test(node.value)) return {contract: null, problems}
-  // Block YAML where no key (at any depth) names a contract field or a `C-NN` id is no contract, whatever else it
-  // holds (slice state, agent definitions): skip the parser there too. Flow (`{…}`) and complex (`? …`) keys are parsed.
+  // Most frontmatter (`title: …`, slice state, agent definitions) is no contract: block YAML where no key (at any
+  // depth) names a contract field or a `C-NN` id is not given to the parser, and its YAML is not judged (see below).
+  // Flow (`{…}`) and complex (`? …`) keys are parsed.
   if (!/^\s*[{[?]/m.test(node.value) && !mayNameContract(node.value)) return {contract: null, problems}
   const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yaml()
   const lineCounter = new LineCounter()
