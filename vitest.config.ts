@@ -15,6 +15,10 @@ export default defineConfig({
     globalSetup: ['test/helpers/user-cache.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Two files at a time even on two cores (Vitest's default there is one):
+    // an end-to-end test mostly waits for the process it started, so one
+    // worker leaves a core idle.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -6,8 +6,8 @@
  * criterion for a person, or the Stop hook blocks, naming the contract's
  * line when the contract was not read. Never a silent pass.
  *
- * Each document costs four processes: CI runs 12 (`FUZZ_SCALE` multiplies
- * them; `npm run fuzz` runs 120), with a fixed seed (`FUZZ_SEED`).
+ * Each document costs four processes: CI runs 6 (`FUZZ_SCALE` multiplies
+ * them; `npm run fuzz` runs 60), with a fixed seed (`FUZZ_SEED`).
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -19,7 +19,7 @@ import {runTiers} from './helpers/tiers-bin.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const seed = process.env.FUZZ_SEED === undefined ? 22 : Number(process.env.FUZZ_SEED)
-const numRuns = Math.max(1, Math.round(12 * scale))
+const numRuns = Math.max(1, Math.round(6 * scale))
 const folders: string[] = []
 
 afterAll(async () => {
