@@ -1,7 +1,8 @@
 import type {FolderGraph} from './graph.js'
 import {jsonGraph} from './graph-json.js'
 import {markdownGraph} from './graph-markdown.js'
-import {graphFiles, readGraphFile} from './read.js'
+import {graphFiles} from './files.js'
+import {readGraphFile} from './read.js'
 import type {ReadGraphOptions} from './read.js'
 
 /** `readGraph`, for a caller that cannot wait (a lint rule, which `runSync` and `processSync` run). */

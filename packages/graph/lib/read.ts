@@ -1,6 +1,6 @@
 import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
-import path from 'node:path'
 import {ProjectError} from './errors.js'
+import {graphFiles} from './files.js'
 import type {FolderGraph} from './graph.js'
 import {jsonGraph} from './graph-json.js'
 
@@ -22,10 +22,6 @@ export interface ReadGraphOptions<Text> {
 /** Largest graph file read, in bytes: 16 MiB, as every input of the gate. */
 export const graphSizeLimit = 16 * 1024 * 1024
 
-/** The files a folder’s graph may be in, in the order they are looked for: `GRAPH.json`, then `GRAPH.md`. */
-export function graphFiles(dir: string): {json: string; markdown: string} {
-  return {json: path.join(dir, 'GRAPH.json'), markdown: path.join(dir, 'GRAPH.md')}
-}
 
 /**
  * The slice graph of a project folder: `GRAPH.json`, else `GRAPH.md`, else
