@@ -3,18 +3,17 @@ import {readdir, readFile} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {graphFileNames} from '@verification-tiers/graph/files'
+import {filesRulesRead} from '@verification-tiers/lint-rule/reads'
 import type {LintSettings} from './settings.js'
 
 /**
  * Files of a folder that can change what a file below it lints to: the
  * configuration files the remark CLI looks for, the manifests and lockfiles
- * that say which plugins (and which versions) are installed, and the slice
- * graph of a contract folder, which the rules read to tell which contracts a
- * verify slice holds.
+ * that say which plugins (and which versions) are installed, and what the
+ * rules read beside a file (a contract folder's slice graph).
  */
 const environmentFiles = [
-  ...graphFileNames,
+  ...filesRulesRead,
   '.remarkrc',
   '.remarkrc.json',
   '.remarkrc.js',

@@ -1,0 +1,8 @@
+import {graphFileNames} from '@verification-tiers/graph/files'
+
+/**
+ * Files of a linted file's folders that the rules read too: the slice graph
+ * of a contract folder (it says which contracts a verify slice holds). A
+ * cache of messages must treat a change of one as a change of the file.
+ */
+export const filesRulesRead: readonly string[] = graphFileNames
