@@ -14,7 +14,8 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, exampleWarning} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

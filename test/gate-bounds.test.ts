@@ -16,7 +16,8 @@ import fc from 'fast-check'
 import {configKeys, editDistance, parseProjectConfig} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
-import {builtBin, exampleProject, git, runTiers, runTiersBounded, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, git, runTiersBounded, tiersBin} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)

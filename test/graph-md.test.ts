@@ -15,7 +15,8 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {fixtureCopy, runTiers} from './helpers/tiers-bin.js'
+import {fixtureCopy} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

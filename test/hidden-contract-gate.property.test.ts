@@ -15,7 +15,7 @@ import path from 'node:path'
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import {criterion, hiddenContractDocument} from './fuzz/hidden-contract.js'
-import {runTiers} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const seed = process.env.FUZZ_SEED === undefined ? 22 : Number(process.env.FUZZ_SEED)

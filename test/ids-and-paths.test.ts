@@ -18,7 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {IdError, isSessionId, isSliceId, readSliceState, statePath, updateSliceState} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, copyExample, exampleWarning, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, exampleWarning} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

@@ -13,7 +13,8 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {describeJsonError, parseJson, parseJsonText} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

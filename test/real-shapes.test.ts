@@ -14,7 +14,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
 import {cachePath} from '@verification-tiers/project'
-import {fixtureCopy, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {fixtureCopy, root, runProcess} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

@@ -12,7 +12,8 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleDeprecation as exampleDeprecationText, exampleProject, exampleWarning, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, exampleDeprecation as exampleDeprecationText, exampleProject, exampleWarning} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const warningLine =

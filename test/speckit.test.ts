@@ -10,7 +10,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, git, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, git, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 const fixtures = path.join(root, 'packages', 'project', 'test', 'fixtures')

@@ -17,7 +17,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, git, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, git} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

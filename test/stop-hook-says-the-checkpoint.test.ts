@@ -15,7 +15,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, git, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, git, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

@@ -24,7 +24,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, copyExample, evidenceProject, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, evidenceProject, tiersBin} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

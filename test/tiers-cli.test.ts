@@ -11,6 +11,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleDeprecation, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 
@@ -31,7 +32,9 @@ beforeAll(async () => {
 })
 
 /** Run the real `tiers` bin in `cwd`. */
-const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
+/** `tiers` in this process: what each command does (the full loop and concurrent runs go through the real bin, `bin`). */
+const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiersHere(cwd, args)
+const bin = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 
 /** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
 // The example’s `npm test` has no package.json to run in here: stand in a passing test command.
@@ -219,6 +222,8 @@ async function reject(folder: string, count: number): Promise<void> {
 }
 
 describe('the full loop on S-01: reject, route, reject, route with detail, reject, escalate, skip', () => {
+  // Through the real bin, each step its own process, as an agent and a person run it.
+  const tiers = bin
   let folder: string
   const first = 'The grid shows 2 columns, not 3'
   const second = 'Cards still miss the spend'
@@ -760,7 +765,7 @@ describe('concurrency', () => {
     await editJson(file(folder, 'config.json'), (config) => (config.workflow.rejection_threshold = 100))
     const count = 20
     const feedbacks = Array.from({length: count}, (_, index) => `feedback ${index + 1}`)
-    const runs = await Promise.all(feedbacks.map((feedback) => tiers(folder, 'respond', 'S-01', feedback)))
+    const runs = await Promise.all(feedbacks.map((feedback) => bin(folder, 'respond', 'S-01', feedback)))
 
     for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
     // Each process saw a different count: none read a state another was about to overwrite.

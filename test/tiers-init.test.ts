@@ -10,7 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {exampleProject, git, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {exampleProject, git, linkedProject, root, runProcess} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

@@ -8,7 +8,8 @@
  */
 import fs from 'node:fs/promises'
 import {beforeAll, describe, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 beforeAll(async () => {

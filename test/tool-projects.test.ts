@@ -9,7 +9,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
-import {git, root, runTiers} from './helpers/tiers-bin.js'
+import {git, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 const fixtures = path.join(root, 'packages', 'project', 'test', 'fixtures')

@@ -1,0 +1,83 @@
+/**
+ * `tiers` run in this test process: the cli's `main` (what the bin runs after
+ * it starts) with the bin's streams, in `cwd`, with the environment the bin
+ * would get. For tests of what a command does with a project, where starting
+ * a process for each run would cost most of the suite's time; what a process
+ * brings (the bin's own start, signals, exit codes set by Node, concurrent
+ * processes, standard input as a stream) is tested through the real bin with
+ * `runTiers`.
+ *
+ * The working folder and the environment are the process's own, so runs take
+ * turns: each waits for the one before it to end.
+ */
+import {Readable} from 'node:stream'
+import {format} from 'node:util'
+import type {Run} from './tiers-bin.js'
+
+interface Cli {
+  main: (argv: readonly string[], io: {stdout: (text: string) => void; stderr: (text: string) => void; report: (text: string) => void; write: (text: string) => void; stdin: (limitBytes: number) => Promise<string>}) => Promise<number>
+  readInput: (limitBytes: number, stream: NodeJS.ReadableStream) => Promise<string>
+}
+
+let cli: Promise<Cli> | undefined
+// The built cli, as the bin loads it (`npx tsc -b` first).
+const loadCli = (): Promise<Cli> =>
+  (cli ??= Promise.all([import('../../packages/cli/dist/lib/main.js'), import('../../packages/cli/dist/lib/stdin.js')]).then(([main, stdin]) => ({
+    main: main.main as Cli['main'],
+    readInput: stdin.readInput as Cli['readInput']
+  })))
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/** Run `work` after every run queued before it. */
+function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work)
+  queue = next.catch(() => {})
+  return next
+}
+
+/** Set `changes` in `process.env` (`undefined` removes); returns what puts it back. */
+function changeEnvironment(changes: Record<string, string | undefined>): () => void {
+  const before = new Map(Object.keys(changes).map((name) => [name, process.env[name]]))
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
+  return () => {
+    for (const [name, value] of before) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  }
+}
+
+/**
+ * Run `tiers args` in `cwd` in this process, with `input` as its standard
+ * input. The same arguments and result as `runTiers`: `TIERS_MAX_BLOCKS` and
+ * `GITHUB_ACTIONS` are cleared; `env` adds to (or, as `undefined`, removes
+ * from) the environment.
+ */
+export function runTiersHere(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+  return inTurn(async () => {
+    const {main, readInput} = await loadCli()
+    let stdout = ''
+    let stderr = ''
+    const restore = changeEnvironment({TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env})
+    const folder = process.cwd()
+    process.chdir(cwd)
+    try {
+      // As the bin's streams: `console.log` and `console.error` for lines, the raw streams for reports.
+      const code = await main(args, {
+        stdout: (text) => (stdout += format(text) + '\n'),
+        stderr: (text) => (stderr += format(text) + '\n'),
+        report: (text) => (stderr += text),
+        write: (text) => (stdout += text),
+        stdin: (limitBytes) => readInput(limitBytes, Readable.from([Buffer.from(input)]))
+      })
+      return {code, stdout, stderr}
+    } finally {
+      process.chdir(folder)
+      restore()
+    }
+  })
+}
