@@ -1,5 +1,6 @@
 /**
- * The command line of `tiers`, through the real bin: each command’s own
+ * The command line of `tiers`, in the cli's `main` (`tiers --help` through
+ * the real bin): each command’s own
  * help (`tiers <command> --help`, `tiers help <command>`), options refused in
  * the tool’s own words on one line, and arguments a command would ignore
  * refused, naming them. Nothing is read or written for a refused command
@@ -12,6 +13,7 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
 import {builtBin, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
@@ -25,12 +27,12 @@ afterAll(async () => {
 
 const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-help-')
 
-const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
+const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiersHere(cwd, args)
 const refused = (message: string): Run => ({code: 1, stdout: '', stderr: `tiers: ${message}\n`})
 
 let globalHelp: Promise<Run> | undefined
 /** `tiers --help`, run once for the tests that compare with it. */
-const runGlobalHelp = async (): Promise<Run> => (globalHelp ??= project().then((folder) => tiers(folder, '--help')))
+const runGlobalHelp = async (): Promise<Run> => (globalHelp ??= project().then((folder) => runTiers(folder, ['--help'])))
 
 /** The usage of each command of the gate, as its help’s first line gives it. */
 const usages: Record<string, string> = {

@@ -6,7 +6,7 @@
  * damaged entry or one of another model is read again; a cache that cannot
  * be written is said once on stderr.
  *
- * Each scenario runs the real bin in a temporary copy of
+ * Each scenario runs `tiers` (the cli's `main`, in the test process) in a temporary copy of
  * `content/examples/greenlight-project`, with a cache folder of its own.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.

@@ -1,7 +1,7 @@
 /**
  * The docs name only commands and options `tiers` has, and document every
  * one it has: README.md and packages/cli/readme.md against `tiers --help` and
- * each `tiers <command> --help`, read through the real bin at run time (so a
+ * each `tiers <command> --help`, read from the cli at run time (so a
  * command or option added later is checked too).
  *
  * What the docs claim, read as markdown:
@@ -27,7 +27,8 @@ import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {visitParents} from 'unist-util-visit-parents'
 import {beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 /** One thing a doc says `tiers` has (or, `absent`, has not). */
 interface Claim {

@@ -6,7 +6,7 @@
  * passing run: never before a run, after a failure, or once the sources,
  * HEAD or contracts changed.
  *
- * Every scenario runs the real bin in its own temporary copy of the fixture,
+ * Every scenario runs `tiers` (the cli's `main`, in the test process) in its own temporary copy of the fixture,
  * git-initialised and committed, so the fingerprint sees HEAD. Scenarios run
  * concurrently: most of their time is spent in `sleep`.
  *
@@ -31,7 +31,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Run the real bin in `cwd`, with `input` on standard input. */
+/** Run `tiers` in `cwd` (the cli's `main`, in this process), with `input` on standard input. */
 const tiers = (cwd: string, args: string[], input = ''): Promise<Run> => runTiers(cwd, args, input)
 
 /** A temporary copy of the fixture, committed in a new git repository. */

@@ -1,5 +1,5 @@
 /**
- * What the gate reads, through the real bin, where an ordinary file used to
+ * What the gate reads, through the cli (its `main`, in the test process), where an ordinary file used to
  * let a verify contract through: a fenced example of another tier inside a
  * contract, slice ids that differ only in case, contract files in
  * subfolders or with other markdown endings.

@@ -1,5 +1,5 @@
 /**
- * The gate’s bounds, through the real bin: `config.json` checked as the
+ * The gate’s bounds, through the cli (its `main`, in the test process; standard input that never ends, through the real bin): `config.json` checked as the
  * contracts are (a misspelt key, a key given twice, an empty test command),
  * the checkpoint saying when no test command ran, standard input read up to
  * its limit and no further, control characters of user-written text shown

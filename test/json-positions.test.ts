@@ -5,7 +5,7 @@
  * vfile-location), never from the engine’s error message. Each kind of
  * error is placed exactly where it is, as `line:column` counted as an editor
  * counts them (a byte order mark is skipped, as editors hide it); through
- * the real bin, the message is `path:line:column: Unexpected …, expected …`.
+ * the cli, the message is `path:line:column: Unexpected …, expected …`.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -114,7 +114,7 @@ describe('describeJsonError: the place and kind of each JSON error', () => {
   })
 })
 
-describe('JSON errors through the real bin: `path:line:column: …`, exit 2', () => {
+describe('JSON errors through the cli: `path:line:column: …`, exit 2', () => {
   it.concurrent('reads a GRAPH.json with a byte order mark as without one', async ({expect}) => {
     const folder = await project()
     const plain = await tiers(folder, ['status'])

@@ -1,6 +1,6 @@
 /**
  * Contract files the parser cannot read in reasonable time or depth, through
- * the real bin: markdown nested thousands deep is one line naming the file
+ * the cli (its `main`, in the test process): markdown nested thousands deep is one line naming the file
  * and line, and a file that takes longer than the parse deadline
  * (`TIERS_PARSE_TIMEOUT`) is one line naming the file; both exit 2, never a
  * stack trace or a hang.

@@ -1,5 +1,5 @@
 /**
- * What `tiers respond` takes, through the real bin, in copies of the
+ * What `tiers respond` takes, through the cli (its `main`, in the test process), in copies of the
  * example project (`content/examples/greenlight-project`): an approval only
  * for a checkpoint that could be shown (a fresh passing `tiers verify` run),
  * a rejection always; the mismatch deferred by skipping verification kept by

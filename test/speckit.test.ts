@@ -1,5 +1,5 @@
 /**
- * A spec-kit project through the real bin: `specs/NNN-feature/` folders are
+ * A spec-kit project through the cli (its `main`, in the test process): `specs/NNN-feature/` folders are
  * slices, user stories contracts (their acceptance scenarios the criteria,
  * their independent test the steps), open tasks hold the checkpoint, and
  * `tiers` finds `specs/` from any folder below the project, as git finds `.git`.

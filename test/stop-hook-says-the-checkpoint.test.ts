@@ -1,5 +1,5 @@
 /**
- * The stop hook says what `tiers checkpoint` says, through the real bin: a
+ * The stop hook says what `tiers checkpoint` says, through the cli (its `main`, in the test process): a
  * slice verified and then its contract edited is stale, in the checkpoint’s
  * own words (why, and when it ran), with the criteria that remain for a
  * person listed; open tasks alone hold under their own heading.

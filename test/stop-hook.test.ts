@@ -1,5 +1,6 @@
 /**
- * `tiers stop-hook` end to end: the real bin reads a coding agent’s Stop-hook
+ * `tiers stop-hook` through the cli (its `main`, in the test process; input
+ * that never ends through the real bin): it reads a coding agent’s Stop-hook
  * JSON on standard input (`session_id`, `cwd`, `hook_event_name`,
  * `stop_hook_active`), reads the project’s status file and answers with the
  * hook’s JSON, following every row of the decision table:
@@ -39,7 +40,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Run the real bin in `cwd` with `input` piped to it; `env` adds to (or, as `undefined`, removes from) the environment. */
+/** Run `tiers` in `cwd` (its `main`, in this process) with `input` as its standard input; `env` adds to (or, as `undefined`, removes from) the environment. */
 const tiers = runTiers
 
 async function tempFolder(): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * End-to-end tests of `tiers init` through the real bin: the files it writes
+ * End-to-end tests of `tiers init` through the cli (its `main`, in the test process): the files it writes
  * or merges, byte for byte, what it says, that a second run changes nothing,
  * that `--dry-run` writes nothing, and that a file it cannot merge stops it
  * before anything is written. The configuration it writes is then read by the

@@ -1,5 +1,5 @@
 /**
- * `tiers verdict` through the real bin: a verifier’s reply as arguments or on
+ * `tiers verdict` through the cli (its `main`, in the test process): a verifier’s reply as arguments or on
  * standard input, printed as text, `--json` or `--yaml`, with the job status
  * as the exit code. How a reply is read is tested with `parseVerdict` in
  * `packages/runtime/test/verdict.test.ts`.
@@ -16,7 +16,7 @@ beforeAll(async () => {
   await fs.access(builtBin)
 })
 
-/** Run the real bin; `input` is piped to its standard input (closed at once when empty). */
+/** Run `tiers` (its `main`, in this process); `input` is its standard input. */
 const tiers = (args: string[], input = ''): Promise<Run> => runTiers(root, args, input)
 
 describe.concurrent('tiers verdict', () => {

@@ -1,5 +1,5 @@
 /**
- * OpenSpec and Kiro projects through the real bin, as on Greenlight: the
+ * OpenSpec and Kiro projects through the cli (its `main`, in the test process), as on Greenlight: the
  * Stop hook holds until every slice is verified (and names open tasks), the
  * checkpoint lists the criteria for a person, an approval is taken.
  *
