@@ -1,7 +1,7 @@
 /**
  * Positions of JSON errors: every JSON file `tiers` reads, and the stop
- * hook’s input, is parsed with positions taken from a scan of the text
- * (jsonc-parser’s scanner, offsets turned into line:column by
+ * hook’s input, is parsed with positions taken from jsonc-parser’s errors
+ * (offsets turned into line:column by
  * vfile-location), never from the engine’s error message. Each kind of
  * error is placed exactly where it is, as `line:column` counted as an editor
  * counts them (a byte order mark is skipped, as editors hide it); through
@@ -101,9 +101,9 @@ describe('describeJsonError: the place and kind of each JSON error', () => {
     expect(parseJson('\uFEFF{"a": [1, {"b": null}]}')).toEqual({ok: true, value: {a: [1, {b: null}]}})
   })
 
-  it('places an error after 100,000 nested lists without running out of stack', () => {
+  it('refuses an error in 100,000 nested lists at the start, without running out of stack', () => {
     const text = '['.repeat(100_000) + '}'
-    expect(describeJsonError(text)).toBe('1:100001: Unexpected `}`, expected a value or `]`')
+    expect(describeJsonError(text)).toBe('1:1: Unexpected nesting too deep to read, expected JSON nested at most a few thousand levels')
   })
 
   it('keeps `__proto__` as a key of its own, as JSON.parse does', () => {
