@@ -56,6 +56,12 @@ export function findJsonError(text: string): JsonSyntaxError | null {
   const end = offset + length
   const code = parser().printParseErrorCode(first.error)
   const found = offset >= text.length ? 'end of file' : `\`${shorten(text.slice(offset, Math.max(end, offset + 1)))}\``
+  // `01`: the parser reads `0`, then wants a comma (or the end) before `1`.
+  const zero = /^\d/.test(text.slice(offset)) ? /(?<![\d.eE+-])-?0$/.exec(text.slice(0, offset)) : null
+  if (zero && (code === 'CommaExpected' || code === 'EndOfFileExpected')) {
+    const written = /^-?\d+/.exec(text.slice(zero.index))![0]
+    return {offset: zero.index, reason: `Unexpected \`${written}\`, expected a number without leading zeros`}
+  }
   switch (code) {
     case 'InvalidCommentToken':
     case 'UnexpectedEndOfComment':
@@ -69,30 +75,21 @@ export function findJsonError(text: string): JsonSyntaxError | null {
       return {offset: end, reason: `Unexpected ${describeAt(text, end)}, expected a digit after \`${text.slice(offset, end)}\``}
     case 'ColonExpected':
       return {offset, reason: `Unexpected ${found}, expected \`:\` after the property name`}
-    case 'CloseBraceExpected':
-      return {offset, reason: `Unexpected ${found}, expected \`,\` or \`}\``}
-    case 'CloseBracketExpected':
-      return {offset, reason: `Unexpected ${found}, expected \`,\` or \`]\``}
     case 'EndOfFileExpected':
       return {offset, reason: `Unexpected ${found} after the value, expected the end of the file`}
     default:
       break
   }
   const before = /\S(?=\s*$)/.exec(text.slice(0, offset))
-  const container = containerAt(parsed.root, offset)
+  const container = code === 'CloseBraceExpected' ? 'object' : code === 'CloseBracketExpected' ? 'array' : containerAt(text, parsed.root, offset)?.type
   const closing = text[offset] === '}' || text[offset] === ']'
   if (before?.[0] === ',' && closing) {
     const kind = text[offset] === '}' ? 'property' : 'value'
     return {offset: before.index, reason: `Unexpected trailing comma before \`${text[offset]}\`, expected another ${kind} after \`,\``}
   }
-  // `01`: the parser reads `0`, then wants a comma before `1`.
-  const zero = code === 'CommaExpected' && /^\d/.test(text.slice(offset)) ? /(?<![\d.eE+-])-?0$/.exec(text.slice(0, offset)) : null
-  if (zero) {
-    const written = /^-?\d+/.exec(text.slice(zero.index))![0]
-    return {offset: zero.index, reason: `Unexpected \`${written}\`, expected a number without leading zeros`}
-  }
+  if (before && isKeyBefore(parsed.root, before.index, offset)) return {offset, reason: `Unexpected ${found}, expected \`:\` after the property name`}
   if (!container && before) return {offset, reason: `Unexpected ${found} after the value, expected the end of the file`}
-  return {offset, reason: `Unexpected ${found}, expected ${expectedAfter(before?.[0], container?.type)}`}
+  return {offset, reason: `Unexpected ${found}, expected ${expectedAfter(before?.[0], container)}`}
 }
 
 /** What the grammar allows after the character `before`, inside an object, a list or neither. */
@@ -104,10 +101,26 @@ function expectedAfter(before: string | undefined, container: JsoncParser.NodeTy
   return container === 'object' ? '`,` or `}`' : '`,` or `]`'
 }
 
-/** The innermost object or list open at `offset` (not one starting there). */
-function containerAt(root: JsoncParser.Node | undefined, offset: number): JsoncParser.Node | undefined {
-  let node = root ? parser().findNodeAtOffset(root, offset) : undefined
-  while (node && !((node.type === 'object' || node.type === 'array') && node.offset < offset)) node = node.parent
+/** Whether the token ending at `last` is a property name whose `:` has not come before `offset`. */
+function isKeyBefore(root: JsoncParser.Node | undefined, last: number, offset: number): boolean {
+  const node = root ? parser().findNodeAtOffset(root, last, true) : undefined
+  const property = node?.parent
+  return node?.type === 'string' && property?.type === 'property' && property.children?.[0] === node && (property.colonOffset === undefined || property.colonOffset > offset)
+}
+
+/** The innermost object or list open at `offset`: starting before it, and closing after it or never. */
+function containerAt(text: string, root: JsoncParser.Node | undefined, offset: number): JsoncParser.Node | undefined {
+  const open = (node: JsoncParser.Node) => {
+    if ((node.type !== 'object' && node.type !== 'array') || node.offset >= offset) return false
+    const end = node.offset + node.length
+    if (offset < end) return true
+    // Closed: its last character is its own bracket, after its last child.
+    const last = node.children?.at(-1)
+    const closed = text[end - 1] === (node.type === 'object' ? '}' : ']') && (last ? last.offset + last.length < end : node.length >= 2)
+    return !closed
+  }
+  let node = root ? parser().findNodeAtOffset(root, offset, true) : undefined
+  while (node && !open(node)) node = node.parent
   return node
 }
 
