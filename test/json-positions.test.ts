@@ -124,13 +124,13 @@ describe('JSON errors through the real bin: `path:line:column: …`, exit 2', ()
     expect(marked).toEqual(plain)
   })
 
-  it.concurrent('places an error in a GRAPH.json with a byte order mark where an editor shows it', async ({expect}) => {
+  it.concurrent('places an error in a GRAPH.json with a byte order mark where an editor shows it', async () => {
     const folder = await project()
     await fs.writeFile(file(folder, 'GRAPH.json'), '\uFEFF{\n  "slices": {\n    "S-01": {"name": "Cards", "contracts": ["C-01",]}\n  }\n}\n')
     expectError(await tiers(folder, ['status']), 2, '.greenlight/GRAPH.json:3:51: Unexpected trailing comma before `]`, expected another value after `,`')
   })
 
-  it.concurrent('places the errors of config.json exactly', async ({expect}) => {
+  it.concurrent('places the errors of config.json exactly', async () => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), '{"a":}')
     expectError(await tiers(folder, ['status']), 2, '.greenlight/config.json:1:6: Unexpected `}`, expected a value')
@@ -138,7 +138,7 @@ describe('JSON errors through the real bin: `path:line:column: …`, exit 2', ()
     expectError(await tiers(folder, ['status']), 2, '.greenlight/config.json:1:7: Unexpected `tru`, expected a value')
   })
 
-  it.concurrent('places the error of a state file and of the status file', async ({expect}) => {
+  it.concurrent('places the error of a state file and of the status file', async () => {
     const folder = await project()
     await fs.mkdir(file(folder, 'tiers'))
     await fs.writeFile(file(folder, 'tiers', 'S-01.json'), '{\n  "version": 1,\n  "slice": "S-01",\n  "rejectionCount": 0\n  "rejections": []\n}\n')

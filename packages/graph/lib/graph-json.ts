@@ -86,7 +86,7 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
       contracts.push({text: written, line: lineAt(item)})
     }
     // A tier that is no tier is the file’s mistake, not a shape tiers does not know.
-    const stated = readTierNode(property(node, keys.tier), where, getNodeValue, (bad, value) => {
+    const stated = readTierNode(property(node, keys.tier), getNodeValue, (bad, value) => {
       throw new ProjectError(placeOf(file, lineAt(bad)), `Unexpected \`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}, expected \`auto\` or \`verify\`, then any words`)
     })
     const humanCheck = stringAt(property(node, keys.humanCheck), getNodeValue)
@@ -112,7 +112,7 @@ export function jsonGraph(text: string, file: string): FolderGraph {
 }
 
 /** The tier a slice entry states: none, or its text read as a GRAPH.md tier line is. */
-function readTierNode(node: JsonNode | undefined, where: string, value: typeof JsoncParser.getNodeValue, refuse: (node: JsonNode, value: unknown) => never): TierText {
+function readTierNode(node: JsonNode | undefined, value: typeof JsoncParser.getNodeValue, refuse: (node: JsonNode, value: unknown) => never): TierText {
   if (!node) return {tier: null, humanCheck: null, retired: null}
   const text = node.type === 'string' ? (value(node) as string) : null
   const read = text === null ? null : readTierText(text)
