@@ -41,6 +41,57 @@ function parseTree(text: string): {root: JsoncParser.Node | undefined; errors: J
   }
 }
 
+/** jsonc-parser’s first error in JSON text, and where the reading stood: the innermost open object or list, and a property name awaiting its `:`. */
+interface FirstError {
+  error: JsoncParser.ParseError
+  container: 'object' | 'array' | undefined
+  afterName: boolean
+}
+
+/**
+ * Read `text` with jsonc-parser (RFC 8259: no comments, no trailing commas)
+ * up to its first error; `undefined` when it is JSON, `null` when nesting
+ * is too deep for the parser, which reads by recursion.
+ */
+function firstError(text: string): FirstError | undefined | null {
+  const open: Array<'object' | 'array'> = []
+  let afterName = false
+  let first: FirstError | undefined
+  const value = () => {
+    afterName = false
+  }
+  try {
+    parser().visit(
+      text,
+      {
+        onObjectBegin() {
+          value()
+          open.push('object')
+        },
+        onArrayBegin() {
+          value()
+          open.push('array')
+        },
+        onObjectEnd: () => open.pop(),
+        onArrayEnd: () => open.pop(),
+        onLiteralValue: value,
+        onObjectProperty() {
+          afterName = true
+        },
+        onSeparator: value,
+        onError(error, offset, length) {
+          first ??= {error: {error, offset, length}, container: open.at(-1), afterName}
+        }
+      },
+      strict
+    )
+  } catch (error) {
+    if (error instanceof RangeError) return null
+    throw error
+  }
+  return first
+}
+
 /**
  * The first place where `text` is not JSON, or `null` when it is JSON: the
  * first of jsonc-parser’s errors, worded as what was found and what the
@@ -48,19 +99,20 @@ function parseTree(text: string): {root: JsoncParser.Node | undefined; errors: J
  */
 export function findJsonError(text: string): JsonSyntaxError | null {
   if (text.trim() === '') return {offset: text.length, reason: 'Unexpected empty file, expected a value'}
-  const parsed = parseTree(text)
-  if (!parsed) return tooDeep
-  const [first] = parsed.errors
+  const first = firstError(text)
+  if (first === null) return tooDeep
   if (!first) return null
-  const {offset, length} = first
+  const {offset, length} = first.error
   const end = offset + length
-  const code = parser().printParseErrorCode(first.error)
+  const code = parser().printParseErrorCode(first.error.error)
   const found = offset >= text.length ? 'end of file' : `\`${shorten(text.slice(offset, Math.max(end, offset + 1)))}\``
   // `01`: the parser reads `0`, then wants a comma (or the end) before `1`.
-  const zero = /^\d/.test(text.slice(offset)) ? /(?<![\d.eE+-])-?0$/.exec(text.slice(0, offset)) : null
+  const from = Math.max(0, offset - 3)
+  const zero = /\d/.test(text[offset] ?? '') ? /(?<![\d.eE+-])-?0$/.exec(text.slice(from, offset)) : null
   if (zero && (code === 'CommaExpected' || code === 'EndOfFileExpected')) {
-    const written = /^-?\d+/.exec(text.slice(zero.index))![0]
-    return {offset: zero.index, reason: `Unexpected \`${written}\`, expected a number without leading zeros`}
+    const start = from + zero.index
+    const written = /^-?\d+/.exec(text.slice(start, end))![0]
+    return {offset: start, reason: `Unexpected \`${written}\`, expected a number without leading zeros`}
   }
   switch (code) {
     case 'InvalidCommentToken':
@@ -73,55 +125,38 @@ export function findJsonError(text: string): JsonSyntaxError | null {
       return stringError(text, offset, end)
     case 'UnexpectedEndOfNumber':
       return {offset: end, reason: `Unexpected ${describeAt(text, end)}, expected a digit after \`${text.slice(offset, end)}\``}
-    case 'ColonExpected':
-      return {offset, reason: `Unexpected ${found}, expected \`:\` after the property name`}
     case 'EndOfFileExpected':
       return {offset, reason: `Unexpected ${found} after the value, expected the end of the file`}
     default:
       break
   }
-  const before = /\S(?=\s*$)/.exec(text.slice(0, offset))
-  const container = code === 'CloseBraceExpected' ? 'object' : code === 'CloseBracketExpected' ? 'array' : containerAt(text, parsed.root, offset)?.type
+  // jsonc-parser closes the object or list before it reports the missing bracket.
+  const container = code === 'CloseBraceExpected' ? 'object' : code === 'CloseBracketExpected' ? 'array' : first.container
+  if (code === 'ColonExpected' || first.afterName) return {offset, reason: `Unexpected ${found}, expected \`:\` after the property name`}
+  const before = lastToken(text, offset)
   const closing = text[offset] === '}' || text[offset] === ']'
-  if (before?.[0] === ',' && closing) {
+  if (before?.char === ',' && closing) {
     const kind = text[offset] === '}' ? 'property' : 'value'
     return {offset: before.index, reason: `Unexpected trailing comma before \`${text[offset]}\`, expected another ${kind} after \`,\``}
   }
-  if (before && isKeyBefore(parsed.root, before.index, offset)) return {offset, reason: `Unexpected ${found}, expected \`:\` after the property name`}
   if (!container && before) return {offset, reason: `Unexpected ${found} after the value, expected the end of the file`}
-  return {offset, reason: `Unexpected ${found}, expected ${expectedAfter(before?.[0], container)}`}
+  return {offset, reason: `Unexpected ${found}, expected ${expectedAfter(before?.char, container)}`}
+}
+
+/** The last character before `offset` that is not white space, and where it is. */
+function lastToken(text: string, offset: number): {char: string; index: number} | null {
+  let index = offset - 1
+  while (index >= 0 && /\s/.test(text[index]!)) index--
+  return index < 0 ? null : {char: text[index]!, index}
 }
 
 /** What the grammar allows after the character `before`, inside an object, a list or neither. */
-function expectedAfter(before: string | undefined, container: JsoncParser.NodeType | undefined): string {
+function expectedAfter(before: string | undefined, container: 'object' | 'array' | undefined): string {
   if (before === undefined || before === ':') return 'a value'
   if (before === '[') return 'a value or `]`'
   if (before === '{') return 'a property name in double quotes or `}`'
   if (before === ',') return container === 'object' ? 'a property name in double quotes' : 'a value'
   return container === 'object' ? '`,` or `}`' : '`,` or `]`'
-}
-
-/** Whether the token ending at `last` is a property name whose `:` has not come before `offset`. */
-function isKeyBefore(root: JsoncParser.Node | undefined, last: number, offset: number): boolean {
-  const node = root ? parser().findNodeAtOffset(root, last, true) : undefined
-  const property = node?.parent
-  return node?.type === 'string' && property?.type === 'property' && property.children?.[0] === node && (property.colonOffset === undefined || property.colonOffset > offset)
-}
-
-/** The innermost object or list open at `offset`: starting before it, and closing after it or never. */
-function containerAt(text: string, root: JsoncParser.Node | undefined, offset: number): JsoncParser.Node | undefined {
-  const open = (node: JsoncParser.Node) => {
-    if ((node.type !== 'object' && node.type !== 'array') || node.offset >= offset) return false
-    const end = node.offset + node.length
-    if (offset < end) return true
-    // Closed: its last character is its own bracket, after its last child.
-    const last = node.children?.at(-1)
-    const closed = text[end - 1] === (node.type === 'object' ? '}' : ']') && (last ? last.offset + last.length < end : node.length >= 2)
-    return !closed
-  }
-  let node = root ? parser().findNodeAtOffset(root, offset, true) : undefined
-  while (node && !open(node)) node = node.parent
-  return node
 }
 
 const escapeRule = 'one of `\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t` or `\\u` and four hexadecimal digits'
