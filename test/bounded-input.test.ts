@@ -78,7 +78,7 @@ describe.skipIf(process.platform === 'win32')('a FIFO for an input: an error nam
     })
   })
 
-  it.concurrent('GRAPH.md, when there is no GRAPH.json', {timeout: 20_000}, async ({expect}) => {
+  it.concurrent('GRAPH.md, when there is no GRAPH.json', {timeout: 20_000}, async () => {
     const folder = await project()
     await fs.rm(file(folder, 'GRAPH.json'))
     await fifo(file(folder, 'GRAPH.md'))
@@ -103,14 +103,14 @@ describe.skipIf(process.platform === 'win32')('a FIFO for an input: an error nam
 })
 
 describe('other files that are not regular files', () => {
-  it.concurrent('a folder for CONTRACTS.md', async ({expect}) => {
+  it.concurrent('a folder for CONTRACTS.md', async () => {
     const folder = await project()
     await fs.rm(file(folder, 'CONTRACTS.md'))
     await fs.mkdir(file(folder, 'CONTRACTS.md'))
     expectError(await tiers(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected folder, expected a regular file')
   })
 
-  it.skipIf(process.platform === 'win32').concurrent('a device for CONTRACTS.md', async ({expect}) => {
+  it.skipIf(process.platform === 'win32').concurrent('a device for CONTRACTS.md', async () => {
     const folder = await project()
     await fs.rm(file(folder, 'CONTRACTS.md'))
     await fs.symlink('/dev/null', file(folder, 'CONTRACTS.md'))
@@ -134,7 +134,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
-  it.concurrent('a contract file of 16 MiB and one byte', {timeout: 30_000}, async ({expect}) => {
+  it.concurrent('a contract file of 16 MiB and one byte', {timeout: 30_000}, async () => {
     const folder = await project()
     const contract = file(folder, 'contracts', 'C-06.md')
     const text = await fs.readFile(contract, 'utf8')
@@ -159,7 +159,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
-  it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async ({expect}) => {
+  it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async () => {
     const folder = await project()
     const graph = file(folder, 'GRAPH.json')
     const text = await fs.readFile(graph, 'utf8')
@@ -183,7 +183,7 @@ describe('config.json: what tiers reads of it must have the right type', () => {
     ['"yolo"', `1:1: Unexpected string \`"yolo"\`, expected an object of settings, ${example}`],
     ['{\n  "test": ["npm test"]\n}', '2:11: Unexpected `test` list, expected an object, such as `{"command": "npm test"}`'],
     ['{\n  "test": {"command": 5}\n}', '2:23: Unexpected `test.command` number `5`, expected the project’s test command as a string']
-  ])('%s', async ([text, reason], {expect}) => {
+  ])('%s', async ([text, reason]) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), text)
     const runs = await Promise.all([tiers(folder, ['status']), tiers(folder, ['checkpoint', 'S-01'])])
@@ -217,7 +217,7 @@ describe('slice state files: every field checked', () => {
     expect(all.stdout).not.toContain('undefined')
   })
 
-  it.concurrent('a rejectionCount that disagrees with the rejection log', async ({expect}) => {
+  it.concurrent('a rejectionCount that disagrees with the rejection log', async () => {
     const folder = await withState({...base, rejectionCount: 3, rejections: [rejection('too small')]})
     expectError(
       await tiers(folder, ['status', 'S-01']),
@@ -249,7 +249,7 @@ describe('slice state files: every field checked', () => {
     ['an unknown classification', {...base, rejectionCount: 1, rejections: [{...rejection('no'), classification: 'gap'}]}, '10:25: Unexpected `rejections[0].classification` "gap", expected null, `test_gap`, `contract_gap` or `implementation_gap`'],
     ['an escalation of another kind', {...base, rejectionCount: 0, escalations: [{choice: '4', decision: 'abandon', at: 'x', rejectionCount: 0}]}, '9:19: Unexpected `escalations[0].decision` "abandon", expected `rescope`, `pair` or `skip`'],
     ['a mismatch that is not a list of strings', {...base, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'y', mismatch: 'too small'}}, '11:17: Unexpected `decision.mismatch` "too small", expected a list of strings']
-  ] as const)('%s', async ([, state, reason], {expect}) => {
+  ] as const)('%s', async ([, state, reason]) => {
     const folder = await withState(state)
     expectError(await tiers(folder, ['status', 'S-01']), 2, `.greenlight/tiers/S-01.json:${reason}${fix}`)
   })

@@ -15,10 +15,7 @@ import {placeholders, rejectionOptions} from '@verification-tiers/protocol'
 import type {EscalationData, VerifyCheckpointData} from '@verification-tiers/protocol'
 import {
   partialNames,
-  renderCircuitBreakCheckpoint,
-  renderDecisionCheckpoint,
   renderEscalation,
-  renderExternalActionCheckpoint,
   renderPartial,
   renderRejectionOptions,
   renderVerifyCheckpoint,
@@ -34,7 +31,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const example = path.join(repo, 'content/examples/greenlight-project/.greenlight')
 
 /** Partials the runtime renders that no doc shows (a routed rejection’s hand-off, the verifier’s tier report). */
-const runtimeOnly = ['criteria-remaining', 'evidence-refusal', 'evidence-state', 'requeue', 'route', 'stop-hook-failed', 'stop-hook-manual', 'stop-hook-missing', 'stop-hook-valve', 'tier-report', 'verification-summary']
+const runtimeOnly = ['criteria-remaining', 'evidence-refusal', 'evidence-state', 'route', 'stop-hook-failed', 'stop-hook-manual', 'stop-hook-missing', 'stop-hook-valve', 'tier-report', 'verification-summary']
 
 /** The ```text blocks of a generated doc, in order. */
 function textBlocks(doc: string): string[] {
@@ -56,9 +53,9 @@ describe('the docs show what the runtime prints', () => {
     ],
     'checkpoint-protocol.md': [
       {partial: 'verify-checkpoint', text: renderVerifyCheckpoint(placeholders.verifyCheckpoint)},
-      {partial: 'decision-checkpoint', text: renderDecisionCheckpoint(placeholders.decision)},
-      {partial: 'external-action-checkpoint', text: renderExternalActionCheckpoint(placeholders.externalAction)},
-      {partial: 'circuit-break-checkpoint', text: renderCircuitBreakCheckpoint(placeholders.circuitBreak)}
+      {partial: 'decision-checkpoint', text: renderPartial('decision-checkpoint', placeholders.decision)},
+      {partial: 'external-action-checkpoint', text: renderPartial('external-action-checkpoint', placeholders.externalAction)},
+      {partial: 'circuit-break-checkpoint', text: renderPartial('circuit-break-checkpoint', placeholders.circuitBreak)}
     ]
   }
 

@@ -268,7 +268,7 @@ function broken(text: string): Arbitrary<string> {
 /** Paths of `value` (an array of keys), for changing one part of it. */
 function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
   const paths: Array<Array<string | number>> = [prefix]
-  if (Array.isArray(value)) value.forEach((item, index) => paths.push(...pathsOf(item, [...prefix, index])))
+  if (Array.isArray(value)) for (const [index, item] of value.entries()) paths.push(...pathsOf(item, [...prefix, index]))
   else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...prefix, key]))
   return paths
 }

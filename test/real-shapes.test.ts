@@ -256,7 +256,7 @@ Contracts:
     await fs.writeFile(graph, (await fs.readFile(graph, 'utf8')).replace('Contracts: C-01, C-02', 'Contracts: C-01'))
     // C-02, which states `verify`, goes too: listed nowhere, its Slice field would keep it in S-01.
     const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
-    await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace(/### C-02:[^]*?(?=### C-03)/, ''))
+    await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace(/### C-02:[\s\S]*?(?=### C-03)/, ''))
     const run = await tiers(folder, 'checkpoint', 'S-01')
     expect(run.code).toBe(0)
     expect(run.stdout).toBe('Slice S-01: Storage is auto: every contract is auto, so no checkpoint is needed.\n')

@@ -129,7 +129,7 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
   it('finds the project from the hook’s `cwd` in a subfolder, or from its own folder there', async ({expect}) => {
     const folder = await scratch()
     const src = path.join(folder, 'src')
-    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\n\nVERIFICATION MISSING — Slice S-01: Build\n[^]*\nVERIFICATION MISSING — Slice S-02: Checkout\n/)}
+    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\n\nVERIFICATION MISSING — Slice S-01: Build\n[\s\S]*\nVERIFICATION MISSING — Slice S-02: Checkout\n/)}
     expect(await answerOf(hook(folder, {session_id: 's', cwd: src}, {}, os.tmpdir()), expect)).toEqual(blocked)
     expect(await answerOf(hook(folder, {session_id: 't'}, {}, src), expect)).toEqual(blocked)
     const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))

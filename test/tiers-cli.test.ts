@@ -875,7 +875,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     ['0', '0'],
     ['2.5', '2.5'],
     ['null', 'null']
-  ])('a bad workflow.rejection_threshold (%s): exit 2', async ([, value], {expect}) => {
+  ])('a bad workflow.rejection_threshold (%s): exit 2', async ([, value]) => {
     const folder = await project()
     await editJson(file(folder, 'config.json'), (config) => (config.workflow.rejection_threshold = JSON.parse(value)))
     expectError(
@@ -885,7 +885,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     )
   })
 
-  it.concurrent('a config.json that does not parse, or is not an object (exit 2)', async ({expect}) => {
+  it.concurrent('a config.json that does not parse, or is not an object (exit 2)', async () => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), '{"mode": "yolo",}\n')
     expectError(await tiers(folder, 'status'), 2, '.greenlight/config.json:1:16: Unexpected trailing comma before `}`, expected another property after `,`')
@@ -893,7 +893,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     expectError(await tiers(folder, 'status'), 2, '.greenlight/config.json:1:1: Unexpected list, expected an object of settings, such as `{"test": {"command": "npm test"}}`')
   })
 
-  it.concurrent('a missing --dir folder, an unknown command or option, missing arguments (exit 1)', async ({expect}) => {
+  it.concurrent('a missing --dir folder, an unknown command or option, missing arguments (exit 1)', async () => {
     const folder = await project()
     const [dir, command, option, respond, route, checkpoint] = await Promise.all([
       tiers(folder, 'status', '--dir', 'nowhere'),

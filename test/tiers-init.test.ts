@@ -229,7 +229,7 @@ describe('tiers init', {timeout: 60_000}, () => {
 
   it.concurrent('a file it cannot merge stops it before anything is written: one line, exit 2', async () => {
     const cases: Array<[Record<string, string>, string]> = [
-      [{'.claude/settings.json': '{"hooks": '}, 'tiers: .claude/settings.json: Unexpected text that is not JSON'],
+      [{'.claude/settings.json': '{"hooks": '}, 'tiers: .claude/settings.json:1:11: Unexpected text that is not JSON (ValueExpected), expected JSON'],
       [{'.claude/settings.json': '{"hooks": 5}'}, 'tiers: .claude/settings.json: Unexpected `hooks` that is not an object, expected an object of hook events'],
       [{'.claude/settings.json': '{"hooks": {"Stop": {}}}'}, 'tiers: .claude/settings.json: Unexpected `hooks.Stop` that is not a list, expected a list of hook entries'],
       [{'.remarkrc.json': '{"plugins": "x"}'}, 'tiers: .remarkrc.json: Unexpected `plugins` in the configuration that is not a list, expected a list of plugins']

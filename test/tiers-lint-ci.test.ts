@@ -231,8 +231,8 @@ describe('tiers lint --format sarif', {timeout: 120_000}, () => {
     }
     expect(broken(() => {})).toBe(true)
     expect(broken((copy) => (copy.version = '2.0'))).toBe(false)
-    expect(broken((copy) => ((copy.runs[0]?.results[0] as SarifResult).level = 'fatal'))).toBe(false)
-    expect(broken((copy) => (((copy.runs[0]?.results[0] as SarifResult).locations[0]?.physicalLocation.region as SarifRegion).startLine = 0))).toBe(false)
+    expect(broken((copy) => ((copy.runs[0]!.results[0] as SarifResult).level = 'fatal'))).toBe(false)
+    expect(broken((copy) => (((copy.runs[0]!.results[0] as SarifResult).locations[0]!.physicalLocation.region as SarifRegion).startLine = 0))).toBe(false)
     expect(broken((copy) => (copy.extra = true))).toBe(false)
   })
 

@@ -4,7 +4,7 @@
  * Apart from the model's main entry so a tool that reads only Greenlight
  * files never loads them.
  */
-export {inFencedExample, parseMarkdown, parseMarkdownText, sourceOf} from './lib/tools/markdown.js'
+export {inFencedExample, parseMarkdownText} from './lib/tools/markdown.js'
 export {asStory, readStories} from './lib/tools/speckit-parse.js'
 export type {Stories} from './lib/tools/speckit-parse.js'
 export {readDeltaSpec, statedTier, tierStatements, toContract, verified} from './lib/tools/openspec-delta.js'
@@ -13,6 +13,6 @@ export {readRequirements} from './lib/tools/kiro-requirements.js'
 export type {RequirementsOptions, RequirementsReading} from './lib/tools/kiro-requirements.js'
 export {requirementWord} from './lib/tools/kiro-headings.js'
 export type {FileContract, FileProblem} from './lib/tools/types.js'
-export {fileDialectOf, fileDialects, readToolFile} from './lib/tools/files.js'
+export {fileDialectOf, readToolFile} from './lib/tools/files.js'
 export type {ToolFileReading, ToolName} from './lib/tools/files.js'
 export type {DeltaExpectation, DeltaSpecOptions} from './lib/tools/openspec-delta.js'

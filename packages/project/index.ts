@@ -1,4 +1,4 @@
-export {findSlice, gateContext, loadProject, toolConfigFile} from './lib/project.js'
+export {findSlice, gateContext, loadProject} from './lib/project.js'
 export type {LoadedContract, LoadOptions, Project, ProjectSlice} from './lib/project.js'
 export {formatProblem} from './lib/problems.js'
 export type {ProjectProblem} from './lib/problems.js'
@@ -9,5 +9,5 @@ export type {Graph, GraphRef, GraphSlice, MarkdownGraph, TierText} from '@verifi
 export {cachePath} from './lib/cache.js'
 export type {Warn} from './lib/cache.js'
 export {firstLine, ProjectError, UserError} from './lib/errors.js'
-export {findProjectFolder, greenlight, projectFolderNames, toolFor, tools} from './lib/tools/index.js'
+export {findProjectFolder, greenlight, tools} from './lib/tools/index.js'
 export type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './lib/tools/index.js'

@@ -1,9 +1,6 @@
 export {
   partialNames,
-  renderCircuitBreakCheckpoint,
-  renderDecisionCheckpoint,
   renderEscalation,
-  renderExternalActionCheckpoint,
   renderPartial,
   renderRejectionOptions,
   renderRoute,
@@ -34,18 +31,14 @@ export type {GateContext, RespondResult, SliceStatus, WithdrawResult} from './li
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 export {FileReadError} from './lib/file-error.js'
 export type {FilePlace} from './lib/file-error.js'
-export {describeJsonError, jsonPlace, parseJson, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
+export {describeJsonError, parseJson, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
 export type {JsonFileKind, JsonParse} from './lib/json-file.js'
 export {ConcurrentChangeError} from './lib/lock.js'
 export {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './lib/own-file.js'
-export {findJsonError, findJsonValue} from './lib/json-syntax.js'
-export type {JsonSyntaxError} from './lib/json-syntax.js'
 export {formatSize, inputLimits, readInputFile} from './lib/read-input.js'
 export type {ReadInputOptions} from './lib/read-input.js'
 export {isHardFail, isPass, parseVerdict, toJobStatus} from './lib/verdict.js'
 export type {JobStatus, ParsedVerdict} from './lib/verdict.js'
-export {buildRequeuePrompt, isFailureCategory, requeueDecision, triage} from './lib/requeue.js'
-export type {FailedCheck, LevelResult, RequeueDecision, Triage, TriageCheck} from './lib/requeue.js'
 export {parseProjectConfig, projectTestCommand, readProjectConfig} from './lib/config.js'
 export {configKeys, isNearMiss} from './lib/config-keys.js'
 export {editDistance} from './lib/edit-distance.js'

@@ -10,7 +10,7 @@ export function splitCheck(text: string): {text: string; check: CriterionCheck |
   const how = match[1] ?? ''
   // A command in inline code; words after it (a wrapped note) go back to the criterion’s text.
   const code = /^(`+)\s?(.*?)\s?\1(?!`)(.*)$/.exec(how)
-  if (code && code[2]) {
+  if (code?.[2]) {
     const note = (code[3] ?? '').trim()
     return {text: text.slice(0, match.index) + (note ? ' ' + note : ''), check: {method: 'bash', command: code[2], timeout: null}}
   }

@@ -152,7 +152,7 @@ function closed(child: ChildProcess, ms: number): Promise<void> {
 
 /** Keeps the last `limit` bytes of a stream. */
 function tail(limit: number) {
-  let chunks: Buffer[] = []
+  const chunks: Buffer[] = []
   let size = 0
   let total = 0
   return {

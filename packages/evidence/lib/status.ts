@@ -58,7 +58,7 @@ const statusKind: JsonFileKind<VerificationStatus> = {
   parse(file, text) {
     const value = parseJsonText(file, text)
     const status = value as Partial<VerificationStatus> | null
-    if (!status || status.version !== 1 || typeof status.slices !== 'object' || status.slices === null) {
+    if (status?.version !== 1 || typeof status.slices !== 'object' || status.slices === null) {
       throw new FileReadError(file, 'Unexpected content, expected a verification status with `version: 1` and `slices`')
     }
     for (const [slice, run] of Object.entries(status.slices)) {

@@ -188,7 +188,7 @@ const countsKind: JsonFileKind<StopHookCounts> = {
   parse(file, text) {
     const value = parseJsonText(file, text)
     const counts = value as Partial<StopHookCounts> | null
-    if (!counts || counts.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
+    if (counts?.version !== 1 || typeof counts.sessions !== 'object' || counts.sessions === null) {
       throw new FileReadError(file, 'Unexpected content, expected stop-hook counts with `version: 1` and `sessions`')
     }
     for (const [session, entry] of Object.entries(counts.sessions)) {

@@ -1,5 +1,6 @@
 import {createRequire} from 'node:module'
 import type * as JsoncParser from 'jsonc-parser'
+import {location} from 'vfile-location'
 import {ProjectError} from './errors.js'
 import {checkSliceId, checkUniqueSliceIds, placeOf, readTierText} from './graph.js'
 import type {FolderGraph, GraphRef, GraphSlice, TierText} from './graph.js'
@@ -33,11 +34,19 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
   const body = text.startsWith(byteOrderMark) ? text.slice(1) : text
   const {parseTree, getNodeValue, printParseErrorCode} = require('jsonc-parser') as typeof JsoncParser
   const errors: JsoncParser.ParseError[] = []
-  const root = parseTree(body, errors, {disallowComments: true, allowTrailingComma: false})
-  const lines = lineStarts(body)
+  let root: JsonNode | undefined
+  try {
+    root = parseTree(body, errors, {disallowComments: true, allowTrailingComma: false})
+  } catch (error) {
+    // jsonc-parser builds its tree by recursion: nesting thousands deep exhausts the stack.
+    if (error instanceof RangeError) throw new ProjectError(placeOf(file, 1), 'Unexpected nesting too deep to read, expected JSON nested at most a few thousand levels')
+    throw error
+  }
+  const lines = location(body)
+  const lineOf = (offset: number) => lines.toPoint(offset)?.line ?? 1
   const syntax = errors[0]
-  if (syntax) throw new ProjectError(placeOf(file, lineOf(lines, syntax.offset)), `Unexpected JSON syntax (${printParseErrorCode(syntax.error)}), expected JSON`)
-  const lineAt = (node: JsonNode) => lineOf(lines, node.offset)
+  if (syntax) throw new ProjectError(placeOf(file, lineOf(syntax.offset)), `Unexpected JSON syntax (${printParseErrorCode(syntax.error)}), expected JSON`)
+  const lineAt = (node: JsonNode) => lineOf(node.offset)
   const refuse = (node: JsonNode | undefined, found: string, expected: string): never => {
     throw new ProjectError(placeOf(file, node ? lineAt(node) : 1), `Unexpected ${found}, expected ${expected}: ${unreadShape}`)
   }
@@ -77,7 +86,7 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
       contracts.push({text: written, line: lineAt(item)})
     }
     // A tier that is no tier is the file’s mistake, not a shape tiers does not know.
-    const stated = readTierNode(property(node, keys.tier), where, getNodeValue, (bad, value) => {
+    const stated = readTierNode(property(node, keys.tier), getNodeValue, (bad, value) => {
       throw new ProjectError(placeOf(file, lineAt(bad)), `Unexpected \`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}, expected \`auto\` or \`verify\`, then any words`)
     })
     const humanCheck = stringAt(property(node, keys.humanCheck), getNodeValue)
@@ -103,7 +112,7 @@ export function jsonGraph(text: string, file: string): FolderGraph {
 }
 
 /** The tier a slice entry states: none, or its text read as a GRAPH.md tier line is. */
-function readTierNode(node: JsonNode | undefined, where: string, value: typeof JsoncParser.getNodeValue, refuse: (node: JsonNode, value: unknown) => never): TierText {
+function readTierNode(node: JsonNode | undefined, value: typeof JsoncParser.getNodeValue, refuse: (node: JsonNode, value: unknown) => never): TierText {
   if (!node) return {tier: null, humanCheck: null, retired: null}
   const text = node.type === 'string' ? (value(node) as string) : null
   const read = text === null ? null : readTierText(text)
@@ -136,22 +145,4 @@ function refText(node: JsonNode | undefined, value: typeof JsoncParser.getNodeVa
 function describe(node: JsonNode | undefined): string {
   if (!node) return 'nothing'
   return node.type === 'array' || node.type === 'object' ? `an ${node.type}` : `a ${node.type}`
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0]
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts.push(index + 1)
-  return starts
-}
-
-/** 1-based line of an offset, by binary search over the line starts. */
-function lineOf(starts: readonly number[], offset: number): number {
-  let low = 0
-  let high = starts.length - 1
-  while (low < high) {
-    const middle = (low + high + 1) >> 1
-    if (starts[middle]! <= offset) low = middle
-    else high = middle - 1
-  }
-  return low + 1
 }

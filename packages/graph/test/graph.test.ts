@@ -72,6 +72,13 @@ describe('GRAPH.json', () => {
     )
   })
 
+  it('refuses JSON nested deeper than the parser follows with one error at line 1, never a stack overflow', () => {
+    const deep = `{"slices": ${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+    expect(() => readGraphJson(deep, 'GRAPH.json')).toThrow(
+      new ProjectError('GRAPH.json:1', 'Unexpected nesting too deep to read, expected JSON nested at most a few thousand levels')
+    )
+  })
+
   it('refuses a slice with no contracts list at all, in either form, while an empty list is a slice with none', () => {
     const shape = 'expected the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none: tiers does not read this shape'
     const inArray = '{\n  "slices": [\n    {"id": 1, "name": "Pantry shelves", "parts": [{"path": "shelf.ts"}]}\n  ]\n}'

@@ -172,7 +172,14 @@ export function parseLintBaseline(file: string, text: string): LintBaseline {
     return point ? {line: point.line, column: point.column} : null
   }
   const errors: ParseError[] = []
-  const tree = parseTree(text, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
+  let tree: JsonNode | undefined
+  try {
+    tree = parseTree(text, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
+  } catch (error) {
+    // jsonc-parser builds its tree by recursion: nesting thousands deep exhausts the stack.
+    if (!(error instanceof RangeError)) throw error
+    throw new LintBaselineError(file, 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', placeOf(0))
+  }
   const [first] = errors
   if (first || !tree) {
     const what = first ? printParseErrorCode(first.error) : 'ValueExpected'

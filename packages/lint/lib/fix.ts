@@ -23,7 +23,7 @@ export function planFixes(file: VFile): FilePlan {
   const fixes: Fix[] = []
   for (const message of file.messages) {
     const expected = message.expected
-    if (!expected || expected.length !== 1 || !hasOffsets(message.place)) continue
+    if (expected?.length !== 1 || !hasOffsets(message.place)) continue
     const {start, end} = message.place
     const found = text.slice(start.offset, end.offset)
     if (message.actual !== undefined && found !== message.actual) continue

@@ -199,6 +199,13 @@ describe('readLintBaseline', () => {
     expect((error as Error).message.startsWith(`tiers-lint-baseline.json:${expected}`), (error as Error).message).toBe(true)
   })
 
+  it('JSON nested deeper than the parser follows is an error at 1:1, never a stack overflow', async () => {
+    const file = await baselineFile('['.repeat(100_000))
+    await expect(readLintBaseline(file, 'tiers-lint-baseline.json')).rejects.toThrow(
+      new LintBaselineError('tiers-lint-baseline.json', 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', {line: 1, column: 1})
+    )
+  })
+
   it('a folder named as the baseline is an error, not an empty baseline', async () => {
     const file = await baselineFile(null)
     await fs.mkdir(file)

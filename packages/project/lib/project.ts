@@ -168,7 +168,7 @@ function readGraph(dir: string, cache: ContractCache, parser: LazyReader): Promi
     readFile: async (file) => {
       if (!file.endsWith('.json')) return readMarkdown(file)
       const json = await readInputFile(file, {limit: inputLimits.json})
-      // Syntax errors are placed by the runtime’s scanner first.
+      // Syntax errors are placed by the runtime’s JSON reader first, with line and column.
       if (json !== undefined) parseJsonText(file, json)
       return json
     },

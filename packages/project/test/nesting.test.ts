@@ -6,8 +6,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {ProjectError} from '../lib/errors.js'
-import {maxMarkdownDepth, nodeBeyondDepth} from '@verification-tiers/graph'
-import type {TreeNode} from '@verification-tiers/graph'
+import {maxMarkdownDepth, nodeBeyondDepth} from '../../graph/lib/depth.js'
+import type {TreeNode} from '../../graph/lib/depth.js'
 import {parseContracts} from '../lib/parse.js'
 
 const contract = '### C-01: Checkout\n\n**Verification:** verify\n\n**Acceptance Criteria:**\n- The total shows the tax\n\n'

@@ -290,30 +290,6 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(lookupProperty(lookupProperty(data,"root"),"protocol"),"rejectionOptions"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":15},"end":{"line":10,"column":104}}})) != null ? stack1 : "")
     + ")\n";
 },"useData":true},
-  "requeue": {"0":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda;
-
-  return "- "
-    + ((stack1 = alias2(alias1(depth0, "name", {"start":{"line":6,"column":4},"end":{"line":6,"column":8}} ), depth0)) != null ? stack1 : "")
-    + ": "
-    + ((stack1 = alias2(alias1(depth0, "detail", {"start":{"line":6,"column":14},"end":{"line":6,"column":20}} ), depth0)) != null ? stack1 : "")
-    + "\n";
-},"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return "=== PREVIOUS ATTEMPT FAILED (Attempt "
-    + ((stack1 = alias2(alias1(depth0, "attemptNumber", {"start":{"line":1,"column":39},"end":{"line":1,"column":52}} ), depth0)) != null ? stack1 : "")
-    + ") ===\nVerification level: "
-    + ((stack1 = alias2(alias1(depth0, "levels", {"start":{"line":2,"column":22},"end":{"line":2,"column":28}} ), depth0)) != null ? stack1 : "")
-    + "\nThe previous execution of this task failed verification. Fix the following issues:\n\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "")
-    + "\n=== END FAILURE CONTEXT ===\n\nRetry the task addressing these specific failures.\nDo not change working parts of the implementation.\n";
-},"useData":true},
   "route": {"0":function(container,depth0,helpers,partials,data) {
     var stack1;
 

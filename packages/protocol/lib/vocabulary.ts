@@ -179,11 +179,11 @@ export type Verdict = (typeof verdicts)[number]
 export const unclearVerdictReason = 'Unclear verification response'
 
 /** Outcomes of one automated or manual check. */
-export const checkStatuses = ['pass', 'fail', 'timeout', 'requires-human'] as const
+const checkStatuses = ['pass', 'fail', 'timeout', 'requires-human'] as const
 export type CheckStatus = (typeof checkStatuses)[number]
 
 /** Levels of verification, run in this order. */
-export const verificationLevels = ['syntactic', 'contract', 'behavioral'] as const
+const verificationLevels = ['syntactic', 'contract', 'behavioral'] as const
 export type VerificationLevel = (typeof verificationLevels)[number]
 
 /** Seconds a check may run before its whole process group is killed. */
@@ -194,12 +194,6 @@ export const keptOutputBytes = 8192
 
 /** Blocks of the stop hook before its safety valve lets the agent stop (`TIERS_MAX_BLOCKS`). */
 export const defaultMaxStopBlocks = 5
-
-/** Attempts of a task before it escalates instead of re-queueing. */
-export const maxAttempts = 3
-
-/** Pass ratio above which triage routes straight to verification. */
-export const triagePassRatio = 0.8
 
 /** Failure taxonomy: every failure carries one of these. */
 export const failureCategories = [

@@ -7,10 +7,7 @@ import {createRequire} from 'node:module'
 import * as protocol from '@verification-tiers/protocol'
 import {partialSpecs, templateHelpers} from '@verification-tiers/protocol'
 import type {
-  CircuitBreakCheckpointData,
-  DecisionCheckpointData,
   EscalationData,
-  ExternalActionCheckpointData,
   RejectionOptionsData,
   VerifyCheckpointData
 } from '@verification-tiers/protocol'
@@ -72,18 +69,6 @@ export function renderRejectionOptions(data: RejectionOptionsData): string {
 /** The escalation after repeated rejections of one slice, with its three options. */
 export function renderEscalation(data: EscalationData): string {
   return renderPartial('escalation', data)
-}
-
-export function renderDecisionCheckpoint(data: DecisionCheckpointData): string {
-  return renderPartial('decision-checkpoint', data)
-}
-
-export function renderExternalActionCheckpoint(data: ExternalActionCheckpointData): string {
-  return renderPartial('external-action-checkpoint', data)
-}
-
-export function renderCircuitBreakCheckpoint(data: CircuitBreakCheckpointData): string {
-  return renderPartial('circuit-break-checkpoint', data)
 }
 
 /** A routed rejection with everything the next agent is to receive. */

@@ -1,7 +1,7 @@
 import {location} from 'vfile-location'
 import {FileReadError} from './file-error.js'
 import type {FilePlace} from './file-error.js'
-import {findJsonError, findJsonValue} from './json-syntax.js'
+import {findJsonError, findJsonValue} from './json-error.js'
 import {inputLimits, readInputFile} from './read-input.js'
 import {updateLocked} from './lock.js'
 
@@ -19,7 +19,7 @@ const byteOrderMark = '\uFEFF'
 /**
  * Parse JSON text. A leading byte order mark is skipped, as editors hide it:
  * lines and columns count from after it. On a syntax error the place and the
- * reason come from a scan of the text itself (never from the engine’s
+ * reason come from jsonc-parser’s errors (never from the engine’s
  * message, whose wording and offsets vary between Node versions).
  */
 export function parseJson(text: string): JsonParse {

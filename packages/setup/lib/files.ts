@@ -1,7 +1,8 @@
 import {readFile} from 'node:fs/promises'
 import path from 'node:path'
-import {applyEdits, findNodeAtLocation, modify, parseTree} from 'jsonc-parser'
-import type {JSONPath} from 'jsonc-parser'
+import {applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode} from 'jsonc-parser'
+import type {JSONPath, ParseError} from 'jsonc-parser'
+import {location} from 'vfile-location'
 
 /** A file `tiers init` would write: its text before (none: new) and after, and what the change is, in words. */
 export interface PlannedFile {
@@ -19,9 +20,10 @@ export type Step = {kind: 'write'; planned: PlannedFile} | {kind: 'unchanged'; f
 export class InitError extends Error {
   constructor(
     readonly file: string,
-    reason: string
+    reason: string,
+    readonly place: {line: number; column: number} | null = null
   ) {
-    super(`${file}: ${reason}`)
+    super(`${file}${place ? `:${place.line}:${place.column}` : ''}: ${reason}`)
     this.name = 'InitError'
   }
 }
@@ -36,12 +38,23 @@ export async function readIfPresent(cwd: string, file: string): Promise<string |
   }
 }
 
-/** Parse JSON text of `file`; bad JSON is an error naming the file and where. */
+/** Parse JSON text of `file`; bad JSON is an error naming the file and where (jsonc-parser’s first error). */
 export function parseJsonFile(file: string, text: string): unknown {
+  const body = text.replace(/^\uFEFF/, '')
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''))
+    return JSON.parse(body)
   } catch (error) {
-    throw new InitError(file, `Unexpected text that is not JSON (${(error as Error).message}), expected JSON; fix it, then run \`tiers init\` again`)
+    const errors: ParseError[] = []
+    try {
+      parse(body, errors, {disallowComments: true, allowTrailingComma: false, allowEmptyContent: false})
+    } catch {
+      // jsonc-parser reads by recursion: nesting thousands deep exhausts the stack, and the place is the start.
+    }
+    const [first] = errors
+    const point = location(body).toPoint(first?.offset ?? 0)
+    const what = first ? printParseErrorCode(first.error) : (error as Error).message.split('\n')[0]
+    const place = point ? {line: point.line, column: point.column} : {line: 1, column: 1}
+    throw new InitError(file, `Unexpected text that is not JSON (${what}), expected JSON; fix it, then run \`tiers init\` again`, place)
   }
 }
 

@@ -18,7 +18,7 @@ export const bold = {
 
 function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   const first = line[0]
-  if (!first || first.node.type !== 'strong' || !first.node.position) return null
+  if (first?.node.type !== 'strong' || !first.node.position) return null
   const strongText = toString(first.node).trim()
   let label: string
   let rest: Segment[]

@@ -24,7 +24,7 @@ export const plain = {
 
 function readPlainLabel(line: Segment[], locator: Locator): LabelAt | null {
   const first = line[0]
-  if (!first || first.node.type !== 'text') return null
+  if (first?.node.type !== 'text') return null
   const text = first.node.value.slice(first.from, first.to)
   // A label has no colon of its own, so the first colon ends it.
   const colon = text.indexOf(':')

@@ -240,10 +240,10 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
     if (node.type === 'list') {
       hasList = true
       items.push(...listCriteria(node))
-    } else if (tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph') {
-      continue
     } else {
-      const kind = unreadKind(node)
+      // The paragraph holding the tier field is read as the tier, not as unread text.
+      const holdsTier = tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph'
+      const kind = holdsTier ? null : unreadKind(node)
       if (kind) unread.push({kind, text: node.type === 'paragraph' ? textOf(node) : '', position: node.position!})
     }
   }

@@ -156,7 +156,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
     // A scenario's lines are the requirement's too: its tier may be stated there, and it ends where they end.
     scenario?.body.push(node)
     if (requirement) requirement.body.push(node)
-    else if (section === 'RENAMED') requirements.push(...readRenames(file, text, node, problems))
+    else if (section === 'RENAMED') requirements.push(...readRenames(file, node, problems))
   }
   closeRequirement()
 
@@ -265,7 +265,7 @@ export function tierStatements(text: string, node: Root | RootContent): TierStat
  * `- TO: \`### Requirement: New\``): shown, never verified. A FROM without
  * its TO, or a TO without its FROM, is a problem.
  */
-function readRenames(file: string, text: string, node: RootContent, problems: FileProblem[]): DeltaRequirement[] {
+function readRenames(file: string, node: RootContent, problems: FileProblem[]): DeltaRequirement[] {
   if (node.type !== 'list') return []
   const renames: DeltaRequirement[] = []
   let from: {name: string; position: Position} | null = null
@@ -274,7 +274,7 @@ function readRenames(file: string, text: string, node: RootContent, problems: Fi
   for (const item of node.children) {
     const match = renameLine.exec(toString(item).trim())
     const name = (match?.[2] ?? '').replace(/^#+\s*/, '').replace(requirementHeading, '$1').trim()
-    if (match?.[1]!.toUpperCase() === 'FROM') {
+    if (match?.[1]?.toUpperCase() === 'FROM') {
       if (from) unpaired(from.position.start.line, 'FROM without TO')
       from = {name, position: item.position!}
     } else if (match && from) {
