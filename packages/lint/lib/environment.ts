@@ -1,5 +1,6 @@
 import {createHash} from 'node:crypto'
-import {readdir, readFile} from 'node:fs/promises'
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {readFile} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -34,59 +35,138 @@ async function readOrNull(file: string): Promise<Buffer | null> {
   }
 }
 
-/** The `.js` files of a package, sorted; not those of packages inside it, which are digested as their own or covered by the lockfiles. */
-async function codeFiles(folder: string): Promise<string[]> {
-  const files: string[] = []
-  const folders = [folder]
-  for (let current = folders.pop(); current !== undefined; current = folders.pop()) {
-    for (const entry of await readdir(current, {withFileTypes: true}).catch(() => [])) {
-      const full = path.join(current, entry.name)
-      if (entry.isDirectory() && entry.name !== 'node_modules') folders.push(full)
-      else if (entry.isFile() && entry.name.endsWith('.js')) files.push(full)
-    }
-  }
-  return files.sort()
-}
-
-/** The folder of the package whose entry point is `file`: the nearest folder above it with a `package.json`. */
-async function packageFolder(file: string): Promise<string> {
-  let folder = path.dirname(file)
-  while ((await readOrNull(path.join(folder, 'package.json'))) === null && path.dirname(folder) !== folder) folder = path.dirname(folder)
-  return folder
+/** A path’s identity and state: inode, size, and the modification and change times in nanoseconds. */
+function stampOf(file: string): string | null {
+  const info = statSync(file, {bigint: true, throwIfNoEntry: false})
+  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null
 }
 
 /**
- * A digest of the built code of the default preset, its rules and the
- * contract model: a change to any of them (a new version, or a rebuild of
- * this repository’s own packages) invalidates what was cached with them.
+ * The code digest, and what it was computed from: the package each name
+ * resolved to from where, and the stamp of every folder walked and file read.
  */
-async function ownCodeDigest(): Promise<string> {
+export interface CodeMemo {
+  digest: string
+  /** The program folder given, or `null`. */
+  program: string | null
+  /** `[from, name, resolved]`. */
+  resolved: Array<[string, string, string]>
+  /** `[path, stampOf(path)]`, taken before the path was read. */
+  stamps: Array<[string, string]>
+}
+
+export function isCodeMemo(value: unknown): value is CodeMemo {
+  if (typeof value !== 'object' || value === null) return false
+  const memo = value as Record<string, unknown>
+  const tuples = (list: unknown, size: number) => Array.isArray(list) && list.every((each) => Array.isArray(each) && each.length === size && each.every((part) => typeof part === 'string'))
+  return typeof memo.digest === 'string' && (memo.program === null || typeof memo.program === 'string') && tuples(memo.resolved, 3) && tuples(memo.stamps, 2)
+}
+
+/** The package folder of this module: the lint package itself, where the walk of the code starts. */
+const ownFolder = (): string => packageFolder(fileURLToPath(import.meta.url))
+
+/** The folder of the package whose entry point is `file`: the nearest folder above it with a `package.json`. */
+function packageFolder(file: string): string {
+  let folder = path.dirname(file)
+  while (!existsSync(path.join(folder, 'package.json')) && path.dirname(folder) !== folder) folder = path.dirname(folder)
+  return folder
+}
+
+/** Whether a dependency is code of ours or a lint rule: its code decides messages or the report. */
+const isWalked = (name: string): boolean => name.startsWith('@verification-tiers/') || name.startsWith('remark-lint-') || name.startsWith('remark-preset-lint-')
+
+/**
+ * Read the code that decides a lint’s messages and report: this package, the
+ * preset, its rules and the contract model (each package of ours or rule it
+ * depends on), and the `.js` files below `program` (the calling program’s own
+ * folder, whose words are part of what it prints).
+ */
+function computeCode(program: string | null): CodeMemo {
   const hash = createHash('sha256')
-  const seen = new Set<string>()
-  const visit = async (name: string, from: string): Promise<void> => {
-    let entry: string
-    try {
-      entry = createRequire(from).resolve(name)
-    } catch {
-      return
+  const resolved: CodeMemo['resolved'] = []
+  const stamps: CodeMemo['stamps'] = []
+  const stamped = (file: string): boolean => {
+    const stamp = stampOf(file)
+    if (stamp !== null) stamps.push([file, stamp])
+    return stamp !== null
+  }
+  // The `.js` files of a folder, sorted; not those of packages inside it, which are walked as their own or covered by the lockfiles.
+  const digestFolder = (top: string): void => {
+    const files: string[] = []
+    const folders = [top]
+    for (let current = folders.pop(); current !== undefined; current = folders.pop()) {
+      // Stamped before it is read: an entry added or removed after changes its stamp.
+      if (!stamped(current)) continue
+      for (const entry of readdirSync(current, {withFileTypes: true})) {
+        const full = path.join(current, entry.name)
+        if (entry.isDirectory() && entry.name !== 'node_modules') folders.push(full)
+        else if (entry.isFile() && entry.name.endsWith('.js')) files.push(full)
+      }
     }
-    const folder = await packageFolder(entry)
+    for (const file of files.sort()) {
+      if (stamped(file)) hash.update(path.relative(top, file)).update('\0').update(readFileSync(file)).update('\0')
+    }
+  }
+  const seen = new Set<string>()
+  const visit = (folder: string, entry: string): void => {
     if (seen.has(folder)) return
     seen.add(folder)
-    const manifest = JSON.parse(String(await readFile(path.join(folder, 'package.json')))) as {dependencies?: Record<string, string>}
-    for (const file of await codeFiles(folder)) hash.update(path.relative(folder, file)).update('\0').update(await readFile(file)).update('\0')
-    const ours = Object.keys(manifest.dependencies ?? {}).filter((dependency) => dependency.startsWith('remark-lint-') || dependency.startsWith('@verification-tiers/'))
-    for (const dependency of ours) await visit(dependency, entry)
+    const manifestFile = path.join(folder, 'package.json')
+    stamped(manifestFile)
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {dependencies?: Record<string, string>}
+    hash.update(path.basename(folder)).update('\0')
+    digestFolder(folder)
+    for (const name of Object.keys(manifest.dependencies ?? {}).filter(isWalked).sort()) {
+      let dependency: string
+      try {
+        dependency = createRequire(entry).resolve(name)
+      } catch {
+        continue
+      }
+      resolved.push([entry, name, dependency])
+      visit(packageFolder(dependency), dependency)
+    }
   }
-  await visit('remark-preset-lint-verification-tiers', fileURLToPath(import.meta.url))
-  return hash.digest('hex')
+  visit(ownFolder(), fileURLToPath(import.meta.url))
+  if (program !== null) {
+    hash.update('\0program\0')
+    digestFolder(program)
+  }
+  return {digest: hash.digest('hex'), program, resolved, stamps}
+}
+
+/**
+ * The digest of the code that decides a lint’s messages and report (see
+ * `computeCode`): a change to any of it (a new version, or a rebuild of this
+ * repository’s own packages) invalidates what was cached with it.
+ *
+ * `memo`, from an earlier run, is taken as it is when nothing it was computed
+ * from changed, without reading the code again. That is safe: each name still
+ * resolves to the same file (resolved again here), and every folder walked and
+ * file read has the same inode, size, modification and change time. The
+ * change time (ctime) is set by the system on every write, rename or change of
+ * mode and cannot be set back by a program, so a package installed with the
+ * fixed modification times npm gives, same size or not, still changes it; a
+ * folder gains or loses a file only by a change of its own times.
+ */
+export function codeDigest(memo: CodeMemo | undefined, program: string | null = null): CodeMemo {
+  if (memo && memo.program === program && memo.resolved.every(([from, name, to]) => resolvesTo(from, name) === to) && memo.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return memo
+  return computeCode(program)
+}
+
+function resolvesTo(from: string, name: string): string | null {
+  try {
+    return createRequire(from).resolve(name)
+  } catch {
+    return null
+  }
 }
 
 /** Digests of what, besides a file’s own text, decides its messages; each folder read once per run. */
-export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' | 'rcPath' | 'cwd'>): (file: string) => Promise<string> {
+export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' | 'rcPath' | 'cwd'>, code: string): (file: string) => Promise<string> {
   const folders = new Map<string, Promise<string>>()
   const base = (async () => {
-    const hash = createHash('sha256').update(await ownCodeDigest())
+    const hash = createHash('sha256').update(code)
     hash.update(JSON.stringify({detectConfig: settings.detectConfig, rcPath: settings.rcPath ?? null}))
     if (settings.rcPath) hash.update((await readOrNull(path.resolve(settings.cwd, settings.rcPath))) ?? '')
     return hash.digest('hex')

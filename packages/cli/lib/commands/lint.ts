@@ -1,5 +1,7 @@
-import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint/run'
-import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint/run'
+import {fileURLToPath} from 'node:url'
+import {defaultLintBaselinePath, defaultLintCachePath, lintFormats, replayLintOutput} from '@verification-tiers/lint/replay'
+import type {LintFormat, LintOutput, LintSettings} from '@verification-tiers/lint/replay'
+import type {LintResult} from '@verification-tiers/lint/run'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {shellQuote} from '../shell.js'
@@ -202,7 +204,27 @@ export interface LintIo {
   stderr: (text: string) => void
 }
 
-/** Run `tiers lint`; resolves to the exit code. */
+/** What `tiers lint` prints after a run (its report, unless it goes to a file, then its summary), and its exit code. */
+export function lintOutput(result: LintResult, settings: LintSettings): LintOutput {
+  const writes: LintOutput['writes'] = []
+  if (settings.outputFile === undefined && result.report.text) writes.push({stream: result.report.stream, text: result.report.text})
+  for (const line of lintSummary(result, settings)) writes.push({stream: 'stderr', text: line + '\n'})
+  return {writes, code: result.code}
+}
+
+/** This program’s own code, whose words are part of what it prints: what the cache remembers is not replayed after it changes. */
+const programFolder = fileURLToPath(new URL('../../', import.meta.url))
+
+function print(output: LintOutput, io: LintIo): number {
+  for (const {stream, text} of output.writes) (stream === 'stderr' ? io.report : io.write)(text)
+  return output.code
+}
+
+/**
+ * Run `tiers lint`; resolves to the exit code. A run the cache answers whole
+ * (`replayLintOutput`) prints what the same run printed before and loads
+ * nothing more; any other loads the engine as needed.
+ */
 export async function runLint(argv: readonly string[], io: LintIo, cwd: string = process.cwd()): Promise<number> {
   let settings
   try {
@@ -215,8 +237,12 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
     io.stdout(lintUsage)
     return exitCodes.ok
   }
+  const lintSettings = settings
   try {
-    const result = await lintFiles(settings, io.stderr)
+    const replayed = await replayLintOutput(settings, programFolder)
+    if (replayed) return print(replayed, io)
+    const {lintFiles, writeReport} = await import('@verification-tiers/lint/run')
+    const result = await lintFiles(settings, io.stderr, {outputOf: (each) => lintOutput(each, lintSettings), folder: programFolder})
     if (result.diff) io.stdout(result.diff.replace(/\n$/, ''))
     if (settings.outputFile !== undefined) {
       try {
@@ -225,9 +251,8 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
         io.stderr(`tiers: ${firstLine(error)}`)
         return exitCodes.broken
       }
-    } else if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
-    for (const line of lintSummary(result, settings)) io.stderr(line)
-    return result.code
+    }
+    return print(result.output ?? lintOutput(result, settings), io)
   } catch (error) {
     io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.broken
