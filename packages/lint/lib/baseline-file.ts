@@ -1,6 +1,6 @@
 // Reading the baseline file, with Node’s own modules alone: a run answered
 // whole from the lint cache compares its text without parsing it.
-import {readFile, stat} from 'node:fs/promises'
+import {readFileSync, statSync} from 'node:fs'
 
 // A baseline larger than this is refused, not read: no project has that many warnings.
 const maxBaselineBytes = 16 * 1024 * 1024
@@ -25,10 +25,10 @@ export class LintBaselineError extends Error {
 export async function readLintBaselineText(file: string, shownAs: string = file): Promise<string | null> {
   try {
     // `stat` opens nothing: a FIFO named as the baseline cannot hold the run.
-    const info = await stat(file)
+    const info = statSync(file)
     if (!info.isFile()) throw new LintBaselineError(shownAs, 'Unexpected file that is not a regular file, expected the JSON file `tiers lint --update-baseline` writes')
     if (info.size > maxBaselineBytes) throw new LintBaselineError(shownAs, `Unexpected size of ${info.size} bytes, expected at most ${maxBaselineBytes}`)
-    return await readFile(file, 'utf8')
+    return readFileSync(file, 'utf8')
   } catch (error) {
     if (error instanceof LintBaselineError) throw error
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null

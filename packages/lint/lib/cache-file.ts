@@ -1,7 +1,7 @@
 // The lint cache file as data: read and checked with Node's own modules
 // alone, so that a run answered whole from it loads nothing else.
 import {createHash} from 'node:crypto'
-import {readFile, stat} from 'node:fs/promises'
+import {readFileSync, statSync} from 'node:fs'
 import {isCodeMemo} from './environment.js'
 import type {CodeMemo} from './environment.js'
 import {isMessageData} from './message-data.js'
@@ -89,10 +89,11 @@ export async function readLintCacheFile(file: string): Promise<CacheData> {
   const none = (ignored?: string): CacheData => ({entries: new Map(), runs: new Map(), outputs: new Map(), ...(ignored === undefined ? {} : {ignored})})
   let text: string
   try {
-    const info = await stat(file)
+    // At once, not through the thread pool: a run the cache answers whole does little else.
+    const info = statSync(file)
     if (!info.isFile()) return none('not a regular file')
     if (info.size > maxCacheBytes) return none(`larger than ${maxCacheBytes} bytes`)
-    text = await readFile(file, 'utf8')
+    text = readFileSync(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return none()
     return none((error as Error).message)

@@ -1,6 +1,5 @@
 import {createHash} from 'node:crypto'
-import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
-import {readFile} from 'node:fs/promises'
+import {existsSync, lstatSync, readdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -27,49 +26,70 @@ const environmentFiles = [
   path.join('node_modules', '.package-lock.json')
 ]
 
-async function readOrNull(file: string): Promise<Buffer | null> {
+// Read at once, not through the thread pool: most are absent, and a wait costs more than the failed open.
+function readOrNull(file: string): Buffer | null {
   try {
-    return await readFile(file)
+    return readFileSync(file)
   } catch {
     return null
   }
 }
 
-/** A path’s identity and state: inode, size, and the modification and change times in nanoseconds. */
-function stampOf(file: string): string | null {
-  const info = statSync(file, {bigint: true, throwIfNoEntry: false})
-  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null
+/**
+ * A path’s identity and state, not following a link: inode, size, and the
+ * modification and change times in nanoseconds; `-` when it is absent.
+ */
+function stampOf(file: string): string {
+  const info = lstatSync(file, {bigint: true, throwIfNoEntry: false})
+  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : '-'
 }
 
-/**
- * The code digest, and what it was computed from: the package each name
- * resolved to from where, and the stamp of every folder walked and file read.
- */
+/** The code digest, and what it was computed from (see `codeDigest`). */
 export interface CodeMemo {
   digest: string
+  /** The module that computed it: another installation computes its own. */
+  origin: string
   /** The program folder given, or `null`. */
   program: string | null
-  /** `[from, name, resolved]`. */
-  resolved: Array<[string, string, string]>
-  /** `[path, stampOf(path)]`, taken before the path was read. */
+  /** `[path, stampOf(path)]` of each path read or looked at, taken before it was read. */
   stamps: Array<[string, string]>
 }
 
 export function isCodeMemo(value: unknown): value is CodeMemo {
   if (typeof value !== 'object' || value === null) return false
   const memo = value as Record<string, unknown>
-  const tuples = (list: unknown, size: number) => Array.isArray(list) && list.every((each) => Array.isArray(each) && each.length === size && each.every((part) => typeof part === 'string'))
-  return typeof memo.digest === 'string' && (memo.program === null || typeof memo.program === 'string') && tuples(memo.resolved, 3) && tuples(memo.stamps, 2)
+  const isStamp = (each: unknown) => Array.isArray(each) && each.length === 2 && each.every((part) => typeof part === 'string')
+  return typeof memo.digest === 'string' && typeof memo.origin === 'string' && (memo.program === null || typeof memo.program === 'string') && Array.isArray(memo.stamps) && memo.stamps.every(isStamp)
 }
 
-/** The package folder of this module: the lint package itself, where the walk of the code starts. */
-const ownFolder = (): string => packageFolder(fileURLToPath(import.meta.url))
+const origin = fileURLToPath(import.meta.url)
 
 /** The folder of the package whose entry point is `file`: the nearest folder above it with a `package.json`. */
 function packageFolder(file: string): string {
   let folder = path.dirname(file)
   while (!existsSync(path.join(folder, 'package.json')) && path.dirname(folder) !== folder) folder = path.dirname(folder)
   return folder
+}
+
+/**
+ * The paths whose change could make `name` resolve elsewhere from `from`:
+ * each folder from `from`’s up to the one whose `node_modules` holds `name`,
+ * its `node_modules`, the scope folder, and the candidate itself. A closer
+ * copy appearing adds an entry to one of them, which changes its times.
+ */
+function lookupPaths(from: string, name: string): string[] {
+  const paths: string[] = []
+  const scope = name.startsWith('@') ? name.slice(0, name.indexOf('/')) : null
+  for (let folder = path.dirname(from); ; folder = path.dirname(folder)) {
+    paths.push(folder)
+    // Below a folder that is absent nothing is looked at: making it changes the stamp of the folder above.
+    const candidate = path.join(folder, 'node_modules', name)
+    for (const each of [path.join(folder, 'node_modules'), ...(scope ? [path.join(folder, 'node_modules', scope)] : []), candidate]) {
+      paths.push(each)
+      if (!existsSync(each)) break
+    }
+    if (existsSync(candidate) || path.dirname(folder) === folder) return paths
+  }
 }
 
 /** Whether a dependency is code of ours or a lint rule: its code decides messages or the report. */
@@ -83,12 +103,12 @@ const isWalked = (name: string): boolean => name.startsWith('@verification-tiers
  */
 function computeCode(program: string | null): CodeMemo {
   const hash = createHash('sha256')
-  const resolved: CodeMemo['resolved'] = []
-  const stamps: CodeMemo['stamps'] = []
+  const stamps = new Map<string, string>()
   const stamped = (file: string): boolean => {
     const stamp = stampOf(file)
-    if (stamp !== null) stamps.push([file, stamp])
-    return stamp !== null
+    // The first stamp is kept: it was taken before the path was read.
+    if (!stamps.has(file)) stamps.set(file, stamp)
+    return stamp !== '-'
   }
   // The `.js` files of a folder, sorted; not those of packages inside it, which are walked as their own or covered by the lockfiles.
   const digestFolder = (top: string): void => {
@@ -117,22 +137,23 @@ function computeCode(program: string | null): CodeMemo {
     hash.update(path.basename(folder)).update('\0')
     digestFolder(folder)
     for (const name of Object.keys(manifest.dependencies ?? {}).filter(isWalked).sort()) {
+      // Stamped before resolving, and whether it resolves or not: a package installed later changes them.
+      for (const each of lookupPaths(entry, name)) stamped(each)
       let dependency: string
       try {
         dependency = createRequire(entry).resolve(name)
       } catch {
         continue
       }
-      resolved.push([entry, name, dependency])
       visit(packageFolder(dependency), dependency)
     }
   }
-  visit(ownFolder(), fileURLToPath(import.meta.url))
+  visit(packageFolder(origin), origin)
   if (program !== null) {
     hash.update('\0program\0')
     digestFolder(program)
   }
-  return {digest: hash.digest('hex'), program, resolved, stamps}
+  return {digest: hash.digest('hex'), origin, program, stamps: [...stamps]}
 }
 
 /**
@@ -141,25 +162,18 @@ function computeCode(program: string | null): CodeMemo {
  * repository’s own packages) invalidates what was cached with it.
  *
  * `memo`, from an earlier run, is taken as it is when nothing it was computed
- * from changed, without reading the code again. That is safe: each name still
- * resolves to the same file (resolved again here), and every folder walked and
- * file read has the same inode, size, modification and change time. The
- * change time (ctime) is set by the system on every write, rename or change of
- * mode and cannot be set back by a program, so a package installed with the
- * fixed modification times npm gives, same size or not, still changes it; a
- * folder gains or loses a file only by a change of its own times.
+ * from changed, without reading the code again or resolving a name. That is
+ * safe: every folder walked, file read and path where a package was looked
+ * up (see `lookupPaths`) has the same inode, size, modification and change
+ * time. The change time (ctime) is set by the system on every write, rename
+ * or change of mode and cannot be set back by a program, so a package
+ * installed with the fixed modification times npm gives, same size or not,
+ * still changes it; a folder gains or loses an entry (a file, a closer copy
+ * of a package, a link made again) only by a change of its own times.
  */
 export function codeDigest(memo: CodeMemo | undefined, program: string | null = null): CodeMemo {
-  if (memo && memo.program === program && memo.resolved.every(([from, name, to]) => resolvesTo(from, name) === to) && memo.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return memo
+  if (memo && memo.origin === origin && memo.program === program && memo.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return memo
   return computeCode(program)
-}
-
-function resolvesTo(from: string, name: string): string | null {
-  try {
-    return createRequire(from).resolve(name)
-  } catch {
-    return null
-  }
 }
 
 /** Digests of what, besides a file’s own text, decides its messages; each folder read once per run. */
@@ -168,7 +182,7 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
   const base = (async () => {
     const hash = createHash('sha256').update(code)
     hash.update(JSON.stringify({detectConfig: settings.detectConfig, rcPath: settings.rcPath ?? null}))
-    if (settings.rcPath) hash.update((await readOrNull(path.resolve(settings.cwd, settings.rcPath))) ?? '')
+    if (settings.rcPath) hash.update(readOrNull(path.resolve(settings.cwd, settings.rcPath)) ?? '')
     return hash.digest('hex')
   })()
   const folderDigest = (folder: string): Promise<string> => {
@@ -178,7 +192,7 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
         const parent = path.dirname(folder)
         const hash = createHash('sha256').update(parent === folder ? await base : await folderDigest(parent))
         for (const name of environmentFiles) {
-          const content = await readOrNull(path.join(folder, name))
+          const content = readOrNull(path.join(folder, name))
           if (content !== null) hash.update(name).update('\0').update(content).update('\0')
         }
         return hash.digest('hex')

@@ -6,8 +6,7 @@
  * rule, vfile or reporter loads on this path.
  */
 import {createHash} from 'node:crypto'
-import {existsSync} from 'node:fs'
-import {readFile} from 'node:fs/promises'
+import {existsSync, readFileSync} from 'node:fs'
 import path from 'node:path'
 import {readLintBaselineText} from './baseline-file.js'
 import {contentDigest, readLintCacheFile} from './cache-file.js'
@@ -90,6 +89,14 @@ export function lintOutputDigest({settings, baseline, snapshot, files}: OutputIn
     .digest('hex')
 }
 
+function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
 /**
  * The output of the run `settings` asks for, as a run with the same inputs
  * printed it, or `undefined` when it must run: nothing remembered, or any
@@ -117,7 +124,7 @@ export async function replayLintOutput(settings: LintSettings, program: string |
     record.files.map(async (shown) => {
       const absolute = path.resolve(settings.cwd, shown)
       const entry = cache.entries.get(absolute)
-      const text = await readFile(absolute, 'utf8').catch(() => null)
+      const text = readTextOrNull(absolute)
       return entry && text !== null && entry.content === contentDigest(text) && entry.environment === (await environmentOf(shown)) ? ([shown, entry] as const) : undefined
     })
   )
