@@ -35,6 +35,15 @@ function readOrNull(file: string): Buffer | null {
   }
 }
 
+/** The names in `folder`, or `null` when it cannot be listed (each file is then opened by its name). */
+function namesIn(folder: string): Set<string> | null {
+  try {
+    return new Set(readdirSync(folder))
+  } catch {
+    return null
+  }
+}
+
 /**
  * A path’s identity and state, not following a link: inode, size, and the
  * modification and change times in nanoseconds; `-` when it is absent.
@@ -191,7 +200,10 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
       digest = (async () => {
         const parent = path.dirname(folder)
         const hash = createHash('sha256').update(parent === folder ? await base : await folderDigest(parent))
+        const names = namesIn(folder)
         for (const name of environmentFiles) {
+          // A name the folder does not list is not there: it is not opened (most are not there).
+          if (names !== null && !names.has(name.split(path.sep)[0]!)) continue
           const content = readOrNull(path.join(folder, name))
           if (content !== null) hash.update(name).update('\0').update(content).update('\0')
         }
