@@ -39,7 +39,8 @@ export interface LintOutput {
 /** A finished run remembered: the digest of everything its output depends on (`lintOutputDigest`), the files it found, and its output. */
 export interface OutputRecord extends LintOutput {
   digest: string
-  files: string[]
+  /** Each file found, as its path was shown, with its stamp (`fileStampOf`) when its text was the one linted, or `null`. */
+  files: Array<[string, string | null]>
 }
 
 /** The cache as read: its entries by absolute path, the runs and outputs by key, and the code digest with what it was computed from. */
@@ -57,6 +58,15 @@ const isTexts = (value: unknown): value is string[] => Array.isArray(value) && v
 
 export const contentDigest = (text: string): string => createHash('sha256').update(text).digest('hex')
 
+/** The text of `file`, or `null` when it cannot be read. */
+export function readTextOrNull(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
 function isRun(value: unknown): value is RunRecord {
   if (typeof value !== 'object' || value === null) return false
   const run = value as Record<string, unknown>
@@ -68,7 +78,8 @@ function isOutput(value: unknown): value is OutputRecord {
   const output = value as Record<string, unknown>
   const isWrite = (write: unknown) =>
     typeof write === 'object' && write !== null && ['stdout', 'stderr'].includes((write as OutputWrite).stream) && typeof (write as OutputWrite).text === 'string'
-  return isDigest(output.digest) && isTexts(output.files) && Array.isArray(output.writes) && output.writes.every(isWrite) && Number.isInteger(output.code)
+  const isFile = (file: unknown) => Array.isArray(file) && file.length === 2 && typeof file[0] === 'string' && (file[1] === null || typeof file[1] === 'string')
+  return isDigest(output.digest) && Array.isArray(output.files) && output.files.every(isFile) && Array.isArray(output.writes) && output.writes.every(isWrite) && Number.isInteger(output.code)
 }
 
 function isEntry(value: unknown): value is CacheEntry {

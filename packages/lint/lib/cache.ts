@@ -3,12 +3,13 @@ import {lstat, mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
-import {cacheVersion, contentDigest as digest, readLintCacheFile} from './cache-file.js'
+import {cacheVersion, contentDigest as digest, readLintCacheFile, readTextOrNull} from './cache-file.js'
 import type {LintOutput, OutputRecord} from './cache-file.js'
 import {codeDigest, environmentDigests} from './environment.js'
 import {fromMessageData, isKeepable, toMessageData} from './messages.js'
 import {canRememberOutput, lintOutputDigest, lintOutputKey} from './output.js'
 import type {LintSettings} from './settings.js'
+import {fileStampOf} from './stamp.js'
 
 export {defaultLintCachePath} from './settings.js'
 
@@ -96,7 +97,17 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       if (!canRememberOutput(settings)) return
       const found = files.map((shown) => [shown, entries.get(path.resolve(settings.cwd, shown))] as const)
       if (!found.every((each): each is readonly [string, NonNullable<(typeof each)[1]>] => each[1] !== undefined)) return
-      const record: OutputRecord = {digest: lintOutputDigest({settings, baseline, snapshot, files: found}), files: [...files], ...output}
+      const stamped: OutputRecord['files'] = []
+      for (const [shown, entry] of found) {
+        const absolute = path.resolve(settings.cwd, shown)
+        // Stamped, then read: a text equal to the one linted was there when the stamp was taken, and any change since changes the stamp.
+        const stamp = fileStampOf(absolute)
+        const text = readTextOrNull(absolute)
+        // A file changed since it was linted: this output is already stale.
+        if (text === null || digest(text) !== entry.content) return
+        stamped.push([shown, stamp])
+      }
+      const record: OutputRecord = {digest: lintOutputDigest({settings, baseline, snapshot, files: found}), files: stamped, ...output}
       const key = lintOutputKey(settings)
       if (JSON.stringify(outputs.get(key)) === JSON.stringify(record)) return
       changed = true

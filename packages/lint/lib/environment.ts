@@ -1,9 +1,10 @@
 import {createHash} from 'node:crypto'
-import {existsSync, lstatSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {LintSettings} from './settings.js'
+import {stampOf} from './stamp.js'
 
 /**
  * Files of a folder that can change what a file below it lints to: the
@@ -42,15 +43,6 @@ function namesIn(folder: string): Set<string> | null {
   } catch {
     return null
   }
-}
-
-/**
- * A path’s identity and state, not following a link: inode, size, and the
- * modification and change times in nanoseconds; `-` when it is absent.
- */
-function stampOf(file: string): string {
-  const info = lstatSync(file, {bigint: true, throwIfNoEntry: false})
-  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : '-'
 }
 
 /** The code digest, and what it was computed from (see `codeDigest`). */
@@ -173,12 +165,9 @@ function computeCode(program: string | null): CodeMemo {
  * `memo`, from an earlier run, is taken as it is when nothing it was computed
  * from changed, without reading the code again or resolving a name. That is
  * safe: every folder walked, file read and path where a package was looked
- * up (see `lookupPaths`) has the same inode, size, modification and change
- * time. The change time (ctime) is set by the system on every write, rename
- * or change of mode and cannot be set back by a program, so a package
- * installed with the fixed modification times npm gives, same size or not,
- * still changes it; a folder gains or loses an entry (a file, a closer copy
- * of a package, a link made again) only by a change of its own times.
+ * up (see `lookupPaths`) has the same stamp (see `stampOf`): a package
+ * installed again, a file rebuilt, a closer copy of a package or a link made
+ * again each change one.
  */
 export function codeDigest(memo: CodeMemo | undefined, program: string | null = null): CodeMemo {
   if (memo && memo.origin === origin && memo.program === program && memo.stamps.every(([file, stamp]) => stampOf(file) === stamp)) return memo

@@ -6,15 +6,16 @@
  * rule, vfile or reporter loads on this path.
  */
 import {createHash} from 'node:crypto'
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import path from 'node:path'
 import {readLintBaselineText} from './baseline-file.js'
-import {contentDigest, readLintCacheFile} from './cache-file.js'
+import {contentDigest, readLintCacheFile, readTextOrNull} from './cache-file.js'
 import type {CacheEntry, LintOutput} from './cache-file.js'
 import {codeDigest, environmentDigests} from './environment.js'
 import {foundFilesSnapshot} from './found.js'
 import {lintBaselineFile} from './settings.js'
 import type {LintSettings} from './settings.js'
+import {fileStampOf} from './stamp.js'
 
 /** Every setting, in a fixed order: each can change what a run prints or exits with. */
 const outputSettings = [
@@ -89,14 +90,6 @@ export function lintOutputDigest({settings, baseline, snapshot, files}: OutputIn
     .digest('hex')
 }
 
-function readTextOrNull(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8')
-  } catch {
-    return null
-  }
-}
-
 /**
  * The output of the run `settings` asks for, as a run with the same inputs
  * printed it, or `undefined` when it must run: nothing remembered, or any
@@ -121,11 +114,14 @@ export async function replayLintOutput(settings: LintSettings, program: string |
   if (snapshot === null || baseline === undefined) return undefined
   const environmentOf = environmentDigests(settings, code.digest)
   const files = await Promise.all(
-    record.files.map(async (shown) => {
+    record.files.map(async ([shown, stamp]) => {
       const absolute = path.resolve(settings.cwd, shown)
       const entry = cache.entries.get(absolute)
+      if (!entry || entry.environment !== (await environmentOf(shown))) return undefined
+      // The same stamp: the text linted, not read again (see `fileStampOf`).
+      if (stamp !== null && fileStampOf(absolute) === stamp) return [shown, entry] as const
       const text = readTextOrNull(absolute)
-      return entry && text !== null && entry.content === contentDigest(text) && entry.environment === (await environmentOf(shown)) ? ([shown, entry] as const) : undefined
+      return text !== null && entry.content === contentDigest(text) ? ([shown, entry] as const) : undefined
     })
   )
   if (!files.every((file) => file !== undefined)) return undefined

@@ -7,12 +7,13 @@
  * makes. The warm paths that answer a run without the engine are what is at
  * stake: a change they missed would be a file skipped in silence.
  */
+import {writeFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
-import {afterAll, describe, expect, it} from 'vitest'
+import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {formatLintBaseline, lintBaselineOf, lintFiles, replayLintOutput} from '@verification-tiers/lint'
 import type {LintOutput, LintResult, LintSettings} from '@verification-tiers/lint'
 
@@ -194,6 +195,10 @@ describe('the lint cache', () => {
   it('prints again only the output a run without it makes, after any edits and with any settings', async () => {
     // Runs with one of two settings, between edits: a run after another with the same settings is the case at stake.
     const step = fc.oneof(quietEdit, fc.constantFrom(0 as const, 1 as const))
+    // An hour on: no file is too recently changed for its stamp to be trusted, so the runs rely on stamps as a later run does.
+    const realNow = Date.now.bind(Date)
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000)
+    onTestFinished(() => later.mockRestore())
     await fc.assert(
       fc.asyncProperty(fc.tuple(shape, shape), fc.array(step, {minLength: 1, maxLength: 10}), async (shapes, steps) => {
         const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-output-property-')))
@@ -220,6 +225,24 @@ describe('the lint cache', () => {
       }),
       {numRuns: 30, examples: changeOfEachInput}
     )
+  })
+
+  it('does not remember an output when a file changes while the run reports', async () => {
+    const realNow = Date.now.bind(Date)
+    const later = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + 3_600_000)
+    onTestFinished(() => later.mockRestore())
+    const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-output-race-')))
+    folders.push(folder)
+    await fs.writeFile(path.join(folder, 'a.md'), vague(1))
+    const settings = shapedSettings(folder, plain, true)
+    // The edit comes after the file was linted and before the output is remembered.
+    const editing = (result: LintResult): LintOutput => {
+      writeFileSync(path.join(folder, 'a.md'), noSpecifics(2))
+      return outputOf(result)
+    }
+    await lintFiles(settings, () => {}, {outputOf: editing})
+    expect(await replayLintOutput(settings)).toBeUndefined()
+    expect(await outputFor(settings)).toEqual(await outputFor(shapedSettings(folder, plain, false)))
   })
 
   it('reports after any edits exactly what a run without it reports', async () => {
