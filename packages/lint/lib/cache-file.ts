@@ -39,6 +39,8 @@ export interface LintOutput {
 /** A finished run remembered: the digest of everything its output depends on (`lintOutputDigest`), the files it found, and its output. */
 export interface OutputRecord extends LintOutput {
   digest: string
+  /** The snapshot of the files found (`foundFilesSnapshot`), compared before any file is read: a file that became a FIFO is not opened. */
+  snapshot: string
   /** Each file found, as its path was shown, with its stamp (`fileStampOf`) when its text was the one linted, or `null`. */
   files: Array<[string, string | null]>
 }
@@ -58,10 +60,10 @@ const isTexts = (value: unknown): value is string[] => Array.isArray(value) && v
 
 export const contentDigest = (text: string): string => createHash('sha256').update(text).digest('hex')
 
-/** The text of `file`, or `null` when it cannot be read. */
+/** The text of `file`, or `null` when it cannot be read or is not a regular file (a FIFO would hold the run). */
 export function readTextOrNull(file: string): string | null {
   try {
-    return readFileSync(file, 'utf8')
+    return statSync(file).isFile() ? readFileSync(file, 'utf8') : null
   } catch {
     return null
   }
@@ -79,7 +81,7 @@ function isOutput(value: unknown): value is OutputRecord {
   const isWrite = (write: unknown) =>
     typeof write === 'object' && write !== null && ['stdout', 'stderr'].includes((write as OutputWrite).stream) && typeof (write as OutputWrite).text === 'string'
   const isFile = (file: unknown) => Array.isArray(file) && file.length === 2 && typeof file[0] === 'string' && (file[1] === null || typeof file[1] === 'string')
-  return isDigest(output.digest) && Array.isArray(output.files) && output.files.every(isFile) && Array.isArray(output.writes) && output.writes.every(isWrite) && Number.isInteger(output.code)
+  return isDigest(output.digest) && isDigest(output.snapshot) && Array.isArray(output.files) && output.files.every(isFile) && Array.isArray(output.writes) && output.writes.every(isWrite) && Number.isInteger(output.code)
 }
 
 function isEntry(value: unknown): value is CacheEntry {

@@ -107,7 +107,7 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
         if (text === null || digest(text) !== entry.content) return
         stamped.push([shown, stamp])
       }
-      const record: OutputRecord = {digest: lintOutputDigest({settings, baseline, snapshot, files: found}), files: stamped, ...output}
+      const record: OutputRecord = {digest: lintOutputDigest({settings, baseline, snapshot, files: found}), snapshot, files: stamped, ...output}
       const key = lintOutputKey(settings)
       if (JSON.stringify(outputs.get(key)) === JSON.stringify(record)) return
       changed = true

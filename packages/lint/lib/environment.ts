@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -27,10 +27,15 @@ const environmentFiles = [
   path.join('node_modules', '.package-lock.json')
 ]
 
-// Read at once, not through the thread pool: most are absent, and a wait costs more than the failed open.
-function readOrNull(file: string): Buffer | null {
+/**
+ * What `file` holds, as a digest takes it: `null` when it is absent, `f` and
+ * its bytes for a regular file, `o` for anything else, which is not opened (a
+ * FIFO would hold the run). Read at once, not through the thread pool: a
+ * wait costs more than the read.
+ */
+function contentOf(file: string): Buffer | null {
   try {
-    return readFileSync(file)
+    return statSync(file).isFile() ? Buffer.concat([Buffer.from('f'), readFileSync(file)]) : Buffer.from('o')
   } catch {
     return null
   }
@@ -180,7 +185,7 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
   const base = (async () => {
     const hash = createHash('sha256').update(code)
     hash.update(JSON.stringify({detectConfig: settings.detectConfig, rcPath: settings.rcPath ?? null}))
-    if (settings.rcPath) hash.update(readOrNull(path.resolve(settings.cwd, settings.rcPath)) ?? '')
+    if (settings.rcPath) hash.update(contentOf(path.resolve(settings.cwd, settings.rcPath)) ?? '-')
     return hash.digest('hex')
   })()
   const folderDigest = (folder: string): Promise<string> => {
@@ -193,7 +198,7 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
         for (const name of environmentFiles) {
           // A name the folder does not list is not there: it is not opened (most are not there).
           if (names !== null && !names.has(name.split(path.sep)[0]!)) continue
-          const content = readOrNull(path.join(folder, name))
+          const content = contentOf(path.join(folder, name))
           if (content !== null) hash.update(name).update('\0').update(content).update('\0')
         }
         return hash.digest('hex')

@@ -20,9 +20,10 @@ const ignoreName = '.remarkignore'
 const globCharacters = /[*?[\]{}!()]/
 
 // Read at once, not through the thread pool: a run the cache answers whole does little else, and each wait costs more than the read.
+// Only a regular file is opened: a FIFO would hold the run.
 function contentOrAbsent(file: string): string {
   try {
-    return `=${readFileSync(file, 'utf8')}`
+    return statSync(file).isFile() ? `=${readFileSync(file, 'utf8')}` : 'o'
   } catch {
     return '-'
   }

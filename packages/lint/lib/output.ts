@@ -111,7 +111,8 @@ export async function replayLintOutput(settings: LintSettings, program: string |
     foundFilesSnapshot(settings, cacheFile),
     baselineFile === undefined ? null : readLintBaselineText(baselineFile).catch(() => undefined)
   ])
-  if (snapshot === null || baseline === undefined) return undefined
+  // The files found are compared first: a file that is no longer one (a FIFO would hold the run) is never opened.
+  if (snapshot !== record.snapshot || baseline === undefined) return undefined
   const environmentOf = environmentDigests(settings, code.digest)
   const files = await Promise.all(
     record.files.map(async ([shown, stamp]) => {
