@@ -112,7 +112,6 @@ export function lintSettingsOf(parsed: LintArgs, argv: readonly string[], cwd: s
   }
 }
 
-
 /** This program’s own code, whose words are part of what it prints: what the cache remembers is not replayed after it changes. */
 export const programFolder = fileURLToPath(new URL('../../', import.meta.url))
 
