@@ -1,5 +1,7 @@
 export {lintFiles} from './lib/run.js'
-export type {LintResult, Notify} from './lib/run.js'
+export type {LintProgram, LintResult, Notify, OutputOf} from './lib/run.js'
+export {replayLintOutput} from './lib/output.js'
+export type {LintOutput, OutputWrite} from './lib/cache-file.js'
 export {lintTexts} from './lib/lint-file.js'
 export {checkEngineConfigFiles, ConfigFileError, engineConfigNames} from './lib/config-files.js'
 export type {FileText} from './lib/lint-file.js'

@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs'
-import {lstat, mkdir, readFile, stat} from 'node:fs/promises'
+import {lstat, mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {parseTree, printParseErrorCode} from 'jsonc-parser'
 import type {Node as JsonNode, ParseError} from 'jsonc-parser'
@@ -7,12 +7,10 @@ import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import type {VFileMessage} from 'vfile-message'
 import writeFileAtomic from 'write-file-atomic'
+import {LintBaselineError, readLintBaselineText} from './baseline-file.js'
 
-/** Where the baseline is kept, from the folder linted from. */
-export const defaultLintBaselinePath = 'tiers-lint-baseline.json'
-
-// A baseline larger than this is refused, not read: no project has that many warnings.
-const maxBaselineBytes = 16 * 1024 * 1024
+export {defaultLintBaselinePath} from './settings.js'
+export {LintBaselineError, readLintBaselineText} from './baseline-file.js'
 
 /**
  * The warnings accepted as they are today: per file (its path from the
@@ -20,18 +18,6 @@ const maxBaselineBytes = 16 * 1024 * 1024
  * reason, how many. No lines: lines move when a file is edited.
  */
 export type LintBaseline = Map<string, Map<string, Map<string, number>>>
-
-/** A baseline that cannot be read or is not the shape: never taken for an empty one. */
-export class LintBaselineError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-    readonly place: {line: number; column: number} | null = null
-  ) {
-    super(`${file}${place ? `:${place.line}:${place.column}` : ''}: ${reason}`)
-    this.name = 'LintBaselineError'
-  }
-}
 
 /** What applying a baseline did. */
 export interface BaselineOutcome {
@@ -149,19 +135,8 @@ export function formatLintBaseline(baseline: LintBaseline): string {
  * naming it (and the place, for JSON), never an empty baseline.
  */
 export async function readLintBaseline(file: string, shownAs: string = file): Promise<LintBaseline | null> {
-  let text: string
-  try {
-    // `stat` opens nothing: a FIFO named as the baseline cannot hold the run.
-    const info = await stat(file)
-    if (!info.isFile()) throw new LintBaselineError(shownAs, 'Unexpected file that is not a regular file, expected the JSON file `tiers lint --update-baseline` writes')
-    if (info.size > maxBaselineBytes) throw new LintBaselineError(shownAs, `Unexpected size of ${info.size} bytes, expected at most ${maxBaselineBytes}`)
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if (error instanceof LintBaselineError) throw error
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw new LintBaselineError(shownAs, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
-  }
-  return parseLintBaseline(shownAs, text)
+  const text = await readLintBaselineText(file, shownAs)
+  return text === null ? null : parseLintBaseline(shownAs, text)
 }
 
 /** The baseline in `text` (the file `file`); see `readLintBaseline`. */

@@ -1,87 +1,20 @@
-import {createHash} from 'node:crypto'
 import {existsSync} from 'node:fs'
-import {lstat, mkdir, readFile, stat} from 'node:fs/promises'
+import {lstat, mkdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import writeFileAtomic from 'write-file-atomic'
-import {environmentDigests} from './environment.js'
-import {fromMessageData, isKeepable, isMessageData, toMessageData} from './messages.js'
-import type {MessageData} from './messages.js'
+import {cacheVersion, contentDigest as digest, readLintCacheFile, readTextOrNull} from './cache-file.js'
+import type {LintOutput, OutputRecord} from './cache-file.js'
+import {codeDigest, environmentDigests} from './environment.js'
+import {fromMessageData, isKeepable, toMessageData} from './messages.js'
+import {canRememberOutput, lintOutputDigest, lintOutputKey} from './output.js'
 import type {LintSettings} from './settings.js'
+import {fileStampOf} from './stamp.js'
 
-/** Where `--cache` keeps what it knows, from the folder linted from. */
-export const defaultLintCachePath = path.join('.greenlight', 'tiers', '.lint-cache')
+export {defaultLintCachePath} from './settings.js'
 
-// A cache larger than this is not read: it is rebuilt.
-const maxCacheBytes = 64 * 1024 * 1024
-const cacheVersion = 2
-
-// The runs remembered (see `replayRun`): enough for the paths one project lints.
+// The runs and outputs remembered (see `replayRun`, `rememberOutput`): enough for the paths and options one project lints with.
 const maxRuns = 20
-
-/** What is known of one file: the digests it was linted with, and its messages. */
-interface CacheEntry {
-  content: string
-  environment: string
-  messages: MessageData[]
-}
-
-const isDigest = (value: unknown): value is string => typeof value === 'string' && /^[\da-f]{64}$/.test(value)
-
-/** A run remembered: the snapshot of what decided its files (`foundFilesSnapshot`), and the files it found, as their paths were shown. */
-interface RunRecord {
-  snapshot: string
-  files: string[]
-}
-
-function isRun(value: unknown): value is RunRecord {
-  if (typeof value !== 'object' || value === null) return false
-  const run = value as Record<string, unknown>
-  return isDigest(run.snapshot) && Array.isArray(run.files) && run.files.every((file) => typeof file === 'string')
-}
-
-function isEntry(value: unknown): value is CacheEntry {
-  if (typeof value !== 'object' || value === null) return false
-  const entry = value as Record<string, unknown>
-  return isDigest(entry.content) && isDigest(entry.environment) && Array.isArray(entry.messages) && entry.messages.every(isMessageData)
-}
-
-/** The cache’s entries, or why it is not used (it is then rebuilt). */
-async function readEntries(file: string): Promise<{entries: Map<string, CacheEntry>; runs: Map<string, RunRecord>; ignored?: string}> {
-  const empty = new Map<string, CacheEntry>()
-  const none = new Map<string, RunRecord>()
-  let text: string
-  try {
-    const info = await stat(file)
-    if (!info.isFile()) return {entries: empty, runs: none, ignored: 'not a regular file'}
-    if (info.size > maxCacheBytes) return {entries: empty, runs: none, ignored: `larger than ${maxCacheBytes} bytes`}
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {entries: empty, runs: none}
-    return {entries: empty, runs: none, ignored: (error as Error).message}
-  }
-  let data: unknown
-  try {
-    data = JSON.parse(text)
-  } catch {
-    return {entries: empty, runs: none, ignored: 'not JSON'}
-  }
-  const record = data as {version?: unknown; entries?: unknown; runs?: unknown}
-  if (typeof data !== 'object' || data === null || record.version !== cacheVersion || typeof record.entries !== 'object' || record.entries === null || Array.isArray(record.entries)) {
-    return {entries: empty, runs: none, ignored: `not a version ${cacheVersion} lint cache`}
-  }
-  const entries = new Map<string, CacheEntry>()
-  for (const [key, value] of Object.entries(record.entries)) {
-    if (!isEntry(value)) return {entries: empty, runs: none, ignored: `its entry for ${key} is not valid`}
-    entries.set(key, value)
-  }
-  const runs = new Map<string, RunRecord>()
-  const storedRuns = typeof record.runs === 'object' && record.runs !== null ? Object.entries(record.runs) : []
-  for (const [key, value] of storedRuns) if (isRun(value)) runs.set(key, value)
-  return {entries, runs}
-}
-
-const digest = (text: string): string => createHash('sha256').update(text).digest('hex')
 
 /** The lint cache of one run: files whose text and environment are unchanged get their messages back. */
 export interface LintCache {
@@ -97,6 +30,14 @@ export interface LintCache {
   replayRun(key: string, snapshot: string): Promise<VFile[] | undefined>
   /** Remember what the run with this key found, under `snapshot` (taken before the files were found). */
   rememberRun(key: string, snapshot: string, found: readonly VFile[]): void
+  /**
+   * Remember what this run printed, under the digest of its inputs: the
+   * baseline’s text as read, the snapshot, and the files found (as their
+   * paths are shown), each of which must have an entry. Nothing is
+   * remembered when one has none, or when the settings do not allow it
+   * (`canRememberOutput`).
+   */
+  rememberOutput(inputs: {baseline: string | null; snapshot: string; files: readonly string[]}, output: LintOutput): void
   /** Write the cache, atomically. */
   save(): Promise<void>
 }
@@ -106,13 +47,14 @@ export interface LintCache {
  * exactly what this version writes, is not trusted: `warn` says why, and it
  * is rebuilt from scratch.
  */
-export async function openLintCache(file: string, settings: LintSettings, warn: (text: string) => void): Promise<LintCache> {
-  const {entries, runs, ignored} = await readEntries(file)
+export async function openLintCache(file: string, settings: LintSettings, warn: (text: string) => void, program: string | null = null): Promise<LintCache> {
+  const {entries, runs, outputs, code: memo, ignored} = await readLintCacheFile(file)
   if (ignored) warn(`tiers: warning: ignored the lint cache ${file} (${ignored}); rebuilding it`)
-  const environmentOf = environmentDigests(settings)
+  const code = codeDigest(memo, program)
+  const environmentOf = environmentDigests(settings, code.digest)
   const keyOf = (vfile: VFile): string => path.resolve(settings.cwd, vfile.path)
   // Written only when something changed: a run that replays everything writes nothing.
-  let changed = ignored !== undefined
+  let changed = ignored !== undefined || code !== memo
   const replay = async (vfile: VFile): Promise<VFile | undefined> => {
     const entry = entries.get(keyOf(vfile))
     if (!entry || entry.content !== digest(String(vfile.value)) || entry.environment !== (await environmentOf(vfile.path))) return undefined
@@ -151,6 +93,28 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       runs.set(key, {snapshot, files: found.map((vfile) => vfile.path)})
       for (const old of [...runs.keys()].slice(0, Math.max(0, runs.size - maxRuns))) runs.delete(old)
     },
+    rememberOutput({baseline, snapshot, files}, output) {
+      if (!canRememberOutput(settings)) return
+      const found = files.map((shown) => [shown, entries.get(path.resolve(settings.cwd, shown))] as const)
+      if (!found.every((each): each is readonly [string, NonNullable<(typeof each)[1]>] => each[1] !== undefined)) return
+      const stamped: OutputRecord['files'] = []
+      for (const [shown, entry] of found) {
+        const absolute = path.resolve(settings.cwd, shown)
+        // Stamped, then read: a text equal to the one linted was there when the stamp was taken, and any change since changes the stamp.
+        const stamp = fileStampOf(absolute)
+        const text = readTextOrNull(absolute)
+        // A file changed since it was linted: this output is already stale.
+        if (text === null || digest(text) !== entry.content) return
+        stamped.push([shown, stamp])
+      }
+      const record: OutputRecord = {digest: lintOutputDigest({settings, baseline, snapshot, files: found}), snapshot, files: stamped, ...output}
+      const key = lintOutputKey(settings)
+      if (JSON.stringify(outputs.get(key)) === JSON.stringify(record)) return
+      changed = true
+      outputs.delete(key)
+      outputs.set(key, record)
+      for (const old of [...outputs.keys()].slice(0, Math.max(0, outputs.size - maxRuns))) outputs.delete(old)
+    },
     async save() {
       if (!changed) return
       // Files that are gone are forgotten.
@@ -160,7 +124,7 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       for (const each of [path.dirname(file), file]) {
         if ((await lstat(each).catch(() => null))?.isSymbolicLink()) throw new Error(`${each}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link`)
       }
-      await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries), runs: Object.fromEntries(runs)}) + '\n')
+      await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries), runs: Object.fromEntries(runs), outputs: Object.fromEntries(outputs), code}) + '\n')
     }
   }
 }

@@ -6,7 +6,8 @@
  * Anything it cannot tell (a glob) gives no snapshot: the engine finds them.
  */
 import {createHash} from 'node:crypto'
-import {readdir, readFile, stat} from 'node:fs/promises'
+import {readdirSync, readFileSync, statSync} from 'node:fs'
+import type {Stats} from 'node:fs'
 import path from 'node:path'
 import type {LintSettings} from './settings.js'
 
@@ -18,11 +19,22 @@ const ignoreName = '.remarkignore'
 // A path with these is a glob: the files it matches are for the engine to find.
 const globCharacters = /[*?[\]{}!()]/
 
-async function contentOrAbsent(file: string): Promise<string> {
-  return readFile(file, 'utf8').then(
-    (text) => `=${text}`,
-    () => '-'
-  )
+// Read at once, not through the thread pool: a run the cache answers whole does little else, and each wait costs more than the read.
+// Only a regular file is opened: a FIFO would hold the run.
+function contentOrAbsent(file: string): string {
+  try {
+    return statSync(file).isFile() ? `=${readFileSync(file, 'utf8')}` : 'o'
+  } catch {
+    return '-'
+  }
+}
+
+function statOrNull(file: string): Stats | null {
+  try {
+    return statSync(file)
+  } catch {
+    return null
+  }
 }
 
 /** Each folder from `folder` up to the root: ignore files there apply to every file below. */
@@ -49,20 +61,20 @@ export async function foundFilesSnapshot(
 ): Promise<string | null> {
   if (settings.files.some((file) => globCharacters.test(file))) return null
   const hash = createHash('sha256').update(foundFilesKey(settings))
-  if (settings.ignorePath) hash.update(await contentOrAbsent(path.resolve(settings.cwd, settings.ignorePath)))
+  if (settings.ignorePath) hash.update(contentOrAbsent(path.resolve(settings.cwd, settings.ignorePath)))
   const walked = new Set<string>()
   for (const given of settings.files) {
     const absolute = path.resolve(settings.cwd, given)
-    const info = await stat(absolute).catch(() => null)
+    const info = statOrNull(absolute)
     hash.update(`\0${absolute}\0${info === null ? 'missing' : info.isDirectory() ? 'folder' : 'file'}`)
     const top = info?.isDirectory() ? absolute : path.dirname(absolute)
-    if (settings.detectIgnore) for (const folder of ancestors(top)) hash.update(`\0${folder}${await contentOrAbsent(path.join(folder, ignoreName))}`)
+    if (settings.detectIgnore) for (const folder of ancestors(top)) hash.update(`\0${folder}${contentOrAbsent(path.join(folder, ignoreName))}`)
     if (!info?.isDirectory()) continue
     const folders = [absolute]
     for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
       if (walked.has(folder)) continue
       walked.add(folder)
-      const entries = (await readdir(folder, {withFileTypes: true})).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      const entries = readdirSync(folder, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
       hash.update(`\0${folder}\0`)
       for (const entry of entries) {
         const full = path.join(folder, entry.name)
@@ -75,7 +87,7 @@ export async function foundFilesSnapshot(
         if (entry.isSymbolicLink()) return null
         hash.update(`${entry.isDirectory() ? 'd' : entry.isFile() ? 'f' : 'o'}:${entry.name}/`)
         if (entry.isDirectory()) folders.push(full)
-        if (entry.name === ignoreName && settings.detectIgnore) hash.update(await contentOrAbsent(full))
+        if (entry.name === ignoreName && settings.detectIgnore) hash.update(contentOrAbsent(full))
       }
     }
   }

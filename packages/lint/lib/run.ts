@@ -2,12 +2,14 @@ import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
-import {applyLintBaseline, defaultLintBaselinePath, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, readLintBaseline, writeLintBaseline} from './baseline.js'
+import {applyLintBaseline, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, parseLintBaseline, readLintBaselineText, writeLintBaseline} from './baseline.js'
 import type {BaselineOutcome, LintBaseline} from './baseline.js'
+import type {LintOutput} from './cache-file.js'
 import {openLintCache} from './cache.js'
 import {foundFilesKey, foundFilesSnapshot} from './found.js'
 import {formatReport} from './report.js'
 import type {Report} from './report.js'
+import {lintBaselineFile} from './settings.js'
 import type {LintSettings} from './settings.js'
 
 /** The result of `tiers lint`: the files with their messages, what to print, and the exit code. */
@@ -25,7 +27,12 @@ export interface LintResult {
   /** Whether the warnings exceed `maxWarnings`. */
   tooManyWarnings: boolean
   code: 0 | 1
+  /** What `outputOf` made of this result, when given. */
+  output?: LintOutput | undefined
 }
+
+/** What a program prints for a result, and its exit code: remembered by the cache, and printed again by `replayLintOutput`. */
+export type OutputOf = (result: LintResult) => LintOutput
 
 /** Where `tiers lint` tells the user what it did besides the report (fixes, an ignored cache). */
 export type Notify = (line: string) => void
@@ -59,14 +66,19 @@ async function lintFound(settings: LintSettings, files: readonly VFile[]): Promi
  * (`foundFilesSnapshot`) and every file found last time is unchanged, their
  * messages are replayed without loading the engine, the parser or a rule.
  */
-async function lintWithCache(settings: LintSettings, cacheFile: string, notify: Notify): Promise<{files: VFile[]; cache: Awaited<ReturnType<typeof openLintCache>>}> {
-  const cache = await openLintCache(cacheFile, settings, notify)
+async function lintWithCache(
+  settings: LintSettings,
+  cacheFile: string,
+  notify: Notify,
+  program: string | null
+): Promise<{files: VFile[]; cache: Awaited<ReturnType<typeof openLintCache>>; found?: {snapshot: string; files: string[]} | undefined}> {
+  const cache = await openLintCache(cacheFile, settings, notify, program)
   // The cache’s folder is made first, so that the first run’s snapshot already holds it.
   await mkdir(path.dirname(cacheFile), {recursive: true}).catch(() => {})
   const snapshot = await foundFilesSnapshot(settings, cacheFile)
   const key = foundFilesKey(settings)
   const unchanged = snapshot === null ? undefined : await cache.replayRun(key, snapshot)
-  if (unchanged) return {files: unchanged, cache}
+  if (unchanged) return {files: unchanged, cache, found: {snapshot: snapshot!, files: unchanged.map((file) => file.path)}}
   const {findFiles} = await import('./engine.js')
   const found = await findFiles(settings)
   const toLint: VFile[] = []
@@ -85,9 +97,18 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
   const linted = toLint.length > 0 ? await lintFound(settings, toLint) : new Map<VFile, VFile>()
   await cache.store([...linted.values()])
   // Remembered only when every file was found without a message (none missing or ignored), so each can be replayed.
-  if (snapshot !== null && found.every((file) => file.messages.length === 0) && seen.size === found.length) cache.rememberRun(key, snapshot, found)
+  const whole = snapshot !== null && found.every((file) => file.messages.length === 0) && seen.size === found.length
+  if (whole) cache.rememberRun(key, snapshot, found)
   const files = found.map((file) => replayed.get(file) ?? linted.get(file) ?? file)
-  return {files, cache}
+  return {files, cache, found: whole ? {snapshot, files: found.map((file) => file.path)} : undefined}
+}
+
+/** What a program adds to a lint: how it prints a result, and its own folder (see `codeDigest`). */
+export interface LintProgram {
+  /** What the program prints for a result; with the cache, it is remembered for `replayLintOutput`. */
+  outputOf?: OutputOf | undefined
+  /** The program’s folder: its code is part of what it prints, so a change to it invalidates what the cache remembers. */
+  folder?: string | undefined
 }
 
 /**
@@ -95,17 +116,18 @@ async function lintWithCache(settings: LintSettings, cacheFile: string, notify: 
  * configuration, ignore files and messages — then, as asked, apply fixes,
  * keep a cache, and report in the format asked for.
  */
-export async function lintFiles(settings: LintSettings, notify: Notify = () => {}): Promise<LintResult> {
-  const baselineFile = settings.baseline === false ? undefined : path.resolve(settings.cwd, settings.baseline ?? defaultLintBaselinePath)
+export async function lintFiles(settings: LintSettings, notify: Notify = () => {}, program: LintProgram = {}): Promise<LintResult> {
+  const baselineFile = lintBaselineFile(settings)
   const baselineShown = baselineFile && path.relative(settings.cwd, baselineFile)
   // Read first: a bad baseline stops the run before a fix changes any file.
-  let baseline: LintBaseline | null = baselineFile ? await readLintBaseline(baselineFile, baselineShown) : null
+  const baselineText = baselineFile ? await readLintBaselineText(baselineFile, baselineShown) : null
+  const baseline: LintBaseline | null = baselineText === null ? null : parseLintBaseline(baselineShown!, baselineText)
   // A baseline named and not there is a mistake to say, not a run that silently accepts nothing.
   if (typeof settings.baseline === 'string' && !baseline && !settings.updateBaseline) {
     throw new LintBaselineError(baselineShown!, 'Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)')
   }
   const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
-  const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify) : undefined
+  const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify, program.folder ?? null) : undefined
   let files = cached ? cached.files : await (await import('./engine.js')).lintWithEngine(settings, {paths: settings.files})
   let diff = ''
   if (settings.fix || settings.fixDryRun) {
@@ -125,10 +147,25 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
       await cached?.cache.store([...relinted.values()])
     }
   }
-  await cached?.cache.save().catch((error: unknown) => notify(`tiers: warning: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
+  try {
+    const result = await reportOf(settings, files, diff, baseline, baselineFile)
+    const output = program.outputOf?.(result)
+    if (output && cached?.found) cached.cache.rememberOutput({baseline: baselineText, ...cached.found}, output)
+    return {...result, output}
+  } finally {
+    // Written whatever the rest does: what was linted is kept even when the baseline cannot be written.
+    await cached?.cache.save().catch((error: unknown) => notify(`tiers: warning: could not write the lint cache ${cacheFile}: ${(error as Error).message}`))
+  }
+}
+
+/** The rest of a run, once its files are linted (and fixed): the baseline written or applied, the report and the exit code. */
+async function reportOf(settings: LintSettings, linted: VFile[], diff: string, read: LintBaseline | null, baselineFile: string | undefined): Promise<LintResult> {
+  let files = linted
+  let baseline = read
   let wroteBaseline: LintResult['wroteBaseline']
   let outcome: BaselineOutcome | undefined
-  if (baselineFile && baselineShown !== undefined) {
+  if (baselineFile) {
+    const baselineShown = path.relative(settings.cwd, baselineFile)
     const folder = path.dirname(baselineFile)
     if (settings.updateBaseline) {
       baseline = mergeLintBaseline(baseline, lintBaselineOf(files, folder), files, folder)

@@ -1,3 +1,5 @@
+import path from 'node:path'
+
 /** How `tiers lint` prints what it found. */
 export type LintFormat = 'stylish' | 'github' | 'sarif' | 'junit' | 'json'
 
@@ -41,4 +43,15 @@ export interface LintSettings {
   updateBaseline?: boolean | undefined
   /** Exit 1 when more warnings than this are left after the baseline; none: no limit. */
   maxWarnings?: number | undefined
+}
+
+/** Where `--cache` keeps what it knows, from the folder linted from. */
+export const defaultLintCachePath = path.join('.greenlight', 'tiers', '.lint-cache')
+
+/** Where the baseline is kept, from the folder linted from. */
+export const defaultLintBaselinePath = 'tiers-lint-baseline.json'
+
+/** The baseline file a run reads, absolute; none when `--no-baseline`. */
+export function lintBaselineFile(settings: Pick<LintSettings, 'cwd' | 'baseline'>): string | undefined {
+  return settings.baseline === false ? undefined : path.resolve(settings.cwd, settings.baseline ?? defaultLintBaselinePath)
 }

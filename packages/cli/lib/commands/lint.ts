@@ -1,9 +1,14 @@
-import {defaultLintBaselinePath, defaultLintCachePath, lintFiles, lintFormats, writeReport} from '@verification-tiers/lint/run'
-import type {LintFormat, LintResult, LintSettings} from '@verification-tiers/lint/run'
+import {defaultLintBaselinePath, defaultLintCachePath} from '@verification-tiers/lint/replay'
+import type {LintOutput, LintSettings} from '@verification-tiers/lint/replay'
+import type {LintResult} from '@verification-tiers/lint/run'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {shellQuote} from '../shell.js'
 import {counted} from '../words.js'
+import {LintArgsError, lintOptions, lintSettingsOf, printLintOutput, processTerminal, programFolder} from './lint-replay.js'
+import type {LintTerminal} from './lint-replay.js'
+
+export type {LintTerminal} from './lint-replay.js'
 
 export const lintUsage = `Usage: tiers lint [paths…] [options]
 
@@ -64,108 +69,13 @@ not valid is one), or its report could not be written.`
 /** The usage of an option that takes a value, as help shows it. */
 const usageOf = (name: string): string => new RegExp(`--${name} <[^>]+>`).exec(lintUsage)?.[0] ?? `--${name} <value>`
 
-function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
-  if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
-  if (!(lintFormats as readonly string[]).includes(value)) throw new UserError(`Unexpected \`--format ${value}\`, expected one of ${lintFormats.join(', ')}`)
-  return value as LintFormat
-}
-
-function parseMaxWarnings(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UserError(`Unexpected \`--max-warnings ${value}\`, expected a whole number of 0 or more`)
-  return Number(value)
-}
-
-/** Where the report goes: whether that stream is a terminal. */
-export interface LintTerminal {
-  stdout: boolean
-  stderr: boolean
-}
-
-/**
- * Colour in the report: `--color` or `--no-color` (the last given) decide;
- * else `FORCE_COLOR` (set, not `0`) turns it on, `NO_COLOR` (set) off;
- * else it is on only when the report's stream is a terminal.
- */
-function colorOf(argv: readonly string[], env: NodeJS.ProcessEnv, terminal: boolean): boolean {
-  const asked = argv.filter((argument) => argument === '--color' || argument === '--no-color').at(-1)
-  if (asked !== undefined) return asked === '--color'
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '' && env.FORCE_COLOR !== '0') return true
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
-  return terminal
-}
-
-/** Read `tiers lint`’s arguments into settings; `null` for `--help`. */
-export function parseLintArgs(
-  argv: readonly string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv = process.env,
-  terminal: LintTerminal = {stdout: Boolean(process.stdout.isTTY), stderr: Boolean(process.stderr.isTTY)}
-): LintSettings | null {
-  const parsed = parseCommandArgs(
-    {
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        frail: {type: 'boolean', default: false},
-        'max-warnings': {type: 'string'},
-        'list-clean': {type: 'boolean', default: false},
-        quiet: {type: 'boolean', short: 'q', default: false},
-        silent: {type: 'boolean', short: 'S', default: false},
-        color: {type: 'boolean', default: false},
-        'no-color': {type: 'boolean', default: false},
-        'no-config': {type: 'boolean', default: false},
-        'no-ignore': {type: 'boolean', default: false},
-        'rc-path': {type: 'string'},
-        'ignore-path': {type: 'string'},
-        'ignore-pattern': {type: 'string', multiple: true, default: []},
-        format: {type: 'string'},
-        'output-file': {type: 'string'},
-        fix: {type: 'boolean', default: false},
-        'fix-dry-run': {type: 'boolean', default: false},
-        cache: {type: 'boolean', default: false},
-        'cache-location': {type: 'string'},
-        'update-baseline': {type: 'boolean', default: false},
-        baseline: {type: 'string'},
-        'no-baseline': {type: 'boolean', default: false},
-        help: {type: 'boolean', short: 'h', default: false}
-      }
-    },
-    {command: 'lint', usage: usageOf}
-  )
-  const {values, positionals} = parsed
-  if (values.help) return null
-  const format = parseFormat(values.format, env)
-  if (values['output-file'] === '') throw new UserError('Unexpected empty `--output-file`, expected a file name')
-  // A diff on stdout would corrupt a report that is there too.
-  if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined) throw new UserError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
-  if (values['no-baseline'] && (values['update-baseline'] || values.baseline !== undefined)) {
-    throw new UserError(`Unexpected \`--no-baseline\` with \`${values['update-baseline'] ? '--update-baseline' : '--baseline'}\`, expected one of them`)
-  }
-  return {
-    cwd,
-    files: positionals.length > 0 ? positionals : ['.'],
-    frail: values.frail,
-    // In the report a person reads, files without messages are left out unless asked for: a long list of them hides the problems.
-    // The machine formats keep them (a clean file is a passing test case in JUnit).
-    quiet: values.quiet || (format === 'stylish' && !values['list-clean']),
-    silent: values.silent,
-    // A report written to a file has no colour unless asked for.
-    color: colorOf(argv, env, values['output-file'] === undefined && (format === 'stylish' ? terminal.stderr : terminal.stdout)),
-    detectConfig: !values['no-config'],
-    detectIgnore: !values['no-ignore'],
-    rcPath: values['rc-path'],
-    ignorePath: values['ignore-path'],
-    ignorePatterns: values['ignore-pattern'].flatMap((pattern) => pattern.split(',')),
-    format,
-    outputFile: values['output-file'],
-    fix: values.fix,
-    fixDryRun: values['fix-dry-run'],
-    cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined),
-    baseline: values['no-baseline'] ? false : values.baseline,
-    updateBaseline: values['update-baseline'],
-    maxWarnings: parseMaxWarnings(values['max-warnings'])
+/** Read `tiers lint`’s arguments into settings; `null` for `--help`. A refused option or value is a `UserError`. */
+export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env, terminal: LintTerminal = processTerminal()): LintSettings | null {
+  const parsed = parseCommandArgs({args: [...argv], allowPositionals: true, strict: true, options: lintOptions}, {command: 'lint', usage: usageOf})
+  try {
+    return lintSettingsOf(parsed, argv, cwd, env, terminal)
+  } catch (error) {
+    throw error instanceof LintArgsError ? new UserError(error.message) : error
   }
 }
 
@@ -202,7 +112,18 @@ export interface LintIo {
   stderr: (text: string) => void
 }
 
-/** Run `tiers lint`; resolves to the exit code. */
+/** What `tiers lint` prints after a run (its report, unless it goes to a file, then its summary), and its exit code. */
+export function lintOutput(result: LintResult, settings: LintSettings): LintOutput {
+  const writes: LintOutput['writes'] = []
+  if (settings.outputFile === undefined && result.report.text) writes.push({stream: result.report.stream, text: result.report.text})
+  for (const line of lintSummary(result, settings)) writes.push({stream: 'stderr', text: line + '\n'})
+  return {writes, code: result.code}
+}
+
+/**
+ * Run `tiers lint`; resolves to the exit code. (The bin first asks
+ * `replayLint` whether the cache answers the run whole.)
+ */
 export async function runLint(argv: readonly string[], io: LintIo, cwd: string = process.cwd()): Promise<number> {
   let settings
   try {
@@ -215,8 +136,10 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
     io.stdout(lintUsage)
     return exitCodes.ok
   }
+  const lintSettings = settings
   try {
-    const result = await lintFiles(settings, io.stderr)
+    const {lintFiles, writeReport} = await import('@verification-tiers/lint/run')
+    const result = await lintFiles(settings, io.stderr, {outputOf: (each) => lintOutput(each, lintSettings), folder: programFolder})
     if (result.diff) io.stdout(result.diff.replace(/\n$/, ''))
     if (settings.outputFile !== undefined) {
       try {
@@ -225,9 +148,8 @@ export async function runLint(argv: readonly string[], io: LintIo, cwd: string =
         io.stderr(`tiers: ${firstLine(error)}`)
         return exitCodes.broken
       }
-    } else if (result.report.text) (result.report.stream === 'stderr' ? io.report : io.write)(result.report.text)
-    for (const line of lintSummary(result, settings)) io.stderr(line)
-    return result.code
+    }
+    return printLintOutput(result.output ?? lintOutput(result, settings), io)
   } catch (error) {
     io.stderr(`tiers: ${firstLine(error)}`)
     return exitCodes.broken
