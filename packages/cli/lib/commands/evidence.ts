@@ -3,7 +3,7 @@ import {answerStopHook, projectProblems, renderVerificationSummary, verifySlices
 import type {CheckProgress} from '@verification-tiers/evidence'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
 import {findSlice, loadProject} from '@verification-tiers/project'
-import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessionIdRule, toJobStatus} from '@verification-tiers/runtime'
+import {describeJsonError, isSessionId, sessionIdRule} from '@verification-tiers/runtime'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
@@ -120,20 +120,4 @@ function maxStopBlocks(): number {
   const number = Number(value)
   if (!Number.isInteger(number) || number < 1) throw new UserError(`Unexpected TIERS_MAX_BLOCKS \`${value}\`, expected a whole number of 1 or more`)
   return number
-}
-
-/** The most of a verifier’s reply read from standard input: its verdict is in its first words. */
-const verdictInputBytes = 1024 * 1024
-
-export const verdict: Command = async (input) => {
-  const fromInput = input.positionals.length === 0 || (input.positionals.length === 1 && input.positionals[0] === '-')
-  const text = fromInput ? await input.stdin(verdictInputBytes) : input.positionals.join(' ')
-  const parsed = parseVerdict(text)
-  const jobStatus = toJobStatus(parsed.verdict)
-  return {
-    text: `${parsed.verdict} (job: ${jobStatus})${parsed.message ? `: ${parsed.message}` : ''}`,
-    data: {verdict: parsed.verdict, message: parsed.message, isPass: isPass(parsed.verdict), isHardFail: isHardFail(parsed.verdict), jobStatus},
-    warnings: [],
-    exitCode: isPass(parsed.verdict) ? exitCodes.ok : exitCodes.user
-  }
 }
