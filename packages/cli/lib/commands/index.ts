@@ -61,7 +61,6 @@ function lazy<Name extends string>(load: () => Promise<Record<Name, Command>>, n
 }
 
 const gate = () => import('./gate.js')
-const evidence = () => import('./evidence.js')
 
 const broken = 'a broken file (named, with its line when it has one)'
 
@@ -165,7 +164,7 @@ and check, and text under a criteria or steps label not read as items.`,
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
   },
   verify: {
-    run: lazy(evidence, 'verify'),
+    run: lazy(() => import('./verify.js'), 'verify'),
     usage: 'verify <slice> | --all [--timeout <s>]',
     summary: 'run the criteria’s checks; record the run for the checkpoint',
     description: `Run the slice’s checks (or every slice’s) in the folder holding the project
@@ -184,7 +183,7 @@ hook.`,
     }
   },
   'stop-hook': {
-    run: lazy(evidence, 'stopHook'),
+    run: lazy(() => import('./stop-hook.js'), 'stopHook'),
     usage: 'stop-hook',
     summary: 'answer a coding agent’s Stop hook (JSON on stdin)',
     description: `Answer a coding agent’s Stop hook: read its JSON on stdin, print a block while
