@@ -36,7 +36,7 @@ export interface Io {
 /** `--timeout`: the model’s rule for check timeouts loads only when one is given. */
 async function parseTimeout(value: string | undefined): Promise<number | null> {
   if (value === undefined) return null
-  const {checkTimeoutRule, isCheckTimeout} = await import('@verification-tiers/contracts/terms')
+  const {checkTimeoutRule, isCheckTimeout} = await import('@verification-tiers/contracts/gate-terms')
   const seconds = Number(value)
   // Beyond a day Node’s timers overflow and fire at once: every check would time out.
   if (value.trim() === '' || !isCheckTimeout(seconds)) throw new UserError(`Unexpected \`--timeout ${value}\`, expected ${checkTimeoutRule}`)

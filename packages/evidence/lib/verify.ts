@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
-import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/gate-terms'
 import {gateContext, ProjectError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'

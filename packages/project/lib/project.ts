@@ -1,7 +1,7 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
-import {contractKey, describeContractProblem} from '@verification-tiers/contracts/terms'
+import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashContractText, openCache} from './cache.js'

@@ -1,9 +1,8 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Tier} from '@verification-tiers/contracts'
-import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
+import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {inputLimits, readInputFile} from '@verification-tiers/runtime'
-import {toString} from 'mdast-util-to-string'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
@@ -83,15 +82,15 @@ export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions):
 
 /** The markdown readers, loaded when a folder is read (finding the project's folder needs none of them). */
 async function loadReaders() {
-  const [tools, tasks] = await Promise.all([import('@verification-tiers/contracts/tools'), import('./read-tasks.js')])
-  return {...tools, ...tasks}
+  const [tools, tasks, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('./read-tasks.js'), import('mdast-util-to-string')])
+  return {...tools, ...tasks, toString}
 }
 
 type Readers = Awaited<ReturnType<typeof loadReaders>>
 
 /** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
 async function readChange(dir: string, id: string, defaultTier: Tier, reading: ToolReading, readers: Readers): Promise<OpenSpecChange> {
-  const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, verified} = readers
+  const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, toString, verified} = readers
   const problems = reading.problems
   const validId = isSliceId(id)
   if (!validId) problems.push({file: dir, line: null, message: `Unexpected change folder name ${JSON.stringify(id)}, expected ${sliceIdRule}`})
