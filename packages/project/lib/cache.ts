@@ -13,21 +13,21 @@ import {formatSize, parseJson, readInputFile, writeFailure, writeOwnFile} from '
 import {firstLine} from './errors.js'
 
 /**
- * What was read of each contract file and of `GRAPH.md`, by content hash, so
- * a command does not parse an unchanged file again. It is kept in the
- * user’s cache folder, outside every project: whoever can edit the project
- * cannot make an entry say what its file does not. Entries are keyed on the
- * code that read them (the contract model), so another version’s are
- * never used.
+ * What was read of each contract file and of the graph (`GRAPH.json`,
+ * `GRAPH.md`), by content hash, so a command does not read an unchanged file
+ * again. It is kept in the user’s cache folder, outside every project:
+ * whoever can edit the project cannot make an entry say what its file does
+ * not. Entries are keyed on the code that read them (the contract model), so
+ * another version’s are never used.
  */
 export interface ContractCache {
   /** The contracts stored for `file` with exactly this content `hash`; `null` when there are none. */
   get: (file: string, hash: string) => Contract[] | null
   /** Store what `file` with content `hash` holds. */
   set: (file: string, hash: string, contracts: Contract[]) => void
-  /** The graph stored for `GRAPH.md` with exactly this content `hash`; `null` when there is none. */
+  /** The graph stored for `GRAPH.json` or `GRAPH.md` with exactly this content `hash`; `null` when there is none. */
   getGraph: (file: string, hash: string) => FolderGraph | null
-  /** Store the graph read from `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
+  /** Store the graph read from `GRAPH.json` or `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
   setGraph: (file: string, hash: string, graph: FolderGraph) => void
   /** Write the cache when it changed: best effort, with a warning when it cannot be written. */
   save: () => Promise<void>
@@ -159,7 +159,7 @@ function isStoredContracts(value: unknown): boolean {
 
 /** A stored graph of the shape a reader gives: slices and no problems. */
 function isStoredGraph(value: unknown): boolean {
-  return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && value.from === 'GRAPH.md'
+  return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && (value.from === 'GRAPH.md' || value.from === 'GRAPH.json')
 }
 
 /** The stored entries when the cache is of this model; none when it is missing, unreadable or another version’s. */
