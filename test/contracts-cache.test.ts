@@ -1,6 +1,6 @@
 /**
- * The contracts cache: what `tiers` read of each contract file and of
- * `GRAPH.md`, by content hash, kept in the user’s cache folder
+ * The contracts cache: what `tiers` read of each contract file and of the
+ * graph (`GRAPH.json`, `GRAPH.md`), by content hash, kept in the user’s cache folder
  * (`$XDG_CACHE_HOME/verification-tiers/contracts/`), outside the project.
  * Whatever is written in the project cannot lower a tier through it; a
  * damaged entry or one of another model is read again; a cache that cannot
@@ -46,7 +46,7 @@ interface StoredContract {
 interface Cache {
   model: string
   dir: string
-  files: Record<string, {hash: string; contracts?: StoredContract[]; graph?: {slices: Array<{id: string; tier: string | null}>}}>
+  files: Record<string, {hash: string; contracts?: StoredContract[]; graph?: {slices: Array<{id: string; name: string; tier: string | null}>}}>
 }
 
 /** The one cache file of the project (one project per cache folder here). */
@@ -78,7 +78,7 @@ describe('the contracts cache', () => {
     const cache = await readCache(folder)
     // The model is a hash of the contracts package’s code, not its version (0.0.0 throughout development).
     expect({model: cache.model, dir: cache.dir}).toEqual({model: expect.stringMatching(/^[\da-f]{64}$/), dir: path.join(folder, '.greenlight')})
-    expect(Object.keys(cache.files)).toEqual(['CONTRACTS.md', path.join('contracts', 'C-06.md')])
+    expect(Object.keys(cache.files)).toEqual(['GRAPH.json', 'CONTRACTS.md', path.join('contracts', 'C-06.md')])
     expect(cache.files['CONTRACTS.md']!.contracts![0]!.position).toEqual({start: {line: 8, column: 1, offset: 208}, end: {line: 45, column: 23, offset: 1084}})
     await expect(fs.readdir(path.join(folder, '.greenlight', 'tiers'))).rejects.toThrow()
   })
@@ -172,6 +172,29 @@ describe('the contracts cache', () => {
     const run = await tiers(folder, ['status'], {TIERS_NO_CACHE: '1'})
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warning})
     await expect(fs.access(userCache(folder))).rejects.toThrow()
+  })
+
+  it.concurrent('keeps a GRAPH.json read as its slices, used while the file is unchanged', async ({expect}) => {
+    const folder = await project()
+    const graphFile = path.join(folder, '.greenlight', 'GRAPH.json')
+    const first = await tiers(folder, ['status'])
+    expect(first.code).toBe(0)
+    expect((await readCache(folder)).files['GRAPH.json']!.graph!.slices.map((slice) => [slice.id, slice.tier])).toEqual([
+      ['S-01', null],
+      ['S-02', null]
+    ])
+    // A stored name shows only when the entry is used.
+    await editCache(folder, (cache) => {
+      cache.files['GRAPH.json']!.graph!.slices[0]!.name = 'Stored Cards'
+    })
+    expect((await tiers(folder, ['status'])).stdout).toBe(first.stdout.replace('S-01 Campaign Cards:', 'S-01 Stored Cards:'))
+    // An edited graph is read again, as is a damaged entry.
+    await fs.appendFile(graphFile, '\n')
+    expect(await tiers(folder, ['status'])).toEqual(first)
+    await editCache(folder, (cache) => {
+      ;(cache.files['GRAPH.json']!.graph as unknown as {slices: unknown}).slices = 'none'
+    })
+    expect(await tiers(folder, ['status'])).toEqual(first)
   })
 
   it('keeps a GRAPH.md read as its slices, used while the file is unchanged', async ({expect}) => {

@@ -2,17 +2,14 @@
  * The model’s terms without its reader: tiers, field labels, dialect names,
  * contract, slice and session ids, check timeouts. No markdown parser loads with them
  * (nor the YAML parser, which loads on the first frontmatter read), so a tool
- * that starts often (the `tiers` command) imports these alone and loads the
- * reader only when it has a file to read.
+ * can import these alone and load the reader only when it has a file to read.
+ * A tool that starts often (the `tiers` command) and needs neither field
+ * labels nor dialect names imports `gate-terms`, which loads no dialect.
  */
-export {describeContractProblem} from './lib/describe.js'
+export * from './gate-terms.js'
 export {dialectNames, dialectOf, labelFor} from './lib/dialects/index.js'
 export {expectedLabel, fieldLabels, resolveFieldKey} from './lib/fields.js'
 export type {FieldLabels, LabelStyle} from './lib/fields.js'
-export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
-export {contractKey, contractLabel, foldContractName, isContractId, normalizeContractId, parseContractHeading, parseSliceHeading} from './lib/heading.js'
-export {defaultTier, effectiveTier, isTier, readTier, tiers} from './lib/tier.js'
-export {checkTimeoutRule, isCheckTimeout, maxCheckTimeoutSeconds} from './lib/timeout.js'
 export type {
   Contract,
   ContractAnalysis,

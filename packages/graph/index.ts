@@ -1,7 +1,7 @@
 // No markdown parser loads with this entry point: it loads on the first GRAPH.md read (see `./markdown`).
 export {checkSliceId, readTierText} from './lib/graph.js'
 export type {FolderGraph, Graph, GraphProblem, GraphRef, GraphSlice, TierText} from './lib/graph.js'
-export {readGraphJson} from './lib/graph-json.js'
+export {jsonGraph, readGraphJson} from './lib/graph-json.js'
 export type {MarkdownGraph} from './lib/graph-markdown.js'
 export {graphNames, indexContracts, matchSlice, slicesByContract} from './lib/match.js'
 export type {ContractIndex, ContractNames, SliceMatch} from './lib/match.js'

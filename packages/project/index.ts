@@ -4,7 +4,6 @@ export {formatProblem} from './lib/problems.js'
 export type {ProjectProblem} from './lib/problems.js'
 // The graph’s readers, from where they live, for the commands that used them from here.
 export {readGraphJson, readTierText} from '@verification-tiers/graph'
-export {readGraphMarkdown} from '@verification-tiers/graph/markdown'
 export type {Graph, GraphRef, GraphSlice, MarkdownGraph, TierText} from '@verification-tiers/graph'
 export {cachePath} from './lib/cache.js'
 export type {Warn} from './lib/cache.js'

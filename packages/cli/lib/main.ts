@@ -1,8 +1,7 @@
 import {readFile} from 'node:fs/promises'
 import {parseArgs} from 'node:util'
-import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
 import {InterruptedError} from '@verification-tiers/evidence/interrupted'
-import {ConcurrentChangeError, GateError} from '@verification-tiers/runtime'
+import {ConcurrentChangeError, GateError} from '@verification-tiers/runtime/errors'
 import {commands, findCommand, globalOptions, separateCommands} from './commands/index.js'
 import type {CommandSpec, OptionName} from './commands/index.js'
 import {exitCodes, firstLine, optionsMessage, quoteArgument, UserError} from './errors.js'
@@ -34,8 +33,10 @@ export interface Io {
   terminal?: {stdout: {columns: number} | null; stderr: boolean}
 }
 
-function parseTimeout(value: string | undefined): number | null {
+/** `--timeout`: the model’s rule for check timeouts loads only when one is given. */
+async function parseTimeout(value: string | undefined): Promise<number | null> {
   if (value === undefined) return null
+  const {checkTimeoutRule, isCheckTimeout} = await import('@verification-tiers/contracts/gate-terms')
   const seconds = Number(value)
   // Beyond a day Node’s timers overflow and fire at once: every check would time out.
   if (value.trim() === '' || !isCheckTimeout(seconds)) throw new UserError(`Unexpected \`--timeout ${value}\`, expected ${checkTimeoutRule}`)
@@ -120,7 +121,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       dir: values.dir ?? null,
       positionals: rest,
       detail: values.detail ?? null,
-      timeout: parseTimeout(values.timeout),
+      timeout: await parseTimeout(values.timeout),
       envAllow: parseEnvAllow(values['env-allow']),
       slice: values.slice ?? null,
       all: values.all,

@@ -12,7 +12,7 @@ import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
 import type {VerificationRun, VerificationStatus} from './status.js'
 import {decideStop, readStopBlocks, recordStopDecision, stopHookOutput} from './stop-hook.js'
 import type {RemainingCriterion, SliceJudgement, StopDecision} from './stop-hook.js'
-import {projectFingerprint} from './verify.js'
+import {projectFingerprint} from './project-fingerprint.js'
 
 /** What the stop hook is asked. */
 export interface StopHookRequest {

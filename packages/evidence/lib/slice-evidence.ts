@@ -3,7 +3,7 @@ import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {GateContext} from '@verification-tiers/runtime'
 import {judgeFreshness, readVerificationStatus} from './status.js'
 import type {Freshness} from './status.js'
-import {projectFingerprint} from './verify.js'
+import {projectFingerprint} from './project-fingerprint.js'
 
 /**
  * What the gate could not read, match or prove in the project, one line each

@@ -1,14 +1,14 @@
 import path from 'node:path'
 import {readFile} from 'node:fs/promises'
-import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/terms'
+import {checkTimeoutRule, isCheckTimeout} from '@verification-tiers/contracts/gate-terms'
 import {gateContext, ProjectError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
-import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
-import {sourceFingerprint} from './fingerprint.js'
+import {projectTestCommand} from '@verification-tiers/runtime'
 import type {SourceFingerprint} from './fingerprint.js'
 import {InterruptedError} from './interrupted.js'
+import {projectFingerprint, projectRoot} from './project-fingerprint.js'
 import {lintInWorker} from './lint-in-worker.js'
 import type {LintNote} from './lint-in-worker.js'
 import {stopAllGroups} from './process-groups.js'
@@ -59,27 +59,11 @@ export function checkEnvironment(allow: readonly string[] | null | undefined, en
   return kept
 }
 
-/** The folder criteria run in: the one holding the project folder. */
-export function projectRoot(project: Project): string {
-  return path.dirname(path.resolve(project.dir))
-}
-
-/** The sources as they are now, leaving out tiers’ own state (which runs and responses write). */
-export function projectFingerprint(project: Project): Promise<SourceFingerprint> {
-  const root = projectRoot(project)
-  return sourceFingerprint(root, [path.relative(root, path.join(path.resolve(project.dir), stateFolder)) || '.'], {command: testCommand(project)})
-}
-
 /** The fingerprint before the checks, marked unproven when the one after differs (or either is). */
 function sameSources(before: SourceFingerprint, after: SourceFingerprint): SourceFingerprint {
   if (before.unproven || after.unproven) return {...before, unproven: before.unproven ?? after.unproven}
   if (before.gitHead !== after.gitHead || before.worktree !== after.worktree) return {...before, unproven: 'the sources changed while the checks ran'}
   return before
-}
-
-/** The project’s own test or compile command (`config.json` `test.command`), if any. */
-function testCommand(project: Project): string | null {
-  return projectTestCommand(project.config)
 }
 
 /**
@@ -140,7 +124,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
     if (signal.aborted) await new Promise<never>(() => {})
     return result
   }
-  const test = testCommand(project)
+  const test = projectTestCommand(project.config)
   // One test run serves every slice of an `--all`.
   const testResult = test ? await run(test) : null
   const ended = (slice: string | null, result: CheckResult) => {

@@ -1,4 +1,4 @@
-import {IdError, isSliceId, isTier} from '@verification-tiers/contracts/terms'
+import {IdError, isSliceId, isTier} from '@verification-tiers/contracts/gate-terms'
 import type {Tier} from '@verification-tiers/contracts/terms'
 import {ProjectError} from './errors.js'
 

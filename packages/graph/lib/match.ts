@@ -1,4 +1,4 @@
-import {contractKey} from '@verification-tiers/contracts/terms'
+import {contractKey} from '@verification-tiers/contracts/gate-terms'
 import type {Graph, GraphRef, GraphSlice} from './graph.js'
 
 /** What a graph may call a contract by: its id (if it has one) and its name. */

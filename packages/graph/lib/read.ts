@@ -2,7 +2,7 @@ import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import {ProjectError} from './errors.js'
 import {graphFiles} from './files.js'
 import type {FolderGraph} from './graph.js'
-import {jsonGraph} from './graph-json.js'
+import {jsonGraph as graphOfJson} from './graph-json.js'
 
 /** How a folder’s graph is read. */
 export interface ReadGraphOptions<Text> {
@@ -17,6 +17,12 @@ export interface ReadGraphOptions<Text> {
    * caller that must bound the parse (the gate) reads it elsewhere.
    */
   markdownGraph?: (text: string, file: string) => Promise<FolderGraph> | FolderGraph
+  /**
+   * Read a `GRAPH.json`'s text into its graph; by default `jsonGraph`. A
+   * caller that keeps what it read (the gate’s contracts cache) skips the
+   * reading of a file it has seen.
+   */
+  jsonGraph?: (text: string, file: string) => Promise<FolderGraph> | FolderGraph
 }
 
 /** Largest graph file read, in bytes: 16 MiB, as every input of the gate. */
@@ -30,7 +36,7 @@ export const graphSizeLimit = 16 * 1024 * 1024
  */
 export async function readGraph(
   dir: string,
-  {readFile = readGraphFile, markdownGraph}: ReadGraphOptions<Promise<string | undefined> | string | undefined> = {}
+  {readFile = readGraphFile, markdownGraph, jsonGraph = graphOfJson}: ReadGraphOptions<Promise<string | undefined> | string | undefined> = {}
 ): Promise<FolderGraph | null> {
   const files = graphFiles(dir)
   const json = await readFile(files.json)

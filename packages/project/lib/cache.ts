@@ -1,32 +1,33 @@
 import {createHash} from 'node:crypto'
-import {mkdir, readdir, readFile, realpath} from 'node:fs/promises'
+import {readdirSync, readFileSync} from 'node:fs'
+import {mkdir, realpath} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Contract} from '@verification-tiers/contracts'
 import type {FolderGraph} from '@verification-tiers/graph'
-import {foldContractName} from '@verification-tiers/contracts/terms'
+import {foldContractName} from '@verification-tiers/contracts/gate-terms'
 import isRecord from 'is-plain-obj'
 import {formatSize, parseJson, readInputFile, writeFailure, writeOwnFile} from '@verification-tiers/runtime'
 import {firstLine} from './errors.js'
 
 /**
- * What was read of each contract file and of `GRAPH.md`, by content hash, so
- * a command does not parse an unchanged file again. It is kept in the
- * user’s cache folder, outside every project: whoever can edit the project
- * cannot make an entry say what its file does not. Entries are keyed on the
- * code that read them (the contract model), so another version’s are
- * never used.
+ * What was read of each contract file and of the graph (`GRAPH.json`,
+ * `GRAPH.md`), by content hash, so a command does not read an unchanged file
+ * again. It is kept in the user’s cache folder, outside every project:
+ * whoever can edit the project cannot make an entry say what its file does
+ * not. Entries are keyed on the code that read them (the contract model), so
+ * another version’s are never used.
  */
 export interface ContractCache {
   /** The contracts stored for `file` with exactly this content `hash`; `null` when there are none. */
   get: (file: string, hash: string) => Contract[] | null
   /** Store what `file` with content `hash` holds. */
   set: (file: string, hash: string, contracts: Contract[]) => void
-  /** The graph stored for `GRAPH.md` with exactly this content `hash`; `null` when there is none. */
+  /** The graph stored for `GRAPH.json` or `GRAPH.md` with exactly this content `hash`; `null` when there is none. */
   getGraph: (file: string, hash: string) => FolderGraph | null
-  /** Store the graph read from `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
+  /** Store the graph read from `GRAPH.json` or `GRAPH.md` with content `hash`: a graph with problems is not stored, so none is lost. */
   setGraph: (file: string, hash: string, graph: FolderGraph) => void
   /** Write the cache when it changed: best effort, with a warning when it cannot be written. */
   save: () => Promise<void>
@@ -85,7 +86,8 @@ const warned = new Set<string>()
 /** The project’s contracts cache for this run (see `ContractCache`). Set `TIERS_NO_CACHE` for none. */
 export async function openCache(dir: string, warn: Warn): Promise<ContractCache> {
   if (process.env.TIERS_NO_CACHE) return noCache
-  const [model, file] = await Promise.all([modelHash(), cachePath(dir)])
+  const model = modelHash()
+  const file = await cachePath(dir)
   const stored = await readStored(file, model)
   const next: Record<string, StoredFile> = {}
   let changed = false
@@ -157,7 +159,7 @@ function isStoredContracts(value: unknown): boolean {
 
 /** A stored graph of the shape a reader gives: slices and no problems. */
 function isStoredGraph(value: unknown): boolean {
-  return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && value.from === 'GRAPH.md'
+  return isRecord(value) && Array.isArray(value.slices) && Array.isArray(value.problems) && value.problems.length === 0 && typeof value.file === 'string' && (value.from === 'GRAPH.md' || value.from === 'GRAPH.json')
 }
 
 /** The stored entries when the cache is of this model; none when it is missing, unreadable or another version’s. */
@@ -176,40 +178,46 @@ async function readStored(file: string, model: string): Promise<Record<string, u
   return storedModel === model && isRecord(files) ? files : {}
 }
 
-let model: Promise<string> | undefined
+let model: string | undefined
 
 /**
  * A hash of the code that reads contracts and graphs: every module of the
  * contracts and graph packages as built, and the gate’s parser. Any change
  * to the model, even without a new version, makes every stored entry
- * another model’s. Taken once per process.
+ * another model’s. Taken once per process, with synchronous reads: the
+ * command waits for it anyway, and some fifty small files read at once cost
+ * a third of what a promise for each does.
  */
-function modelHash(): Promise<string> {
+function modelHash(): string {
   model ??= hashCode([
-    codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/contracts'))),
-    codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/graph'))),
-    Promise.resolve([fileURLToPath(new URL('./parse.js', import.meta.url))])
+    ...codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/contracts'))),
+    ...codeFiles(path.dirname(createRequire(import.meta.url).resolve('@verification-tiers/graph'))),
+    fileURLToPath(new URL('./parse.js', import.meta.url))
   ])
   return model
 }
 
-async function hashCode(lists: Array<Promise<string[]>>): Promise<string> {
-  const files = (await Promise.all(lists)).flat()
+function hashCode(files: readonly string[]): string {
   const hash = createHash('sha256')
   for (const file of files) {
     // A file that is not there hashes as missing: the cache then goes stale, and nothing fails.
-    const code = await readFile(file).catch(() => 'missing')
+    let code: Buffer | string
+    try {
+      code = readFileSync(file)
+    } catch {
+      code = 'missing'
+    }
     hash.update(file.split(path.sep).slice(-3).join('/')).update('\0').update(code).update('\0')
   }
   return hash.digest('hex')
 }
 
 /** The `.js` files under `folder`, sorted, found with a loop. */
-async function codeFiles(folder: string): Promise<string[]> {
+function codeFiles(folder: string): string[] {
   const found: string[] = []
   const folders = [folder]
   for (let next = folders.pop(); next !== undefined; next = folders.pop()) {
-    for (const entry of await readdir(next, {withFileTypes: true})) {
+    for (const entry of readdirSync(next, {withFileTypes: true})) {
       const full = path.join(next, entry.name)
       if (entry.isDirectory()) folders.push(full)
       else if (entry.isFile() && entry.name.endsWith('.js')) found.push(full)

@@ -1,12 +1,12 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
-import {contractKey, describeContractProblem} from '@verification-tiers/contracts/terms'
+import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
 import {hashContractText, openCache} from './cache.js'
 import type {ContractCache, Warn} from './cache.js'
-import {checkSliceId, graphNames, indexContracts, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
+import {checkSliceId, graphNames, indexContracts, jsonGraph, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
 import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
 import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
@@ -172,17 +172,22 @@ function readGraph(dir: string, cache: ContractCache, parser: LazyReader): Promi
       if (json !== undefined) parseJsonText(file, json)
       return json
     },
+    // Its positions take a scan of the whole file, many times JSON.parse’s time: kept, unless the cache has it.
+    jsonGraph: (text, file) => cachedGraph(dir, cache, text, file, () => jsonGraph(text, file)),
     // Parsed in a worker under the same deadline as the contract files, unless the cache has it.
-    markdownGraph: async (text, file) => {
-      const key = path.relative(dir, file)
-      const hash = hashContractText(text)
-      const cached = cache.getGraph(key, hash)
-      if (cached) return {...cached, file}
-      const graph = await (await parser.get()).readGraph(file, text)
-      cache.setGraph(key, hash, graph)
-      return graph
-    }
+    markdownGraph: (text, file) => cachedGraph(dir, cache, text, file, async () => (await parser.get()).readGraph(file, text))
   })
+}
+
+/** The graph of `file` the cache holds for this `text`, else the one `read` gives, then kept. */
+async function cachedGraph(dir: string, cache: ContractCache, text: string, file: string, read: () => Promise<FolderGraph> | FolderGraph): Promise<FolderGraph> {
+  const key = path.relative(dir, file)
+  const hash = hashContractText(text)
+  const cached = cache.getGraph(key, hash)
+  if (cached) return {...cached, file}
+  const graph = await read()
+  cache.setGraph(key, hash, graph)
+  return graph
 }
 
 /**

@@ -2,7 +2,7 @@
  * The words and numbers of the verification-tier protocol. The generated docs
  * and the runtime both read them from here, so a changed word changes both.
  */
-import {defaultTier, tiers} from '@verification-tiers/contracts/terms'
+import {defaultTier, tiers} from '@verification-tiers/contracts/gate-terms'
 import type {Tier} from '@verification-tiers/contracts'
 
 export {defaultTier, tiers}

@@ -8,14 +8,7 @@ import type {EscalationOption, HandoffContract, Route} from './routing.js'
 import type {ResolvedSlice} from './slice.js'
 import {readSliceState, updateSliceState} from './state.js'
 import type {AnswerEntry, SliceState} from './state.js'
-
-/** A request the slice’s state cannot take (bad choice, nothing to route): the caller’s mistake. */
-export class GateError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'GateError'
-  }
-}
+import {GateError} from './gate-error.js'
 
 /** What the gate of one slice works with. */
 export interface GateContext {

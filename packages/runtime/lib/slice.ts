@@ -1,4 +1,4 @@
-import {effectiveTier, tiers} from '@verification-tiers/contracts/terms'
+import {effectiveTier, tiers} from '@verification-tiers/contracts/gate-terms'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import type {VerifyCheckpointData} from '@verification-tiers/protocol'
 

@@ -1,5 +1,5 @@
-import {unclearVerdictReason} from '@verification-tiers/protocol'
-import type {Verdict} from '@verification-tiers/protocol'
+import {unclearVerdictReason} from '@verification-tiers/protocol/vocabulary'
+import type {Verdict} from '@verification-tiers/protocol/vocabulary'
 
 /** A verifier’s reply, read: the verdict, and the rest of the reply (or why it was unclear). */
 export interface ParsedVerdict {

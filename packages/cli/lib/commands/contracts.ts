@@ -1,5 +1,5 @@
 import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
-import {isTier} from '@verification-tiers/contracts/terms'
+import {isTier} from '@verification-tiers/contracts/gate-terms'
 import {contractTier} from '@verification-tiers/runtime'
 import {findSlice, formatProblem, loadProject, UserError} from '@verification-tiers/project'
 import type {LoadedContract, Project, ProjectProblem} from '@verification-tiers/project'

@@ -1,5 +1,4 @@
-import {checkApprovable, openTaskLines, projectProblems, sliceFreshness} from '@verification-tiers/evidence'
-import type {Freshness} from '@verification-tiers/evidence'
+import type {Freshness} from '@verification-tiers/evidence/gate'
 import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
@@ -30,8 +29,12 @@ import {dirOf, heading, loadSliceContext, warningsOf} from './shared.js'
 import {statusNotes, statusRows} from './status-rows.js'
 import type {Command} from './shared.js'
 
+/** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
+const evidence = () => import('@verification-tiers/evidence/gate')
+
 export const checkpoint: Command = async (input) => {
   const {project, context, warnings: projectWarnings} = await loadSliceContext(input, 'tiers checkpoint <slice>', 1)
+  const {openTaskLines, projectProblems, sliceFreshness} = await evidence()
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
   const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
@@ -106,7 +109,7 @@ export const respond: Command = async (input) => {
   const {project, context, warnings} = await loadSliceContext(input, 'tiers respond <slice> <text…>', 2)
   const text = input.positionals.slice(1).join(' ')
   const {slice} = context
-  if (interpretResponse(text).kind === 'approval') await checkApprovable(project, context)
+  if (interpretResponse(text).kind === 'approval') await (await evidence()).checkApprovable(project, context)
   let result
   try {
     result = await recordResponse(context, text)

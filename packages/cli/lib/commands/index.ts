@@ -1,10 +1,6 @@
-import {approvalReplies, barePartialReplies, bareRejectionReplies, escalationOptions} from '@verification-tiers/protocol'
-import {contracts} from './contracts.js'
-import {stopHook, verdict, verify} from './evidence.js'
-import {checkpoint, escalate, report, respond, route, status} from './gate.js'
+import {approvalReplies, barePartialReplies, bareRejectionReplies, escalationOptions} from '@verification-tiers/protocol/vocabulary'
 import type {Command} from './shared.js'
 
-export {defaultDir} from './shared.js'
 export type {CommandInput, CommandResult} from './shared.js'
 
 /** For help text. */
@@ -56,6 +52,16 @@ export interface CommandSpec {
   exitCodes: Readonly<Record<number, string>>
 }
 
+/**
+ * A command whose module loads when it runs: the table, the help and every
+ * other command load none of it (`tiers` starts at every stop of an agent).
+ */
+function lazy<Name extends string>(load: () => Promise<Record<Name, Command>>, name: Name): Command {
+  return async (input) => (await load())[name](input)
+}
+
+const gate = () => import('./gate.js')
+
 const broken = 'a broken file (named, with its line when it has one)'
 
 /** `\`yes\`, \`ok\``: replies as help quotes them. */
@@ -63,7 +69,7 @@ const quotedList = (replies: readonly string[]) => replies.map((reply) => `\`${r
 
 const specs: Record<string, CommandSpec> = {
   checkpoint: {
-    run: checkpoint,
+    run: lazy(gate, 'checkpoint'),
     usage: 'checkpoint <slice>',
     summary: 'print the slice’s Verify checkpoint (or say it is auto)',
     description: `Print the slice’s Verify checkpoint: the acceptance criteria, then the steps,
@@ -76,7 +82,7 @@ changed. For an auto slice it says no checkpoint is needed. Writes nothing.`,
     exitCodes: {0: 'the checkpoint, or the slice is auto', 1: 'the gate is closed (no fresh passing verification), or a usage error', 2: broken}
   },
   respond: {
-    run: respond,
+    run: lazy(gate, 'respond'),
     usage: 'respond <slice> <text…> | --undo <slice>',
     summary: 'record the user’s reply: approval, or feedback verbatim; --undo',
     description: `Record the user’s reply to the checkpoint. A reply is read in any case, with
@@ -104,7 +110,7 @@ escalation choice can no longer be withdrawn.`,
     }
   },
   route: {
-    run: route,
+    run: lazy(gate, 'route'),
     usage: 'route <slice> <1|2|3> [--detail <text>]',
     summary: 'record how to address the latest rejection; print the hand-off',
     description: `Record how to address the latest rejection and print the hand-off:
@@ -115,7 +121,7 @@ escalation choice can no longer be withdrawn.`,
     exitCodes: {0: 'recorded', 1: 'a bad choice, no rejection waiting for a route, an escalation choice due first, or a usage error', 2: broken}
   },
   escalate: {
-    run: escalate,
+    run: lazy(gate, 'escalate'),
     usage: 'escalate <slice> <1|2|3>',
     summary: `record the escalation choice (${escalationChoices})`,
     description: `Record the escalation choice once the slice has reached the rejection
@@ -127,7 +133,7 @@ auto, the open feedback kept as the acknowledged mismatch).`,
     exitCodes: {0: 'recorded', 1: 'a bad choice, fewer rejections than the threshold, a slice already decided, or a usage error', 2: broken}
   },
   status: {
-    run: status,
+    run: lazy(gate, 'status'),
     usage: 'status [slice]',
     summary: 'tiers, rejection counts, decisions and stale approvals',
     description: `One line per slice (or the one given): its tier, rejections of the threshold,
@@ -137,7 +143,7 @@ decision (stale when its contracts changed since), and what it waits for.`,
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
   },
   report: {
-    run: report,
+    run: lazy(gate, 'report'),
     usage: 'report <slice>',
     summary: 'the verifier’s tier report',
     description: `The verifier’s tier report: the effective tier, each contract’s tier,
@@ -147,7 +153,7 @@ criteria and step counts, and warnings. Informational: it enforces nothing.`,
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
   },
   contracts: {
-    run: contracts,
+    run: lazy(() => import('./contracts.js'), 'contracts'),
     usage: 'contracts [--slice <slice>]',
     summary: 'every contract as read: tier, criteria and steps with their lines',
     description: `Show every contract as it was read: file and line, dialect, slice, the tier
@@ -158,7 +164,7 @@ and check, and text under a criteria or steps label not read as items.`,
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
   },
   verify: {
-    run: verify,
+    run: lazy(() => import('./verify.js'), 'verify'),
     usage: 'verify <slice> | --all [--timeout <s>]',
     summary: 'run the criteria’s checks; record the run for the checkpoint',
     description: `Run the slice’s checks (or every slice’s) in the folder holding the project
@@ -177,7 +183,7 @@ hook.`,
     }
   },
   'stop-hook': {
-    run: stopHook,
+    run: lazy(() => import('./stop-hook.js'), 'stopHook'),
     usage: 'stop-hook',
     summary: 'answer a coding agent’s Stop hook (JSON on stdin)',
     description: `Answer a coding agent’s Stop hook: read its JSON on stdin, print a block while
@@ -189,7 +195,7 @@ valve lets it stop with a warning.`,
     exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS or session_id'}
   },
   verdict: {
-    run: verdict,
+    run: lazy(() => import('./verdict.js'), 'verdict'),
     usage: 'verdict <text…> | -',
     summary: 'read a verifier’s reply: PASS, PASS_WITH_WARNINGS, FAIL_SOFT, FAIL_HARD',
     description: `Read a verifier’s reply, from the arguments or stdin (\`-\` or none), by its

@@ -1,4 +1,3 @@
-import {readVerificationStatus} from '@verification-tiers/evidence'
 import {readSliceState} from '@verification-tiers/runtime'
 import type {SliceState, SliceStatus} from '@verification-tiers/runtime'
 import type {StatusNote, StatusRow} from '../status-table.js'
@@ -17,6 +16,8 @@ export interface StatusExtras {
  * route, an escalation, a decision).
  */
 export async function statusRows(dir: string, statuses: ReadonlyArray<SliceStatus & StatusExtras>): Promise<StatusRow[]> {
+  // The runs are read for the table alone: piped, `tiers status` loads none of the evidence.
+  const {readVerificationStatus} = await import('@verification-tiers/evidence/gate')
   const runs = (await readVerificationStatus(dir))?.slices ?? {}
   const rows: StatusRow[] = []
   for (const status of statuses) {

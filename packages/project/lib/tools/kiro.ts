@@ -1,7 +1,7 @@
 import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
+import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectProblem} from '../problems.js'

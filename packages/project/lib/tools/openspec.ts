@@ -1,15 +1,12 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Tier} from '@verification-tiers/contracts'
-import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/terms'
+import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {inputLimits, readInputFile} from '@verification-tiers/runtime'
-import {toString} from 'mdast-util-to-string'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
-import {parseMarkdownText, readDeltaSpec, statedTier, tierStatements, toContract, verified} from '@verification-tiers/contracts/tools'
 import type {DeltaRequirement} from '@verification-tiers/contracts/tools'
-import {readTasks, taskList} from './read-tasks.js'
 import type {TaskList} from './read-tasks.js'
 import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
 
@@ -69,6 +66,7 @@ export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions):
   }
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const changes: OpenSpecChange[] = []
+  const readers = await loadReaders()
   for (const entry of await sortedEntries(changesDir)) {
     const full = path.join(changesDir, entry.name)
     if (entry.name.startsWith('.') || entry.name === 'archive') continue
@@ -76,14 +74,23 @@ export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions):
       reading.problems.push({file: full, line: null, message: 'Unexpected file in changes/, expected a change folder changes/<change>/ with proposal.md, tasks.md and specs/'})
       continue
     }
-    const change = await readChange(full, entry.name, defaultTier, reading)
+    const change = await readChange(full, entry.name, defaultTier, reading, readers)
     changes.push(change)
   }
   return {reading, changes}
 }
 
+/** The markdown readers, loaded when a folder is read (finding the project's folder needs none of them). */
+async function loadReaders() {
+  const [tools, tasks, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('./read-tasks.js'), import('mdast-util-to-string')])
+  return {...tools, ...tasks, toString}
+}
+
+type Readers = Awaited<ReturnType<typeof loadReaders>>
+
 /** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
-async function readChange(dir: string, id: string, defaultTier: Tier, reading: ToolReading): Promise<OpenSpecChange> {
+async function readChange(dir: string, id: string, defaultTier: Tier, reading: ToolReading, readers: Readers): Promise<OpenSpecChange> {
+  const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, toString, verified} = readers
   const problems = reading.problems
   const validId = isSliceId(id)
   if (!validId) problems.push({file: dir, line: null, message: `Unexpected change folder name ${JSON.stringify(id)}, expected ${sliceIdRule}`})

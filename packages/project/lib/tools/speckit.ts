@@ -1,6 +1,6 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
-import {describeContractProblem} from '@verification-tiers/contracts/terms'
+import {describeContractProblem} from '@verification-tiers/contracts/gate-terms'
 import {inputLimits, isSliceId, readInputFile, sliceIdRule} from '@verification-tiers/runtime'
 import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'

@@ -1,6 +1,5 @@
 import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import type {ProjectProblem} from '../problems.js'
-import {openTasks, readTasks} from './read-tasks.js'
 import type {OpenTask} from './types.js'
 
 /**
@@ -17,5 +16,7 @@ export async function readOpenTasks(file: string): Promise<{open: OpenTask[]; pr
     return {open: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
   }
   if (text === undefined) return {open: [], problems: []}
+  // The markdown reader loads only for a file to read.
+  const {openTasks, readTasks} = await import('./read-tasks.js')
   return {open: openTasks(readTasks(file, text)), problems: []}
 }

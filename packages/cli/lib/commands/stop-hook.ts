@@ -1,46 +1,11 @@
 import path from 'node:path'
-import {answerStopHook, projectProblems, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
-import type {CheckProgress} from '@verification-tiers/evidence'
-import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
-import {findSlice, loadProject} from '@verification-tiers/project'
-import {describeJsonError, isHardFail, isPass, isSessionId, parseVerdict, sessionIdRule, toJobStatus} from '@verification-tiers/runtime'
-import {exitCodes, firstLine, UserError} from '../errors.js'
+import {answerStopHook} from '@verification-tiers/evidence/gate'
+import {defaultMaxStopBlocks} from '@verification-tiers/protocol/vocabulary'
+import {describeJsonError, isSessionId, sessionIdRule} from '@verification-tiers/runtime'
+import {firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
-import {whileInterruptible} from '../interrupt.js'
-import {elapsedLine, progressLine} from '../verify-progress.js'
-import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
-
-export const verify: Command = async (input) => {
-  const [id] = input.positionals
-  if (input.all === Boolean(id)) throw new UserError('Unexpected arguments, expected `tiers verify <slice>` or `tiers verify --all`')
-  const project = await loadProject(await dirOf(input))
-  const slices = id ? [findSlice(project, id)] : project.slices
-  // At a terminal, each check as it ends and the time taken, on stderr: the run may take minutes, and stdout stays the report.
-  const {progress} = input
-  const started = performance.now()
-  let checks = 0
-  const onCheck = progress
-    ? (ended: CheckProgress) => {
-        checks++
-        progress(progressLine(ended))
-      }
-    : undefined
-  const runs = await whileInterruptible((signal) => verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck, signal}))
-  progress?.(elapsedLine(checks, performance.now() - started))
-  // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.
-  const problems = projectProblems(project)
-  const passed = runs.every((run) => run.all_automated_pass) && problems.length === 0
-  const unread = problems.length === 0 ? [] : [`Not read or not matched (${problems.length}; nothing passes until each is resolved):\n${problems.map((line) => `  ${line}`).join('\n')}`]
-  return {
-    text: [...runs.map(renderVerificationSummary), ...unread].join('\n\n'),
-    // One slice’s data is its run as the status file keeps it, and what could not be read when there is any.
-    data: id ? {...runs[0], ...(problems.length > 0 ? {problems} : {})} : {runs, problems, all_automated_pass: passed},
-    warnings: warningsOf(project),
-    exitCode: passed ? exitCodes.ok : exitCodes.user
-  }
-}
 
 /** How long the stop hook waits for the end of its input, and how much of it it takes. */
 const stopHookInputLimits = {seconds: 5, bytes: 1024 * 1024}
@@ -120,20 +85,4 @@ function maxStopBlocks(): number {
   const number = Number(value)
   if (!Number.isInteger(number) || number < 1) throw new UserError(`Unexpected TIERS_MAX_BLOCKS \`${value}\`, expected a whole number of 1 or more`)
   return number
-}
-
-/** The most of a verifier’s reply read from standard input: its verdict is in its first words. */
-const verdictInputBytes = 1024 * 1024
-
-export const verdict: Command = async (input) => {
-  const fromInput = input.positionals.length === 0 || (input.positionals.length === 1 && input.positionals[0] === '-')
-  const text = fromInput ? await input.stdin(verdictInputBytes) : input.positionals.join(' ')
-  const parsed = parseVerdict(text)
-  const jobStatus = toJobStatus(parsed.verdict)
-  return {
-    text: `${parsed.verdict} (job: ${jobStatus})${parsed.message ? `: ${parsed.message}` : ''}`,
-    data: {verdict: parsed.verdict, message: parsed.message, isPass: isPass(parsed.verdict), isHardFail: isHardFail(parsed.verdict), jobStatus},
-    warnings: [],
-    exitCode: isPass(parsed.verdict) ? exitCodes.ok : exitCodes.user
-  }
 }
