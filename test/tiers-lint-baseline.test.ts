@@ -1,6 +1,6 @@
 /**
- * End-to-end tests of what `tiers lint` adds to remark's conventions,
- * through the real bin: the baseline (written, applied, pruned, refused when
+ * What `tiers lint` adds to remark's conventions, through the cli's `main`
+ * in the test process (colour at a terminal through the real bin): the baseline (written, applied, pruned, refused when
  * it is not one), `--max-warnings`, colour only for a terminal, clean files
  * left out unless asked for, and one-line option errors in the `tiers: …`
  * form.
@@ -9,7 +9,8 @@ import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {linkedProject, runProcess, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {linkedProject, runProcess, tiersBin} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 afterAll(async () => {

@@ -1,7 +1,7 @@
 /**
- * End-to-end tests of `tiers lint` against the real `remark` CLI: for every
- * scenario both bins run on the same temporary project with the same
- * arguments, and `tiers lint` must print byte for byte the report remark
+ * `tiers lint` against the real `remark` CLI: for every scenario both run on
+ * the same temporary project with the same arguments (`tiers` through the
+ * cli's `main`, in the test process; its bin in `tiers-lint-ci.test.ts`), and `tiers lint` must print byte for byte the report remark
  * prints on stderr — without colours and with them — and exit with the same
  * code.
  *
@@ -16,7 +16,8 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {linkedProject, root, runProcess} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
