@@ -6,7 +6,7 @@
  * passing run: never before a run, after a failure, or once the sources,
  * HEAD or contracts changed.
  *
- * Every scenario runs `tiers` (the cli's `main`, in the test process) in its own temporary copy of the fixture,
+ * Every scenario runs the real bin in its own temporary copy of the fixture,
  * git-initialised and committed, so the fingerprint sees HEAD. Scenarios run
  * concurrently: most of their time is spent in `sleep`.
  *
@@ -16,8 +16,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
-import {builtBin, evidenceProject, git} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {builtBin, evidenceProject, git, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 import {parse as parseYaml} from 'yaml'
 
@@ -31,7 +30,10 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Run `tiers` in `cwd` (the cli's `main`, in this process), with `input` on standard input. */
+/**
+ * Run the real bin in `cwd`, with `input` on standard input: each run its own process, so that the scenarios' checks
+ * (which sleep, and time out) run side by side.
+ */
 const tiers = (cwd: string, args: string[], input = ''): Promise<Run> => runTiers(cwd, args, input)
 
 /** A temporary copy of the fixture, committed in a new git repository. */

@@ -8,7 +8,8 @@
  * `runTiers`.
  *
  * The working folder and the environment are the process's own, so runs take
- * turns: each waits for the one before it to end.
+ * turns: each waits for the one before it to end. Scenarios whose checks
+ * sleep or time out are faster side by side, each in a process of its own.
  */
 import {Readable} from 'node:stream'
 import {format} from 'node:util'
