@@ -12,6 +12,7 @@ import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import {lintFiles} from '@verification-tiers/lint'
 import type {LintSettings} from '@verification-tiers/lint'
+import {cachedSettings, expectCacheAgrees} from './cache-property.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -46,24 +47,7 @@ async function apply(folder: string, change: Edit): Promise<void> {
   await fs.writeFile(at(change.name), change.ids.map(bare).join('\n') || '# Nothing yet\n')
 }
 
-function settingsFor(cwd: string, cache: boolean): LintSettings {
-  return {
-    cwd,
-    files: ['.greenlight'],
-    frail: false,
-    quiet: false,
-    silent: false,
-    color: false,
-    detectConfig: false,
-    detectIgnore: true,
-    ignorePatterns: [],
-    format: 'stylish',
-    fix: false,
-    fixDryRun: false,
-    cache: cache ? '.cache/lint' : undefined,
-    baseline: false
-  }
-}
+const settingsFor = (cwd: string, cache: boolean): LintSettings => cachedSettings(cwd, ['.greenlight'], cache)
 
 const report = async (cwd: string, cache: boolean): Promise<string> => (await lintFiles(settingsFor(cwd, cache))).report.text
 
@@ -86,12 +70,7 @@ describe('the lint cache and the slice graph', () => {
         const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-cache-graph-')))
         folders.push(folder)
         await apply(folder, {kind: 'contract', name: 'CONTRACTS.md', ids: [1, 2]})
-        for (const change of before) await apply(folder, change)
-        // Twice: the second run is the warm one that remembers the files found.
-        await report(folder, true)
-        expect(await report(folder, true)).toBe(await report(folder, false))
-        for (const change of after) await apply(folder, change)
-        expect(await report(folder, true)).toBe(await report(folder, false))
+        await expectCacheAgrees(folder, apply, report, before, after)
       }),
       {numRuns: 12}
     )

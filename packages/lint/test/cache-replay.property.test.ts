@@ -16,6 +16,7 @@ import fc from 'fast-check'
 import {afterAll, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {formatLintBaseline, lintBaselineOf, lintFiles, replayLintOutput} from '@verification-tiers/lint'
 import type {LintOutput, LintResult, LintSettings} from '@verification-tiers/lint'
+import {cachedSettings, expectCacheAgrees} from './cache-property.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -104,24 +105,7 @@ async function apply(folder: string, change: Edit): Promise<void> {
   }
 }
 
-function settingsFor(cwd: string, cache: boolean): LintSettings {
-  return {
-    cwd,
-    files: ['.'],
-    frail: false,
-    quiet: false,
-    silent: false,
-    color: false,
-    detectConfig: false,
-    detectIgnore: true,
-    ignorePatterns: [],
-    format: 'stylish',
-    fix: false,
-    fixDryRun: false,
-    cache: cache ? '.cache/lint' : undefined,
-    baseline: false
-  }
-}
+const settingsFor = (cwd: string, cache: boolean): LintSettings => cachedSettings(cwd, ['.'], cache)
 
 /** The report of the folder, with the cache or without. */
 async function report(cwd: string, cache: boolean): Promise<string> {
@@ -252,12 +236,7 @@ describe('the lint cache', () => {
         folders.push(folder)
         await fs.writeFile(path.join(folder, 'a.md'), vague(1))
         await fs.writeFile(path.join(folder, 'b.md'), twice(2))
-        for (const change of before) await apply(folder, change)
-        // Twice: the second run is the warm one that remembers the files found.
-        await report(folder, true)
-        expect(await report(folder, true)).toBe(await report(folder, false))
-        for (const change of after) await apply(folder, change)
-        expect(await report(folder, true)).toBe(await report(folder, false))
+        await expectCacheAgrees(folder, apply, report, before, after)
       }),
       {numRuns: 12}
     )
