@@ -63,13 +63,14 @@ const markdown = fc.array(fc.tuple(piece, separator), {maxLength: 20}).map((part
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
 
 describe('ancestorsAt', () => {
-  it('gives the path a walk over every node gives, for every node’s place and any span', () => {
+  it('gives the path a walk over every node gives, for every node’s place, its ends and any span', () => {
     fc.assert(
       fc.property(markdown, fc.array(fc.tuple(fc.nat(), fc.nat({max: 40})), {maxLength: 6}), (text, spans) => {
         const tree = processor.parse(text)
         const places: Position[] = []
         const collect = (node: Node) => {
-          if (node.position) places.push(node.position)
+          // Its own place, and an empty place at each end: where two siblings touch, both hold it.
+          if (node.position) places.push(node.position, {start: node.position.start, end: node.position.start}, {start: node.position.end, end: node.position.end})
           if ('children' in node && Array.isArray(node.children)) for (const child of node.children as Node[]) collect(child)
         }
         collect(tree)
