@@ -36,19 +36,19 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
   // In tree order the last holder is in the last child's subtree that has one, else the node itself.
   // Frames: a node, its path, and how many of its children are still to try (from the last).
   const stack: Array<{node: Node; path: Node[]; next: number}> = []
-  const enter = (entered: Node, path: Node[]) => {
-    const children = 'children' in entered && Array.isArray(entered.children) ? (entered.children as Node[]) : []
-    stack.push({node: entered, path, next: children.length - 1})
-  }
+  const enter = (entered: Node, path: Node[]) => stack.push({node: entered, path, next: lastStartingBy(childrenOf(entered), from)})
   // A node with offsets that does not hold the place holds no descendant that does.
   if (holds(node, from, to) === false) return undefined
   enter(node, [...parents, node])
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!
-    const children = 'children' in frame.node && Array.isArray(frame.node.children) ? (frame.node.children as Node[]) : []
+    const children = childrenOf(frame.node)
     let descended = false
     while (frame.next >= 0) {
       const child = children[frame.next--]!
+      const end = child.position?.end.offset
+      // Siblings and their subtrees are in document order: before one that ends before the place, none reaches it.
+      if (end !== undefined && end < from) break
       if (holds(child, from, to) === false) continue
       enter(child, [...frame.path, child])
       descended = true
@@ -60,4 +60,42 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
     if (holds(frame.node, from, to) === true) return frame.path
   }
   return undefined
+}
+
+function childrenOf(node: Node): Node[] {
+  return 'children' in node && Array.isArray(node.children) ? (node.children as Node[]) : []
+}
+
+/**
+ * The index of the last child that starts at or before `from` (children are
+ * in document order): those after it cannot hold the place. The last index
+ * when a child has no offsets (a plugin made it; what it holds may start
+ * anywhere between its siblings), so that every child is tried.
+ */
+function lastStartingBy(children: Node[], from: number): number {
+  if (!allPlaced(children)) return children.length - 1
+  let low = 0
+  let high = children.length - 1
+  let found = -1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (children[middle]!.position!.start.offset! <= from) {
+      found = middle
+      low = middle + 1
+    } else {
+      high = middle - 1
+    }
+  }
+  return found
+}
+
+/** Whether every child has offsets: looked at once per list of children, however many messages point into it. */
+const placed = new WeakMap<Node[], boolean>()
+function allPlaced(children: Node[]): boolean {
+  let known = placed.get(children)
+  if (known === undefined) {
+    known = children.every((child) => child.position?.start.offset !== undefined && child.position.end.offset !== undefined)
+    placed.set(children, known)
+  }
+  return known
 }

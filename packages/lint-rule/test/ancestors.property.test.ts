@@ -63,17 +63,24 @@ const markdown = fc.array(fc.tuple(piece, separator), {maxLength: 20}).map((part
 const processor = unified().use(remarkParse).use(remarkFrontmatter)
 
 describe('ancestorsAt', () => {
-  it('gives the path a walk over every node gives, for every node’s place, its ends and any span', () => {
+  it('gives the path a walk over every node gives, for every node’s place, its ends and any span, with or without nodes that have no position', () => {
     fc.assert(
-      fc.property(markdown, fc.array(fc.tuple(fc.nat(), fc.nat({max: 40})), {maxLength: 6}), (text, spans) => {
+      fc.property(markdown, fc.array(fc.tuple(fc.nat(), fc.nat({max: 40})), {maxLength: 6}), fc.nat({max: 5}), (text, spans, unplacedEvery) => {
         const tree = processor.parse(text)
         const places: Position[] = []
+        // Nodes a plugin made have no position: every few nodes lose theirs (none when 0).
+        let count = 0
+        const unplace = (node: Node) => {
+          if (unplacedEvery > 0 && node !== tree && ++count % unplacedEvery === 0) delete node.position
+          if ('children' in node && Array.isArray(node.children)) for (const child of node.children as Node[]) unplace(child)
+        }
         const collect = (node: Node) => {
           // Its own place, and an empty place at each end: where two siblings touch, both hold it.
           if (node.position) places.push(node.position, {start: node.position.start, end: node.position.start}, {start: node.position.end, end: node.position.end})
           if ('children' in node && Array.isArray(node.children)) for (const child of node.children as Node[]) collect(child)
         }
         collect(tree)
+        unplace(tree)
         for (const [start, length] of spans) {
           const from = text.length === 0 ? 0 : start % (text.length + 1)
           const to = Math.min(text.length, from + length)
