@@ -1,14 +1,32 @@
 // Runs in its own process: parse every markdown file under a folder with
-// three pipelines, in turns, and print the fastest time of each as JSON:
+// three pipelines and print, as JSON, what each costs and what the rules add:
 // - `parse`: remark-parse + remark-frontmatter;
 // - `remark-lint`: the same and remark-lint (its message control, no rules);
 // - `preset`: remark-parse + the verification-tiers preset (which brings
 //   remark-frontmatter, remark-lint and the contract rules).
-// In one process and in turns, so that the ratios are not the noise of two
-// processes on a busy machine; a first round warms the JIT and is not kept.
-// Prints the rounds kept, too.
+// The three run in one process, in rounds: each round runs every pipeline
+// once over all the files, in an order that turns round to round (ABC, BCA,
+// CAB), each pass after a full collection (with `--expose-gc`), so that no
+// pass pays for the garbage of the one before. A round gives ratios
+// (preset / remark-lint, remark-lint / parse); the figures are the median of
+// the per-round ratios, with their quartiles and extremes as the spread: a
+// burst of load on a shared machine spoils a round, not the median.
+// The clock is the main thread's CPU time (Linux; the process's elsewhere):
+// the pipelines run there, and with `--single-threaded-gc` so does the
+// collector, while the compiler's background threads, which the process's
+// CPU time also counts, work for any pass alike. Process CPU and wall times
+// are reported beside it. Measured on a busy two-core machine, these
+// choices took the quartiles of the ratio from ±15% (wall time, no
+// collection between passes) to about ±3%.
+// With BENCH_BASELINE naming another built checkout, a fourth pipeline,
+// `baseline`, runs that checkout's preset in the same rounds: a change's
+// before and after, side by side in one run.
+// Usage: node --expose-gc --single-threaded-gc bench/lint-worker.mjs <dir> [min rounds] [seconds]
+// Rounds go on until both `min rounds` and `seconds` are reached (or four
+// times `seconds` have passed, and at least five rounds: a large corpus).
 import {readdirSync, readFileSync} from 'node:fs'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkLint from 'remark-lint'
 import remarkParse from 'remark-parse'
@@ -16,38 +34,121 @@ import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-t
 import {unified} from 'unified'
 import {VFile} from 'vfile'
 
-const [dir, rounds = '3'] = process.argv.slice(2)
+const [dir, minRoundsArgument = '30', secondsArgument = '20'] = process.argv.slice(2)
+const minRounds = Number(minRoundsArgument)
+const budgetMs = Number(secondsArgument) * 1000
+const maxRounds = 400
+const collect = typeof globalThis.gc === 'function' ? globalThis.gc : null
+
 const pipelines = {
-  parse: unified().use(remarkParse).use(remarkFrontmatter),
-  'remark-lint': unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint),
-  preset: unified().use(remarkParse).use(remarkPresetLintVerificationTiers)
+  parse: unified().use(remarkParse).use(remarkFrontmatter).freeze(),
+  'remark-lint': unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).freeze(),
+  preset: unified().use(remarkParse).use(remarkPresetLintVerificationTiers).freeze()
 }
+if (process.env.BENCH_BASELINE) {
+  const entry = path.resolve(process.env.BENCH_BASELINE, 'packages/remark-preset-lint-verification-tiers/dist/index.js')
+  const {default: baselinePreset} = await import(pathToFileURL(entry).href)
+  pipelines.baseline = unified().use(remarkParse).use(baselinePreset).freeze()
+}
+const names = Object.keys(pipelines)
 const files = readdirSync(dir, {recursive: true})
   .filter((file) => /\.(md|markdown)$/i.test(file))
   .sort()
   .map((file) => ({path: path.join(dir, file), value: readFileSync(path.join(dir, file), 'utf8')}))
 
-async function time(processor) {
-  const start = performance.now()
+/** CPU time of this process so far (every thread: the collector's and the compiler's too), in milliseconds. */
+function cpuMs() {
+  const {user, system} = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+// The main thread's own CPU time, where Linux tells it: the pipelines run
+// there, while the collector's and the compiler's background threads, which
+// also count in `cpuMs`, work on whatever ran before as much as on this.
+const mainThreadStat = `/proc/self/task/${process.pid}/schedstat`
+function mainThreadMs() {
+  try {
+    return Number(readFileSync(mainThreadStat, 'utf8').split(' ')[0]) / 1e6
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** One pass of `processor` over every file, after a collection. */
+async function pass(processor) {
+  if (collect) collect()
+  const wallStart = performance.now()
+  const cpuStart = cpuMs()
+  const threadStart = mainThreadMs()
   let messages = 0
   for (const file of files) {
     const vfile = new VFile(file)
     await processor.run(processor.parse(vfile), vfile)
     messages += vfile.messages.length
   }
-  return {ms: performance.now() - start, messages}
+  return {threadMs: mainThreadMs() - threadStart, cpuMs: cpuMs() - cpuStart, wallMs: performance.now() - wallStart, messages}
 }
 
-// A small corpus takes a fraction of a second a round, where one pause of
-// the collector is a tenth of it: rounds go on until each pipeline has run
-// about five seconds in all (and at least `rounds` times), keeping the fastest.
-const best = {}
-let total = Number(rounds)
-for (let round = 0; round <= total; round++) {
-  for (const [name, processor] of Object.entries(pipelines)) {
-    const result = await time(processor)
-    if (round === 0) total = Math.min(50, Math.max(total, Math.ceil(5000 / Math.max(result.ms, 1))))
-    if (round > 0 && (!best[name] || result.ms < best[name].ms)) best[name] = result
+/** One round: every pipeline once over every file, starting at the `turn`-th. */
+async function round(turn) {
+  const result = {}
+  for (let index = 0; index < names.length; index++) {
+    const name = names[(index + turn) % names.length]
+    result[name] = await pass(pipelines[name])
   }
+  return result
 }
-process.stdout.write(JSON.stringify({files: files.length, rounds: total, best, maxRssKb: process.resourceUsage().maxRSS}) + '\n')
+
+// Warm-up: the JIT settles over a few passes; these rounds are not kept.
+const warmStart = performance.now()
+for (let turn = 0; turn < 2 || (turn < 5 && performance.now() - warmStart < 3000); turn++) await round(turn)
+
+const rounds = []
+const start = performance.now()
+function enough() {
+  const elapsed = performance.now() - start
+  if (rounds.length >= maxRounds) return true
+  if (rounds.length >= 5 && elapsed >= 4 * budgetMs) return true
+  return rounds.length >= minRounds && elapsed >= budgetMs
+}
+while (!enough()) rounds.push(await round(rounds.length))
+
+const sorted = (values) => [...values].sort((a, b) => a - b)
+/** The value at quantile `q` of sorted `values`, interpolated. */
+function quantile(values, q) {
+  const at = (values.length - 1) * q
+  const low = Math.floor(at)
+  const high = Math.ceil(at)
+  return values[low] + (values[high] - values[low]) * (at - low)
+}
+/** Median, quartiles and extremes of `values`. */
+function spread(values) {
+  const ordered = sorted(values)
+  return {median: quantile(ordered, 0.5), q1: quantile(ordered, 0.25), q3: quantile(ordered, 0.75), min: ordered[0], max: ordered.at(-1)}
+}
+const clocks = {thread: 'threadMs', cpu: 'cpuMs', wall: 'wallMs'}
+/** The spread of the per-round ratio `top` / `bottom`, on each clock. */
+const ratioOf = (top, bottom) =>
+  Object.fromEntries(Object.entries(clocks).map(([clock, key]) => [clock, spread(rounds.map((each) => each[top][key] / each[bottom][key]))]))
+
+const pipelineFigures = {}
+for (const name of names) {
+  const times = Object.fromEntries(Object.entries(clocks).map(([clock, key]) => [clock, spread(rounds.map((each) => each[name][key]))]))
+  // `ms` (the fastest time, main thread) is what bench/lint.mjs's table shows.
+  pipelineFigures[name] = {ms: times.thread.min, ...times, messages: rounds[0][name].messages}
+}
+process.stdout.write(
+  JSON.stringify({
+    files: files.length,
+    rounds: rounds.length,
+    gc: collect !== null,
+    best: pipelineFigures,
+    ratios: {
+      presetOverRemarkLint: ratioOf('preset', 'remark-lint'),
+      remarkLintOverParse: ratioOf('remark-lint', 'parse'),
+      presetOverParse: ratioOf('preset', 'parse'),
+      ...(pipelines.baseline && {baselineOverRemarkLint: ratioOf('baseline', 'remark-lint'), presetOverBaseline: ratioOf('preset', 'baseline')})
+    },
+    maxRssKb: process.resourceUsage().maxRSS
+  }) + '\n'
+)

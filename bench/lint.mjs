@@ -18,8 +18,9 @@ import {fileURLToPath} from 'node:url'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = (name) => path.join(root, 'node_modules', '.bin', name)
 const hasTime = existsSync('/usr/bin/time')
-// In-process runs are repeated and the fastest kept: two cores are noisy.
-const repeats = Number(process.env.BENCH_REPEATS ?? 3)
+// In-process runs go round by round, at least this many rounds and this many seconds (see bench/lint-worker.mjs).
+const repeats = Number(process.env.BENCH_REPEATS ?? 30)
+const inProcessSeconds = Number(process.env.BENCH_SECONDS ?? 20)
 
 /** Run a command; wall time from outside, peak memory from /usr/bin/time when there is one. */
 function measure(command, args, cwd) {
@@ -84,13 +85,17 @@ if (process.env.BENCH_PROJECT) {
   corpora.splice(1, 0, corpus('project', (dir) => cpSync(greenlight, path.join(dir, 'greenlight'), {recursive: true})))
 }
 
-// The three in-process pipelines run in one process, in turns; their rows share that run.
+// The three in-process pipelines run in one process, in rounds; their rows share that run, and so do their ratios.
 const inProcessRuns = new Map()
-const inProcess = (mode) => (dir) => {
-  if (!inProcessRuns.has(dir)) inProcessRuns.set(dir, measure(process.execPath, [path.join(root, 'bench/lint-worker.mjs'), dir, String(repeats)], dir))
-  const run = inProcessRuns.get(dir)
-  return {ms: run.worker.best[mode].ms, peakKb: null}
+const workerRun = (dir) => {
+  if (!inProcessRuns.has(dir)) {
+    const args = ['--expose-gc', '--single-threaded-gc', path.join(root, 'bench/lint-worker.mjs'), dir, String(repeats), String(inProcessSeconds)]
+    inProcessRuns.set(dir, measure(process.execPath, args, dir).worker)
+  }
+  return inProcessRuns.get(dir)
 }
+// The median time of the pipeline's passes (main thread).
+const inProcess = (mode) => (dir) => ({ms: workerRun(dir).best[mode].thread.median, peakKb: null})
 const tiers = (...args) => (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', ...args, '.'], dir)
 
 const parseAlone = 'parse alone (remark-parse + remark-frontmatter), in process'
@@ -149,17 +154,22 @@ for (const data of corpora) {
 const find = (tool, name) => rows.find((entry) => entry.tool === tool && entry.corpus === name)
 const ratio = (left, right) => (left && right ? left / right : null)
 const ratios = {}
-for (const {name} of corpora) {
+for (const {name, dir} of corpora) {
   const ms = (tool) => find(tool, name)?.ms
+  // In process: the median of the per-round ratios, with its spread (quartiles, extremes).
+  const worker = inProcessRuns.get(dir)?.ratios
   ratios[name] = {
-    presetOverRemarkLint: ratio(ms(presetInProcess), ms(lintAlone)),
-    remarkLintOverParse: ratio(ms(lintAlone), ms(parseAlone)),
+    presetOverRemarkLint: worker?.presetOverRemarkLint.thread.median ?? null,
+    presetOverRemarkLintSpread: worker?.presetOverRemarkLint.thread ?? null,
+    remarkLintOverParse: worker?.remarkLintOverParse.thread.median ?? null,
+    inProcessRounds: inProcessRuns.get(dir)?.rounds ?? null,
     tiersLintOverRemarkCli: ratio(ms(tiersCold), ms(remarkCli)),
     tiersLintWarmOverRemarkCli: ratio(ms(tiersWarm), ms(remarkCli)),
     remarkCliOverMarkdownlint: ratio(ms(remarkCli), ms(markdownlint))
   }
 }
 
+const spreadOf = (spread) => (spread ? `${fixed(spread.q1, 3)}–${fixed(spread.q3, 3)}, extremes ${fixed(spread.min, 3)}–${fixed(spread.max, 3)}` : 'n/a')
 const pad = (value, width) => String(value).padEnd(width)
 const fixed = (value, digits = 2) => (value === null || value === undefined ? 'n/a' : value.toFixed(digits))
 console.log(`${pad('tool', 62)}${pad('corpus', 15)}${pad('files', 7)}${pad('MB', 6)}${pad('s', 7)}peak MB`)
@@ -169,7 +179,7 @@ for (const entry of rows) {
 console.log('')
 for (const [name, each] of Object.entries(ratios)) {
   console.log(
-    `${name}: preset / remark-lint alone ${fixed(each.presetOverRemarkLint, 3)}x (target ≤ 1.05); remark-lint / parse ${fixed(each.remarkLintOverParse, 3)}x; ` +
+    `${name}: preset / remark-lint alone ${fixed(each.presetOverRemarkLint, 3)}x (target ≤ 1.05; quartiles ${spreadOf(each.presetOverRemarkLintSpread)}, ${each.inProcessRounds} rounds); remark-lint / parse ${fixed(each.remarkLintOverParse, 3)}x; ` +
       `tiers lint / remark CLI: cold ${fixed(each.tiersLintOverRemarkCli)}x, warm cache ${fixed(each.tiersLintWarmOverRemarkCli)}x (target ≤ 0.10); remark CLI / markdownlint-cli2 ${fixed(each.remarkCliOverMarkdownlint)}x`
   )
 }

@@ -3,6 +3,7 @@ import type {Point, Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
+import {splitAtLineEndings} from './lines.js'
 import type {Locator} from './locate.js'
 import {labelPattern} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -13,6 +14,7 @@ const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
 // `… -- verified by: …` is the end of a wrapped item, its colon the check’s: no label.
 const checkLead = /(?:--|—|–)\s*verified by$/i
+const notWhiteSpace = /\S/
 // A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
 const taskBox = /^\[[ xX]\][ \t]+/
 
@@ -40,7 +42,7 @@ interface OpenList {
 
 /** The lines of a code block, split as markdown counts line endings (LF, CRLF, or a lone CR). */
 export function blockLines(code: Code): string[] {
-  return code.value.split(/\r\n?|\n/)
+  return splitAtLineEndings(code.value)
 }
 
 /**
@@ -72,7 +74,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
   for (const [index, raw] of lines.entries()) {
     const prefix = dialect.prefix(raw)
     const body = raw.slice(prefix)
-    if (body.trim() === '') {
+    // Where the text starts (white space as `trim` counts it); a line of white space alone is blank.
+    const textStart = body.search(notWhiteSpace)
+    if (textStart === -1) {
       blank = true
       unread = null
       continue
@@ -80,7 +84,6 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const wasBlank = blank
     blank = false
     const indent = indentWidth(body)
-    const textStart = body.length - body.trimStart().length
     const marker = itemMarker.exec(body)
     let label = indent === 0 && !marker ? readLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
@@ -224,7 +227,7 @@ export function isFenced(code: Code, locator: Locator): boolean {
     return /^(`{3,}|~{3,})/.test(locator.source.slice(offset, offset + 3))
   }
   // Without the source: a fenced block spans its opening fence too, indented code only its content lines.
-  return position.end.line - position.start.line + 1 > code.value.split(/\r\n?|\n/).length
+  return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
 }
 
 /**

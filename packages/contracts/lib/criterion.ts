@@ -2,10 +2,12 @@ import type {CriterionCheck} from './types.js'
 
 // `Text -- verified by: `cmd`` (also an em or en dash); `manual` for a human check.
 const checkSuffix = /\s*(?:--|—|–)\s*verified by:\s*(.*?)\s*$/i
+// What every check suffix holds: a text without it (most criteria) has no check, and is not matched against the suffix.
+const checkWords = /verified by:/i
 
 /** Split a criterion’s text from the check attached to it. */
 export function splitCheck(text: string): {text: string; check: CriterionCheck | null} {
-  const match = checkSuffix.exec(text)
+  const match = checkWords.test(text) ? checkSuffix.exec(text) : null
   if (!match) return {text, check: null}
   const how = match[1] ?? ''
   // A command in inline code; words after it (a wrapped note) go back to the criterion’s text.

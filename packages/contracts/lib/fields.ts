@@ -1,5 +1,6 @@
 import {levenshteinEditDistance} from 'levenshtein-edit-distance'
 import type {Position} from 'unist'
+import {remembered} from './memo.js'
 import type {ContractField, Dialect, FieldKey} from './types.js'
 
 /** How a field’s label is spelt in one table row: its correct label per label style, and the other spellings people write. */
@@ -44,6 +45,8 @@ export const fieldLabels: Readonly<Record<FieldKey, FieldLabels>> = {
 /** Which correct label a dialect writes: Title Case (markdown) or snake_case (frontmatter). */
 export type LabelStyle = 'markdown' | 'frontmatter'
 
+const foldedLabels = new Map<string, string>()
+
 const keys = Object.keys(fieldLabels) as FieldKey[]
 // Correct labels, the ones near misses are measured against.
 const byFolded = new Map<string, FieldKey>(keys.map((key) => [fold(fieldLabels[key].markdown), key]))
@@ -56,6 +59,13 @@ const exactly = new Map<string, FieldKey>([...byFolded, ...keys.flatMap((key) =>
  * it), else the correct label.
  */
 export function expectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
+  // The same labels come back in every contract: each is worked out once per field and style.
+  return remembered((expectedLabels[style][key] ??= new Map()), label, () => findExpectedLabel(label, key, style))
+}
+
+const expectedLabels: Record<LabelStyle, Partial<Record<FieldKey, Map<string, string>>>> = {markdown: {}, frontmatter: {}}
+
+function findExpectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
   const row = fieldLabels[key]
   const written = label.trim().replace(/\s+/g, ' ')
   const accepted = style === 'frontmatter' ? [row.frontmatter, ...row.variants.map(snakeCase)] : [row.markdown, ...row.variants]
@@ -77,16 +87,10 @@ export function resolveFieldKey(label: string): FieldKey | null {
   const exact = exactly.get(folded)
   if (exact) return exact
   // The same near misses come back in every contract: each folded label is measured once.
-  const known = nearMisses.get(folded)
-  if (known !== undefined) return known
-  const found = closestKnown(folded)
-  if (nearMisses.size >= nearMissLimit) nearMisses.clear()
-  nearMisses.set(folded, found)
-  return found
+  return remembered(nearMisses, folded, () => closestKnown(folded))
 }
 
 const nearMisses = new Map<string, FieldKey | null>()
-const nearMissLimit = 4096
 
 /** The one known label within a small edit distance of `folded`, if unique. */
 function closestKnown(folded: string): FieldKey | null {
@@ -121,7 +125,8 @@ export function isKnownLabel(label: string): boolean {
 }
 
 function fold(label: string): string {
-  return label.toLowerCase().replace(/[^a-z\d]/g, '')
+  // Labels repeat across contracts and lines: each is folded once.
+  return remembered(foldedLabels, label, () => label.toLowerCase().replace(/[^a-z\d]/g, ''))
 }
 
 /** Where a field is: label to end of value, the label, and the value when it has one inline. */

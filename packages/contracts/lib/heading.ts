@@ -1,4 +1,5 @@
 import type {SliceHeading} from './types.js'
+import {remembered} from './memo.js'
 
 // Every kind of dash people (and their editors) put in an id: `C‑02` with a non-breaking hyphen is `C-02`.
 const dash = '\\-\\u2010-\\u2015\\u2212\\uFE58\\uFE63\\uFF0D'
@@ -70,9 +71,11 @@ export function isContractId(word: string): boolean {
  * and `C1` are `C-01`, `C-01`, `C-1`; `auth3` is `AUTH-3`; digits as written).
  */
 export function normalizeContractId(id: string): string {
-  const folded = id.trim().replace(dashes, '-')
-  const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
-  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
+  return remembered(normalizedIds, id, () => {
+    const folded = id.trim().replace(dashes, '-')
+    const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
+    return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
+  })
 }
 
 /**
@@ -91,8 +94,12 @@ export function contractKey(text: string): string {
  * repeated space ignored, dashes of any kind folded to hyphens.
  */
 export function foldContractName(name: string): string {
-  return name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase()
+  return remembered(foldedNames, name, () => name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase())
 }
+
+// A graph's names are folded for every file of its project, and headings repeat: each text is folded once.
+const normalizedIds = new Map<string, string>()
+const foldedNames = new Map<string, string>()
 
 /** What messages call a contract: `C-03 CampaignStatusBadge`. */
 export function contractLabel(id: string | null, name: string): string {

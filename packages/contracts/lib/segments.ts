@@ -20,6 +20,9 @@ export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
   for (const node of children) {
     if (node.type === 'break') {
       lines.push([])
+    } else if (node.type === 'text' && !node.value.includes('\n') && !node.value.includes('\r')) {
+      // One line of text (most text nodes): no line ending to look for.
+      if (node.value.length > 0) lines[lines.length - 1]!.push({node, from: 0, to: node.value.length})
     } else if (node.type === 'text') {
       let from = 0
       // Line endings as markdown counts them: LF, CRLF, or a lone CR.

@@ -2,6 +2,7 @@ import type {Code, Html, Nodes, Parents, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {parseSliceHeading} from './heading.js'
+import {splitAtLineEndings} from './lines.js'
 import type {Contract} from './types.js'
 
 /**
@@ -37,7 +38,7 @@ const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=
 const headingMarks = /^([#\uff03]+)([\s\u200b-\u200d\u2060]*)/u
 
 /** A line that reads as a contract heading: where its `#` starts, and how it is written. */
-interface HeadingLine {
+export interface HeadingLine {
   line: number
   /** Offset of the `#` in the source. */
   start: number
@@ -86,19 +87,55 @@ function lineStartOf(source: string, offset: number): number {
   return lastBreak + 1
 }
 
-/** Lines of the source that read as contract headings. */
-function* headingLines(source: string): Generator<HeadingLine> {
+/**
+ * Lines of the source that read as contract headings. Only a line with a
+ * `#` (or `＃`) can: the lines before the next one are counted, not read,
+ * and none after the last one.
+ */
+export function* headingLines(source: string): Generator<HeadingLine> {
   const ending = /\r\n?|\n/g
+  // Without a CR, every line ending is an LF: found without a regex.
+  const lineFeedsOnly = !source.includes('\r')
+  const hashes = hashFinder(source)
+  let hash = hashes(0)
   let line = 1
   let start = 0
-  for (;;) {
-    const match = ending.exec(source)
-    const end = match ? match.index : source.length
-    const heading = readHeadingLine(source.slice(start, end), line, start)
-    if (heading) yield heading
-    if (!match) return
-    start = match.index + match[0].length
+  while (hash !== -1) {
+    let end: number
+    let next: number
+    if (lineFeedsOnly) {
+      const feed = source.indexOf('\n', start)
+      end = feed === -1 ? source.length : feed
+      next = feed === -1 ? -1 : feed + 1
+    } else {
+      ending.lastIndex = start
+      const match = ending.exec(source)
+      end = match ? match.index : source.length
+      next = match ? match.index + match[0].length : -1
+    }
+    if (hash < end) {
+      const heading = readHeadingLine(source.slice(start, end), line, start)
+      if (heading) yield heading
+      hash = hashes(end)
+    }
+    if (next === -1) return
+    start = next
     line++
+  }
+}
+
+/**
+ * The offset of the first `#` or `＃` at or after an offset (`-1` when there
+ * is none), asked with offsets that only grow: each mark is searched for
+ * again only once the last one found is passed, so a file is scanned once.
+ */
+function hashFinder(source: string): (from: number) => number {
+  let ascii = -2
+  let wide = -2
+  return (from) => {
+    if (ascii !== -1 && ascii < from) ascii = source.indexOf('#', from)
+    if (wide !== -1 && wide < from) wide = source.indexOf('\uff03', from)
+    return ascii === -1 ? wide : wide === -1 ? ascii : Math.min(ascii, wide)
   }
 }
 
@@ -242,7 +279,7 @@ function codeSpan(value: string): string {
 
 /** Whether a fenced code block’s source ends with a closing fence (it runs to the end of the file otherwise). */
 function isClosed(block: string, fence: string): boolean {
-  const lines = block.split(/\r\n?|\n/)
+  const lines = splitAtLineEndings(block)
   if (lines.length < 2) return false
   const last = lines[lines.length - 1]!
   // The closing fence may stand behind the markers of the quotes and lists it is in.

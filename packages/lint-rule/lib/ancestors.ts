@@ -1,36 +1,101 @@
 import type {Root} from 'mdast'
 import type {Node, Position} from 'unist'
-import {visitParents} from 'unist-util-visit-parents'
-
-/** Every node of a tree with its offsets and its ancestors, in tree order: built once per tree, when a message first needs it. */
-type Indexed = {start: number; end: number; path: Node[]}
-const indexes = new WeakMap<Root, Indexed[]>()
-
-function indexOf(tree: Root): Indexed[] {
-  let index = indexes.get(tree)
-  if (!index) {
-    const nodes: Indexed[] = []
-    visitParents(tree, (node, parents) => {
-      const {start, end} = node.position ?? {}
-      if (start?.offset !== undefined && end?.offset !== undefined) nodes.push({start: start.offset, end: end.offset, path: [...parents, node]})
-    })
-    indexes.set(tree, nodes)
-    index = nodes
-  }
-  return index
-}
 
 /**
  * The ancestors of what `place` points at, as remark-lint messages carry
  * them (`[root, …, node]`): the path to the deepest node that holds the
- * whole place. `undefined` when the place has no offsets.
+ * whole place (of several, the last in tree order). `undefined` when the
+ * place has no offsets or no node holds it.
+ *
+ * Found by walking down from the root, only into nodes that hold the place
+ * (a node's children lie within it), so a message costs the depth of the
+ * tree, not a walk over every node: most files get no message, and those
+ * that do get a few.
  */
 export function ancestorsAt(tree: Root, place: Position): Node[] | undefined {
   const from = place.start.offset
   const to = place.end.offset
   if (from === undefined || to === undefined) return undefined
-  let found: Indexed | undefined
-  // In tree order a descendant comes after its ancestor: the last that holds the place is the deepest.
-  for (const entry of indexOf(tree)) if (entry.start <= from && entry.end >= to) found = entry
-  return found?.path
+  return deepestHolding(tree, [], from, to)
+}
+
+/** Whether `node` has offsets and they hold `from`..`to`; `undefined` when it has no offsets. */
+function holds(node: Node, from: number, to: number): boolean | undefined {
+  const start = node.position?.start.offset
+  const end = node.position?.end.offset
+  if (start === undefined || end === undefined) return undefined
+  return start <= from && end >= to
+}
+
+/**
+ * The path to the last node, in tree order, of `node`'s subtree that holds
+ * `from`..`to`; `parents` are `node`'s ancestors. A loop over an explicit
+ * stack, not recursion: quotes and lists can nest thousands deep.
+ */
+function deepestHolding(node: Node, parents: Node[], from: number, to: number): Node[] | undefined {
+  // In tree order the last holder is in the last child's subtree that has one, else the node itself.
+  // Frames: a node, its path, and how many of its children are still to try (from the last).
+  const stack: Array<{node: Node; path: Node[]; next: number}> = []
+  const enter = (entered: Node, path: Node[]) => stack.push({node: entered, path, next: lastStartingBy(childrenOf(entered), from)})
+  // A node with offsets that does not hold the place holds no descendant that does.
+  if (holds(node, from, to) === false) return undefined
+  enter(node, [...parents, node])
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const children = childrenOf(frame.node)
+    let descended = false
+    while (frame.next >= 0) {
+      const child = children[frame.next--]!
+      const end = child.position?.end.offset
+      // Siblings and their subtrees are in document order: before one that ends before the place, none reaches it.
+      if (end !== undefined && end < from) break
+      if (holds(child, from, to) === false) continue
+      enter(child, [...frame.path, child])
+      descended = true
+      break
+    }
+    if (descended) continue
+    // No child's subtree holds it: the node itself, when it does.
+    stack.pop()
+    if (holds(frame.node, from, to) === true) return frame.path
+  }
+  return undefined
+}
+
+function childrenOf(node: Node): Node[] {
+  return 'children' in node && Array.isArray(node.children) ? (node.children as Node[]) : []
+}
+
+/**
+ * The index of the last child that starts at or before `from` (children are
+ * in document order): those after it cannot hold the place. The last index
+ * when a child has no offsets (a plugin made it; what it holds may start
+ * anywhere between its siblings), so that every child is tried.
+ */
+function lastStartingBy(children: Node[], from: number): number {
+  if (!allPlaced(children)) return children.length - 1
+  let low = 0
+  let high = children.length - 1
+  let found = -1
+  while (low <= high) {
+    const middle = (low + high) >> 1
+    if (children[middle]!.position!.start.offset! <= from) {
+      found = middle
+      low = middle + 1
+    } else {
+      high = middle - 1
+    }
+  }
+  return found
+}
+
+/** Whether every child has offsets: looked at once per list of children, however many messages point into it. */
+const placed = new WeakMap<Node[], boolean>()
+function allPlaced(children: Node[]): boolean {
+  let known = placed.get(children)
+  if (known === undefined) {
+    known = children.every((child) => child.position?.start.offset !== undefined && child.position.end.offset !== undefined)
+    placed.set(children, known)
+  }
+  return known
 }

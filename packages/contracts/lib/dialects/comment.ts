@@ -8,9 +8,15 @@ export const comment = {
   name: 'comment',
   reads: 'fence',
   labelStyle: 'markdown',
+  // Every line that is not blank is a comment, and there is one: looked at in place, as most blocks are code that is not.
   claims: (lines) => {
-    const written = lines.filter((line) => line.trim() !== '')
-    return written.length > 0 && written.every((line) => /^\s*\/\//.test(line))
+    let written = false
+    for (const line of lines) {
+      if (!/\S/.test(line)) continue
+      if (!/^\s*\/\//.test(line)) return false
+      written = true
+    }
+    return written
   },
   prefix: (line) => commentPrefix.exec(line)?.[0].length ?? 0,
   marksContract: isFencedContractMark

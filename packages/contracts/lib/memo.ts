@@ -1,0 +1,15 @@
+// Bounds each memo: a document of random text does not grow one without end.
+const memoLimit = 4096
+
+/**
+ * `memo`'s value for `key`, made by `make` the first time it is asked for:
+ * for what the reader works out again and again from the same text (labels,
+ * names, ids repeat in every contract). The memo is emptied when full.
+ */
+export function remembered<Value>(memo: Map<string, Value>, key: string, make: () => Value): Value {
+  if (memo.has(key)) return memo.get(key) as Value
+  const made = make()
+  if (memo.size >= memoLimit) memo.clear()
+  memo.set(key, made)
+  return made
+}
