@@ -141,6 +141,15 @@ function npx(...args: string[]): Promise<Run> {
   return runProcess('npx', args, {cwd: project, env})
 }
 
+/**
+ * The installed bin `name` run with `args` in the project: what `npx` runs
+ * for a package the project installed (`npx` itself is run by the README's
+ * lines and by the `--version` test), without starting npm for each check.
+ */
+function installed(name: string, ...args: string[]): Promise<Run> {
+  return runProcess(path.join(project, 'node_modules', '.bin', name), args, {cwd: project, env})
+}
+
 const deprecated = exampleWarning
 
 const c05Criteria =
@@ -229,12 +238,12 @@ describe('installed by the README’s commands, outside the repository', () => {
   })
 
   it('remark with the preset, from the .remarkrc.json tiers init wrote: the report, exit 0, and 1 with --frail', async () => {
-    expect(await npx('remark', '--no-color', '.greenlight')).toEqual({code: 0, stdout: '', stderr: presetReport})
-    expect(await npx('remark', '--no-color', '--frail', '.greenlight')).toEqual({code: 1, stdout: '', stderr: presetReport})
+    expect(await installed('remark', '--no-color', '.greenlight')).toEqual({code: 0, stdout: '', stderr: presetReport})
+    expect(await installed('remark', '--no-color', '--frail', '.greenlight')).toEqual({code: 1, stdout: '', stderr: presetReport})
   })
 
   it('remark with the strict preset also asks C-05 for an explicit tier', async () => {
-    const result = await npx('remark', '--no-color', '--no-config', '--use', 'remark-preset-lint-verification-tiers-strict', '.greenlight')
+    const result = await installed('remark', '--no-color', '--no-config', '--use', 'remark-preset-lint-verification-tiers-strict', '.greenlight')
     expect(result.code).toBe(0)
     expect(result.stdout).toBe('')
     // The reporter pads the messages to one width: compare without the padding.
@@ -251,7 +260,7 @@ describe('installed by the README’s commands, outside the repository', () => {
   })
 
   it('tiers status shows each slice with the project’s threshold of 5', async () => {
-    const status = await npx('tiers', 'status')
+    const status = await installed('tiers', 'status')
     expect({code: status.code, stderr: status.stderr}).toEqual({code: 0, stderr: deprecated})
     const lines = status.stdout.split('\n')
     expect(lines.find((line) => line.includes('S-01'))).toMatch(/S-01 .*Campaign Cards.*0\/5/)
@@ -259,7 +268,7 @@ describe('installed by the README’s commands, outside the repository', () => {
   })
 
   it('tiers checkpoint waits for a passing run, then shows the slice’s criteria and steps', async () => {
-    const missing = await npx('tiers', 'checkpoint', 'S-01')
+    const missing = await installed('tiers', 'checkpoint', 'S-01')
     expect(missing).toEqual({
       code: 1,
       stdout: [
@@ -275,11 +284,11 @@ describe('installed by the README’s commands, outside the repository', () => {
     })
 
     // The project's test command (`npm test`, here `node --version`) passes; the criteria are for a human.
-    const verified = await npx('tiers', 'verify', 'S-01')
+    const verified = await installed('tiers', 'verify', 'S-01')
     expect(verified.code).toBe(0)
     expect(verified.stdout).toContain('\nSummary: 2/2 automated checks pass, 5 for a human to check\n')
 
-    expect(await npx('tiers', 'checkpoint', 'S-01')).toEqual({
+    expect(await installed('tiers', 'checkpoint', 'S-01')).toEqual({
       code: 0,
       stdout: [
         'ALL TESTS PASSING — Slice S-01: Campaign Cards',
@@ -310,7 +319,7 @@ describe('installed by the README’s commands, outside the repository', () => {
 
   it('tiers lint reports C-05 with the project’s configuration: exit 0, and 1 with --frail', async () => {
     for (const [args, code] of [[[], 0], [['--frail'], 1]] as const) {
-      const lint = await npx('tiers', 'lint', ...args, '.greenlight')
+      const lint = await installed('tiers', 'lint', ...args, '.greenlight')
       expect({code: lint.code, stdout: lint.stdout}).toEqual({code, stdout: ''})
       // Colours and the padding of the columns aside: the report's words.
       const lines = lint.stderr.split('\n').map((line) => line.replace(/\u001B\[[\d;]*m/g, '').replace(/ {2,}/g, ' ').trimEnd())
@@ -321,12 +330,12 @@ describe('installed by the README’s commands, outside the repository', () => {
   })
 
   it('generate-protocol --help, then the project’s docs with its threshold, and --check passes', async () => {
-    const help = await npx('generate-protocol', '--help')
+    const help = await installed('generate-protocol', '--help')
     expect({code: help.code, stderr: help.stderr}).toEqual({code: 0, stderr: ''})
     expect(help.stdout).toMatch(/^Usage: generate-protocol /)
     expect(help.stdout).toContain('generate-protocol --project <dir> --out <dir>')
 
-    expect(await npx('generate-protocol', '--project', '.', '--out', 'docs/agents')).toEqual({
+    expect(await installed('generate-protocol', '--project', '.', '--out', 'docs/agents')).toEqual({
       code: 0,
       stdout: [
         'wrote docs/agents/CLAUDE.md (8/10 lines)',
@@ -342,7 +351,7 @@ describe('installed by the README’s commands, outside the repository', () => {
     )
     expect(doc).toContain('At 5 rejections of one slice, stop looping and escalate:')
     expect(doc).toContain('This slice has been rejected 5 times. The verification criteria may not match')
-    expect(await npx('generate-protocol', '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
+    expect(await installed('generate-protocol', '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
   })
 })
 

@@ -104,8 +104,9 @@ export async function replayLintOutput(settings: LintSettings, program: string |
   const record = cache.outputs.get(lintOutputKey(settings))
   if (cache.ignored !== undefined || !record) return undefined
   // Code that changed since the cache was written is left to a full run, which reads it and writes the cache again.
+  // Stamps that changed with the code as it was (a folder touched, a package installed again) only cost reading it.
   const code = codeDigest(cache.code, program)
-  if (code !== cache.code) return undefined
+  if (code.digest !== cache.code?.digest) return undefined
   const baselineFile = lintBaselineFile(settings)
   const [snapshot, baseline] = await Promise.all([
     foundFilesSnapshot(settings, cacheFile),
