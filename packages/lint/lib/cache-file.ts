@@ -6,6 +6,7 @@ import {isCodeMemo} from './environment.js'
 import type {CodeMemo} from './environment.js'
 import {isMessageData} from './message-data.js'
 import type {MessageData} from './message-data.js'
+import {readRegularFile} from './regular-file.js'
 
 // A cache larger than this is not read: it is rebuilt.
 const maxCacheBytes = 64 * 1024 * 1024
@@ -62,11 +63,8 @@ export const contentDigest = (text: string): string => createHash('sha256').upda
 
 /** The text of `file`, or `null` when it cannot be read or is not a regular file (a FIFO would hold the run). */
 export function readTextOrNull(file: string): string | null {
-  try {
-    return statSync(file).isFile() ? readFileSync(file, 'utf8') : null
-  } catch {
-    return null
-  }
+  const content = readRegularFile(file)
+  return content === null || content === 'other' ? null : content.toString('utf8')
 }
 
 function isRun(value: unknown): value is RunRecord {

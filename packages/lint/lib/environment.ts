@@ -1,10 +1,11 @@
 import {createHash} from 'node:crypto'
-import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {filesRulesRead} from '@verification-tiers/lint-rule/reads'
 import type {LintSettings} from './settings.js'
+import {readRegularFile} from './regular-file.js'
 import {stampOf} from './stamp.js'
 
 /**
@@ -37,11 +38,8 @@ const environmentFiles = [
  * wait costs more than the read.
  */
 function contentOf(file: string): Buffer | null {
-  try {
-    return statSync(file).isFile() ? Buffer.concat([Buffer.from('f'), readFileSync(file)]) : Buffer.from('o')
-  } catch {
-    return null
-  }
+  const content = readRegularFile(file)
+  return content === 'other' ? Buffer.from('o') : content && Buffer.concat([Buffer.from('f'), content])
 }
 
 /** The names in `folder`, or `null` when it cannot be listed (each file is then opened by its name). */

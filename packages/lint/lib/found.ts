@@ -6,9 +6,10 @@
  * Anything it cannot tell (a glob) gives no snapshot: the engine finds them.
  */
 import {createHash} from 'node:crypto'
-import {readdirSync, readFileSync, statSync} from 'node:fs'
+import {readdirSync, statSync} from 'node:fs'
 import type {Stats} from 'node:fs'
 import path from 'node:path'
+import {readRegularFile} from './regular-file.js'
 import type {LintSettings} from './settings.js'
 
 /** Folders never walked: the engine never lints what is in them unless a path names it. */
@@ -22,11 +23,8 @@ const globCharacters = /[*?[\]{}!()]/
 // Read at once, not through the thread pool: a run the cache answers whole does little else, and each wait costs more than the read.
 // Only a regular file is opened: a FIFO would hold the run.
 function contentOrAbsent(file: string): string {
-  try {
-    return statSync(file).isFile() ? `=${readFileSync(file, 'utf8')}` : 'o'
-  } catch {
-    return '-'
-  }
+  const content = readRegularFile(file)
+  return content === null ? '-' : content === 'other' ? 'o' : `=${content.toString('utf8')}`
 }
 
 function statOrNull(file: string): Stats | null {
