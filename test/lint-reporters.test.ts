@@ -15,10 +15,9 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {defaultTool} from '@verification-tiers/vfile-reporter-sarif'
 import {validSarif} from './helpers/sarif.js'
-import {builtBin, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, linkedProject, remarkBin, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
 
 /** No colour forced on or off, and `tiers lint` not pushed into the github format, by the environment. */
 const env = {FORCE_COLOR: undefined, NO_COLOR: undefined, GITHUB_ACTIONS: undefined}

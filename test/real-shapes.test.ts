@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
 import {cachePath} from '@verification-tiers/project'
-import {fixtureCopy, root, runProcess} from './helpers/tiers-bin.js'
+import {fixtureCopy, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -305,9 +305,8 @@ Contracts:
 describe.concurrent('remark on the real shapes', () => {
   it('reports what is wrong and nothing else: no contract messages on slice-state or agent files', async ({expect}) => {
     const folder = await copy('real-shapes')
-    const bin = path.join(root, 'node_modules', '.bin', 'remark')
     const preset = path.join(root, 'packages', 'remark-preset-lint-verification-tiers', 'dist', 'index.js')
-    const run = await runProcess(bin, ['--no-color', '--no-config', '--use', preset, '.greenlight'], {
+    const run = await runProcess(remarkBin, ['--no-color', '--no-config', '--use', preset, '.greenlight'], {
       cwd: folder,
       env: {NO_COLOR: '1', FORCE_COLOR: undefined}
     })

@@ -8,13 +8,9 @@
  * the repository’s own `.remarkrc.json` and `.remarkignore` do not reach them.
  */
 import fs from 'node:fs/promises'
-import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {afterAll, describe, expect, it} from 'vitest'
-import {linkedProject, runProcess} from './helpers/tiers-bin.js'
+import {linkedProject, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const bin = path.join(root, 'node_modules', '.bin', 'remark')
 const example = 'content/examples/greenlight-project/.greenlight'
 const preset = 'remark-preset-lint-verification-tiers'
 const strict = 'remark-preset-lint-verification-tiers-strict'
@@ -33,7 +29,7 @@ afterAll(async () => {
 
 /** Run `remark` (without colours) in `cwd`. */
 function remark(args: string[], cwd = root): Promise<Result> {
-  return runProcess(bin, ['--no-color', ...args], {cwd, env: {NO_COLOR: '1', FORCE_COLOR: undefined}})
+  return runProcess(remarkBin, ['--no-color', ...args], {cwd, env: {NO_COLOR: '1', FORCE_COLOR: undefined}})
 }
 
 /** A temporary project with `files`, resolving plugins from the repository’s `node_modules`. */

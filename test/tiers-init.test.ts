@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {exampleProject, git, linkedProject, root, runProcess} from './helpers/tiers-bin.js'
+import {exampleProject, git, linkedProject, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -266,7 +266,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     const cwd = await project({'CONTRACTS.md': '### C-01: CartTotal\n\n**Verification:** Verify\n**Acceptance Criteria:**\n- The total includes tax\n'})
     await fs.symlink(path.join(root, 'node_modules'), path.join(cwd, 'node_modules'), 'dir')
     expect((await runTiers(cwd, ['init'])).code).toBe(0)
-    const remark = await runProcess(path.join(root, 'node_modules', '.bin', 'remark'), ['--no-color', '--no-stdout', 'CONTRACTS.md'], {cwd})
+    const remark = await runProcess(remarkBin, ['--no-color', '--no-stdout', 'CONTRACTS.md'], {cwd})
     expect(remark.code).toBe(1)
     expect(remark.stderr).toContain('verification-tier')
   })

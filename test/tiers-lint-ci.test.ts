@@ -22,12 +22,11 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {planFixes} from '@verification-tiers/lint'
 import {validateSarif, validSarif} from './helpers/sarif.js'
 import type {SarifLog, SarifRegion, SarifResult} from './helpers/sarif.js'
-import {builtBin, linkedProject, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, linkedProject, remarkBin, root, runProcess, runTiers} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 // Helpers -------------------------------------------------------------------
 
-const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
 const cliVersion = (JSON.parse(readFileSync(path.join(root, 'packages', 'cli', 'package.json'), 'utf8')) as {version: string}).version
 
 /** Neither bin may be forced into or out of colours, nor `tiers lint` into the github format, by the environment. */

@@ -16,11 +16,10 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {linkedProject, root, runProcess} from './helpers/tiers-bin.js'
+import {linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
 const preset = 'remark-preset-lint-verification-tiers'
 const strict = 'remark-preset-lint-verification-tiers-strict'
 const recommended = 'remark-preset-lint-recommended'

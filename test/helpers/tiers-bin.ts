@@ -13,6 +13,8 @@ import {promisify} from 'node:util'
 
 export const root = fileURLToPath(new URL('../..', import.meta.url))
 export const tiersBin = path.join(root, 'node_modules', '.bin', 'tiers')
+/** The real `remark` CLI, as installed for the repository. */
+export const remarkBin = path.join(root, 'node_modules', '.bin', 'remark')
 export const builtBin = path.join(root, 'packages', 'cli', 'dist', 'bin.js')
 export const evidenceFixture = path.join(root, 'test', 'fixtures', 'evidence-project')
 /** The example project’s `.greenlight` folder. */
