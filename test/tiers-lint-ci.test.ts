@@ -1,7 +1,9 @@
 /**
- * End-to-end tests of what `tiers lint` adds for CI, through the real bin:
- * `--format github|sarif|json`, `--fix`, `--fix-dry-run` and `--cache`
- * (`--cache-location`). Where remark has the same output — the stylish
+ * End-to-end tests of what `tiers lint` adds for CI: `--format
+ * github|sarif|json`, `--fix`, `--fix-dry-run` and `--cache`
+ * (`--cache-location`). `tiers` runs through the cli's `main` in this process
+ * (loading the engine once); the real bin runs where its own start matters:
+ * a cold run in each of two formats, and the warm run that loads no engine. Where remark has the same output — the stylish
  * report, the JSON report (`remark --report json`) — the real `remark` CLI
  * runs on the same project and its output is the expected one.
  *
@@ -23,6 +25,7 @@ import {planFixes} from '@verification-tiers/lint'
 import {validateSarif, validSarif} from './helpers/sarif.js'
 import type {SarifLog, SarifRegion, SarifResult} from './helpers/sarif.js'
 import {builtBin, linkedProject, remarkBin, root, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 // Helpers -------------------------------------------------------------------
@@ -45,11 +48,13 @@ afterAll(async () => {
 
 /**
  * Run `tiers lint <args> --list-clean` in `cwd` (listing clean files, as
- * remark does, to compare with it); `extra` adds to (or, as `undefined`,
+ * remark does, to compare with it), through the cli's `main` in this process
+ * (what the bin's own start changes, the warm run that loads no engine, is
+ * tested through the bin below); `extra` adds to (or, as `undefined`,
  * removes from) the environment.
  */
 function lint(cwd: string, args: readonly string[], extra: Record<string, string | undefined> = {}): Promise<Run> {
-  return runTiers(cwd, ['lint', '--list-clean', ...args], '', {...env, ...extra})
+  return runTiersHere(cwd, ['lint', '--list-clean', ...args], '', {...env, ...extra})
 }
 
 /** Run the real `remark` CLI in `cwd` (never writing files). */
@@ -708,7 +713,9 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     // A report on stderr, and one on stdout that exits 1: each format's own output is the lint cache's property.
     const runs = [['--no-color'], ['--format', 'github', '--frail']]
     for (const args of runs) {
-      const plain = await lint(cwd, args)
+      // The real bin, cold: what it prints and exits with is what `main` does here.
+      const plain = await runTiers(cwd, ['lint', '--list-clean', ...args], '', env)
+      expect(plain, args.join(' ')).toEqual(await lint(cwd, args))
       // Not yet remembered: the run needs the engine and the reporters.
       expect((await replayOnly(['--cache', ...args])).stderr, args.join(' ')).toContain('forbidden: ')
       expect(await lint(cwd, ['--cache', ...args]), args.join(' ')).toEqual(plain)

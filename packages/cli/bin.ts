@@ -13,13 +13,7 @@ const args = process.argv.slice(2)
 
 // `tiers lint` and `tiers init` load their own packages alone: none of the gate’s, which `main` loads for the other commands.
 async function run(): Promise<number> {
-  if (args[0] === 'lint') {
-    // A run the lint cache answers whole prints what it printed before, having loaded only what it takes to tell.
-    const {printLintOutput, replayLint} = await import('./lib/commands/lint-replay.js')
-    const replayed = await replayLint(args.slice(1), process.cwd())
-    if (replayed) return printLintOutput(replayed, io)
-    return (await import('./lib/commands/lint.js')).runLint(args.slice(1), io)
-  }
+  if (args[0] === 'lint') return (await import('./lib/commands/lint-command.js')).lintCommand(args.slice(1), io)
   if (args[0] === 'init') return (await import('./lib/commands/init.js')).runInit(args.slice(1), io)
   return (await import('./lib/main.js')).main(args, io)
 }

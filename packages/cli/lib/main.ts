@@ -57,8 +57,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // `lint` takes the remark CLI’s options, not the gate’s; loaded only when asked
   // for, so the gate’s commands start without the remark engine.
   if (argv[0] === 'lint') {
-    const {runLint} = await import('./commands/lint.js')
-    return runLint(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))), write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))})
+    const {lintCommand} = await import('./commands/lint-command.js')
+    return lintCommand(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))), write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))})
   }
   // `init` writes configuration files, not the project’s state: its own options.
   if (argv[0] === 'init') {

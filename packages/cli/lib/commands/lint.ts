@@ -121,8 +121,8 @@ export function lintOutput(result: LintResult, settings: LintSettings): LintOutp
 }
 
 /**
- * Run `tiers lint`; resolves to the exit code. (The bin first asks
- * `replayLint` whether the cache answers the run whole.)
+ * Run `tiers lint` with the engine; resolves to the exit code. (`lintCommand`
+ * first asks `replayLint` whether the cache answers the run whole.)
  */
 export async function runLint(argv: readonly string[], io: LintIo, cwd: string = process.cwd()): Promise<number> {
   let settings
