@@ -6,6 +6,7 @@
  * Fixture roots live under the OS temp folder, with a `node_modules` symlink
  * to the repository's so that what is declared resolves.
  */
+import {readFileSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -42,13 +43,17 @@ async function fixtureRoot(files: Record<string, string>): Promise<string> {
 
 const license = 'MIT License\n\nCopyright (c) 2026 verification-tiers contributors\n'
 
-/** A small package that passes every check; `change` edits its manifest. */
-function tiny(change: (manifest: Record<string, unknown>) => void = () => {}, files: Record<string, string> = {}): Record<string, string> {
+const rule = 'remark-lint-verification-tier'
+/** Every fixture package has the real rule's version: the check wants one version for all. */
+const version = (JSON.parse(readFileSync(path.join(root, 'packages', rule, 'package.json'), 'utf8')) as {version: string}).version
+
+/** A small package in `packages/<dir>` that passes every check; `change` edits its manifest; `files` are by path in the package. */
+function tiny(dir: string, change: (manifest: Record<string, unknown>) => void = () => {}, files: Record<string, string> = {}): Record<string, string> {
   const manifest: Record<string, unknown> = {
-    name: 'tiny',
-    version: '1.0.0',
+    name: dir,
+    version,
     license: 'MIT',
-    repository: {...repository, directory: 'packages/tiny'},
+    repository: {...repository, directory: `packages/${dir}`},
     engines: {node: '>=20'},
     sideEffects: false,
     type: 'module',
@@ -57,23 +62,119 @@ function tiny(change: (manifest: Record<string, unknown>) => void = () => {}, fi
     dependencies: {yaml: '^2.9.1'}
   }
   change(manifest)
-  return {
-    'packages/tiny/package.json': JSON.stringify(manifest, null, 2) + '\n',
-    'packages/tiny/LICENSE': license,
-    'packages/tiny/index.js': "import {parse} from 'yaml'\n\nexport function read(text) {\n  return parse(text)\n}\n",
-    'packages/tiny/index.d.ts': 'export declare function read(text: string): unknown\n',
+  const all: Record<string, string> = {
+    'package.json': JSON.stringify(manifest, null, 2) + '\n',
+    LICENSE: license,
+    'index.js': "import {parse} from 'yaml'\n\nexport function read(text) {\n  return parse(text)\n}\n",
+    'index.d.ts': 'export declare function read(text: string): unknown\n',
     ...files
   }
+  return Object.fromEntries(Object.entries(all).map(([name, text]) => [`packages/${dir}/${name}`, text]))
 }
 
 const declare = (name: string) =>
   `add ${name} to its dependencies (peerDependencies for a host the user installs, such as unified or remark)`
 
-describe('check:packages', () => {
-  // That this repository passes is `npm test`’s own `check:packages` step.
-  it('fails on a copy of a real rule that imports a package it does not declare', async () => {
-    const rule = 'remark-lint-verification-tier'
-    const folder = await fixtureRoot({})
+/** A small package that breaks one rule each: `files` by the folder it gets, and the lines the check prints about it. */
+interface Case {
+  name: string
+  files: (dir: string) => Record<string, string>
+  problems: (dir: string) => string[]
+}
+
+const cases: Case[] = [
+  {name: 'one that declares what it imports passes', files: (dir) => tiny(dir), problems: () => []},
+  {
+    name: 'an import that is not declared',
+    files: (dir) => tiny(dir, (manifest) => delete manifest.dependencies),
+    problems: (dir) => [`packages/${dir}/index.js: imports yaml, which packages/${dir}/package.json does not declare: ${declare('yaml')}`]
+  },
+  {
+    name: 'a type that names a package it does not declare',
+    files: (dir) => tiny(dir, undefined, {'index.d.ts': "export declare function read(text: string): import('vfile').VFile\n"}),
+    problems: (dir) => [`packages/${dir}/index.d.ts: imports vfile, which packages/${dir}/package.json does not declare: ${declare('vfile')}`]
+  },
+  {
+    name: 'a dependency nothing imports',
+    files: (dir) => tiny(dir, (manifest) => (manifest.dependencies = {yaml: '^2.9.1', unified: '^11.0.5'})),
+    problems: (dir) => [
+      `packages/${dir}/package.json: dependencies has unified, which nothing the package ships imports: remove it (what only the build needs belongs in the root devDependencies)`
+    ]
+  },
+  {
+    name: 'no LICENSE, engines, sideEffects or repository',
+    files: (dir) => {
+      const files = tiny(dir, (manifest) => {
+        delete manifest.engines
+        delete manifest.sideEffects
+        delete manifest.repository
+      })
+      delete files[`packages/${dir}/LICENSE`]
+      return files
+    },
+    problems: (dir) => [
+      `packages/${dir}: ships no LICENSE file, expected one beside its package.json (npm packs it with the package)`,
+      `packages/${dir}/package.json: no \`engines.node\`, expected the Node.js versions it runs on, such as ">=20"`,
+      `packages/${dir}/package.json: \`repository\` is missing, expected ${JSON.stringify({...repository, directory: `packages/${dir}`})}`,
+      `packages/${dir}/package.json: no \`sideEffects\`, expected false when importing it runs nothing but definitions, else the list of files that do more`
+    ]
+  },
+  {
+    name: 'a declaration map without its source',
+    files: (dir) =>
+      tiny(dir, (manifest) => (manifest.files = ['index.js', 'index.d.ts', 'index.d.ts.map']), {
+        'index.d.ts': 'export declare function read(text: string): unknown\n//# sourceMappingURL=index.d.ts.map\n',
+        'index.d.ts.map': JSON.stringify({version: 3, file: 'index.d.ts', sources: ['src/index.ts'], names: [], mappings: 'AAAA'})
+      }),
+    problems: (dir) => [
+      `packages/${dir}: ships 1 source map without the sources it points at (index.d.ts.map → src/index.ts): ship the sources, or turn \`declarationMap\` off and delete the maps an earlier build left in dist/`
+    ]
+  },
+  {
+    name: 'a built file whose source is gone',
+    files: (dir) =>
+      tiny(
+        dir,
+        (manifest) => {
+          manifest.exports = {'.': {types: './dist/index.d.ts', default: './dist/index.js'}}
+          manifest.files = ['dist/']
+        },
+        {
+          'tsconfig.json': '{}\n',
+          'index.ts': "export {read} from './read.js'\n",
+          'read.ts': "import {parse} from 'yaml'\n\nexport const read = (text: string): unknown => parse(text)\n",
+          'dist/index.js': "export {read} from './read.js'\n",
+          'dist/index.d.ts': "export {read} from './read.js'\n",
+          'dist/read.js': "import {parse} from 'yaml'\nexport const read = (text) => parse(text)\n",
+          'dist/read.d.ts': 'export declare const read: (text: string) => unknown\n',
+          'dist/old.js': "import {diffLines} from 'diff'\nexport const old = diffLines\n"
+        }
+      ),
+    problems: (dir) => [`packages/${dir}: ships 1 built file whose source is gone (dist/old.js), left by an earlier build: delete packages/${dir}/dist and build again`]
+  },
+  {
+    name: 'exports that point at a file it does not ship',
+    files: (dir) => tiny(dir, (manifest) => (manifest.exports = {'.': {types: './index.d.ts', default: './main.js'}})),
+    problems: (dir) => [`packages/${dir}: publint error: pkg.exports["."].default is ./main.js but the file does not exist.`]
+  }
+]
+
+/** The folder of the `index`-th case: `tiny-a`, `tiny-b`, … */
+const dirOf = (index: number): string => `tiny-${String.fromCharCode(97 + index)}`
+
+/** The lines of `stdout` about the package in `packages/<dir>`. */
+const linesAbout = (stdout: string, dir: string): string[] =>
+  stdout.split('\n').filter((line) => line.startsWith(`packages/${dir}:`) || line.startsWith(`packages/${dir}/`))
+
+/**
+ * One workspace root holds every case and a copy of a real rule whose import
+ * is not declared, and the check runs once over all of them (each run packs
+ * with npm, which costs most of its time): each case's lines are its own.
+ */
+let run: Promise<Run> | undefined
+const checkAll = (): Promise<Run> =>
+  (run ??= (async () => {
+    const folder = await fixtureRoot(Object.assign({}, ...cases.map((each, index) => each.files(dirOf(index)))) as Record<string, string>)
     for (const name of ['package.json', 'LICENSE', 'readme.md', 'dist']) {
       await fs.cp(path.join(root, 'packages', rule, name), path.join(folder, 'packages', rule, name), {recursive: true})
     }
@@ -82,101 +183,28 @@ describe('check:packages', () => {
     expect(manifest.dependencies['@verification-tiers/contracts']).toBeDefined()
     delete manifest.dependencies['@verification-tiers/contracts']
     await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2) + '\n')
+    return check(folder)
+  })())
 
-    expect(await check(folder)).toEqual({
-      code: 1,
-      stdout: [
-        `packages/${rule}/dist/lib/index.js: imports @verification-tiers/contracts, which packages/${rule}/package.json does not declare: ${declare('@verification-tiers/contracts')}`,
-        'check-packages: 1 package, 1 problem',
-        ''
-      ].join('\n'),
-      stderr: ''
-    })
+describe('check:packages', () => {
+  // That this repository passes (exit 0, no problems) is `npm test`’s own `check:packages` step.
+  it('prints every problem of every package, then a count, and exits 1', async () => {
+    const problems = cases.reduce((sum, each, index) => sum + each.problems(dirOf(index)).length, 1)
+    const {code, stdout, stderr} = await checkAll()
+    expect({code, stderr}).toEqual({code: 1, stderr: ''})
+    expect(stdout.split('\n').slice(-2)).toEqual([`check-packages: ${cases.length + 1} packages, ${problems} problems`, ''])
+    // Nothing but the lines each package earns, and the count.
+    const about = [rule, ...cases.map((_, index) => dirOf(index))].flatMap((dir) => linesAbout(stdout, dir))
+    expect(about.length).toBe(stdout.split('\n').length - 2)
   })
 
-  describe.concurrent('small packages', () => {
-    const cases: Array<{name: string; files: Record<string, string>; problems: string[]}> = [
-      {name: 'one that declares what it imports passes', files: tiny(), problems: []},
-      {
-        name: 'an import that is not declared',
-        files: tiny((manifest) => delete manifest.dependencies),
-        problems: [`packages/tiny/index.js: imports yaml, which packages/tiny/package.json does not declare: ${declare('yaml')}`]
-      },
-      {
-        name: 'a type that names a package it does not declare',
-        files: tiny(undefined, {'packages/tiny/index.d.ts': "export declare function read(text: string): import('vfile').VFile\n"}),
-        problems: [`packages/tiny/index.d.ts: imports vfile, which packages/tiny/package.json does not declare: ${declare('vfile')}`]
-      },
-      {
-        name: 'a dependency nothing imports',
-        files: tiny((manifest) => (manifest.dependencies = {yaml: '^2.9.1', unified: '^11.0.5'})),
-        problems: [
-          'packages/tiny/package.json: dependencies has unified, which nothing the package ships imports: remove it (what only the build needs belongs in the root devDependencies)'
-        ]
-      },
-      {
-        name: 'no LICENSE, engines, sideEffects or repository',
-        files: (() => {
-          const files = tiny((manifest) => {
-            delete manifest.engines
-            delete manifest.sideEffects
-            delete manifest.repository
-          })
-          delete files['packages/tiny/LICENSE']
-          return files
-        })(),
-        problems: [
-          'packages/tiny: ships no LICENSE file, expected one beside its package.json (npm packs it with the package)',
-          'packages/tiny/package.json: no `engines.node`, expected the Node.js versions it runs on, such as ">=20"',
-          `packages/tiny/package.json: \`repository\` is missing, expected ${JSON.stringify({...repository, directory: 'packages/tiny'})}`,
-          'packages/tiny/package.json: no `sideEffects`, expected false when importing it runs nothing but definitions, else the list of files that do more'
-        ]
-      },
-      {
-        name: 'a declaration map without its source',
-        files: tiny((manifest) => (manifest.files = ['index.js', 'index.d.ts', 'index.d.ts.map']), {
-          'packages/tiny/index.d.ts': 'export declare function read(text: string): unknown\n//# sourceMappingURL=index.d.ts.map\n',
-          'packages/tiny/index.d.ts.map': JSON.stringify({version: 3, file: 'index.d.ts', sources: ['src/index.ts'], names: [], mappings: 'AAAA'})
-        }),
-        problems: [
-          'packages/tiny: ships 1 source map without the sources it points at (index.d.ts.map → src/index.ts): ship the sources, or turn `declarationMap` off and delete the maps an earlier build left in dist/'
-        ]
-      },
-      {
-        name: 'a built file whose source is gone',
-        files: tiny(
-          (manifest) => {
-            manifest.exports = {'.': {types: './dist/index.d.ts', default: './dist/index.js'}}
-            manifest.files = ['dist/']
-          },
-          {
-            'packages/tiny/tsconfig.json': '{}\n',
-            'packages/tiny/index.ts': "export {read} from './read.js'\n",
-            'packages/tiny/read.ts': "import {parse} from 'yaml'\n\nexport const read = (text: string): unknown => parse(text)\n",
-            'packages/tiny/dist/index.js': "export {read} from './read.js'\n",
-            'packages/tiny/dist/index.d.ts': "export {read} from './read.js'\n",
-            'packages/tiny/dist/read.js': "import {parse} from 'yaml'\nexport const read = (text) => parse(text)\n",
-            'packages/tiny/dist/read.d.ts': 'export declare const read: (text: string) => unknown\n',
-            'packages/tiny/dist/old.js': "import {diffLines} from 'diff'\nexport const old = diffLines\n"
-          }
-        ),
-        problems: ['packages/tiny: ships 1 built file whose source is gone (dist/old.js), left by an earlier build: delete packages/tiny/dist and build again']
-      },
-      {
-        name: 'exports that point at a file it does not ship',
-        files: tiny((manifest) => (manifest.exports = {'.': {types: './index.d.ts', default: './main.js'}})),
-        problems: ['packages/tiny: publint error: pkg.exports["."].default is ./main.js but the file does not exist.']
-      }
-    ]
+  it('fails on a copy of a real rule that imports a package it does not declare', async () => {
+    expect(linesAbout((await checkAll()).stdout, rule)).toEqual([
+      `packages/${rule}/dist/lib/index.js: imports @verification-tiers/contracts, which packages/${rule}/package.json does not declare: ${declare('@verification-tiers/contracts')}`
+    ])
+  })
 
-    it.for(cases)('$name', async ({files, problems}, {expect}) => {
-      const folder = await fixtureRoot(files)
-      const summary = problems.length === 0 ? 'no problems' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`
-      expect(await check(folder)).toEqual({
-        code: problems.length === 0 ? 0 : 1,
-        stdout: [...problems, `check-packages: 1 package, ${summary}`, ''].join('\n'),
-        stderr: ''
-      })
-    })
+  it.for(cases.map((each, index) => ({...each, dir: dirOf(index)})))('$name', async ({dir, problems}) => {
+    expect(linesAbout((await checkAll()).stdout, dir)).toEqual(problems(dir))
   })
 })
