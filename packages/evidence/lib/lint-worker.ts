@@ -6,7 +6,8 @@
  */
 import {parentPort, workerData} from 'node:worker_threads'
 import {lintTexts} from '@verification-tiers/lint'
-import type {LintReply, LintNote} from './lint-in-worker.js'
+import {isKeepable, toMessageData} from '@verification-tiers/lint/text-cache'
+import type {LintReply} from './lint-in-worker.js'
 
 const port = parentPort
 if (!port) throw new Error('lint-worker.js runs as a worker thread')
@@ -14,12 +15,8 @@ if (!port) throw new Error('lint-worker.js runs as a worker thread')
 let reply: LintReply
 try {
   const messages = await lintTexts(workerData as Array<{path: string; text: string}>)
-  reply = {
-    messages: [...messages].map(([file, list]): [string, LintNote[]] => [
-      file,
-      list.map(({fatal, place, reason, ruleId}) => ({fatal: fatal === true, line: place ? ('start' in place ? place.start.line : place.line) : null, reason, ruleId: ruleId ?? null}))
-    ])
-  }
+  // As data: a message crosses threads as a plain object, and the cache keeps only what it can show again.
+  reply = {linted: [...messages].map(([file, list]) => [file, {messages: list.map(toMessageData), keepable: list.every(isKeepable)}])}
 } catch (error) {
   // An error about a file (a configuration file that is a FIFO) says which: it crosses to the gate as a broken file, not a bug.
   const file = error instanceof Error ? (error as {file?: unknown}).file : undefined

@@ -9,7 +9,8 @@ import {projectTestCommand} from '@verification-tiers/runtime'
 import type {SourceFingerprint} from './fingerprint.js'
 import {InterruptedError} from './interrupted.js'
 import {projectFingerprint, projectRoot} from './project-fingerprint.js'
-import {lintInWorker} from './lint-in-worker.js'
+import {contractLintCacheFile, lintContractTexts} from './lint-contracts.js'
+import type {ContractLint, LintFiles} from './lint-contracts.js'
 import type {LintNote} from './lint-in-worker.js'
 import {stopAllGroups} from './process-groups.js'
 import {runCommand} from './run-command.js'
@@ -32,6 +33,8 @@ export interface VerifyOptions {
    * it is an `InterruptedError`, else with one for SIGINT.
    */
   signal?: AbortSignal
+  /** How the contract files not in the lint cache are linted (default: in a worker thread, see `lintInWorker`). */
+  lintFiles?: LintFiles
 }
 
 /** A check that has just ended: its slice (`null` for the test command, which serves every slice) and its result. */
@@ -80,7 +83,7 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   // The sources before any command runs, compared after the last: an edit
   // made while the checks ran was not checked, so the run proves nothing.
   const before = await projectFingerprint(project)
-  const sliceRuns = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal), options.signal)
+  const {sliceRuns, lint} = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal), options.signal)
   const fingerprint = sameSources(before, await projectFingerprint(project))
   const runs: VerificationRun[] = []
   for (const {slice, context, results, timestamp} of sliceRuns) {
@@ -103,6 +106,8 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
     })
   }
   await recordRuns(project.dir, runs)
+  // Kept only once the run is: a run that could not be recorded leaves nothing behind.
+  await (await lint)?.save()
   return runs
 }
 
@@ -114,8 +119,14 @@ interface SliceRun {
   timestamp: string
 }
 
-/** Run every check of the slices; `signal` aborts on an interrupt. */
-async function runChecks(project: Project, slices: readonly ProjectSlice[], options: VerifyOptions, timeoutSeconds: number, signal: AbortSignal): Promise<SliceRun[]> {
+/** Run every check of the slices; `signal` aborts on an interrupt. With the runs, the contract files' lint, when a slice needed it. */
+async function runChecks(
+  project: Project,
+  slices: readonly ProjectSlice[],
+  options: VerifyOptions,
+  timeoutSeconds: number,
+  signal: AbortSignal
+): Promise<{sliceRuns: SliceRun[]; lint: Promise<ContractLint> | undefined}> {
   const root = projectRoot(project)
   const env = checkEnvironment(options.envAllow)
   const run = async (command: string, seconds = timeoutSeconds) => {
@@ -133,8 +144,8 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
   }
   const testCheck = test && testResult ? ended(null, commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds)) : null
   // Every contract file of the run is linted once, in one run of the engine, when a slice first needs it.
-  let lintRun: Promise<Map<string, LintNote[]>> | undefined
-  const lintMessages = () => (lintRun ??= lintContractFiles(slices, signal))
+  let lintRun: Promise<ContractLint> | undefined
+  const lintMessages = async () => (await (lintRun ??= lintContractFiles(project, slices, signal, options.lintFiles))).notes
   const sliceRuns: SliceRun[] = []
   for (const slice of slices) {
     const results: CheckResult[] = []
@@ -160,7 +171,7 @@ async function runChecks(project: Project, slices: readonly ProjectSlice[], opti
     }
     sliceRuns.push({slice, context, results, timestamp: (options.now ?? (() => new Date()))().toISOString()})
   }
-  return sliceRuns
+  return {sliceRuns, lint: lintRun}
 }
 
 /**
@@ -263,11 +274,16 @@ async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Ma
   return {...base, status: 'pass', details: `${slice.contracts.map((loaded) => loaded.contract.label).join(', ')}: found, no lint errors`, category: null}
 }
 
-/** The lint messages of the contract files of `slices` whose contracts are all found, by absolute path; linted in a worker that `signal` ends. */
-async function lintContractFiles(slices: readonly ProjectSlice[], signal: AbortSignal): Promise<Map<string, LintNote[]>> {
+/**
+ * The lint messages of the contract files of `slices` whose contracts are
+ * all found, by absolute path: replayed from the project's lint cache when
+ * unchanged, else linted in a worker that `signal` ends.
+ */
+async function lintContractFiles(project: Project, slices: readonly ProjectSlice[], signal: AbortSignal, lint: LintFiles | undefined): Promise<ContractLint> {
   const files = new Set(slices.filter((slice) => slice.missing.length === 0).flatMap((slice) => slice.contracts.map((loaded) => loaded.file)))
-  // The lint engine loads only when a run needs it, and in the worker.
-  return lintInWorker(await Promise.all([...files].map(async (file) => ({path: file, text: await readFile(file, 'utf8')}))), signal)
+  const texts = await Promise.all([...files].map(async (file) => ({path: file, text: await readFile(file, 'utf8')})))
+  // The lint engine loads only when a file needs linting, and in the worker.
+  return lintContractTexts(texts, signal, contractLintCacheFile(project.dir), lint)
 }
 
 /** Errors (not warnings) of the verification-tiers preset inside the slice’s contracts. */

@@ -22,6 +22,8 @@ export interface LintCache {
   replay(file: VFile): Promise<VFile | undefined>
   /** Keep what `files` linted to (only files whose messages can all be shown again). */
   store(files: readonly VFile[]): Promise<void>
+  /** Drop what is kept for `file` (a path from the working folder): its messages this time cannot be kept. */
+  forget(file: string): void
   /**
    * The files the run with this key found last time, each with its messages
    * replayed, when `snapshot` says nothing that decides them changed and
@@ -74,6 +76,9 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
         }
         entries.set(key, {content: digest(String(vfile.value)), environment: await environmentOf(vfile.path), messages: vfile.messages.map(toMessageData)})
       }
+    },
+    forget(file) {
+      changed = entries.delete(path.resolve(settings.cwd, file)) || changed
     },
     async replayRun(key, snapshot) {
       const run = runs.get(key)

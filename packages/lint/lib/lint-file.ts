@@ -3,7 +3,7 @@ import {VFile} from 'vfile'
 import type {VFileMessage} from 'vfile-message'
 import {checkEngineConfigFiles} from './config-files.js'
 import {lintWithEngine} from './engine.js'
-import type {LintSettings} from './settings.js'
+import {textLintSettings} from './settings.js'
 
 /** A file already read: its path (from the working folder) and its text. */
 export interface FileText {
@@ -19,7 +19,7 @@ export interface FileText {
  */
 export async function lintTexts(files: readonly FileText[]): Promise<Map<string, VFileMessage[]>> {
   const cwd = process.cwd()
-  const settings: LintSettings = {cwd, files: [], frail: false, quiet: false, silent: false, color: false, detectConfig: true, detectIgnore: false, ignorePatterns: [], format: 'stylish', fix: false, fixDryRun: false}
+  const settings = textLintSettings(cwd)
   const vfiles = files.map((file) => new VFile({path: path.resolve(cwd, file.path), value: file.text, cwd}))
   const messages = new Map(vfiles.map((file) => [file.path, [] as VFileMessage[]]))
   await checkEngineConfigFiles(vfiles.map((file) => file.path))

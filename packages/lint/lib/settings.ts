@@ -45,6 +45,15 @@ export interface LintSettings {
   maxWarnings?: number | undefined
 }
 
+/**
+ * The settings `lintTexts` lints files already read with: the configuration
+ * found from each file's folder (else the preset), no ignore files. A cache
+ * of its messages keys them on these, so they are defined once.
+ */
+export function textLintSettings(cwd: string): LintSettings {
+  return {cwd, files: [], frail: false, quiet: false, silent: false, color: false, detectConfig: true, detectIgnore: false, ignorePatterns: [], format: 'stylish', fix: false, fixDryRun: false}
+}
+
 /** Where `--cache` keeps what it knows, from the folder linted from. */
 export const defaultLintCachePath = path.join('.greenlight', 'tiers', '.lint-cache')
 
