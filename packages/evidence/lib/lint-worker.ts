@@ -6,7 +6,7 @@
  */
 import {parentPort, workerData} from 'node:worker_threads'
 import {lintTexts} from '@verification-tiers/lint'
-import {isKeepable, toMessageData} from '@verification-tiers/lint/text-cache'
+import {lintedTextsOf} from '@verification-tiers/lint/text-cache'
 import type {LintReply} from './lint-in-worker.js'
 
 const port = parentPort
@@ -14,9 +14,8 @@ if (!port) throw new Error('lint-worker.js runs as a worker thread')
 
 let reply: LintReply
 try {
-  const messages = await lintTexts(workerData as Array<{path: string; text: string}>)
   // As data: a message crosses threads as a plain object, and the cache keeps only what it can show again.
-  reply = {linted: [...messages].map(([file, list]) => [file, {messages: list.map(toMessageData), keepable: list.every(isKeepable)}])}
+  reply = {linted: lintedTextsOf(await lintTexts(workerData as Array<{path: string; text: string}>))}
 } catch (error) {
   // An error about a file (a configuration file that is a FIFO) says which: it crosses to the gate as a broken file, not a bug.
   const file = error instanceof Error ? (error as {file?: unknown}).file : undefined

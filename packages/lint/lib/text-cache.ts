@@ -11,13 +11,19 @@ import {openLintCache} from './cache.js'
 import {checkEngineConfigFiles} from './config-files.js'
 import type {FileText} from './lint-file.js'
 import type {MessageData} from './message-data.js'
-import {fromMessageData, toMessageData} from './messages.js'
+import type {VFileMessage} from 'vfile-message'
+import {fromMessageData, isKeepable, toMessageData} from './messages.js'
 import {textLintSettings} from './settings.js'
 
 /** What one file linted to, as data that crosses to another thread: its messages, and whether all of them can be kept (`isKeepable`). */
 export interface LintedText {
   messages: MessageData[]
   keepable: boolean
+}
+
+/** What `lintTexts` gave, as data to send to another thread and to store (see `TextLintCache`). */
+export function lintedTextsOf(messages: ReadonlyMap<string, readonly VFileMessage[]>): Array<[string, LintedText]> {
+  return [...messages].map(([file, list]) => [file, {messages: list.map(toMessageData), keepable: list.every(isKeepable)}])
 }
 
 /** The cache opened for one set of files. */
