@@ -49,6 +49,7 @@ const gitignore = [
   '# verification-tiers: caches and local state',
   '.greenlight/tiers/verification-status.json',
   '.greenlight/tiers/stop-hook.json',
+  '.greenlight/tiers/.verify-lint-cache',
   '.greenlight/tiers/*.lock',
   '.greenlight/tiers/.lint-cache',
   ''
@@ -56,8 +57,8 @@ const gitignore = [
 
 /** The lines init prints for `.gitignore` and what goes to git, on a first run. */
 const gitLines = [
-  'created .gitignore: ignores 4 caches and local state files',
-  'note: commit .greenlight/tiers/<slice>.json (each slice’s answers and history); the last verification run on this machine, the Stop hook’s count of blocked stops, locks held while a command writes and the lint cache stay out of git'
+  'created .gitignore: ignores 5 caches and local state files',
+  'note: commit .greenlight/tiers/<slice>.json (each slice’s answers and history); the last verification run on this machine, the Stop hook’s count of blocked stops, `tiers verify`’s lint cache, locks held while a command writes and `tiers lint`’s cache stay out of git'
 ]
 
 const workflow = [
@@ -211,7 +212,7 @@ describe('tiers init', {timeout: 60_000}, () => {
         ...stopEntry.split('\n').slice(0, -1).map((line) => '+' + line),
         '--- /dev/null',
         '+++ b/.gitignore',
-        '@@ -0,0 +1,5 @@',
+        '@@ -0,0 +1,6 @@',
         ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
         ''
       ].join('\n')
@@ -406,7 +407,7 @@ describe('tiers init and git', {timeout: 120_000}, () => {
     expect((await runTiers(cwd, ['respond', 'S-01', 'The cards are in the wrong order'])).code).toBe(0)
     await runTiers(cwd, ['lint', '--cache', '.greenlight'])
     const state = (await fs.readdir(path.join(cwd, '.greenlight', 'tiers'))).sort()
-    expect(state).toEqual(['.lint-cache', 'S-01.json', 'stop-hook.json', 'verification-status.json'])
+    expect(state).toEqual(['.lint-cache', '.verify-lint-cache', 'S-01.json', 'stop-hook.json', 'verification-status.json'])
     expect(await git(cwd, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .greenlight/tiers/S-01.json')
   })
 
@@ -414,7 +415,7 @@ describe('tiers init and git', {timeout: 120_000}, () => {
     const before = '# mine\nnode_modules/\n.greenlight/tiers/.lint-cache\n!important.log'
     const cwd = await project({'.gitignore': before})
     const run = await runTiers(cwd, ['init'])
-    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 3 caches and local state files')
+    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
     expect((await snapshot(cwd))['.gitignore']).toBe(before + '\n\n' + gitignore.split('\n').filter((line) => line !== '.greenlight/tiers/.lint-cache').join('\n'))
     expect((await runTiers(cwd, ['init'])).stderr.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
   })

@@ -15,12 +15,13 @@ const lintCache = '.greenlight/tiers/.lint-cache'
 const localState = [
   ['verification-status.json', 'the last verification run on this machine'],
   ['stop-hook.json', 'the Stop hook’s count of blocked stops'],
+  ['.verify-lint-cache', '`tiers verify`’s lint cache'],
   ['*.lock', 'locks held while a command writes']
 ] as const
 
 /** What `tiers init` says goes to git and what does not, for the project whose state folder is `stateFolder`. */
 export function stateInGit(stateFolder: string): string {
-  return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${localState.map(([, what]) => what).join(', ')} and the lint cache stay out of git`
+  return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${localState.map(([, what]) => what).join(', ')} and \`tiers lint\`’s cache stay out of git`
 }
 
 /** The ignore lines for a project whose state folder is `stateFolder` (`.greenlight/tiers`). */

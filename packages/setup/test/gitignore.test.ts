@@ -22,19 +22,19 @@ async function projectWith(gitignore: string | null): Promise<string> {
   return folder
 }
 
-const entries = ['.greenlight/tiers/verification-status.json', '.greenlight/tiers/stop-hook.json', '.greenlight/tiers/*.lock', '.greenlight/tiers/.lint-cache']
+const entries = ['.greenlight/tiers/verification-status.json', '.greenlight/tiers/stop-hook.json', '.greenlight/tiers/.verify-lint-cache', '.greenlight/tiers/*.lock', '.greenlight/tiers/.lint-cache']
 
 describe('planGitignore', () => {
   it('the entries of a Greenlight project, and of a tool’s, whose lint cache is still under .greenlight', () => {
     expect(ignoreEntries('.greenlight/tiers')).toEqual(entries)
-    expect(ignoreEntries('specs/tiers')).toEqual(['specs/tiers/verification-status.json', 'specs/tiers/stop-hook.json', 'specs/tiers/*.lock', '.greenlight/tiers/.lint-cache'])
+    expect(ignoreEntries('specs/tiers')).toEqual(['specs/tiers/verification-status.json', 'specs/tiers/stop-hook.json', 'specs/tiers/.verify-lint-cache', 'specs/tiers/*.lock', '.greenlight/tiers/.lint-cache'])
   })
 
   it('a new file: the entries under a comment', async () => {
     const step = await planGitignore(await projectWith(null), '.greenlight/tiers')
     expect(step).toEqual({
       kind: 'write',
-      planned: {file: '.gitignore', before: null, after: ['# verification-tiers: caches and local state', ...entries, ''].join('\n'), change: 'ignores 4 caches and local state files'}
+      planned: {file: '.gitignore', before: null, after: ['# verification-tiers: caches and local state', ...entries, ''].join('\n'), change: 'ignores 5 caches and local state files'}
     })
   })
 
