@@ -1,21 +1,23 @@
 /**
- * The reporters through the real bins: the `remark` CLI (remark-cli 12)
- * loads `@verification-tiers/vfile-reporter-github`, `-sarif` and `-junit`
- * with `--report`, and `tiers lint` prints the same reports with `--format`,
- * or writes them with `--output-file`.
+ * The reporters through the real `remark` CLI (remark-cli 12), which loads
+ * `@verification-tiers/vfile-reporter-github`, `-sarif` and `-junit` with
+ * `--report`; and `tiers lint`, which prints the same reports with
+ * `--format`, or writes them with `--output-file` (through the cli's `main`
+ * in this process: its bin's start is `tiers-lint-ci.test.ts`'s).
  *
  * Projects are written to temporary folders outside the repository, with a
  * `node_modules` symlink to the repository’s, so that the preset and the
  * reporters resolve there as they would in a project that installed them.
  *
- * Run `npx tsc -b` first: the bins run the built packages.
+ * Run `npx tsc -b` first: the bin and `main` run the built packages.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {defaultTool} from '@verification-tiers/vfile-reporter-sarif'
 import {validSarif} from './helpers/sarif.js'
-import {builtBin, linkedProject, remarkBin, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 
@@ -35,7 +37,7 @@ afterAll(async () => {
 /** Run the real `remark` CLI in `cwd`, never writing files. */
 const remark = (cwd: string, args: readonly string[]): Promise<Run> => runProcess(remarkBin, ['--no-stdout', ...args], {cwd, env})
 
-const lint = (cwd: string, args: readonly string[]): Promise<Run> => runTiers(cwd, ['lint', ...args], '', env)
+const lint = (cwd: string, args: readonly string[]): Promise<Run> => runTiersHere(cwd, ['lint', ...args], '', env)
 
 const docs = (rule: string): string => `https://github.com/verification-tiers/verification-tiers/tree/main/packages/remark-lint-${rule}#readme`
 
