@@ -33,6 +33,7 @@
 //
 // Usage: node scripts/check-corpus.mjs [--corpus <dir>]
 // One line per check; exits 1 when any check fails.
+import {AsyncLocalStorage} from 'node:async_hooks'
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {appendFile, chmod, cp, mkdtemp, readdir, readFile, rm, stat, symlink} from 'node:fs/promises'
@@ -59,12 +60,16 @@ const expected = JSON.parse(await readFile(expectedFile, 'utf8'))
 let failures = 0
 let checks = 0
 
+// Projects are checked two at a time; each one's lines are kept and printed in the corpus's order.
+const projectLines = new AsyncLocalStorage()
+const say = (line) => projectLines.getStore()?.push(line) ?? console.log(line)
+
 /** One check: a line saying what was compared, `FAIL` when it differs. */
 function check(project, what, want, got) {
   checks++
   const same = JSON.stringify(want) === JSON.stringify(got)
   if (!same) failures++
-  console.log(`${same ? 'ok  ' : 'FAIL'} ${project} ${what}: ${same ? JSON.stringify(got) : `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`}`)
+  say(`${same ? 'ok  ' : 'FAIL'} ${project} ${what}: ${same ? JSON.stringify(got) : `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`}`)
 }
 
 /** Stderr without the deprecation warning of `workflow.visual_checkpoint`: true of the projects that set it, and no reading error. */
@@ -128,7 +133,7 @@ async function checkLint(name, folder, want) {
   for (const rule of named) check(name, `lint: ${rule}`, want[rule], byRule[rule] ?? 0)
   const others = Object.entries(byRule).filter(([rule]) => !named.includes(rule))
   check(name, 'lint: any other rule', want?.['any other rule'] ?? 0, others.reduce((sum, [, count]) => sum + count, 0))
-  if (others.length > 0) console.log(`     other rules: ${JSON.stringify(Object.fromEntries(others))}`)
+  if (others.length > 0) say(`     other rules: ${JSON.stringify(Object.fromEntries(others))}`)
   for (const key of Object.keys(want ?? {})) {
     const on = /^messages on (.+)\/\*\.md$/.exec(key)
     if (on) check(name, `lint: ${key}`, want[key], Object.entries(byFolder).filter(([where]) => where === on[1] || where.startsWith(on[1] + path.sep)).reduce((sum, [, count]) => sum + count, 0))
@@ -324,16 +329,29 @@ async function checkToolProject(name, want, tool, {folder: toolFolder, figures, 
   }
 }
 
-for (const [name, want] of Object.entries(expected)) {
-  if (typeof want !== 'object' || want === null) continue
+/** Every check of one corpus project. */
+async function checkCorpusProject(name, want) {
   if (existsSync(path.join(corpus, name, '.greenlight'))) {
     if ('contracts' in want) await checkProject(name, want)
     const contractsFile = existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md')) ? 'CONTRACTS.md' : null
     if (contractsFile) await checkFirstCiRun(name, contractsFile)
-    continue
+    return
   }
   const tool = Object.entries(toolProjects).find(([, row]) => existsSync(path.join(corpus, name, row.folder)))
   if (tool) await checkToolProject(name, want, ...tool)
 }
+
+const projects = Object.entries(expected).filter(([, want]) => typeof want === 'object' && want !== null)
+const outputs = projects.map(() => [])
+let next = 0
+await Promise.all(
+  Array.from({length: Math.min(2, os.availableParallelism())}, async () => {
+    for (let index = next++; index < projects.length; index = next++) {
+      const [name, want] = projects[index]
+      await projectLines.run(outputs[index], () => checkCorpusProject(name, want))
+    }
+  })
+)
+for (const lines of outputs) for (const line of lines) console.log(line)
 console.log(`check-corpus: ${checks - failures} of ${checks} checks pass`)
 process.exit(failures > 0 ? 1 : 0)
