@@ -150,21 +150,29 @@ export function openCache(warn: Warn): ContractCache {
       }
       try {
         // The user's own folder, where a link (a cache moved to another disk) is theirs to make.
-        await mkdir(folder, {recursive: true}).catch((error: unknown) => {
-          throw writeFailure(folder, error)
-        })
-        for (const entry of made.values()) {
-          const file = entryFile(entry.kind, entry.hash)
-          const text = JSON.stringify(entry)
-          const size = Buffer.byteLength(text)
-          if (size > entryLimit) once(`${file}: not written, as it would be ${formatSize(size)}, expected at most ${formatSize(entryLimit)}; each run parses its file again`)
-          else await writeOwnFile(file, text)
-        }
+        await mkdir(folder, {recursive: true})
       } catch (error) {
-        once(`${firstLine(error)}; each run parses the contracts again`)
+        once(`${firstLine(writeFailure(folder, error))}; each run parses the contracts again`)
         return
       }
-      await pruneCache(root, folder, {keepUnder: modelFolderLimit}).catch(() => {})
+      let written = false
+      for (const entry of made.values()) {
+        const file = entryFile(entry.kind, entry.hash)
+        const text = JSON.stringify(entry)
+        const size = Buffer.byteLength(text)
+        if (size > entryLimit) {
+          once(`${file}: not written, as it would be ${formatSize(size)}, expected at most ${formatSize(entryLimit)}; each run parses its file again`)
+          continue
+        }
+        try {
+          await writeOwnFile(file, text)
+          written = true
+        } catch (error) {
+          // Each entry stands alone: the others are still written.
+          once(`${firstLine(error)}; each run parses the contracts again`)
+        }
+      }
+      if (written) await pruneCache(root, folder, {keepUnder: modelFolderLimit}).catch(() => {})
     }
   }
 }
