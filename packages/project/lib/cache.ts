@@ -42,7 +42,7 @@ export type Warn = (message: string) => void
 const entryLimit = 16 * 1024 * 1024
 
 /** Size the folder of one model is kept under: least recently used entries go first. */
-export const modelFolderLimit = 64 * 1024 * 1024
+const modelFolderLimit = 64 * 1024 * 1024
 
 /** An entry used after this long is marked used again (its time set to now), so that it is not the first to go. */
 const refreshAfter = 24 * 60 * 60 * 1000
@@ -66,7 +66,7 @@ interface StoredEntry {
  * The user’s cache folder for `tiers`: `$XDG_CACHE_HOME/verification-tiers`,
  * else the platform’s (`~/.cache`, `~/Library/Caches`, `%LOCALAPPDATA%`).
  */
-export function userCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+function userCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CACHE_HOME
   let base: string
   if (xdg && path.isAbsolute(xdg)) base = xdg
@@ -74,11 +74,6 @@ export function userCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
   else if (process.platform === 'darwin') base = path.join(os.homedir(), 'Library', 'Caches')
   else base = path.join(os.homedir(), '.cache')
   return path.join(base, 'verification-tiers')
-}
-
-/** The contracts cache’s folder: one folder in it per model, named by the model’s hash. */
-export function contractsCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(userCacheFolder(env), 'contracts')
 }
 
 export function hashText(text: string): string {
@@ -104,7 +99,8 @@ const graphKinds: Record<FolderGraph['from'], EntryKind> = {'GRAPH.json': 'graph
 export function openCache(warn: Warn): ContractCache {
   if (process.env.TIERS_NO_CACHE) return noCache
   const model = modelHash()
-  const root = contractsCacheFolder()
+  // One folder per model in the user's cache folder.
+  const root = path.join(userCacheFolder(), 'contracts')
   const folder = path.join(root, model.slice(0, 16))
   const made = new Map<string, StoredEntry>()
   const entryFile = (kind: EntryKind, hash: string) => path.join(folder, `${kind}-${hash}.json`)
