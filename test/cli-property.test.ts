@@ -20,10 +20,11 @@
  *    line;
  * 4. no file or folder was created, changed or removed anywhere in the
  *    temporary folder (which holds the project, `HOME`, `TMPDIR` and
- *    `XDG_CACHE_HOME`, the contracts cache’s key folder) but in the state
+ *    `XDG_CACHE_HOME`) but in the state
  *    folder of the project folder the command was given: `<dir>/tiers/`, where
  *    `<dir>` is `--dir`, else `.greenlight` (for `stop-hook`, in the input’s
- *    `cwd`);
+ *    `cwd`), and in the user’s contracts cache
+ *    (`XDG_CACHE_HOME/verification-tiers/contracts/`, shared by every copy);
  * 5. no process was left behind, a second after it ended: nothing in its
  *    process group, and no process anywhere carrying the run’s marker
  *    variable (checks inherit it from `tiers`, and so would a process that
@@ -55,7 +56,6 @@ import path from 'node:path'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {cachePath} from '@verification-tiers/project'
 import {builtBin, copyExample, tiersBin} from './helpers/tiers-bin.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
@@ -71,6 +71,8 @@ let temporary = ''
 let project = ''
 let pristine = ''
 let environment: NodeJS.ProcessEnv = {}
+/** The contracts cache’s entry of the project’s CONTRACTS.md, as a real run wrote it: the cache file a scenario changes. */
+let cacheEntry = ''
 /** State files from a real run, by name in `.greenlight/tiers/`. */
 const real: Record<string, string> = {}
 let sequence = 0
@@ -606,7 +608,7 @@ async function setUp({files}: Scenario): Promise<void> {
   await writeOrRemove(path.join(tiers, 'verification-status.json'), files.status)
   await writeOrRemove(path.join(tiers, 'stop-hook.json'), files.counts)
   // The contracts cache is the user's, outside the project: damaged, it must never lower a tier either.
-  await writeOrRemove(await cachePath(dir, environment), files.cache)
+  await writeOrRemove(cacheEntry, files.cache)
   await writeOrRemove(path.join(tiers, 'S-01.json'), files.stateS01)
   await writeOrRemove(path.join(tiers, 'S-02.json'), files.stateS02)
   // A file name of the id, if it is one (`tiers` must refuse the id, or read the file; never write elsewhere).
@@ -783,7 +785,15 @@ beforeAll(async () => {
   }
   const tiers = path.join(project, '.greenlight', 'tiers')
   for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
-  real['.contracts-cache.json'] = await fs.readFile(await cachePath(path.join(project, '.greenlight'), environment), 'utf8')
+  const cacheFolder = path.join(temporary, 'xdg', 'verification-tiers', 'contracts')
+  const model = path.join(cacheFolder, (await fs.readdir(cacheFolder))[0]!)
+  for (const name of await fs.readdir(model)) {
+    const text = await fs.readFile(path.join(model, name), 'utf8')
+    if ((JSON.parse(text) as {contracts?: Array<{id: string | null}>}).contracts?.[0]?.id !== 'C-01') continue
+    cacheEntry = path.join(model, name)
+    real['.contracts-cache.json'] = text
+  }
+  if (cacheEntry === '') throw new Error(`no contracts cache entry of CONTRACTS.md in ${model}`)
   real.graph = await fs.readFile(graph, 'utf8')
   real.config = await fs.readFile(config, 'utf8')
 }, 120_000)

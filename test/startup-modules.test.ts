@@ -31,12 +31,12 @@ const parser = /\/node_modules\/(?:remark-parse|unified|mdast-util-from-markdown
 /** The project reader: the loader, the graph reader, the runtime’s and the evidence’s main entries. */
 const projectReader = /\/packages\/(?:project\/dist\/lib\/project\.js|graph\/dist\/index\.js|runtime\/dist\/index\.js|evidence\/dist\/index\.js)$/
 
-/** Run `tiers` in `cwd`: its exit code, output, and every module it loaded. */
+/** Run `tiers` in `cwd`, with a contracts cache of its own (another test’s copy of the example would fill it): its exit code, output, and every module it loaded. */
 async function tiersLoading(cwd: string, args: string[], {input = '', env = {}}: {input?: string; env?: Record<string, string | undefined>} = {}) {
   const log = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-modules-')), 'modules.txt')
   folders.push(path.dirname(log))
   await fs.writeFile(log, '')
-  const run = await runProcess(process.execPath, ['--import', recorder, bin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, TIERS_NO_CACHE: undefined, ...env, TIERS_TEST_MODULES: log}})
+  const run = await runProcess(process.execPath, ['--import', recorder, bin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, TIERS_NO_CACHE: undefined, XDG_CACHE_HOME: path.join(cwd, 'user-cache'), ...env, TIERS_TEST_MODULES: log}})
   const modules = [...new Set((await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('file:')))]
   return {...run, modules}
 }

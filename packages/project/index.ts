@@ -5,7 +5,6 @@ export type {ProjectProblem} from './lib/problems.js'
 // The graph’s readers, from where they live, for the commands that used them from here.
 export {readGraphJson, readTierText} from '@verification-tiers/graph'
 export type {Graph, GraphRef, GraphSlice, MarkdownGraph, TierText} from '@verification-tiers/graph'
-export {cachePath} from './lib/cache.js'
 export type {Warn} from './lib/cache.js'
 export {firstLine, ProjectError, UserError} from './lib/errors.js'
 export {findProjectFolder, greenlight, tools} from './lib/tools/index.js'

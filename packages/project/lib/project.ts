@@ -89,7 +89,7 @@ export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptio
   // One cache and one parse worker for the run: the graph and the contract files each skip their parse when unchanged.
   const warnings: string[] = []
   const warn: Warn = (message) => void warnings.push(message)
-  const cache = await openCache(dir, warn)
+  const cache = openCache(warn)
   const parser = lazyReader()
   let graph: FolderGraph | null
   let loaded: Awaited<ReturnType<typeof loadContracts>>
@@ -173,20 +173,19 @@ function readGraph(dir: string, cache: ContractCache, parser: LazyReader): Promi
       return json
     },
     // Its positions take a scan of the whole file, many times JSON.parse’s time: kept, unless the cache has it.
-    jsonGraph: (text, file) => cachedGraph(dir, cache, text, file, () => jsonGraph(text, file)),
+    jsonGraph: (text, file) => cachedGraph(cache, 'GRAPH.json', text, file, () => jsonGraph(text, file)),
     // Parsed in a worker under the same deadline as the contract files, unless the cache has it.
-    markdownGraph: (text, file) => cachedGraph(dir, cache, text, file, async () => (await parser.get()).readGraph(file, text))
+    markdownGraph: (text, file) => cachedGraph(cache, 'GRAPH.md', text, file, async () => (await parser.get()).readGraph(file, text))
   })
 }
 
-/** The graph of `file` the cache holds for this `text`, else the one `read` gives, then kept. */
-async function cachedGraph(dir: string, cache: ContractCache, text: string, file: string, read: () => Promise<FolderGraph> | FolderGraph): Promise<FolderGraph> {
-  const key = path.relative(dir, file)
+/** The graph the cache holds for this `text` read as a `from` file, naming `file`; else the one `read` gives, then kept. */
+async function cachedGraph(cache: ContractCache, from: FolderGraph['from'], text: string, file: string, read: () => Promise<FolderGraph> | FolderGraph): Promise<FolderGraph> {
   const hash = hashContractText(text)
-  const cached = cache.getGraph(key, hash)
-  if (cached) return {...cached, file}
+  const cached = await cache.getGraph(from, hash, file)
+  if (cached) return cached
   const graph = await read()
-  cache.setGraph(key, hash, graph)
+  cache.setGraph(hash, graph)
   return graph
 }
 
@@ -277,16 +276,15 @@ async function loadContracts(dir: string, cache: ContractCache, parser: LazyRead
   const loaded: LoadedContract[] = []
   const problems: ProjectProblem[] = []
   for (const [file, text] of texts) {
-    const key = path.relative(dir, file)
-    // What the graph names changes what is read, so it is part of each entry’s hash.
+    // What the graph names changes what is read, so it is part of each entry’s hash; where the file is, is not.
     const hash = hashContractText(text, names)
-    let contracts = cache.get(key, hash)
+    let contracts = await cache.get(hash)
     if (!contracts) {
       // The markdown parser (in a worker, under a deadline) starts only when a file changed.
       const analysis = await (await parser.get()).read(file, text, {names})
       contracts = analysis.contracts
       // Only a file read without a problem is kept: a cached file has none, so none is ever lost.
-      if (analysis.problems.length === 0) cache.set(key, hash, contracts.map(forCache))
+      if (analysis.problems.length === 0) cache.set(hash, contracts.map(forCache))
       for (const problem of analysis.problems) problems.push({file, line: problem.place.start.line, message: describeContractProblem(problem)})
     }
     if (contracts.length === 0 && file !== files[0] && text.trim() !== '') {
