@@ -3,7 +3,8 @@
  * command loads what it uses and no more. A command that reads no project
  * loads neither the markdown parser nor the project reader; a command that
  * reads one loads the parser only for a contract file the contracts cache
- * does not hold (and then in a worker thread).
+ * does not hold (and then in a worker thread); `verify` loads the lint
+ * engine only for a contract file its lint cache does not hold.
  *
  * Each run preloads `helpers/record-modules.mjs`, which writes down every
  * module the process and its workers resolve.
@@ -28,6 +29,9 @@ const bin = path.join(root, 'packages', 'cli', 'bin', 'tiers.js')
 
 /** The markdown parser: remark-parse and what it is made of. */
 const parser = /\/node_modules\/(?:remark-parse|unified|mdast-util-from-markdown|micromark[^/]*)\//
+/** The lint: `verify`'s worker, the engine, its reporters, the preset and its rules. */
+const lint =
+  /\/packages\/evidence\/dist\/lib\/lint-worker\.js$|\/node_modules\/(?:unified-engine|vfile-reporter[^/]*)\/|\/packages\/remark-(?:preset-)?lint-[^/]+\/dist\/|\/packages\/lint-rule\/dist\/(?:lib\/)?index\.js$/
 /** The project reader: the loader, the graph reader, the runtime’s and the evidence’s main entries. */
 const projectReader = /\/packages\/(?:project\/dist\/lib\/project\.js|graph\/dist\/index\.js|runtime\/dist\/index\.js|evidence\/dist\/index\.js)$/
 
@@ -77,6 +81,20 @@ describe('what a command loads', () => {
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code)
       expect(run.modules.filter((url) => parser.test(url)), args.join(' ')).toEqual([])
     }
+  })
+
+  it.concurrent('a second `verify` of unchanged contract files loads no lint and prints what the first printed', async () => {
+    const cwd = await exampleProject(folders, 'verification-tiers-modules-', 'true')
+    const verify = async () => {
+      const run = await tiersLoading(cwd, ['verify', '--all', '--json'])
+      // Times aside, one run prints what another does.
+      const stdout = run.stdout.replace(/"timestamp": "[^"]+"/g, '"timestamp": "…"').replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/in \d+\.\d s/g, 'in 0.0 s')
+      return {code: run.code, stdout, stderr: run.stderr, lint: run.modules.filter((url) => lint.test(url) || parser.test(url))}
+    }
+    const first = await verify()
+    expect(first.lint.some((url) => url.endsWith('/lint-worker.js'))).toBe(true)
+    const second = await verify()
+    expect(second).toEqual({...first, lint: []})
   })
 
   it.concurrent('with the contracts cache off, reading the contracts loads the parser, in its worker', async () => {
