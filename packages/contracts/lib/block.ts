@@ -5,21 +5,20 @@ import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
 import type {Locator} from './locate.js'
-import {labelPattern} from './segments.js'
+import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
 // An item marker and what follows it; matched at the start only, so long lines cost no backtracking.
 const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-// `… -- verified by: …` is the end of a wrapped item, its colon the check’s: no label.
-const checkLead = /(?:--|—|–)\s*verified by$/i
 const notWhiteSpace = /\S/
+const whiteSpace = /\s/
 // A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
 const taskBox = /^\[[ xX]\][ \t]+/
 
 /** A label line of a block: where its label and value are on the line. */
-interface LabelLine {
+export interface LabelLine {
   label: string
   labelStart: number
   value: string
@@ -71,9 +70,10 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 
   const opened: OpenItem[] = []
 
-  for (const [index, raw] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!
     const prefix = dialect.prefix(raw)
-    const body = raw.slice(prefix)
+    const body = prefix === 0 ? raw : raw.slice(prefix)
     // Where the text starts (white space as `trim` counts it); a line of white space alone is blank.
     const textStart = body.search(notWhiteSpace)
     if (textStart === -1) {
@@ -84,8 +84,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const wasBlank = blank
     blank = false
     const indent = indentWidth(body)
-    const marker = itemMarker.exec(body)
-    let label = indent === 0 && !marker ? readLabelLine(body) : null
+    const marker = readItemMarker(body, textStart)
+    let label = indent === 0 && !marker ? readFenceLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
     // Under an empty criteria or steps label, an intro like `All of these hold:` is text, not a field.
@@ -165,7 +165,11 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
   }
   // Each item’s text, wrapped lines joined, and its check, made once.
-  for (const open of opened) Object.assign(open.item, splitCheck(open.parts.join(' ')))
+  for (const open of opened) {
+    const split = splitCheck(open.parts.length === 1 ? open.parts[0]! : open.parts.join(' '))
+    open.item.text = split.text
+    open.item.check = split.check
+  }
   return known ? fields : null
 
   function newField(line: LabelLine, index: number, prefix: number): ContractField {
@@ -179,16 +183,26 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
   }
 }
 
+/**
+ * The item marker a block line starts with (`- `, `1. `, behind spaces and
+ * tabs), as `itemMarker` matches it; `textStart` is where the line's text
+ * starts. Only a text that starts with a marker character can be an item:
+ * the other lines skip the pattern.
+ */
+export function readItemMarker(body: string, textStart: number): RegExpExecArray | null {
+  return mayStartItem(body.charCodeAt(textStart)) ? itemMarker.exec(body) : null
+}
+
 /** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
-function readLabelLine(body: string): LabelLine | null {
-  const bold = boldFieldLine.exec(body)
+export function readFenceLabelLine(body: string): LabelLine | null {
+  const bold = body.startsWith('**') ? boldFieldLine.exec(body) : null
   if (bold) {
     const inner = bold[1] ?? ''
     // The colon goes inside the stars or right after them.
     const colonInside = /:\s*$/.test(inner)
     if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
     const label = inner.replace(/\s*:\s*$/, '').trim()
-    if (!labelPattern.test(label)) return null
+    if (!isLabelShape(label)) return null
     const value = bold[2] ?? ''
     const labelStart = 2 + inner.indexOf(label)
     return {label, labelStart, value, valueStart: value ? body.lastIndexOf(value) : -1}
@@ -196,10 +210,11 @@ function readLabelLine(body: string): LabelLine | null {
   // `Label: value`: a label has no colon of its own, so the first colon ends it; no regex runs over the line.
   const colon = body.indexOf(':')
   if (colon < 1 || colon > 60) return null
+  // What follows the colon is white space, or nothing: looked at before any text is cut out.
+  if (colon + 1 < body.length && !whiteSpace.test(body[colon + 1]!)) return null
   const label = body.slice(0, colon).trimEnd()
+  if (!isLabelShape(label) || endsWithCheckLead(label)) return null
   const after = body.slice(colon + 1)
-  if (after !== '' && !/^\s/.test(after)) return null
-  if (!labelPattern.test(label) || checkLead.test(label)) return null
   const value = after.trim()
   return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
 }
@@ -211,12 +226,18 @@ function isListField(field: ContractField): boolean {
 /** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
 function indentWidth(body: string): number {
   let width = 0
-  for (const character of body) {
-    if (character === ' ') width++
-    else if (character === '\t') width += 4 - (width % 4)
+  for (let index = 0; index < body.length; index++) {
+    const code = body.charCodeAt(index)
+    if (code === 0x20) width++
+    else if (code === 0x09) width += 4 - (width % 4)
     else break
   }
   return width
+}
+
+/** Whether a line whose text starts with this character may be an item (`-`, `*`, `+` or a digit). */
+function mayStartItem(code: number): boolean {
+  return code === 0x2d || code === 0x2a || code === 0x2b || (code >= 0x30 && code <= 0x39)
 }
 
 /** Only fenced blocks hold contracts; indented code is left alone. */

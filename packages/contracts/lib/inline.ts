@@ -17,5 +17,9 @@ export function inlineText(nodes: readonly Nodes[]): string {
 
 /** Collapse runs of white space (line breaks of wrapped items) to one space. */
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim()
+  // Most text has no white space but single spaces: replacing would give it back as it is.
+  return (collapsible.test(text) ? text.replace(/\s+/g, ' ') : text).trim()
 }
+
+// White space other than a space, or two spaces in a row: what `collapse` changes besides the ends.
+const collapsible = /[^\S ]| {2}/

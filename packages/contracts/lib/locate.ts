@@ -39,6 +39,12 @@ export function advance(start: Point, text: string, index: number): Point {
   let line = start.line
   let column = start.column
   let lineBegin = 0
+  // Most text has no line ending before `index` (a line of a paragraph): nothing to count.
+  if (!hasLineEndingBefore(text, index)) {
+    const point: Point = {line, column: column + index}
+    if (start.offset !== undefined) point.offset = start.offset + index
+    return point
+  }
   // Line endings as markdown counts them: LF, CRLF, or a lone CR.
   const ending = /\r\n?|\n/g
   for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
@@ -49,6 +55,14 @@ export function advance(start: Point, text: string, index: number): Point {
   const result: Point = {line, column: column + (index - lineBegin)}
   if (start.offset !== undefined) result.offset = start.offset + index
   return result
+}
+
+/** Whether an LF or CR comes before `index` in `text`: where `advance` has lines to count. */
+function hasLineEndingBefore(text: string, index: number): boolean {
+  const feed = text.indexOf('\n')
+  if (feed !== -1 && feed < index) return true
+  const carriageReturn = text.indexOf('\r')
+  return carriageReturn !== -1 && carriageReturn < index
 }
 
 export function span(start: Point, end: Point): Position {

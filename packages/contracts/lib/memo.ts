@@ -7,7 +7,9 @@ const memoLimit = 4096
  * names, ids repeat in every contract). The memo is emptied when full.
  */
 export function remembered<Value>(memo: Map<string, Value>, key: string, make: () => Value): Value {
-  if (memo.has(key)) return memo.get(key) as Value
+  // One lookup for what is known (values may be `null`, never `undefined`: a miss is asked again with `has`).
+  const known = memo.get(key)
+  if (known !== undefined || memo.has(key)) return known as Value
   const made = make()
   if (memo.size >= memoLimit) memo.clear()
   memo.set(key, made)

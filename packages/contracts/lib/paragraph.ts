@@ -7,7 +7,7 @@ import {labelledField} from './fields.js'
 import {collapse, inlineText} from './inline.js'
 import {listItem} from './items.js'
 import type {Locator} from './locate.js'
-import {readValue, splitLines} from './segments.js'
+import {hasLineBreak, readValue, splitLines} from './segments.js'
 import type {Segment} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
@@ -143,8 +143,11 @@ function addItem(field: ContractField, item: ContractItem, end: Position | undef
 
 /** The first label line after the first line of an item’s paragraph. */
 function lazyLabel(item: ListItem, locator: Locator, dialects: readonly ParagraphDialect[]): {paragraph: number; lines: Segment[][]; line: number} | null {
-  for (const [index, child] of item.children.entries()) {
+  for (let index = 0; index < item.children.length; index++) {
+    const child = item.children[index]!
     if (child.type !== 'paragraph') continue
+    // The first paragraph's first line is the item's: a paragraph of one line (most items) has no other to read.
+    if (index === 0 && !hasLineBreak(child.children)) continue
     const lines = splitLines(child.children)
     for (let line = index === 0 ? 1 : 0; line < lines.length; line++) {
       const field = readLabelLine(lines[line]!, locator, dialects)

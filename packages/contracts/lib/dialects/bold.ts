@@ -2,7 +2,7 @@ import type {Nodes} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {Locator} from '../locate.js'
-import {labelPattern, textPoint} from '../segments.js'
+import {isLabelShape, textPoint} from '../segments.js'
 import type {Segment} from '../segments.js'
 import type {LabelAt, ParagraphDialect} from './dialect.js'
 import {isExactTierField} from './dialect.js'
@@ -34,7 +34,7 @@ function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   } else {
     return null
   }
-  if (!labelPattern.test(label)) return null
+  if (!isLabelShape(label)) return null
   return {label, start: first.node.position.start, labelPosition: labelTextPosition(first.node, label, locator) ?? first.node.position, labelEnd, rest}
 }
 

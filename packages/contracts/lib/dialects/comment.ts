@@ -1,7 +1,17 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
 
-const commentPrefix = /^\s*\/\/ ?/
+const notWhiteSpace = /\S/
+
+/**
+ * Where a line's `//` starts, after white space only (`-1` when the line is
+ * blank or starts otherwise): what `/^\s*\/\//` looks for, found without
+ * a match object, as every line of every fenced block is asked.
+ */
+function commentStart(line: string): number {
+  const start = line.search(notWhiteSpace)
+  return start !== -1 && line.startsWith('//', start) ? start : -1
+}
 
 /** A fenced block whose every line is a `// ` comment (Go-style): `// Verification: verify`. */
 export const comment = {
@@ -12,12 +22,17 @@ export const comment = {
   claims: (lines) => {
     let written = false
     for (const line of lines) {
-      if (!/\S/.test(line)) continue
-      if (!/^\s*\/\//.test(line)) return false
+      if (!notWhiteSpace.test(line)) continue
+      if (commentStart(line) === -1) return false
       written = true
     }
     return written
   },
-  prefix: (line) => commentPrefix.exec(line)?.[0].length ?? 0,
+  // `//` and one space after it, behind any white space.
+  prefix: (line) => {
+    const start = commentStart(line)
+    if (start === -1) return 0
+    return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
+  },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>

@@ -1,0 +1,172 @@
+/**
+ * The reader's shortcuts read what the patterns they stand in for read, on
+ * any text: a label's shape looked at character by character, a comment
+ * fence's prefix found without a match, an item marker or a bold label
+ * looked for only behind the character it must start with, white space
+ * collapsed only where there is some to collapse, a point found without
+ * counting lines where there are none, a list item's paragraphs cut in lines
+ * only when they have more than one. Each is checked against the plain
+ * pattern, written here as it was.
+ */
+import fc from 'fast-check'
+import {describe, expect, it} from 'vitest'
+import type {PhrasingContent} from 'mdast'
+import {readFenceLabelLine, readItemMarker} from '../lib/block.js'
+import {comment} from '../lib/dialects/comment.js'
+import {collapse} from '../lib/inline.js'
+import {advance} from '../lib/locate.js'
+import {endsWithCheckLead, hasLineBreak, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
+
+// Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
+const piece = fc.constantFrom(
+  '**', '*', ':', '：', ' ', '  ', '\t', '\u00a0', '\u2028', '\u3000', '\n', '\r', '\r\n', '//', '/', '-', '--', '—', '–', '+', '1', '12.', '3)',
+  'Verification', 'Steps', 'acceptance criteria', 'verified by', 'VERIFIED BY', 'Ünïcode', 'İD', '\u212a', '𝐀', '𝟏', '_', '&', '(', ')', "'", '.', 'a', 'Y', 'x'.repeat(41), '`', '[ ]'
+)
+const text = fc.oneof(fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')), fc.string({unit: 'binary', maxLength: 50}))
+
+describe('label shape', () => {
+  it('is the label pattern', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(isLabelShape(value)).toBe(labelPattern.test(value))
+      }),
+      {numRuns: 2000}
+    )
+  })
+
+  it('ends with a check lead exactly as the pattern says', () => {
+    const checkLead = /(?:--|—|–)\s*verified by$/i
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(endsWithCheckLead(value)).toBe(checkLead.test(value))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('comment fences', () => {
+  it('take the prefix the pattern takes', () => {
+    fc.assert(
+      fc.property(text, (line) => {
+        expect(comment.prefix(line)).toBe(/^\s*\/\/ ?/.exec(line)?.[0].length ?? 0)
+      }),
+      {numRuns: 1000}
+    )
+  })
+
+  it('claim the blocks whose every line that is not blank is a comment, when there is one', () => {
+    fc.assert(
+      fc.property(fc.array(text, {maxLength: 5}), fc.array(fc.constantFrom('// a', '  //', '//x', ' \t', ''), {maxLength: 4}), (some, comments) => {
+        const lines = [...comments, ...some]
+        const expected = lines.some((line) => /\S/.test(line)) && lines.every((line) => !/\S/.test(line) || /^\s*\/\//.test(line))
+        expect(comment.claims(lines, null)).toBe(expected)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('fence lines', () => {
+  const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
+  it('find the item marker the pattern finds', () => {
+    fc.assert(
+      fc.property(text, (body) => {
+        const textStart = body.search(/\S/)
+        fc.pre(textStart !== -1)
+        expect(readItemMarker(body, textStart)?.[0] ?? null).toBe(itemMarker.exec(body)?.[0] ?? null)
+      }),
+      {numRuns: 2000}
+    )
+  })
+
+  it('read the label line the patterns read', () => {
+    fc.assert(
+      fc.property(text, (body) => {
+        expect(readFenceLabelLine(body)).toEqual(plainLabelLine(body))
+      }),
+      {numRuns: 3000}
+    )
+  })
+})
+
+describe('collapse', () => {
+  it('gives what replacing every run of white space gives', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(collapse(value)).toBe(value.replace(/\s+/g, ' ').trim())
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('advance', () => {
+  it('gives the point that counting every line ending gives', () => {
+    fc.assert(
+      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 9}), fc.integer({min: 1, max: 9}), fc.option(fc.nat(100), {nil: undefined}), (value, at, line, column, offset) => {
+        const index = Math.min(at, value.length)
+        const start = offset === undefined ? {line, column} : {line, column, offset}
+        expect(advance(start, value, index)).toEqual(countedPoint(start, value, index))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('line breaks of inline content', () => {
+  const node = fc.oneof(
+    text.map((value): PhrasingContent => ({type: 'text', value})),
+    fc.constant<PhrasingContent>({type: 'break'}),
+    text.map((value): PhrasingContent => ({type: 'inlineCode', value})),
+    fc.constant<PhrasingContent>({type: 'strong', children: [{type: 'text', value: 'a\nb'}]})
+  )
+  it('are there exactly when the content is cut in more than one line', () => {
+    fc.assert(
+      fc.property(fc.array(node, {maxLength: 5}), (children) => {
+        expect(hasLineBreak(children)).toBe(splitLines(children).length > 1)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+/** A fence's label line as the reader read it with patterns alone. */
+function plainLabelLine(body: string) {
+  const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+  const checkLead = /(?:--|—|–)\s*verified by$/i
+  const bold = boldFieldLine.exec(body)
+  if (bold) {
+    const inner = bold[1] ?? ''
+    const colonInside = /:\s*$/.test(inner)
+    if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
+    const label = inner.replace(/\s*:\s*$/, '').trim()
+    if (!labelPattern.test(label)) return null
+    const value = bold[2] ?? ''
+    return {label, labelStart: 2 + inner.indexOf(label), value, valueStart: value ? body.lastIndexOf(value) : -1}
+  }
+  const colon = body.indexOf(':')
+  if (colon < 1 || colon > 60) return null
+  const label = body.slice(0, colon).trimEnd()
+  const after = body.slice(colon + 1)
+  if (after !== '' && !/^\s/.test(after)) return null
+  if (!labelPattern.test(label) || checkLead.test(label)) return null
+  const value = after.trim()
+  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
+}
+
+/** The point `index` characters into `text`, every line ending before it counted. */
+function countedPoint(start: {line: number; column: number; offset?: number}, text: string, index: number) {
+  let line = start.line
+  let column = start.column
+  let lineBegin = 0
+  const ending = /\r\n?|\n/g
+  for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
+    line++
+    column = 1
+    lineBegin = match.index + match[0].length
+  }
+  const result: {line: number; column: number; offset?: number} = {line, column: column + (index - lineBegin)}
+  if (start.offset !== undefined) result.offset = start.offset + index
+  return result
+}
