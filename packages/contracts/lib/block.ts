@@ -8,8 +8,6 @@ import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
-// An item marker and what follows it; matched at the start only, so long lines cost no backtracking.
-const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
 const notWhiteSpace = /\S/
@@ -84,8 +82,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const wasBlank = blank
     blank = false
     const indent = indentWidth(body)
-    const marker = readItemMarker(body, textStart)
-    let label = indent === 0 && !marker ? readFenceLabelLine(body) : null
+    const marker = itemMarkerLength(body)
+    let label = indent === 0 && marker === -1 ? readFenceLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
     // Under an empty criteria or steps label, an intro like `All of these hold:` is text, not a field.
@@ -101,7 +99,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
     if (!current) continue
 
-    if (marker && (!list || indent <= list.indent || !list.item)) {
+    if (marker !== -1 && (!list || indent <= list.indent || !list.item)) {
       // An item of the field: the first one sets the list’s indent.
       list ??= {indent, item: null, nested: false}
       list.nested = false
@@ -109,10 +107,10 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       // Text before a list is its intro: the list is what was read.
       current.unread.length = 0
       current.hasList = true
-      const after = marker[0].length
+      const after = marker
       const rest = body.slice(after)
       const lead = rest.length - rest.trimStart().length
-      const box = taskBox.exec(rest.slice(lead))?.[0].length ?? 0
+      const box = rest.charCodeAt(lead) === 0x5b ? (taskBox.exec(rest.slice(lead))?.[0].length ?? 0) : 0
       const text = rest.slice(lead + box).trimEnd()
       const start = prefix + after + lead + box
       const open: OpenItem = {parts: text === '' ? [] : [text], item: {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}}
@@ -124,7 +122,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       extend(current, open.item.position)
       continue
     }
-    if (marker && list) {
+    if (marker !== -1 && list) {
       // A deeper item is a sub-point of the item above, not an item of the field.
       list.nested = true
       continue
@@ -184,13 +182,32 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 }
 
 /**
- * The item marker a block line starts with (`- `, `1. `, behind spaces and
- * tabs), as `itemMarker` matches it; `textStart` is where the line's text
- * starts. Only a text that starts with a marker character can be an item:
- * the other lines skip the pattern.
+ * The length of the item marker a block line starts with, spaces and tabs
+ * before it included (`  - `, `12. `: what `itemMarker` matches), or `-1`:
+ * read character by character, as every line of every block is asked.
  */
-export function readItemMarker(body: string, textStart: number): RegExpExecArray | null {
-  return mayStartItem(body.charCodeAt(textStart)) ? itemMarker.exec(body) : null
+export function itemMarkerLength(body: string): number {
+  let at = 0
+  while (body.charCodeAt(at) === 0x20 || body.charCodeAt(at) === 0x09) at++
+  const code = body.charCodeAt(at)
+  if (code === 0x2d || code === 0x2a || code === 0x2b) {
+    at++
+  } else {
+    const digits = at
+    while (isDigit(body.charCodeAt(at))) at++
+    const count = at - digits
+    if (count === 0 || count > 9) return -1
+    const close = body.charCodeAt(at)
+    if (close !== 0x2e && close !== 0x29) return -1
+    at++
+  }
+  // The marker ends the line or is followed by a space or tab.
+  const next = body.charCodeAt(at)
+  return Number.isNaN(next) || next === 0x20 || next === 0x09 ? at : -1
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
 }
 
 /** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
@@ -235,10 +252,7 @@ function indentWidth(body: string): number {
   return width
 }
 
-/** Whether a line whose text starts with this character may be an item (`-`, `*`, `+` or a digit). */
-function mayStartItem(code: number): boolean {
-  return code === 0x2d || code === 0x2a || code === 0x2b || (code >= 0x30 && code <= 0x39)
-}
+
 
 /** Only fenced blocks hold contracts; indented code is left alone. */
 export function isFenced(code: Code, locator: Locator): boolean {
@@ -251,6 +265,17 @@ export function isFenced(code: Code, locator: Locator): boolean {
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
 }
 
+/** Where the line that starts at `from` ends: its CR or LF, or the end of the text. */
+function lineEndOf(text: string, from: number): number {
+  let at = from
+  while (at < text.length) {
+    const code = text.charCodeAt(at)
+    if (code === 0x0a || code === 0x0d) return at
+    at++
+  }
+  return at
+}
+
 /**
  * Position of columns `from`..`to` of content line `index`. The content of a
  * fence starts on the line after it; where the block is indented (in a list
@@ -261,7 +286,6 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
   // Where each content line starts in the source, found once per line: a block asks for most lines several times.
   const starts: Array<{column: number; offset: number | undefined}> = []
-  const lineEnd = /[\r\n]/g
   const startOf = (index: number) => {
     const known = starts[index]
     if (known) return known
@@ -270,8 +294,7 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
     let offset: number | undefined
     const lineStart = locator.lineStart(line)
     if (locator.source !== null && lineStart !== undefined) {
-      lineEnd.lastIndex = lineStart
-      const textEnd = lineEnd.exec(locator.source)?.index ?? locator.source.length
+      const textEnd = lineEndOf(locator.source, lineStart)
       const content = lines[index] ?? ''
       // The line ends as the content line does; only its indentation may differ, where a tab
       // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.

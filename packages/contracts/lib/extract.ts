@@ -97,7 +97,8 @@ function analyze(tree: Root, locator: Locator, names: readonly string[]): Contra
     if (part.end) draft.end = part.end
   }
 
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     const heading = part.heading
     if (!heading || !part.position) {
       if (current) take(current, part)
@@ -205,7 +206,8 @@ function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractFie
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     if (!part.heading) continue
     while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
     if (strong[index] || direct[index] || part.idLike) for (const outer of open) encloses[outer] = true
@@ -214,7 +216,8 @@ function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractFie
   const result = parts.map(() => false)
   // The contract whose section we are in: a heading without an id inside it is a subsection.
   let within: number | null = null
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     if (!part.heading) continue
     if (within !== null && part.depth <= parts[within]!.depth) within = null
     const candidate = strong[index] || direct[index]

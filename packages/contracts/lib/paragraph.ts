@@ -1,4 +1,4 @@
-import type {List, ListItem, Paragraph, RootContent} from 'mdast'
+import type {List, ListItem, Paragraph, PhrasingContent, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {splitCheck} from './criterion.js'
@@ -35,6 +35,8 @@ export function readParagraphFields(
   locator: Locator,
   dialects: readonly ParagraphDialect[]
 ): {fields: ContractField[]; used: number} {
+  // Prose (most paragraphs) has no node a label may start in: nothing to cut in lines.
+  if (!mayHoldLabel(paragraph.children, dialects)) return {fields: [], used: 0}
   const read = readLines(splitLines(paragraph.children), locator, dialects)
   const fields = read.fields
   let lastLineIsField = read.lastLineIsField
@@ -99,7 +101,7 @@ function unreadBlock(next: RootContent | undefined, locator: Locator, dialects: 
   const kind = next ? blockKinds[next.type] : undefined
   if (!next?.position || !kind) return null
   // A paragraph of labels is the next fields, not text under this one.
-  if (next.type === 'paragraph' && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
+  if (next.type === 'paragraph' && mayHoldLabel(next.children, dialects) && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
   return {kind, text: collapse(toString(next)), position: next.position}
 }
 
@@ -172,6 +174,14 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   const start = item.children[0]?.position?.start
   if (text === '' || !start || !end) return null
   return {...splitCheck(text), position: {start, end}}
+}
+
+/** Whether a label of a paragraph dialect may start a line of this inline content: some node of it may start one. */
+export function mayHoldLabel(children: readonly PhrasingContent[], dialects: readonly ParagraphDialect[]): boolean {
+  for (const node of children) {
+    for (const dialect of dialects) if (dialect.mayStartLabel(node)) return true
+  }
+  return false
 }
 
 /** A label line in any paragraph dialect, as a field. */

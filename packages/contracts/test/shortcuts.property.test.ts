@@ -10,15 +10,21 @@
  */
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import type {PhrasingContent} from 'mdast'
-import {readFenceLabelLine, readItemMarker} from '../lib/block.js'
+import type {Paragraph, PhrasingContent} from 'mdast'
+import {visit} from 'unist-util-visit'
+import {itemMarkerLength, readFenceLabelLine} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
+import {paragraphDialects} from '../lib/dialects/index.js'
 import {collapse} from '../lib/inline.js'
+import {createLocator} from '../lib/locate.js'
+import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
+import {parse} from './helpers.js'
 import {advance} from '../lib/locate.js'
 import {endsWithCheckLead, hasLineBreak, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
+  '1234567890', '123456789', '12', '0)', '9.',
   '**', '*', ':', '：', ' ', '  ', '\t', '\u00a0', '\u2028', '\u3000', '\n', '\r', '\r\n', '//', '/', '-', '--', '—', '–', '+', '1', '12.', '3)',
   'Verification', 'Steps', 'acceptance criteria', 'verified by', 'VERIFIED BY', 'Ünïcode', 'İD', '\u212a', '𝐀', '𝟏', '_', '&', '(', ')', "'", '.', 'a', 'Y', 'x'.repeat(41), '`', '[ ]'
 )
@@ -72,9 +78,7 @@ describe('fence lines', () => {
   it('find the item marker the pattern finds', () => {
     fc.assert(
       fc.property(text, (body) => {
-        const textStart = body.search(/\S/)
-        fc.pre(textStart !== -1)
-        expect(readItemMarker(body, textStart)?.[0] ?? null).toBe(itemMarker.exec(body)?.[0] ?? null)
+        expect(itemMarkerLength(body)).toBe(itemMarker.exec(body)?.[0].length ?? -1)
       }),
       {numRuns: 2000}
     )
@@ -125,6 +129,35 @@ describe('line breaks of inline content', () => {
     fc.assert(
       fc.property(fc.array(node, {maxLength: 5}), (children) => {
         expect(hasLineBreak(children)).toBe(splitLines(children).length > 1)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('paragraphs', () => {
+  // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
+  const markdown = fc
+    .array(
+      fc.constantFrom('**Steps:**', '**Tier**:', '**Note** that', 'Verification: auto', 'Steps:', 'Acceptance Criteria:', ':', ' ', '\n', '  \n', '\\\n', '\n\n', '*x*', '`a:b`', '[l](u)', 'word', '- ', '1. ', '> ', 'http://x', '<b>', '  '),
+      {maxLength: 16}
+    )
+    .map((parts) => parts.join(''))
+
+  it('hold no label line where no node may start one', () => {
+    fc.assert(
+      fc.property(markdown, (value) => {
+        const {file, tree} = parse(value)
+        const locator = createLocator(file)
+        visit(tree, 'paragraph', (paragraph: Paragraph) => {
+          const lines = splitLines(paragraph.children)
+          for (const line of lines) {
+            for (const dialect of paragraphDialects) {
+              if (dialect.readLabel(line, locator)) expect(dialect.mayStartLabel(line[0]!.node)).toBe(true)
+            }
+          }
+          if (!mayHoldLabel(paragraph.children, paragraphDialects)) expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
+        })
       }),
       {numRuns: 1000}
     )

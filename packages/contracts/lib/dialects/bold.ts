@@ -13,6 +13,7 @@ export const bold = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readBoldLabel,
+  mayStartLabel: (node) => node.type === 'strong',
   marksContract: isExactTierField
 } as const satisfies ParagraphDialect<'bold'>
 
