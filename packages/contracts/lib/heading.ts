@@ -71,11 +71,13 @@ export function isContractId(word: string): boolean {
  * and `C1` are `C-01`, `C-01`, `C-1`; `auth3` is `AUTH-3`; digits as written).
  */
 export function normalizeContractId(id: string): string {
-  return remembered(normalizedIds, id, () => {
-    const folded = id.trim().replace(dashes, '-')
-    const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
-    return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
-  })
+  return remembered(normalizedIds, id, normalizeId)
+}
+
+function normalizeId(id: string): string {
+  const folded = id.trim().replace(dashes, '-')
+  const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
+  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
 }
 
 /**
@@ -94,7 +96,11 @@ export function contractKey(text: string): string {
  * repeated space ignored, dashes of any kind folded to hyphens.
  */
 export function foldContractName(name: string): string {
-  return remembered(foldedNames, name, () => name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase())
+  return remembered(foldedNames, name, foldName)
+}
+
+function foldName(name: string): string {
+  return name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase()
 }
 
 // A graph's names are folded for every file of its project, and headings repeat: each text is folded once.
