@@ -259,7 +259,8 @@ export function isFenced(code: Code, locator: Locator): boolean {
   const position = code.position!
   const offset = position.start.offset
   if (locator.source !== null && offset !== undefined) {
-    return /^(`{3,}|~{3,})/.test(locator.source.slice(offset, offset + 3))
+    // A fence of three or more backticks or tildes starts with three of them.
+    return locator.source.startsWith('```', offset) || locator.source.startsWith('~~~', offset)
   }
   // Without the source: a fenced block spans its opening fence too, indented code only its content lines.
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
@@ -308,11 +309,13 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   return function (index: number, from: number, to: number): Position {
     const line = first.line + 1 + index
     const {column, offset} = startOf(index)
-    const point = (at: number): Point => {
-      if (offset === undefined) return {line, column: column + at}
-      const shift = Math.max(at, 1 - column)
-      return {line, column: column + shift, offset: offset + shift}
-    }
-    return {start: point(from), end: point(to)}
+    return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
+}
+
+/** The point `at` columns into a content line that starts at `column` (and `offset`), never before the line’s first column. */
+function pointOf(line: number, column: number, offset: number | undefined, at: number): Point {
+  if (offset === undefined) return {line, column: column + at}
+  const shift = Math.max(at, 1 - column)
+  return {line, column: column + shift, offset: offset + shift}
 }

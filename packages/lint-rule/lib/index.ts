@@ -9,7 +9,7 @@ import {lintRule} from 'unified-lint-rule'
 import {VFileMessage} from 'vfile-message'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
-import {graphOf, noSlices, projectFolderOf, sliceView} from './slices.js'
+import {graphOf, noSlices, projectFolderOfPath, sliceView} from './slices.js'
 import {ruleUrl} from './url.js'
 import {ancestorsAt} from './ancestors.js'
 import type {ProjectSlices} from './slices.js'
@@ -43,13 +43,14 @@ export function readDocument(tree: Root, file: VFile): DocumentReading {
   const known = documents.get(tree)
   if (known) return known
   // A tool’s file is read as the gate reads it: its units are the contracts.
-  const tool = file.path ? readToolFile(path.resolve(file.cwd, file.path), String(file.value)) : null
+  const absolute = file.path ? path.resolve(file.cwd, file.path) : null
+  const tool = absolute ? readToolFile(absolute, String(file.value)) : null
   if (tool) {
     const document = {analysis: tool.analysis, slices: noSlices, tool}
     documents.set(tree, document)
     return document
   }
-  const dir = projectFolderOf(file)
+  const dir = absolute ? projectFolderOfPath(absolute) : null
   const graph = dir === null ? null : graphOf(dir)
   const analysis = graph ? analyzeContracts(tree, file, {names: graphNames(graph)}) : analyzeContracts(tree, file)
   const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices, tool: null}

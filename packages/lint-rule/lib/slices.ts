@@ -34,7 +34,11 @@ const contractFolderDepth = 9
  */
 export function projectFolderOf(file: Pick<VFile, 'cwd' | 'path'>): string | null {
   if (!file.path) return null
-  const absolute = path.resolve(file.cwd, file.path)
+  return projectFolderOfPath(path.resolve(file.cwd, file.path))
+}
+
+/** `projectFolderOf` a file's absolute path. */
+export function projectFolderOfPath(absolute: string): string | null {
   if (path.basename(absolute).toLowerCase() === 'contracts.md') return path.dirname(absolute)
   let folder = path.dirname(absolute)
   for (let depth = 0; depth < contractFolderDepth && path.dirname(folder) !== folder; depth++) {
