@@ -181,6 +181,8 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
     // A fenced block may sit in a list item or a quote: read it there too.
     for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
+      // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
+      if (!fenceDialects.some((candidate) => candidate.mayHoldLabel(code.value))) continue
       const lines = blockLines(code)
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null

@@ -13,9 +13,10 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
-import {itemMarkerLength, readFenceLabelLine} from '../lib/block.js'
+import type {Code} from 'mdast'
+import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
-import {paragraphDialects} from '../lib/dialects/index.js'
+import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
 import {collapse} from '../lib/inline.js'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
@@ -92,6 +93,32 @@ describe('fence lines', () => {
         expect(readFenceLabelLine(body)).toEqual(plainLabelLine(body))
       }),
       {numRuns: 3000}
+    )
+  })
+})
+
+describe('fenced blocks', () => {
+  // Block text of labels in both fence dialects, near labels, comments, code and white space of every kind.
+  const block = fc
+    .array(
+      fc.constantFrom('Verification: auto', 'Steps:', '// Steps:', '//Tier: verify', '  // Acceptance Criteria:', '**Steps:**', '**Tier**: x', 'x: y', 'É: b', '- item', '1. item', ':', '//', ' ', '\t', '\u00a0', '\n', '\r\n', '\r', 'code();', '{', '}', 'a'),
+      {maxLength: 14}
+    )
+    .map((parts) => parts.join(''))
+
+  it('hold no field where the dialect that claims them may hold no label', () => {
+    fc.assert(
+      fc.property(block, fc.constantFrom('```', '~~~', '```go', '```markdown', '> ```'), (value, fence) => {
+        const {file, tree} = parse(`${fence}\n${value}\n${fence.replace(/^> /, '> ').replace(/go|markdown/, '')}\n`)
+        const locator = createLocator(file)
+        visit(tree, 'code', (code: Code) => {
+          for (const dialect of fenceDialects) {
+            const lines = blockLines(code)
+            if (dialect.claims(lines, code.lang ?? null) && !dialect.mayHoldLabel(code.value)) expect(readBlockFields(code, lines, locator, dialect)).toBeNull()
+          }
+        })
+      }),
+      {numRuns: 1500}
     )
   })
 })

@@ -1,5 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
+import {hasColon, someLine} from '../text-lines.js'
 
 const notWhiteSpace = /\S/
 
@@ -34,5 +35,11 @@ export const comment = {
     if (start === -1) return 0
     return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
   },
+  // A label line is a comment with a colon after its `//`.
+  mayHoldLabel: (value) =>
+    someLine(value, (start, end) => {
+      const slashes = value.indexOf('//', start)
+      return slashes !== -1 && slashes < end && hasColon(value, slashes + 2, end)
+    }),
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>
