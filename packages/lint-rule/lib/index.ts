@@ -95,10 +95,30 @@ export interface ReportFields {
 export function report(file: VFile, reason: string, place: Position, fields: ReportFields = {}): void {
   const rule = running.get(file)
   const ancestors = rule ? ancestorsAt(rule.tree, place) : undefined
-  const cause = fields.cause && new VFileMessage(fields.cause.reason, {place: fields.cause.place, source: 'remark-lint', ruleId: rule?.ruleId})
-  const message = file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})})
+  const cause = fields.cause && withoutStackTrace(() => new VFileMessage(fields.cause!.reason, {place: fields.cause!.place, source: 'remark-lint', ruleId: rule?.ruleId}))
+  const message = withoutStackTrace(() => file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})}))
   if (fields.actual !== undefined) message.actual = fields.actual
   if (fields.expected !== undefined) message.expected = fields.expected
+}
+
+/**
+ * Make a message without the stack trace `Error` captures: a message made
+ * from a reason has `stack` `''` (vfile-message sets it), so the trace,
+ * walked on every message, is never read.
+ */
+function withoutStackTrace<Made>(make: () => Made): Made {
+  const limit = Error.stackTraceLimit
+  try {
+    Error.stackTraceLimit = 0
+  } catch {
+    // A frozen `Error` keeps its limit: the message is made all the same.
+    return make()
+  }
+  try {
+    return make()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 /** Inline code in a message: `` `value` ``. */

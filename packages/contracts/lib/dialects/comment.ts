@@ -3,6 +3,14 @@ import {isFencedContractMark} from './dialect.js'
 import {hasColon, someLine} from '../text-lines.js'
 
 const notWhiteSpace = /\S/
+const whiteSpace = /\s/
+
+/** Whether a character is white space as `\s` counts it. */
+function isWhiteSpaceCode(code: number): boolean {
+  // Most characters are ASCII, where only tab to carriage return and the space are.
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
+  return whiteSpace.test(String.fromCharCode(code))
+}
 
 /**
  * Where a line's `//` starts, after white space only (`-1` when the line is
@@ -35,11 +43,18 @@ export const comment = {
     if (start === -1) return 0
     return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
   },
-  // A label line is a comment with a colon after its `//`.
-  mayHoldLabel: (value) =>
+  // A label line is a comment with a colon after its `//`; a block with a line of anything else is not this dialect's.
+  mayHoldLabel: (value) => {
+    let found = false
     someLine(value, (start, end) => {
-      const slashes = value.indexOf('//', start)
-      return slashes !== -1 && slashes < end && hasColon(value, slashes + 2, end)
-    }),
+      let at = start
+      while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
+      if (at === end) return false
+      if (!value.startsWith('//', at)) return true
+      if (hasColon(value, at + 2, end)) found = true
+      return false
+    })
+    return found
+  },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>
