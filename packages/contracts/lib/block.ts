@@ -4,13 +4,13 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
+import {firstNonWhiteSpace} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-const notWhiteSpace = /\S/
 const whiteSpace = /\s/
 // A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
 const taskBox = /^\[[ xX]\][ \t]+/
@@ -73,7 +73,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const prefix = dialect.prefix(raw)
     const body = prefix === 0 ? raw : raw.slice(prefix)
     // Where the text starts (white space as `trim` counts it); a line of white space alone is blank.
-    const textStart = body.search(notWhiteSpace)
+    const textStart = firstNonWhiteSpace(body)
     if (textStart === -1) {
       blank = true
       unread = null

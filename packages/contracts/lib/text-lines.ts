@@ -30,3 +30,20 @@ export function hasColon(value: string, start: number, end: number): boolean {
 export function mayStartWord(code: number): boolean {
   return code === 0x2a || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code > 0x7f
 }
+
+const whiteSpace = /\s/
+
+/** Whether a character is white space as `\s` counts it. */
+export function isWhiteSpaceCode(code: number): boolean {
+  // Most characters are ASCII, where only tab to carriage return and the space are.
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
+  return whiteSpace.test(String.fromCharCode(code))
+}
+
+/** The index of the first character of `text` that is not white space (`text.search(/\S/)`, without a match object), or `-1`. */
+export function firstNonWhiteSpace(text: string): number {
+  for (let at = 0; at < text.length; at++) {
+    if (!isWhiteSpaceCode(text.charCodeAt(at))) return at
+  }
+  return -1
+}

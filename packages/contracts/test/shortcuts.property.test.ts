@@ -21,6 +21,7 @@ import {collapse} from '../lib/inline.js'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode} from '../lib/text-lines.js'
 import {parse} from './helpers.js'
 import {advance} from '../lib/locate.js'
 import {endsWithCheckLead, hasLineBreak, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
@@ -48,6 +49,23 @@ describe('label shape', () => {
     fc.assert(
       fc.property(text, (value) => {
         expect(endsWithCheckLead(value)).toBe(checkLead.test(value))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('white space', () => {
+  it('is what the pattern counts, for every character', () => {
+    const differing: number[] = []
+    for (let code = 0; code <= 0xffff; code++) if (isWhiteSpaceCode(code) !== /\s/.test(String.fromCharCode(code))) differing.push(code)
+    expect(differing).toEqual([])
+  })
+
+  it('ends where the pattern finds the first other character', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(firstNonWhiteSpace(value)).toBe(value.search(/\S/))
       }),
       {numRuns: 1000}
     )

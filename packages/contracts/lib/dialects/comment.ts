@@ -1,16 +1,7 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {hasColon, someLine} from '../text-lines.js'
+import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, someLine} from '../text-lines.js'
 
-const notWhiteSpace = /\S/
-const whiteSpace = /\s/
-
-/** Whether a character is white space as `\s` counts it. */
-function isWhiteSpaceCode(code: number): boolean {
-  // Most characters are ASCII, where only tab to carriage return and the space are.
-  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
-  return whiteSpace.test(String.fromCharCode(code))
-}
 
 /**
  * Where a line's `//` starts, after white space only (`-1` when the line is
@@ -18,7 +9,7 @@ function isWhiteSpaceCode(code: number): boolean {
  * a match object, as every line of every fenced block is asked.
  */
 function commentStart(line: string): number {
-  const start = line.search(notWhiteSpace)
+  const start = firstNonWhiteSpace(line)
   return start !== -1 && line.startsWith('//', start) ? start : -1
 }
 
@@ -31,7 +22,7 @@ export const comment = {
   claims: (lines) => {
     let written = false
     for (const line of lines) {
-      if (!notWhiteSpace.test(line)) continue
+      if (firstNonWhiteSpace(line) === -1) continue
       if (commentStart(line) === -1) return false
       written = true
     }
@@ -43,7 +34,7 @@ export const comment = {
     if (start === -1) return 0
     return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
   },
-  // A label line is a comment with a colon after its `//`; a block with a line of anything else is not this dialect's.
+  // A label line is a comment with a colon after its `//`; a block with a line of anything else (before one) is not this dialect's.
   mayHoldLabel: (value) => {
     let found = false
     someLine(value, (start, end) => {
@@ -51,8 +42,8 @@ export const comment = {
       while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
       if (at === end) return false
       if (!value.startsWith('//', at)) return true
-      if (hasColon(value, at + 2, end)) found = true
-      return false
+      found = hasColon(value, at + 2, end)
+      return found
     })
     return found
   },
