@@ -6,7 +6,7 @@ import {blockLines, isFenced, readBlockFields} from './block.js'
 import {splitCheck} from './criterion.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FrontmatterContract} from './frontmatter.js'
-import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
+import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
@@ -163,9 +163,9 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
     }
     if (node.type === 'heading') {
       const text = toString(node)
-      const shape = parseContractHeading(text)
+      const {shape, slice, idLike} = readHeadingText(text)
       const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike: isIdHeading(text), slice: parseSliceHeading(text), fields: [], end: node.position.end})
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], end: node.position.end})
       continue
     }
     part.end = node.position.end
