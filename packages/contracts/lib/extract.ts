@@ -1,5 +1,5 @@
 import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import {textOf} from './inline.js'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
@@ -162,7 +162,7 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
       continue
     }
     if (node.type === 'heading') {
-      const text = toString(node)
+      const text = textOf(node)
       const {shape, slice, idLike} = readHeadingText(text)
       const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
       parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], end: node.position.end})

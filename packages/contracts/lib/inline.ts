@@ -1,4 +1,5 @@
 import type {Nodes} from 'mdast'
+import {toString} from 'mdast-util-to-string'
 
 /**
  * Text of inline content as the author wrote it, for showing back to people:
@@ -23,3 +24,15 @@ export function collapse(text: string): string {
 
 // White space other than a space, or two spaces in a row: what `collapse` changes besides the ends.
 const collapsible = /[^\S ]| {2}/
+
+/**
+ * `toString` of a node: a heading or strong of one text (most) is that
+ * text, found without collecting its children's texts.
+ */
+export function textOf(node: Nodes): string {
+  if ('children' in node && node.children.length === 1) {
+    const only = node.children[0]!
+    if (only.type === 'text') return only.value
+  }
+  return toString(node)
+}

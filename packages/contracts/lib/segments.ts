@@ -115,8 +115,17 @@ export function textPoint(node: Text, index: number, locator: Locator): Point | 
   // with the source, count from where the line’s text starts.
   const lineStart = point.line === node.position.start.line ? undefined : locator.lineStart(point.line)
   if (locator.source === null || lineStart === undefined) return point
-  const text = /[^\t ]/g
-  text.lastIndex = lineStart
-  const indent = (text.exec(locator.source)?.index ?? lineStart) - lineStart
+  const indent = indentAt(locator.source, lineStart)
   return {line: point.line, column: point.column + indent, offset: lineStart + indent + point.column - 1}
+}
+
+/** Tabs and spaces from `lineStart` up to the next other character; `0` when only tabs and spaces follow, up to the end. */
+export function indentAt(source: string, lineStart: number): number {
+  let at = lineStart
+  while (at < source.length) {
+    const code = source.charCodeAt(at)
+    if (code !== 0x09 && code !== 0x20) return at - lineStart
+    at++
+  }
+  return 0
 }

@@ -17,7 +17,9 @@ import type {Code} from 'mdast'
 import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
 import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
-import {collapse} from '../lib/inline.js'
+import {collapse, textOf} from '../lib/inline.js'
+import {toString} from 'mdast-util-to-string'
+import type {Nodes} from 'mdast'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
@@ -25,7 +27,7 @@ import {firstNonWhiteSpace, isWhiteSpaceCode} from '../lib/text-lines.js'
 import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
 import {advance} from '../lib/locate.js'
-import {endsWithCheckLead, hasLineBreak, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
+import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
@@ -156,6 +158,20 @@ describe('fenced blocks', () => {
   })
 })
 
+describe('indentation', () => {
+  it('is what the pattern finds before the first other character', () => {
+    fc.assert(
+      fc.property(text, fc.nat(60), (source, at) => {
+        const lineStart = Math.min(at, source.length)
+        const other = /[^\t ]/g
+        other.lastIndex = lineStart
+        expect(indentAt(source, lineStart)).toBe((other.exec(source)?.index ?? lineStart) - lineStart)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
 describe('collapse', () => {
   it('gives what replacing every run of white space gives', () => {
     fc.assert(
@@ -205,6 +221,18 @@ describe('paragraphs', () => {
       {maxLength: 16}
     )
     .map((parts) => parts.join(''))
+
+  it('have the text of each node as mdast-util-to-string gives it', () => {
+    fc.assert(
+      fc.property(markdown, fc.constantFrom('', '# ', '### '), (value, heading) => {
+        const {tree} = parse(heading + value)
+        visit(tree, (node: Nodes) => {
+          expect(textOf(node)).toBe(toString(node))
+        })
+      }),
+      {numRuns: 500}
+    )
+  })
 
   it('hold no label line where no node may start one', () => {
     fc.assert(

@@ -1,5 +1,5 @@
 import type {Nodes} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import {textOf} from '../inline.js'
 import type {Point, Position} from 'unist'
 import type {Locator} from '../locate.js'
 import {isLabelShape, textPoint} from '../segments.js'
@@ -20,7 +20,7 @@ export const bold = {
 function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   const first = line[0]
   if (first?.node.type !== 'strong' || !first.node.position) return null
-  const strongText = toString(first.node).trim()
+  const strongText = textOf(first.node).trim()
   let label: string
   let rest: Segment[]
   let labelEnd: Point = first.node.position.end
