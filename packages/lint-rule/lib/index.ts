@@ -4,12 +4,11 @@ import type {ContractAnalysis} from '@verification-tiers/contracts'
 import {readToolFile} from '@verification-tiers/contracts/tools'
 import type {ToolFileReading} from '@verification-tiers/contracts/tools'
 import path from 'node:path'
-import {graphNames} from '@verification-tiers/graph'
 import {lintRule} from 'unified-lint-rule'
 import {VFileMessage} from 'vfile-message'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
-import {graphOf, noSlices, projectFolderOfPath, sliceView} from './slices.js'
+import {graphOf, namesOfGraph, noSlices, projectFolderOfPath, sliceView} from './slices.js'
 import {ruleUrl} from './url.js'
 import {ancestorsAt} from './ancestors.js'
 import type {ProjectSlices} from './slices.js'
@@ -52,7 +51,7 @@ export function readDocument(tree: Root, file: VFile): DocumentReading {
   }
   const dir = absolute ? projectFolderOfPath(absolute) : null
   const graph = dir === null ? null : graphOf(dir)
-  const analysis = graph ? analyzeContracts(tree, file, {names: graphNames(graph)}) : analyzeContracts(tree, file)
+  const analysis = graph ? analyzeContracts(tree, file, {names: namesOfGraph(graph)}) : analyzeContracts(tree, file)
   const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices, tool: null}
   documents.set(tree, document)
   return document
