@@ -20,13 +20,16 @@ export function createLocator(file: VFile | undefined): Locator {
     return {source, toPoint: () => undefined, lineStart: () => undefined}
   }
   const place = location(source)
+  // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
+  const lineHead = {line: 1, column: 1}
   return {
     source,
     toPoint(offset) {
       return place.toPoint(offset)
     },
     lineStart(line) {
-      return place.toOffset({line, column: 1})
+      lineHead.line = line
+      return place.toOffset(lineHead)
     }
   }
 }

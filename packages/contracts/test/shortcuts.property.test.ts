@@ -26,6 +26,8 @@ import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
 import {firstNonWhiteSpace, isWhiteSpaceCode} from '../lib/text-lines.js'
 import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
+import {VFile} from 'vfile'
+import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
 import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
 
@@ -154,6 +156,19 @@ describe('fenced blocks', () => {
         })
       }),
       {numRuns: 1500}
+    )
+  })
+})
+
+describe('line starts', () => {
+  it('are the offsets vfile-location gives, asked in any order', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({min: -1, max: 12}), {maxLength: 12}), (value, lines) => {
+        const locator = createLocator(new VFile({value}))
+        const place = location(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value)
+        expect(lines.map((line) => locator.lineStart(line))).toEqual(lines.map((line) => place.toOffset({line, column: 1})))
+      }),
+      {numRuns: 500}
     )
   })
 })
