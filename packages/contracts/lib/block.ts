@@ -4,14 +4,13 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace} from './text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-const whiteSpace = /\s/
 // A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
 const taskBox = /^\[[ xX]\][ \t]+/
 
@@ -183,8 +182,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 
 /**
  * The length of the item marker a block line starts with, spaces and tabs
- * before it included (`  - `, `12. `: what `itemMarker` matches), or `-1`:
- * read character by character, as every line of every block is asked.
+ * before it included (`  - `, `12. `: what `/^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/`
+ * matches), or `-1`: read character by character, as every line of every
+ * block is asked.
  */
 export function itemMarkerLength(body: string): number {
   let at = 0
@@ -228,7 +228,7 @@ export function readFenceLabelLine(body: string): LabelLine | null {
   const colon = body.indexOf(':')
   if (colon < 1 || colon > 60) return null
   // What follows the colon is white space, or nothing: looked at before any text is cut out.
-  if (colon + 1 < body.length && !whiteSpace.test(body[colon + 1]!)) return null
+  if (colon + 1 < body.length && !isWhiteSpaceCode(body.charCodeAt(colon + 1))) return null
   const label = body.slice(0, colon).trimEnd()
   if (!isLabelShape(label) || endsWithCheckLead(label)) return null
   const after = body.slice(colon + 1)
