@@ -178,7 +178,8 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
       }
       continue
     }
-    // A fenced block may sit in a list item or a quote: read it there too.
+    // A fenced block may sit in a list item or a quote: read it there too. Other blocks hold none.
+    if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
     for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
       // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
