@@ -36,36 +36,27 @@ export function createLocator(file: VFile | undefined): Locator {
 
 /**
  * Point `index` characters into `text`, which starts at `start`: counts the
- * line breaks on the way, so it needs no source.
+ * line breaks on the way (character by character: no match objects), so it
+ * needs no source.
  */
 export function advance(start: Point, text: string, index: number): Point {
   let line = start.line
   let column = start.column
   let lineBegin = 0
-  // Most text has no line ending before `index` (a line of a paragraph): nothing to count.
-  if (!hasLineEndingBefore(text, index)) {
-    const point: Point = {line, column: column + index}
-    if (start.offset !== undefined) point.offset = start.offset + index
-    return point
-  }
-  // Line endings as markdown counts them: LF, CRLF, or a lone CR.
-  const ending = /\r\n?|\n/g
-  for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
+  // Line endings as markdown counts them: LF, CRLF, or a lone CR; one that ends after `index` does not count.
+  for (let at = 0; at < index; at++) {
+    const code = text.charCodeAt(at)
+    if (code !== 0x0a && code !== 0x0d) continue
+    const end = code === 0x0d && text.charCodeAt(at + 1) === 0x0a ? at + 2 : at + 1
+    if (end > index) break
     line++
     column = 1
-    lineBegin = match.index + match[0].length
+    lineBegin = end
+    at = end - 1
   }
   const result: Point = {line, column: column + (index - lineBegin)}
   if (start.offset !== undefined) result.offset = start.offset + index
   return result
-}
-
-/** Whether an LF or CR comes before `index` in `text`: where `advance` has lines to count. */
-function hasLineEndingBefore(text: string, index: number): boolean {
-  const feed = text.indexOf('\n')
-  if (feed !== -1 && feed < index) return true
-  const carriageReturn = text.indexOf('\r')
-  return carriageReturn !== -1 && carriageReturn < index
 }
 
 export function span(start: Point, end: Point): Position {
