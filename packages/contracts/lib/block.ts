@@ -4,22 +4,18 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode} from './text-lines.js'
 import type {Locator} from './locate.js'
-import {labelPattern} from './segments.js'
+import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
-// An item marker and what follows it; matched at the start only, so long lines cost no backtracking.
-const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-// `… -- verified by: …` is the end of a wrapped item, its colon the check’s: no label.
-const checkLead = /(?:--|—|–)\s*verified by$/i
-const notWhiteSpace = /\S/
 // A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
 const taskBox = /^\[[ xX]\][ \t]+/
 
 /** A label line of a block: where its label and value are on the line. */
-interface LabelLine {
+export interface LabelLine {
   label: string
   labelStart: number
   value: string
@@ -71,11 +67,12 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 
   const opened: OpenItem[] = []
 
-  for (const [index, raw] of lines.entries()) {
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!
     const prefix = dialect.prefix(raw)
-    const body = raw.slice(prefix)
+    const body = prefix === 0 ? raw : raw.slice(prefix)
     // Where the text starts (white space as `trim` counts it); a line of white space alone is blank.
-    const textStart = body.search(notWhiteSpace)
+    const textStart = firstNonWhiteSpace(body)
     if (textStart === -1) {
       blank = true
       unread = null
@@ -84,8 +81,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const wasBlank = blank
     blank = false
     const indent = indentWidth(body)
-    const marker = itemMarker.exec(body)
-    let label = indent === 0 && !marker ? readLabelLine(body) : null
+    const marker = itemMarkerLength(body)
+    let label = indent === 0 && marker === -1 ? readFenceLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
     // Under an empty criteria or steps label, an intro like `All of these hold:` is text, not a field.
@@ -101,7 +98,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
     if (!current) continue
 
-    if (marker && (!list || indent <= list.indent || !list.item)) {
+    if (marker !== -1 && (!list || indent <= list.indent || !list.item)) {
       // An item of the field: the first one sets the list’s indent.
       list ??= {indent, item: null, nested: false}
       list.nested = false
@@ -109,10 +106,10 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       // Text before a list is its intro: the list is what was read.
       current.unread.length = 0
       current.hasList = true
-      const after = marker[0].length
+      const after = marker
       const rest = body.slice(after)
       const lead = rest.length - rest.trimStart().length
-      const box = taskBox.exec(rest.slice(lead))?.[0].length ?? 0
+      const box = rest.charCodeAt(lead) === 0x5b ? (taskBox.exec(rest.slice(lead))?.[0].length ?? 0) : 0
       const text = rest.slice(lead + box).trimEnd()
       const start = prefix + after + lead + box
       const open: OpenItem = {parts: text === '' ? [] : [text], item: {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}}
@@ -124,7 +121,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       extend(current, open.item.position)
       continue
     }
-    if (marker && list) {
+    if (marker !== -1 && list) {
       // A deeper item is a sub-point of the item above, not an item of the field.
       list.nested = true
       continue
@@ -165,7 +162,11 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
   }
   // Each item’s text, wrapped lines joined, and its check, made once.
-  for (const open of opened) Object.assign(open.item, splitCheck(open.parts.join(' ')))
+  for (const open of opened) {
+    const split = splitCheck(open.parts.length === 1 ? open.parts[0]! : open.parts.join(' '))
+    open.item.text = split.text
+    open.item.check = split.check
+  }
   return known ? fields : null
 
   function newField(line: LabelLine, index: number, prefix: number): ContractField {
@@ -179,16 +180,46 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
   }
 }
 
+/**
+ * The length of the item marker a block line starts with, spaces and tabs
+ * before it included (`  - `, `12. `: what `/^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/`
+ * matches), or `-1`: read character by character, as every line of every
+ * block is asked.
+ */
+export function itemMarkerLength(body: string): number {
+  let at = 0
+  while (body.charCodeAt(at) === 0x20 || body.charCodeAt(at) === 0x09) at++
+  const code = body.charCodeAt(at)
+  if (code === 0x2d || code === 0x2a || code === 0x2b) {
+    at++
+  } else {
+    const digits = at
+    while (isDigit(body.charCodeAt(at))) at++
+    const count = at - digits
+    if (count === 0 || count > 9) return -1
+    const close = body.charCodeAt(at)
+    if (close !== 0x2e && close !== 0x29) return -1
+    at++
+  }
+  // The marker ends the line or is followed by a space or tab.
+  const next = body.charCodeAt(at)
+  return Number.isNaN(next) || next === 0x20 || next === 0x09 ? at : -1
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
 /** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
-function readLabelLine(body: string): LabelLine | null {
-  const bold = boldFieldLine.exec(body)
+export function readFenceLabelLine(body: string): LabelLine | null {
+  const bold = body.startsWith('**') ? boldFieldLine.exec(body) : null
   if (bold) {
     const inner = bold[1] ?? ''
     // The colon goes inside the stars or right after them.
     const colonInside = /:\s*$/.test(inner)
     if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
     const label = inner.replace(/\s*:\s*$/, '').trim()
-    if (!labelPattern.test(label)) return null
+    if (!isLabelShape(label)) return null
     const value = bold[2] ?? ''
     const labelStart = 2 + inner.indexOf(label)
     return {label, labelStart, value, valueStart: value ? body.lastIndexOf(value) : -1}
@@ -196,10 +227,11 @@ function readLabelLine(body: string): LabelLine | null {
   // `Label: value`: a label has no colon of its own, so the first colon ends it; no regex runs over the line.
   const colon = body.indexOf(':')
   if (colon < 1 || colon > 60) return null
+  // What follows the colon is white space, or nothing: looked at before any text is cut out.
+  if (colon + 1 < body.length && !isWhiteSpaceCode(body.charCodeAt(colon + 1))) return null
   const label = body.slice(0, colon).trimEnd()
+  if (!isLabelShape(label) || endsWithCheckLead(label)) return null
   const after = body.slice(colon + 1)
-  if (after !== '' && !/^\s/.test(after)) return null
-  if (!labelPattern.test(label) || checkLead.test(label)) return null
   const value = after.trim()
   return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
 }
@@ -211,23 +243,38 @@ function isListField(field: ContractField): boolean {
 /** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
 function indentWidth(body: string): number {
   let width = 0
-  for (const character of body) {
-    if (character === ' ') width++
-    else if (character === '\t') width += 4 - (width % 4)
+  for (let index = 0; index < body.length; index++) {
+    const code = body.charCodeAt(index)
+    if (code === 0x20) width++
+    else if (code === 0x09) width += 4 - (width % 4)
     else break
   }
   return width
 }
+
+
 
 /** Only fenced blocks hold contracts; indented code is left alone. */
 export function isFenced(code: Code, locator: Locator): boolean {
   const position = code.position!
   const offset = position.start.offset
   if (locator.source !== null && offset !== undefined) {
-    return /^(`{3,}|~{3,})/.test(locator.source.slice(offset, offset + 3))
+    // A fence of three or more backticks or tildes starts with three of them.
+    return locator.source.startsWith('```', offset) || locator.source.startsWith('~~~', offset)
   }
   // Without the source: a fenced block spans its opening fence too, indented code only its content lines.
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
+}
+
+/** Where the line that starts at `from` ends: its CR or LF, or the end of the text. */
+function lineEndOf(text: string, from: number): number {
+  let at = from
+  while (at < text.length) {
+    const code = text.charCodeAt(at)
+    if (code === 0x0a || code === 0x0d) return at
+    at++
+  }
+  return at
 }
 
 /**
@@ -240,7 +287,6 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
   // Where each content line starts in the source, found once per line: a block asks for most lines several times.
   const starts: Array<{column: number; offset: number | undefined}> = []
-  const lineEnd = /[\r\n]/g
   const startOf = (index: number) => {
     const known = starts[index]
     if (known) return known
@@ -249,8 +295,7 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
     let offset: number | undefined
     const lineStart = locator.lineStart(line)
     if (locator.source !== null && lineStart !== undefined) {
-      lineEnd.lastIndex = lineStart
-      const textEnd = lineEnd.exec(locator.source)?.index ?? locator.source.length
+      const textEnd = lineEndOf(locator.source, lineStart)
       const content = lines[index] ?? ''
       // The line ends as the content line does; only its indentation may differ, where a tab
       // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
@@ -264,11 +309,13 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   return function (index: number, from: number, to: number): Position {
     const line = first.line + 1 + index
     const {column, offset} = startOf(index)
-    const point = (at: number): Point => {
-      if (offset === undefined) return {line, column: column + at}
-      const shift = Math.max(at, 1 - column)
-      return {line, column: column + shift, offset: offset + shift}
-    }
-    return {start: point(from), end: point(to)}
+    return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
+}
+
+/** The point `at` columns into a content line that starts at `column` (and `offset`), never before the line’s first column. */
+function pointOf(line: number, column: number, offset: number | undefined, at: number): Point {
+  if (offset === undefined) return {line, column: column + at}
+  const shift = Math.max(at, 1 - column)
+  return {line, column: column + shift, offset: offset + shift}
 }

@@ -1,12 +1,12 @@
 import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import {textOf} from './inline.js'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
 import {splitCheck} from './criterion.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FrontmatterContract} from './frontmatter.js'
-import {contractLabel, foldContractName, isIdHeading, normalizeContractId, parseContractHeading, parseSliceHeading} from './heading.js'
+import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
@@ -97,7 +97,8 @@ function analyze(tree: Root, locator: Locator, names: readonly string[]): Contra
     if (part.end) draft.end = part.end
   }
 
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     const heading = part.heading
     if (!heading || !part.position) {
       if (current) take(current, part)
@@ -161,10 +162,10 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
       continue
     }
     if (node.type === 'heading') {
-      const text = toString(node)
-      const shape = parseContractHeading(text)
+      const text = textOf(node)
+      const {shape, slice, idLike} = readHeadingText(text)
       const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike: isIdHeading(text), slice: parseSliceHeading(text), fields: [], end: node.position.end})
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], end: node.position.end})
       continue
     }
     part.end = node.position.end
@@ -177,9 +178,12 @@ function readParts(tree: Root, locator: Locator, names: readonly string[], probl
       }
       continue
     }
-    // A fenced block may sit in a list item or a quote: read it there too.
+    // A fenced block may sit in a list item or a quote: read it there too. Other blocks hold none.
+    if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
     for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
+      // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
+      if (!fenceDialects.some((candidate) => candidate.mayHoldLabel(code.value))) continue
       const lines = blockLines(code)
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
@@ -205,7 +209,8 @@ function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractFie
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     if (!part.heading) continue
     while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
     if (strong[index] || direct[index] || part.idLike) for (const outer of open) encloses[outer] = true
@@ -214,7 +219,8 @@ function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractFie
   const result = parts.map(() => false)
   // The contract whose section we are in: a heading without an id inside it is a subsection.
   let within: number | null = null
-  for (const [index, part] of parts.entries()) {
+  for (let index = 0; index < parts.length; index++) {
+    const part = parts[index]!
     if (!part.heading) continue
     if (within !== null && part.depth <= parts[within]!.depth) within = null
     const candidate = strong[index] || direct[index]

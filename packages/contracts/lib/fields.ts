@@ -60,10 +60,11 @@ const exactly = new Map<string, FieldKey>([...byFolded, ...keys.flatMap((key) =>
  */
 export function expectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
   // The same labels come back in every contract: each is worked out once per field and style.
-  return remembered((expectedLabels[style][key] ??= new Map()), label, () => findExpectedLabel(label, key, style))
+  const known = (expectedLabels[style][key] ??= {memo: new Map(), find: (written) => findExpectedLabel(written, key, style)})
+  return remembered(known.memo, label, known.find)
 }
 
-const expectedLabels: Record<LabelStyle, Partial<Record<FieldKey, Map<string, string>>>> = {markdown: {}, frontmatter: {}}
+const expectedLabels: Record<LabelStyle, Partial<Record<FieldKey, {memo: Map<string, string>; find: (label: string) => string}>>> = {markdown: {}, frontmatter: {}}
 
 function findExpectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
   const row = fieldLabels[key]
@@ -87,7 +88,7 @@ export function resolveFieldKey(label: string): FieldKey | null {
   const exact = exactly.get(folded)
   if (exact) return exact
   // The same near misses come back in every contract: each folded label is measured once.
-  return remembered(nearMisses, folded, () => closestKnown(folded))
+  return remembered(nearMisses, folded, closestKnown)
 }
 
 const nearMisses = new Map<string, FieldKey | null>()
@@ -126,7 +127,11 @@ export function isKnownLabel(label: string): boolean {
 
 function fold(label: string): string {
   // Labels repeat across contracts and lines: each is folded once.
-  return remembered(foldedLabels, label, () => label.toLowerCase().replace(/[^a-z\d]/g, ''))
+  return remembered(foldedLabels, label, foldLabel)
+}
+
+function foldLabel(label: string): string {
+  return label.toLowerCase().replace(/[^a-z\d]/g, '')
 }
 
 /** Where a field is: label to end of value, the label, and the value when it has one inline. */

@@ -16,6 +16,8 @@ const sliceHeading = letterHeading('S')
 // An id ends in its number: `s1f` and `s0a` name slices, and `OAuth2a` no contract.
 const anyIdHeading = new RegExp(`^([A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*)(?:\\s*[:.](?=\\s|$)|\\s+(?:--|[${dash}])(?=\\s|$))\\s*(.*)$`)
 const namedContractHeading = /^Contract\s*:\s*(.+)$/i
+// An id word alone: letters and digits, dashes between.
+const contractIdWord = new RegExp(`^[A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*$`)
 
 /**
  * `ID: Name`, `ID. Name` or `ID — Name` with an id of letters and digits (at
@@ -26,6 +28,11 @@ const namedContractHeading = /^Contract\s*:\s*(.+)$/i
 export function parseContractHeading(text: string): {id: string | null; name: string} | null {
   const trimmed = text.trim()
   if (parseSliceHeading(trimmed)) return null
+  return readContractShape(trimmed)
+}
+
+/** `parseContractHeading` of a trimmed heading that is no slice heading. */
+function readContractShape(trimmed: string): {id: string | null; name: string} | null {
   const c = readLetterHeading(cHeading, trimmed)
   if (c) return c
   const any = anyIdHeading.exec(trimmed)
@@ -41,8 +48,24 @@ export function parseContractHeading(text: string): {id: string | null; name: st
  */
 export function isIdHeading(text: string): boolean {
   const trimmed = text.trim()
+  return startsWithIdOfDigits(trimmed) || parseSliceHeading(trimmed) !== null || parseContractHeading(trimmed) !== null
+}
+
+/** Whether a trimmed heading starts with an id holding a digit, then `:`, `.` or a dash. */
+function startsWithIdOfDigits(trimmed: string): boolean {
   const any = anyIdHeading.exec(trimmed)
-  return (any !== null && /\d/.test(any[1] ?? '')) || parseSliceHeading(trimmed) !== null || parseContractHeading(trimmed) !== null
+  return any !== null && /\d/.test(any[1] ?? '')
+}
+
+/**
+ * A heading read every way the reader reads headings, each pattern run once:
+ * `parseContractHeading`, `parseSliceHeading` and `isIdHeading` of `text`.
+ */
+export function readHeadingText(text: string): {shape: {id: string | null; name: string} | null; slice: SliceHeading | null; idLike: boolean} {
+  const trimmed = text.trim()
+  const slice = readLetterHeading(sliceHeading, trimmed)
+  const shape = slice ? null : readContractShape(trimmed)
+  return {shape, slice, idLike: slice !== null || shape !== null || startsWithIdOfDigits(trimmed)}
 }
 
 /** `S-01: Name` (or `S1. Name`, `S-01 — Name`, `S-01 Name`); `null` for other headings. */
@@ -62,7 +85,7 @@ function readLetterHeading(pattern: RegExp, text: string): {id: string; name: st
  * starting with a letter and ending with a digit (`C-12`, `C12`, `AUTH-3`).
  */
 export function isContractId(word: string): boolean {
-  return word.length <= 40 && new RegExp(`^[A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+)*$`).test(word) && /\d$/.test(word)
+  return word.length <= 40 && contractIdWord.test(word) && /\d$/.test(word)
 }
 
 /**
@@ -71,11 +94,13 @@ export function isContractId(word: string): boolean {
  * and `C1` are `C-01`, `C-01`, `C-1`; `auth3` is `AUTH-3`; digits as written).
  */
 export function normalizeContractId(id: string): string {
-  return remembered(normalizedIds, id, () => {
-    const folded = id.trim().replace(dashes, '-')
-    const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
-    return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
-  })
+  return remembered(normalizedIds, id, normalizeId)
+}
+
+function normalizeId(id: string): string {
+  const folded = id.trim().replace(dashes, '-')
+  const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
+  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
 }
 
 /**
@@ -94,7 +119,11 @@ export function contractKey(text: string): string {
  * repeated space ignored, dashes of any kind folded to hyphens.
  */
 export function foldContractName(name: string): string {
-  return remembered(foldedNames, name, () => name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase())
+  return remembered(foldedNames, name, foldName)
+}
+
+function foldName(name: string): string {
+  return name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase()
 }
 
 // A graph's names are folded for every file of its project, and headings repeat: each text is folded once.

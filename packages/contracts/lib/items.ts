@@ -15,13 +15,19 @@ export function listItems(list: List): ContractItem[] {
 }
 
 export function listItem(item: ListItem): ContractItem | null {
-  // Nested lists are sub-points of an item, not items of their own.
-  const paragraphs = item.children.filter((child) => child.type === 'paragraph')
-  const raw = collapse(paragraphs.map((paragraph) => inlineText(paragraph.children as Nodes[])).join(' '))
+  // Nested lists are sub-points of an item, not items of their own: the text of its paragraphs, joined by a space.
+  let joined = ''
+  let last: ListItem['children'][number] | undefined
+  for (const child of item.children) {
+    if (child.type !== 'paragraph') continue
+    joined = last === undefined ? inlineText(child.children as Nodes[]) : joined + ' ' + inlineText(child.children as Nodes[])
+    last = child
+  }
+  const raw = collapse(joined)
   if (raw === '' || !item.position) return null
   const first = item.children[0]
-  const last = paragraphs[paragraphs.length - 1]
   const position: Position =
     first?.position && last?.position ? {start: first.position.start, end: last.position.end} : item.position
-  return {...splitCheck(raw), position}
+  const split = splitCheck(raw)
+  return {text: split.text, check: split.check, position}
 }

@@ -20,31 +20,39 @@ export function createLocator(file: VFile | undefined): Locator {
     return {source, toPoint: () => undefined, lineStart: () => undefined}
   }
   const place = location(source)
+  // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
+  const lineHead = {line: 1, column: 1}
   return {
     source,
     toPoint(offset) {
       return place.toPoint(offset)
     },
     lineStart(line) {
-      return place.toOffset({line, column: 1})
+      lineHead.line = line
+      return place.toOffset(lineHead)
     }
   }
 }
 
 /**
  * Point `index` characters into `text`, which starts at `start`: counts the
- * line breaks on the way, so it needs no source.
+ * line breaks on the way (character by character: no match objects), so it
+ * needs no source.
  */
 export function advance(start: Point, text: string, index: number): Point {
   let line = start.line
   let column = start.column
   let lineBegin = 0
-  // Line endings as markdown counts them: LF, CRLF, or a lone CR.
-  const ending = /\r\n?|\n/g
-  for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
+  // Line endings as markdown counts them: LF, CRLF, or a lone CR; one that ends after `index` does not count.
+  for (let at = 0; at < index; at++) {
+    const code = text.charCodeAt(at)
+    if (code !== 0x0a && code !== 0x0d) continue
+    const end = code === 0x0d && text.charCodeAt(at + 1) === 0x0a ? at + 2 : at + 1
+    if (end > index) break
     line++
     column = 1
-    lineBegin = match.index + match[0].length
+    lineBegin = end
+    at = end - 1
   }
   const result: Point = {line, column: column + (index - lineBegin)}
   if (start.offset !== undefined) result.offset = start.offset + index

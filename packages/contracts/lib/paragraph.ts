@@ -1,4 +1,4 @@
-import type {List, ListItem, Paragraph, RootContent} from 'mdast'
+import type {List, ListItem, Paragraph, PhrasingContent, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {splitCheck} from './criterion.js'
@@ -7,7 +7,7 @@ import {labelledField} from './fields.js'
 import {collapse, inlineText} from './inline.js'
 import {listItem} from './items.js'
 import type {Locator} from './locate.js'
-import {readValue, splitLines} from './segments.js'
+import {hasLineBreak, readValue, splitLines} from './segments.js'
 import type {Segment} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
@@ -35,6 +35,8 @@ export function readParagraphFields(
   locator: Locator,
   dialects: readonly ParagraphDialect[]
 ): {fields: ContractField[]; used: number} {
+  // Prose (most paragraphs) has no node a label may start in: nothing to cut in lines.
+  if (!mayHoldLabel(paragraph.children, dialects)) return {fields: [], used: 0}
   const read = readLines(splitLines(paragraph.children), locator, dialects)
   const fields = read.fields
   let lastLineIsField = read.lastLineIsField
@@ -99,7 +101,7 @@ function unreadBlock(next: RootContent | undefined, locator: Locator, dialects: 
   const kind = next ? blockKinds[next.type] : undefined
   if (!next?.position || !kind) return null
   // A paragraph of labels is the next fields, not text under this one.
-  if (next.type === 'paragraph' && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
+  if (next.type === 'paragraph' && mayHoldLabel(next.children, dialects) && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
   return {kind, text: collapse(toString(next)), position: next.position}
 }
 
@@ -143,8 +145,11 @@ function addItem(field: ContractField, item: ContractItem, end: Position | undef
 
 /** The first label line after the first line of an item’s paragraph. */
 function lazyLabel(item: ListItem, locator: Locator, dialects: readonly ParagraphDialect[]): {paragraph: number; lines: Segment[][]; line: number} | null {
-  for (const [index, child] of item.children.entries()) {
+  for (let index = 0; index < item.children.length; index++) {
+    const child = item.children[index]!
     if (child.type !== 'paragraph') continue
+    // The first paragraph's first line is the item's: a paragraph of one line (most items) has no other to read.
+    if (index === 0 && !hasLineBreak(child.children)) continue
     const lines = splitLines(child.children)
     for (let line = index === 0 ? 1 : 0; line < lines.length; line++) {
       const field = readLabelLine(lines[line]!, locator, dialects)
@@ -169,6 +174,14 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   const start = item.children[0]?.position?.start
   if (text === '' || !start || !end) return null
   return {...splitCheck(text), position: {start, end}}
+}
+
+/** Whether a label of a paragraph dialect may start a line of this inline content: some node of it may start one. */
+export function mayHoldLabel(children: readonly PhrasingContent[], dialects: readonly ParagraphDialect[]): boolean {
+  for (const node of children) {
+    for (const dialect of dialects) if (dialect.mayStartLabel(node)) return true
+  }
+  return false
 }
 
 /** A label line in any paragraph dialect, as a field. */

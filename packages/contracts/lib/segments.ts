@@ -14,6 +14,36 @@ export interface Segment {
 // Labels are short names, not sentences: `**Note that X:**` is emphasis.
 export const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
 
+/**
+ * Whether `text` has the shape of a label (`labelPattern`). Most labels are
+ * ASCII, where a letter is `A-Z`/`a-z` and a number `0-9`: those are looked
+ * at character by character; any other text goes to the Unicode pattern.
+ */
+export function isLabelShape(text: string): boolean {
+  const length = text.length
+  if (length === 0) return false
+  for (let index = 0; index < length; index++) {
+    const code = text.charCodeAt(index)
+    if (code > 0x7f) return labelPattern.test(text)
+    const letter = (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
+    if (index === 0 ? !letter : !(letter || labelCharacter[code] === 1)) return false
+  }
+  return length <= 40
+}
+
+// `… -- verified by: …` is the end of a wrapped criterion, its colon the check’s: no label.
+const checkLead = /(?:--|—|–)\s*verified by$/i
+
+/** Whether a label is the end of a wrapped criterion (`… -- verified by`): only one ending in `y` can be, the others skip the pattern. */
+export function endsWithCheckLead(label: string): boolean {
+  const last = label.charCodeAt(label.length - 1)
+  return (last === 0x79 || last === 0x59) && checkLead.test(label)
+}
+
+// ASCII characters a label may hold after its first letter, besides letters: digits, space, `_-/&()'`.
+const labelCharacter = new Uint8Array(128)
+for (const character of "0123456789 _-/&()'") labelCharacter[character.charCodeAt(0)] = 1
+
 /** The lines of a paragraph’s inline content, split at line endings and hard breaks. */
 export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
   const lines: Segment[][] = [[]]
@@ -38,6 +68,15 @@ export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
     }
   }
   return lines
+}
+
+/** Whether `splitLines` cuts inline content in more than one line: a hard break, or a text with a line ending. */
+export function hasLineBreak(children: readonly PhrasingContent[]): boolean {
+  for (const node of children) {
+    if (node.type === 'break') return true
+    if (node.type === 'text' && (node.value.includes('\n') || node.value.includes('\r'))) return true
+  }
+  return false
 }
 
 /** The text of a line’s segments, as written, and its span (`null` when it is blank). */
@@ -76,8 +115,17 @@ export function textPoint(node: Text, index: number, locator: Locator): Point | 
   // with the source, count from where the line’s text starts.
   const lineStart = point.line === node.position.start.line ? undefined : locator.lineStart(point.line)
   if (locator.source === null || lineStart === undefined) return point
-  const text = /[^\t ]/g
-  text.lastIndex = lineStart
-  const indent = (text.exec(locator.source)?.index ?? lineStart) - lineStart
+  const indent = indentAt(locator.source, lineStart)
   return {line: point.line, column: point.column + indent, offset: lineStart + indent + point.column - 1}
+}
+
+/** Tabs and spaces from `lineStart` up to the next other character; `0` when only tabs and spaces follow, up to the end. */
+export function indentAt(source: string, lineStart: number): number {
+  let at = lineStart
+  while (at < source.length) {
+    const code = source.charCodeAt(at)
+    if (code !== 0x09 && code !== 0x20) return at - lineStart
+    at++
+  }
+  return 0
 }

@@ -4,12 +4,11 @@ import type {ContractAnalysis} from '@verification-tiers/contracts'
 import {readToolFile} from '@verification-tiers/contracts/tools'
 import type {ToolFileReading} from '@verification-tiers/contracts/tools'
 import path from 'node:path'
-import {graphNames} from '@verification-tiers/graph'
 import {lintRule} from 'unified-lint-rule'
 import {VFileMessage} from 'vfile-message'
 import type {Position} from 'unist'
 import type {VFile} from 'vfile'
-import {graphOf, noSlices, projectFolderOf, sliceView} from './slices.js'
+import {graphOf, namesOfGraph, noSlices, projectFolderOfPath, sliceView} from './slices.js'
 import {ruleUrl} from './url.js'
 import {ancestorsAt} from './ancestors.js'
 import type {ProjectSlices} from './slices.js'
@@ -43,15 +42,16 @@ export function readDocument(tree: Root, file: VFile): DocumentReading {
   const known = documents.get(tree)
   if (known) return known
   // A tool’s file is read as the gate reads it: its units are the contracts.
-  const tool = file.path ? readToolFile(path.resolve(file.cwd, file.path), String(file.value)) : null
+  const absolute = file.path ? path.resolve(file.cwd, file.path) : null
+  const tool = absolute ? readToolFile(absolute, String(file.value)) : null
   if (tool) {
     const document = {analysis: tool.analysis, slices: noSlices, tool}
     documents.set(tree, document)
     return document
   }
-  const dir = projectFolderOf(file)
+  const dir = absolute ? projectFolderOfPath(absolute) : null
   const graph = dir === null ? null : graphOf(dir)
-  const analysis = graph ? analyzeContracts(tree, file, {names: graphNames(graph)}) : analyzeContracts(tree, file)
+  const analysis = graph ? analyzeContracts(tree, file, {names: namesOfGraph(graph)}) : analyzeContracts(tree, file)
   const document = {analysis, slices: graph ? sliceView(graph, analysis.contracts) : noSlices, tool: null}
   documents.set(tree, document)
   return document
@@ -94,10 +94,30 @@ export interface ReportFields {
 export function report(file: VFile, reason: string, place: Position, fields: ReportFields = {}): void {
   const rule = running.get(file)
   const ancestors = rule ? ancestorsAt(rule.tree, place) : undefined
-  const cause = fields.cause && new VFileMessage(fields.cause.reason, {place: fields.cause.place, source: 'remark-lint', ruleId: rule?.ruleId})
-  const message = file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})})
+  const cause = fields.cause && withoutStackTrace(() => new VFileMessage(fields.cause!.reason, {place: fields.cause!.place, source: 'remark-lint', ruleId: rule?.ruleId}))
+  const message = withoutStackTrace(() => file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})}))
   if (fields.actual !== undefined) message.actual = fields.actual
   if (fields.expected !== undefined) message.expected = fields.expected
+}
+
+/**
+ * Make a message without the stack trace `Error` captures: a message made
+ * from a reason has `stack` `''` (vfile-message sets it), so the trace,
+ * walked on every message, is never read.
+ */
+function withoutStackTrace<Made>(make: () => Made): Made {
+  const limit = Error.stackTraceLimit
+  try {
+    Error.stackTraceLimit = 0
+  } catch {
+    // A frozen `Error` keeps its limit: the message is made all the same.
+    return make()
+  }
+  try {
+    return make()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 /** Inline code in a message: `` `value` ``. */

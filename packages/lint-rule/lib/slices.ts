@@ -34,7 +34,11 @@ const contractFolderDepth = 9
  */
 export function projectFolderOf(file: Pick<VFile, 'cwd' | 'path'>): string | null {
   if (!file.path) return null
-  const absolute = path.resolve(file.cwd, file.path)
+  return projectFolderOfPath(path.resolve(file.cwd, file.path))
+}
+
+/** `projectFolderOf` a file's absolute path. */
+export function projectFolderOfPath(absolute: string): string | null {
   if (path.basename(absolute).toLowerCase() === 'contracts.md') return path.dirname(absolute)
   let folder = path.dirname(absolute)
   for (let depth = 0; depth < contractFolderDepth && path.dirname(folder) !== folder; depth++) {
@@ -80,5 +84,17 @@ export function graphOf(dir: string): FolderGraph | null {
 /** What the checks ask of a graph, over the contracts of one document. */
 export function sliceView(graph: FolderGraph, contracts: readonly Contract[]): ProjectSlices {
   const placed = slicesByContract(graph.slices, contracts, (contract) => contract)
-  return {graphFile: graph.file, names: graphNames(graph), slicesOf: (contract) => placed.get(contract) ?? []}
+  return {graphFile: graph.file, names: namesOfGraph(graph), slicesOf: (contract) => placed.get(contract) ?? []}
 }
+
+/** The names a graph lists (`graphNames`), worked out once per graph read: every file of its project asks. */
+export function namesOfGraph(graph: FolderGraph): readonly string[] {
+  let names = graphNamesRead.get(graph)
+  if (!names) {
+    names = Object.freeze(graphNames(graph))
+    graphNamesRead.set(graph, names)
+  }
+  return names
+}
+
+const graphNamesRead = new WeakMap<FolderGraph, readonly string[]>()

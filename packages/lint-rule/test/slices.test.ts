@@ -75,6 +75,14 @@ describe('contractRule and the slice graph', () => {
     expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([['W-2 Watering can', ['J-1:null']]])
   })
 
+  it('reads the names the graph lists again when it changes: a heading it stops naming is no contract', async () => {
+    const dir = await project({'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench"]}]}'})
+    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['Potting bench', 'W-2 Watering can'])
+    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['Potting bench', 'W-2 Watering can'])
+    await fs.writeFile(path.join(dir, 'GRAPH.json'), '{"slices": [{"id": "B-1", "contracts": ["W-2"]}]}')
+    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['W-2 Watering can'])
+  })
+
   it('goes on without a graph it cannot read, a FIFO included, and never throws', async () => {
     const broken = await project({'GRAPH.json': '{"slices": 7}'})
     expect(read(broken, 'CONTRACTS.md', contracts)).toEqual({graphFile: null, contracts: [['W-2 Watering can', []]]})

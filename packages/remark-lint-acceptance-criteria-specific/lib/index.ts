@@ -6,7 +6,7 @@
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 /** Phrases that say nothing a person or a command could check. */
-export const defaultVaguePhrases: readonly string[] = [
+export const defaultVaguePhrases: readonly string[] = Object.freeze([
   'should work',
   'works as expected',
   'work as expected',
@@ -31,7 +31,7 @@ export const defaultVaguePhrases: readonly string[] = [
   'looks right',
   'is user-friendly',
   'is intuitive'
-]
+])
 
 /** Configuration: the phrases to reject (replacing the defaults), or an object with them. */
 export type Options = readonly string[] | {phrases?: readonly string[] | null | undefined}
@@ -94,9 +94,16 @@ function phrasePattern(phrase: string): RegExp {
  * that holds one of them, where the first phrase of the list is reported.
  */
 function anyPhrasePattern(phrases: readonly string[]): RegExp | undefined {
+  // The same list (the defaults, a configuration's) comes with every file: known by itself, it is not written out again.
+  if (byList.has(phrases)) return byList.get(phrases)
   const key = JSON.stringify(phrases)
   if (!listPatterns.has(key)) listPatterns.set(key, phrases.length > 0 ? wholeWords(phrases.map(wordsOf).join('|')) : undefined)
-  return listPatterns.get(key)
+  const pattern = listPatterns.get(key)
+  // A list may change after it was read: only a frozen one is known by itself.
+  if (Object.isFrozen(phrases)) byList.set(phrases, pattern)
+  return pattern
 }
+
+const byList = new WeakMap<readonly string[], RegExp | undefined>()
 
 export default remarkLintAcceptanceCriteriaSpecific

@@ -1,8 +1,8 @@
 import type {Nodes} from 'mdast'
-import {toString} from 'mdast-util-to-string'
+import {textOf} from '../inline.js'
 import type {Point, Position} from 'unist'
 import type {Locator} from '../locate.js'
-import {labelPattern, textPoint} from '../segments.js'
+import {isLabelShape, textPoint} from '../segments.js'
 import type {Segment} from '../segments.js'
 import type {LabelAt, ParagraphDialect} from './dialect.js'
 import {isExactTierField} from './dialect.js'
@@ -13,13 +13,14 @@ export const bold = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readBoldLabel,
+  mayStartLabel: (node) => node.type === 'strong',
   marksContract: isExactTierField
 } as const satisfies ParagraphDialect<'bold'>
 
 function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   const first = line[0]
   if (first?.node.type !== 'strong' || !first.node.position) return null
-  const strongText = toString(first.node).trim()
+  const strongText = textOf(first.node).trim()
   let label: string
   let rest: Segment[]
   let labelEnd: Point = first.node.position.end
@@ -34,7 +35,7 @@ function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   } else {
     return null
   }
-  if (!labelPattern.test(label)) return null
+  if (!isLabelShape(label)) return null
   return {label, start: first.node.position.start, labelPosition: labelTextPosition(first.node, label, locator) ?? first.node.position, labelEnd, rest}
 }
 

@@ -1,7 +1,17 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
+import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, someLine} from '../text-lines.js'
 
-const commentPrefix = /^\s*\/\/ ?/
+
+/**
+ * Where a line's `//` starts, after white space only (`-1` when the line is
+ * blank or starts otherwise): what `/^\s*\/\//` looks for, found without
+ * a match object, as every line of every fenced block is asked.
+ */
+function commentStart(line: string): number {
+  const start = firstNonWhiteSpace(line)
+  return start !== -1 && line.startsWith('//', start) ? start : -1
+}
 
 /** A fenced block whose every line is a `// ` comment (Go-style): `// Verification: verify`. */
 export const comment = {
@@ -12,12 +22,30 @@ export const comment = {
   claims: (lines) => {
     let written = false
     for (const line of lines) {
-      if (!/\S/.test(line)) continue
-      if (!/^\s*\/\//.test(line)) return false
+      if (firstNonWhiteSpace(line) === -1) continue
+      if (commentStart(line) === -1) return false
       written = true
     }
     return written
   },
-  prefix: (line) => commentPrefix.exec(line)?.[0].length ?? 0,
+  // `//` and one space after it, behind any white space.
+  prefix: (line) => {
+    const start = commentStart(line)
+    if (start === -1) return 0
+    return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
+  },
+  // A label line is a comment with a colon after its `//`; a block with a line of anything else (before one) is not this dialect's.
+  mayHoldLabel: (value) => {
+    let found = false
+    someLine(value, (start, end) => {
+      let at = start
+      while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
+      if (at === end) return false
+      if (!value.startsWith('//', at)) return true
+      found = hasColon(value, at + 2, end)
+      return found
+    })
+    return found
+  },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>

@@ -1,5 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
+import {hasColon, mayStartWord, someLine} from '../text-lines.js'
 
 /** Plain `Field: value` lines (or `**Field:** value`) in a fenced block, items as `- ` lines under their label. */
 export const fenced = {
@@ -8,5 +9,7 @@ export const fenced = {
   labelStyle: 'markdown',
   claims: () => true,
   prefix: () => 0,
+  // A label line starts with its label (a letter) or `**`, and has a colon.
+  mayHoldLabel: (value) => someLine(value, (start, end) => mayStartWord(value.charCodeAt(start)) && hasColon(value, start, end)),
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'fenced'>

@@ -1,12 +1,9 @@
 import {resolveFieldKey} from '../fields.js'
 import type {Locator} from '../locate.js'
-import {labelPattern, textPoint} from '../segments.js'
+import {endsWithCheckLead, isLabelShape, textPoint} from '../segments.js'
 import type {Segment} from '../segments.js'
 import type {LabelAt, ParagraphDialect} from './dialect.js'
 import {isStrictTierField} from './dialect.js'
-
-// `… -- verified by: …` is the end of a wrapped criterion, its colon the check’s: no label.
-const checkLead = /(?:--|—|–)\s*verified by$/i
 
 /**
  * `Verification: auto` at the start of a paragraph line, outside any fence.
@@ -18,6 +15,8 @@ export const plain = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readPlainLabel,
+  // A plain label ends at a colon of the text it starts.
+  mayStartLabel: (node) => node.type === 'text' && node.value.includes(':'),
   // Prose may start a line with `Steps:` or `Tier: Pro`: only a valid tier or criteria make a contract.
   marksContract: isStrictTierField
 } as const satisfies ParagraphDialect<'plain'>
@@ -34,7 +33,7 @@ function readPlainLabel(line: Segment[], locator: Locator): LabelAt | null {
   const written = text.slice(0, colon)
   const lead = written.length - written.trimStart().length
   const label = written.trim()
-  if (!labelPattern.test(label) || checkLead.test(label) || resolveFieldKey(label) === null) return null
+  if (!isLabelShape(label) || endsWithCheckLead(label) || resolveFieldKey(label) === null) return null
   const start = textPoint(first.node, first.from + lead, locator)
   const end = textPoint(first.node, first.from + lead + label.length, locator)
   const labelEnd = textPoint(first.node, first.from + colon + 1, locator)

@@ -71,6 +71,8 @@ export const fileDialects: readonly FileDialect[] = [
 
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
+  // Every tool's file is a `spec.md` or a `requirements.md`: any other path (most files) is none, without a pattern.
+  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md')) return null
   const posix = file.split(path.sep).join('/')
   for (const dialect of fileDialects) {
     const match = dialect.path.exec(posix)

@@ -1,0 +1,49 @@
+/**
+ * Looks at a text's lines in place (a line ends at an LF or a CR), without
+ * cutting it in lines: for the cheap looks that decide whether a block needs
+ * reading at all.
+ */
+
+/** Whether `test` holds for some line, given as its start and end offsets in `value`. */
+export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
+  let start = 0
+  for (;;) {
+    let end = start
+    while (end < value.length) {
+      const code = value.charCodeAt(end)
+      if (code === 0x0a || code === 0x0d) break
+      end++
+    }
+    if (test(start, end)) return true
+    if (end >= value.length) return false
+    start = end + 1
+  }
+}
+
+/** Whether `value` has a `:` between `start` and `end`. */
+export function hasColon(value: string, start: number, end: number): boolean {
+  const colon = value.indexOf(':', start)
+  return colon !== -1 && colon < end
+}
+
+/** Whether a character may start a label: `*` (of `**Label:**`), an ASCII letter, or any character outside ASCII. */
+export function mayStartWord(code: number): boolean {
+  return code === 0x2a || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code > 0x7f
+}
+
+const whiteSpace = /\s/
+
+/** Whether a character is white space as `\s` counts it. */
+export function isWhiteSpaceCode(code: number): boolean {
+  // Most characters are ASCII, where only tab to carriage return and the space are.
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d)
+  return whiteSpace.test(String.fromCharCode(code))
+}
+
+/** The index of the first character of `text` that is not white space (`text.search(/\S/)`, without a match object), or `-1`. */
+export function firstNonWhiteSpace(text: string): number {
+  for (let at = 0; at < text.length; at++) {
+    if (!isWhiteSpaceCode(text.charCodeAt(at))) return at
+  }
+  return -1
+}

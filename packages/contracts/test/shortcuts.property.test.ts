@@ -1,0 +1,328 @@
+/**
+ * The reader's shortcuts read what the patterns they stand in for read, on
+ * any text: a label's shape looked at character by character, a comment
+ * fence's prefix found without a match, an item marker or a bold label
+ * looked for only behind the character it must start with, white space
+ * collapsed only where there is some to collapse, a point found without
+ * counting lines where there are none, a list item's paragraphs cut in lines
+ * only when they have more than one. Each is checked against the plain
+ * pattern, written here as it was.
+ */
+import path from 'node:path'
+import fc from 'fast-check'
+import {describe, expect, it} from 'vitest'
+import type {Paragraph, PhrasingContent} from 'mdast'
+import {visit} from 'unist-util-visit'
+import type {Code} from 'mdast'
+import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine} from '../lib/block.js'
+import {comment} from '../lib/dialects/comment.js'
+import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
+import {collapse, textOf} from '../lib/inline.js'
+import {toString} from 'mdast-util-to-string'
+import type {Nodes} from 'mdast'
+import {createLocator} from '../lib/locate.js'
+import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
+import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode} from '../lib/text-lines.js'
+import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
+import {parse} from './helpers.js'
+import {VFile} from 'vfile'
+import {location} from 'vfile-location'
+import {advance} from '../lib/locate.js'
+import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
+
+// Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
+const piece = fc.constantFrom(
+  '1234567890', '123456789', '12', '0)', '9.',
+  '**', '*', ':', '：', ' ', '  ', '\t', '\u00a0', '\u2028', '\u3000', '\n', '\r', '\r\n', '//', '/', '-', '--', '—', '–', '+', '1', '12.', '3)',
+  'Verification', 'Steps', 'acceptance criteria', 'verified by', 'VERIFIED BY', 'Ünïcode', 'İD', '\u212a', '𝐀', '𝟏', '_', '&', '(', ')', "'", '.', 'a', 'Y', 'x'.repeat(41), '`', '[ ]'
+)
+const text = fc.oneof(fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')), fc.string({unit: 'binary', maxLength: 50}))
+
+describe('label shape', () => {
+  it('is the label pattern', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(isLabelShape(value)).toBe(labelPattern.test(value))
+      }),
+      {numRuns: 2000}
+    )
+  })
+
+  it('ends with a check lead exactly as the pattern says', () => {
+    const checkLead = /(?:--|—|–)\s*verified by$/i
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(endsWithCheckLead(value)).toBe(checkLead.test(value))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('white space', () => {
+  it('is what the pattern counts, for every character', () => {
+    const differing: number[] = []
+    for (let code = 0; code <= 0xffff; code++) if (isWhiteSpaceCode(code) !== /\s/.test(String.fromCharCode(code))) differing.push(code)
+    expect(differing).toEqual([])
+  })
+
+  it('ends where the pattern finds the first other character', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(firstNonWhiteSpace(value)).toBe(value.search(/\S/))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('headings', () => {
+  it('read at once as each of their readers reads them', () => {
+    const heading = fc
+      .array(fc.constantFrom('C', 'S', 'c', 's', 'AUTH', 'M', '-', '‑', '—', '0', '12', '3', ':', '.', ' ', '  ', 'Contract', 'contract', 'Name', '--', 's1f', 'OAuth2a', '(', ')', '\t'), {maxLength: 8})
+      .map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(fc.oneof(heading, text), (value) => {
+        expect(readHeadingText(value)).toEqual({shape: parseContractHeading(value), slice: parseSliceHeading(value), idLike: isIdHeading(value)})
+      }),
+      {numRuns: 2000}
+    )
+  })
+})
+
+describe('comment fences', () => {
+  it('take the prefix the pattern takes', () => {
+    fc.assert(
+      fc.property(text, (line) => {
+        expect(comment.prefix(line)).toBe(/^\s*\/\/ ?/.exec(line)?.[0].length ?? 0)
+      }),
+      {numRuns: 1000}
+    )
+  })
+
+  it('claim the blocks whose every line that is not blank is a comment, when there is one', () => {
+    fc.assert(
+      fc.property(fc.array(text, {maxLength: 5}), fc.array(fc.constantFrom('// a', '  //', '//x', ' \t', ''), {maxLength: 4}), (some, comments) => {
+        const lines = [...comments, ...some]
+        const expected = lines.some((line) => /\S/.test(line)) && lines.every((line) => !/\S/.test(line) || /^\s*\/\//.test(line))
+        expect(comment.claims(lines)).toBe(expected)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('fence lines', () => {
+  const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
+  it('find the item marker the pattern finds', () => {
+    fc.assert(
+      fc.property(text, (body) => {
+        expect(itemMarkerLength(body)).toBe(itemMarker.exec(body)?.[0].length ?? -1)
+      }),
+      {numRuns: 2000}
+    )
+  })
+
+  it('read the label line the patterns read', () => {
+    fc.assert(
+      fc.property(text, (body) => {
+        expect(readFenceLabelLine(body)).toEqual(plainLabelLine(body))
+      }),
+      {numRuns: 3000}
+    )
+  })
+})
+
+describe('fenced blocks', () => {
+  // Block text of labels in both fence dialects, near labels, comments, code and white space of every kind.
+  const block = fc
+    .array(
+      fc.constantFrom('Verification: auto', 'Steps:', '// Steps:', '//Tier: verify', '  // Acceptance Criteria:', '**Steps:**', '**Tier**: x', 'x: y', 'É: b', '- item', '1. item', ':', '//', ' ', '\t', '\u00a0', '\n', '\r\n', '\r', 'code();', '{', '}', 'a'),
+      {maxLength: 14}
+    )
+    .map((parts) => parts.join(''))
+
+  it('hold no field where the dialect that claims them may hold no label', () => {
+    fc.assert(
+      fc.property(block, fc.constantFrom('```', '~~~', '```go', '```markdown', '> ```'), (value, fence) => {
+        const {file, tree} = parse(`${fence}\n${value}\n${fence.replace(/^> /, '> ').replace(/go|markdown/, '')}\n`)
+        const locator = createLocator(file)
+        visit(tree, 'code', (code: Code) => {
+          for (const dialect of fenceDialects) {
+            const lines = blockLines(code)
+            if (dialect.claims(lines, code.lang ?? null) && !dialect.mayHoldLabel(code.value)) expect(readBlockFields(code, lines, locator, dialect)).toBeNull()
+          }
+        })
+      }),
+      {numRuns: 1500}
+    )
+  })
+})
+
+describe('line starts', () => {
+  it('are the offsets vfile-location gives, asked in any order', () => {
+    fc.assert(
+      fc.property(text, fc.array(fc.integer({min: -1, max: 12}), {maxLength: 12}), (value, lines) => {
+        const locator = createLocator(new VFile({value}))
+        const place = location(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value)
+        expect(lines.map((line) => locator.lineStart(line))).toEqual(lines.map((line) => place.toOffset({line, column: 1})))
+      }),
+      {numRuns: 500}
+    )
+  })
+})
+
+describe('indentation', () => {
+  it('is what the pattern finds before the first other character', () => {
+    fc.assert(
+      fc.property(text, fc.nat(60), (source, at) => {
+        const lineStart = Math.min(at, source.length)
+        const other = /[^\t ]/g
+        other.lastIndex = lineStart
+        expect(indentAt(source, lineStart)).toBe((other.exec(source)?.index ?? lineStart) - lineStart)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('collapse', () => {
+  it('gives what replacing every run of white space gives', () => {
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(collapse(value)).toBe(value.replace(/\s+/g, ' ').trim())
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('advance', () => {
+  it('gives the point that counting every line ending gives', () => {
+    fc.assert(
+      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 9}), fc.integer({min: 1, max: 9}), fc.option(fc.nat(100), {nil: undefined}), (value, at, line, column, offset) => {
+        const index = Math.min(at, value.length)
+        const start = offset === undefined ? {line, column} : {line, column, offset}
+        expect(advance(start, value, index)).toEqual(countedPoint(start, value, index))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('line breaks of inline content', () => {
+  const node = fc.oneof(
+    text.map((value): PhrasingContent => ({type: 'text', value})),
+    fc.constant<PhrasingContent>({type: 'break'}),
+    text.map((value): PhrasingContent => ({type: 'inlineCode', value})),
+    fc.constant<PhrasingContent>({type: 'strong', children: [{type: 'text', value: 'a\nb'}]})
+  )
+  it('are there exactly when the content is cut in more than one line', () => {
+    fc.assert(
+      fc.property(fc.array(node, {maxLength: 5}), (children) => {
+        expect(hasLineBreak(children)).toBe(splitLines(children).length > 1)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('paragraphs', () => {
+  // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
+  const markdown = fc
+    .array(
+      fc.constantFrom('**Steps:**', '**Tier**:', '**Note** that', 'Verification: auto', 'Steps:', 'Acceptance Criteria:', ':', ' ', '\n', '  \n', '\\\n', '\n\n', '*x*', '`a:b`', '[l](u)', 'word', '- ', '1. ', '> ', 'http://x', '<b>', '  '),
+      {maxLength: 16}
+    )
+    .map((parts) => parts.join(''))
+
+  it('have the text of each node as mdast-util-to-string gives it', () => {
+    fc.assert(
+      fc.property(markdown, fc.constantFrom('', '# ', '### '), (value, heading) => {
+        const {tree} = parse(heading + value)
+        visit(tree, (node: Nodes) => {
+          expect(textOf(node)).toBe(toString(node))
+        })
+      }),
+      {numRuns: 500}
+    )
+  })
+
+  it('hold no label line where no node may start one', () => {
+    fc.assert(
+      fc.property(markdown, (value) => {
+        const {file, tree} = parse(value)
+        const locator = createLocator(file)
+        visit(tree, 'paragraph', (paragraph: Paragraph) => {
+          const lines = splitLines(paragraph.children)
+          for (const line of lines) {
+            for (const dialect of paragraphDialects) {
+              if (dialect.readLabel(line, locator)) expect(dialect.mayStartLabel(line[0]!.node)).toBe(true)
+            }
+          }
+          if (!mayHoldLabel(paragraph.children, paragraphDialects)) expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
+        })
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('tool files', () => {
+  it('are found by their path as every path pattern finds them', () => {
+    const segment = fc.constantFrom('openspec', 'changes', 'archive', 'specs', 'feature', '001-name', '.kiro', 'spec.md', 'requirements.md', 'Spec.md', 'spec.md.bak', 'my-spec.md', 'x')
+    // Paths around the tools' shapes: a shape with segments added before or after, or its first dropped.
+    const shape = fc.constantFrom(['openspec', 'changes', 'x', 'specs', 'feature', 'spec.md'], ['openspec', 'specs', 'feature', 'spec.md'], ['specs', '001-name', 'spec.md'], ['.kiro', 'specs', 'feature', 'requirements.md'], [])
+    const segments = fc.tuple(fc.array(segment, {maxLength: 3}), shape, fc.array(segment, {maxLength: 2}), fc.boolean()).map(([before, known, after, drop]) => [...before, ...(drop ? known.slice(1) : known), ...after])
+    fc.assert(
+      fc.property(segments, fc.constantFrom('/', path.sep), (segments, separator) => {
+        const file = separator + segments.join(separator)
+        const posix = file.split(path.sep).join('/')
+        const expected = fileDialects.map((dialect) => ({dialect, match: dialect.path.exec(posix)})).find((found) => found.match !== null) ?? null
+        expect(fileDialectOf(file)).toEqual(expected)
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+/** A fence's label line as the reader read it with patterns alone. */
+function plainLabelLine(body: string) {
+  const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+  const checkLead = /(?:--|—|–)\s*verified by$/i
+  const bold = boldFieldLine.exec(body)
+  if (bold) {
+    const inner = bold[1] ?? ''
+    const colonInside = /:\s*$/.test(inner)
+    if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
+    const label = inner.replace(/\s*:\s*$/, '').trim()
+    if (!labelPattern.test(label)) return null
+    const value = bold[2] ?? ''
+    return {label, labelStart: 2 + inner.indexOf(label), value, valueStart: value ? body.lastIndexOf(value) : -1}
+  }
+  const colon = body.indexOf(':')
+  if (colon < 1 || colon > 60) return null
+  const label = body.slice(0, colon).trimEnd()
+  const after = body.slice(colon + 1)
+  if (after !== '' && !/^\s/.test(after)) return null
+  if (!labelPattern.test(label) || checkLead.test(label)) return null
+  const value = after.trim()
+  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
+}
+
+/** The point `index` characters into `text`, every line ending before it counted. */
+function countedPoint(start: {line: number; column: number; offset?: number}, text: string, index: number) {
+  let line = start.line
+  let column = start.column
+  let lineBegin = 0
+  const ending = /\r\n?|\n/g
+  for (let match = ending.exec(text); match && match.index + match[0].length <= index; match = ending.exec(text)) {
+    line++
+    column = 1
+    lineBegin = match.index + match[0].length
+  }
+  const result: {line: number; column: number; offset?: number} = {line, column: column + (index - lineBegin)}
+  if (start.offset !== undefined) result.offset = start.offset + index
+  return result
+}
