@@ -15,11 +15,13 @@ export default defineConfig({
     globalSetup: ['test/helpers/user-cache.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Four files at a time, even on two cores (Vitest's default there is
+    // Three files at a time, even on two cores (Vitest's default there is
     // one): an end-to-end test often waits, for the process it started, a
     // check's sleep or a time limit, and another file's work fills the wait.
-    // On two cores, the whole run took 216 s with two and 193 s with four.
-    maxWorkers: 4,
+    // On two cores the whole run took 216 s with two, 204 s with three and
+    // 193 s with four; with four, a check's processes once took over 3 s to
+    // end, and the tests that promise an end within a second would be next.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
