@@ -13,24 +13,12 @@ import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {loadProject} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {withCacheEnvironment} from './helpers/cache-environment.js'
 
 // FUZZ_SCALE=10 runs ten times as many cases.
 const runs = Math.max(1, Math.round(8 * Number(process.env.FUZZ_SCALE ?? 1)))
-const saved = {XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, TIERS_NO_CACHE: process.env.TIERS_NO_CACHE}
-const folders: string[] = []
-
-beforeAll(() => {
-  delete process.env.TIERS_NO_CACHE
-})
-
-afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
-})
+const folders = withCacheEnvironment()
 
 // Lines that make contracts, headings that are contracts only when a graph names them, and prose around them.
 const lines = [

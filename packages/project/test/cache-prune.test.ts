@@ -8,24 +8,12 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {loadProject} from '@verification-tiers/project'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {withCacheEnvironment} from './helpers/cache-environment.js'
 import {pruneCache} from '../lib/cache.js'
 
-const saved = {XDG_CACHE_HOME: process.env.XDG_CACHE_HOME, TIERS_NO_CACHE: process.env.TIERS_NO_CACHE}
-const folders: string[] = []
+const folders = withCacheEnvironment()
 const day = 24 * 60 * 60 * 1000
-
-beforeAll(() => {
-  delete process.env.TIERS_NO_CACHE
-})
-
-afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
-})
 
 async function temporary(): Promise<string> {
   const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-cache-prune-')))
