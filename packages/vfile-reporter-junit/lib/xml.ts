@@ -10,9 +10,18 @@ function visible(character: string): string {
   return '\\u' + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
 }
 
-/** Text as element content: markup escaped, CR kept (a parser would turn a raw one into LF). */
+/**
+ * Text as element content: markup escaped; CR, and NEL, U+2028 and U+2029
+ * (line ends to XML 1.1 and to some parsers), kept as character references,
+ * which no parser turns into LF.
+ */
 export function escapeText(value: string): string {
-  return value.replace(notXml, visible).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;')
+  return value
+    .replace(notXml, visible)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\r\u0085\u2028\u2029]/g, (character) => `&#${character.charCodeAt(0)};`)
 }
 
 /** Text as an attribute value in double quotes: tab, LF and CR as references, which a parser would turn into spaces. */
