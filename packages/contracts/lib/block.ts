@@ -4,7 +4,7 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode} from './text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -252,8 +252,6 @@ function indentWidth(body: string): number {
   return width
 }
 
-
-
 /** Only fenced blocks hold contracts; indented code is left alone. */
 export function isFenced(code: Code, locator: Locator): boolean {
   const position = code.position!
@@ -264,17 +262,6 @@ export function isFenced(code: Code, locator: Locator): boolean {
   }
   // Without the source: a fenced block spans its opening fence too, indented code only its content lines.
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
-}
-
-/** Where the line that starts at `from` ends: its CR or LF, or the end of the text. */
-function lineEndOf(text: string, from: number): number {
-  let at = from
-  while (at < text.length) {
-    const code = text.charCodeAt(at)
-    if (code === 0x0a || code === 0x0d) return at
-    at++
-  }
-  return at
 }
 
 /**

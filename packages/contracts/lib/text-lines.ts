@@ -4,16 +4,22 @@
  * reading at all.
  */
 
+/** Where the line that starts at `from` ends: its LF or CR, or the end of `value`. */
+export function lineEndOf(value: string, from: number): number {
+  let at = from
+  while (at < value.length) {
+    const code = value.charCodeAt(at)
+    if (code === 0x0a || code === 0x0d) return at
+    at++
+  }
+  return at
+}
+
 /** Whether `test` holds for some line, given as its start and end offsets in `value`. */
 export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
   let start = 0
   for (;;) {
-    let end = start
-    while (end < value.length) {
-      const code = value.charCodeAt(end)
-      if (code === 0x0a || code === 0x0d) break
-      end++
-    }
+    const end = lineEndOf(value, start)
     if (test(start, end)) return true
     if (end >= value.length) return false
     start = end + 1
