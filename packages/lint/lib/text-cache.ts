@@ -67,6 +67,7 @@ export async function openTextLintCache(cacheFile: string, files: readonly FileT
     toLint,
     warnings,
     async store(linted) {
+      const kept: VFile[] = []
       for (const [file, {messages, keepable}] of linted) {
         const text = texts.get(file)
         // Only a file given here: its text is the one linted.
@@ -77,8 +78,9 @@ export async function openTextLintCache(cacheFile: string, files: readonly FileT
         }
         const vfile = new VFile({path: file, cwd, value: text})
         vfile.messages.push(...messages.map((data) => fromMessageData(data, file)))
-        await cache.store([vfile])
+        kept.push(vfile)
       }
+      await cache.store(kept)
     },
     save: () => cache.save()
   }
