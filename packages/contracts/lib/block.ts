@@ -272,37 +272,44 @@ export function isFenced(code: Code, locator: Locator): boolean {
  */
 function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
-  // Where each content line starts in the source, found once per line: a block asks for most lines several times.
-  const starts: Array<{column: number; offset: number | undefined}> = []
-  const startOf = (index: number) => {
-    const known = starts[index]
-    if (known) return known
-    const line = first.line + 1 + index
-    let column = first.column
-    let offset: number | undefined
-    const lineStart = locator.lineStart(line)
-    if (locator.source !== null && lineStart !== undefined) {
-      const textEnd = lineEndOf(locator.source, lineStart)
-      const content = lines[index] ?? ''
-      // The line ends as the content line does; only its indentation may differ, where a tab
-      // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
-      column = textEnd - lineStart - content.length + 1
-      offset = lineStart + column - 1
+  const source = locator.source
+  // Where each content line starts in the source, found once per line (a block asks for most lines
+  // several times), in typed arrays: a sparse array of objects would be a slow dictionary.
+  const columns = new Float64Array(lines.length)
+  const offsets = new Float64Array(lines.length)
+  // Lines are found in order, each from where the one before ends: only the first is looked up.
+  let found = 0
+  let nextStart = source === null ? undefined : locator.lineStart(first.line + 1)
+  const findUpTo = (index: number) => {
+    for (; found <= index; found++) {
+      let column = first.column
+      let offset = Number.NaN
+      if (source !== null && nextStart !== undefined) {
+        const lineStart = nextStart
+        const textEnd = lineEndOf(source, lineStart)
+        const content = lines[found] ?? ''
+        // The line ends as the content line does; only its indentation may differ, where a tab
+        // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
+        column = textEnd - lineStart - content.length + 1
+        offset = lineStart + column - 1
+        nextStart = textEnd >= source.length ? undefined : textEnd + (source.charCodeAt(textEnd) === 0x0d && source.charCodeAt(textEnd + 1) === 0x0a ? 2 : 1)
+      }
+      columns[found] = column
+      offsets[found] = offset
     }
-    const found = {column, offset}
-    starts[index] = found
-    return found
   }
   return function (index: number, from: number, to: number): Position {
+    if (index >= found) findUpTo(index)
     const line = first.line + 1 + index
-    const {column, offset} = startOf(index)
+    const column = columns[index]!
+    const offset = offsets[index]!
     return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
 }
 
-/** The point `at` columns into a content line that starts at `column` (and `offset`), never before the line’s first column. */
-function pointOf(line: number, column: number, offset: number | undefined, at: number): Point {
-  if (offset === undefined) return {line, column: column + at}
+/** The point `at` columns into a content line that starts at `column` (and `offset`, `NaN` without the source), never before the line’s first column. */
+function pointOf(line: number, column: number, offset: number, at: number): Point {
+  if (Number.isNaN(offset)) return {line, column: column + at}
   const shift = Math.max(at, 1 - column)
   return {line, column: column + shift, offset: offset + shift}
 }

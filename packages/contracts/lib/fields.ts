@@ -148,5 +148,18 @@ export interface FieldSpans {
  */
 export function labelledField(label: string, value: string, dialect: Dialect, style: LabelStyle, spans: FieldSpans): ContractField {
   const key = resolveFieldKey(label)
-  return {key, label, expectedLabel: key ? expectedLabel(label, key, style) : null, value, dialect, ...spans, items: [], hasList: false, unread: []}
+  // Written out, not spread: every field of every document is made here.
+  return {
+    key,
+    label,
+    expectedLabel: key ? expectedLabel(label, key, style) : null,
+    value,
+    dialect,
+    position: spans.position,
+    labelPosition: spans.labelPosition,
+    valuePosition: spans.valuePosition,
+    items: [],
+    hasList: false,
+    unread: []
+  }
 }
