@@ -52,13 +52,13 @@ export function blockLines(code: Code): string[] {
  * when the block names no known field: then it is code, not a contract.
  */
 export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
-  if (!code.position) return null
+  // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: found before any field is made.
+  if (!code.position || !namesKnownField(lines, dialect)) return null
   const at = lineLocator(code, lines, locator)
   const fields: ContractField[] = []
   let current: ContractField | null = null
   let list: OpenList | null = null
   let unread: ContractText | null = null
-  let known = false
   let blank = false
 
   const extend = (field: ContractField, end: Position) => {
@@ -91,7 +91,6 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     if (label) {
       list = null
       unread = null
-      if (isKnownLabel(label.label)) known = true
       current = newField(label, index, prefix)
       fields.push(current)
       continue
@@ -167,7 +166,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     open.item.text = split.text
     open.item.check = split.check
   }
-  return known ? fields : null
+  return fields
 
   function newField(line: LabelLine, index: number, prefix: number): ContractField {
     const labelPosition = at(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
@@ -178,6 +177,22 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       valuePosition
     })
   }
+}
+
+/**
+ * Whether some line of a block is a label line of a known field, as
+ * `readBlockFields` reads it: unindented, no item marker, a label that names
+ * a field exactly. (The lines it then reads as no label name no known field.)
+ */
+function namesKnownField(lines: readonly string[], dialect: FenceDialect): boolean {
+  for (const raw of lines) {
+    const prefix = dialect.prefix(raw)
+    const body = prefix === 0 ? raw : raw.slice(prefix)
+    if (indentWidth(body) !== 0 || itemMarkerLength(body) !== -1) continue
+    const label = readFenceLabelLine(body)
+    if (label && isKnownLabel(label.label)) return true
+  }
+  return false
 }
 
 /**

@@ -83,8 +83,9 @@ export function graphOf(dir: string): FolderGraph | null {
 
 /** What the checks ask of a graph, over the contracts of one document. */
 export function sliceView(graph: FolderGraph, contracts: readonly Contract[]): ProjectSlices {
-  const placed = slicesByContract(graph.slices, contracts, (contract) => contract)
-  return {graphFile: graph.file, names: namesOfGraph(graph), slicesOf: (contract) => placed.get(contract) ?? []}
+  // Matched when a check first asks: most documents have no contract, and most checks never ask.
+  let placed: Map<Contract, GraphSlice[]> | undefined
+  return {graphFile: graph.file, names: namesOfGraph(graph), slicesOf: (contract) => (placed ??= slicesByContract(graph.slices, contracts, (each) => each)).get(contract) ?? []}
 }
 
 /** The names a graph lists (`graphNames`), worked out once per graph read: every file of its project asks. */
