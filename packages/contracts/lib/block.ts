@@ -289,14 +289,12 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
   const source = locator.source
   // Where each content line starts in the source, found once per line (a block asks for most lines
-  // several times), in typed arrays: a sparse array of objects would be a slow dictionary.
-  const columns = new Float64Array(lines.length)
-  const offsets = new Float64Array(lines.length)
-  // Lines are found in order, each from where the one before ends: only the first is looked up.
-  let found = 0
+  // several times), in order, each from where the one before ends: only the first is looked up.
+  const columns: number[] = []
+  const offsets: number[] = []
   let nextStart = source === null ? undefined : locator.lineStart(first.line + 1)
   const findUpTo = (index: number) => {
-    for (; found <= index; found++) {
+    for (let found = columns.length; found <= index; found++) {
       let column = first.column
       let offset = Number.NaN
       if (source !== null && nextStart !== undefined) {
@@ -309,12 +307,12 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
         offset = lineStart + column - 1
         nextStart = textEnd >= source.length ? undefined : textEnd + (source.charCodeAt(textEnd) === 0x0d && source.charCodeAt(textEnd + 1) === 0x0a ? 2 : 1)
       }
-      columns[found] = column
-      offsets[found] = offset
+      columns.push(column)
+      offsets.push(offset)
     }
   }
   return function (index: number, from: number, to: number): Position {
-    if (index >= found) findUpTo(index)
+    if (index >= columns.length) findUpTo(index)
     const line = first.line + 1 + index
     const column = columns[index]!
     const offset = offsets[index]!
