@@ -4,15 +4,13 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf} from './text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-// A task-list box before an item’s text (`- [ ] Totals add up`) is no part of it.
-const taskBox = /^\[[ xX]\][ \t]+/
 
 /** A label line of a block: where its label and value are on the line. */
 export interface LabelLine {
@@ -61,8 +59,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
   let unread: ContractText | null = null
   let blank = false
 
+  // A field’s and an item’s position objects are made here, for them alone: they grow in place.
   const extend = (field: ContractField, end: Position) => {
-    field.position = {start: field.position.start, end: end.end}
+    field.position.end = end.end
   }
 
   const opened: OpenItem[] = []
@@ -105,12 +104,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       // Text before a list is its intro: the list is what was read.
       current.unread.length = 0
       current.hasList = true
-      const after = marker
-      const rest = body.slice(after)
-      const lead = rest.length - rest.trimStart().length
-      const box = rest.charCodeAt(lead) === 0x5b ? (taskBox.exec(rest.slice(lead))?.[0].length ?? 0) : 0
-      const text = rest.slice(lead + box).trimEnd()
-      const start = prefix + after + lead + box
+      const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
+      const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
+      const start = prefix + textFrom
       const open: OpenItem = {parts: text === '' ? [] : [text], item: {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}}
       list.item = open
       opened.push(open)
@@ -135,7 +131,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
         open.item.position = end
         current.items.push(open.item)
       } else {
-        open.item.position = {start: open.item.position.start, end: end.end}
+        open.item.position.end = end.end
       }
       open.parts.push(text)
       extend(current, open.item.position)
@@ -249,6 +245,19 @@ export function readFenceLabelLine(body: string): LabelLine | null {
   const after = body.slice(colon + 1)
   const value = after.trim()
   return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
+}
+
+/**
+ * Where an item’s text starts, past a task-list box (`[ ] `, `[x] `: what
+ * `/^\[[ xX]\][ \t]+/` matches at `from`), which is no part of it.
+ */
+export function taskBoxEnd(body: string, from: number): number {
+  if (body.charCodeAt(from) !== 0x5b || body.charCodeAt(from + 2) !== 0x5d) return from
+  const mark = body.charCodeAt(from + 1)
+  if (mark !== 0x20 && mark !== 0x78 && mark !== 0x58) return from
+  let end = from + 3
+  while (body.charCodeAt(end) === 0x20 || body.charCodeAt(end) === 0x09) end++
+  return end === from + 3 ? from : end
 }
 
 function isListField(field: ContractField): boolean {

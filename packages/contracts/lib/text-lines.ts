@@ -53,3 +53,17 @@ export function firstNonWhiteSpace(text: string): number {
   }
   return -1
 }
+
+/** The index of the first character at or after `from` that is not white space (what `trimStart` keeps), or the length of `text`. */
+export function nonWhiteSpaceFrom(text: string, from: number): number {
+  let at = from
+  while (at < text.length && isWhiteSpaceCode(text.charCodeAt(at))) at++
+  return at
+}
+
+/** Where `text` ends once trailing white space is cut (what `trimEnd` keeps): `0` for white space alone. */
+export function textEnd(text: string): number {
+  let end = text.length
+  while (end > 0 && isWhiteSpaceCode(text.charCodeAt(end - 1))) end--
+  return end
+}

@@ -14,7 +14,7 @@ import {describe, expect, it} from 'vitest'
 import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine} from '../lib/block.js'
+import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
 import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
 import {collapse, textOf} from '../lib/inline.js'
@@ -23,7 +23,7 @@ import type {Nodes} from 'mdast'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode} from '../lib/text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
 import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
 import {VFile} from 'vfile'
@@ -71,6 +71,18 @@ describe('white space', () => {
     fc.assert(
       fc.property(text, (value) => {
         expect(firstNonWhiteSpace(value)).toBe(value.search(/\S/))
+      }),
+      {numRuns: 1000}
+    )
+  })
+
+  it('is skipped and cut where trimStart and trimEnd would', () => {
+    fc.assert(
+      fc.property(text, fc.nat({max: 60}), (value, at) => {
+        const from = Math.min(at, value.length)
+        const rest = value.slice(from)
+        expect(nonWhiteSpaceFrom(value, from)).toBe(from + rest.length - rest.trimStart().length)
+        expect(textEnd(value)).toBe(value.trimEnd().length)
       }),
       {numRuns: 1000}
     )
@@ -156,6 +168,58 @@ describe('fenced blocks', () => {
         })
       }),
       {numRuns: 1500}
+    )
+  })
+})
+
+describe('task boxes', () => {
+  it('end where the pattern ends', () => {
+    const box = fc.array(fc.constantFrom('[', ']', ' ', 'x', 'X', 'y', '\t', '\u00a0', '[ ]', '[x]', '[X]', '- '), {maxLength: 8}).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(box, fc.nat({max: 6}), (value, from) => {
+        const start = Math.min(from, value.length)
+        const match = /^\[[ xX]\][ \t]+/.exec(value.slice(start))
+        expect(taskBoxEnd(value, start)).toBe(start + (match?.[0].length ?? 0))
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('fenced field positions', () => {
+  // Fences of fields and items, in lists and quotes, indented with spaces and tabs, with each kind of line ending.
+  // (One kind per document: a lone CR, then a line of spaces, then an LF comes out of an indented fence as one CRLF.)
+  const line = fc.constantFrom('Verification: verify', 'Steps:', '- [ ] Open the page', '- [x] Done  ', '  1. Second', '   wrapped text', '**Tier:** auto', 'Acceptance Criteria:', '', ' ', '\tTabbed')
+  const ending = fc.constantFrom('\n', '\r\n', '\r')
+  const container = fc.constantFrom('', '> ', '- ', '  ', '>\t', '1. ')
+
+  it('point at the source the label and items were read from', () => {
+    fc.assert(
+      fc.property(fc.array(line, {minLength: 1, maxLength: 8}), container, ending, (lines, into, close) => {
+        const inner = into === '' ? '' : into.startsWith('>') ? into : ' '.repeat(into.length)
+        const body = lines.map((text) => inner + text + close).join('')
+        const source = `${into}\`\`\`text${close}${body}${inner}\`\`\`${close}`
+        const {file, tree} = parse(source)
+        const locator = createLocator(file)
+        const place = location(source)
+        visit(tree, 'code', (code: Code) => {
+          const blockLinesRead = blockLines(code)
+          const dialect = fenceDialects.find((candidate) => candidate.claims(blockLinesRead, code.lang ?? null))
+          const fields = dialect ? readBlockFields(code, blockLinesRead, locator, dialect) : null
+          for (const field of fields ?? []) {
+            const spans = [field.position, field.labelPosition, field.valuePosition, ...field.items.map((item) => item.position)]
+            for (const span of spans) {
+              if (!span) continue
+              // Every point is where vfile-location puts its offset.
+              expect(place.toPoint(span.start.offset!)).toEqual(span.start)
+              expect(place.toPoint(span.end.offset!)).toEqual(span.end)
+            }
+            expect(source.slice(field.labelPosition.start.offset, field.labelPosition.end.offset)).toBe(field.label)
+            for (const item of field.items) expect(source.slice(item.position.start.offset, item.position.end.offset).startsWith(item.text.split(' ')[0]!)).toBe(true)
+          }
+        })
+      }),
+      {numRuns: 1000}
     )
   })
 })
