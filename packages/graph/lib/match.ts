@@ -23,8 +23,32 @@ interface Token {
   index: number
 }
 
+/** A word of a slice's `Contracts:` text, with its key (`contractKey`) and, when it has the shape of an id (`C-32`), the letters before the digits. */
+interface KeyedToken extends Token {
+  key: string
+  idPrefix: string | null
+}
+
 function tokens(text: string): Token[] {
   return [...text.matchAll(/[\p{L}\p{N}](?:[\p{L}\p{N}_.-]*[\p{L}\p{N}])?/gu)].map((match) => ({text: match[0], index: match.index}))
+}
+
+// The words of each `Contracts:` text read: every document linted against a graph matches the same texts.
+const keyedTokens = new Map<string, KeyedToken[]>()
+const keyedTokensLimit = 4096
+
+function keyedTokensOf(text: string): KeyedToken[] {
+  let known = keyedTokens.get(text)
+  if (!known) {
+    known = tokens(text).map((token) => {
+      const key = contractKey(token.text)
+      return {...token, key, idPrefix: /^(\p{L}+)-\d+$/u.exec(key)?.[1] ?? null}
+    })
+    // A long-lived process (an editor's server) reads many graphs: the oldest texts go first.
+    if (keyedTokens.size >= keyedTokensLimit) keyedTokens.delete(keyedTokens.keys().next().value!)
+    keyedTokens.set(text, known)
+  }
+  return known
 }
 
 /**
@@ -76,11 +100,10 @@ export function lookupContract<Item>(index: ContractIndex<Item>, text: string): 
 export function contractsInText<Item>(index: ContractIndex<Item>, text: string): {found: Item[]; missing: string[]} {
   const hits: Array<{at: number; item: Item}> = []
   const missing: string[] = []
-  for (const token of tokens(text)) {
-    const key = contractKey(token.text)
-    const item = index.byId.get(key)
+  for (const token of keyedTokensOf(text)) {
+    const item = index.byId.get(token.key)
     if (item) hits.push({at: token.index, item})
-    else if (/^(\p{L}+)-\d+$/u.test(key) && index.prefixes.has(key.replace(/-\d+$/, ''))) missing.push(token.text)
+    else if (token.idPrefix !== null && index.prefixes.has(token.idPrefix)) missing.push(token.text)
   }
   for (const item of index.byName.values()) {
     const name = index.namesOf(item).name.trim()
