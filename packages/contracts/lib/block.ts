@@ -301,7 +301,9 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   // several times), in order, each from where the one before ends: only the first is looked up.
   const columns: number[] = []
   const offsets: number[] = []
-  let nextStart = source === null ? undefined : locator.lineStart(first.line + 1)
+  // The first content line starts after the opening fence’s line ends.
+  let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, lineEndOf(source, first.offset))
+
   const findUpTo = (index: number) => {
     for (let found = columns.length; found <= index; found++) {
       let column = first.column
@@ -314,7 +316,7 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
         // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
         column = textEnd - lineStart - content.length + 1
         offset = lineStart + column - 1
-        nextStart = textEnd >= source.length ? undefined : textEnd + (source.charCodeAt(textEnd) === 0x0d && source.charCodeAt(textEnd + 1) === 0x0a ? 2 : 1)
+        nextStart = lineAfter(source, textEnd)
       }
       columns.push(column)
       offsets.push(offset)
@@ -327,6 +329,12 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
     const offset = offsets[index]!
     return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
+}
+
+/** Where the line after the line ending at `end` starts (past its LF, CRLF or CR), `undefined` at the end of `source`. */
+function lineAfter(source: string, end: number): number | undefined {
+  if (end >= source.length) return undefined
+  return end + (source.charCodeAt(end) === 0x0d && source.charCodeAt(end + 1) === 0x0a ? 2 : 1)
 }
 
 /** The point `at` columns into a content line that starts at `column` (and `offset`, `NaN` without the source), never before the line’s first column. */
