@@ -4,7 +4,7 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, lineAfter, lineEndOf, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -329,12 +329,6 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
     const offset = offsets[index]!
     return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
-}
-
-/** Where the line after the line ending at `end` starts (past its LF, CRLF or CR), `undefined` at the end of `source`. */
-function lineAfter(source: string, end: number): number | undefined {
-  if (end >= source.length) return undefined
-  return end + (source.charCodeAt(end) === 0x0d && source.charCodeAt(end + 1) === 0x0a ? 2 : 1)
 }
 
 /** The point `at` columns into a content line that starts at `column` (and `offset`, `NaN` without the source), never before the line’s first column. */

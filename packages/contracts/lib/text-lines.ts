@@ -15,6 +15,12 @@ export function lineEndOf(value: string, from: number): number {
   return at
 }
 
+/** Where the line after the line ending at `end` starts (past its LF, CRLF or CR), `undefined` at the end of `value`. */
+export function lineAfter(value: string, end: number): number | undefined {
+  if (end >= value.length) return undefined
+  return end + (value.charCodeAt(end) === 0x0d && value.charCodeAt(end + 1) === 0x0a ? 2 : 1)
+}
+
 /** Whether `test` holds for some line, given as its start and end offsets in `value`. */
 export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
   let start = 0

@@ -3,6 +3,7 @@ import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
+import {lineAfter, lineEndOf} from './text-lines.js'
 import type {Contract} from './types.js'
 
 /**
@@ -93,8 +94,7 @@ function lineStartOf(source: string, offset: number): number {
  * and none after the last one.
  */
 export function* headingLines(source: string): Generator<HeadingLine> {
-  const ending = /\r\n?|\n/g
-  // Without a CR, every line ending is an LF: found without a regex.
+  // Without a CR, every line ending is an LF: found with `indexOf`.
   const lineFeedsOnly = !source.includes('\r')
   const hashes = hashFinder(source)
   let hash = hashes(0)
@@ -102,23 +102,19 @@ export function* headingLines(source: string): Generator<HeadingLine> {
   let start = 0
   while (hash !== -1) {
     let end: number
-    let next: number
     if (lineFeedsOnly) {
       const feed = source.indexOf('\n', start)
       end = feed === -1 ? source.length : feed
-      next = feed === -1 ? -1 : feed + 1
     } else {
-      ending.lastIndex = start
-      const match = ending.exec(source)
-      end = match ? match.index : source.length
-      next = match ? match.index + match[0].length : -1
+      end = lineEndOf(source, start)
     }
+    const next = lineAfter(source, end)
     if (hash < end) {
       const heading = readHeadingLine(source.slice(start, end), line, start)
       if (heading) yield heading
       hash = hashes(end)
     }
-    if (next === -1) return
+    if (next === undefined) return
     start = next
     line++
   }
