@@ -68,17 +68,40 @@ export function extractContracts(tree: Root, file?: VFile, options?: ReadOptions
 
 /** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types, conflicting tiers). */
 export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions = {}): ContractAnalysis {
-  const names = [...new Set([...(options.names ?? [])].map(foldContractName).filter((name) => name !== ''))].sort()
-  const key = names.join('\n')
+  const names = options.names ? namesOf(options.names) : noNames
   const withSource = file?.value !== undefined
   const cached = cache.get(tree)
-  if (cached && cached.names === key && (cached.withSource || !withSource)) return cached.analysis
+  if (cached && cached.names === names.key && (cached.withSource || !withSource)) return cached.analysis
   const analysis = analyze(tree, createLocator(file), names)
-  cache.set(tree, {analysis, withSource, names: key})
+  cache.set(tree, {analysis, withSource, names: names.key})
   return analysis
 }
 
-function analyze(tree: Root, locator: Locator, names: readonly string[]): ContractAnalysis {
+/** The names a heading may have to start a contract, folded: as written, and as ids. */
+interface KnownNames {
+  /** The folded names, sorted and joined: what an analysis was made with. */
+  key: string
+  wanted: ReadonlySet<string>
+  ids: ReadonlySet<string>
+}
+
+const noNames: KnownNames = {key: '', wanted: new Set(), ids: new Set()}
+
+// The names of a list a caller passes again and again (a graph’s, for each file of its project), folded once.
+const namesOfList = new WeakMap<object, KnownNames>()
+
+function namesOf(given: Iterable<string>): KnownNames {
+  // Only a frozen list is known not to change between calls.
+  const reusable = Object.isFrozen(given)
+  const known = reusable ? namesOfList.get(given) : undefined
+  if (known) return known
+  const names = [...new Set([...given].map(foldContractName).filter((name) => name !== ''))].sort()
+  const made = {key: names.join('\n'), wanted: new Set(names), ids: new Set(names.map(normalizeContractId))}
+  if (reusable) namesOfList.set(given, made)
+  return made
+}
+
+function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnalysis {
   const problems: ContractProblem[] = []
   const {parts, frontmatter, shown} = readParts(tree, locator, names, problems)
   const isContract = contractHeadings(parts, shown)
@@ -142,10 +165,9 @@ function analyze(tree: Root, locator: Locator, names: readonly string[]): Contra
 }
 
 /** The document cut at its headings, each part with the fields of its blocks; and its frontmatter contract. */
-function readParts(tree: Root, locator: Locator, names: readonly string[], problems: ContractProblem[]) {
+function readParts(tree: Root, locator: Locator, names: KnownNames, problems: ContractProblem[]) {
   const children = tree.children
-  const wanted = new Set(names)
-  const ids = new Set(names.map(normalizeContractId))
+  const {wanted, ids} = names
   const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], end: null}]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   const shown = new Set<ContractField>()
