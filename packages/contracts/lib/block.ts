@@ -4,7 +4,7 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineAfter, lineEndOf, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -302,7 +302,7 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const columns: number[] = []
   const offsets: number[] = []
   // The first content line starts after the opening fence’s line ends.
-  let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, lineEndOf(source, first.offset))
+  let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
 
   const findUpTo = (index: number) => {
     for (let found = columns.length; found <= index; found++) {
@@ -310,7 +310,7 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
       let offset = Number.NaN
       if (source !== null && nextStart !== undefined) {
         const lineStart = nextStart
-        const textEnd = lineEndOf(source, lineStart)
+        const textEnd = locator.lineEnd(lineStart)
         const content = lines[found] ?? ''
         // The line ends as the content line does; only its indentation may differ, where a tab
         // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.

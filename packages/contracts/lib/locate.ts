@@ -1,6 +1,7 @@
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
+import {lineEndOf} from './text-lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -10,6 +11,8 @@ export interface Locator {
   toPoint(offset: number): Point | undefined
   /** Offset of the start of a 1-based line (needs `source`). */
   lineStart(line: number): number | undefined
+  /** Where the line that starts at `offset` of the source ends: its LF or CR, or the end (needs `source`). */
+  lineEnd(offset: number): number
 }
 
 export function createLocator(file: VFile | undefined): Locator {
@@ -17,13 +20,20 @@ export function createLocator(file: VFile | undefined): Locator {
   const value = file && file.value !== undefined ? String(file.value) : null
   const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
   if (source === null) {
-    return {source, toPoint: () => undefined, lineStart: () => undefined}
+    return {source, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0}
   }
   const place = location(source)
   // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
   const lineHead = {line: 1, column: 1}
+  // Without a CR (most files), a line ends at the next LF, which `indexOf` finds fastest.
+  const lineFeedsOnly = !source.includes('\r')
   return {
     source,
+    lineEnd(offset) {
+      if (!lineFeedsOnly) return lineEndOf(source, offset)
+      const feed = source.indexOf('\n', offset)
+      return feed === -1 ? source.length : feed
+    },
     toPoint(offset) {
       return place.toPoint(offset)
     },

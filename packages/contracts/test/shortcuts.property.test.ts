@@ -23,7 +23,7 @@ import type {Nodes} from 'mdast'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
 import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
 import {VFile} from 'vfile'
@@ -218,6 +218,20 @@ describe('fenced field positions', () => {
             for (const item of field.items) expect(source.slice(item.position.start.offset, item.position.end.offset).startsWith(item.text.split(' ')[0]!)).toBe(true)
           }
         })
+      }),
+      {numRuns: 1000}
+    )
+  })
+})
+
+describe('line ends', () => {
+  it('are where the line ending is, with or without a CR in the file', () => {
+    fc.assert(
+      fc.property(text, fc.nat({max: 60}), (value, at) => {
+        const locator = createLocator(new VFile({value}))
+        const source = locator.source!
+        const from = Math.min(at, source.length)
+        expect(locator.lineEnd(from)).toBe(lineEndOf(source, from))
       }),
       {numRuns: 1000}
     )
