@@ -67,8 +67,7 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const read = new Set(contracts.map((contract) => contract.headingPosition.start.line))
   const found: UnreadContract[] = []
-  for (const heading of headingLines(source)) {
-    if (read.has(heading.line)) continue
+  for (const heading of headingLines(source, read)) {
     const why = explain(heading, source, tree, contracts)
     if (!why) continue
     found.push({
@@ -89,11 +88,12 @@ function lineStartOf(source: string, offset: number): number {
 }
 
 /**
- * Lines of the source that read as contract headings. Only a line with a
- * `#` (or `＃`) can: the lines before the next one are counted, not read,
- * and none after the last one.
+ * Lines of the source that read as contract headings, but for the lines
+ * `skip` holds (line numbers). Only a line with a `#` (or `＃`) can: the
+ * lines before the next one are counted, not read, and none after the last
+ * one.
  */
-export function* headingLines(source: string): Generator<HeadingLine> {
+export function* headingLines(source: string, skip: ReadonlySet<number> = noLines): Generator<HeadingLine> {
   // Without a CR, every line ending is an LF: found with `indexOf`.
   const lineFeedsOnly = !source.includes('\r')
   const hashes = hashFinder(source)
@@ -110,7 +110,7 @@ export function* headingLines(source: string): Generator<HeadingLine> {
     }
     const next = lineAfter(source, end)
     if (hash < end) {
-      const heading = readHeadingLine(source.slice(start, end), line, start)
+      const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start)
       if (heading) yield heading
       hash = hashes(end)
     }
@@ -119,6 +119,8 @@ export function* headingLines(source: string): Generator<HeadingLine> {
     line++
   }
 }
+
+const noLines: ReadonlySet<number> = new Set()
 
 /**
  * The offset of the first `#` or `＃` at or after an offset (`-1` when there
