@@ -20,16 +20,11 @@ export interface LabelLine {
   valueStart: number
 }
 
-/** The item being read, so wrapped lines can continue it: its text is made once, at the end of the block. */
-interface OpenItem {
-  parts: string[]
-  item: ContractItem
-}
-
 /** The list under the current field: the indent of its items, and its last item. */
 interface OpenList {
   indent: number
-  item: OpenItem | null
+  /** Its last item, whose text wrapped lines go on (its check is split off at the end of the block). */
+  item: ContractItem | null
   /** Inside a deeper item (a sub-point): its lines are not the item’s. */
   nested: boolean
 }
@@ -64,7 +59,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     field.position.end = end.end
   }
 
-  const opened: OpenItem[] = []
+  const opened: ContractItem[] = []
 
   for (let index = 0; index < lines.length; index++) {
     const raw = lines[index]!
@@ -107,13 +102,13 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
       const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
       const start = prefix + textFrom
-      const open: OpenItem = {parts: text === '' ? [] : [text], item: {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}}
-      list.item = open
-      opened.push(open)
+      const item: ContractItem = {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}
+      list.item = item
+      opened.push(item)
       // A bare marker: its text may come on the next, indented line.
       if (text === '') continue
-      current.items.push(open.item)
-      extend(current, open.item.position)
+      current.items.push(item)
+      extend(current, item.position)
       continue
     }
     if (marker !== -1 && list) {
@@ -127,14 +122,15 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const text = body.slice(textStart).trimEnd()
       const open = list.item
       const end = at(index, prefix + textStart, prefix + textStart + text.length)
-      if (open.parts.length === 0) {
-        open.item.position = end
-        current.items.push(open.item)
+      if (open.text === '') {
+        open.position = end
+        open.text = text
+        current.items.push(open)
       } else {
-        open.item.position.end = end.end
+        open.position.end = end.end
+        open.text += ' ' + text
       }
-      open.parts.push(text)
-      extend(current, open.item.position)
+      extend(current, open.position)
       continue
     }
     if (isListField(current) && current.items.length === 0 && current.value === '') {
@@ -157,10 +153,10 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
   }
   // Each item’s text, wrapped lines joined, and its check, made once.
-  for (const open of opened) {
-    const split = splitCheck(open.parts.length === 1 ? open.parts[0]! : open.parts.join(' '))
-    open.item.text = split.text
-    open.item.check = split.check
+  for (const item of opened) {
+    const split = splitCheck(item.text)
+    item.text = split.text
+    item.check = split.check
   }
   return fields
 
@@ -240,11 +236,12 @@ export function readFenceLabelLine(body: string): LabelLine | null {
   if (colon < 1 || colon > 60) return null
   // What follows the colon is white space, or nothing: looked at before any text is cut out.
   if (colon + 1 < body.length && !isWhiteSpaceCode(body.charCodeAt(colon + 1))) return null
-  const label = body.slice(0, colon).trimEnd()
+  const label = body.slice(0, textEnd(body, colon))
   if (!isLabelShape(label) || endsWithCheckLead(label)) return null
-  const after = body.slice(colon + 1)
-  const value = after.trim()
-  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
+  // The value, trimmed, cut out once.
+  const valueStart = nonWhiteSpaceFrom(body, colon + 1)
+  const value = valueStart === body.length ? '' : body.slice(valueStart, textEnd(body))
+  return {label, labelStart: 0, value, valueStart: value ? valueStart : -1}
 }
 
 /**

@@ -67,9 +67,9 @@ export function nonWhiteSpaceFrom(text: string, from: number): number {
   return at
 }
 
-/** Where `text` ends once trailing white space is cut (what `trimEnd` keeps): `0` for white space alone. */
-export function textEnd(text: string): number {
-  let end = text.length
+/** Where `text` (or its first `length` characters) ends once trailing white space is cut (what `trimEnd` keeps): `0` for white space alone. */
+export function textEnd(text: string, length = text.length): number {
+  let end = length
   while (end > 0 && isWhiteSpaceCode(text.charCodeAt(end - 1))) end--
   return end
 }

@@ -83,6 +83,7 @@ describe('white space', () => {
         const rest = value.slice(from)
         expect(nonWhiteSpaceFrom(value, from)).toBe(from + rest.length - rest.trimStart().length)
         expect(textEnd(value)).toBe(value.trimEnd().length)
+        expect(textEnd(value, from)).toBe(value.slice(0, from).trimEnd().length)
       }),
       {numRuns: 1000}
     )

@@ -66,17 +66,19 @@ export function contractRule<Options = undefined>(ruleId: string, check: Contrac
   return lintRule<Root, Options>({origin: `remark-lint:${ruleId}`, url: ruleUrl(ruleId)}, (tree, file, options) => {
     const {analysis, slices, tool} = readDocument(tree, file)
     // What `report` needs besides the file: the tree (for `ancestors`) and the rule (for a `cause`’s origin).
-    running.set(file, {tree, ruleId})
+    // A check runs to its end before another starts (checks are synchronous), so one slot holds it.
+    const outer = running
+    running = {file, tree, ruleId}
     try {
       check(analysis, file, options, slices, tool)
     } finally {
-      running.delete(file)
+      running = outer
     }
   })
 }
 
-/** The tree and rule of the check running on a file. */
-const running = new WeakMap<VFile, {tree: Root; ruleId: string}>()
+/** The file, tree and rule of the check running now, if any. */
+let running: {file: VFile; tree: Root; ruleId: string} | null = null
 
 /** Extra fields of a message: what was found, what fixes it (editors offer `expected` as quick fixes), and what it is about elsewhere. */
 export interface ReportFields {
@@ -92,7 +94,7 @@ export interface ReportFields {
  * `cause` for a place elsewhere.
  */
 export function report(file: VFile, reason: string, place: Position, fields: ReportFields = {}): void {
-  const rule = running.get(file)
+  const rule = running?.file === file ? running : undefined
   const ancestors = rule ? ancestorsAt(rule.tree, place) : undefined
   const cause = fields.cause && withoutStackTrace(() => new VFileMessage(fields.cause!.reason, {place: fields.cause!.place, source: 'remark-lint', ruleId: rule?.ruleId}))
   const message = withoutStackTrace(() => file.message(reason, {place, ...(ancestors ? {ancestors} : {}), ...(cause ? {cause} : {})}))
