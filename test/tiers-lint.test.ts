@@ -16,6 +16,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {reportOn} from './helpers/stylish-report.js'
 import {linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
@@ -492,22 +493,6 @@ const eachFolderItsConfiguration = (): Promise<Compared> =>
     for (const folder of Object.keys(folderScenarios)) expect(reportOn(compared.plain.stderr, folder), folder).not.toBe('')
     return compared
   })())
-
-/**
- * The lines of a stylish report about the files under `folder`: each file's
- * line (`<file>` or `<file>: no issues found`) and the lines of its messages.
- */
-function reportOn(report: string, folder: string): string {
-  const lines: string[] = []
-  let inFolder = false
-  for (const line of report.split('\n')) {
-    // A file's line starts the file's part; its messages are indented or start with their place; the summary ends the report.
-    const isFileLine = line !== '' && !/^[\s\d]/.test(line) && !/^[⚠✖]/.test(line)
-    if (isFileLine) inFolder = line.startsWith(`${folder}/`)
-    if (inFolder && line !== '') lines.push(line)
-  }
-  return lines.map((line) => `${line}\n`).join('')
-}
 
 // Broken configuration ----------------------------------------------------
 
