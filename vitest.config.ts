@@ -49,6 +49,10 @@ export default defineConfig({
           // test that sets an environment variable or the working folder
           // puts it back), as in the unit project.
           isolate: false,
+          // The built packages (`packages/*/dist`, which the tests of the
+          // cli's `main` load) as Node loads them, without Vite's transform:
+          // they are JavaScript already.
+          server: {deps: {external: [/\/packages\/[^/]+\/dist\//]}},
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...inProcess]
         }
