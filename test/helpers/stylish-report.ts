@@ -17,8 +17,8 @@ export function reportParts(report: string): FilePart[] {
   const parts: FilePart[] = []
   for (const line of report.split('\n')) {
     if (line === '' || summary.test(line)) continue
-    // A message starts with its place or, without one, with the padding of the place column.
-    if (/^[\s\d]/.test(line)) {
+    // A message starts with its place (`3:19-3:25`, `3:19`) or, without one, with the padding of the place column.
+    if (/^(?:\s|\d+:\d+(?:-\d+:\d+)?\s)/.test(line)) {
       parts.at(-1)?.lines.push(line)
       continue
     }
