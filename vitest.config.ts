@@ -42,6 +42,17 @@ export default defineConfig({
           // language server and the commands of checks, each as a process),
           // and the fuzzer.
           name: 'e2e',
+          // Each worker runs file after file in one process, loading Vitest
+          // and the helpers (and, for the tests that run the cli's `main`
+          // here, the packages) once, not once per file: about half a
+          // second of CPU per file. The files change no global state (a
+          // test that sets an environment variable or the working folder
+          // puts it back), as in the unit project.
+          isolate: false,
+          // The built packages (`packages/*/dist`, which the tests of the
+          // cli's `main` load) as Node loads them, without Vite's transform:
+          // they are JavaScript already.
+          server: {deps: {external: [/\/packages\/[^/]+\/dist\//]}},
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...inProcess]
         }

@@ -27,8 +27,9 @@
 // `user_stories` → contracts, `acceptance_scenarios` → criteria…).
 //
 // Each project is copied to a temporary folder first: the corpus is read
-// only, and `tiers` writes its state under `.greenlight/tiers/`. Nothing of
-// it is copied into the repository. Without `../shared/corpus` it says so in
+// only, and `tiers` writes its state under `.greenlight/tiers/` (`remark`,
+// which writes nothing, lints the corpus itself, every project in one run).
+// Nothing of it is copied into the repository. Without `../shared/corpus` it says so in
 // one line and passes.
 //
 // Usage: node scripts/check-corpus.mjs [--corpus <dir>]
@@ -91,12 +92,17 @@ async function tiers(folder, args, dir = '.greenlight') {
 }
 
 /**
- * The preset's messages on the copy's `.greenlight` folder, by rule, and by
- * folder of the file: `remark` runs from the repository's root, so the preset
- * resolves, with no configuration of the project's own.
+ * The preset's messages on the `.greenlight` folder of each of `names`, by
+ * rule, and by folder of the file, from one `remark` run over all of them
+ * (remark's start is most of a run's cost; it reports file by file, and
+ * writes nothing, so it reads the corpus itself): `remark` runs from the
+ * repository's root, so the preset resolves, with no configuration of the
+ * projects' own.
  */
-async function lintCounts(folder) {
-  const args = [remarkBin, '--no-config', '--no-color', '--quiet', '--use', preset, '--report', 'json', path.join(folder, '.greenlight')]
+async function lintCountsOf(names) {
+  if (names.length === 0) return new Map()
+  const folders = names.map((name) => path.join(corpus, name, '.greenlight'))
+  const args = [remarkBin, '--no-config', '--no-color', '--quiet', '--use', preset, '--report', 'json', ...folders]
   let stderr
   try {
     ;({stderr} = await execFileAsync(process.execPath, args, {cwd: root, maxBuffer: 256 * 1024 * 1024}))
@@ -105,25 +111,27 @@ async function lintCounts(folder) {
     stderr = String(error.stderr ?? '')
   }
   const files = JSON.parse(stderr)
-  const byRule = {}
-  const byFolder = {}
+  const counts = new Map(names.map((name) => [name, {byRule: {}, byFolder: {}}]))
   for (const file of files) {
-    const relative = path.relative(path.join(folder, '.greenlight'), path.resolve(root, file.path))
-    const where = path.dirname(relative)
+    const full = path.resolve(root, file.path)
+    const index = folders.findIndex((folder) => full.startsWith(folder + path.sep))
+    if (index === -1) throw new Error(`remark reported ${file.path}, in none of the folders it was given`)
+    const {byRule, byFolder} = counts.get(names[index])
+    const where = path.dirname(path.relative(folders[index], full))
     for (const message of file.messages) {
       const rule = `${message.source ?? 'remark'}-${message.ruleId ?? 'unknown'}`
       byRule[rule] = (byRule[rule] ?? 0) + 1
       byFolder[where] = (byFolder[where] ?? 0) + 1
     }
   }
-  return {byRule, byFolder}
+  return counts
 }
 
-/** Compare the preset's messages with `want` (`lint_with_the_preset`; `null` when none are expected). */
-async function checkLint(name, folder, want) {
+/** Compare the preset's messages with `want` (`lint_with_the_preset`; `null` when none are expected); `lintCounts` is `lintCountsOf`'s promise. */
+async function checkLint(name, lintCounts, want) {
   let counts
   try {
-    counts = await lintCounts(folder)
+    counts = (await lintCounts).get(name)
   } catch (error) {
     check(name, 'lint with the preset', 'a JSON report', String(error.message).split('\n')[0])
     return
@@ -208,14 +216,14 @@ function sliceTier(slice) {
   return slice.tier
 }
 
-async function checkProject(name, want) {
+async function checkProject(name, want, lintCounts) {
   const folder = await scratchCopy(name)
   try {
     const contracts = await tiers(folder, ['contracts'])
     const status = await tiers(folder, ['status'])
     check(name, 'tiers contracts exit and stderr', {code: 0, stderr: ''}, {code: contracts.code, stderr: contracts.stderr})
     check(name, 'tiers status exit and stderr', {code: 0, stderr: ''}, {code: status.code, stderr: status.stderr})
-    await checkLint(name, folder, want.lint_with_the_preset ?? null)
+    await checkLint(name, lintCounts, want.lint_with_the_preset ?? null)
     if (!contracts.data || !status.data) return
     const shown = contracts.data.contracts
     const summary = contracts.data.summary
@@ -329,10 +337,10 @@ async function checkToolProject(name, want, tool, {folder: toolFolder, figures, 
   }
 }
 
-/** Every check of one corpus project. */
-async function checkCorpusProject(name, want) {
+/** Every check of one corpus project; `lintCounts`, `lintCountsOf`'s promise for the Greenlight projects. */
+async function checkCorpusProject(name, want, lintCounts) {
+  if (isGreenlightProject(name, want)) await checkProject(name, want, lintCounts)
   if (existsSync(path.join(corpus, name, '.greenlight'))) {
-    if ('contracts' in want) await checkProject(name, want)
     const contractsFile = existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md')) ? 'CONTRACTS.md' : null
     if (contractsFile) await checkFirstCiRun(name, contractsFile)
     return
@@ -341,14 +349,20 @@ async function checkCorpusProject(name, want) {
   if (tool) await checkToolProject(name, want, ...tool)
 }
 
+/** A project whose `.greenlight` folder `checkProject` compares with a person's counts. */
+const isGreenlightProject = (name, want) => existsSync(path.join(corpus, name, '.greenlight')) && 'contracts' in want
+
 const projects = Object.entries(expected).filter(([, want]) => typeof want === 'object' && want !== null)
+const lintCounts = lintCountsOf(projects.filter(([name, want]) => isGreenlightProject(name, want)).map(([name]) => name))
+// Each project that awaits it sees a failure; none is left unhandled meanwhile.
+lintCounts.catch(() => {})
 const outputs = projects.map(() => [])
 let next = 0
 await Promise.all(
   Array.from({length: Math.min(2, os.availableParallelism())}, async () => {
     for (let index = next++; index < projects.length; index = next++) {
       const [name, want] = projects[index]
-      await projectLines.run(outputs[index], () => checkCorpusProject(name, want))
+      await projectLines.run(outputs[index], () => checkCorpusProject(name, want, lintCounts))
     }
   })
 )

@@ -6,9 +6,14 @@
  * Projects are written to temporary folders outside the repository, with a
  * `node_modules` symlink to the repository’s so that plugins resolve there;
  * the repository’s own `.remarkrc.json` and `.remarkignore` do not reach them.
+ *
+ * A run's cost is mostly remark's start, so the scenarios share runs: one
+ * project holds a file or a folder for each, and each test reads its files'
+ * part of the report of a run over them all (remark reports file by file).
  */
 import fs from 'node:fs/promises'
 import {afterAll, describe, expect, it} from 'vitest'
+import {linesByFile, reportSummary} from './helpers/stylish-report.js'
 import {linkedProject, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
 
 const example = 'content/examples/greenlight-project/.greenlight'
@@ -35,9 +40,17 @@ function remark(args: string[], cwd = root): Promise<Result> {
 /** A temporary project with `files`, resolving plugins from the repository’s `node_modules`. */
 const project = (files: Record<string, string>): Promise<string> => linkedProject(folders, 'verification-tiers-cli-', files)
 
+const runs = new Map<string, Promise<Result>>()
+/** `remark args` in `cwd`, run once for every test that asks for it. */
+const remarkOnce = (args: string[], cwd = root): Promise<Result> => {
+  const key = JSON.stringify([cwd, args])
+  if (!runs.has(key)) runs.set(key, remark(args, cwd))
+  return runs.get(key)!
+}
+
 // The example project’s `.greenlight` folder is ignored in this repository
 // (`.remarkignore`), so it is linted with `--no-ignore`, as `npm run lint:examples` does.
-const greenlight = (...args: string[]) => remark(['--no-config', '--no-ignore', ...args, example])
+const greenlight = (...args: string[]) => remarkOnce(['--no-config', '--no-ignore', ...args, example])
 
 const c05 =
   '84:1-84:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint'
@@ -93,13 +106,49 @@ const config = {
   ]
 }
 
-const configuredReport = [
-  'contracts.md',
-  '6:3-6:32 warning Unexpected 2 acceptance criteria on C-01 CartTotal, expected at most 1 acceptance-criteria-count remark-lint',
-  '',
-  '⚠ 1 warning',
-  ''
-].join('\n')
+const configuredLine = '6:3-6:32 warning Unexpected 2 acceptance criteria on C-01 CartTotal, expected at most 1 acceptance-criteria-count remark-lint'
+
+const configuredReport = ['configured/contracts.md', configuredLine, '', '⚠ 1 warning', ''].join('\n')
+
+const c05Criteria =
+  '1:1-1:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint'
+const c05Tier = (line: number) =>
+  `${line}:1-${line}:28 warning Unexpected contract C-05 SpendColumnHeader without a verification tier, expected \`Verification: auto\` or \`Verification: verify\` explicit-verification-tier remark-lint`
+
+/**
+ * The shared project: at its root, no configuration and a file per
+ * scenario of the presets (linted with `--no-config --use …`); in each
+ * folder, a configuration file of its own and the file it is about.
+ */
+const scenarios: Record<string, string> = {
+  'contracts.md': cartTotal,
+  'C-06.md': exportCsv,
+  'order.md': orderEmail,
+  'spend.md': spendHeader + '\n**Steps:**\n- Open /campaigns\n',
+  'disabled.md': '<!--lint disable verify-tier-criteria-->\n\n' + spendHeader,
+  'enabled.md': spendHeader,
+  'configured/.remarkrc.json': JSON.stringify(config),
+  'configured/contracts.md': cartTotal,
+  'package/package.json': JSON.stringify({name: 'contracts', private: true, remarkConfig: config}),
+  'package/contracts.md': cartTotal,
+  'strict-rules/.remarkrc.json': JSON.stringify({
+    plugins: [strict, ['remark-lint-explicit-verification-tier', false], ['remark-lint-verify-tier-criteria', ['error']]]
+  }),
+  'strict-rules/spend.md': spendHeader,
+  'max-warned/.remarkrc.json': JSON.stringify({plugins: [preset, ['remark-lint-acceptance-criteria-count', {max: -1}]]}),
+  'max-warned/contracts.md': cartTotal,
+  'max-failed/.remarkrc.json': JSON.stringify({
+    plugins: [preset, ['remark-lint-acceptance-criteria-count', ['error', {max: 1.5}]], ['remark-lint-verification-tier', false]]
+  }),
+  'max-failed/contracts.md': cartTotal
+}
+
+let scenariosProject: Promise<string> | undefined
+/** `remark args` in the shared project. */
+const inScenarios = async (...args: string[]): Promise<Result> => remarkOnce(args, await (scenariosProject ??= project(scenarios)))
+
+/** `--no-config --use <preset> .` in the shared project: every file with the preset alone. */
+const withPreset = (...use: string[]) => inScenarios('--no-config', ...use.flatMap((name) => ['--use', name]), '.')
 
 describe('remark CLI', () => {
   describe('the example project', () => {
@@ -148,33 +197,21 @@ describe('remark CLI', () => {
 
   describe('the presets', () => {
     it.concurrent('report an invalid tier as an error, exiting 1 without `--frail`', async () => {
-      const cwd = await project({'contracts.md': cartTotal})
-      expect(await remark(['--no-config', '--use', preset, '.'], cwd)).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: ['contracts.md', cartTotalError, '', '✖ 1 error', ''].join('\n')
-      })
+      const run = await withPreset(preset)
+      expect([run.code, run.stdout]).toEqual([1, ''])
+      expect(linesByFile(run.stderr)['contracts.md']).toEqual(['contracts.md', cartTotalError])
+      // The tier error of each CartTotal (at the root and in four folders) and of C-06.md; the
+      // warning of each C-05 without steps (enabled.md, strict-rules/spend.md).
+      expect(reportSummary(run.stderr)).toBe('8 messages (✖ 6 errors, ⚠ 2 warnings)')
     })
 
     it.concurrent('read contracts in frontmatter: the preset includes remark-frontmatter', async () => {
-      const cwd = await project({'C-06.md': exportCsv})
-      const expected = {
-        code: 1,
-        stdout: '',
-        stderr: [
-          'C-06.md',
-          '4:15-4:21 error Unexpected verification tier `Verify` on C-06 ExportCsv, expected `verify` verification-tier remark-lint',
-          '',
-          '✖ 1 error',
-          ''
-        ].join('\n')
-      }
-      const [alone, withFrontmatter] = await Promise.all([
-        remark(['--no-config', '--use', preset, '.'], cwd),
-        remark(['--no-config', '--use', 'remark-frontmatter', '--use', preset, '.'], cwd)
+      const [alone, withFrontmatter] = await Promise.all([withPreset(preset), withPreset('remark-frontmatter', preset)])
+      expect(linesByFile(alone.stderr)['C-06.md']).toEqual([
+        'C-06.md',
+        '4:15-4:21 error Unexpected verification tier `Verify` on C-06 ExportCsv, expected `verify` verification-tier remark-lint'
       ])
-      expect(alone).toEqual(expected)
-      expect(withFrontmatter).toEqual(expected)
+      expect(withFrontmatter).toEqual(alone)
     })
 
     it.concurrent('print the document to stdout for a single file without errors', async () => {
@@ -188,154 +225,84 @@ describe('remark CLI', () => {
     })
 
     it.concurrent('differ in field order: only the strict preset reports it', async () => {
-      const cwd = await project({'order.md': orderEmail})
       const [normal, strictResult, strictFrail] = await Promise.all([
-        remark(['--no-config', '--use', preset, '.'], cwd),
-        remark(['--no-config', '--use', strict, '.'], cwd),
-        remark(['--no-config', '--use', strict, '--frail', '.'], cwd)
+        withPreset(preset),
+        withPreset(strict),
+        // Warnings only, and more than one file, so nothing goes to stdout.
+        inScenarios('--no-config', '--use', strict, '--frail', 'order.md', 'spend.md')
       ])
-      expect(normal).toEqual({code: 0, stdout: '', stderr: 'order.md: no issues found\n'})
+      expect(linesByFile(normal.stderr)['order.md']).toEqual(['order.md: no issues found'])
       const report = [
         'order.md',
-        '7:3-7:15 warning Unexpected `Verification` after `Steps` in C-03 OrderEmail, expected `Verification` before `Steps` contract-field-order remark-lint',
-        '',
-        '⚠ 1 warning',
-        ''
-      ].join('\n')
-      expect(strictResult).toEqual({code: 0, stdout: '', stderr: report})
-      expect(strictFrail).toEqual({code: 1, stdout: '', stderr: report})
+        '7:3-7:15 warning Unexpected `Verification` after `Steps` in C-03 OrderEmail, expected `Verification` before `Steps` contract-field-order remark-lint'
+      ]
+      expect(linesByFile(strictResult.stderr)['order.md']).toEqual(report)
+      expect([strictFrail.code, strictFrail.stdout]).toEqual([1, ''])
+      expect(linesByFile(strictFrail.stderr)).toEqual({'order.md': report, 'spend.md': ['spend.md', c05Tier(1)]})
+      expect(reportSummary(strictFrail.stderr)).toBe('⚠ 2 warnings')
     })
 
     it.concurrent('differ in explicit tiers: only the strict preset asks for one', async () => {
-      const value = spendHeader + '\n**Steps:**\n- Open /campaigns\n'
-      const cwd = await project({'spend.md': value})
-      const [normal, strictResult] = await Promise.all([
-        remark(['--no-config', '--use', preset, '.'], cwd),
-        remark(['--no-config', '--use', strict, '.'], cwd)
-      ])
-      expect(normal).toEqual({code: 0, stdout: '', stderr: 'spend.md: no issues found\n'})
-      expect(strictResult).toEqual({
-        code: 0,
-        stdout: '',
-        stderr: [
-          'spend.md',
-          '1:1-1:28 warning Unexpected contract C-05 SpendColumnHeader without a verification tier, expected `Verification: auto` or `Verification: verify` explicit-verification-tier remark-lint',
-          '',
-          '⚠ 1 warning',
-          ''
-        ].join('\n')
-      })
+      const [normal, strictResult] = await Promise.all([withPreset(preset), withPreset(strict)])
+      expect(linesByFile(normal.stderr)['spend.md']).toEqual(['spend.md: no issues found'])
+      expect(linesByFile(strictResult.stderr)['spend.md']).toEqual(['spend.md', c05Tier(1)])
     })
   })
 
   describe('configuration', () => {
     it.concurrent('reads `.remarkrc.json`: reconfigures and turns off rules of the preset', async () => {
-      const cwd = await project({'.remarkrc.json': JSON.stringify(config), 'contracts.md': cartTotal})
-      const [configured, frail, ignored] = await Promise.all([
-        remark(['.'], cwd),
-        remark(['--frail', '.'], cwd),
-        remark(['--no-config', '--use', preset, '.'], cwd)
-      ])
+      const [configured, frail, ignored] = await Promise.all([inScenarios('configured'), inScenarios('--frail', 'configured'), withPreset(preset)])
       expect(configured).toEqual({code: 0, stdout: '', stderr: configuredReport})
       expect(frail).toEqual({code: 1, stdout: '', stderr: configuredReport})
-      // The same file with the preset alone: the tier error, and 2 criteria are fine.
-      expect(ignored).toEqual({code: 1, stdout: '', stderr: ['contracts.md', cartTotalError, '', '✖ 1 error', ''].join('\n')})
+      // The same file with the preset alone (`--no-config`): the tier error, and 2 criteria are fine.
+      expect(linesByFile(ignored.stderr)['configured/contracts.md']).toEqual(['configured/contracts.md', cartTotalError])
     })
 
     it.concurrent('reads `package.json#remarkConfig`', async () => {
-      const cwd = await project({
-        'package.json': JSON.stringify({name: 'contracts', private: true, remarkConfig: config}),
-        'contracts.md': cartTotal
-      })
-      expect(await remark(['.'], cwd)).toEqual({code: 0, stdout: '', stderr: configuredReport})
+      const run = await inScenarios('package', 'strict-rules', 'max-warned', 'max-failed')
+      expect(linesByFile(run.stderr)['package/contracts.md']).toEqual(['package/contracts.md', configuredLine])
     })
 
     it.concurrent('turns the strict preset’s rules on and off in `.remarkrc.json`', async () => {
-      const cwd = await project({
-        '.remarkrc.json': JSON.stringify({
-          plugins: [strict, ['remark-lint-explicit-verification-tier', false], ['remark-lint-verify-tier-criteria', ['error']]]
-        }),
-        'spend.md': spendHeader
-      })
-      expect(await remark(['.'], cwd)).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: [
-          'spend.md',
-          '1:1-1:28 error Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint',
-          '',
-          '✖ 1 error',
-          ''
-        ].join('\n')
-      })
+      const run = await inScenarios('package', 'strict-rules', 'max-warned', 'max-failed')
+      expect(linesByFile(run.stderr)['strict-rules/spend.md']).toEqual([
+        'strict-rules/spend.md',
+        '1:1-1:28 error Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint'
+      ])
     })
 
     it.concurrent('reports an invalid `max` as a message of the rule, and goes on with the other rules', async () => {
-      const [warned, failed] = await Promise.all([
-        project({
-          '.remarkrc.json': JSON.stringify({plugins: [preset, ['remark-lint-acceptance-criteria-count', {max: -1}]]}),
-          'contracts.md': cartTotal
-        }),
-        project({
-          '.remarkrc.json': JSON.stringify({
-            plugins: [preset, ['remark-lint-acceptance-criteria-count', ['error', {max: 1.5}]], ['remark-lint-verification-tier', false]]
-          }),
-          'contracts.md': cartTotal
-        })
-      ]).then((cwds) => Promise.all(cwds.map((cwd) => remark(['.'], cwd))))
-      expect(warned).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: [
-          'contracts.md',
-          '          warning Unexpected value `-1` for `max`, expected a whole number of 0 or more      acceptance-criteria-count remark-lint',
-          '3:19-3:25 error   Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier         remark-lint',
-          '',
-          '2 messages (✖ 1 error, ⚠ 1 warning)',
-          ''
-        ].join('\n')
-      })
-      expect(failed).toEqual({
-        code: 1,
-        stdout: '',
-        stderr: [
-          'contracts.md',
-          ' error Unexpected value `1.5` for `max`, expected a whole number of 0 or more acceptance-criteria-count remark-lint',
-          '',
-          '✖ 1 error',
-          ''
-        ].join('\n')
-      })
+      const run = await inScenarios('package', 'strict-rules', 'max-warned', 'max-failed')
+      expect([run.code, run.stdout]).toEqual([1, ''])
+      const byFile = linesByFile(run.stderr)
+      expect(byFile['max-warned/contracts.md']).toEqual([
+        'max-warned/contracts.md',
+        ' warning Unexpected value `-1` for `max`, expected a whole number of 0 or more acceptance-criteria-count remark-lint',
+        '3:19-3:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint'
+      ])
+      expect(byFile['max-failed/contracts.md']).toEqual([
+        'max-failed/contracts.md',
+        ' error Unexpected value `1.5` for `max`, expected a whole number of 0 or more acceptance-criteria-count remark-lint'
+      ])
+      // Nothing but the four folders' files: package, strict-rules, max-warned, max-failed.
+      expect(Object.keys(byFile)).toEqual(['max-failed/contracts.md', 'max-warned/contracts.md', 'package/contracts.md', 'strict-rules/spend.md'])
+      expect(reportSummary(run.stderr)).toBe('5 messages (✖ 3 errors, ⚠ 2 warnings)')
     })
 
     it.concurrent('honours `<!--lint disable …-->` comments', async () => {
-      const cwd = await project({
-        'disabled.md': '<!--lint disable verify-tier-criteria-->\n\n' + spendHeader,
-        'enabled.md': spendHeader
-      })
       const [normal, strictResult] = await Promise.all([
-        remark(['--no-config', '--use', preset, '--frail', '.'], cwd),
-        remark(['--no-config', '--use', strict, '.'], cwd)
+        inScenarios('--no-config', '--use', preset, '--frail', 'disabled.md', 'enabled.md'),
+        withPreset(strict)
       ])
       expect(normal).toEqual({
         code: 1,
         stdout: '',
-        stderr: [
-          'disabled.md: no issues found',
-          'enabled.md',
-          '1:1-1:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint',
-          '',
-          '⚠ 1 warning',
-          ''
-        ].join('\n')
+        stderr: ['disabled.md: no issues found', 'enabled.md', c05Criteria, '', '⚠ 1 warning', ''].join('\n')
       })
       // Only the rule named in the comment is off.
-      expect(strictResult.code).toBe(0)
-      expect(strictResult.stderr.split('\n').filter((line) => line.startsWith('3:1-3:28') || line.startsWith('1:1-1:28'))).toEqual([
-        '3:1-3:28 warning Unexpected contract C-05 SpendColumnHeader without a verification tier, expected `Verification: auto` or `Verification: verify`                                                   explicit-verification-tier remark-lint',
-        '1:1-1:28 warning Unexpected contract C-05 SpendColumnHeader without a verification tier, expected `Verification: auto` or `Verification: verify`                                                   explicit-verification-tier remark-lint',
-        '1:1-1:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria       remark-lint'
-      ])
+      const byFile = linesByFile(strictResult.stderr)
+      expect(byFile['disabled.md']).toEqual(['disabled.md', c05Tier(3)])
+      expect(byFile['enabled.md']).toEqual(['enabled.md', c05Tier(1), c05Criteria])
     })
   })
 })

@@ -138,6 +138,16 @@ const withLocalRules = JSON.stringify({plugins: [preset, './local-rules.js']})
 /** The project most tests lint: an error and a warning in one file, a warning in another. */
 const contractsProject = () => project({'.remarkrc.json': presetConfig, 'contracts.md': cartTotal, 'more/receipt.md': receipt})
 
+let readOnlyContracts: Promise<string> | undefined
+let contractsStylish: Promise<Run> | undefined
+/** `contractsProject` for the tests that only read it (no `--fix`, no `--cache`), made once. */
+const sharedContractsProject = (): Promise<string> => (readOnlyContracts ??= contractsProject())
+/** remark's stylish report of `sharedContractsProject`, run once for the tests that compare with it. */
+const contractsStylishReport = async (): Promise<Run> => {
+  const cwd = await sharedContractsProject()
+  return (contractsStylish ??= remark(cwd, ['--no-color', '.']))
+}
+
 const examples = {'greenlight-project': 'content/examples/greenlight-project', 'broken-contracts': 'content/examples/broken-contracts'}
 const brokenContracts = path.join(root, 'content', 'examples', 'broken-contracts')
 
@@ -152,8 +162,8 @@ const githubReport = [
 
 describe('tiers lint --format github', {timeout: 120_000}, () => {
   it.concurrent('prints one workflow command per message on stdout, and exits as remark does', async () => {
-    const cwd = await contractsProject()
-    const [github, stylish] = await Promise.all([lint(cwd, ['--format', 'github']), remark(cwd, ['--no-color', '.'])])
+    const cwd = await sharedContractsProject()
+    const [github, stylish] = await Promise.all([lint(cwd, ['--format', 'github']), contractsStylishReport()])
     expect(github).toEqual({code: 1, stdout: githubReport, stderr: ''})
     expect(stylish.code).toBe(1)
   })
@@ -173,13 +183,13 @@ describe('tiers lint --format github', {timeout: 120_000}, () => {
   })
 
   it.concurrent('is the default when `GITHUB_ACTIONS` is `true`; stylish (remark’s report) otherwise', async () => {
-    const cwd = await contractsProject()
+    const cwd = await sharedContractsProject()
     const [actions, explicit, unset, other, remarkRun] = await Promise.all([
       lint(cwd, [], {GITHUB_ACTIONS: 'true'}),
       lint(cwd, ['--format', 'stylish', '--no-color'], {GITHUB_ACTIONS: 'true'}),
       lint(cwd, ['--no-color'], {GITHUB_ACTIONS: undefined}),
       lint(cwd, ['--no-color'], {GITHUB_ACTIONS: 'false'}),
-      remark(cwd, ['--no-color', '.'])
+      contractsStylishReport()
     ])
     expect(actions).toEqual({code: 1, stdout: githubReport, stderr: ''})
     expect(remarkRun.stderr).toContain('contracts.md\n3:19-3:25 error')

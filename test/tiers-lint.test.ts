@@ -16,6 +16,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {reportOn} from './helpers/stylish-report.js'
 import {linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
@@ -89,6 +90,10 @@ async function compare(cwd: string, args: readonly string[], options: CompareOpt
 }
 
 const presetConfig = JSON.stringify({plugins: [preset]})
+
+/** Real contract shapes, GRAPH.md projects, the large generated contract file and the evidence project. */
+const fixtureCopies = {'real-shapes': 'test/fixtures/real-shapes', 'graph-md': 'test/fixtures/graph-md', 'evidence-project': 'test/fixtures/evidence-project', 'large-contracts.md': 'test/fixtures/large-contracts.md'}
+const brokenCopy = {'broken-contracts': 'content/examples/broken-contracts'}
 
 // Contracts -----------------------------------------------------------------
 
@@ -187,73 +192,45 @@ describe('tiers lint and remark: the example projects', {timeout: 180_000}, () =
 describe('tiers lint and remark: the test fixtures', {timeout: 180_000}, () => {
   // Real contract shapes, GRAPH.md projects, the large generated contract file and the evidence project.
   it.concurrent('report the same, with the preset and with the strict preset', async () => {
-    const copies = {'real-shapes': 'test/fixtures/real-shapes', 'graph-md': 'test/fixtures/graph-md', 'evidence-project': 'test/fixtures/evidence-project', 'large-contracts.md': 'test/fixtures/large-contracts.md'}
-    const [withPreset, withStrict] = await Promise.all([
-      project({'.remarkrc.json': presetConfig}, copies),
-      project({'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies)
-    ])
+    const {plain} = await eachFolderItsConfiguration()
     // Colours are compared on the example projects; here, the reports of many shapes.
-    const [preset, strictRun] = await Promise.all([compare(withPreset, ['.']), compare(withStrict, ['.'])])
-    expect(preset.plain.code).toBe(1)
-    expect(preset.plain.stderr).toContain('large-contracts.md\n')
-    expect(preset.plain.stderr).toContain('real-shapes/')
-    expect(strictRun.plain.stderr).not.toBe(preset.plain.stderr)
+    const preset = reportOn(plain.stderr, 'fixtures-preset')
+    const strictReport = reportOn(plain.stderr, 'fixtures-strict')
+    expect(preset).toMatch(/ error /)
+    expect(preset).toContain('fixtures-preset/large-contracts.md\n')
+    expect(preset).toContain('fixtures-preset/real-shapes/')
+    expect(strictReport.replaceAll('fixtures-strict/', 'fixtures-preset/')).not.toBe(preset)
   })
 })
 
 // Configuration -----------------------------------------------------------
 
 describe('tiers lint and remark: configuration', {timeout: 180_000}, () => {
-  const copies = {'broken-contracts': 'content/examples/broken-contracts'}
-
   it.concurrent('the strict preset', async () => {
-    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [strict]}), 'contracts.md': contracts}, copies)
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('contract-field-order')
-    expect(plain.stderr).toContain('explicit-verification-tier')
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'strict')
+    expect(report).toContain('contract-field-order')
+    expect(report).toContain('explicit-verification-tier')
+    expect(report).toContain('strict/broken-contracts/')
   })
 
   it.concurrent('the preset with remark-preset-lint-recommended: files without contracts are linted too', async () => {
-    const cwd = await project(
-      {
-        '.remarkrc.json': JSON.stringify({plugins: [recommended, preset]}),
-        'contracts.md': contracts,
-        'README.md': '# Readme\n\n* a list\n* with `*` markers\n\nA [dangling reference][nowhere].\n\nNo final newline',
-        'notes/prose.md': 'Some prose,  with two spaces,\nand an ![image]( url ) and a [link][].\n\n[link]: https://example.com\n[unused]: https://example.com\n'
-      },
-      copies
-    )
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('final-newline')
-    expect(plain.stderr).toContain('notes/prose.md\n')
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'recommended')
+    expect(report).toContain('final-newline')
+    expect(report).toContain('recommended/notes/prose.md\n')
   })
 
   it.concurrent('rule options and a rule turned off', async () => {
-    const cwd = await project(
-      {
-        '.remarkrc.json': JSON.stringify({
-          plugins: [preset, ['remark-lint-acceptance-criteria-count', [1, {max: 2}]], ['remark-lint-verification-tier', false]]
-        }),
-        'contracts.md': contracts
-      },
-      copies
-    )
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('expected at most 2')
-    expect(plain.stderr).not.toContain('verification-tier ')
-    expect(plain.code).toBe(0)
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'options')
+    expect(report).toContain('expected at most 2')
+    expect(report).not.toContain('verification-tier ')
+    // Warnings only: alone, the folder's run exits 0.
+    expect(report).not.toMatch(/ error /)
+    expect(report).toMatch(/ warning /)
   })
 
   it.concurrent('`package.json#remarkConfig`', async () => {
-    const cwd = await project(
-      {
-        'package.json': JSON.stringify({name: 'contracts', private: true, remarkConfig: {plugins: [strict, ['remark-lint-verification-tier', false]]}}),
-        'contracts.md': contracts
-      },
-      copies
-    )
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('explicit-verification-tier')
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'package-json')
+    expect(report).toContain('explicit-verification-tier')
   })
 
   it.concurrent('`--rc-path`, beside a `.remarkrc.json`', async () => {
@@ -263,14 +240,14 @@ describe('tiers lint and remark: configuration', {timeout: 180_000}, () => {
         'config/lint.json': JSON.stringify({plugins: [strict, ['remark-lint-acceptance-criteria-count', ['error', {max: 1}]]]}),
         'contracts.md': contracts
       },
-      copies
+      brokenCopy
     )
     const [{plain}] = await Promise.all([compare(cwd, ['--rc-path', 'config/lint.json', '.']), compare(cwd, ['--rc-path', 'config/lint.json', '--no-config', '.'])])
     expect(plain.stderr).toContain('expected at most 1')
   })
 
   it.concurrent('`--no-config`: tiers lint runs the preset, remark `--use`s it', async () => {
-    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [recommended, strict]}), 'contracts.md': contracts, 'README.md': 'No final newline'}, copies)
+    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [recommended, strict]}), 'contracts.md': contracts, 'README.md': 'No final newline'}, brokenCopy)
     const {plain} = await compare(cwd, ['--no-config', '.'], {remarkArgs: ['--no-config', '--use', preset, '.']})
     expect(plain.stderr).not.toContain('final-newline')
     expect(plain.stderr).toContain('README.md: no issues found')
@@ -363,32 +340,32 @@ describe('tiers lint and remark: which files', {timeout: 180_000}, () => {
 
 // Files without contracts -------------------------------------------------
 
-describe('tiers lint and remark: files without contracts', {timeout: 180_000}, () => {
-  const files = {
-    'README.md': '# A project\n\nIt has a readme, in *plain* prose, and `code`.\n\n## Usage\n\n```sh\nnpm test\n```\n',
-    'prose.md': 'Just a paragraph\nover two lines.\n',
-    'empty.md': '',
-    'blank.md': '\n\n   \n',
-    'disable-line.md': 'Some text. <!-- lint disable-line foo -->\n\n<!-- lint disable-line foo -->\n',
-    'bad-comment.md': '# Title\n\n<!--lint nope-->\n\n<!--lint enable-->\n',
-    'bad-frontmatter.md': '---\nid: [C-01\ncontract: "unclosed\n---\n',
-    'frontmatter-only.md': '---\ntitle: A page\n---\n',
-    'crlf-frontmatter.md': '---\r\nid: C-09\r\ncontract: Crlf\r\nverification: Auto\r\n---\r\n',
-    'bom.md': '\uFEFFA file with a byte order mark.\n',
-    'mentions.md': 'Prose about a contract, and about C-3PO, but no contract.\n'
-  }
+const withoutContracts = {
+  'README.md': '# A project\n\nIt has a readme, in *plain* prose, and `code`.\n\n## Usage\n\n```sh\nnpm test\n```\n',
+  'prose.md': 'Just a paragraph\nover two lines.\n',
+  'empty.md': '',
+  'blank.md': '\n\n   \n',
+  'disable-line.md': 'Some text. <!-- lint disable-line foo -->\n\n<!-- lint disable-line foo -->\n',
+  'bad-comment.md': '# Title\n\n<!--lint nope-->\n\n<!--lint enable-->\n',
+  'bad-frontmatter.md': '---\nid: [C-01\ncontract: "unclosed\n---\n',
+  'frontmatter-only.md': '---\ntitle: A page\n---\n',
+  'crlf-frontmatter.md': '---\r\nid: C-09\r\ncontract: Crlf\r\nverification: Auto\r\n---\r\n',
+  'bom.md': '\uFEFFA file with a byte order mark.\n',
+  'mentions.md': 'Prose about a contract, and about C-3PO, but no contract.\n'
+}
 
+
+describe('tiers lint and remark: files without contracts', {timeout: 180_000}, () => {
   it.concurrent('with the preset in `.remarkrc.json`', async () => {
-    const cwd = await project({...files, '.remarkrc.json': presetConfig})
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('README.md: no issues found\n')
-    expect(plain.stderr).toContain('bad-comment.md\n')
-    expect(plain.stderr).toContain('bad-frontmatter.md\n')
-    expect(plain.stderr).toContain('contract-frontmatter')
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'no-contracts')
+    expect(report).toContain('no-contracts/README.md: no issues found\n')
+    expect(report).toContain('no-contracts/bad-comment.md\n')
+    expect(report).toContain('no-contracts/bad-frontmatter.md\n')
+    expect(report).toContain('contract-frontmatter')
   })
 
   it.concurrent('without a configuration file, and one file at a time', async () => {
-    const cwd = await project(files)
+    const cwd = await project(withoutContracts)
     const use = ['--use', preset]
     await Promise.all([
       compare(cwd, ['.'], {remarkArgs: [...use, '.']}),
@@ -431,14 +408,58 @@ const outside: Record<string, string> = {
 
 describe('tiers lint and remark: documents beyond the plain subset', {timeout: 180_000}, () => {
   it.concurrent('with the preset', async () => {
-    const cwd = await project({...outside, '.remarkrc.json': presetConfig})
-    const {plain} = await compare(cwd, ['.'])
-    for (const name of Object.keys(outside)) expect(plain.stderr).toContain(`${name}\n`)
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'beyond')
+    for (const name of Object.keys(outside)) expect(report).toContain(`beyond/${name}\n`)
   })
 
   // A syntax extension other than frontmatter, and files without contracts.
   it.concurrent('with remark-preset-lint-recommended, the strict preset and a directive syntax plugin', async () => {
-    const cwd = await project({
+    const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'beyond-directive')
+    expect(report).toContain('list-item-indent')
+    expect(report).toContain('beyond-directive/no-contract.md\n')
+  })
+})
+
+// Each folder with its configuration, in one run ------------------------------
+
+/**
+ * Scenarios that differ only in their configuration file, each in a folder
+ * of its own: `.` lints them all in one run of remark and one of tiers lint
+ * (a run's cost is mostly remark's start), each file with the nearest
+ * configuration, its folder's, as remark finds it. Each scenario's test
+ * reads its folder's part of the report (`reportOn`).
+ */
+const folderScenarios: Record<string, {files: Record<string, string>; copies?: Record<string, string>}> = {
+  'fixtures-preset': {files: {'.remarkrc.json': presetConfig}, copies: fixtureCopies},
+  'fixtures-strict': {files: {'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies: fixtureCopies},
+  strict: {files: {'.remarkrc.json': JSON.stringify({plugins: [strict]}), 'contracts.md': contracts}, copies: brokenCopy},
+  recommended: {
+    files: {
+      '.remarkrc.json': JSON.stringify({plugins: [recommended, preset]}),
+      'contracts.md': contracts,
+      'README.md': '# Readme\n\n* a list\n* with `*` markers\n\nA [dangling reference][nowhere].\n\nNo final newline',
+      'notes/prose.md': 'Some prose,  with two spaces,\nand an ![image]( url ) and a [link][].\n\n[link]: https://example.com\n[unused]: https://example.com\n'
+    },
+    copies: brokenCopy
+  },
+  options: {
+    files: {
+      '.remarkrc.json': JSON.stringify({plugins: [preset, ['remark-lint-acceptance-criteria-count', [1, {max: 2}]], ['remark-lint-verification-tier', false]]}),
+      'contracts.md': contracts
+    },
+    copies: brokenCopy
+  },
+  'package-json': {
+    files: {
+      'package.json': JSON.stringify({name: 'contracts', private: true, remarkConfig: {plugins: [strict, ['remark-lint-verification-tier', false]]}}),
+      'contracts.md': contracts
+    },
+    copies: brokenCopy
+  },
+  'no-contracts': {files: {...withoutContracts, '.remarkrc.json': presetConfig}},
+  beyond: {files: {...outside, '.remarkrc.json': presetConfig}},
+  'beyond-directive': {
+    files: {
       ...outside,
       'no-contract.md': 'Plain prose\n\n*   with a list\n',
       'directive.js': [
@@ -452,12 +473,26 @@ describe('tiers lint and remark: documents beyond the plain subset', {timeout: 1
         ''
       ].join('\n'),
       '.remarkrc.json': JSON.stringify({plugins: [recommended, strict, './directive.js']})
-    })
-    const {plain} = await compare(cwd, ['.'])
-    expect(plain.stderr).toContain('list-item-indent')
-    expect(plain.stderr).toContain('no-contract.md\n')
-  })
-})
+    }
+  }
+}
+
+let folderRun: Promise<Compared> | undefined
+/** tiers lint and remark on every folder of `folderScenarios`, compared once; remark's runs. */
+const eachFolderItsConfiguration = (): Promise<Compared> =>
+  (folderRun ??= (async () => {
+    const files: Record<string, string> = {}
+    const copies: Record<string, string> = {}
+    for (const [folder, scenario] of Object.entries(folderScenarios)) {
+      for (const [name, value] of Object.entries(scenario.files)) files[`${folder}/${name}`] = value
+      for (const [into, from] of Object.entries(scenario.copies ?? {})) copies[`${folder}/${into}`] = from
+    }
+    const cwd = await project(files, copies)
+    const compared = await compare(cwd, ['.'])
+    // Every folder is in the report: none was left out of the run.
+    for (const folder of Object.keys(folderScenarios)) expect(reportOn(compared.plain.stderr, folder), folder).not.toBe('')
+    return compared
+  })())
 
 // Broken configuration ----------------------------------------------------
 
