@@ -210,17 +210,23 @@ function blocksAt(tree: Root, line: number): Nodes[] {
 
 /** The child holding `line`: children are in document order, so a binary search finds it. */
 function childAt(children: readonly Nodes[], line: number): Nodes | undefined {
+  const index = childIndexAt(children, line)
+  return index === -1 ? undefined : children[index]
+}
+
+/** The index of the child holding `line` (`-1` when none does). */
+function childIndexAt(children: readonly Nodes[], line: number): number {
   let low = 0
   let high = children.length - 1
   while (low <= high) {
     const middle = (low + high) >> 1
     const position = children[middle]!.position
-    if (!position) return children.find((item) => item.position && item.position.start.line <= line && line <= item.position.end.line)
+    if (!position) return children.findIndex((item) => item.position && item.position.start.line <= line && line <= item.position.end.line)
     if (position.end.line < line) low = middle + 1
     else if (position.start.line > line) high = middle - 1
-    else return children[middle]
+    else return middle
   }
-  return undefined
+  return -1
 }
 
 function inHtml(node: Html): {reason: string; fix: string} {
@@ -314,22 +320,26 @@ function atTopLevel(
   source: string,
   contracts: readonly Contract[]
 ): {reason: string; fix: string} | null {
-  const index = tree.children.indexOf(node)
-  let end = tree.children.length
-  for (let next = index + 1; next < tree.children.length; next++) {
-    const sibling = tree.children[next]!
-    if (sibling.type === 'heading' && sibling.depth <= node.depth) {
+  const children = tree.children
+  // Found as `blocksAt` found it, by its line: a document has thousands of blocks, and a slice heading each.
+  const found = childIndexAt(children, node.position!.start.line)
+  const index = children[found] === node ? found : children.indexOf(node)
+  let end = children.length
+  let firstSubheading = -1
+  for (let next = index + 1; next < children.length; next++) {
+    const sibling = children[next]!
+    if (sibling.type !== 'heading') continue
+    if (sibling.depth <= node.depth) {
       end = next
       break
     }
+    if (firstSubheading === -1) firstSubheading = next
   }
-  const section = tree.children.slice(index + 1, end)
-  const firstSubheading = section.findIndex((child) => child.type === 'heading')
-  const body = firstSubheading === -1 ? section : section.slice(0, firstSubheading)
   const from = node.position!.end.line
-  const to = section.length > 0 ? section[section.length - 1]!.position!.end.line : from
+  const to = end > index + 1 ? children[end - 1]!.position!.end.line : from
   // A section around contracts is a slice or a group, not a contract.
   if (contracts.some((contract) => contract.headingPosition.start.line > from && contract.headingPosition.start.line <= to)) return null
+  const body = children.slice(index + 1, firstSubheading === -1 ? end : firstSubheading)
   // The title of a contract read from frontmatter repeats it.
   const title = toString(node)
   const frontmatter = tree.children[0]?.type === 'yaml' ? tree.children[0].position!.end.line : 0
