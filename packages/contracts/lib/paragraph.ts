@@ -176,12 +176,34 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   return {...splitCheck(text), position: {start, end}}
 }
 
-/** Whether a label of a paragraph dialect may start a line of this inline content: some node of it may start one. */
+/**
+ * Whether a label of a paragraph dialect may start a line of this inline
+ * content: some node that starts a line (as `splitLines` cuts them) may start
+ * one. A node starts a line when it is the first, or follows a hard break or
+ * a text that ends with a line ending; a text with a line ending in it starts
+ * lines inside. Bold words and colons in the middle of prose start none.
+ */
 export function mayHoldLabel(children: readonly PhrasingContent[], dialects: readonly ParagraphDialect[]): boolean {
+  let atLineStart = true
   for (const node of children) {
-    for (const dialect of dialects) if (dialect.mayStartLabel(node)) return true
+    const text = node.type === 'text' ? node.value : null
+    // An empty text is no segment of a line: the next node is where the line starts.
+    if (text === '') continue
+    if (atLineStart || (text !== null && hasLineEnding(text))) {
+      for (const dialect of dialects) if (dialect.mayStartLabel(node)) return true
+    }
+    atLineStart = node.type === 'break' || (text !== null && endsWithLineEnding(text))
   }
   return false
+}
+
+function hasLineEnding(text: string): boolean {
+  return text.includes('\n') || text.includes('\r')
+}
+
+function endsWithLineEnding(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1)
+  return last === 0x0a || last === 0x0d
 }
 
 /** A label line in any paragraph dialect, as a field. */

@@ -311,7 +311,7 @@ describe('paragraphs', () => {
   // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
   const markdown = fc
     .array(
-      fc.constantFrom('**Steps:**', '**Tier**:', '**Note** that', 'Verification: auto', 'Steps:', 'Acceptance Criteria:', ':', ' ', '\n', '  \n', '\\\n', '\n\n', '*x*', '`a:b`', '[l](u)', 'word', '- ', '1. ', '> ', 'http://x', '<b>', '  '),
+      fc.constantFrom('**Steps:**', '**Tier**:', '**Note** that', 'Verification: auto', 'Steps:', 'Acceptance Criteria:', ':', ' ', '\n', '\r\n', '\r', '  \n', '\\\n', '\n\n', '*x*', '`a:b`', '[l](u)', 'word', '- ', '1. ', '> ', 'http://x', '<b>', '  ', '&#32;', '&amp;'),
       {maxLength: 16}
     )
     .map((parts) => parts.join(''))
