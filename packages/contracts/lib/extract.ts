@@ -202,6 +202,8 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     }
     // A fenced block may sit in a list item or a quote: read it there too. Other blocks hold none.
     if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
+    // A list or quote whose source has no fence mark (most) holds no fenced block: its items are not walked.
+    if (node.type !== 'code' && !locator.mayHoldFence(node)) continue
     for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
       // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.

@@ -13,6 +13,11 @@ export interface Locator {
   lineStart(line: number): number | undefined
   /** Where the line that starts at `offset` of the source ends: its LF or CR, or the end (needs `source`). */
   lineEnd(offset: number): number
+  /**
+   * Whether a node’s source may hold a fenced code block: it has three
+   * backticks or tildes somewhere. `true` without the source or offsets.
+   */
+  mayHoldFence(node: {position?: Position | undefined}): boolean
 }
 
 export function createLocator(file: VFile | undefined): Locator {
@@ -20,16 +25,27 @@ export function createLocator(file: VFile | undefined): Locator {
   const value = file && file.value !== undefined ? String(file.value) : null
   const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
   if (source === null) {
-    return {source, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0}
+    return {source, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
   }
   const place = location(source)
   // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
   const lineHead = {line: 1, column: 1}
   // Without a CR (most files), a line ends at the next LF, which `indexOf` finds fastest.
-  const lineFeedsOnly = !source.includes('\r')
+  let lineFeedsOnly: boolean | undefined
+  // Where each run of three backticks or tildes starts, in order: found once, when first asked.
+  let fenceMarks: number[] | undefined
   return {
     source,
+    mayHoldFence(node) {
+      const start = node.position?.start.offset
+      const end = node.position?.end.offset
+      if (start === undefined || end === undefined) return true
+      fenceMarks ??= marksOf(source, ['```', '~~~'])
+      const first = firstAtOrAfter(fenceMarks, start)
+      return first < fenceMarks.length && fenceMarks[first]! < end
+    },
     lineEnd(offset) {
+      lineFeedsOnly ??= !source.includes('\r')
       if (!lineFeedsOnly) return lineEndOf(source, offset)
       const feed = source.indexOf('\n', offset)
       return feed === -1 ? source.length : feed
@@ -42,6 +58,27 @@ export function createLocator(file: VFile | undefined): Locator {
       return place.toOffset(lineHead)
     }
   }
+}
+
+/** Every offset where one of `marks` starts in `source`, in order. */
+function marksOf(source: string, marks: readonly string[]): number[] {
+  const found: number[] = []
+  for (const mark of marks) {
+    for (let at = source.indexOf(mark); at !== -1; at = source.indexOf(mark, at + 1)) found.push(at)
+  }
+  return found.sort((a, b) => a - b)
+}
+
+/** The index of the first of the sorted `values` at or after `value` (their length when none is). */
+function firstAtOrAfter(values: readonly number[], value: number): number {
+  let low = 0
+  let high = values.length
+  while (low < high) {
+    const middle = (low + high) >> 1
+    if (values[middle]! < value) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 /**

@@ -14,7 +14,7 @@ import {describe, expect, it} from 'vitest'
 import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
+import {blockLines, isFenced, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
 import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
 import {collapse, textOf} from '../lib/inline.js'
@@ -221,6 +221,31 @@ describe('fenced field positions', () => {
         })
       }),
       {numRuns: 1000}
+    )
+  })
+})
+
+describe('fence marks', () => {
+  // Lists and quotes around fenced, indented and inline code, with every line ending.
+  const markdown = fc
+    .array(fc.constantFrom('- ', '1. ', '> ', '  ', '    ', '\t', '```', '~~~', '``', '`x`', '```go', 'Steps: a', 'text', '\n', '\r\n', '\r', '\n\n'), {maxLength: 24})
+    .map((parts) => parts.join(''))
+
+  it('are in the source of every list or quote that holds a fenced block', () => {
+    fc.assert(
+      fc.property(markdown, (value) => {
+        const {file, tree} = parse(value)
+        const locator = createLocator(file)
+        visit(tree, (node: Nodes) => {
+          if (node.type !== 'list' && node.type !== 'blockquote') return
+          let fenced = false
+          visit(node, 'code', (code: Code) => {
+            if (isFenced(code, locator)) fenced = true
+          })
+          if (fenced) expect(locator.mayHoldFence(node)).toBe(true)
+        })
+      }),
+      {numRuns: 1500}
     )
   })
 })
