@@ -294,34 +294,21 @@ export function isFenced(code: Code, locator: Locator): boolean {
 function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   const first = code.position!.start
   const source = locator.source
-  const blockEnd = code.position!.end.offset ?? Number.POSITIVE_INFINITY
   // Where each content line starts in the source, found once per line (a block asks for most lines
   // several times), in order, each from where the one before ends: only the first is looked up.
   const columns: number[] = []
   const offsets: number[] = []
-  const lineNumbers: number[] = []
   // The first content line starts after the opening fence’s line ends.
   let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
-  let nextLine = first.line + 1
 
   const findUpTo = (index: number) => {
     for (let found = columns.length; found <= index; found++) {
       let column = first.column
       let offset = Number.NaN
-      const content = lines[found] ?? ''
       if (source !== null && nextStart !== undefined) {
-        let lineStart = nextStart
-        let textEnd = locator.lineEnd(lineStart)
-        // A source line that cannot hold the content line is one the block’s text lost: a lone CR,
-        // a line of spaces, then an LF come out of an indented fence as one CRLF. The content is on a later line.
-        const text = content.trimStart()
-        while (text !== '' && !source.endsWith(text, textEnd) && textEnd < blockEnd) {
-          const after = lineAfter(source, textEnd)
-          if (after === undefined) break
-          lineStart = after
-          textEnd = locator.lineEnd(lineStart)
-          nextLine++
-        }
+        const lineStart = nextStart
+        const textEnd = locator.lineEnd(lineStart)
+        const content = lines[found] ?? ''
         // The line ends as the content line does; only its indentation may differ, where a tab
         // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
         column = textEnd - lineStart - content.length + 1
@@ -330,13 +317,11 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
       }
       columns.push(column)
       offsets.push(offset)
-      lineNumbers.push(nextLine)
-      nextLine++
     }
   }
   return function (index: number, from: number, to: number): Position {
     if (index >= columns.length) findUpTo(index)
-    const line = lineNumbers[index]!
+    const line = first.line + 1 + index
     const column = columns[index]!
     const offset = offsets[index]!
     return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
