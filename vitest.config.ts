@@ -42,13 +42,9 @@ export default defineConfig({
           // language server and the commands of checks, each as a process),
           // and the fuzzer.
           name: 'e2e',
-          // Each worker runs file after file in one process, loading Vitest
-          // and the helpers (and, for the tests that run the cli's `main`
-          // here, the packages) once, not once per file: about half a
-          // second of CPU per file. The files change no global state (a
-          // test that sets an environment variable or the working folder
-          // puts it back), as in the unit project.
-          isolate: false,
+          // Each file in a process of its own (Vitest's default): the tests of
+          // processes (a check's group ended by the watchdog of a killed
+          // `tiers`) failed twice in a shared worker, once on a quiet machine.
           // The built packages (`packages/*/dist`, which the tests of the
           // cli's `main` load) as Node loads them, without Vite's transform:
           // they are JavaScript already.
