@@ -1,7 +1,7 @@
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
-import {lineEndOf} from './text-lines.js'
+import {lineEndFinder} from './text-lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -30,8 +30,6 @@ export function createLocator(file: VFile | undefined): Locator {
   const place = location(source)
   // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
   const lineHead = {line: 1, column: 1}
-  // Without a CR (most files), a line ends at the next LF, which `indexOf` finds fastest.
-  let lineFeedsOnly: boolean | undefined
   // Where each run of three backticks or tildes starts, in order: found once, when first asked.
   let fenceMarks: number[] | undefined
   return {
@@ -44,12 +42,7 @@ export function createLocator(file: VFile | undefined): Locator {
       const first = firstAtOrAfter(fenceMarks, start)
       return first < fenceMarks.length && fenceMarks[first]! < end
     },
-    lineEnd(offset) {
-      lineFeedsOnly ??= !source.includes('\r')
-      if (!lineFeedsOnly) return lineEndOf(source, offset)
-      const feed = source.indexOf('\n', offset)
-      return feed === -1 ? source.length : feed
-    },
+    lineEnd: lineEndFinder(source),
     toPoint(offset) {
       return place.toPoint(offset)
     },

@@ -8,6 +8,7 @@ import {collapse, inlineText} from './inline.js'
 import {listItem} from './items.js'
 import type {Locator} from './locate.js'
 import {hasLineBreak, readValue, splitLines} from './segments.js'
+import {hasLineEnding} from './text-lines.js'
 import type {Segment} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
@@ -195,10 +196,6 @@ export function mayHoldLabel(children: readonly PhrasingContent[], dialects: rea
     atLineStart = node.type === 'break' || (text !== null && endsWithLineEnding(text))
   }
   return false
-}
-
-function hasLineEnding(text: string): boolean {
-  return text.includes('\n') || text.includes('\r')
 }
 
 function endsWithLineEnding(text: string): boolean {

@@ -3,6 +3,7 @@ import type {Point, Position} from 'unist'
 import {inlineText} from './inline.js'
 import {advance} from './locate.js'
 import type {Locator} from './locate.js'
+import {hasLineEnding} from './text-lines.js'
 
 /** A piece of one line of a paragraph: a whole inline node, or part of a text node. */
 export interface Segment {
@@ -50,7 +51,7 @@ export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
   for (const node of children) {
     if (node.type === 'break') {
       lines.push([])
-    } else if (node.type === 'text' && !node.value.includes('\n') && !node.value.includes('\r')) {
+    } else if (node.type === 'text' && !hasLineEnding(node.value)) {
       // One line of text (most text nodes): no line ending to look for.
       if (node.value.length > 0) lines[lines.length - 1]!.push({node, from: 0, to: node.value.length})
     } else if (node.type === 'text') {
@@ -74,7 +75,7 @@ export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
 export function hasLineBreak(children: readonly PhrasingContent[]): boolean {
   for (const node of children) {
     if (node.type === 'break') return true
-    if (node.type === 'text' && (node.value.includes('\n') || node.value.includes('\r'))) return true
+    if (node.type === 'text' && hasLineEnding(node.value)) return true
   }
   return false
 }

@@ -15,6 +15,26 @@ export function lineEndOf(value: string, from: number): number {
   return at
 }
 
+/**
+ * `lineEndOf` for one text asked again and again: without a CR (most text),
+ * a line ends at the next LF, which `indexOf` finds fastest. Whether there is
+ * a CR is looked for on the first ask.
+ */
+export function lineEndFinder(value: string): (from: number) => number {
+  let lineFeedsOnly: boolean | undefined
+  return (from) => {
+    lineFeedsOnly ??= !value.includes('\r')
+    if (!lineFeedsOnly) return lineEndOf(value, from)
+    const feed = value.indexOf('\n', from)
+    return feed === -1 ? value.length : feed
+  }
+}
+
+/** Whether `text` has a line ending (an LF or a CR). */
+export function hasLineEnding(text: string): boolean {
+  return text.includes('\n') || text.includes('\r')
+}
+
 /** Where the line after the line ending at `end` starts (past its LF, CRLF or CR), `undefined` at the end of `value`. */
 export function lineAfter(value: string, end: number): number | undefined {
   if (end >= value.length) return undefined
@@ -54,10 +74,8 @@ export function isWhiteSpaceCode(code: number): boolean {
 
 /** The index of the first character of `text` that is not white space (`text.search(/\S/)`, without a match object), or `-1`. */
 export function firstNonWhiteSpace(text: string): number {
-  for (let at = 0; at < text.length; at++) {
-    if (!isWhiteSpaceCode(text.charCodeAt(at))) return at
-  }
-  return -1
+  const at = nonWhiteSpaceFrom(text, 0)
+  return at === text.length ? -1 : at
 }
 
 /** The index of the first character at or after `from` that is not white space (what `trimStart` keeps), or the length of `text`. */

@@ -3,7 +3,7 @@ import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
-import {lineAfter, lineEndOf} from './text-lines.js'
+import {lineAfter, lineEndFinder} from './text-lines.js'
 import type {Contract} from './types.js'
 
 /**
@@ -94,20 +94,13 @@ function lineStartOf(source: string, offset: number): number {
  * one.
  */
 export function* headingLines(source: string, skip: ReadonlySet<number> = noLines): Generator<HeadingLine> {
-  // Without a CR, every line ending is an LF: found with `indexOf`.
-  const lineFeedsOnly = !source.includes('\r')
+  const lineEnd = lineEndFinder(source)
   const hashes = hashFinder(source)
   let hash = hashes(0)
   let line = 1
   let start = 0
   while (hash !== -1) {
-    let end: number
-    if (lineFeedsOnly) {
-      const feed = source.indexOf('\n', start)
-      end = feed === -1 ? source.length : feed
-    } else {
-      end = lineEndOf(source, start)
-    }
+    const end = lineEnd(start)
     const next = lineAfter(source, end)
     if (hash < end) {
       const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start)
