@@ -301,11 +301,21 @@ function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
   // The first content line starts after the opening fence’s line ends.
   let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
 
+  // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
+  // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
+  const inPlace = source !== null && nextStart !== undefined && first.column === 1
+  let valueStart = 0
+
   const findUpTo = (index: number) => {
     for (let found = columns.length; found <= index; found++) {
       let column = first.column
       let offset = Number.NaN
-      if (source !== null && nextStart !== undefined) {
+      if (inPlace) {
+        column = 1
+        offset = nextStart! + valueStart
+        const content = lines[found] ?? ''
+        valueStart = lineAfter(code.value, valueStart + content.length) ?? code.value.length
+      } else if (source !== null && nextStart !== undefined) {
         const lineStart = nextStart
         const textEnd = locator.lineEnd(lineStart)
         const content = lines[found] ?? ''
