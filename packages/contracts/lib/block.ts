@@ -97,7 +97,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       list.nested = false
       unread = null
       // Text before a list is its intro: the list is what was read.
-      current.unread.length = 0
+      if (current.unread.length > 0) current.unread.length = 0
       current.hasList = true
       const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
       const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))

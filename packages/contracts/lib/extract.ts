@@ -25,6 +25,11 @@ export interface ReadOptions {
   names?: Iterable<string>
 }
 
+/** Whether a field, where it is its contract's own, makes its heading a contract. */
+function marksContract(field: ContractField): boolean {
+  return dialectOf(field.dialect).marksContract(field)
+}
+
 /** A heading and the blocks after it up to the next heading, with the fields they hold. */
 interface Part {
   heading: Heading | null
@@ -38,6 +43,8 @@ interface Part {
   idLike: boolean
   slice: SliceHeading | null
   fields: ContractField[]
+  /** Some field of its own blocks marks a contract (fields in a fence of markdown or code do not). */
+  marks: boolean
   end: Point | null
 }
 
@@ -103,8 +110,8 @@ function namesOf(given: Iterable<string>): KnownNames {
 
 function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnalysis {
   const problems: ContractProblem[] = []
-  const {parts, frontmatter, shown} = readParts(tree, locator, names, problems)
-  const isContract = contractHeadings(parts, shown)
+  const {parts, frontmatter} = readParts(tree, locator, names, problems)
+  const isContract = contractHeadings(parts)
   const contracts: Contract[] = []
   let current: Draft | null = null
   let slice: {heading: SliceHeading; depth: number} | null = null
@@ -168,9 +175,8 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
 function readParts(tree: Root, locator: Locator, names: KnownNames, problems: ContractProblem[]) {
   const children = tree.children
   const {wanted, ids} = names
-  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], end: null}]
+  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], marks: false, end: null}]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
-  const shown = new Set<ContractField>()
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
     if (!node.position) continue
@@ -186,14 +192,16 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     if (node.type === 'heading') {
       const text = textOf(node)
       const {shape, slice, idLike} = readHeadingText(text)
-      const named = wanted.size > 0 && (wanted.has(foldContractName(text)) || (shape?.id ? ids.has(shape.id) : false) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], end: node.position.end})
+      // The id first: most contract headings a graph names are named by their id.
+      const named = wanted.size > 0 && ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], marks: false, end: node.position.end})
       continue
     }
     part.end = node.position.end
     if (node.type === 'paragraph') {
       const read = readParagraphFields(node, children, index + 1, locator, paragraphDialects)
       part.fields.push(...read.fields)
+      part.marks ||= read.fields.some(marksContract)
       if (read.used > 0) {
         index += read.used
         part.end = children[index]!.position?.end ?? part.end
@@ -211,11 +219,13 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
       const lines = blockLines(code)
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
-      if (fields) part.fields.push(...fields)
-      if (fields && isShownFence(code)) for (const field of fields) shown.add(field)
+      if (!fields) continue
+      part.fields.push(...fields)
+      // Fields in a fence of markdown or code show how a contract is written: they never make a heading a contract.
+      if (!isShownFence(code)) part.marks ||= fields.some(marksContract)
     }
   }
-  return {parts, frontmatter, shown}
+  return {parts, frontmatter}
 }
 
 /**
@@ -226,10 +236,9 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
  * kind (a slice, milestone or group heading), nor a heading without an id
  * inside a contract’s section (a subsection of it).
  */
-function contractHeadings(parts: readonly Part[], shown: ReadonlySet<ContractField>): boolean[] {
+function contractHeadings(parts: readonly Part[]): boolean[] {
   const strong = parts.map((part) => part.heading !== null && (part.shape !== null || part.named))
-  // Fields in a fence of markdown show how a contract is written: they never make a heading a contract.
-  const direct = parts.map((part) => part.heading !== null && part.fields.some((field) => !shown.has(field) && dialectOf(field.dialect).marksContract(field)))
+  const direct = parts.map((part) => part.heading !== null && part.marks)
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []

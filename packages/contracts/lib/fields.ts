@@ -134,6 +134,23 @@ function foldLabel(label: string): string {
   return label.toLowerCase().replace(/[^a-z\d]/g, '')
 }
 
+/** A label's field and the label it should have, in one label style. */
+interface LabelReading {
+  key: FieldKey | null
+  expected: string | null
+}
+
+// Every field is made from its label: the same labels come back in every contract, each read once per style.
+const labelReadings: Record<LabelStyle, Map<string, LabelReading>> = {markdown: new Map(), frontmatter: new Map()}
+const readLabels: Record<LabelStyle, (label: string) => LabelReading> = {markdown: readLabelIn('markdown'), frontmatter: readLabelIn('frontmatter')}
+
+function readLabelIn(style: LabelStyle): (label: string) => LabelReading {
+  return (label) => {
+    const key = resolveFieldKey(label)
+    return {key, expected: key ? expectedLabel(label, key, style) : null}
+  }
+}
+
 /** Where a field is: label to end of value, the label, and the value when it has one inline. */
 export interface FieldSpans {
   position: Position
@@ -147,12 +164,12 @@ export interface FieldSpans {
  * dialect makes its fields here, so all resolve labels alike.
  */
 export function labelledField(label: string, value: string, dialect: Dialect, style: LabelStyle, spans: FieldSpans): ContractField {
-  const key = resolveFieldKey(label)
+  const {key, expected} = remembered(labelReadings[style], label, readLabels[style])
   // Written out, not spread: every field of every document is made here.
   return {
     key,
     label,
-    expectedLabel: key ? expectedLabel(label, key, style) : null,
+    expectedLabel: expected,
     value,
     dialect,
     position: spans.position,
