@@ -7,7 +7,11 @@
 // The three run in one process, in rounds: each round runs every pipeline
 // once over all the files, in an order that turns round to round (ABC, BCA,
 // CAB), each pass after a full collection (with `--expose-gc`), so that no
-// pass pays for the garbage of the one before. A round gives ratios
+// pass pays for the garbage of the one before. A full collection also makes
+// V8 drop compiled code (on greenlight, about a hundred functions are
+// compiled again in each pass, the parser's and the rules' alike), so each
+// pass runs as a CLI's one pass over a folder does: from cold code, not from
+// code compiled by the passes before. A round gives ratios
 // (preset / remark-lint, remark-lint / parse); the figures are the median of
 // the per-round ratios, with their quartiles and extremes as the spread: a
 // burst of load on a shared machine spoils a round, not the median.
