@@ -91,15 +91,17 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
   return found
 }
 
-/** Where the line holding `offset` starts: past the LF or CR before it, or 0. */
-function lineStartBefore(source: string, offset: number): number {
-  let at = offset
-  while (at > 0) {
-    const code = source.charCodeAt(at - 1)
-    if (code === 0x0a || code === 0x0d) return at
-    at--
+/**
+ * Where the line holding `offset` starts: past the LF or CR before it, or 0.
+ * The LF is found by `lastIndexOf`; a CR after it is looked for only where
+ * the text has CRs, and only back to that LF.
+ */
+function lineStartBefore(source: string, offset: number, carriageReturns = source.includes('\r')): number {
+  const start = source.lastIndexOf('\n', offset - 1) + 1
+  if (carriageReturns) {
+    for (let at = offset; at > start; at--) if (source.charCodeAt(at - 1) === 0x0d) return at
   }
-  return 0
+  return start
 }
 
 /**
@@ -110,6 +112,7 @@ function lineStartBefore(source: string, offset: number): number {
  */
 export function* headingLines(source: string, skip: ReadonlySet<number> = noOffsets): Generator<HeadingLine> {
   const lineEnds = new LineEnds(source)
+  const carriageReturns = source.includes('\r')
   // The next `#` and `＃` at or after where the search is: each is searched for again only once passed.
   let ascii = source.indexOf('#')
   let wide = source.indexOf('\uff03')
@@ -122,7 +125,7 @@ export function* headingLines(source: string, skip: ReadonlySet<number> = noOffs
     const end = lineEnds.from(hash)
     // The first mark on its line: a heading read as a contract starts there.
     if (!skip.has(hash)) {
-      const start = lineStartBefore(source, hash)
+      const start = lineStartBefore(source, hash, carriageReturns)
       const heading = readHeadingLine(source.slice(start, end), start)
       if (heading) {
         // Lines are counted on from the last line counted, up to this one.

@@ -9,7 +9,7 @@ import {headingLines} from '../lib/unread.js'
 
 // Text made of what the scans look at: line endings, both heading marks, ids, space and words.
 const text = fc
-  .array(fc.constantFrom('\n', '\r\n', '\r', '#', '\uff03', '### ', 'C-1: Name', 'Contract: X', ' ', '  ', '> ', '- ', '<!-- ', 'word', '\u00a0', ':'), {maxLength: 40})
+  .array(fc.constantFrom('\n', '\r\n', '\r', '\r### ', '#', '\uff03', '### ', 'C-1: Name', 'Contract: X', ' ', '  ', '> ', '- ', '<!-- ', 'word', '\u00a0', ':'), {maxLength: 40})
   .map((parts) => parts.join(''))
 
 describe('splitAtLineEndings', () => {
