@@ -4,7 +4,7 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
+import {isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -60,17 +60,19 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     const raw = lines[index]!
     const prefix = dialect.prefix(raw)
     const body = prefix === 0 ? raw : raw.slice(prefix)
-    // Where the text starts (white space as `trim` counts it); a line of white space alone is blank.
-    const textStart = firstNonWhiteSpace(body)
-    if (textStart === -1) {
+    // Where the spaces and tabs before the text end, and where the text starts (white space as `trim`
+    // counts it): most lines start with their text. A line of white space alone is blank.
+    const indentEnd = spacesAndTabsEnd(body)
+    const textStart = indentEnd < body.length && !isWhiteSpaceCode(body.charCodeAt(indentEnd)) ? indentEnd : nonWhiteSpaceFrom(body, indentEnd)
+    if (textStart === body.length) {
       blank = true
       unread = null
       continue
     }
     const wasBlank = blank
     blank = false
-    const indent = indentWidth(body)
-    const marker = itemMarkerLength(body)
+    const indent = indentEnd === 0 ? 0 : indentWidth(body)
+    const marker = itemMarkerFrom(body, indentEnd)
     let label = indent === 0 && marker === -1 ? readFenceLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
@@ -177,7 +179,8 @@ function namesKnownField(lines: readonly string[], dialect: FenceDialect): boole
   for (const raw of lines) {
     const prefix = dialect.prefix(raw)
     const body = prefix === 0 ? raw : raw.slice(prefix)
-    if (indentWidth(body) !== 0 || itemMarkerLength(body) !== -1) continue
+    // Unindented (a tab or space first is indentation) and no item marker.
+    if (spacesAndTabsEnd(body) !== 0 || itemMarkerFrom(body, 0) !== -1) continue
     const label = readFenceLabelLine(body)
     if (label && isKnownLabel(label.label)) return true
   }
@@ -191,8 +194,12 @@ function namesKnownField(lines: readonly string[], dialect: FenceDialect): boole
  * block is asked.
  */
 export function itemMarkerLength(body: string): number {
-  let at = 0
-  while (body.charCodeAt(at) === 0x20 || body.charCodeAt(at) === 0x09) at++
+  return itemMarkerFrom(body, spacesAndTabsEnd(body))
+}
+
+/** `itemMarkerLength` of a line whose spaces and tabs end at `from`. */
+function itemMarkerFrom(body: string, from: number): number {
+  let at = from
   const code = body.charCodeAt(at)
   if (code === 0x2d || code === 0x2a || code === 0x2b) {
     at++
@@ -259,6 +266,13 @@ function isListField(field: ContractField): boolean {
 }
 
 /** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
+/** Where the spaces and tabs a line starts with end. */
+function spacesAndTabsEnd(body: string): number {
+  let at = 0
+  while (body.charCodeAt(at) === 0x20 || body.charCodeAt(at) === 0x09) at++
+  return at
+}
+
 function indentWidth(body: string): number {
   let width = 0
   for (let index = 0; index < body.length; index++) {

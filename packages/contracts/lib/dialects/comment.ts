@@ -1,6 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, lineEndOf} from '../text-lines.js'
+import {LineEnds, firstNonWhiteSpace, hasColon, isWhiteSpaceCode} from '../text-lines.js'
 
 
 /**
@@ -44,8 +44,9 @@ export const comment = {
  * its `//`: looked at in place, line by line (blank lines pass).
  */
 function mayHoldCommentLabel(value: string): boolean {
+  const lineEnds = new LineEnds(value)
   for (let start = 0; ; ) {
-    const end = lineEndOf(value, start)
+    const end = lineEnds.from(start)
     let at = start
     while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
     if (at < end) {
