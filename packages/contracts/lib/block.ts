@@ -47,12 +47,17 @@ export function blockLines(code: Code): string[] {
 export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
   // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: found before any field is made.
   if (!code.position || !namesKnownField(lines, dialect)) return null
-  const at = new ContentLines(code, lines, locator)
+  const at = lineLocator(code, lines, locator)
   const fields: ContractField[] = []
   let current: ContractField | null = null
   let list: OpenList | null = null
   let unread: ContractText | null = null
   let blank = false
+
+  // A field’s and an item’s position objects are made here, for them alone: they grow in place.
+  const extend = (field: ContractField, end: Position) => {
+    field.position.end = end.end
+  }
 
   const opened: ContractItem[] = []
 
@@ -82,7 +87,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     if (label) {
       list = null
       unread = null
-      current = newField(label, at, index, prefix, dialect)
+      current = newField(label, index, prefix)
       fields.push(current)
       continue
     }
@@ -99,14 +104,13 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
       const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
       const start = prefix + textFrom
-      const item: ContractItem = {text, position: at.position(index, start, start + Math.max(text.length, 1)), check: null}
+      const item: ContractItem = {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}
       list.item = item
       opened.push(item)
       // A bare marker: its text may come on the next, indented line.
       if (text === '') continue
       current.items.push(item)
-      // A field’s position object is made for it alone: it grows in place.
-      current.position.end = item.position.end
+      extend(current, item.position)
       continue
     }
     if (marker !== -1 && list) {
@@ -119,7 +123,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       if (list.nested) continue
       const text = body.slice(textStart).trimEnd()
       const open = list.item
-      const end = at.position(index, prefix + textStart, prefix + textStart + text.length)
+      const end = at(index, prefix + textStart, prefix + textStart + text.length)
       if (open.text === '') {
         open.position = end
         open.text = text
@@ -128,13 +132,13 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
         open.position.end = end.end
         open.text += ' ' + text
       }
-      current.position.end = open.position.end
+      extend(current, open.position)
       continue
     }
     if (isListField(current) && current.items.length === 0 && current.value === '') {
       // Text under a criteria or steps label that is not a list: kept, so it can be reported.
       const text = body.slice(textStart).trimEnd()
-      const place = at.position(index, prefix + textStart, prefix + textStart + text.length)
+      const place = at(index, prefix + textStart, prefix + textStart + text.length)
       if (unread && !wasBlank) {
         unread.text += ' ' + text
         unread.position = {start: unread.position.start, end: place.end}
@@ -157,17 +161,16 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     item.check = split.check
   }
   return fields
-}
 
-/** The field a label line of a block starts, its positions made for it alone (they grow in place). */
-function newField(line: LabelLine, at: ContentLines, index: number, prefix: number, dialect: FenceDialect): ContractField {
-  const labelPosition = at.position(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
-  const valuePosition = line.value ? at.position(index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
-  return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
-    position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
-    labelPosition,
-    valuePosition
-  })
+  function newField(line: LabelLine, index: number, prefix: number): ContractField {
+    const labelPosition = at(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
+    const valuePosition = line.value ? at(index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
+    return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
+      position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
+      labelPosition,
+      valuePosition
+    })
+  }
 }
 
 /**
@@ -297,70 +300,55 @@ export function isFenced(code: Code, locator: Locator): boolean {
 }
 
 /**
- * Positions in the content lines of a fenced block. The content of a fence
- * starts on the line after it; where the block is indented (in a list or
- * quote), the source line ends with the content line, which gives its
- * column. A class, not a closure made per block, so that its methods stay
- * compiled from block to block.
+ * Position of columns `from`..`to` of content line `index`. The content of a
+ * fence starts on the line after it; where the block is indented (in a list
+ * or quote), the source line ends with the content line, which gives its
+ * column.
  */
-class ContentLines {
-  private readonly code: Code
-  private readonly lines: readonly string[]
-  private readonly locator: Locator
-  private readonly first: Point
+function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
+  const first = code.position!.start
+  const source = locator.source
   // Where each content line starts in the source, found once per line (a block asks for most lines
   // several times), in order, each from where the one before ends: only the first is looked up.
-  private readonly columns: number[] = []
-  private readonly offsets: number[] = []
-  private nextStart: number | undefined
+  const columns: number[] = []
+  const offsets: number[] = []
+  // The first content line starts after the opening fence’s line ends.
+  let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
+
   // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
   // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
-  private readonly inPlace: boolean
-  private valueStart = 0
+  const inPlace = source !== null && nextStart !== undefined && first.column === 1
+  let valueStart = 0
 
-  constructor(code: Code, lines: readonly string[], locator: Locator) {
-    this.code = code
-    this.lines = lines
-    this.locator = locator
-    const first = code.position!.start
-    this.first = first
-    const source = locator.source
-    // The first content line starts after the opening fence’s line ends.
-    this.nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
-    this.inPlace = source !== null && this.nextStart !== undefined && first.column === 1
-  }
-
-  /** Position of columns `from`..`to` of content line `index`. */
-  position(index: number, from: number, to: number): Position {
-    if (index >= this.columns.length) this.findUpTo(index)
-    const line = this.first.line + 1 + index
-    const column = this.columns[index]!
-    const offset = this.offsets[index]!
-    return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
-  }
-
-  private findUpTo(index: number): void {
-    const source = this.locator.source
-    for (let found = this.columns.length; found <= index; found++) {
-      let column = this.first.column
+  const findUpTo = (index: number) => {
+    for (let found = columns.length; found <= index; found++) {
+      let column = first.column
       let offset = Number.NaN
-      const content = this.lines[found] ?? ''
-      if (this.inPlace) {
+      if (inPlace) {
         column = 1
-        offset = this.nextStart! + this.valueStart
-        this.valueStart = lineAfter(this.code.value, this.valueStart + content.length) ?? this.code.value.length
-      } else if (source !== null && this.nextStart !== undefined) {
-        const lineStart = this.nextStart
-        const textEnd = this.locator.lineEnd(lineStart)
+        offset = nextStart! + valueStart
+        const content = lines[found] ?? ''
+        valueStart = lineAfter(code.value, valueStart + content.length) ?? code.value.length
+      } else if (source !== null && nextStart !== undefined) {
+        const lineStart = nextStart
+        const textEnd = locator.lineEnd(lineStart)
+        const content = lines[found] ?? ''
         // The line ends as the content line does; only its indentation may differ, where a tab
         // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
         column = textEnd - lineStart - content.length + 1
         offset = lineStart + column - 1
-        this.nextStart = lineAfter(source, textEnd)
+        nextStart = lineAfter(source, textEnd)
       }
-      this.columns.push(column)
-      this.offsets.push(offset)
+      columns.push(column)
+      offsets.push(offset)
     }
+  }
+  return function (index: number, from: number, to: number): Position {
+    if (index >= columns.length) findUpTo(index)
+    const line = first.line + 1 + index
+    const column = columns[index]!
+    const offset = offsets[index]!
+    return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
   }
 }
 

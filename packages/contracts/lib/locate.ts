@@ -1,7 +1,7 @@
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
-import {LineEnds} from './text-lines.js'
+import {lineEndFinder} from './text-lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -24,47 +24,32 @@ export function createLocator(file: VFile | undefined): Locator {
   // micromark drops a leading byte order mark and counts every point from after it: so must the source.
   const value = file && file.value !== undefined ? String(file.value) : null
   const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
-  return source === null ? noSource : new SourceLocator(source)
-}
-
-const noSource: Locator = {source: null, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
-
-/** A locator over the source: a class, not closures made per file, so its methods stay compiled from file to file. */
-class SourceLocator implements Locator {
-  readonly source: string
-  private readonly place: ReturnType<typeof location>
-  private readonly lineEnds: LineEnds
+  if (source === null) {
+    return {source, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
+  }
+  const place = location(source)
   // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
-  private readonly lineHead = {line: 1, column: 1}
+  const lineHead = {line: 1, column: 1}
   // Where each run of three backticks or tildes starts, in order: found once, when first asked.
-  private fenceMarks: number[] | undefined
-
-  constructor(source: string) {
-    this.source = source
-    this.place = location(source)
-    this.lineEnds = new LineEnds(source)
-  }
-
-  mayHoldFence(node: {position?: Position | undefined}): boolean {
-    const start = node.position?.start.offset
-    const end = node.position?.end.offset
-    if (start === undefined || end === undefined) return true
-    this.fenceMarks ??= marksOf(this.source, ['```', '~~~'])
-    const first = firstAtOrAfter(this.fenceMarks, start)
-    return first < this.fenceMarks.length && this.fenceMarks[first]! < end
-  }
-
-  lineEnd(offset: number): number {
-    return this.lineEnds.from(offset)
-  }
-
-  toPoint(offset: number): Point | undefined {
-    return this.place.toPoint(offset)
-  }
-
-  lineStart(line: number): number | undefined {
-    this.lineHead.line = line
-    return this.place.toOffset(this.lineHead)
+  let fenceMarks: number[] | undefined
+  return {
+    source,
+    mayHoldFence(node) {
+      const start = node.position?.start.offset
+      const end = node.position?.end.offset
+      if (start === undefined || end === undefined) return true
+      fenceMarks ??= marksOf(source, ['```', '~~~'])
+      const first = firstAtOrAfter(fenceMarks, start)
+      return first < fenceMarks.length && fenceMarks[first]! < end
+    },
+    lineEnd: lineEndFinder(source),
+    toPoint(offset) {
+      return place.toPoint(offset)
+    },
+    lineStart(line) {
+      lineHead.line = line
+      return place.toOffset(lineHead)
+    }
   }
 }
 

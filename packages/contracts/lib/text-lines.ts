@@ -18,23 +18,15 @@ export function lineEndOf(value: string, from: number): number {
 /**
  * `lineEndOf` for one text asked again and again: without a CR (most text),
  * a line ends at the next LF, which `indexOf` finds fastest. Whether there is
- * a CR is looked for on the first ask. A class, not a closure: its method
- * stays compiled from one text to the next.
+ * a CR is looked for on the first ask.
  */
-export class LineEnds {
-  private readonly value: string
-  private feedsOnly: boolean | undefined
-
-  constructor(value: string) {
-    this.value = value
-  }
-
-  /** Where the line that starts at `from` ends: its LF or CR, or the end of the text. */
-  from(from: number): number {
-    this.feedsOnly ??= !this.value.includes('\r')
-    if (!this.feedsOnly) return lineEndOf(this.value, from)
-    const feed = this.value.indexOf('\n', from)
-    return feed === -1 ? this.value.length : feed
+export function lineEndFinder(value: string): (from: number) => number {
+  let lineFeedsOnly: boolean | undefined
+  return (from) => {
+    lineFeedsOnly ??= !value.includes('\r')
+    if (!lineFeedsOnly) return lineEndOf(value, from)
+    const feed = value.indexOf('\n', from)
+    return feed === -1 ? value.length : feed
   }
 }
 
@@ -47,6 +39,17 @@ export function hasLineEnding(text: string): boolean {
 export function lineAfter(value: string, end: number): number | undefined {
   if (end >= value.length) return undefined
   return end + (value.charCodeAt(end) === 0x0d && value.charCodeAt(end + 1) === 0x0a ? 2 : 1)
+}
+
+/** Whether `test` holds for some line, given as its start and end offsets in `value`. */
+export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
+  let start = 0
+  for (;;) {
+    const end = lineEndOf(value, start)
+    if (test(start, end)) return true
+    if (end >= value.length) return false
+    start = end + 1
+  }
 }
 
 /** Whether `value` has a `:` between `start` and `end`. */

@@ -3,7 +3,7 @@ import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
-import {LineEnds, lineAfter} from './text-lines.js'
+import {lineAfter, lineEndFinder} from './text-lines.js'
 import type {Contract} from './types.js'
 
 /**
@@ -65,25 +65,16 @@ export interface HeadingLine {
 export function findUnreadContracts(text: string, tree: Root, contracts: readonly Contract[]): UnreadContract[] {
   // micromark drops a leading byte order mark and counts every point from after it.
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  // A heading the reader read starts at its first `#`: its line is not read again. (By line where a tree has no offsets.)
-  const readAt = new Set<number>()
-  const readLines = new Set<number>()
-  for (const contract of contracts) {
-    const start = contract.headingPosition.start
-    if (start.offset === undefined) readLines.add(start.line)
-    else readAt.add(start.offset)
-  }
+  const read = new Set(contracts.map((contract) => contract.headingPosition.start.line))
   const found: UnreadContract[] = []
-  for (const heading of headingLines(source, readAt)) {
-    if (readLines.has(heading.line)) continue
+  for (const heading of headingLines(source, read)) {
     const why = explain(heading, source, tree, contracts)
     if (!why) continue
-    const lineStart = lineStartBefore(source, heading.start)
     found.push({
       text: heading.text,
       place: {
-        start: {line: heading.line, column: heading.start - lineStart + 1, offset: heading.start},
-        end: {line: heading.line, column: heading.end - lineStart + 1, offset: heading.end}
+        start: {line: heading.line, column: heading.start - lineStartOf(source, heading.start) + 1, offset: heading.start},
+        end: {line: heading.line, column: heading.end - lineStartOf(source, heading.start) + 1, offset: heading.end}
       },
       ...why
     })
@@ -91,61 +82,55 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
   return found
 }
 
-/**
- * Where the line holding `offset` starts: past the LF or CR before it, or 0.
- * The LF is found by `lastIndexOf`; a CR after it is looked for only where
- * the text has CRs, and only back to that LF.
- */
-function lineStartBefore(source: string, offset: number, carriageReturns = source.includes('\r')): number {
-  const start = source.lastIndexOf('\n', offset - 1) + 1
-  if (carriageReturns) {
-    for (let at = offset; at > start; at--) if (source.charCodeAt(at - 1) === 0x0d) return at
-  }
-  return start
+function lineStartOf(source: string, offset: number): number {
+  const lastBreak = Math.max(source.lastIndexOf('\n', offset - 1), source.lastIndexOf('\r', offset - 1))
+  return lastBreak + 1
 }
 
 /**
  * Lines of the source that read as contract headings, but for the lines
- * whose first mark is at an offset `skip` holds (the headings already read).
- * Only a line with a `#` (or `＃`) can: the reading goes from mark to mark,
- * and lines are counted only up to a line that reads as a heading.
+ * `skip` holds (line numbers). Only a line with a `#` (or `＃`) can: the
+ * lines before the next one are counted, not read, and none after the last
+ * one.
  */
-export function* headingLines(source: string, skip: ReadonlySet<number> = noOffsets): Generator<HeadingLine> {
-  const lineEnds = new LineEnds(source)
-  const carriageReturns = source.includes('\r')
-  // The next `#` and `＃` at or after where the search is: each is searched for again only once passed.
-  let ascii = source.indexOf('#')
-  let wide = source.indexOf('\uff03')
-  // The last line counted: its number and where it starts.
+export function* headingLines(source: string, skip: ReadonlySet<number> = noLines): Generator<HeadingLine> {
+  const lineEnd = lineEndFinder(source)
+  const hashes = hashFinder(source)
+  let hash = hashes(0)
   let line = 1
-  let counted = 0
-  for (;;) {
-    const hash = ascii === -1 ? wide : wide === -1 ? ascii : Math.min(ascii, wide)
-    if (hash === -1) return
-    const end = lineEnds.from(hash)
-    // The first mark on its line: a heading read as a contract starts there.
-    if (!skip.has(hash)) {
-      const start = lineStartBefore(source, hash, carriageReturns)
-      const heading = readHeadingLine(source.slice(start, end), start)
-      if (heading) {
-        // Lines are counted on from the last line counted, up to this one.
-        while (counted < start) {
-          const next = lineAfter(source, lineEnds.from(counted))
-          if (next === undefined || next > start) break
-          counted = next
-          line++
-        }
-        yield {line, ...heading}
-      }
+  let start = 0
+  while (hash !== -1) {
+    const end = lineEnd(start)
+    const next = lineAfter(source, end)
+    if (hash < end) {
+      const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start)
+      if (heading) yield heading
+      hash = hashes(end)
     }
-    if (ascii !== -1 && ascii < end) ascii = source.indexOf('#', end)
-    if (wide !== -1 && wide < end) wide = source.indexOf('\uff03', end)
+    if (next === undefined) return
+    start = next
+    line++
   }
 }
 
-const noOffsets: ReadonlySet<number> = new Set()
+const noLines: ReadonlySet<number> = new Set()
 
-function readHeadingLine(value: string, lineStart: number): Omit<HeadingLine, 'line'> | null {
+/**
+ * The offset of the first `#` or `＃` at or after an offset (`-1` when there
+ * is none), asked with offsets that only grow: each mark is searched for
+ * again only once the last one found is passed, so a file is scanned once.
+ */
+function hashFinder(source: string): (from: number) => number {
+  let ascii = -2
+  let wide = -2
+  return (from) => {
+    if (ascii !== -1 && ascii < from) ascii = source.indexOf('#', from)
+    if (wide !== -1 && wide < from) wide = source.indexOf('\uff03', from)
+    return ascii === -1 ? wide : wide === -1 ? ascii : Math.min(ascii, wide)
+  }
+}
+
+function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
   // A cheap test first: most lines hold no `#`.
   if (!value.includes('#') && !value.includes('\uff03')) return null
   const prefix = linePrefix.exec(value)![0]
@@ -157,6 +142,7 @@ function readHeadingLine(value: string, lineStart: number): Omit<HeadingLine, 'l
   // What closes the markup around it (`-->`, `</summary>`) is not part of the heading.
   const trimmed = rest.replace(/(?:\s*(?:-->|<\/[^<>\n]*>))*\s*$/, '')
   return {
+    line,
     start: lineStart + prefix.length,
     end: lineStart + prefix.length + trimmed.length,
     text: trimmed,

@@ -1,6 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {LineEnds, firstNonWhiteSpace, hasColon, isWhiteSpaceCode} from '../text-lines.js'
+import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, someLine} from '../text-lines.js'
 
 
 /**
@@ -35,25 +35,17 @@ export const comment = {
     return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
   },
   // A label line is a comment with a colon after its `//`; a block with a line of anything else (before one) is not this dialect's.
-  mayHoldLabel: mayHoldCommentLabel,
+  mayHoldLabel: (value) => {
+    let found = false
+    someLine(value, (start, end) => {
+      let at = start
+      while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
+      if (at === end) return false
+      if (!value.startsWith('//', at)) return true
+      found = hasColon(value, at + 2, end)
+      return found
+    })
+    return found
+  },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>
-
-/**
- * Whether a comment line before any line of anything else has a colon after
- * its `//`: looked at in place, line by line (blank lines pass).
- */
-function mayHoldCommentLabel(value: string): boolean {
-  const lineEnds = new LineEnds(value)
-  for (let start = 0; ; ) {
-    const end = lineEnds.from(start)
-    let at = start
-    while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
-    if (at < end) {
-      if (!value.startsWith('//', at)) return false
-      if (hasColon(value, at + 2, end)) return true
-    }
-    if (end >= value.length) return false
-    start = end + 1
-  }
-}
