@@ -268,7 +268,6 @@ function isListField(field: ContractField): boolean {
   return field.key === 'acceptanceCriteria' || field.key === 'steps'
 }
 
-/** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
 /** Where the spaces and tabs a line starts with end. */
 function spacesAndTabsEnd(body: string): number {
   let at = 0
@@ -276,6 +275,7 @@ function spacesAndTabsEnd(body: string): number {
   return at
 }
 
+/** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
 function indentWidth(body: string): number {
   let width = 0
   for (let index = 0; index < body.length; index++) {

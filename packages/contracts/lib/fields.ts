@@ -59,14 +59,6 @@ const exactly = new Map<string, FieldKey>([...byFolded, ...keys.flatMap((key) =>
  * it), else the correct label.
  */
 export function expectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
-  // The same labels come back in every contract: each is worked out once per field and style.
-  const known = (expectedLabels[style][key] ??= {memo: new Map(), find: (written) => findExpectedLabel(written, key, style)})
-  return remembered(known.memo, label, known.find)
-}
-
-const expectedLabels: Record<LabelStyle, Partial<Record<FieldKey, {memo: Map<string, string>; find: (label: string) => string}>>> = {markdown: {}, frontmatter: {}}
-
-function findExpectedLabel(label: string, key: FieldKey, style: LabelStyle): string {
   const row = fieldLabels[key]
   const written = label.trim().replace(/\s+/g, ' ')
   const accepted = style === 'frontmatter' ? [row.frontmatter, ...row.variants.map(snakeCase)] : [row.markdown, ...row.variants]
@@ -140,7 +132,8 @@ interface LabelReading {
   expected: string | null
 }
 
-// Every field is made from its label: the same labels come back in every contract, each read once per style.
+// Every field is made from its label: the same labels come back in every contract, each read once per style
+// (its field, and the label it should have).
 const labelReadings: Record<LabelStyle, Map<string, LabelReading>> = {markdown: new Map(), frontmatter: new Map()}
 const readLabels: Record<LabelStyle, (label: string) => LabelReading> = {markdown: readLabelIn('markdown'), frontmatter: readLabelIn('frontmatter')}
 
