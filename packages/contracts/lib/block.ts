@@ -155,7 +155,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
   }
   // Each item’s text, wrapped lines joined, and its check, made once.
-  for (const item of opened) {
+  for (let index = 0; index < opened.length; index++) {
+    const item = opened[index]!
     const split = splitCheck(item.text)
     item.text = split.text
     item.check = split.check
@@ -179,7 +180,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
  * a field exactly. (The lines it then reads as no label name no known field.)
  */
 function namesKnownField(lines: readonly string[], dialect: FenceDialect): boolean {
-  for (const raw of lines) {
+  for (let index = 0; index < lines.length; index++) {
+    const raw = lines[index]!
     const prefix = dialect.prefix(raw)
     const body = prefix === 0 ? raw : raw.slice(prefix)
     // Unindented (a tab or space first is indentation) and no item marker.

@@ -13,7 +13,7 @@ import {readParagraphFields} from './paragraph.js'
 import {findUnreadContracts} from './unread.js'
 import type {UnreadContract} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
-import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, SliceHeading} from './types.js'
+import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractProblem, Dialect, SliceHeading} from './types.js'
 
 /** How to read a document’s contracts. */
 export interface ReadOptions {
@@ -212,7 +212,9 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
     // A list or quote whose source has no fence mark (most) holds no fenced block: its items are not walked.
     if (node.type !== 'code' && !locator.mayHoldFence(node)) continue
-    for (const code of codeBlocks(node)) {
+    const blocks = codeBlocks(node)
+    for (let each = 0; each < blocks.length; each++) {
+      const code = blocks[each]!
       if (!isFenced(code, locator)) continue
       // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
       if (!fenceDialects.some((candidate) => candidate.mayHoldLabel(code.value))) continue
@@ -246,7 +248,7 @@ function contractHeadings(parts: readonly Part[]): boolean[] {
     const part = parts[index]!
     if (!part.heading) continue
     while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
-    if (strong[index] || direct[index] || part.idLike) for (const outer of open) encloses[outer] = true
+    if (strong[index] || direct[index] || part.idLike) for (let each = 0; each < open.length; each++) encloses[open[each]!] = true
     open.push(index)
   }
   const result = parts.map(() => false)
@@ -312,10 +314,19 @@ function ownFields(fields: ContractField[]): ContractField[] {
 
 function finish(draft: Draft, problems: ContractProblem[]): Contract {
   const fields = draft.frontmatter ? draft.fields : ownFields(draft.fields)
-  for (const field of fields) readInlineItem(field)
+  // One pass over the fields for what the contract gathers from them.
+  const criteria: ContractItem[] = []
+  const steps: ContractItem[] = []
+  let sliceField: ContractField | undefined
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index]!
+    readInlineItem(field)
+    if (field.key === 'acceptanceCriteria') criteria.push(...field.items)
+    else if (field.key === 'steps') steps.push(...field.items)
+    else if (field.key === 'slice' && field.value !== '') sliceField ??= field
+  }
   const label = contractLabel(draft.id, draft.name)
   const tier = readContractTier(fields, label, problems)
-  const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
   const dialect: Dialect = fields[0]?.dialect ?? (draft.frontmatter ? 'frontmatter' : 'bold')
   return {
     id: draft.id,
@@ -326,8 +337,8 @@ function finish(draft: Draft, problems: ContractProblem[]): Contract {
     headingPosition: draft.headingPosition,
     tier,
     effectiveTier: effectiveTier(tier),
-    criteria: fields.filter((field) => field.key === 'acceptanceCriteria').flatMap((field) => field.items),
-    steps: fields.filter((field) => field.key === 'steps').flatMap((field) => field.items),
+    criteria,
+    steps,
     slice: (sliceField && sliceIdOf(sliceField.value)) ?? draft.sliceHeading?.id ?? null,
     sliceHeading: draft.sliceHeading,
     fields

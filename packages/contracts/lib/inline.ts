@@ -7,7 +7,8 @@ import {toString} from 'mdast-util-to-string'
  */
 export function inlineText(nodes: readonly Nodes[]): string {
   let result = ''
-  for (const node of nodes) {
+  for (let index = 0; index < nodes.length; index++) {
+    const node = nodes[index]!
     if (node.type === 'inlineCode') result += '`' + node.value + '`'
     else if (node.type === 'break') result += ' '
     else if ('value' in node) result += node.value

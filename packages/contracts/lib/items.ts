@@ -7,8 +7,8 @@ import type {ContractItem} from './types.js'
 /** Criteria or steps of a markdown list; empty items are left out. */
 export function listItems(list: List): ContractItem[] {
   const items: ContractItem[] = []
-  for (const item of list.children) {
-    const read = listItem(item)
+  for (let index = 0; index < list.children.length; index++) {
+    const read = listItem(list.children[index]!)
     if (read) items.push(read)
   }
   return items
@@ -18,7 +18,8 @@ export function listItem(item: ListItem): ContractItem | null {
   // Nested lists are sub-points of an item, not items of their own: the text of its paragraphs, joined by a space.
   let joined = ''
   let last: ListItem['children'][number] | undefined
-  for (const child of item.children) {
+  for (let index = 0; index < item.children.length; index++) {
+    const child = item.children[index]!
     if (child.type !== 'paragraph') continue
     joined = last === undefined ? inlineText(child.children as Nodes[]) : joined + ' ' + inlineText(child.children as Nodes[])
     last = child

@@ -76,13 +76,23 @@ function firstAtOrAfter(values: readonly number[], value: number): number {
 
 /**
  * Point `index` characters into `text`, which starts at `start`: counts the
- * line breaks on the way (character by character: no match objects), so it
- * needs no source.
+ * line breaks on the way (jumping from LF to LF with `indexOf` where no CR
+ * comes first; character by character otherwise), so it needs no source.
  */
 export function advance(start: Point, text: string, index: number): Point {
   let line = start.line
   let column = start.column
   let lineBegin = 0
+  const carriageReturn = text.indexOf('\r')
+  if (carriageReturn === -1 || carriageReturn >= index) {
+    // No CR before `index` (most text): only LFs, found with `indexOf`.
+    for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) {
+      line++
+      column = 1
+      lineBegin = at + 1
+    }
+    return pointAt(start, line, column + (index - lineBegin), index)
+  }
   // Line endings as markdown counts them: LF, CRLF, or a lone CR; one that ends after `index` does not count.
   for (let at = 0; at < index; at++) {
     const code = text.charCodeAt(at)
@@ -94,9 +104,12 @@ export function advance(start: Point, text: string, index: number): Point {
     lineBegin = end
     at = end - 1
   }
-  const result: Point = {line, column: column + (index - lineBegin)}
-  if (start.offset !== undefined) result.offset = start.offset + index
-  return result
+  return pointAt(start, line, column + (index - lineBegin), index)
+}
+
+/** The point at `line` and `column`, `index` characters after `start`: with an offset when `start` has one. */
+function pointAt(start: Point, line: number, column: number, index: number): Point {
+  return start.offset === undefined ? {line, column} : {line, column, offset: start.offset + index}
 }
 
 export function span(start: Point, end: Point): Position {

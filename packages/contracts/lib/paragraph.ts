@@ -75,7 +75,8 @@ export function readParagraphFields(
 function readLines(lines: Segment[][], locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
   const fields: ContractField[] = []
   let lastLineIsField = false
-  for (const line of lines) {
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!
     const field = readLabelLine(line, locator, dialects)
     if (field) {
       fields.push(field)
@@ -117,7 +118,8 @@ function attachList(field: ContractField, list: List, locator: Locator, dialects
   let target = field
   let lastLineIsField = false
   target.hasList = true
-  for (const item of list.children) {
+  for (let index = 0; index < list.children.length; index++) {
+    const item = list.children[index]!
     lastLineIsField = false
     const cut = lazyLabel(item, locator, dialects)
     if (!cut) {
@@ -165,8 +167,8 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   const before = item.children.slice(0, paragraph).filter((child) => child.type === 'paragraph')
   const parts = before.map((child) => inlineText(child.children))
   let end = before[before.length - 1]?.position?.end
-  for (const line of lines) {
-    const value = readValue(line, locator)
+  for (let index = 0; index < lines.length; index++) {
+    const value = readValue(lines[index]!, locator)
     if (!value.position) continue
     parts.push(value.text)
     end = value.position.end
@@ -186,12 +188,13 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
  */
 export function mayHoldLabel(children: readonly PhrasingContent[], dialects: readonly ParagraphDialect[]): boolean {
   let atLineStart = true
-  for (const node of children) {
+  for (let index = 0; index < children.length; index++) {
+    const node = children[index]!
     const text = node.type === 'text' ? node.value : null
     // An empty text is no segment of a line: the next node is where the line starts.
     if (text === '') continue
     if (atLineStart || (text !== null && hasLineEnding(text))) {
-      for (const dialect of dialects) if (dialect.mayStartLabel(node)) return true
+      for (let each = 0; each < dialects.length; each++) if (dialects[each]!.mayStartLabel(node)) return true
     }
     atLineStart = node.type === 'break' || (text !== null && endsWithLineEnding(text))
   }
@@ -205,7 +208,8 @@ function endsWithLineEnding(text: string): boolean {
 
 /** A label line in any paragraph dialect, as a field. */
 export function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
-  for (const dialect of dialects) {
+  for (let index = 0; index < dialects.length; index++) {
+    const dialect = dialects[index]!
     const found = dialect.readLabel(line, locator)
     if (!found) continue
     const value = readValue(found.rest, locator)

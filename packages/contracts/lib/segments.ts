@@ -48,7 +48,8 @@ for (const character of "0123456789 _-/&()'") labelCharacter[character.charCodeA
 /** The lines of a paragraph’s inline content, split at line endings and hard breaks. */
 export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
   const lines: Segment[][] = [[]]
-  for (const node of children) {
+  for (let index = 0; index < children.length; index++) {
+    const node = children[index]!
     if (node.type === 'break') {
       lines.push([])
     } else if (node.type === 'text' && !hasLineEnding(node.value)) {
@@ -73,7 +74,8 @@ export function splitLines(children: readonly PhrasingContent[]): Segment[][] {
 
 /** Whether `splitLines` cuts inline content in more than one line: a hard break, or a text with a line ending. */
 export function hasLineBreak(children: readonly PhrasingContent[]): boolean {
-  for (const node of children) {
+  for (let index = 0; index < children.length; index++) {
+    const node = children[index]!
     if (node.type === 'break') return true
     if (node.type === 'text' && hasLineEnding(node.value)) return true
   }
@@ -85,8 +87,9 @@ export function readValue(segments: Segment[], locator: Locator): {text: string;
   let text = ''
   let start: Point | undefined
   let end: Point | undefined
-  for (const segment of segments) {
-    const {node} = segment
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index]!
+    const node = segment.node
     if (node.type === 'text') {
       const part = node.value.slice(segment.from, segment.to)
       const lead = part.length - part.trimStart().length

@@ -43,9 +43,10 @@ export function lineAfter(value: string, end: number): number | undefined {
 
 /** Whether `test` holds for some line, given as its start and end offsets in `value`. */
 export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
+  const lineEnd = lineEndFinder(value)
   let start = 0
   for (;;) {
-    const end = lineEndOf(value, start)
+    const end = lineEnd(start)
     if (test(start, end)) return true
     if (end >= value.length) return false
     start = end + 1

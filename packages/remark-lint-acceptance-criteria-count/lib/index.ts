@@ -17,7 +17,8 @@ const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefine
       // `fail`, not `throw`: a plain message, without an error’s stack in the report.
       file.fail(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)
     }
-    for (const contract of contracts) {
+    for (let index = 0; index < contracts.length; index++) {
+      const contract = contracts[index]!
       const extra = contract.criteria[max]
       if (!extra) continue
       report(

@@ -41,8 +41,10 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
   function ({contracts}, file, options) {
     const phrases = Array.isArray(options) ? options : ((options as {phrases?: readonly string[]} | null)?.phrases ?? defaultVaguePhrases)
     const anyPhrase = anyPhrasePattern(phrases)
-    for (const contract of contracts) {
-      for (const criterion of contract.criteria) {
+    for (let index = 0; index < contracts.length; index++) {
+      const contract = contracts[index]!
+      for (let each = 0; each < contract.criteria.length; each++) {
+        const criterion = contract.criteria[each]!
         // Only a runnable command makes vague words checkable; `verified by: manual` does not.
         if (criterion.check?.command || !anyPhrase?.test(criterion.text)) continue
         for (const phrase of phrases) {

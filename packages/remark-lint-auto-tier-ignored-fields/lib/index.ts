@@ -8,12 +8,14 @@ import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields', function ({contracts}, file, _options, _slices, tool) {
   // A spec-kit, OpenSpec or Kiro unit needs its criteria whatever its tier: the tool's template asks for them.
   if (tool) return
-  for (const contract of contracts) {
+  for (let index = 0; index < contracts.length; index++) {
+    const contract = contracts[index]!
     if (contract.tier !== 'auto') continue
     // Suggest the fix in the dialect the tier is written in.
     const tierField = contract.fields.find((field) => field.key === 'verification')
     const verify = inlineCode(labelFor('verification', tierField?.dialect ?? contract.dialect) + ': verify')
-    for (const field of contract.fields) {
+    for (let each = 0; each < contract.fields.length; each++) {
+      const field = contract.fields[each]!
       if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
       if (field.items.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'

@@ -9,9 +9,11 @@ import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file, _options, _slices, tool) {
   // A spec-kit, OpenSpec or Kiro file names its sections as the tool's template does, in any language: no label of ours to suggest.
   if (tool) return
-  for (const contract of contracts) {
+  for (let index = 0; index < contracts.length; index++) {
+    const contract = contracts[index]!
     const first = new Map<FieldKey, ContractField>()
-    for (const field of contract.fields) {
+    for (let each = 0; each < contract.fields.length; each++) {
+      const field = contract.fields[each]!
       if (!field.key || !field.expectedLabel) continue
       if (field.label !== field.expectedLabel) {
         report(

@@ -6,7 +6,8 @@ import {describeContractProblem} from '@verification-tiers/contracts'
 import {contractRule, report} from '@verification-tiers/lint-rule'
 
 const remarkLintContractFrontmatter = contractRule('contract-frontmatter', function ({problems}, file) {
-  for (const problem of problems) {
+  for (let index = 0; index < problems.length; index++) {
+    const problem = problems[index]!
     // Tier conflicts and unread headings are the verification-tier rule’s.
     if (problem.kind !== 'yaml-syntax' && problem.kind !== 'field-shape') continue
     report(file, describeContractProblem(problem), problem.place, {actual: problem.actual})

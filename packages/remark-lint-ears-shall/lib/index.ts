@@ -13,8 +13,10 @@ const shall = /\bshall\b/i
 
 const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, file, _options, _slices, tool) {
   if (tool?.tool !== 'kiro') return
-  for (const contract of contracts) {
-    for (const criterion of contract.criteria) {
+  for (let index = 0; index < contracts.length; index++) {
+    const contract = contracts[index]!
+    for (let each = 0; each < contract.criteria.length; each++) {
+      const criterion = contract.criteria[each]!
       const start = earsStart.exec(criterion.text)
       if (!start || shall.test(criterion.text)) continue
       const keyword = start[1]!.toUpperCase()

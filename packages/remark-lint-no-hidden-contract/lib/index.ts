@@ -9,7 +9,8 @@ import {describeContractProblem} from '@verification-tiers/contracts'
 import {contractRule, report} from '@verification-tiers/lint-rule'
 
 const remarkLintNoHiddenContract = contractRule('no-hidden-contract', function ({problems}, file) {
-  for (const problem of problems) {
+  for (let index = 0; index < problems.length; index++) {
+    const problem = problems[index]!
     if (problem.kind === 'unread-heading') report(file, describeContractProblem(problem), problem.place)
   }
 })

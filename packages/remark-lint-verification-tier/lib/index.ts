@@ -9,14 +9,17 @@ import {describeContractProblem, isTier, readTier, tiers} from '@verification-ti
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, file) {
-  for (const problem of problems) {
+  for (let index = 0; index < problems.length; index++) {
+    const problem = problems[index]!
     if (problem.kind !== 'tier-conflict') continue
     const cause = problem.otherPlace ? {cause: {reason: `First tier ${inlineCode(problem.expected)} of ${problem.subject}`, place: problem.otherPlace}} : {}
     report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected], ...cause})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
-  for (const contract of contracts) {
-    for (const field of contract.fields) {
+  for (let index = 0; index < contracts.length; index++) {
+    const contract = contracts[index]!
+    for (let each = 0; each < contract.fields.length; each++) {
+      const field = contract.fields[each]!
       if (field.key !== 'verification') continue
       const value = readTier(field.value)
       if (isTier(value)) continue

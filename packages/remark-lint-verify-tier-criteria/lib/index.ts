@@ -29,7 +29,8 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
   'verify-tier-criteria',
   function ({contracts}, file, options, project) {
     const ignoreDefaultTier = options?.ignoreDefaultTier ?? false
-    for (const contract of contracts) {
+    for (let index = 0; index < contracts.length; index++) {
+      const contract = contracts[index]!
       if (contract.criteria.length > 0 || contract.steps.length > 0) continue
       const slices = project.slicesOf(contract)
       // In a slice graph: checked in each of its slices, as the gate checks it there.

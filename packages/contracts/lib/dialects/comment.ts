@@ -21,7 +21,8 @@ export const comment = {
   // Every line that is not blank is a comment, and there is one: looked at in place, as most blocks are code that is not.
   claims: (lines) => {
     let written = false
-    for (const line of lines) {
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index]!
       if (firstNonWhiteSpace(line) === -1) continue
       if (commentStart(line) === -1) return false
       written = true
