@@ -35,6 +35,24 @@ const namedHeading = /^[*_`]*contract[*_`]*\s*[:：][*_`]*\s*\S/iu
 // What may stand before the `#` on a line and still leave a heading to the eye: indentation
 // (non-breaking and invisible spaces too), quote markers, list markers and HTML tags, in any order.
 const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<[^<>\n]*>)*/u
+/**
+ * Whether the text after a heading's marks reads as a contract's: an id
+ * (`C-02: Name`, `C2: Name`) or `Contract: Name`.
+ */
+export function isContractHeadingSubject(subject: string): boolean {
+  return idHeading.test(subject) || namedHeading.test(subject)
+}
+
+// What every contract heading line holds, tested before the line is cut up: a number
+// (an id has one; a number outside ASCII is outside ASCII) or the word `contract`.
+// Most `#` lines (`## Why`, code comments) hold neither.
+const contractHeadingHint = /[0-9]|[^\u0000-\u007f]|contract/i
+
+/** Whether a line may hold a contract heading (`contractHeadingHint`): a line that does not, does not. */
+export function mayHoldContractHeading(line: string): boolean {
+  return contractHeadingHint.test(line)
+}
+
 // Full-width `＃` reads as `#` to the eye.
 const headingMarks = /^([#\uff03]+)([\s\u200b-\u200d\u2060]*)/u
 
@@ -131,14 +149,15 @@ function hashFinder(source: string): (from: number) => number {
 }
 
 function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
-  // A cheap test first: most lines hold no `#`.
+  // Cheap tests first: most lines hold no `#`, and most that do no number and no `contract`.
   if (!value.includes('#') && !value.includes('\uff03')) return null
+  if (!mayHoldContractHeading(value)) return null
   const prefix = linePrefix.exec(value)![0]
   const rest = value.slice(prefix.length)
   const marks = headingMarks.exec(rest)
   if (!marks) return null
   const subject = rest.slice(marks[0].length)
-  if (!idHeading.test(subject) && !namedHeading.test(subject)) return null
+  if (!isContractHeadingSubject(subject)) return null
   // What closes the markup around it (`-->`, `</summary>`) is not part of the heading.
   const trimmed = rest.replace(/(?:\s*(?:-->|<\/[^<>\n]*>))*\s*$/, '')
   return {
