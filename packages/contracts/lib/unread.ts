@@ -108,16 +108,24 @@ function lineStartOf(source: string, offset: number): number {
 /**
  * Lines of the source that read as contract headings, but for the lines
  * `skip` holds (line numbers). Only a line with a `#` (or `＃`) can: the
- * lines before the next one are counted, not read, and none after the last
- * one.
+ * lines before the next one are counted, not read (by their LFs alone where
+ * the source has no CR), and none after the last one.
  */
 export function* headingLines(source: string, skip: ReadonlySet<number> = noLines): Generator<HeadingLine> {
   const lineEnd = lineEndFinder(source)
   const hashes = hashFinder(source)
+  // Without a CR, the lines before the next mark are counted by their LFs alone, found with `indexOf`.
+  const lineFeedsOnly = !source.includes('\r')
   let hash = hashes(0)
   let line = 1
   let start = 0
   while (hash !== -1) {
+    if (lineFeedsOnly) {
+      for (let feed = source.indexOf('\n', start); feed !== -1 && feed < hash; feed = source.indexOf('\n', start)) {
+        line++
+        start = feed + 1
+      }
+    }
     const end = lineEnd(start)
     const next = lineAfter(source, end)
     if (hash < end) {
