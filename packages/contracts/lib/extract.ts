@@ -1,3 +1,4 @@
+import {appendAll} from './append.js'
 import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
 import {textOf} from './inline.js'
 import type {Point, Position} from 'unist'
@@ -123,7 +124,7 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
     current = null
   }
   const take = (draft: Draft, part: Part) => {
-    draft.fields.push(...part.fields)
+    appendAll(draft.fields, part.fields)
     if (part.end) draft.end = part.end
   }
 
@@ -167,7 +168,7 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
   }
   close()
   if (frontDraft) contracts.unshift(finish(frontDraft, problems))
-  if (locator.source !== null) problems.push(...findUnreadContracts(locator.source, tree, contracts).map(unreadProblem))
+  if (locator.source !== null) appendAll(problems, findUnreadContracts(locator.source, tree, contracts).map(unreadProblem))
   return {contracts, problems}
 }
 
@@ -184,7 +185,7 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     if (node.type === 'yaml' && index === 0) {
       for (const dialect of frontmatterDialects) {
         const read = dialect.read(node, locator)
-        problems.push(...read.problems)
+        appendAll(problems, read.problems)
         if (read.contract) frontmatter = {contract: read.contract, position: node.position}
       }
       continue
@@ -200,7 +201,7 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     part.end = node.position.end
     if (node.type === 'paragraph') {
       const read = readParagraphFields(node, children, index + 1, locator, paragraphDialects)
-      part.fields.push(...read.fields)
+      appendAll(part.fields, read.fields)
       part.marks ||= read.fields.some(marksContract)
       if (read.used > 0) {
         index += read.used
@@ -222,7 +223,7 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (!fields) continue
-      part.fields.push(...fields)
+      appendAll(part.fields, fields)
       // Fields in a fence of markdown or code show how a contract is written: they never make a heading a contract.
       if (!isShownFence(code)) part.marks ||= fields.some(marksContract)
     }
@@ -321,8 +322,8 @@ function finish(draft: Draft, problems: ContractProblem[]): Contract {
   for (let index = 0; index < fields.length; index++) {
     const field = fields[index]!
     readInlineItem(field)
-    if (field.key === 'acceptanceCriteria') criteria.push(...field.items)
-    else if (field.key === 'steps') steps.push(...field.items)
+    if (field.key === 'acceptanceCriteria') appendAll(criteria, field.items)
+    else if (field.key === 'steps') appendAll(steps, field.items)
     else if (field.key === 'slice' && field.value !== '') sliceField ??= field
   }
   const label = contractLabel(draft.id, draft.name)

@@ -1,3 +1,4 @@
+import {appendAll} from './append.js'
 import type {List, ListItem, Paragraph, PhrasingContent, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
@@ -56,7 +57,7 @@ export function readParagraphFields(
     const list = siblings[listIndex]
     if (list?.type === 'list' && list.position) {
       const more = attachList(last, list, locator, dialects)
-      fields.push(...more.fields)
+      appendAll(fields, more.fields)
       used = listIndex - from + 1
       index = listIndex + 1
       lastLineIsField = more.lastLineIsField
@@ -131,7 +132,7 @@ function attachList(field: ContractField, list: List, locator: Locator, dialects
     const head = cutItem(item, cut.paragraph, cut.lines.slice(0, cut.line), locator)
     if (head) addItem(target, head, head.position)
     const read = readLines(cut.lines.slice(cut.line), locator, dialects)
-    extra.push(...read.fields)
+    appendAll(extra, read.fields)
     target = read.fields[read.fields.length - 1] ?? target
     lastLineIsField = read.lastLineIsField
     if (lastLineIsField) target.hasList = true

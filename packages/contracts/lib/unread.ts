@@ -43,9 +43,9 @@ export function isContractHeadingSubject(subject: string): boolean {
   return idHeading.test(subject) || namedHeading.test(subject)
 }
 
-// What every contract heading line holds, tested before the line is cut up: a number
-// (an id has one; a number outside ASCII is outside ASCII) or the word `contract`.
-// Most `#` lines (`## Why`, code comments) hold neither.
+// What every contract heading line holds, tested before the line is cut up: a number (every id
+// has one: an ASCII digit, or a number of another script, which is outside ASCII) or the word
+// `contract`. Most `#` lines (`## Why`, code comments) hold neither.
 const contractHeadingHint = /[0-9]|[^\u0000-\u007f]|contract/i
 
 /** Whether a line may hold a contract heading (`contractHeadingHint`): a line that does not, does not. */

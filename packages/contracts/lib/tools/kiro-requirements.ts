@@ -1,3 +1,4 @@
+import {appendAll} from '../append.js'
 import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
 import type {Position} from 'unist'
 import {location} from 'vfile-location'
@@ -72,7 +73,7 @@ export function readRequirements(file: string, written: string, options: Require
   for (const [order, start] of starts.entries()) {
     const heading = nodes[start] as Heading
     const read = readRequirement({file, text, place, isMarker}, heading, nodes.slice(start + 1, ends[order]), options)
-    problems.push(...read.problems)
+    appendAll(problems, read.problems)
     const {contract} = read
     if (contract.id !== null) {
       const first = firstOfId.get(contract.id)
@@ -158,7 +159,7 @@ function readRequirement(
     if (!isMarker(node)) return
     const field = criteriaField(section, markerIndex, tierField, isMarker)
     fields.push(field)
-    criteria.push(...field.items)
+    appendAll(criteria, field.items)
     for (const unread of field.unread) {
       problems.push({file, line: unread.position.start.line, message: `Unexpected ${unread.kind} under the acceptance criteria of ${label}, expected list items, one criterion each`})
     }
@@ -239,7 +240,7 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
     end = node.position?.end ?? end
     if (node.type === 'list') {
       hasList = true
-      items.push(...listCriteria(node))
+      appendAll(items, listCriteria(node))
     } else {
       // The paragraph holding the tier field is read as the tier, not as unread text.
       const holdsTier = tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph'

@@ -1,3 +1,4 @@
+import {appendAll} from '../append.js'
 import type {Position} from 'unist'
 import type {Heading, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
@@ -156,7 +157,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
     // A scenario's lines are the requirement's too: its tier may be stated there, and it ends where they end.
     scenario?.body.push(node)
     if (requirement) requirement.body.push(node)
-    else if (section === 'RENAMED') requirements.push(...readRenames(file, node, problems))
+    else if (section === 'RENAMED') appendAll(requirements, readRenames(file, node, problems))
   }
   closeRequirement()
 

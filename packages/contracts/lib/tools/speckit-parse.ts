@@ -1,3 +1,4 @@
+import {appendAll} from '../append.js'
 import {splitCheck} from '../criterion.js'
 import {analyzeContracts} from '../extract.js'
 import type {Contract, ContractAnalysis, ContractField, ContractItem} from '../types.js'
@@ -112,7 +113,10 @@ export function asStory(contract: Contract): Contract {
   const steps: ContractItem[] = []
   if (test && test !== scenarios) {
     if (test.value !== '') steps.push({text: test.value, position: test.valuePosition ?? test.position, check: null})
-    else steps.push(...test.items, ...test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null})))
+    else {
+      appendAll(steps, test.items)
+      appendAll(steps, test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null})))
+    }
   }
   const name = contract.name.replace(trailingPriority, '')
   const tier = contract.tier !== null && /^manual$/i.test(contract.tier) ? 'verify' : contract.tier

@@ -1,0 +1,8 @@
+/**
+ * Push every value of `values` onto `target`, in order. Not
+ * `target.push(...values)`: that passes each value as an argument, and
+ * throws past about 120,000 of them, a list a long document can hold.
+ */
+export function appendAll<Value>(target: Value[], values: readonly Value[]): void {
+  for (let index = 0; index < values.length; index++) target.push(values[index]!)
+}
