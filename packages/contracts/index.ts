@@ -3,6 +3,8 @@ export type {ReadOptions} from './lib/extract.js'
 export {splitCheck} from './lib/criterion.js'
 // For readers of other tools' files, so criteria read the same everywhere.
 export {collapse, inlineText} from './lib/inline.js'
+// What messages show a value in, here and in the lint rules.
+export {inlineCode} from './lib/inline-code.js'
 export {dialects} from './lib/dialects/index.js'
 export type {DialectModule, FenceDialect, FrontmatterDialect, LabelAt, ParagraphDialect} from './lib/dialects/dialect.js'
 export * from './terms.js'

@@ -1,6 +1,7 @@
 import type {Code, Html, Nodes, Parents, Root} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Position} from 'unist'
+import {inlineCode} from './inline-code.js'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
 import {lineAfter, lineEndFinder} from './text-lines.js'
@@ -281,7 +282,7 @@ function inCode(node: Code, heading: HeadingLine, source: string): {reason: stri
   if (!opening) return {reason: 'in indented code', fix: 'remove the indentation'}
   const fence = opening[1]!
   if (!isClosed(source.slice(start, end), fence)) {
-    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${codeSpan(fence)} above it`}
+    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${inlineCode(fence)} above it`}
   }
   // A closed fence with a language shows an example, and so does a template of a heading in any fence.
   if (node.lang || isTemplate(heading)) return null
@@ -291,14 +292,6 @@ function inCode(node: Code, heading: HeadingLine, source: string): {reason: stri
 /** A heading whose name is a placeholder (`### Contract: {Name}`, `### C-01: <name>`) shows how to write one. */
 function isTemplate(heading: HeadingLine): boolean {
   return /^#+\s*[^:.\s]+\s*[:.]?\s*(?:\{[^}]*\}|<[^>]*>)/u.test(heading.text.replace(/^#+\s*contract\s*[:：]/iu, '# x:'))
-}
-
-/** Inline code holding `value`, backticks included. */
-function codeSpan(value: string): string {
-  const longest = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length))
-  const delimiter = '`'.repeat(longest + 1)
-  const pad = longest > 0 ? ' ' : ''
-  return delimiter + pad + value + pad + delimiter
 }
 
 /** Whether a fenced code block’s source ends with a closing fence (it runs to the end of the file otherwise). */

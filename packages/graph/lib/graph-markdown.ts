@@ -70,7 +70,7 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
       current = {node, fields: []}
       headings.push(current)
     } else if (current) {
-      current.fields.push(...fieldsOf(node, children[index + 1]))
+      for (const field of fieldsOf(node, children[index + 1])) current.fields.push(field)
     }
   }
   const unread: Array<{node: Heading; token: string}> = []

@@ -1,5 +1,6 @@
 import type {Root} from 'mdast'
 import {analyzeContracts} from '@verification-tiers/contracts'
+export {inlineCode} from '@verification-tiers/contracts'
 import type {ContractAnalysis} from '@verification-tiers/contracts'
 import {readToolFile} from '@verification-tiers/contracts/tools'
 import type {ToolFileReading} from '@verification-tiers/contracts/tools'
@@ -120,9 +121,4 @@ function withoutStackTrace<Made>(make: () => Made): Made {
   } finally {
     Error.stackTraceLimit = limit
   }
-}
-
-/** Inline code in a message: `` `value` ``. */
-export function inlineCode(value: string): string {
-  return '`' + value + '`'
 }

@@ -61,7 +61,7 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
     const entry = entries.get(keyOf(vfile))
     if (!entry || entry.content !== digest(String(vfile.value)) || entry.environment !== (await environmentOf(vfile.path))) return undefined
     const replayed = new VFile({path: vfile.path, cwd: vfile.cwd, value: vfile.value})
-    replayed.messages.push(...entry.messages.map((data) => fromMessageData(data, replayed.path)))
+    for (const data of entry.messages) replayed.messages.push(fromMessageData(data, replayed.path))
     return replayed
   }
   return {

@@ -54,7 +54,7 @@ async function lintFound(settings: LintSettings, files: readonly VFile[]): Promi
     const found = copies.get(path.resolve(settings.cwd, linted.path))
     if (!found) continue
     const result = new VFile({path: found.path, cwd: found.cwd, value: linted.value})
-    result.messages.push(...linted.messages)
+    for (const message of linted.messages) result.messages.push(message)
     results.set(found, result)
   }
   return results

@@ -77,7 +77,7 @@ export async function openTextLintCache(cacheFile: string, files: readonly FileT
           continue
         }
         const vfile = new VFile({path: file, cwd, value: text})
-        vfile.messages.push(...messages.map((data) => fromMessageData(data, file)))
+        for (const data of messages) vfile.messages.push(fromMessageData(data, file))
         kept.push(vfile)
       }
       await cache.store(kept)

@@ -250,7 +250,7 @@ async function contractFiles(folder: string, depth = 0): Promise<string[]> {
     if (entry.name.startsWith('.')) continue
     const full = path.join(folder, entry.name)
     if (entry.isDirectory()) {
-      if (depth < 8) files.push(...(await contractFiles(full, depth + 1)))
+      if (depth < 8) for (const file of await contractFiles(full, depth + 1)) files.push(file)
     } else if (contractFileName.test(entry.name)) {
       files.push(full)
     }
@@ -375,7 +375,7 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
     }
     slice.contracts.push(loaded)
   }
-  problems.push(...unslicedProblems(contracts, slices, graph.from))
+  for (const problem of unslicedProblems(contracts, slices, graph.from)) problems.push(problem)
   return {slices, problems}
 }
 

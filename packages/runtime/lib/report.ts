@@ -21,7 +21,7 @@ export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): Ti
       warnings.push(`${contract.label}: auto tier lists acceptance criteria or steps, which are ignored`)
     }
   }
-  warnings.push(...slice.nothingToCheck.map(nothingToCheckWarning))
+  for (const label of slice.nothingToCheck) warnings.push(nothingToCheckWarning(label))
   const deprecation = deprecationWarning(config)
   if (deprecation) warnings.push(deprecation)
   return {

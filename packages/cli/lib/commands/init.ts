@@ -165,7 +165,7 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
     if (settings.ci) {
       const baselineSteps = await planLintBaseline(cwd, contractsFolder(tool))
       await apply(written(baselineSteps))
-      steps.push(...baselineSteps)
+      for (const step of baselineSteps) steps.push(step)
     }
     const planned = written(steps)
     const verb = (each: PlannedFile) => (settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated')

@@ -103,7 +103,8 @@ function requirementStarts(nodes: readonly RootContent[], markers: readonly numb
   nodes.forEach((node, index) => {
     if (isMarker.has(index)) {
       const depth = node.type === 'heading' ? node.depth : 7
-      const above = Math.max(-1, ...lastAt.slice(1, depth).filter((index) => index !== undefined))
+      let above = -1
+      for (let level = 1; level < depth; level++) above = Math.max(above, lastAt[level] ?? -1)
       const heading = nodes[above]
       if (heading?.type === 'heading' && heading.depth > 1) starts.add(above)
     }

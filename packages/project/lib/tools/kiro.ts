@@ -95,9 +95,9 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       reading.problems.push({file: requirementsFile, line: null, message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`})
     }
     // Lines that hid a requirement say why a file has none.
-    reading.problems.push(...read.problems)
+    for (const problem of read.problems) reading.problems.push(problem)
     if (read.contracts.length === 0) continue
-    reading.contracts.push(...read.contracts)
+    for (const contract of read.contracts) reading.contracts.push(contract)
     reading.slices.push({
       id: feature,
       name: feature,

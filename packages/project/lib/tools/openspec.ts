@@ -129,7 +129,7 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
       contracts.push(reading.contracts.at(-1)!)
     }
     // In the order of the file, as a person reads it.
-    problems.push(...fileProblems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)))
+    for (const problem of fileProblems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))) problems.push(problem)
   }
 
   const tasksFile = path.join(dir, 'tasks.md')
@@ -150,7 +150,7 @@ async function markdownFiles(folder: string, problems: ProjectProblem[], depth =
     if (entry.name.startsWith('.')) continue
     const full = path.join(folder, entry.name)
     if (entry.isDirectory()) {
-      if (depth < 8) files.push(...(await markdownFiles(full, problems, depth + 1)))
+      if (depth < 8) for (const file of await markdownFiles(full, problems, depth + 1)) files.push(file)
       else problems.push({file: full, line: null, message: 'Unexpected folder nested more than 8 deep in specs/, expected specs/<capability>/spec.md'})
     } else if (/\.md$/i.test(entry.name)) {
       files.push(full)

@@ -53,9 +53,9 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
       continue
     }
     const feature = await readFeature(folder, name)
-    reading.problems.push(...feature.problems)
+    for (const problem of feature.problems) reading.problems.push(problem)
     if (feature.contracts.length === 0) continue
-    reading.contracts.push(...feature.contracts)
+    for (const contract of feature.contracts) reading.contracts.push(contract)
     reading.slices.push({
       id: name,
       name: feature.title ?? name,
