@@ -158,15 +158,20 @@ describe('tiers lint: what it prints', {timeout: 120_000}, () => {
     })
   })
 
-  it.runIf(existsSync('/usr/bin/script')).concurrent('colour at a terminal, unless NO_COLOR is set', async () => {
+  // The bin asks whether stderr is a terminal; what the environment changes there is the test below.
+  it.runIf(existsSync('/usr/bin/script')).concurrent('colour at a terminal', async () => {
     const cwd = await project({'a.md': bare('C-01', 'Login')})
-    const atTerminal = (extra: Record<string, string | undefined>) =>
-      runProcess('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(tiersBin)} lint a.md`, '/dev/null'], {cwd, env: {...env, ...extra}})
-    const [colour, none, empty] = await Promise.all([atTerminal({}), atTerminal({NO_COLOR: '1'}), atTerminal({NO_COLOR: ''})])
+    const colour = await runProcess('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(tiersBin)} lint a.md`, '/dev/null'], {cwd, env})
     expect(colour.stdout).toContain('\u001B[33mwarning\u001B[39m')
-    expect(none.stdout).toContain('warning')
-    expect(none.stdout).not.toContain('\u001B[')
-    expect(empty.stdout).toContain('\u001B[')
+  })
+
+  // The settings the bin's run gets (`parseLintArgs`, told stderr is a terminal); that `color` in them is the report's colours is the pipe's cases above.
+  it.concurrent('at a terminal, none with NO_COLOR set; an empty NO_COLOR is not set', async () => {
+    const {parseLintArgs} = await import('../packages/cli/dist/lib/commands/lint.js')
+    const atTerminal = (extra: Record<string, string>) => parseLintArgs(['a.md'], process.cwd(), extra, {stdout: false, stderr: true})?.color
+    expect([atTerminal({}), atTerminal({NO_COLOR: '1'}), atTerminal({NO_COLOR: ''}), atTerminal({NO_COLOR: '1', FORCE_COLOR: '1'})]).toEqual([true, false, true, true])
+    // Not at a terminal, none unless asked for.
+    expect(parseLintArgs(['a.md'], process.cwd(), {}, {stdout: true, stderr: false})?.color).toBe(false)
   })
 
   it.concurrent('an unknown option: one line in the tiers form, with the option meant when one is close', async () => {

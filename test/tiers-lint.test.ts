@@ -16,7 +16,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {reportOn} from './helpers/stylish-report.js'
+import {linesByFile, reportOn} from './helpers/stylish-report.js'
 import {linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
@@ -51,7 +51,7 @@ interface Compared {
 }
 
 interface CompareOptions {
-  /** Compare the coloured reports too (each run costs a second; a few scenarios cover colour). */
+  /** Compare the coloured reports too (each run costs a second; one scenario, of every kind of line, covers colour). */
   color?: boolean
   /** remark’s arguments where they differ from tiers lint’s (default: the same). */
   remarkArgs?: readonly string[]
@@ -91,8 +91,10 @@ async function compare(cwd: string, args: readonly string[], options: CompareOpt
 
 const presetConfig = JSON.stringify({plugins: [preset]})
 
-/** Real contract shapes, GRAPH.md projects, the large generated contract file and the evidence project. */
-const fixtureCopies = {'real-shapes': 'test/fixtures/real-shapes', 'graph-md': 'test/fixtures/graph-md', 'evidence-project': 'test/fixtures/evidence-project', 'large-contracts.md': 'test/fixtures/large-contracts.md'}
+/** Real contract shapes, GRAPH.md projects and the evidence project. */
+const shapeCopies = {'real-shapes': 'test/fixtures/real-shapes', 'graph-md': 'test/fixtures/graph-md', 'evidence-project': 'test/fixtures/evidence-project'}
+/** Those and the large generated contract file (its five shapes are theirs, two hundred times). */
+const fixtureCopies = {...shapeCopies, 'large-contracts.md': 'test/fixtures/large-contracts.md'}
 const brokenCopy = {'broken-contracts': 'content/examples/broken-contracts'}
 
 // Contracts -----------------------------------------------------------------
@@ -122,7 +124,8 @@ const contracts = [cartTotal, orderHistory, spendHeader, orderEmail].join('\n')
 
 // The example projects ----------------------------------------------------
 
-const examplesReport = [
+/** The report on the example projects, with an ignored file, a missing file (in `cwd`) and a file given a second time. */
+const examplesReport = (cwd: string) => [
   'broken-contracts/CONTRACTS.md',
   '11:19-11:25 error   Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`                                                                                                        verification-tier            remark-lint',
   '18:1-18:25  warning Unexpected verify contract C-02 PaymentForm without acceptance criteria or steps, expected at least one criterion or step                                                         verify-tier-criteria         remark-lint',
@@ -135,34 +138,46 @@ const examplesReport = [
   'broken-contracts/contracts/C-06.md',
   '6:22-6:67   warning Unexpected `acceptance_criteria` as text, expected a list                                                                                                                         contract-frontmatter         remark-lint',
   '',
+  // remark lints a file given twice once, and reports it twice: its messages
+  // under the first entry, `no issues found` for the second.
+  'broken-contracts/contracts/C-06.md: no issues found',
   'greenlight-project/.greenlight/CONTRACTS.md',
   '84:1-84:28  warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria         remark-lint',
   '',
   'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
+  'missing.md',
+  '            error   No such file or folder',
+  '  [cause]:',
+  `    Error: ENOENT: no such file or directory, stat '${path.join(cwd, 'missing.md')}'`,
   '',
-  '9 messages (✖ 1 error, ⚠ 8 warnings)',
+  'vendor/x.md',
+  '            error   Cannot process specified file: it’s ignored',
+  '',
+  '11 messages (✖ 3 errors, ⚠ 8 warnings)',
   ''
 ].join('\n')
 
 describe('tiers lint and remark: the example projects', {timeout: 180_000}, () => {
   const examplesProject = () =>
-    project({'.remarkrc.json': presetConfig}, {'greenlight-project': 'content/examples/greenlight-project', 'broken-contracts': 'content/examples/broken-contracts'})
+    project(
+      {'.remarkrc.json': presetConfig, '.remarkignore': 'vendor/\n', 'vendor/x.md': cartTotal},
+      {'greenlight-project': 'content/examples/greenlight-project', 'broken-contracts': 'content/examples/broken-contracts'}
+    )
   const both = ['broken-contracts', 'greenlight-project/.greenlight']
 
-  it.concurrent('report the same for both projects', async () => {
+  // In the same run, with and without colours: files that cannot be linted (an ignored one given, a missing one) and a file given twice.
+  it.concurrent('report the same for both projects, and for an explicitly given ignored file, a missing file and a file given twice', async () => {
     const cwd = await examplesProject()
-    const {plain, colored} = await compare(cwd, both, {color: true})
-    expect(plain).toEqual({code: 1, stdout: '', stderr: examplesReport})
+    const {plain, colored} = await compare(cwd, [...both, 'vendor/x.md', 'missing.md', 'broken-contracts/contracts/C-06.md'], {color: true})
+    expect(plain).toEqual({code: 1, stdout: '', stderr: examplesReport(cwd)})
     expect(colored?.stderr).toContain('\u001B[4m\u001B[31mbroken-contracts/CONTRACTS.md\u001B[39m\u001B[24m\n')
   })
 
-  it.concurrent('report the same with `--quiet` (of `.`) and `--silent`', async () => {
+  // `--quiet` is compared on `.` in the test files' project (which files).
+  it.concurrent('report the same with `--silent`', async () => {
     const cwd = await examplesProject()
-    const [quiet, silent] = await Promise.all([compare(cwd, ['-q', '.']), compare(cwd, ['--silent', ...both])])
-    // `.` takes in the hidden `.greenlight` folder; `--quiet` leaves out C-06.md, which has no messages.
-    expect(quiet.plain.stderr).toContain('greenlight-project/.greenlight/CONTRACTS.md\n')
-    expect(quiet.plain.stderr).not.toContain('C-06.md: no issues found')
-    expect(silent.plain).toEqual({
+    const {plain} = await compare(cwd, ['--silent', ...both])
+    expect(plain).toEqual({
       code: 1,
       stdout: '',
       stderr: [
@@ -175,22 +190,30 @@ describe('tiers lint and remark: the example projects', {timeout: 180_000}, () =
     })
   })
 
-  it.concurrent('exit the same with and without `--frail` on warnings only', async () => {
+  // Without `--frail`, warnings only exit 0 as in remark: `a single \`.markdown\` file` (which files).
+  it.concurrent('exit the same with `--frail` on warnings only', async () => {
     const cwd = await examplesProject()
-    const [normal, frail] = await Promise.all([
-      compare(cwd, ['greenlight-project/.greenlight']),
-      compare(cwd, ['--frail', 'greenlight-project/.greenlight'])
-    ])
-    expect(normal.plain.code).toBe(0)
-    expect(frail.plain.code).toBe(1)
-    expect(frail.plain.stderr).toBe(normal.plain.stderr)
+    const {plain} = await compare(cwd, ['--frail', 'greenlight-project/.greenlight'])
+    expect(plain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'greenlight-project/.greenlight/CONTRACTS.md',
+        '84:1-84:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint',
+        '',
+        'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
+        '',
+        '⚠ 1 warning',
+        ''
+      ].join('\n')
+    })
   })
 })
 
 // This repository's fixtures ----------------------------------------------
 
 describe('tiers lint and remark: the test fixtures', {timeout: 180_000}, () => {
-  // Real contract shapes, GRAPH.md projects, the large generated contract file and the evidence project.
+  // Real contract shapes, GRAPH.md projects, the large generated contract file (with the preset) and the evidence project.
   it.concurrent('report the same, with the preset and with the strict preset', async () => {
     const {plain} = await eachFolderItsConfiguration()
     // Colours are compared on the example projects; here, the reports of many shapes.
@@ -199,6 +222,8 @@ describe('tiers lint and remark: the test fixtures', {timeout: 180_000}, () => {
     expect(preset).toMatch(/ error /)
     expect(preset).toContain('fixtures-preset/large-contracts.md\n')
     expect(preset).toContain('fixtures-preset/real-shapes/')
+    expect(strictReport).toContain('fixtures-strict/real-shapes/')
+    expect(strictReport).toMatch(/ explicit-verification-tier /)
     expect(strictReport.replaceAll('fixtures-strict/', 'fixtures-preset/')).not.toBe(preset)
   })
 })
@@ -269,72 +294,52 @@ describe('tiers lint and remark: which files', {timeout: 180_000}, () => {
     'docs/notes.txt': cartTotal,
     'docs/deep/d.md': orderEmail,
     'drafts/e.md': cartTotal,
-    'vendor/x.md': cartTotal
+    'vendor/x.md': cartTotal,
+    '.greenlight/CONTRACTS.md': spendHeader,
+    '.greenlight/clean.md': '# Clean\n'
   }
 
-  it.concurrent('`.` with `.remarkignore`', async () => {
+  it.concurrent('`.` with `.remarkignore`, and `-q`', async () => {
     const cwd = await project(files)
-    const {plain} = await compare(cwd, ['.'])
+    const {plain} = await compare(cwd, ['-q', '.'])
     expect(plain.stderr).toContain('docs/b.markdown\n')
     expect(plain.stderr).toContain('docs/c.mdown\n')
     expect(plain.stderr).not.toContain('vendor/')
     expect(plain.stderr).not.toContain('notes.txt')
+    // `.` takes in the hidden `.greenlight` folder; `--quiet` leaves out the files without messages.
+    expect(plain.stderr).toContain('.greenlight/CONTRACTS.md\n')
+    expect(plain.stderr).not.toContain('no issues found')
   })
 
-  it.concurrent('`--ignore-pattern`, `--ignore-path`, `--no-ignore`', async () => {
+  // `--ignore-path` and `--ignore-pattern` in one run: each leaves out its own files.
+  it.concurrent('`--ignore-pattern` and `--ignore-path`', async () => {
     const cwd = await project(files)
-    const [pattern, ignorePath, noIgnore] = await Promise.all([
-      compare(cwd, ['--ignore-pattern', 'drafts/**', '--ignore-pattern', 'docs/deep/**,README.md', '.']),
-      compare(cwd, ['--ignore-path', '.lintignore', '.']),
-      compare(cwd, ['--no-ignore', '.'])
-    ])
-    expect(pattern.plain.stderr).not.toContain('drafts/')
-    expect(pattern.plain.stderr).not.toContain('README.md')
-    expect(ignorePath.plain.stderr).not.toContain('docs/b.markdown')
-    expect(noIgnore.plain.stderr).toContain('vendor/x.md\n')
+    const {plain} = await compare(cwd, ['--ignore-pattern', 'drafts/**', '--ignore-path', '.lintignore', '--ignore-pattern', 'docs/deep/**,README.md', '.'])
+    expect(plain.stderr).not.toContain('drafts/')
+    expect(plain.stderr).not.toContain('README.md')
+    expect(plain.stderr).not.toContain('docs/b.markdown')
+    expect(plain.stderr).toContain('docs/c.mdown\n')
+    // `--ignore-path` replaces `.remarkignore`, which is not read then.
+    expect(plain.stderr).toContain('vendor/x.md\n')
   })
 
-  it.concurrent('globs, a folder, explicit files', async () => {
+  it.concurrent('globs, a folder, explicit files; `--no-ignore`', async () => {
     const cwd = await project(files)
-    const [glob] = await Promise.all([compare(cwd, ['**/*.md']), compare(cwd, ['docs', 'contracts.md', 'docs/notes.txt'])])
+    const [glob, given] = await Promise.all([compare(cwd, ['**/*.md']), compare(cwd, ['--no-ignore', 'docs', 'contracts.md', 'docs/notes.txt', 'vendor'])])
     expect(glob.plain.stderr).not.toContain('b.markdown')
     expect(glob.plain.stderr).toMatch(/^vendor\/x\.md\n +error +Cannot process specified file: it’s ignored$/m)
+    expect(given.plain.stderr).toContain('docs/b.markdown\n')
+    expect(given.plain.stderr).toContain('docs/notes.txt\n')
+    // Not ignored, though `.remarkignore` names it.
+    expect(given.plain.stderr).toMatch(/^vendor\/x\.md\n3:19-3:25 +error +Unexpected verification tier/m)
   })
 
-  // remark lints a file given twice once, and reports it twice: its messages
-  // under the first entry, `no issues found` for the second.
-  it.concurrent('a file given twice', async () => {
-    const cwd = await project(files)
-    await compare(cwd, ['docs/a.md', 'docs/a.md'])
-  })
-
-  it.concurrent('an explicitly given ignored file and a missing file', async () => {
-    const cwd = await project(files)
-    const {plain} = await compare(cwd, ['vendor/x.md', 'docs/a.md', 'missing.md'], {color: true})
-    expect(plain).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: [
-        'docs/a.md',
-        '3:19-3:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint',
-        '',
-        'missing.md',
-        '          error No such file or folder',
-        '  [cause]:',
-        `    Error: ENOENT: no such file or directory, stat '${path.join(cwd, 'missing.md')}'`,
-        '',
-        'vendor/x.md',
-        '          error Cannot process specified file: it’s ignored',
-        '',
-        '✖ 3 errors',
-        ''
-      ].join('\n')
-    })
-  })
-
+  // Warnings only: without `--frail`, exit 0 as in remark.
   it.concurrent('a single `.markdown` file', async () => {
     const cwd = await project(files)
-    await compare(cwd, ['docs/b.markdown'])
+    const {plain} = await compare(cwd, ['docs/b.markdown'])
+    expect(plain.code).toBe(0)
+    expect(plain.stderr).toMatch(/^docs\/b\.markdown\n.* warning /)
   })
 })
 
@@ -364,13 +369,11 @@ describe('tiers lint and remark: files without contracts', {timeout: 180_000}, (
     expect(report).toContain('contract-frontmatter')
   })
 
-  it.concurrent('without a configuration file, and one file at a time', async () => {
+  // A file given alone is compared in `a single \`.markdown\` file` (which files): the same paths to the engine.
+  it.concurrent('without a configuration file', async () => {
     const cwd = await project(withoutContracts)
-    const use = ['--use', preset]
-    await Promise.all([
-      compare(cwd, ['.'], {remarkArgs: [...use, '.']}),
-      compare(cwd, ['bad-comment.md'], {remarkArgs: [...use, 'bad-comment.md']})
-    ])
+    const {plain} = await compare(cwd, ['.'], {remarkArgs: ['--use', preset, '.']})
+    expect(plain.stderr).toContain('bad-comment.md\n')
   })
 })
 
@@ -423,6 +426,12 @@ describe('tiers lint and remark: documents beyond the plain subset', {timeout: 1
 // Each folder with its configuration, in one run ------------------------------
 
 /**
+ * The `[cause]` stacks of a configuration that cannot be read name the files
+ * of the code that threw: leave out their `at …` frames, keep every other line.
+ */
+const frames = (stderr: string) => stderr.replace(/^ *at .*\n/gm, '')
+
+/**
  * Scenarios that differ only in their configuration file, each in a folder
  * of its own: `.` lints them all in one run of remark and one of tiers lint
  * (a run's cost is mostly remark's start), each file with the nearest
@@ -431,7 +440,8 @@ describe('tiers lint and remark: documents beyond the plain subset', {timeout: 1
  */
 const folderScenarios: Record<string, {files: Record<string, string>; copies?: Record<string, string>}> = {
   'fixtures-preset': {files: {'.remarkrc.json': presetConfig}, copies: fixtureCopies},
-  'fixtures-strict': {files: {'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies: fixtureCopies},
+  // The large file with the preset only: its size is the point there, and the strict rules' report is the shapes'.
+  'fixtures-strict': {files: {'.remarkrc.json': JSON.stringify({plugins: [strict]})}, copies: shapeCopies},
   strict: {files: {'.remarkrc.json': JSON.stringify({plugins: [strict]}), 'contracts.md': contracts}, copies: brokenCopy},
   recommended: {
     files: {
@@ -458,6 +468,7 @@ const folderScenarios: Record<string, {files: Record<string, string>; copies?: R
   },
   'no-contracts': {files: {...withoutContracts, '.remarkrc.json': presetConfig}},
   beyond: {files: {...outside, '.remarkrc.json': presetConfig}},
+  'broken-config': {files: {'.remarkrc.json': '{"plugins": [', 'a.md': cartTotal, 'b.md': 'Prose.\n'}},
   'beyond-directive': {
     files: {
       ...outside,
@@ -488,7 +499,7 @@ const eachFolderItsConfiguration = (): Promise<Compared> =>
       for (const [into, from] of Object.entries(scenario.copies ?? {})) copies[`${folder}/${into}`] = from
     }
     const cwd = await project(files, copies)
-    const compared = await compare(cwd, ['.'])
+    const compared = await compare(cwd, ['.'], {normalize: frames})
     // Every folder is in the report: none was left out of the run.
     for (const folder of Object.keys(folderScenarios)) expect(reportOn(compared.plain.stderr, folder), folder).not.toBe('')
     return compared
@@ -497,15 +508,16 @@ const eachFolderItsConfiguration = (): Promise<Compared> =>
 // Broken configuration ----------------------------------------------------
 
 describe('tiers lint and remark: a `.remarkrc.json` that is not JSON', {timeout: 180_000}, () => {
+  // In a folder of the run of every configuration; colours of a fatal message and its cause are the ignored and missing files' (the example projects).
   it.concurrent('report a fatal error for each file', async () => {
-    const cwd = await project({'.remarkrc.json': '{"plugins": [', 'a.md': cartTotal, 'b.md': 'Prose.\n'})
-    // The `[cause]` stacks name the files of the code that threw: leave out
-    // their `at …` frames, keep every other line.
-    const frames = (stderr: string) => stderr.replace(/^ *at .*\n/gm, '')
-    const {plain} = await compare(cwd, ['.'], {normalize: frames, color: true})
+    const {plain} = await eachFolderItsConfiguration()
     expect(plain.code).toBe(1)
-    expect(plain.stderr.split('\n').slice(0, 4)).toEqual(['a.md', ' error Cannot process file', '  [cause]:', '    Error: Cannot parse file `.remarkrc.json`'])
-    expect(frames(plain.stderr)).toContain('  [cause]:\n    JSONError: Unexpected end of JSON input')
+    // Columns padded to the widest of the whole report: runs of spaces as one.
+    const byFile = linesByFile(plain.stderr)
+    for (const name of ['broken-config/a.md', 'broken-config/b.md']) {
+      expect(byFile[name]?.slice(0, 4), name).toEqual([name, ' error Cannot process file', ' [cause]:', ' Error: Cannot parse file `broken-config/.remarkrc.json`'])
+    }
+    expect(frames(reportOn(plain.stderr, 'broken-config'))).toContain('  [cause]:\n    JSONError: Unexpected end of JSON input')
   })
 })
 
