@@ -36,10 +36,13 @@
  * `content/examples/greenlight-project` (`test.command` set to `true`), plus
  * a contract `contracts/C-07.md` in S-01 whose criterion has a check, and the
  * state files of a real run; then up to three of these files are changed at
- * random (most commands stop at the first broken file). Markdown is not
- * random beyond C-07’s `Slice` field, and the commands that run are a fixed
- * set (`true`, `false`, `sleep 30 &` in the check’s group, one that ignores
- * SIGTERM): checks are shell commands.
+ * random (most commands stop at the first broken file). `verify`’s lint
+ * cache from that run is there whenever a verification status is, as in a
+ * project verified before (without it, or with a contract file changed,
+ * `verify` lints in its worker). Markdown is not random beyond C-07’s
+ * `Slice` field, and the commands that run are a fixed set (`true`, `false`,
+ * `sleep 30 &` in the check’s group, one that ignores SIGTERM): checks are
+ * shell commands.
  *
  * Seeds are fixed; `FUZZ_SCALE=5` runs five times as many scenarios (with
  * other seeds when `FUZZ_SEED` is set). A failure ends the run at once with
@@ -57,6 +60,7 @@ import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {afterAll, beforeAll, describe, it} from 'vitest'
 import {builtBin, copyExample, tiersBin} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const baseSeed = process.env.FUZZ_SEED === undefined ? 42 : Number(process.env.FUZZ_SEED)
@@ -611,6 +615,8 @@ async function setUp({files}: Scenario): Promise<void> {
   await writeOrRemove(cacheEntry, files.cache)
   await writeOrRemove(path.join(tiers, 'S-01.json'), files.stateS01)
   await writeOrRemove(path.join(tiers, 'S-02.json'), files.stateS02)
+  // Verified before, a project keeps the lint cache too (no new random choice: the scenarios of a seed stay as they were).
+  await writeOrRemove(path.join(tiers, '.verify-lint-cache'), files.status === null ? null : real['.verify-lint-cache']!)
   // A file name of the id, if it is one (`tiers` must refuse the id, or read the file; never write elsewhere).
   const name = `${files.odd.id}.json`
   if (files.odd.text !== null && !/[/\0]/.test(files.odd.id) && Buffer.byteLength(name) <= 255 && !['.json', '..json'].includes(name)) {
@@ -777,14 +783,16 @@ beforeAll(async () => {
   const graph = path.join(pristine, '.greenlight', 'GRAPH.json')
   await fs.writeFile(graph, (await fs.readFile(graph, 'utf8')).replace('"C-03"]', '"C-03", "C-07"]'))
   await fs.writeFile(path.join(pristine, '.greenlight', 'contracts', 'C-07.md'), backgroundContract('S-01', 'true'))
-  // Real state files, from a real run: a verify, a rejection routed, an approval, a stop hook.
+  // Real state files, from a real run: a verify, a rejection routed, an approval, a stop hook. The
+  // commands of the cli in this process, with the bin's environment: only the scenarios' need processes.
   await fs.cp(pristine, project, {recursive: true})
+  const env = Object.fromEntries(['HOME', 'TMPDIR', 'XDG_CACHE_HOME', 'TIERS_NO_CACHE', 'TIERS_TEST_PAUSE', 'TIERS_TEST_PAUSE_LOG'].map((name) => [name, environment[name]]))
   for (const args of [['verify', '--all'], ['respond', 'S-01', 'too small'], ['route', 'S-01', '3', '--detail', 'bigger'], ['respond', 'S-02', 'yes'], ['stop-hook']]) {
-    const run = await runBin(args, JSON.stringify({session_id: 'session-1', cwd: project}), {}, 'setup')
+    const run = await runTiersHere(project, args, JSON.stringify({session_id: 'session-1', cwd: project}), env)
     if (run.code !== 0) throw new Error(`tiers ${args.join(' ')} exited ${run.code}: ${run.stderr}`)
   }
   const tiers = path.join(project, '.greenlight', 'tiers')
-  for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
+  for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json', '.verify-lint-cache']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
   const cacheFolder = path.join(temporary, 'xdg', 'verification-tiers', 'contracts')
   const model = path.join(cacheFolder, (await fs.readdir(cacheFolder))[0]!)
   for (const name of await fs.readdir(model)) {

@@ -261,19 +261,20 @@ describe('the contracts cache', () => {
       (entry) => (entry.hash = '0'.repeat(64)),
       (entry) => (entry.kind = 'graph-json')
     ]
-    for (const breakIt of broken) {
-      await editEntry(folder, 'C-01', breakIt)
+    // Two damages a run, one in the entry of CONTRACTS.md and one in that of contracts/C-06.md (both files read again in one parse): each entry must be.
+    for (let index = 0; index < broken.length; index += 2) {
+      await editEntry(folder, 'C-01', broken[index]!)
+      if (index + 1 < broken.length) await editEntry(folder, 'C-06', broken[index + 1]!)
       expect(await tiers(folder, ['status'])).toEqual(first)
       expect(await readEntries(folder)).toEqual(honest)
     }
-    const file = await entryFile(folder, 'C-01')
-    const text = await fs.readFile(file, 'utf8')
-    // A file cut short is no entry at all; nor is one too large to read, whatever it holds.
-    for (const damaged of [text.slice(0, text.length / 2), text + ' '.repeat(16 * 1024 * 1024)]) {
-      await fs.writeFile(file, damaged)
-      expect(await tiers(folder, ['status'])).toEqual(first)
-      expect(await readEntries(folder)).toEqual(honest)
-    }
+    // A file cut short is no entry at all (CONTRACTS.md's); nor is one too large to read, whatever it holds (C-06.md's).
+    const [cut, large] = await Promise.all(['C-01', 'C-06'].map((which) => entryFile(folder, which)))
+    const text = await fs.readFile(cut!, 'utf8')
+    await fs.writeFile(cut!, text.slice(0, text.length / 2))
+    await fs.appendFile(large!, ' '.repeat(16 * 1024 * 1024))
+    expect(await tiers(folder, ['status'])).toEqual(first)
+    expect(await readEntries(folder)).toEqual(honest)
   })
 
   it.concurrent('an entry of another model is read again', async ({expect}) => {

@@ -3,11 +3,14 @@
  * project from the templates the package ships, with the project's
  * `workflow.rejection_threshold`, into the folder `--out` names; `--check`
  * for its CI; one located line and no file written on bad input. Runs the
- * workspace's bin in projects under the OS temp folder.
+ * workspace's bin in projects under the OS temp folder; the variations run
+ * its `main` (all the bin does) in the test process, in the project folder.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import {format} from 'node:util'
+import {main} from '@verification-tiers/generate-protocol'
 import {afterAll, describe, expect, it} from 'vitest'
 import {root, runProcess} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
@@ -22,6 +25,31 @@ afterAll(async () => {
 
 function generate(cwd: string, ...args: string[]): Promise<Run> {
   return runProcess(bin, args, {cwd})
+}
+
+let queue: Promise<unknown> = Promise.resolve()
+
+/**
+ * `generate` in this process: the bin's `main` with its streams
+ * (`console.log` and `console.error`), in `cwd`. The working folder is the
+ * process's own, so runs take turns.
+ */
+function generateHere(cwd: string, ...args: string[]): Promise<Run> {
+  const work = async (): Promise<Run> => {
+    let stdout = ''
+    let stderr = ''
+    const folder = process.cwd()
+    process.chdir(cwd)
+    try {
+      const code = await main(args, {stdout: (line) => (stdout += format(line) + '\n'), stderr: (line) => (stderr += format(line) + '\n')})
+      return {code, stdout, stderr}
+    } finally {
+      process.chdir(folder)
+    }
+  }
+  const next = queue.then(work, work)
+  queue = next.catch(() => {})
+  return next
 }
 
 /** A project folder with `files` (a `config` string is `.greenlight/config.json`). */
@@ -86,7 +114,8 @@ describe('generate-protocol --project', () => {
         .filter((line) => !/rejections of one slice|has been rejected|\{feedback \d\}/.test(line))
     expect(withoutThreshold(doc)).toEqual(withoutThreshold(repoDoc))
 
-    expect(await generate(folder, '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
+    // `--check` in this process: the bin’s is the next test but one.
+    expect(await generateHere(folder, '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
   })
 
   it('without a config.json the docs are the repository’s, but for the notice', async () => {
@@ -103,14 +132,15 @@ describe('generate-protocol --project', () => {
 
   it('--check names the docs a changed threshold makes stale, with the command that renews them', async () => {
     const folder = await project({'.greenlight/config.json': config(5)})
-    expect((await generate(folder, '--project', '.', '--out', 'docs')).code).toBe(0)
+    // The bin for `--check`; the writes before and after in this process.
+    expect((await generateHere(folder, '--project', '.', '--out', 'docs')).code).toBe(0)
     await fs.writeFile(path.join(folder, '.greenlight/config.json'), config(4))
     expect(await generate(folder, '--check', '--project', '.', '--out', 'docs')).toEqual({
       code: 1,
       stdout: '',
       stderr: 'generate-protocol: stale: docs/references/verification-tiers.md; run `generate-protocol --project . --out docs` and commit the result\n'
     })
-    const again = await generate(folder, '--project', '.', '--out', 'docs')
+    const again = await generateHere(folder, '--project', '.', '--out', 'docs')
     expect(again.stdout).toBe(
       ['unchanged docs/CLAUDE.md (8/10 lines)', 'unchanged docs/references/checkpoint-protocol.md (99/120 lines)', 'wrote docs/references/verification-tiers.md (149/150 lines)', ''].join('\n')
     )
@@ -119,7 +149,7 @@ describe('generate-protocol --project', () => {
   it('--config reads another settings file, and --root moves every path', async () => {
     const folder = await project({'ci/greenlight/config.json': config(2), '.greenlight/config.json': config(9)})
     const outside = await project()
-    const result = await generate(outside, '--root', folder, '--project', '.', '--config', 'ci/greenlight/config.json', '--out', 'docs')
+    const result = await generateHere(outside, '--root', folder, '--project', '.', '--config', 'ci/greenlight/config.json', '--out', 'docs')
     expect(result).toMatchObject({code: 0, stderr: ''})
     const doc = lines(await fs.readFile(path.join(folder, 'docs/references/verification-tiers.md'), 'utf8'))
     expect(doc[0]).toContain('with the settings of ci/greenlight/config.json:')
@@ -128,8 +158,10 @@ describe('generate-protocol --project', () => {
   })
 
   describe.concurrent('bad input: one line naming the file, nothing written', () => {
-    const cases: Array<{name: string; files?: Record<string, string>; args: string[]; code: number; error: string}> = [
+    // A broken file (exit 1) and a usage error (exit 2) through the bin; the others in this process.
+    const cases: Array<{name: string; files?: Record<string, string>; args: string[]; code: number; error: string; bin?: true}> = [
       {
+        bin: true,
         name: 'a threshold that is a string',
         files: {'.greenlight/config.json': '{\n  "workflow": {"rejection_threshold": "5"}\n}\n'},
         args: ['--project', '.', '--out', 'docs'],
@@ -180,7 +212,7 @@ describe('generate-protocol --project', () => {
       },
       {name: 'a project folder that is not there', args: ['--project', 'app', '--out', 'docs'], code: 1, error: 'app: no such project folder'},
       {name: 'a templates folder that is not there', args: ['--project', '.', '--out', 'docs', '--templates', 'mine'], code: 1, error: 'mine: no such templates folder'},
-      {name: '--project without --out', args: ['--project', '.'], code: 2, error: '--project needs --out <dir>, the folder to write the docs into'},
+      {bin: true, name: '--project without --out', args: ['--project', '.'], code: 2, error: '--project needs --out <dir>, the folder to write the docs into'},
       {name: '--config without --project', args: ['--config', 'settings.json', '--out', 'docs'], code: 2, error: '--config needs --project: the settings are a project’s'},
       {
         name: 'no option in a project without templates/',
@@ -190,10 +222,10 @@ describe('generate-protocol --project', () => {
       }
     ]
 
-    it.for(cases)('$name', async ({files, args, code, error}, {expect}) => {
+    it.for(cases)('$name', async ({files, args, code, error, bin: throughBin}, {expect}) => {
       const folder = await project(files)
       const before = await listFiles(folder)
-      expect(await generate(folder, ...args)).toEqual({code, stdout: '', stderr: `generate-protocol: ${error}\n`})
+      expect(await (throughBin ? generate : generateHere)(folder, ...args)).toEqual({code, stdout: '', stderr: `generate-protocol: ${error}\n`})
       expect(await listFiles(folder)).toEqual(before)
     })
   })

@@ -1,8 +1,10 @@
 /**
- * The `generate-protocol` command, run as the real bin in a child process:
- * exit codes, exact output lines and the files on disk. Every run that writes
- * gets its own root under the OS temp folder, with a copy of the repo’s
- * templates.
+ * The `generate-protocol` command: exit codes, exact output lines and the
+ * files on disk. Each kind of outcome (a write, `--check` up to date or
+ * stale, a doc over budget, a template error, a usage error, `--help`) goes
+ * through the real bin in a child process; the variations run its `main` (all
+ * the bin does) in the test process. Every run that writes gets its own root
+ * under the OS temp folder, with a copy of the repo’s templates.
  */
 import {execFile} from 'node:child_process'
 import fs from 'node:fs'
@@ -10,7 +12,8 @@ import {cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile} from 'node:f
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {usage, writeFileAtomic} from '@verification-tiers/generate-protocol'
+import {format} from 'node:util'
+import {main, usage, writeFileAtomic} from '@verification-tiers/generate-protocol'
 import {placeholders} from '@verification-tiers/protocol'
 import {renderVerifyCheckpoint} from '@verification-tiers/runtime'
 import {remark} from 'remark'
@@ -41,6 +44,18 @@ function run(args: readonly string[], cwd = repo): Promise<Run> {
       else resolve({code: error ? (error.code as number) : 0, stdout: lines(stdout), stderr: lines(stderr)})
     })
   })
+}
+
+/**
+ * `run` in this process: the bin's `main` with the bin's streams (`console.log`
+ * and `console.error`), without starting a process. Every path is under
+ * `--root` (or none is read), so the working folder does not matter.
+ */
+async function runHere(args: readonly string[]): Promise<Run> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(args, {stdout: (line) => (stdout += format(line) + '\n'), stderr: (line) => (stderr += format(line) + '\n')})
+  return {code, stdout: lines(stdout), stderr: lines(stderr)}
 }
 
 function lines(text: string): string[] {
@@ -161,13 +176,13 @@ describe('generate-protocol: up to date', () => {
       expect(ours.equals(committed), `${file} differs from the committed one`).toBe(true)
     }
 
-    // A second run finds nothing to do and touches nothing.
+    // A second run finds nothing to do and touches nothing (in this process: the bin's `--check` is the test above).
     const before = await snapshot(root)
-    const again = await run(['--root', root, '--templates', repoTemplates])
+    const again = await runHere(['--root', root, '--templates', repoTemplates])
     expect(again.code).toBe(0)
     expect(again.stdout.map((line) => line.replace(/ \(.*\)$/, ''))).toEqual(expected.map((file) => `unchanged ${file}`))
     expect(await snapshot(root)).toEqual(before)
-    expect(await run(['--check', '--root', root, '--templates', repoTemplates])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
+    expect(await runHere(['--check', '--root', root, '--templates', repoTemplates])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
   })
 })
 
@@ -180,7 +195,7 @@ describe('generate-protocol: budgets', () => {
 
   it('a doc over its budget fails with one line naming it, and nothing is written', async () => {
     const root = await tempRoot()
-    expect((await run(['--root', root])).code).toBe(0)
+    expect((await runHere(['--root', root])).code).toBe(0)
     const before = await snapshot(root)
     const text = fs.readFileSync(path.join(repo, tiersDoc), 'utf8')
     const lines = lineCount(text)
@@ -205,8 +220,9 @@ describe('generate-protocol: budgets', () => {
       `generate-protocol: ${tiersDoc}: ${lines} lines, over its budget of ${budget} (from ${tiersTemplate}); ` +
       `largest sections: ${largest.map((section) => `${section.heading} (${section.lines})`).join(', ')}`
 
+    // The write through the bin, `--check` in this process.
     expect(await run(['--root', root])).toEqual({code: 1, stdout: [], stderr: [expected]})
-    expect(await run(['--check', '--root', root])).toEqual({code: 1, stdout: [], stderr: [expected]})
+    expect(await runHere(['--check', '--root', root])).toEqual({code: 1, stdout: [], stderr: [expected]})
 
     const after = await snapshot(root)
     for (const [file, {bytes, mtimeMs}] of before) {
@@ -225,7 +241,7 @@ describe('generate-protocol: budgets', () => {
 describe('generate-protocol --check: stale files', () => {
   it('names exactly the doc edited by hand and the deleted partials module, and writes nothing', async () => {
     const root = await tempRoot()
-    expect((await run(['--root', root])).code).toBe(0)
+    expect((await runHere(['--root', root])).code).toBe(0)
     const edited = path.join(root, 'content/references/checkpoint-protocol.md')
     await writeFile(edited, (await readFile(edited, 'utf8')).replace('stops the pipeline', 'halts the pipeline'))
     await rm(path.join(root, partialsModule))
@@ -242,7 +258,7 @@ describe('generate-protocol --check: stale files', () => {
     expect(fs.existsSync(path.join(root, partialsModule))).toBe(false)
 
     // Regenerating repairs exactly those two.
-    const fixed = await run(['--root', root])
+    const fixed = await runHere(['--root', root])
     expect(fixed.code).toBe(0)
     const lines = lineCount(fs.readFileSync(path.join(repo, 'content/references/checkpoint-protocol.md'), 'utf8'))
     const budget = budgetOf('templates/references/checkpoint-protocol.md.hbs')
@@ -250,14 +266,16 @@ describe('generate-protocol --check: stale files', () => {
       `wrote content/references/checkpoint-protocol.md (${lines}/${budget} lines)`,
       `wrote ${partialsModule}`
     ])
-    expect((await run(['--check', '--root', root])).code).toBe(0)
+    expect((await runHere(['--check', '--root', root])).code).toBe(0)
   })
 })
 
 describe.concurrent('generate-protocol: strict templates', () => {
   const doc = (body: string) => `{{!-- budget: 40 --}}\n# Extra\n\n${body}`
-  const cases: Array<{name: string; files: Record<string, string>; error: string}> = [
+  // The first case’s write through the bin; the rest in this process.
+  const cases: Array<{name: string; files: Record<string, string>; error: string; bin?: true}> = [
     {
+      bin: true,
       name: 'a missing value',
       files: {'references/extra.md.hbs': doc('At {{protocol.rejectionThresold}} rejections, escalate.\n')},
       error: 'templates/references/extra.md.hbs:4:6: "rejectionThresold" not defined'
@@ -308,11 +326,11 @@ describe.concurrent('generate-protocol: strict templates', () => {
     }
   ]
 
-  it.for(cases)('$name: exit 1 with one located line, nothing written', async ({files, error}, {expect, onTestFinished}) => {
+  it.for(cases)('$name: exit 1 with one located line, nothing written', async ({files, error, bin: throughBin}, {expect, onTestFinished}) => {
     const root = await tempRoot(onTestFinished)
     for (const [file, text] of Object.entries(files)) await writeFile(path.join(root, 'templates', file), text)
     const expected = {code: 1, stdout: [], stderr: [`generate-protocol: ${error}`]}
-    expect(await Promise.all([run(['--root', root]), run(['--check', '--root', root])])).toEqual([expected, expected])
+    expect(await Promise.all([(throughBin ? run : runHere)(['--root', root]), runHere(['--check', '--root', root])])).toEqual([expected, expected])
     expect((await listFiles(root)).filter((file) => !file.startsWith('templates/'))).toEqual([])
   })
 })
@@ -325,7 +343,7 @@ describe('generate-protocol: blank lines and lint', () => {
       path.join(root, template),
       '{{!-- budget: 40 --}}\n# Blank lines\n\nBefore the checkpoint.\n\n{{> verify-checkpoint placeholders.verifyCheckpoint}}\n\nAfter the checkpoint.\n'
     )
-    const result = await run(['--root', root])
+    const result = await runHere(['--root', root])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('wrote content/references/blank.md (26/40 lines)')
     const text = await readFile(path.join(root, 'content/references/blank.md'), 'utf8')
@@ -385,11 +403,12 @@ describe.concurrent('generate-protocol: usage', () => {
     expect(await run(['--bogus'])).toEqual({code: 2, stdout: [], stderr: ["generate-protocol: Unknown option '--bogus'", ...usageLines]})
   })
 
+  // The bin’s exit 2 is the test above, its exit 0 the next: these, in this process.
   it('a positional argument or a missing option value exits 2 with the usage', async ({expect}) => {
-    const positional = await run(['content'])
+    const positional = await runHere(['content'])
     expect(positional.code).toBe(2)
     expect(positional.stderr).toEqual(["generate-protocol: Unexpected argument 'content'. This command does not take positional arguments", ...usageLines])
-    const missing = await run(['--root'])
+    const missing = await runHere(['--root'])
     expect(missing.code).toBe(2)
     expect(missing.stderr.slice(1)).toEqual(usageLines)
     expect(missing.stderr[0]).toMatch(/^generate-protocol: Option '--root <value>' argument missing$/)
@@ -398,6 +417,6 @@ describe.concurrent('generate-protocol: usage', () => {
   it('`--help` and `-h` exit 0 with the usage on stdout', async ({expect}) => {
     expect(usageLines[0]).toBe('Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]')
     expect(await run(['--help'])).toEqual({code: 0, stdout: usageLines, stderr: []})
-    expect(await run(['-h'])).toEqual({code: 0, stdout: usageLines, stderr: []})
+    expect(await runHere(['-h'])).toEqual({code: 0, stdout: usageLines, stderr: []})
   })
 })

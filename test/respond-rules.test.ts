@@ -36,6 +36,24 @@ const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, ar
 const stateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)
 const readState = async (folder: string, slice: string) => JSON.parse(await fs.readFile(stateFile(folder, slice), 'utf8'))
 
+let verifiedTemplate: Promise<string> | undefined
+
+/**
+ * A project as `project()` makes it, on which `tiers verify --all` passed:
+ * one verified project, whose state folder is copied into a new project for
+ * each test that only needs a fresh passing run (the run is recorded by
+ * content, so a copy is as fresh), instead of a verify of its own.
+ */
+async function verifiedProject(): Promise<string> {
+  const template = await (verifiedTemplate ??= project().then(async (folder) => {
+    await ok(folder, 'verify', '--all')
+    return folder
+  }))
+  const folder = await project()
+  await fs.cp(path.join(template, '.greenlight', 'tiers'), path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+  return folder
+}
+
 /** Run `tiers` and expect exit 0. */
 async function ok(folder: string, ...args: string[]): Promise<Run> {
   const run = await tiers(folder, ...args)
@@ -69,8 +87,7 @@ describe.concurrent('an approval needs a checkpoint shown on fresh passing verif
   })
 
   it('refuses an approval once the contracts changed since the run, and takes it after a new run', async ({expect}) => {
-    const folder = await project()
-    await ok(folder, 'verify', 'S-02')
+    const folder = await verifiedProject()
     const contract = path.join(folder, '.greenlight', 'contracts', 'C-06.md')
     await fs.writeFile(contract, (await fs.readFile(contract, 'utf8')).replace('account currency', 'account currency, two decimals'))
     expect(await tiers(folder, 'respond', 'S-02', 'yes')).toEqual(approvalRefusal('S-02', 'the latest verification of slice S-02 is stale (the contracts changed)'))
@@ -113,10 +130,10 @@ describe.concurrent('the mismatch deferred by a skip', () => {
     await ok(folder, 'escalate', 'S-01', '3')
   }
 
+  // Verified before the skip, which changes no contract: the run stays fresh for the approval.
   it('stays with an approval after accept-as-auto, and the approval says so', async ({expect}) => {
-    const folder = await project()
+    const folder = await verifiedProject()
     await skipped(folder)
-    await ok(folder, 'verify', 'S-01')
     const run = await ok(folder, 'respond', 'S-01', 'yes')
     expect(run.stdout).toBe(
       'APPROVED — Slice S-01: Campaign Cards\n\nRecorded. The slice is complete: go on to summary and docs.\nThe mismatch acknowledged when verification was skipped stays recorded:\n  - "rejection 1"\n  - "rejection 2"\n  - "rejection 3"\nTo withdraw this answer: tiers respond --undo S-01\n'
@@ -126,12 +143,11 @@ describe.concurrent('the mismatch deferred by a skip', () => {
   })
 
   it('stays through a new rejection, a pair and an approval', async ({expect}) => {
-    const folder = await project()
+    const folder = await verifiedProject()
     await skipped(folder)
     expect((await ok(folder, 'respond', 'S-01', 'rejection 4')).stdout).toMatch(/\n\nESCALATION: /)
     await ok(folder, 'escalate', 'S-01', '2')
     await ok(folder, 'route', 'S-01', '3', '--detail', 'step by step')
-    await ok(folder, 'verify', 'S-01')
     await ok(folder, 'respond', 'S-01', 'yes')
     // Rejection 4 was paired, not deferred.
     expect((await readState(folder, 'S-01')).decision).toMatchObject({status: 'approved', mismatch: first})
@@ -155,8 +171,7 @@ describe.concurrent('answers a person gives', () => {
     `APPROVED — Slice ${slice}: ${name}\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo ${slice}\n`
 
   it('approves the forms people type, each withdrawn again with --undo, the state put back each time', async ({expect}) => {
-    const folder = await project()
-    await ok(folder, 'verify', 'S-02')
+    const folder = await verifiedProject()
     // Each form people type is read in \`packages/runtime/test/response.test.ts\`; here two go through the bin and back.
     const replies = ['Yes.', ' Looks good! ']
     for (const reply of replies) {

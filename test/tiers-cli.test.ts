@@ -222,8 +222,10 @@ async function reject(folder: string, count: number): Promise<void> {
 }
 
 describe('the full loop on S-01: reject, route, reject, route with detail, reject, escalate, skip', () => {
-  // Through the real bin, each step its own process, as an agent and a person run it.
+  // Through the real bin, each step its own process, as an agent and a person run it;
+  // the `status` after a step, which only reads what the step left, in this process.
   const tiers = bin
+  const readStatus = (cwd: string, ...args: string[]): Promise<Run> => runTiersHere(cwd, ['status', ...args])
   let folder: string
   const first = 'The grid shows 2 columns, not 3'
   const second = 'Cards still miss the spend'
@@ -251,7 +253,7 @@ describe('the full loop on S-01: reject, route, reject, route with detail, rejec
 
   it('records the first rejection verbatim and offers the three routes', async () => {
     expectOk(await tiers(folder, 'respond', 'S-01', first), rejectionText(first, 1))
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(1, 'undecided', 'route'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'route'))
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({version: 1, slice: 'S-01', rejectionCount: 1, escalations: [], decision: null})
     expect(state.rejections).toEqual([
@@ -272,7 +274,7 @@ Feedback (verbatim): "${first}"
 
 ${await handoffS01()}`
     )
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(1, 'undecided', 'checkpoint'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'checkpoint'))
     const [entry] = (await readState(folder, 'S-01')).rejections
     expect(entry).toMatchObject({classification: 'test_gap', action: 'spawned test writer with feedback', detail: null})
     expect(entry.routedAt).toMatch(isoTime)
@@ -280,7 +282,7 @@ ${await handoffS01()}`
 
   it('records the second rejection and routes it with detail as an implementation gap (route 3 --detail)', async () => {
     expectOk(await tiers(folder, 'respond', 'S-01', second), rejectionText(second, 2))
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(2, 'undecided', 'route'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'route'))
     const run = await tiers(folder, 'route', 'S-01', '3', '--detail', detail)
     expectOk(
       run,
@@ -294,7 +296,7 @@ Detail (verbatim): "${detail}"
 
 ${await handoffS01()}`
     )
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(2, 'undecided', 'checkpoint'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'checkpoint'))
     const state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(2)
     expect(state.rejections[1]).toMatchObject({
@@ -323,7 +325,7 @@ Rejection history:
 
 ${escalationOptionsText}`
     )
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(3, 'undecided', 'escalation'))
     const state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(3)
     expect(state.rejections[2]).toMatchObject({feedback: third, partial: true, classification: null})
@@ -350,7 +352,7 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
   - "${second}"
   - "${third}"`
     )
-    expectOk(await tiers(folder, 'status'), `${status.s01(3, 'accepted-as-auto <time>', 'done')}\n${status.s02()}`)
+    expectOk(await readStatus(folder), `${status.s01(3, 'accepted-as-auto <time>', 'done')}\n${status.s02()}`)
     const state = await readState(folder, 'S-01')
     expect(state.escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3}])
     expect(state.decision).toEqual({
@@ -502,7 +504,8 @@ describe('escalation choices and refusals', () => {
 
 describe('refusals around the escalation choice', () => {
   it.concurrent('refuses a rejection while S-01 waits for an escalation choice (exit 1, state unchanged), and still takes an approval', async ({expect}) => {
-    const folder = await project()
+    // Verified before the rejections, which change no contract: the run stays fresh.
+    const folder = await verifiedProject()
     await reject(folder, 3)
     const stateFile = file(folder, 'tiers', 'S-01.json')
     const before = await fs.readFile(stateFile)
@@ -524,7 +527,6 @@ describe('refusals around the escalation choice', () => {
     expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
 
     // An approval is still taken: the user may be satisfied after all (with a fresh passing run, as any approval).
-    await verified(folder, 'S-01')
     expectOk(
       await tiers(folder, 'respond', 'S-01', 'yes'),
       approvedText('S-01', 'Campaign Cards')
@@ -573,9 +575,8 @@ describe('refusals around the escalation choice', () => {
   })
 
   it.concurrent('sends a stale approval at the threshold back to the checkpoint, not to a refused escalation', async ({expect}) => {
-    const folder = await project()
+    const folder = await verifiedProject()
     await reject(folder, 3)
-    await verified(folder, 'S-01')
     expect((await tiers(folder, 'respond', 'S-01', 'yes')).code).toBe(0)
     const contracts = file(folder, 'CONTRACTS.md')
     const original = await fs.readFile(contracts, 'utf8')
@@ -760,10 +761,12 @@ Warnings:
 })
 
 describe('concurrency', () => {
-  it('keeps all twenty rejections when twenty `tiers respond` run at once on one slice', async () => {
+  // Ten processes wait on one another's lock many times over; the many updates at once of one
+  // process are `updateSliceState`'s own test (packages/runtime/test/state.test.ts).
+  it('keeps all ten rejections when ten `tiers respond` run at once on one slice', async () => {
     const folder = await project()
     await editJson(file(folder, 'config.json'), (config) => (config.workflow.rejection_threshold = 100))
-    const count = 20
+    const count = 10
     const feedbacks = Array.from({length: count}, (_, index) => `feedback ${index + 1}`)
     const runs = await Promise.all(feedbacks.map((feedback) => bin(folder, 'respond', 'S-01', feedback)))
 
@@ -779,7 +782,7 @@ describe('concurrency', () => {
     // No lock or temporary file is left behind.
     const left = await fs.readdir(file(folder, 'tiers'))
     expect(left.filter((name) => name.startsWith('S-01'))).toEqual(['S-01.json'])
-    expectOk(await tiers(folder, 'status', 'S-01'), 'S-01 Campaign Cards: verify, 20/100 rejections, undecided, next: route')
+    expectOk(await tiers(folder, 'status', 'S-01'), `S-01 Campaign Cards: verify, ${count}/100 rejections, undecided, next: route`)
   })
 })
 
