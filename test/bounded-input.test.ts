@@ -7,9 +7,12 @@
  * `config.json`’s settings and the slice state files are checked field by
  * field, with the file, line, column and field in the message.
  *
- * Each scenario runs the real bin in a temporary copy of
- * `content/examples/greenlight-project`, with a time limit: a hang fails at
- * once and leaves no process behind.
+ * Each scenario runs in a temporary copy of
+ * `content/examples/greenlight-project`. What could hang (a FIFO, a file
+ * over the limit) runs the real bin with a time limit: a hang fails at once
+ * and leaves no process behind. What a regular file holds (`config.json`, the
+ * state files) and a folder or device in place of one run the cli's `main` in
+ * the test process, the real bin for one case of each.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -19,6 +22,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleProject, exampleWarning, runTiersBounded} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
@@ -41,6 +45,11 @@ const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenli
 /** Run the real bin in `cwd` with its own cache key, killed with its process group after `limitMs`. */
 function tiers(cwd: string, args: string[], {input = '', limitMs = 10_000} = {}): Promise<Run> {
   return runTiersBounded(cwd, args, {input, limitMs, env: {XDG_CACHE_HOME: path.join(cwd, 'user-cache'), TIERS_MAX_BLOCKS: undefined}})
+}
+
+/** Run `tiers` in `cwd` as the cli's `main`, in this process (runs take turns), with its own cache key as the real bin gets. */
+function tiersHere(cwd: string, args: string[]): Promise<Run> {
+  return runTiersHere(cwd, args, '', {XDG_CACHE_HOME: path.join(cwd, 'user-cache')})
 }
 
 /** A failed run: `code`, nothing on stdout, exactly `tiers: <message>` on stderr. */
@@ -114,7 +123,7 @@ describe('other files that are not regular files', () => {
     const folder = await project()
     await fs.rm(file(folder, 'CONTRACTS.md'))
     await fs.symlink('/dev/null', file(folder, 'CONTRACTS.md'))
-    expectError(await tiers(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected character device, expected a regular file')
+    expectError(await tiersHere(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected character device, expected a regular file')
   })
 })
 
@@ -186,14 +195,16 @@ describe('config.json: what tiers reads of it must have the right type', () => {
   ])('%s', async ([text, reason]) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), text)
-    const runs = await Promise.all([tiers(folder, ['status']), tiers(folder, ['checkpoint', 'S-01'])])
+    // The first case through the real bin, the others in this process.
+    const run = text === '{"workflow": "x"}' ? tiers : tiersHere
+    const runs = [await run(folder, ['status']), await run(folder, ['checkpoint', 'S-01'])]
     for (const run of runs) expectError(run, 2, `.greenlight/config.json:${reason}`)
   })
 
   it.concurrent('keys tiers does not read are left to their tools', async ({expect}) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), '{"mode": 5, "test": {"command": "true", "timeout": "x"}, "other": null}')
-    expect((await tiers(folder, ['status'])).code).toBe(0)
+    expect((await tiersHere(folder, ['status'])).code).toBe(0)
   })
 })
 
@@ -212,7 +223,7 @@ describe('slice state files: every field checked', () => {
   it.concurrent('a decision without a status (which read as “undefined undefined”)', async ({expect}) => {
     const folder = await withState({...base, decision: {at: '2025-01-01T00:00:00.000Z', contractsHash: 'sha256:x', mismatch: []}})
     const message = `.greenlight/tiers/S-01.json:7:15: Unexpected \`decision.status\` missing, expected \`approved\` or \`accepted-as-auto\`${fix}`
-    const [one, all] = await Promise.all([tiers(folder, ['status', 'S-01']), tiers(folder, ['status'])])
+    const [one, all] = [await tiersHere(folder, ['status', 'S-01']), await tiersHere(folder, ['status'])]
     expectError(one, 2, message)
     expect(all.stdout).not.toContain('undefined')
   })
@@ -230,7 +241,7 @@ describe('slice state files: every field checked', () => {
     const rescope = {choice: '1', decision: 'rescope', at: '2025-01-01T00:00:00.000Z', rejectionCount: 3}
     const rejections = ['a', 'b', 'c', 'd'].map(rejection)
     const agrees = await withState({...base, rejectionCount: 1, rejections, escalations: [rescope]})
-    const run = await tiers(agrees, ['status', 'S-01'])
+    const run = await tiersHere(agrees, ['status', 'S-01'])
     expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({
       code: 0,
       stdout: 'S-01 Campaign Cards: verify, 1/3 rejections, undecided, next: route\n',
@@ -238,7 +249,7 @@ describe('slice state files: every field checked', () => {
     })
     const disagrees = await withState({...base, rejectionCount: 4, rejections, escalations: [rescope]})
     expectError(
-      await tiers(disagrees, ['status', 'S-01']),
+      await tiersHere(disagrees, ['status', 'S-01']),
       2,
       `.greenlight/tiers/S-01.json:4:21: Unexpected \`rejectionCount\` 4, expected 1: the 4 in \`rejections\` less the 3 before re-scopes${fix}`
     )
@@ -251,6 +262,6 @@ describe('slice state files: every field checked', () => {
     ['a mismatch that is not a list of strings', {...base, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'y', mismatch: 'too small'}}, '11:17: Unexpected `decision.mismatch` "too small", expected a list of strings']
   ] as const)('%s', async ([, state, reason]) => {
     const folder = await withState(state)
-    expectError(await tiers(folder, ['status', 'S-01']), 2, `.greenlight/tiers/S-01.json:${reason}${fix}`)
+    expectError(await tiersHere(folder, ['status', 'S-01']), 2, `.greenlight/tiers/S-01.json:${reason}${fix}`)
   })
 })

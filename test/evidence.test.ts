@@ -6,9 +6,15 @@
  * passing run: never before a run, after a failure, or once the sources,
  * HEAD or contracts changed.
  *
- * Every scenario runs the real bin in its own temporary copy of the fixture,
+ * Every scenario runs in its own temporary copy of the fixture,
  * git-initialised and committed, so the fingerprint sees HEAD. Scenarios run
- * concurrently: most of their time is spent in `sleep`.
+ * concurrently: most of their time is spent in `sleep`. `tiers verify` runs
+ * as the real bin, each run a process, so that the checks sleep side by side.
+ * What only reads the runs (`tiers checkpoint`), what refuses arguments and a
+ * run whose checks do not sleep run the cli's `main` in the test process
+ * instead, where a process would cost more than the work: the real bin still
+ * opens a checkpoint (on a passing run) and refuses one (with no run), and
+ * refuses an argument.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -17,6 +23,7 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
 import {builtBin, evidenceProject, git, runTiers} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 import {parse as parseYaml} from 'yaml'
 
@@ -35,6 +42,9 @@ afterAll(async () => {
  * (which sleep, and time out) run side by side.
  */
 const tiers = (cwd: string, args: string[], input = ''): Promise<Run> => runTiers(cwd, args, input)
+
+/** Run `tiers` in `cwd` as the cli's `main`, in this process (runs take turns): for what takes a moment, such as reading the runs. */
+const here = (cwd: string, args: string[]): Promise<Run> => runTiersHere(cwd, args)
 
 /** A temporary copy of the fixture, committed in a new git repository. */
 const project = ({commit = true} = {}): Promise<string> => evidenceProject(folders, 'verification-tiers-evidence-', {commit})
@@ -263,62 +273,12 @@ function failingRun(head: string) {
 }
 
 describe.concurrent('tiers verify and tiers checkpoint', () => {
-  it('passes once the answer is fixed; the checkpoint opens, and closes again when a source, HEAD or a contract changes', async ({expect}) => {
+  // One run of every slice: S-01’s passing run is the evidence its checkpoint is opened and closed on.
+  it('runs every slice with --all: the fix passes S-01, S-02 passes, S-03’s own short timeout fails it; S-01’s checkpoint opens, and closes again when a source, HEAD or a contract changes', async ({expect}) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
     // Fixed, not committed: the run records the worktree as it is.
     await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
-    const run = await tiers(folder, ['verify', 'S-01', '--timeout', '5'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
-    expect(normalize(run.stdout)).toBe(s01Passing)
-    const status = await readStatus(folder)
-    expect(status.slices['S-01']).toMatchObject({
-      verification_run: {git_head: head, timeout_seconds: 5},
-      summary: {total: 6, pass: 5, fail: 0, timeout: 0, manual: 1},
-      all_automated_pass: true
-    })
-    const timestamp = status.slices['S-01'].verification_run.timestamp
-
-    expect(await tiers(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
-    const json = await tiers(folder, ['checkpoint', 'S-01', '--json'])
-    expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toMatchObject({evidence: {state: 'fresh', run: timestamp, failures: [], changed: []}, checkpoint: checkpointPassing.slice(0, -1)})
-
-    // A tracked source changes: stale, until it is as the run saw it.
-    const source = path.join(folder, 'src', 'answer.sh')
-    const original = await fs.readFile(source, 'utf8')
-    await fs.writeFile(source, original + '# tuned\n')
-    const edited = await tiers(folder, ['checkpoint', 'S-01'])
-    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({code: 1, stdout: stale('uncommitted changes differ'), stderr: ''})
-    await fs.writeFile(source, original)
-    expect(await tiers(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
-
-    // A new commit (of the very fix the run saw) moves HEAD.
-    await git(folder, 'commit', '-q', '-am', 'Fix the answer')
-    const moved = await git(folder, 'rev-parse', 'HEAD')
-    const committed = await tiers(folder, ['checkpoint', 'S-01'])
-    expect({code: committed.code, stdout: normalize(committed.stdout)}).toEqual({
-      code: 1,
-      stdout: stale(`git HEAD moved (${head.slice(0, 7)} → ${moved.slice(0, 7)})`)
-    })
-    expect(committed.stdout).not.toContain('ALL TESTS PASSING')
-    // Back on the run’s HEAD with the fix only staged: the sources are as the run saw them.
-    await git(folder, 'reset', '-q', '--soft', 'HEAD~1')
-    expect(await tiers(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
-
-    // A contract changes.
-    const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
-    await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('reads well to a person', 'reads well to a person on a phone'))
-    const changed = await tiers(folder, ['checkpoint', 'S-01'])
-    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({code: 1, stdout: stale('the contracts changed and uncommitted changes differ')})
-    const changedJson = JSON.parse((await tiers(folder, ['checkpoint', 'S-01', '--json'])).stdout)
-    expect(changedJson.evidence).toEqual({state: 'stale', run: timestamp, failures: [], changed: ['the contracts changed', 'uncommitted changes differ']})
-  })
-
-  it('runs every slice with --all: the committed fix passes S-01, S-02 passes, S-03’s own short timeout fails it', async ({expect}) => {
-    const folder = await project()
-    await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
-    await git(folder, 'commit', '-q', '-am', 'Fix the answer')
     const run = await tiers(folder, ['verify', '--all', '--timeout', '5'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
     expect(normalize(run.stdout)).toBe(`${s01Passing.slice(0, -1)}
@@ -378,14 +338,20 @@ Action Required:
       [true, 5],
       [false, 5]
     ])
-    // Every slice’s run is evidence now, though S-03’s command wrote cache.log after S-01’s ran.
+    expect(status.slices['S-01']).toMatchObject({
+      verification_run: {git_head: head, timeout_seconds: 5},
+      summary: {total: 6, pass: 5, fail: 0, timeout: 0, manual: 1},
+      all_automated_pass: true
+    })
+    const timestamp = status.slices['S-01'].verification_run.timestamp
+    // Every slice’s run is evidence now, though S-03’s command wrote cache.log after S-01’s ran: the real bin opens S-01’s checkpoint.
     expect(await tiers(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
-    expect(await tiers(folder, ['checkpoint', 'S-02'])).toEqual({
+    expect(await here(folder, ['checkpoint', 'S-02'])).toEqual({
       code: 0,
       stdout: 'Slice S-02: Answer Format is auto: every contract is auto, so no checkpoint is needed.\n',
       stderr: ''
     })
-    const s03 = await tiers(folder, ['checkpoint', 'S-03'])
+    const s03 = await here(folder, ['checkpoint', 'S-03'])
     expect({code: s03.code, stdout: normalize(s03.stdout)}).toEqual({
       code: 1,
       stdout: `VERIFICATION FAILED — Slice S-03: S-03
@@ -396,13 +362,50 @@ The latest run (<time>) failed:
 Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` again.
 `
     })
-    const json = await tiers(folder, ['verify', 'S-02', '--json'])
+    // S-02 again, alone: none of its checks sleeps, and its lint is replayed from the run before.
+    const s02 = await here(folder, ['verify', 'S-02', '--json'])
+    expect(s02.code).toBe(0)
+    expect(JSON.parse(s02.stdout)).toMatchObject({verification_run: {slice: 'S-02', timeout_seconds: 60}, summary: {total: 4, pass: 4, fail: 0, timeout: 0, manual: 0}, all_automated_pass: true})
+
+    // S-01’s checkpoint closes again when a source, HEAD or a contract changes.
+    const json = await here(folder, ['checkpoint', 'S-01', '--json'])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toMatchObject({verification_run: {slice: 'S-02', timeout_seconds: 60}, summary: {total: 4, pass: 4, fail: 0, timeout: 0, manual: 0}, all_automated_pass: true})
+    expect(JSON.parse(json.stdout)).toMatchObject({evidence: {state: 'fresh', run: timestamp, failures: [], changed: []}, checkpoint: checkpointPassing.slice(0, -1)})
+
+    // A tracked source changes: stale, until it is as the run saw it.
+    const source = path.join(folder, 'src', 'answer.sh')
+    const original = await fs.readFile(source, 'utf8')
+    await fs.writeFile(source, original + '# tuned\n')
+    const edited = await here(folder, ['checkpoint', 'S-01'])
+    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({code: 1, stdout: stale('uncommitted changes differ'), stderr: ''})
+    await fs.writeFile(source, original)
+    expect(await here(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
+
+    // A new commit (of the very fix the run saw) moves HEAD.
+    await git(folder, 'commit', '-q', '-am', 'Fix the answer')
+    const moved = await git(folder, 'rev-parse', 'HEAD')
+    const committed = await here(folder, ['checkpoint', 'S-01'])
+    expect({code: committed.code, stdout: normalize(committed.stdout)}).toEqual({
+      code: 1,
+      stdout: stale(`git HEAD moved (${head.slice(0, 7)} → ${moved.slice(0, 7)})`)
+    })
+    expect(committed.stdout).not.toContain('ALL TESTS PASSING')
+    // Back on the run’s HEAD with the fix only staged: the sources are as the run saw them.
+    await git(folder, 'reset', '-q', '--soft', 'HEAD~1')
+    expect(await here(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
+
+    // A contract changes.
+    const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
+    await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('reads well to a person', 'reads well to a person on a phone'))
+    const changed = await here(folder, ['checkpoint', 'S-01'])
+    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({code: 1, stdout: stale('the contracts changed and uncommitted changes differ')})
+    const changedJson = JSON.parse((await here(folder, ['checkpoint', 'S-01', '--json'])).stdout)
+    expect(changedJson.evidence).toEqual({state: 'stale', run: timestamp, failures: [], changed: ['the contracts changed', 'uncommitted changes differ']})
   })
 
-  it('prints --all as JSON: every run and whether all passed', async ({expect}) => {
+  it('prints --all as JSON: every run and whether all passed; a frontmatter criterion has its own timeout, and a grandchild that would sleep 30 s is killed', async ({expect}) => {
     const folder = await project()
+    const head = await git(folder, 'rev-parse', 'HEAD')
     const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
     const data = JSON.parse(run.stdout)
@@ -415,68 +418,15 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
       // C-03.2 sets its own 5 s, so `sleep 2` passes under --timeout 1.
       ['S-03', {total: 4, pass: 3, fail: 0, timeout: 1, manual: 0}, false]
     ])
+    expect(data.runs[0]).toEqual(failingRun(head))
     expect(new Set(data.runs.map((entry: any) => entry.verification_run.worktree)).size).toBe(1)
     expect((await readStatus(folder)).slices).toEqual(Object.fromEntries(data.runs.map((entry: any) => [entry.verification_run.slice, entry])))
-  })
 
-  it('fails the contract check of a slice whose own contract has a lint error, in every file, and passes the others', async ({expect}) => {
-    const folder = await project()
-    const contractsFile = path.join(folder, '.greenlight', 'CONTRACTS.md')
-    const c03File = path.join(folder, '.greenlight', 'contracts', 'C-03.md')
-    // C-02 (S-02) shares CONTRACTS.md with C-01 (S-01); C-03 (S-03) has a file of its own.
-    await fs.writeFile(contractsFile, (await fs.readFile(contractsFile, 'utf8')).replace('**Verification:** auto', '**Verification:** Auto'))
-    await fs.writeFile(c03File, (await fs.readFile(c03File, 'utf8')).replace('verification: verify', 'verification: Verify'))
-    const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
-    const checks = JSON.parse(run.stdout).runs.map((entry: any) => [entry.verification_run.slice, entry.results.find((result: any) => result.criterion_id === 'contracts')])
-    const contractCheck = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract', method: 'lint', command: null, exit_code: null, duration_ms: null, output: null}
-    expect(checks).toEqual([
-      ['S-01', {...contractCheck, status: 'pass', details: 'C-01 AnswerFile: found, no lint errors', category: null}],
-      ['S-02', {...contractCheck, status: 'fail', details: 'CONTRACTS.md:28: Unexpected verification tier `Auto` on C-02 AnswerFormat, expected `auto` (verification-tier)', category: 'lint_failure'}],
-      ['S-03', {...contractCheck, status: 'fail', details: 'C-03.md:5: Unexpected verification tier `Verify` on C-03 AnswerCache, expected `verify` (verification-tier)', category: 'lint_failure'}]
-    ])
-  })
-
-  it('gives pass, fail, timeout and requires-human, writes the status file, exits 1; the checkpoint stays closed', async ({expect}) => {
-    const folder = await project()
-    const head = await git(folder, 'rev-parse', 'HEAD')
-    const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
-    expect(normalize(run.stdout)).toBe(s01Failing)
-    // The timeout killed the group: `sleep 2` is gone at once, not when it would have ended.
-    expect(isRunning(await readPid(folder, 'sleep.pid'))).toBe(false)
-
-    const status = await readStatus(folder)
-    expect(status).toEqual({version: 1, slices: {'S-01': failingRun(head)}})
-    const timeout = status.slices['S-01'].results[4]
-    expect(timeout.duration_ms).toBeGreaterThanOrEqual(1000)
-    // Had the group lived on, the output pipes would have stayed open until `sleep 2` ended.
-    expect(timeout.duration_ms).toBeLessThan(1990)
-
-    const checkpoint = await tiers(folder, ['checkpoint', 'S-01'])
-    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 1, stderr: ''})
-    expect(normalize(checkpoint.stdout)).toBe(checkpointFailed)
-    expect(checkpoint.stdout).not.toContain('ALL TESTS PASSING')
-    const json = await tiers(folder, ['checkpoint', 'S-01', '--json'])
-    expect(json.code).toBe(1)
-    expect(JSON.parse(json.stdout)).toEqual({
-      slice: 'S-01',
-      name: 'Answer Service',
-      tier: 'verify',
-      evidence: {state: 'failed', run: status.slices['S-01'].verification_run.timestamp, failures: ['C-01.2', 'C-01.3'], changed: []},
-      checkpoint: null,
-      warnings: []
-    })
-  })
-
-  it('gives a frontmatter criterion its own timeout, and kills a grandchild that would sleep 30 s', async ({expect}) => {
-    const folder = await project()
-    const run = await tiers(folder, ['verify', 'S-03', '--timeout', '1', '--json'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
+    // S-03: C-03.1 times out under its own 1 s, its grandchild killed with it; C-03.2 passes under its own 5 s.
     expect(isRunning(await readPid(folder, 'grandchild.pid'))).toBe(false)
-    const data = JSON.parse(run.stdout)
-    expect(data.verification_run.timeout_seconds).toBe(1)
-    expect(data.results.slice(2)).toEqual([
+    const s03 = data.runs[2]
+    expect(s03.verification_run.timeout_seconds).toBe(1)
+    expect(s03.results.slice(2)).toEqual([
       {
         criterion_id: 'C-03.1',
         contract: 'C-03',
@@ -506,29 +456,72 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
         category: null
       }
     ])
-    expect(data.results[3].duration_ms).toBeGreaterThanOrEqual(2000)
+    expect(s03.results[3].duration_ms).toBeGreaterThanOrEqual(2000)
   })
 
-  it('prints the same run as JSON, exactly what the status file keeps', async ({expect}) => {
+  it('fails the contract check of a slice whose own contract has a lint error, in every file, and passes the others', async ({expect}) => {
+    const folder = await project()
+    const contractsFile = path.join(folder, '.greenlight', 'CONTRACTS.md')
+    const c03File = path.join(folder, '.greenlight', 'contracts', 'C-03.md')
+    // C-02 (S-02) shares CONTRACTS.md with C-01 (S-01); C-03 (S-03) has a file of its own.
+    await fs.writeFile(contractsFile, (await fs.readFile(contractsFile, 'utf8')).replace('**Verification:** auto', '**Verification:** Auto'))
+    await fs.writeFile(c03File, (await fs.readFile(c03File, 'utf8')).replace('verification: verify', 'verification: Verify'))
+    const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
+    const checks = JSON.parse(run.stdout).runs.map((entry: any) => [entry.verification_run.slice, entry.results.find((result: any) => result.criterion_id === 'contracts')])
+    const contractCheck = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract', method: 'lint', command: null, exit_code: null, duration_ms: null, output: null}
+    expect(checks).toEqual([
+      ['S-01', {...contractCheck, status: 'pass', details: 'C-01 AnswerFile: found, no lint errors', category: null}],
+      ['S-02', {...contractCheck, status: 'fail', details: 'CONTRACTS.md:28: Unexpected verification tier `Auto` on C-02 AnswerFormat, expected `auto` (verification-tier)', category: 'lint_failure'}],
+      ['S-03', {...contractCheck, status: 'fail', details: 'C-03.md:5: Unexpected verification tier `Verify` on C-03 AnswerCache, expected `verify` (verification-tier)', category: 'lint_failure'}]
+    ])
+  })
+
+  it('gives pass, fail, timeout and requires-human, writes the status file, exits 1; the checkpoint stays closed; prints the same run as JSON, exactly what the status file keeps, and as YAML', async ({expect}) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
-    const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--json'])
+    const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
-    const data = JSON.parse(run.stdout)
+    expect(normalize(run.stdout)).toBe(s01Failing)
+    // The timeout killed the group: `sleep 2` is gone at once, not when it would have ended.
+    expect(isRunning(await readPid(folder, 'sleep.pid'))).toBe(false)
+
+    const status = await readStatus(folder)
+    expect(status).toEqual({version: 1, slices: {'S-01': failingRun(head)}})
+    const timeout = status.slices['S-01'].results[4]
+    expect(timeout.duration_ms).toBeGreaterThanOrEqual(1000)
+    // Had the group lived on, the output pipes would have stayed open until `sleep 2` ended.
+    expect(timeout.duration_ms).toBeLessThan(1990)
+
+    const checkpoint = await here(folder, ['checkpoint', 'S-01'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 1, stderr: ''})
+    expect(normalize(checkpoint.stdout)).toBe(checkpointFailed)
+    expect(checkpoint.stdout).not.toContain('ALL TESTS PASSING')
+    const json = await here(folder, ['checkpoint', 'S-01', '--json'])
+    expect(json.code).toBe(1)
+    expect(JSON.parse(json.stdout)).toEqual({
+      slice: 'S-01',
+      name: 'Answer Service',
+      tier: 'verify',
+      evidence: {state: 'failed', run: status.slices['S-01'].verification_run.timestamp, failures: ['C-01.2', 'C-01.3'], changed: []},
+      checkpoint: null,
+      warnings: []
+    })
+
+    // The same run again, in the same project (a run of its own each: the format is an argument), as JSON and as YAML.
+    const jsonRun = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--json'])
+    expect({code: jsonRun.code, stderr: jsonRun.stderr}).toEqual({code: 1, stderr: ''})
+    const data = JSON.parse(jsonRun.stdout)
     expect(data).toEqual({...failingRun(head), warnings: []})
     const {warnings, ...printed} = data
     expect(warnings).toEqual([])
     expect((await readStatus(folder)).slices['S-01']).toEqual(printed)
-  })
 
-  it('prints the same run as YAML', async ({expect}) => {
-    const folder = await project()
-    const head = await git(folder, 'rev-parse', 'HEAD')
-    const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--yaml'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
-    expect(parseYaml(run.stdout)).toEqual({...failingRun(head), warnings: []})
-    expect(run.stdout).toMatch(/^verification_run:\n {2}timestamp: \S+\n {2}slice: S-01\n/)
-    expect(run.stdout).toContain('\nsummary:\n  total: 6\n  pass: 3\n  fail: 1\n  timeout: 1\n  manual: 1\nall_automated_pass: false\nwarnings: []\n')
+    const yamlRun = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--yaml'])
+    expect({code: yamlRun.code, stderr: yamlRun.stderr}).toEqual({code: 1, stderr: ''})
+    expect(parseYaml(yamlRun.stdout)).toEqual({...failingRun(head), warnings: []})
+    expect(yamlRun.stdout).toMatch(/^verification_run:\n {2}timestamp: \S+\n {2}slice: S-01\n/)
+    expect(yamlRun.stdout).toContain('\nsummary:\n  total: 6\n  pass: 3\n  fail: 1\n  timeout: 1\n  manual: 1\nall_automated_pass: false\nwarnings: []\n')
   })
 
   it('refuses the checkpoint before any run: VERIFICATION MISSING', async ({expect}) => {
@@ -545,7 +538,7 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
 `,
       stderr: ''
     })
-    const json = await tiers(folder, ['checkpoint', 'S-01', '--json'])
+    const json = await here(folder, ['checkpoint', 'S-01', '--json'])
     expect(json.code).toBe(1)
     expect(JSON.parse(json.stdout)).toEqual({
       slice: 'S-01',
@@ -563,7 +556,7 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
     const run = await tiers(folder, ['verify', 'S-02'])
     expect(run.code).toBe(0)
     expect((await readStatus(folder)).slices['S-02'].verification_run).toMatchObject({git_head: null, worktree: expect.stringMatching(/^[\da-f]{64}$/)})
-    expect(await tiers(folder, ['checkpoint', 'S-02'])).toMatchObject({code: 0})
+    expect(await here(folder, ['checkpoint', 'S-02'])).toMatchObject({code: 0})
   })
 
   it('refuses bad arguments in one line, exit 1, running nothing', async ({expect}) => {
@@ -583,7 +576,8 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
       [['verify', 'S-09'], 'Unexpected slice `S-09`, expected one of: S-01, S-02, S-03']
     ]
     const folder = await project({commit: false})
-    const runs = await Promise.all(cases.map(([args]) => tiers(folder, args)))
+    // The first through the real bin, the others in this process.
+    const runs = await Promise.all(cases.map(([args], index) => (index === 0 ? tiers : here)(folder, args)))
     expect(runs).toEqual(cases.map(([, message]) => ({code: 1, stdout: '', stderr: `tiers: ${message}\n`})))
     await expect(fs.access(statusFile(folder))).rejects.toThrow()
   })
@@ -592,7 +586,7 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
     const folder = await project({commit: false})
     await fs.mkdir(path.dirname(statusFile(folder)), {recursive: true})
     await fs.writeFile(statusFile(folder), 'not json\n')
-    const run = await tiers(folder, ['checkpoint', 'S-01'])
+    const run = await here(folder, ['checkpoint', 'S-01'])
     expect({code: run.code, stdout: run.stdout}).toEqual({code: 2, stdout: ''})
     expect(run.stderr).toBe('tiers: .greenlight/tiers/verification-status.json:1:1: Unexpected `not`, expected a value\n')
     expect(await fs.readFile(statusFile(folder), 'utf8')).toBe('not json\n')

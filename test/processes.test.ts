@@ -74,21 +74,30 @@ function start(cwd: string, args: string[]) {
 const escape = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 40' &"
 
 describe.concurrent('tiers verify and the processes of its checks', () => {
-  it('does not wait for a process that left the group (`setsid`) and holds the output: the check passes as its shell exits, and the process is ended', async ({expect}) => {
+  // Both in one run: each check has a group of its own, and every check passes.
+  it('does not wait for a process that left the group (`setsid`) and holds the output: the check passes as its shell exits, and the process is ended; ends what a passing check left running in its group, even what ignores SIGTERM', async ({expect}) => {
     // The shell exits once the sleep has left its group (its pid written after `setsid`), so the test does not race it.
-    const folder = await project([`${escape} while [ ! -s escaped.pid ]; do sleep 0.05; done; echo started`])
+    const folder = await project([
+      `${escape} while [ ! -s escaped.pid ]; do sleep 0.05; done; echo started`,
+      'sleep 300 & echo $! > background.pid; echo ok',
+      "(trap '' TERM; exec sleep 300) & echo $! > stubborn.pid"
+    ])
     const started = Date.now()
     const run = await runTiers(folder, ['verify', 'S-01', '--timeout', '3', '--json'])
     const took = Date.now() - started
     escaped.push(await readPid(folder, 'escaped.pid'))
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
-    const check = JSON.parse(run.stdout).results.find((result: {criterion_id: string}) => result.criterion_id === 'C-01.1')
+    const data = JSON.parse(run.stdout)
+    expect(data.summary).toMatchObject({pass: 4, fail: 0, timeout: 0})
+    const check = data.results.find((result: {criterion_id: string}) => result.criterion_id === 'C-01.1')
     expect(check).toMatchObject({status: 'pass', exit_code: 0, output: 'started\n'})
     // Not the 3 s timeout: the shell exited at once. Nor the 40 s of the sleep, however busy the machine.
     expect(check.duration_ms).toBeLessThan(2000)
     expect(took).toBeLessThan(20_000)
     // Beyond reach of its group, it is found by the marker in its environment (Linux) and ended with the check.
     if (process.platform === 'linux') expect(isRunning(escaped.at(-1)!)).toBe(false)
+    expect(isRunning(await readPid(folder, 'background.pid'))).toBe(false)
+    expect(isRunning(await readPid(folder, 'stubborn.pid'))).toBe(false)
   })
 
   it('times out a shell that waits for a process that left the group, and ends at once', async ({expect}) => {
@@ -103,15 +112,6 @@ describe.concurrent('tiers verify and the processes of its checks', () => {
     // Not the 40 s of the sleep, however busy the machine.
     expect(took).toBeLessThan(20_000)
     expect(isRunning(await readPid(folder, 'shell.pid'))).toBe(false)
-  })
-
-  it('ends what a passing check left running in its group, even what ignores SIGTERM', async ({expect}) => {
-    const folder = await project(['sleep 300 & echo $! > background.pid; echo ok', "(trap '' TERM; exec sleep 300) & echo $! > stubborn.pid"])
-    const run = await runTiers(folder, ['verify', 'S-01', '--json'])
-    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
-    expect(JSON.parse(run.stdout).summary).toMatchObject({pass: 3, fail: 0, timeout: 0})
-    expect(isRunning(await readPid(folder, 'background.pid'))).toBe(false)
-    expect(isRunning(await readPid(folder, 'stubborn.pid'))).toBe(false)
   })
 })
 
@@ -158,7 +158,15 @@ describe('tiers verify on a signal', () => {
   })
 })
 
-describe.concurrent('tiers verify --env-allow', () => {
+// One project for the runs, one after another: the first lints the contracts, the others replay its lint (the dearest part of a run).
+describe('tiers verify --env-allow', () => {
+  let shared: Promise<string> | undefined
+  /** The project of the runs, without the files of the run before. */
+  async function envProject(): Promise<string> {
+    const folder = await (shared ??= project(['env > check.env'], {test: {command: 'env > test.env'}}))
+    for (const name of ['check.env', 'test.env']) await fs.rm(path.join(folder, name), {force: true})
+    return folder
+  }
   const environment = {TIERS_TEST_SECRET: 'secret', TIERS_TEST_ONE: 'one', TIERS_TEST_TWO: 'two'}
   const variables = async (folder: string, name: string) =>
     Object.fromEntries(
@@ -169,14 +177,14 @@ describe.concurrent('tiers verify --env-allow', () => {
     ) as Record<string, string>
 
   it('gives the checks and the test command the whole environment by default', async ({expect}) => {
-    const folder = await project(['env > check.env'], {test: {command: 'env > test.env'}})
+    const folder = await envProject()
     const run = await runTiers(folder, ['verify', 'S-01'], '', environment)
     expect(run.code).toBe(0)
     for (const name of ['check.env', 'test.env']) expect(await variables(folder, name)).toMatchObject({...environment, PATH: process.env.PATH})
   })
 
   it('gives them only the named variables and the base (PATH, HOME, …), named repeatedly or with commas', async ({expect}) => {
-    const folder = await project(['env > check.env'], {test: {command: 'env > test.env'}})
+    const folder = await envProject()
     const run = await runTiers(folder, ['verify', 'S-01', '--env-allow', 'TIERS_TEST_ONE', '--env-allow=TIERS_TEST_TWO,NOT_SET'], '', {...environment, HOME: '/home/tester'})
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     for (const name of ['check.env', 'test.env']) {
@@ -191,12 +199,14 @@ describe.concurrent('tiers verify --env-allow', () => {
   })
 
   it('gives them the base alone with `--env-allow \'\'`', async ({expect}) => {
-    const folder = await project(['env > check.env'])
+    const folder = await envProject()
     const run = await runTiers(folder, ['verify', 'S-01', '--env-allow', ''], '', environment)
     expect(run.code).toBe(0)
-    const seen = await variables(folder, 'check.env')
-    expect(seen).toHaveProperty('PATH', process.env.PATH)
-    expect(Object.keys(seen).filter((key) => key.startsWith('TIERS_TEST_'))).toEqual([])
+    for (const name of ['check.env', 'test.env']) {
+      const seen = await variables(folder, name)
+      expect(seen).toHaveProperty('PATH', process.env.PATH)
+      expect(Object.keys(seen).filter((key) => key.startsWith('TIERS_TEST_'))).toEqual([])
+    }
   })
 
   it('refuses a name that is no variable name, and the option with another command', async ({expect}) => {

@@ -8,7 +8,8 @@
  * outside git is never taken for a fresh run; a counts file with bad values
  * lets the valve fire; a stray lock file costs nothing.
  *
- * Each scenario writes its own small project in a temporary folder.
+ * Each scenario writes its own small project in a temporary folder, or
+ * copies the one project with S-01 verified (see `verifiedCopy`).
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import {execFile} from 'node:child_process'
@@ -78,6 +79,34 @@ async function scratch({commit = true, files = {}}: {commit?: boolean; files?: R
   return folder
 }
 
+/** The time of the untracked `src/notes.txt` beside the verified project. */
+const notesTime = new Date('2024-01-01T00:00:00Z')
+let verified: Promise<string> | undefined
+
+/**
+ * A copy (times kept) of a scratch project with S-01 verified, and an
+ * untracked `src/notes.txt` of a set time that the run saw: the project is
+ * verified once for the file, since `tiers verify` lints the contract files,
+ * the dearest part of a scenario. A run records the contents, HEAD and the
+ * contracts, not the folder: it is as fresh in a copy (`afterVerify` checks).
+ */
+async function verifiedCopy(): Promise<string> {
+  verified ??= (async () => {
+    const folder = await scratch()
+    const notes = path.join(folder, 'src', 'notes.txt')
+    await fs.writeFile(notes, 'aaaa\n')
+    await fs.utimes(notes, notesTime, notesTime)
+    const run = await runTiers(folder, ['verify', 'S-01'])
+    if (run.code !== 0) throw new Error(`Unexpected exit code ${run.code} of tiers verify S-01, expected 0:\n${run.stdout}${run.stderr}`)
+    return folder
+  })()
+  const source = await verified
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-fail-closed-')))
+  folders.push(folder)
+  await fs.cp(source, folder, {recursive: true, preserveTimestamps: true})
+  return folder
+}
+
 function hook(folder: string, input: Record<string, unknown> = {session_id: 's', cwd: folder}, env: Record<string, string | undefined> = {}, cwd = folder): Promise<Run> {
   return runTiers(cwd, ['stop-hook'], JSON.stringify(input), env)
 }
@@ -99,15 +128,16 @@ const staleIn = (slice: string, why: string | RegExp) =>
 const withoutTimes = (text: string) => text.replace(/The latest run \(\d{4}-[\d:.T-]+Z\)/g, 'The latest run (<time>)')
 const missingOf = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
 const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.'
+/** What the hook says of the verified project (`verifiedCopy`): S-02 was never verified; S-01’s run stands. */
+const s02NeverVerified = {
+  decision: 'block',
+  reason: `HOLD: Cannot stop - verification not run.\n\n${missingOf('S-02: Checkout')}\n\n${runAll}\nCriteria remaining:\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
+}
 
 describe.concurrent('the stop hook judges the work, not the records', () => {
   it('blocks while a slice never verified remains, though every recorded run passed', async ({expect}) => {
-    const folder = await scratch()
-    expect((await runTiers(folder, ['verify', 'S-01'])).code).toBe(0)
-    expect(await answerOf(hook(folder), expect)).toEqual({
-      decision: 'block',
-      reason: `HOLD: Cannot stop - verification not run.\n\n${missingOf('S-02: Checkout')}\n\n${runAll}\nCriteria remaining:\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
-    })
+    const folder = await verifiedCopy()
+    expect(await answerOf(hook(folder), expect)).toEqual(s02NeverVerified)
   })
 
   it('says a run from before an edit is stale, with the slice’s criteria, as the checkpoint does', async ({expect}) => {
@@ -167,10 +197,10 @@ describe.concurrent('freshness that cannot be fooled', () => {
     expect(checkpoint.stdout).toContain('passed, but since then the sources changed while the checks ran')
   })
 
-  /** Verify S-01 on a clean scratch project, do `change`, and give the hook’s answer and S-01’s run state. */
-  async function afterVerify(change: (folder: string) => Promise<void>, env: Record<string, string> = {}, options: Parameters<typeof scratch>[0] = {}) {
-    const folder = await scratch(options)
-    expect((await runTiers(folder, ['verify', 'S-01'], '', env)).code).toBe(0)
+  /** In a copy of the project with S-01 verified, whose run the hook takes as fresh, do `change`, and give the hook’s answer after it. */
+  async function afterVerify(change: (folder: string) => Promise<void>, env: Record<string, string> = {}) {
+    const folder = await verifiedCopy()
+    expect(await answerOf(hook(folder, {session_id: 'before', cwd: folder}, env), expect)).toEqual(s02NeverVerified)
     await change(folder)
     return {folder, answer: await answerOf(hook(folder, {session_id: 's', cwd: folder}, env), expect)}
   }
@@ -203,16 +233,15 @@ describe.concurrent('freshness that cannot be fooled', () => {
   })
 
   it('an untracked file edited to the same size and time', async ({expect}) => {
-    const time = new Date('2024-01-01T00:00:00Z')
-    const folder = await scratch()
-    const file = path.join(folder, 'src', 'notes.txt')
-    await fs.writeFile(file, 'aaaa\n')
-    await fs.utimes(file, time, time)
-    expect((await runTiers(folder, ['verify', 'S-01'])).code).toBe(0)
-    await fs.writeFile(file, 'bbbb\n')
-    await fs.utimes(file, time, time)
-    const after = await answerOf(hook(folder), expect)
-    expect(after.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
+    // `src/notes.txt`, untracked, held `aaaa` at `notesTime` when S-01 was verified.
+    const {answer} = await afterVerify(async (folder) => {
+      const file = path.join(folder, 'src', 'notes.txt')
+      expect(await fs.readFile(file, 'utf8')).toBe('aaaa\n')
+      expect((await fs.stat(file)).mtime).toEqual(notesTime)
+      await fs.writeFile(file, 'bbbb\n')
+      await fs.utimes(file, notesTime, notesTime)
+    })
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
   })
 
   it('a FIFO named .gitignore in a subfolder, or at .git/info/exclude: git is stopped at its time limit and nothing is fresh', async ({expect, skip}) => {
