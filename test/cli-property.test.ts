@@ -647,16 +647,26 @@ function dirOption(args: readonly string[]): string | null {
   return dir
 }
 
-/** The state folder a command may write in: `<project folder>/tiers`. */
-function allowedFolder({args, input}: Step): string {
+/**
+ * The state folder a command may write in: `<project folder>/tiers`. The
+ * stop hook without `--dir` finds its project as git finds `.git`: the
+ * `.greenlight` of the nearest folder, from the hook's `cwd` upward, that
+ * held one before the run (`before`, the snapshot), else the one `cwd`
+ * would hold.
+ */
+function allowedFolder({args, input}: Step, before: ReadonlyMap<string, string>): string {
   const dir = dirOption(args)
   if (commandOf(args) === 'stop-hook') {
     let cwd: unknown
     try {
       cwd = (JSON.parse(input) as {cwd?: unknown} | null)?.cwd
     } catch {}
-    const from = typeof cwd === 'string' ? cwd : project
-    return path.resolve(project, dir ?? path.join(from, '.greenlight'), 'tiers')
+    const from = path.resolve(project, typeof cwd === 'string' && cwd !== '' ? cwd : project)
+    if (dir !== null) return path.resolve(project, dir, 'tiers')
+    for (let folder = from; inside(folder, temporary); folder = path.dirname(folder)) {
+      if (before.has(path.join(folder, '.greenlight'))) return path.join(folder, '.greenlight', 'tiers')
+    }
+    return path.join(from, '.greenlight', 'tiers')
   }
   return path.resolve(project, dir ?? '.greenlight', 'tiers')
 }
@@ -742,7 +752,7 @@ async function runSteps(steps: readonly Step[], together: boolean): Promise<void
       killGroup(result.pid)
     }
     // Besides the state folder, the user's contracts cache (`xdg/`) is where tiers writes.
-    const outside = changesOutside(before, await snapshot(temporary), [...batch.map(allowedFolder), path.join(temporary, 'xdg', 'verification-tiers', 'contracts')])
+    const outside = changesOutside(before, await snapshot(temporary), [...batch.map((one) => allowedFolder(one, before)), path.join(temporary, 'xdg', 'verification-tiers', 'contracts')])
     if (outside.length > 0) results[0]!.problems.push(`written outside the state folder${batch.length > 1 ? 's' : ''}: ${outside.join('; ')}`)
     checked.push(...results)
   }
