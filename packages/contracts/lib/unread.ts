@@ -91,19 +91,15 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
     if (!why) continue
     found.push({
       text: heading.text,
+      // The line starts where what stands before the `#` starts: its columns are counted from there.
       place: {
-        start: {line: heading.line, column: heading.start - lineStartOf(source, heading.start) + 1, offset: heading.start},
-        end: {line: heading.line, column: heading.end - lineStartOf(source, heading.start) + 1, offset: heading.end}
+        start: {line: heading.line, column: heading.prefix.length + 1, offset: heading.start},
+        end: {line: heading.line, column: heading.prefix.length + heading.end - heading.start + 1, offset: heading.end}
       },
       ...why
     })
   }
   return found
-}
-
-function lineStartOf(source: string, offset: number): number {
-  const lastBreak = Math.max(source.lastIndexOf('\n', offset - 1), source.lastIndexOf('\r', offset - 1))
-  return lastBreak + 1
 }
 
 /**
