@@ -246,7 +246,21 @@ function childIndexAt(children: readonly Nodes[], line: number): number {
   return -1
 }
 
+// What a block says of every heading inside it, worked out once per block: a file may hide thousands
+// of headings in one unclosed comment or fence, and each look is over the whole block.
+const htmlReasons = new WeakMap<Html, {reason: string; fix: string}>()
+const fences = new WeakMap<Code, {fence: string; closed: boolean} | null>()
+
 function inHtml(node: Html): {reason: string; fix: string} {
+  let known = htmlReasons.get(node)
+  if (!known) {
+    known = htmlReason(node)
+    htmlReasons.set(node, known)
+  }
+  return known
+}
+
+function htmlReason(node: Html): {reason: string; fix: string} {
   const value = node.value
   if (value.startsWith('<!--')) {
     if (!value.includes('-->')) return {reason: 'inside an unclosed HTML comment', fix: 'close the comment with `-->` above it'}
@@ -271,18 +285,26 @@ function inHtml(node: Html): {reason: string; fix: string} {
 }
 
 function inCode(node: Code, heading: HeadingLine, source: string): {reason: string; fix: string} | null {
-  const start = node.position!.start.offset!
-  const end = node.position!.end.offset!
-  // A fenced block starts at its fence; indented code starts at its indentation.
-  const opening = /^(`{3,}|~{3,})/.exec(source.slice(start, end))
-  if (!opening) return {reason: 'in indented code', fix: 'remove the indentation'}
-  const fence = opening[1]!
-  if (!isClosed(source.slice(start, end), fence)) {
-    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${inlineCode(fence)} above it`}
+  let known = fences.get(node)
+  if (known === undefined) {
+    known = fenceOf(node, source)
+    fences.set(node, known)
+  }
+  if (!known) return {reason: 'in indented code', fix: 'remove the indentation'}
+  if (!known.closed) {
+    return {reason: 'inside an unclosed code fence', fix: `close the fence with ${inlineCode(known.fence)} above it`}
   }
   // A closed fence with a language shows an example, and so does a template of a heading in any fence.
   if (node.lang || isTemplate(heading)) return null
   return {reason: 'inside a code block', fix: 'move the heading out of the fence'}
+}
+
+/** A code block's opening fence and whether it is closed; `null` for indented code. */
+function fenceOf(node: Code, source: string): {fence: string; closed: boolean} | null {
+  const block = source.slice(node.position!.start.offset!, node.position!.end.offset!)
+  // A fenced block starts at its fence; indented code starts at its indentation.
+  const opening = /^(`{3,}|~{3,})/.exec(block)
+  return opening ? {fence: opening[1]!, closed: isClosed(block, opening[1]!)} : null
 }
 
 /** A heading whose name is a placeholder (`### Contract: {Name}`, `### C-01: <name>`) shows how to write one. */
