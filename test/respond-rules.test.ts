@@ -13,7 +13,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
 import {builtBin, exampleDeprecation as exampleDeprecationText, exampleProject, exampleWarning} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {runTiersHere as runTiers, verifiedExampleCopies} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const warningLine =
@@ -36,23 +36,8 @@ const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, ar
 const stateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)
 const readState = async (folder: string, slice: string) => JSON.parse(await fs.readFile(stateFile(folder, slice), 'utf8'))
 
-let verifiedTemplate: Promise<string> | undefined
-
-/**
- * A project as `project()` makes it, on which `tiers verify --all` passed:
- * one verified project, whose state folder is copied into a new project for
- * each test that only needs a fresh passing run (the run is recorded by
- * content, so a copy is as fresh), instead of a verify of its own.
- */
-async function verifiedProject(): Promise<string> {
-  const template = await (verifiedTemplate ??= project().then(async (folder) => {
-    await ok(folder, 'verify', '--all')
-    return folder
-  }))
-  const folder = await project()
-  await fs.cp(path.join(template, '.greenlight', 'tiers'), path.join(folder, '.greenlight', 'tiers'), {recursive: true})
-  return folder
-}
+// A project on which `tiers verify --all` passed, its state copied from one verified project.
+const verifiedProject = verifiedExampleCopies(folders, 'verification-tiers-respond-')
 
 /** Run `tiers` and expect exit 0. */
 async function ok(folder: string, ...args: string[]): Promise<Run> {

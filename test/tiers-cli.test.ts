@@ -11,7 +11,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleDeprecation, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersHere, verifiedExampleCopies} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 
@@ -48,23 +48,8 @@ async function verified(folder: string, ...slices: string[]): Promise<void> {
   }
 }
 
-let verifiedTemplate: Promise<string> | undefined
-
-/**
- * A project as `project()` makes it, on which `tiers verify --all` passed:
- * one verified project, whose state folder is copied into a new project for
- * each test that starts from there (the run is recorded by content, outside
- * git, so a copy is as fresh).
- */
-async function verifiedProject(): Promise<string> {
-  const template = await (verifiedTemplate ??= project().then(async (folder) => {
-    await verified(folder)
-    return folder
-  }))
-  const folder = await project()
-  await fs.cp(file(template, 'tiers'), file(folder, 'tiers'), {recursive: true})
-  return folder
-}
+// A project on which `tiers verify --all` passed, its state copied from one verified project.
+const verifiedProject = verifiedExampleCopies(folders, 'verification-tiers-tiers-')
 
 /** Path of a file in the copy’s `.greenlight`. */
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)

@@ -11,8 +11,11 @@
  * turns: each waits for the one before it to end. Scenarios whose checks
  * sleep or time out are faster side by side, each in a process of its own.
  */
+import fs from 'node:fs/promises'
+import path from 'node:path'
 import {Readable} from 'node:stream'
 import {format} from 'node:util'
+import {exampleProject} from './tiers-bin.js'
 import type {Run} from './tiers-bin.js'
 
 interface Cli {
@@ -81,4 +84,25 @@ export function runTiersHere(cwd: string, args: readonly string[], input = '', e
       restore()
     }
   })
+}
+
+/**
+ * Copies of the example project (`exampleProject(folders, prefix, 'true')`)
+ * on which `tiers verify --all` passed: one project is verified, the first
+ * time one is asked for, and its state folder is copied into each new copy
+ * (the run is recorded by content, outside git, so a copy is as fresh), in
+ * place of a verify of each copy's own.
+ */
+export function verifiedExampleCopies(folders: string[], prefix: string): () => Promise<string> {
+  let template: Promise<string> | undefined
+  return async () => {
+    const verified = await (template ??= exampleProject(folders, prefix, 'true').then(async (folder) => {
+      const run = await runTiersHere(folder, ['verify', '--all'])
+      if (run.code !== 0) throw new Error(`tiers verify --all exited ${run.code}: ${run.stdout}${run.stderr}`)
+      return folder
+    }))
+    const folder = await exampleProject(folders, prefix, 'true')
+    await fs.cp(path.join(verified, '.greenlight', 'tiers'), path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+    return folder
+  }
 }
