@@ -47,17 +47,12 @@ export function blockLines(code: Code): string[] {
 export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
   // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: found before any field is made.
   if (!code.position || !namesKnownField(lines, dialect)) return null
-  const at = lineLocator(code, lines, locator)
+  const starts = contentLineStarts(code, lines, locator)
   const fields: ContractField[] = []
   let current: ContractField | null = null
   let list: OpenList | null = null
   let unread: ContractText | null = null
   let blank = false
-
-  // A field’s and an item’s position objects are made here, for them alone: they grow in place.
-  const extend = (field: ContractField, end: Position) => {
-    field.position.end = end.end
-  }
 
   const opened: ContractItem[] = []
 
@@ -87,7 +82,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     if (label) {
       list = null
       unread = null
-      current = newField(label, index, prefix)
+      current = newField(label, index, prefix, starts, dialect)
       fields.push(current)
       continue
     }
@@ -104,13 +99,14 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
       const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
       const start = prefix + textFrom
-      const item: ContractItem = {text, position: at(index, start, start + Math.max(text.length, 1)), check: null}
+      const item: ContractItem = {text, position: positionIn(starts, index, start, start + Math.max(text.length, 1)), check: null}
       list.item = item
       opened.push(item)
       // A bare marker: its text may come on the next, indented line.
       if (text === '') continue
       current.items.push(item)
-      extend(current, item.position)
+      // A field’s and an item’s position objects are made here, for them alone: they grow in place.
+      current.position.end = item.position.end
       continue
     }
     if (marker !== -1 && list) {
@@ -123,27 +119,25 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       if (list.nested) continue
       const text = body.slice(textStart).trimEnd()
       const open = list.item
-      const end = at(index, prefix + textStart, prefix + textStart + text.length)
       if (open.text === '') {
-        open.position = end
+        open.position = positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)
         open.text = text
         current.items.push(open)
       } else {
-        open.position.end = end.end
+        open.position.end = pointIn(starts, index, prefix + textStart + text.length)
         open.text += ' ' + text
       }
-      extend(current, open.position)
+      current.position.end = open.position.end
       continue
     }
     if (isListField(current) && current.items.length === 0 && current.value === '') {
       // Text under a criteria or steps label that is not a list: kept, so it can be reported.
       const text = body.slice(textStart).trimEnd()
-      const place = at(index, prefix + textStart, prefix + textStart + text.length)
       if (unread && !wasBlank) {
         unread.text += ' ' + text
-        unread.position = {start: unread.position.start, end: place.end}
+        unread.position = {start: unread.position.start, end: pointIn(starts, index, prefix + textStart + text.length)}
       } else {
-        unread = {kind: 'paragraph', text, position: place}
+        unread = {kind: 'paragraph', text, position: positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)}
         current.unread.push(unread)
       }
       continue
@@ -162,16 +156,17 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     item.check = split.check
   }
   return fields
+}
 
-  function newField(line: LabelLine, index: number, prefix: number): ContractField {
-    const labelPosition = at(index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
-    const valuePosition = line.value ? at(index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
-    return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
-      position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
-      labelPosition,
-      valuePosition
-    })
-  }
+/** A field of a label line: its label, value and where each is. */
+function newField(line: LabelLine, index: number, prefix: number, starts: ContentLineStarts, dialect: FenceDialect): ContractField {
+  const labelPosition = positionIn(starts, index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
+  const valuePosition = line.value ? positionIn(starts, index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
+  return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
+    position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
+    labelPosition,
+    valuePosition
+  })
 }
 
 /**
@@ -301,57 +296,72 @@ export function isFenced(code: Code, locator: Locator): boolean {
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
 }
 
+/** Where each content line of a fenced block starts: its line, column and offset (`NaN` without the source). */
+interface ContentLineStarts {
+  /** The line of the first content line. */
+  line: number
+  columns: number[]
+  offsets: number[]
+}
+
 /**
- * Position of columns `from`..`to` of content line `index`. The content of a
- * fence starts on the line after it; where the block is indented (in a list
- * or quote), the source line ends with the content line, which gives its
- * column.
+ * Where the content lines of a fenced block start, all found at once, each
+ * from where the one before ends. The content of a fence starts on the line
+ * after it; where the block is indented (in a list or quote), the source line
+ * ends with the content line, which gives its column.
  */
-function lineLocator(code: Code, lines: readonly string[], locator: Locator) {
+function contentLineStarts(code: Code, lines: readonly string[], locator: Locator): ContentLineStarts {
   const first = code.position!.start
   const source = locator.source
-  // Where each content line starts in the source, found once per line (a block asks for most lines
-  // several times), in order, each from where the one before ends: only the first is looked up.
-  const columns: number[] = []
-  const offsets: number[] = []
+  const columns = new Array<number>(lines.length)
+  const offsets = new Array<number>(lines.length)
   // The first content line starts after the opening fence’s line ends.
   let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
-
-  // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
-  // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
-  const inPlace = source !== null && nextStart !== undefined && first.column === 1
-  let valueStart = 0
-
-  const findUpTo = (index: number) => {
-    for (let found = columns.length; found <= index; found++) {
-      let column = first.column
-      let offset = Number.NaN
-      if (inPlace) {
-        column = 1
-        offset = nextStart! + valueStart
-        const content = lines[found] ?? ''
-        valueStart = lineAfter(code.value, valueStart + content.length) ?? code.value.length
-      } else if (source !== null && nextStart !== undefined) {
-        const lineStart = nextStart
-        const textEnd = locator.lineEnd(lineStart)
-        const content = lines[found] ?? ''
-        // The line ends as the content line does; only its indentation may differ, where a tab
-        // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
-        column = textEnd - lineStart - content.length + 1
-        offset = lineStart + column - 1
-        nextStart = lineAfter(source, textEnd)
+  if (source === null || nextStart === undefined) {
+    columns.fill(first.column)
+    offsets.fill(Number.NaN)
+  } else if (first.column === 1) {
+    // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
+    // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
+    const value = code.value
+    let valueStart = 0
+    for (let index = 0; index < lines.length; index++) {
+      columns[index] = 1
+      offsets[index] = nextStart + valueStart
+      valueStart = lineAfter(value, valueStart + lines[index]!.length) ?? value.length
+    }
+  } else {
+    for (let index = 0; index < lines.length; index++) {
+      if (nextStart === undefined) {
+        // Past the source's end: the block's own column, and no offset.
+        columns[index] = first.column
+        offsets[index] = Number.NaN
+        continue
       }
-      columns.push(column)
-      offsets.push(offset)
+      const lineStart = nextStart
+      const textEnd = locator.lineEnd(lineStart)
+      // The line ends as the content line does; only its indentation may differ, where a tab
+      // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
+      const column = textEnd - lineStart - lines[index]!.length + 1
+      columns[index] = column
+      offsets[index] = lineStart + column - 1
+      nextStart = lineAfter(source, textEnd)
     }
   }
-  return function (index: number, from: number, to: number): Position {
-    if (index >= columns.length) findUpTo(index)
-    const line = first.line + 1 + index
-    const column = columns[index]!
-    const offset = offsets[index]!
-    return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
-  }
+  return {line: first.line + 1, columns, offsets}
+}
+
+/** Position of columns `from`..`to` of content line `index`. */
+function positionIn(starts: ContentLineStarts, index: number, from: number, to: number): Position {
+  const line = starts.line + index
+  const column = starts.columns[index]!
+  const offset = starts.offsets[index]!
+  return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
+}
+
+/** Point at column `at` of content line `index`. */
+function pointIn(starts: ContentLineStarts, index: number, at: number): Point {
+  return pointOf(starts.line + index, starts.columns[index]!, starts.offsets[index]!, at)
 }
 
 /** The point `at` columns into a content line that starts at `column` (and `offset`, `NaN` without the source), never before the line’s first column. */

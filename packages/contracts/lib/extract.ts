@@ -6,6 +6,7 @@ import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
 import {splitCheck} from './criterion.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
+import type {FenceDialect} from './dialects/dialect.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
 import {createLocator} from './locate.js'
@@ -218,9 +219,9 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
       const code = blocks[each]!
       if (!isFenced(code, locator)) continue
       // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
-      if (!fenceDialects.some((candidate) => candidate.mayHoldLabel(code.value))) continue
+      if (!mayHoldFenceLabel(code.value)) continue
       const lines = blockLines(code)
-      const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
+      const dialect = fenceDialectClaiming(lines, code.lang ?? null)
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (!fields) continue
       appendAll(part.fields, fields)
@@ -229,6 +230,18 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
     }
   }
   return {parts, frontmatter}
+}
+
+/** Whether some fence dialect may read a label in a block's text. */
+function mayHoldFenceLabel(value: string): boolean {
+  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.mayHoldLabel(value)) return true
+  return false
+}
+
+/** The first fence dialect that claims a block's lines, if any. */
+function fenceDialectClaiming(lines: readonly string[], lang: string | null): FenceDialect | undefined {
+  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.claims(lines, lang)) return fenceDialects[index]
+  return undefined
 }
 
 /**

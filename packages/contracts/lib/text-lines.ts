@@ -24,9 +24,7 @@ export function lineEndFinder(value: string): (from: number) => number {
   let lineFeedsOnly: boolean | undefined
   return (from) => {
     lineFeedsOnly ??= !value.includes('\r')
-    if (!lineFeedsOnly) return lineEndOf(value, from)
-    const feed = value.indexOf('\n', from)
-    return feed === -1 ? value.length : feed
+    return lineEndIn(value, from, lineFeedsOnly)
   }
 }
 
@@ -41,16 +39,14 @@ export function lineAfter(value: string, end: number): number | undefined {
   return end + (value.charCodeAt(end) === 0x0d && value.charCodeAt(end + 1) === 0x0a ? 2 : 1)
 }
 
-/** Whether `test` holds for some line, given as its start and end offsets in `value`. */
-export function someLine(value: string, test: (start: number, end: number) => boolean): boolean {
-  const lineEnd = lineEndFinder(value)
-  let start = 0
-  for (;;) {
-    const end = lineEnd(start)
-    if (test(start, end)) return true
-    if (end >= value.length) return false
-    start = end + 1
-  }
+/**
+ * `lineEndOf`, where the caller knows whether `value` has a CR: without one
+ * (most text), a line ends at the next LF, which `indexOf` finds fastest.
+ */
+export function lineEndIn(value: string, from: number, lineFeedsOnly: boolean): number {
+  if (!lineFeedsOnly) return lineEndOf(value, from)
+  const feed = value.indexOf('\n', from)
+  return feed === -1 ? value.length : feed
 }
 
 /** Whether `value` has a `:` between `start` and `end`. */

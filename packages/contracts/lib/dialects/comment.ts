@@ -1,6 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, someLine} from '../text-lines.js'
+import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, lineEndIn} from '../text-lines.js'
 
 
 /**
@@ -37,16 +37,19 @@ export const comment = {
   },
   // A label line is a comment with a colon after its `//`; a block with a line of anything else (before one) is not this dialect's.
   mayHoldLabel: (value) => {
-    let found = false
-    someLine(value, (start, end) => {
+    const lineFeedsOnly = !value.includes('\r')
+    for (let start = 0; ; ) {
+      const end = lineEndIn(value, start, lineFeedsOnly)
       let at = start
       while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
-      if (at === end) return false
-      if (!value.startsWith('//', at)) return true
-      found = hasColon(value, at + 2, end)
-      return found
-    })
-    return found
+      if (at !== end) {
+        // A line of anything but a comment, before a label: not this dialect's block.
+        if (!value.startsWith('//', at)) return false
+        if (hasColon(value, at + 2, end)) return true
+      }
+      if (end >= value.length) return false
+      start = end + 1
+    }
   },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>

@@ -1,6 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {hasColon, mayStartWord, someLine} from '../text-lines.js'
+import {hasColon, lineEndIn, mayStartWord} from '../text-lines.js'
 
 /** Plain `Field: value` lines (or `**Field:** value`) in a fenced block, items as `- ` lines under their label. */
 export const fenced = {
@@ -10,6 +10,14 @@ export const fenced = {
   claims: () => true,
   prefix: () => 0,
   // A label line starts with its label (a letter) or `**`, and has a colon.
-  mayHoldLabel: (value) => someLine(value, (start, end) => mayStartWord(value.charCodeAt(start)) && hasColon(value, start, end)),
+  mayHoldLabel: (value) => {
+    const lineFeedsOnly = !value.includes('\r')
+    for (let start = 0; ; ) {
+      const end = lineEndIn(value, start, lineFeedsOnly)
+      if (mayStartWord(value.charCodeAt(start)) && hasColon(value, start, end)) return true
+      if (end >= value.length) return false
+      start = end + 1
+    }
+  },
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'fenced'>
