@@ -1,7 +1,7 @@
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
-import {lineEndFinder} from './text-lines.js'
+import {lineEndIn} from './text-lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -24,32 +24,52 @@ export function createLocator(file: VFile | undefined): Locator {
   // micromark drops a leading byte order mark and counts every point from after it: so must the source.
   const value = file && file.value !== undefined ? String(file.value) : null
   const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
-  if (source === null) {
-    return {source, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
-  }
-  const place = location(source)
+  return source === null ? noSource : new SourceLocator(source)
+}
+
+/** Without the source: no offsets, no lines, and any node may hold a fence. */
+const noSource: Locator = {source: null, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
+
+/**
+ * A locator over a source. A class, not closures made per file: its methods,
+ * asked for every line and node, are compiled once, not once per file.
+ */
+class SourceLocator implements Locator {
+  readonly source: string
+  private readonly place: ReturnType<typeof location>
   // The point asked for a line's start: one object, filled in on each ask (`toOffset` keeps none).
-  const lineHead = {line: 1, column: 1}
+  private readonly lineHead = {line: 1, column: 1}
   // Where each run of three backticks or tildes starts, in order: found once, when first asked.
-  let fenceMarks: number[] | undefined
-  return {
-    source,
-    mayHoldFence(node) {
-      const start = node.position?.start.offset
-      const end = node.position?.end.offset
-      if (start === undefined || end === undefined) return true
-      fenceMarks ??= marksOf(source, ['```', '~~~'])
-      const first = firstAtOrAfter(fenceMarks, start)
-      return first < fenceMarks.length && fenceMarks[first]! < end
-    },
-    lineEnd: lineEndFinder(source),
-    toPoint(offset) {
-      return place.toPoint(offset)
-    },
-    lineStart(line) {
-      lineHead.line = line
-      return place.toOffset(lineHead)
-    }
+  private fenceMarks: number[] | undefined = undefined
+  // Whether the source has no CR: looked for on the first ask.
+  private lineFeedsOnly: boolean | undefined = undefined
+
+  constructor(source: string) {
+    this.source = source
+    this.place = location(source)
+  }
+
+  mayHoldFence(node: {position?: Position | undefined}): boolean {
+    const start = node.position?.start.offset
+    const end = node.position?.end.offset
+    if (start === undefined || end === undefined) return true
+    this.fenceMarks ??= marksOf(this.source, ['```', '~~~'])
+    const first = firstAtOrAfter(this.fenceMarks, start)
+    return first < this.fenceMarks.length && this.fenceMarks[first]! < end
+  }
+
+  lineEnd(offset: number): number {
+    this.lineFeedsOnly ??= !this.source.includes('\r')
+    return lineEndIn(this.source, offset, this.lineFeedsOnly)
+  }
+
+  toPoint(offset: number): Point | undefined {
+    return this.place.toPoint(offset)
+  }
+
+  lineStart(line: number): number | undefined {
+    this.lineHead.line = line
+    return this.place.toOffset(this.lineHead)
   }
 }
 

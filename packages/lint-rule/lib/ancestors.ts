@@ -36,10 +36,9 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
   // In tree order the last holder is in the last child's subtree that has one, else the node itself.
   // Frames: a node, its path, and how many of its children are still to try (from the last).
   const stack: Array<{node: Node; path: Node[]; next: number}> = []
-  const enter = (entered: Node, path: Node[]) => stack.push({node: entered, path, next: lastStartingBy(childrenOf(entered), from)})
   // A node with offsets that does not hold the place holds no descendant that does.
   if (holds(node, from, to) === false) return undefined
-  enter(node, [...parents, node])
+  stack.push(frameOf(node, [...parents, node], from))
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!
     const children = childrenOf(frame.node)
@@ -50,7 +49,7 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
       // Siblings and their subtrees are in document order: before one that ends before the place, none reaches it.
       if (end !== undefined && end < from) break
       if (holds(child, from, to) === false) continue
-      enter(child, [...frame.path, child])
+      stack.push(frameOf(child, [...frame.path, child], from))
       descended = true
       break
     }
@@ -60,6 +59,11 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
     if (holds(frame.node, from, to) === true) return frame.path
   }
   return undefined
+}
+
+/** A node entered on the way down: its path, and the last of its children that may hold the place. */
+function frameOf(node: Node, path: Node[], from: number): {node: Node; path: Node[]; next: number} {
+  return {node, path, next: lastStartingBy(childrenOf(node), from)}
 }
 
 function childrenOf(node: Node): Node[] {
@@ -94,7 +98,11 @@ const placed = new WeakMap<Node[], boolean>()
 function allPlaced(children: Node[]): boolean {
   let known = placed.get(children)
   if (known === undefined) {
-    known = children.every((child) => child.position?.start.offset !== undefined && child.position.end.offset !== undefined)
+    known = true
+    for (let index = 0; index < children.length && known; index++) {
+      const position = children[index]!.position
+      known = position?.start.offset !== undefined && position.end.offset !== undefined
+    }
     placed.set(children, known)
   }
   return known
