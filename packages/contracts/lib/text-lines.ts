@@ -15,19 +15,6 @@ export function lineEndOf(value: string, from: number): number {
   return at
 }
 
-/**
- * `lineEndOf` for one text asked again and again: without a CR (most text),
- * a line ends at the next LF, which `indexOf` finds fastest. Whether there is
- * a CR is looked for on the first ask.
- */
-export function lineEndFinder(value: string): (from: number) => number {
-  let lineFeedsOnly: boolean | undefined
-  return (from) => {
-    lineFeedsOnly ??= !value.includes('\r')
-    return lineEndIn(value, from, lineFeedsOnly)
-  }
-}
-
 /** Whether `text` has a line ending (an LF or a CR). */
 export function hasLineEnding(text: string): boolean {
   return text.includes('\n') || text.includes('\r')

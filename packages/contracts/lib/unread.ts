@@ -4,7 +4,7 @@ import type {Position} from 'unist'
 import {inlineCode} from './inline-code.js'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
-import {lineAfter, lineEndFinder} from './text-lines.js'
+import {lineAfter, lineEndIn} from './text-lines.js'
 import type {Contract} from './types.js'
 
 /**
@@ -106,51 +106,61 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
  * Lines of the source that read as contract headings, but for the lines
  * `skip` holds (line numbers). Only a line with a `#` (or `＃`) can: the
  * lines before the next one are counted, not read (by their LFs alone where
- * the source has no CR), and none after the last one.
+ * the source has no CR), and none after the last one. No generator and no
+ * closure: the engine optimizes the counting loop, which runs over the whole
+ * file, from the first file on.
  */
-export function* headingLines(source: string, skip: ReadonlySet<number> = noLines): Generator<HeadingLine> {
-  const lineEnd = lineEndFinder(source)
-  const hashes = hashFinder(source)
+export function headingLines(source: string, skip: ReadonlySet<number> = noLines): HeadingLine[] {
+  const found: HeadingLine[] = []
   // Without a CR, the lines before the next mark are counted by their LFs alone, found with `indexOf`.
   const lineFeedsOnly = !source.includes('\r')
-  let hash = hashes(0)
+  // The next `#` and `＃` at or after where the search is: each searched for again only once passed.
+  let ascii = markFrom(source, '#', -2, 0)
+  let wide = markFrom(source, '\uff03', -2, 0)
+  let hash = firstMark(ascii, wide)
   let line = 1
   let start = 0
   while (hash !== -1) {
-    if (lineFeedsOnly) {
-      for (let feed = source.indexOf('\n', start); feed !== -1 && feed < hash; feed = source.indexOf('\n', start)) {
-        line++
-        start = feed + 1
+    if (lineFeedsOnly && hash > 0) {
+      const lastFeed = source.lastIndexOf('\n', hash - 1)
+      if (lastFeed >= start) {
+        line += lineFeedsIn(source, start, lastFeed + 1)
+        start = lastFeed + 1
       }
     }
-    const end = lineEnd(start)
+    const end = lineEndIn(source, start, lineFeedsOnly)
     const next = lineAfter(source, end)
     if (hash < end) {
       const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start)
-      if (heading) yield heading
-      hash = hashes(end)
+      if (heading) found.push(heading)
+      ascii = markFrom(source, '#', ascii, end)
+      wide = markFrom(source, '\uff03', wide, end)
+      hash = firstMark(ascii, wide)
     }
-    if (next === undefined) return
+    if (next === undefined) break
     start = next
     line++
   }
+  return found
 }
 
 const noLines: ReadonlySet<number> = new Set()
 
-/**
- * The offset of the first `#` or `＃` at or after an offset (`-1` when there
- * is none), asked with offsets that only grow: each mark is searched for
- * again only once the last one found is passed, so a file is scanned once.
- */
-function hashFinder(source: string): (from: number) => number {
-  let ascii = -2
-  let wide = -2
-  return (from) => {
-    if (ascii !== -1 && ascii < from) ascii = source.indexOf('#', from)
-    if (wide !== -1 && wide < from) wide = source.indexOf('\uff03', from)
-    return ascii === -1 ? wide : wide === -1 ? ascii : Math.min(ascii, wide)
-  }
+/** Where `mark` is next at or after `from`, given where it was found last (`-2` before the first search, `-1` when there is none left). */
+function markFrom(source: string, mark: string, known: number, from: number): number {
+  return known !== -1 && known < from ? source.indexOf(mark, from) : known
+}
+
+/** The first of two marks' offsets, `-1` when neither is left. */
+function firstMark(ascii: number, wide: number): number {
+  return ascii === -1 ? wide : wide === -1 ? ascii : Math.min(ascii, wide)
+}
+
+/** How many LFs are in `source` from `from` up to `to`. */
+function lineFeedsIn(source: string, from: number, to: number): number {
+  let count = 0
+  for (let feed = source.indexOf('\n', from); feed !== -1 && feed < to; feed = source.indexOf('\n', feed + 1)) count++
+  return count
 }
 
 function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
