@@ -120,31 +120,23 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
   const frontDraft = frontmatter ? fromFrontmatter(frontmatter.contract, frontmatter.position) : null
   if (frontDraft) current = frontDraft
 
-  const close = () => {
-    if (current && current !== frontDraft) contracts.push(finish(current, problems))
-    current = null
-  }
-  const take = (draft: Draft, part: Part) => {
-    appendAll(draft.fields, part.fields)
-    if (part.end) draft.end = part.end
-  }
-
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index]!
     const heading = part.heading
     if (!heading || !part.position) {
-      if (current) take(current, part)
+      if (current) takePart(current, part)
       continue
     }
     if (slice && part.depth <= slice.depth) slice = null
     if (isContract[index]) {
-      close()
+      closeDraft(current, frontDraft, contracts, problems)
+      current = null
       // The body of a frontmatter contract repeats its heading: same contract.
       if (frontDraft && part.shape && isSameContract(frontDraft, part.shape)) {
         current = frontDraft
         frontDraft.depth = part.depth
         frontDraft.end = part.position.end
-        take(frontDraft, part)
+        takePart(frontDraft, part)
         continue
       }
       const draft: Draft = {
@@ -159,18 +151,32 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
         frontmatter: false
       }
       current = draft
-      take(draft, part)
+      takePart(draft, part)
       continue
     }
-    if (current && part.depth <= current.depth) close()
+    if (current && part.depth <= current.depth) {
+      closeDraft(current, frontDraft, contracts, problems)
+      current = null
+    }
     // A lower-rank heading is part of the contract’s section.
-    else if (current) take(current, part)
+    else if (current) takePart(current, part)
     if (part.slice) slice = {heading: part.slice, depth: part.depth}
   }
-  close()
+  closeDraft(current, frontDraft, contracts, problems)
   if (frontDraft) contracts.unshift(finish(frontDraft, problems))
   if (locator.source !== null) appendAll(problems, findUnreadContracts(locator.source, tree, contracts).map(unreadProblem))
   return {contracts, problems}
+}
+
+/** The contract being read ends: it joins the others (the frontmatter contract joins them first, at the end). */
+function closeDraft(draft: Draft | null, frontDraft: Draft | null, contracts: Contract[], problems: ContractProblem[]): void {
+  if (draft && draft !== frontDraft) contracts.push(finish(draft, problems))
+}
+
+/** A part's fields go to the contract being read, and its section runs to the part's end. */
+function takePart(draft: Draft, part: Part): void {
+  appendAll(draft.fields, part.fields)
+  if (part.end) draft.end = part.end
 }
 
 /** The document cut at its headings, each part with the fields of its blocks; and its frontmatter contract. */
