@@ -1,7 +1,7 @@
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
-import {lineEndIn} from './text-lines.js'
+import {lineAfter, lineEndIn} from './text-lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -11,6 +11,12 @@ export interface Locator {
   toPoint(offset: number): Point | undefined
   /** Offset of the start of a 1-based line (needs `source`). */
   lineStart(line: number): number | undefined
+  /**
+   * Offset of the start of the line `lines` (one or more) lines after the
+   * one holding `offset`, stepped line by line: for a line near a known offset, without
+   * indexing the lines before it (needs `source`; `undefined` past the end).
+   */
+  lineStartAfter(offset: number, lines: number): number | undefined
   /** Where the line that starts at `offset` of the source ends: its LF or CR, or the end (needs `source`). */
   lineEnd(offset: number): number
   /**
@@ -28,7 +34,7 @@ export function createLocator(file: VFile | undefined): Locator {
 }
 
 /** Without the source: no offsets, no lines, and any node may hold a fence. */
-const noSource: Locator = {source: null, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
+const noSource: Locator = {source: null, toPoint: () => undefined, lineStart: () => undefined, lineStartAfter: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
 
 /**
  * A locator over a source. A class, not closures made per file: its methods,
@@ -70,6 +76,12 @@ class SourceLocator implements Locator {
   lineStart(line: number): number | undefined {
     this.lineHead.line = line
     return this.place.toOffset(this.lineHead)
+  }
+
+  lineStartAfter(offset: number, lines: number): number | undefined {
+    let at: number | undefined = offset
+    for (let count = 0; count < lines && at !== undefined; count++) at = lineAfter(this.source, this.lineEnd(at))
+    return at
   }
 }
 

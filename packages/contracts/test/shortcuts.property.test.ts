@@ -281,6 +281,21 @@ describe('line starts', () => {
       {numRuns: 500}
     )
   })
+
+  it('are the offsets vfile-location gives when stepped to from an offset on an earlier line', () => {
+    fc.assert(
+      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 8}), (value, at, lines) => {
+        const locator = createLocator(new VFile({value}))
+        const source = locator.source!
+        const place = location(source)
+        const from = Math.min(at, source.length)
+        const line = place.toPoint(from)?.line ?? place.toPoint(source.length - 1)?.line ?? 1
+        // vfile-location gives no offset for a line past the last one: neither does stepping.
+        expect(locator.lineStartAfter(from, lines)).toBe(place.toOffset({line: line + lines, column: 1}))
+      }),
+      {numRuns: 1000}
+    )
+  })
 })
 
 describe('indentation', () => {
