@@ -22,6 +22,11 @@
 // are reported beside it. Measured on a busy two-core machine, these
 // choices took the quartiles of the ratio from ±15% (wall time, no
 // collection between passes) to about ±3%.
+// Besides the whole pass, each run (what the plugins do after parsing) is
+// timed on its own: the preset and remark-lint alone parse alike, so what
+// the preset's run adds, over remark-lint's whole pass, is what its rules
+// cost, without the parse's own spread from pass to pass (most of a pass,
+// and most of the whole-pass ratio's spread on a busy machine).
 // With BENCH_BASELINE naming another built checkout, a fourth pipeline,
 // `baseline`, runs that checkout's preset in the same rounds: a change's
 // before and after, side by side in one run.
@@ -78,19 +83,27 @@ function mainThreadMs() {
   }
 }
 
-/** One pass of `processor` over every file, after a collection. */
+/**
+ * One pass of `processor` over every file, after a collection; besides the
+ * whole pass, the main thread's time in its runs alone (what the plugins do
+ * after parsing), read before and after each file's run.
+ */
 async function pass(processor) {
   if (collect) collect()
   const wallStart = performance.now()
   const cpuStart = cpuMs()
   const threadStart = mainThreadMs()
+  let runThreadMs = 0
   let messages = 0
   for (const file of files) {
     const vfile = new VFile(file)
-    await processor.run(processor.parse(vfile), vfile)
+    const tree = processor.parse(vfile)
+    const runStart = mainThreadMs()
+    await processor.run(tree, vfile)
+    runThreadMs += mainThreadMs() - runStart
     messages += vfile.messages.length
   }
-  return {threadMs: mainThreadMs() - threadStart, cpuMs: cpuMs() - cpuStart, wallMs: performance.now() - wallStart, messages}
+  return {threadMs: mainThreadMs() - threadStart, runThreadMs, cpuMs: cpuMs() - cpuStart, wallMs: performance.now() - wallStart, messages}
 }
 
 /** One round: every pipeline once over every file, starting at the `turn`-th. */
@@ -135,6 +148,22 @@ const clocks = {thread: 'threadMs', cpu: 'cpuMs', wall: 'wallMs'}
 const ratioOf = (top, bottom) =>
   Object.fromEntries(Object.entries(clocks).map(([clock, key]) => [clock, spread(rounds.map((each) => each[top][key] / each[bottom][key]))]))
 
+/**
+ * What `top`'s run adds to `bottom`'s whole pass, over the rounds: the
+ * difference of the two runs (the plugins beyond `bottom`'s), over
+ * `bottom`'s pass. Both parse alike, so the parse's own spread, which is
+ * most of a pass, is left out. The main thread's clock moves in scheduler
+ * ticks (4 ms here): one run reads several ticks short or long, at random,
+ * so the figure is the mean of the rounds (the tenth at each end left out),
+ * not their median.
+ */
+function runAdds(top, bottom) {
+  const values = sorted(rounds.map((each) => (each[top].runThreadMs - each[bottom].runThreadMs) / each[bottom].threadMs))
+  const cut = Math.floor(values.length / 10)
+  const kept = values.slice(cut, values.length - cut)
+  return {mean: kept.reduce((sum, value) => sum + value, 0) / kept.length, ...spread(values)}
+}
+
 const pipelineFigures = {}
 for (const name of names) {
   const times = Object.fromEntries(Object.entries(clocks).map(([clock, key]) => [clock, spread(rounds.map((each) => each[name][key]))]))
@@ -151,6 +180,7 @@ process.stdout.write(
       presetOverRemarkLint: ratioOf('preset', 'remark-lint'),
       remarkLintOverParse: ratioOf('remark-lint', 'parse'),
       presetOverParse: ratioOf('preset', 'parse'),
+      presetRunAddsToRemarkLint: runAdds('preset', 'remark-lint'),
       ...(pipelines.baseline && {baselineOverRemarkLint: ratioOf('baseline', 'remark-lint'), presetOverBaseline: ratioOf('preset', 'baseline')})
     },
     maxRssKb: process.resourceUsage().maxRSS

@@ -7,7 +7,9 @@
 // Tools: the remark CLI with the preset, `tiers lint` (cold, and warm with
 // `--cache`), markdownlint-cli2 with its defaults; and, in one process, the
 // parser alone, the parser with remark-lint alone, and the parser with the
-// preset, to see what the preset's own rules cost. The CLIs run in turns,
+// preset, to see what the preset's own rules cost: as the ratio of whole
+// passes, and as what the preset's run adds to remark-lint's pass (the runs
+// timed alone, which leaves the parse's spread out). The CLIs run in turns,
 // `BENCH_ROUNDS` rounds (default 3), each keeping its median. Not a test:
 // figures and ratios only.
 import {spawnSync} from 'node:child_process'
@@ -182,6 +184,8 @@ for (const {name, dir} of corpora) {
     presetOverRemarkLint: worker?.presetOverRemarkLint.thread.median ?? null,
     presetOverRemarkLintSpread: worker?.presetOverRemarkLint.thread ?? null,
     remarkLintOverParse: worker?.remarkLintOverParse.thread.median ?? null,
+    // What the preset's run adds to remark-lint's whole pass, from the runs alone (see bench/lint-worker.mjs).
+    presetRunAddsToRemarkLint: worker?.presetRunAddsToRemarkLint?.mean ?? null,
     inProcessRounds: inProcessRuns.get(dir)?.rounds ?? null,
     tiersLintOverRemarkCli: ratio(ms(tiersCold), ms(remarkCli)),
     tiersLintWarmOverRemarkCli: ratio(ms(tiersWarm), ms(remarkCli)),
@@ -191,6 +195,7 @@ for (const {name, dir} of corpora) {
 
 const spreadOf = (spread) => (spread ? `${fixed(spread.q1, 3)}–${fixed(spread.q3, 3)}, extremes ${fixed(spread.min, 3)}–${fixed(spread.max, 3)}` : 'n/a')
 const pad = (value, width) => String(value).padEnd(width)
+const percent = (value) => (value === null || value === undefined || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(1)}%`)
 const fixed = (value, digits = 2) => (value === null || value === undefined ? 'n/a' : value.toFixed(digits))
 console.log(`${pad('tool', 62)}${pad('corpus', 28)}${pad('files', 7)}${pad('MB', 6)}${pad('s', 7)}peak MB`)
 for (const entry of rows) {
@@ -201,7 +206,8 @@ for (const [name, each] of Object.entries(ratios)) {
   // The preset's target is on contract files, where its rules have contracts to read; elsewhere the ratio is shown as measured.
   const target = corpora.find((data) => data.name === name)?.contractFiles ? 'target ≤ 1.05; ' : ''
   console.log(
-    `${name}: preset / remark-lint alone ${fixed(each.presetOverRemarkLint, 3)}x (${target}quartiles ${spreadOf(each.presetOverRemarkLintSpread)}, ${each.inProcessRounds} rounds); remark-lint / parse ${fixed(each.remarkLintOverParse, 3)}x; ` +
+    `${name}: preset / remark-lint alone ${fixed(each.presetOverRemarkLint, 3)}x (${target}quartiles ${spreadOf(each.presetOverRemarkLintSpread)}, ${each.inProcessRounds} rounds); ` +
+      `the preset's run adds ${percent(each.presetRunAddsToRemarkLint)} to remark-lint's pass; remark-lint / parse ${fixed(each.remarkLintOverParse, 3)}x; ` +
       `tiers lint / remark CLI: cold ${fixed(each.tiersLintOverRemarkCli)}x, warm cache ${fixed(each.tiersLintWarmOverRemarkCli)}x (target ≤ 0.10); remark CLI / markdownlint-cli2 ${fixed(each.remarkCliOverMarkdownlint)}x`
   )
 }
