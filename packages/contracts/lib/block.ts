@@ -353,10 +353,7 @@ function contentLineStarts(code: Code, lines: readonly string[], locator: Locato
 
 /** Position of columns `from`..`to` of content line `index`. */
 function positionIn(starts: ContentLineStarts, index: number, from: number, to: number): Position {
-  const line = starts.line + index
-  const column = starts.columns[index]!
-  const offset = starts.offsets[index]!
-  return {start: pointOf(line, column, offset, from), end: pointOf(line, column, offset, to)}
+  return {start: pointIn(starts, index, from), end: pointIn(starts, index, to)}
 }
 
 /** Point at column `at` of content line `index`. */

@@ -36,6 +36,23 @@ export function lineEndIn(value: string, from: number, lineFeedsOnly: boolean): 
   return feed === -1 ? value.length : feed
 }
 
+/**
+ * The first answer `ask` gives about a line of `value` (each given as its
+ * start and end offsets), `false` when it gives none: `undefined` means ask
+ * the next line. `ask` takes `value` itself, so that callers pass one
+ * function made once, not a closure made per text.
+ */
+export function firstLineAnswer(value: string, ask: (value: string, start: number, end: number) => boolean | undefined): boolean {
+  const lineFeedsOnly = !value.includes('\r')
+  for (let start = 0; ; ) {
+    const end = lineEndIn(value, start, lineFeedsOnly)
+    const answer = ask(value, start, end)
+    if (answer !== undefined) return answer
+    if (end >= value.length) return false
+    start = end + 1
+  }
+}
+
 /** Whether `value` has a `:` between `start` and `end`. */
 export function hasColon(value: string, start: number, end: number): boolean {
   const colon = value.indexOf(':', start)

@@ -1,6 +1,6 @@
 import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
-import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, lineEndIn} from '../text-lines.js'
+import {firstLineAnswer, firstNonWhiteSpace, hasColon, isWhiteSpaceCode} from '../text-lines.js'
 
 
 /**
@@ -11,6 +11,19 @@ import {firstNonWhiteSpace, hasColon, isWhiteSpaceCode, lineEndIn} from '../text
 function commentStart(line: string): number {
   const start = firstNonWhiteSpace(line)
   return start !== -1 && line.startsWith('//', start) ? start : -1
+}
+
+/**
+ * A comment with a colon after its `//` may be a label line (`true`); a line
+ * of anything but a comment, before one, makes the block not this dialect's
+ * (`false`); blank lines and comments without a colon say nothing.
+ */
+function commentLabelAnswer(value: string, start: number, end: number): boolean | undefined {
+  let at = start
+  while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
+  if (at === end) return undefined
+  if (!value.startsWith('//', at)) return false
+  return hasColon(value, at + 2, end) ? true : undefined
 }
 
 /** A fenced block whose every line is a `// ` comment (Go-style): `// Verification: verify`. */
@@ -36,20 +49,6 @@ export const comment = {
     return start + (line.charCodeAt(start + 2) === 0x20 ? 3 : 2)
   },
   // A label line is a comment with a colon after its `//`; a block with a line of anything else (before one) is not this dialect's.
-  mayHoldLabel: (value) => {
-    const lineFeedsOnly = !value.includes('\r')
-    for (let start = 0; ; ) {
-      const end = lineEndIn(value, start, lineFeedsOnly)
-      let at = start
-      while (at < end && isWhiteSpaceCode(value.charCodeAt(at))) at++
-      if (at !== end) {
-        // A line of anything but a comment, before a label: not this dialect's block.
-        if (!value.startsWith('//', at)) return false
-        if (hasColon(value, at + 2, end)) return true
-      }
-      if (end >= value.length) return false
-      start = end + 1
-    }
-  },
+  mayHoldLabel: (value) => firstLineAnswer(value, commentLabelAnswer),
   marksContract: isFencedContractMark
 } as const satisfies FenceDialect<'comment'>
