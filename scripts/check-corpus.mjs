@@ -307,8 +307,6 @@ const toolProjects = {
   },
   kiro: {
     folder: '.kiro',
-    // The one folder not in Kiro's format is reported, not read.
-    problems: 1,
     figures: {
       features: ['slices', ({status}) => status.slices.length],
       requirements: ['contracts', ({contracts}) => contracts.summary.contracts],
@@ -319,8 +317,13 @@ const toolProjects = {
   }
 }
 
-/** A project of another tool: `tiers` reads its folder with no problem, and gives each figure a person counted. */
-async function checkToolProject(name, want, tool, {folder: toolFolder, figures, problems = 0}) {
+/**
+ * A project of another tool: `tiers` reads its folder with the problems a
+ * person counted (`problems` in `expected.json`; none when it gives no
+ * figure), and gives each figure a person counted.
+ */
+async function checkToolProject(name, want, tool, {folder: toolFolder, figures}) {
+  const problems = want.problems ?? 0
   const folder = await scratchCopy(name)
   try {
     const contracts = await tiers(folder, ['contracts'], toolFolder)
