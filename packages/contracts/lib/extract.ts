@@ -12,8 +12,7 @@ import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading,
 import {createLocator} from './locate.js'
 import type {Locator} from './locate.js'
 import {readParagraphFields} from './paragraph.js'
-import {findUnreadContracts} from './unread.js'
-import type {UnreadContract} from './unread.js'
+import {findUnreadContracts, unreadHeadingProblem} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
 import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractProblem, Dialect, SliceHeading} from './types.js'
 
@@ -164,7 +163,7 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
   }
   closeDraft(current, frontDraft, contracts, problems)
   if (frontDraft) contracts.unshift(finish(frontDraft, problems))
-  if (locator.source !== null) appendAll(problems, findUnreadContracts(locator.source, tree, contracts).map(unreadProblem))
+  if (locator.source !== null) appendAll(problems, findUnreadContracts(locator.source, tree, contracts).map(unreadHeadingProblem))
   return {contracts, problems}
 }
 
@@ -412,10 +411,6 @@ function readInlineItem(field: ContractField): void {
 const listMarker = /^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)/
 
 /** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
-function unreadProblem(unread: UnreadContract): ContractProblem {
-  return {kind: 'unread-heading', subject: unread.text, part: 'field', actual: unread.reason, expected: unread.fix, place: unread.place}
-}
-
 // Info strings of fences that hold a contract's own fields as text: none, or a text or data language.
 const fieldLanguages = new Set(['text', 'txt', 'plain', 'plaintext', 'contract', 'yaml', 'yml'])
 

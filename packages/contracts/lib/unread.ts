@@ -5,7 +5,7 @@ import {inlineCode} from './inline-code.js'
 import {parseSliceHeading} from './heading.js'
 import {splitAtLineEndings} from './lines.js'
 import {lineAfter, lineEndIn} from './text-lines.js'
-import type {Contract} from './types.js'
+import type {Contract, ContractProblem} from './types.js'
 
 /**
  * A line a person reads as a contract heading that the reader did not read
@@ -57,6 +57,11 @@ export function mayHoldContractHeading(line: string): boolean {
 // Full-width `＃` reads as `#` to the eye.
 const headingMarks = /^([#\uff03]+)([\s\u200b-\u200d\u2060]*)/u
 
+/** An unread heading as the problem the reader reports: the gate and `no-hidden-contract` say it alike. */
+export function unreadHeadingProblem(unread: UnreadContract): ContractProblem {
+  return {kind: 'unread-heading', subject: unread.text, part: 'field', actual: unread.reason, expected: unread.fix, place: unread.place}
+}
+
 /** A line that reads as a contract heading: where its `#` starts, and how it is written. */
 export interface HeadingLine {
   line: number
@@ -85,8 +90,13 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
   // micromark drops a leading byte order mark and counts every point from after it.
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const read = new Set(contracts.map((contract) => contract.headingPosition.start.line))
+  return unreadOf(headingLines(source, read), source, tree, contracts)
+}
+
+/** Of heading lines, those markdown did not make a heading that is read, with why, at their place. */
+function unreadOf(headings: readonly HeadingLine[], source: string, tree: Root, contracts: readonly Contract[] | null): UnreadContract[] {
   const found: UnreadContract[] = []
-  for (const heading of headingLines(source, read)) {
+  for (const heading of headings) {
     const why = explain(heading, source, tree, contracts)
     if (!why) continue
     found.push({
@@ -103,6 +113,20 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
 }
 
 /**
+ * Every line that a person reads as a heading of `shape` (a tool's unit:
+ * `### User Story 2`, `### Requirement 3`) that markdown made no heading at
+ * the top level of the document, with why: behind a list or quote marker,
+ * HTML or indentation on its line, inside a comment, an HTML block or an
+ * unclosed fence, in a paragraph. A heading markdown made at the top level
+ * is its tool reader's to read; a closed fence with a language shows an
+ * example and is skipped, as for contracts.
+ */
+export function findHiddenHeadings(text: string, tree: Root, shape: HeadingShape): UnreadContract[] {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  return unreadOf(headingLines(source, noLines, shape), source, tree, null)
+}
+
+/**
  * Lines of the source that read as contract headings, but for the lines
  * `skip` holds (line numbers). Only a line with a `#` (or `＃`) can: the
  * lines before the next one are counted, not read (by their LFs alone where
@@ -110,7 +134,7 @@ export function findUnreadContracts(text: string, tree: Root, contracts: readonl
  * closure: the engine optimizes the counting loop, which runs over the whole
  * file, from the first file on.
  */
-export function headingLines(source: string, skip: ReadonlySet<number> = noLines): HeadingLine[] {
+export function headingLines(source: string, skip: ReadonlySet<number> = noLines, shape: HeadingShape = contractHeadingShape): HeadingLine[] {
   const found: HeadingLine[] = []
   // Without a CR, the lines before the next mark are counted by their LFs alone, found with `indexOf`.
   const lineFeedsOnly = !source.includes('\r')
@@ -131,7 +155,7 @@ export function headingLines(source: string, skip: ReadonlySet<number> = noLines
     const end = lineEndIn(source, start, lineFeedsOnly)
     const next = lineAfter(source, end)
     if (hash < end) {
-      const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start)
+      const heading = skip.has(line) ? null : readHeadingLine(source.slice(start, end), line, start, shape)
       if (heading) found.push(heading)
       ascii = markFrom(source, '#', ascii, end)
       wide = markFrom(source, '\uff03', wide, end)
@@ -163,16 +187,29 @@ function lineFeedsIn(source: string, from: number, to: number): number {
   return count
 }
 
-function readHeadingLine(value: string, line: number, lineStart: number): HeadingLine | null {
+/**
+ * What a heading of one kind reads as, to the eye: `hint`, a cheap test a
+ * whole line passes when it may hold one; `subject`, the text after its `#`
+ * marks (`C-02: Name` for a contract, `User Story 2` for a spec-kit story).
+ */
+export interface HeadingShape {
+  hint(line: string): boolean
+  subject(text: string): boolean
+}
+
+/** A contract heading: an id (`C-02: Name`, `C2: Name`) or `Contract: Name`. */
+const contractHeadingShape: HeadingShape = {hint: mayHoldContractHeading, subject: isContractHeadingSubject}
+
+function readHeadingLine(value: string, line: number, lineStart: number, shape: HeadingShape): HeadingLine | null {
   // Cheap tests first: most lines hold no `#`, and most that do no number and no `contract`.
   if (!value.includes('#') && !value.includes('\uff03')) return null
-  if (!mayHoldContractHeading(value)) return null
+  if (!shape.hint(value)) return null
   const prefix = linePrefix.exec(value)![0]
   const rest = value.slice(prefix.length)
   const marks = headingMarks.exec(rest)
   if (!marks) return null
   const subject = rest.slice(marks[0].length)
-  if (!isContractHeadingSubject(subject)) return null
+  if (!shape.subject(subject)) return null
   // What closes the markup around it (`-->`, `</summary>`) is not part of the heading.
   const trimmed = rest.replace(/(?:\s*(?:-->|<\/[^<>\n]*>))*\s*$/, '')
   return {
@@ -186,12 +223,15 @@ function readHeadingLine(value: string, line: number, lineStart: number): Headin
   }
 }
 
-/** Why markdown did not make the line a contract heading, or `null` when it is one after all. */
+/**
+ * Why markdown did not make the line a contract heading, or `null` when it
+ * is one after all; with `contracts` `null`, any heading at the top level is.
+ */
 function explain(
   heading: HeadingLine,
   source: string,
   tree: Root,
-  contracts: readonly Contract[]
+  contracts: readonly Contract[] | null
 ): {reason: string; fix: string} | null {
   const path = blocksAt(tree, heading.line)
   const leaf = path[path.length - 1]
@@ -214,7 +254,7 @@ function explain(
       const outer = containers[0]
       if (outer?.type === 'listItem') return {reason: 'inside a list item', fix: 'move the heading out of the list (no list marker)'}
       if (outer?.type === 'blockquote') return {reason: 'inside a block quote', fix: 'move the heading out of the quote (no `>`)'}
-      return atTopLevel(leaf, tree, source, contracts)
+      return contracts === null ? null : atTopLevel(leaf, tree, source, contracts)
     }
     default:
       return inText(heading)

@@ -93,6 +93,110 @@ describe('the spec-kit reader', () => {
     expect(story!.source).toBe(spec.split('\n').slice(4, 10).join('\n'))
   })
 
+  it('reads stories only where the template makes them: a Clarifications session, Edge Cases or a numbered heading of another section is none, and no problem', async () => {
+    const spec = [
+      '# Feature Specification: Seeds', // 1
+      '',
+      '## Clarifications',
+      '',
+      '### Session 2025-01-04', // 5
+      '',
+      '- Q: Which beds? → A: All of them.',
+      '',
+      '## User Scenarios & Testing *(mandatory)*',
+      '', // 10
+      '### User Story 1 - Sow (Priority: P1)',
+      '',
+      '**Independent Test**: Sow one tray.',
+      '',
+      '**Acceptance Scenarios**:', // 15
+      '',
+      '1. **Given** a tray, **When** seeds are sown, **Then** the tray is logged.',
+      '',
+      '### Edge Cases',
+      '', // 20
+      '- What happens when a tray is sown twice?',
+      '',
+      '## Requirements *(mandatory)*',
+      '',
+      '### FR-002: Trays are numbered', // 25
+      '',
+      '### Stage 1: Seed the store',
+      '',
+      '### Sesión 2025-02-01'
+    ].join('\n')
+    const folder = await project({'specs/001-seeds/spec.md': spec})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([])
+    expect(loaded.contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.criteria.length, contract.steps.length])).toEqual([['User Story 1 - Sow', 11, 1, 1]])
+  })
+
+  it('reads a story heading with no title, at another level or with its number as a word; a fenced example sets no tier', async () => {
+    const spec = [
+      '# Feature Specification: Seeds', // 1
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### User Story 2 (Priority: P2)', // 5
+      '',
+      '**Acceptance Scenarios**:',
+      '',
+      '1. **Given** a tray, **When** it is watered, **Then** it is logged.',
+      '', // 10
+      '```yaml',
+      'verification: auto',
+      '```',
+      '',
+      '#### User Story Three - Label (Priority: P3)', // 15
+      '',
+      '**Acceptance Scenarios**:',
+      '',
+      '1. **Given** a tray, **When** it is labelled, **Then** the label prints.',
+      '', // 20
+      '## 用户故事 4 - 导出（优先级：P2）',
+      '',
+      '**验收场景**：',
+      '',
+      '1. **假设** 一个托盘，**当** 导出时，**那么** 文件存在。' // 25
+    ].join('\n')
+    const folder = await project({'specs/001-seeds/spec.md': spec})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([])
+    expect(loaded.contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.effectiveTier, contract.criteria.map((item) => item.position.start.line)])).toEqual([
+      ['User Story 2', 5, 'verify', [9]],
+      ['User Story Three - Label', 15, 'verify', [19]],
+      ['用户故事 4 - 导出', 21, 'verify', [25]]
+    ])
+  })
+
+  it('names each story heading that markdown hides, with its line, and a story without scenarios', async () => {
+    const spec = [
+      '# Feature Specification: Seeds', // 1
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '- ### User Story 1 - In a list (Priority: P1)', // 5
+      '',
+      '> ### 用户故事 2 - 引用（优先级：P2）',
+      '',
+      '### User Story 3 - Nothing to check (Priority: P3)',
+      '', // 10
+      'Some text.',
+      '',
+      '<!--',
+      '### User Story 4 - Commented out (Priority: P1)'
+    ].join('\n')
+    const folder = await project({'specs/001-seeds/spec.md': spec})
+    const file = path.join(folder, 'specs', '001-seeds', 'spec.md')
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([
+      {file, line: 5, message: 'Unexpected contract heading `### User Story 1 - In a list (Priority: P1)` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'},
+      {file, line: 7, message: 'Unexpected contract heading `### 用户故事 2 - 引用（优先级：P2）` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'},
+      {file, line: 14, message: 'Unexpected contract heading `### User Story 4 - Commented out (Priority: P1)` inside an unclosed HTML comment, expected a heading the reader sees: close the comment with `-->` above it'},
+      {file, line: 9, message: 'Unexpected user story User Story 3 - Nothing to check without acceptance scenarios, expected **Acceptance Scenarios**: with numbered Given/When/Then items'}
+    ])
+  })
+
   it('takes the default tier from tiers.json; `manual` reads as verify', async () => {
     const spec = `# Feature Specification: Beds\n\n## User Scenarios\n\n${story('User Story 1 - Dig (Priority: P1)')}\n${story('User Story 2 - Rake (Priority: P2)', '**Verification:** manual\n\n')}`
     const auto = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "auto"}}'})

@@ -1,18 +1,12 @@
 import {appendAll} from '../append.js'
 import {splitCheck} from '../criterion.js'
 import {analyzeContracts} from '../extract.js'
+import {findHiddenHeadings, unreadHeadingProblem} from '../unread.js'
+import type {HeadingShape} from '../unread.js'
 import type {Contract, ContractAnalysis, ContractField, ContractItem} from '../types.js'
-import type {Heading, List, Root} from 'mdast'
+import type {Heading, List, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
-import {visit} from 'unist-util-visit'
 import {parseMarkdown} from './markdown.js'
-
-/**
- * A user story heading as spec-kit's template writes it, in any language:
- * words, a number, a dash (or colon), a title, and maybe a parenthesised
- * priority (`User Story 2 – Export (Priority: P3)`, `用户故事 1 - 导出（优先级：P1）`).
- */
-const storyHeading = /^\D*?\S\s*\d+\s*[-–—:：]\s*\S/u
 
 /**
  * The text with the full-width colon of a bold label (`**验收场景**：`,
@@ -32,27 +26,37 @@ export interface Stories extends ContractAnalysis {
 }
 
 /**
- * The user stories of a spec-kit `spec.md`: each third-level heading shaped
- * as the template's story heading starts a contract, read by the contracts
- * reader (its fields, items and positions as the lint rules see them).
+ * The user stories of a spec-kit `spec.md`, read by the contracts reader
+ * (their fields, items and positions as the lint rules see them). Which
+ * headings are stories is decided by the template's structure, never by a
+ * heading's words alone: see `storyHeadings`. Code and HTML blocks inside
+ * a story are examples or the template's comments: they set no field.
  */
 export function readStories(file: string, text: string): Stories {
   const {tree, vfile} = parseMarkdown(file, withAsciiLabelColons(text))
-  const names: string[] = []
   let title: string | null = null
   let sectionLine: number | null = null
-  visit(tree, 'heading', (heading: Heading) => {
-    const words = toString(heading).trim()
-    if (heading.depth === 1 && title === null) title = words.replace(/^[^:：]*[:：]\s*/u, '') || words
-    if (heading.depth === 2 && sectionLine === null) sectionLine = heading.position?.start.line ?? null
-    if (heading.depth === 3 && storyHeading.test(words)) names.push(words)
-  })
-  if (names.length === 0) {
+  for (const block of tree.children) {
+    if (block.type !== 'heading') continue
+    if (block.depth === 1 && title === null) {
+      const words = toString(block).trim()
+      title = words.replace(/^[^:：]*[:：]\s*/u, '') || words
+    }
+    if (block.depth === 2 && sectionLine === null) sectionLine = block.position?.start.line ?? null
+  }
+  const {stories, named} = storyHeadings(tree.children)
+  if (!named) {
     const older = readOlderStory(tree, text)
     if (older) return {...older, title, sectionLine: sectionLine ?? 1}
   }
-  const analysis = analyzeContracts(tree, vfile, {names})
-  return {...analysis, title, sectionLine: sectionLine ?? 1}
+  const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
+  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim())})
+  const contracts = analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line))
+  // The stories' tree holds no other heading: the search for story headings markdown hid runs on the whole file.
+  const problems = analysis.problems.filter((problem) => problem.kind !== 'unread-heading')
+  for (const hidden of findHiddenHeadings(vfile.value as string, tree, storyHeadingShape)) problems.push(unreadHeadingProblem(hidden))
+  problems.sort((a, b) => a.place.start.line - b.place.start.line)
+  return {contracts, problems, title, sectionLine: sectionLine ?? 1}
 
   /** The one story of the template's first versions: `### Primary User Story`, then `### Acceptance Scenarios` and their list. */
   function readOlderStory(root: Root, source: string): ContractAnalysis | null {
@@ -77,10 +81,131 @@ export function readStories(file: string, text: string): Stories {
   }
 }
 
+/** What a story heading is, by the template: `### User Story 2 - Title (Priority: P2)`, or a heading over a story's fields. */
+interface StoryHeadings {
+  /** Indexes, in the document's blocks, of the story headings. */
+  stories: number[]
+  /** Whether some story is one by its place or its words, not only by the scenarios under it (the first template's shape has none). */
+  named: boolean
+}
+
+// The template's story heading in English, at any level and with or without a title: `User Story 2`, `Story Two – Export`.
+const englishStory = /\bstor(?:y|ies)\b/i
+// A number, as a digit of any script or as an English word.
+const numbered = /\p{Nd}|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b/iu
+// The section the template puts its stories in: `## User Scenarios & Testing`, `## User Stories`.
+const englishStoriesSection = /\buser\s+(?:scenarios?|stor(?:y|ies))\b/i
+// A story's own bold labels in English: `**Acceptance Scenarios**:`, `**Independent Test**:`, `**Why this priority**:`.
+const storyLabel = /^(?:acceptance\s+scenarios?|independent\s+tests?|why\s+this\s+priority)\b/i
+
+/** What reads as a story heading to the eye, where markdown made no heading: a numbered English story, or a heading ending with a priority. */
+const storyHeadingShape: HeadingShape = {
+  hint: (line) => numbered.test(line),
+  subject: (text) => (englishStory.test(text) && numbered.test(text)) || trailingPriority.test(text.replace(/(?:\s*(?:-->|<\/[^<>\n]*>))*\s*$/, ''))
+}
+
+/**
+ * The story headings of a spec, by the template's structure:
+ *
+ * - a heading whose own blocks (up to the next heading) hold a story's
+ *   fields: a list of Given/When/Then items, or a story's English labels;
+ * - a heading that names a numbered story in English, at any level
+ *   (`## User Story 2 (Priority: P2)`);
+ * - in the section the template keeps its stories in (`## User Scenarios &
+ *   Testing`, in any language: the section holding a story by its fields),
+ *   a numbered heading at the stories' level (`### 用户故事 2`).
+ *
+ * Other headings are not stories, and not problems: `## Clarifications`
+ * and its `### Session 2025-01-04`, `### Edge Cases`, `### Functional
+ * Requirements`, `### Stage 1: …`.
+ */
+function storyHeadings(blocks: readonly RootContent[]): StoryHeadings {
+  const stories = new Set<number>()
+  let named = false
+  // Each heading's section: the nearest heading above it of a higher rank.
+  const parent = new Map<number, number | null>()
+  const open: number[] = []
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index]!
+    if (block.type !== 'heading') continue
+    while (open.length > 0 && (blocks[open.at(-1)!] as Heading).depth >= block.depth) open.pop()
+    parent.set(index, open.at(-1) ?? null)
+    open.push(index)
+    const words = toString(block)
+    if (holdsStoryFields(blocks, index + 1)) stories.add(index)
+    else if (englishStory.test(words) && numbered.test(words)) {
+      stories.add(index)
+      named = true
+    }
+  }
+  // The sections that hold stories, by the template's English title or by a story in them; in each, the numbered headings at the stories' level.
+  const sections = new Set<number>()
+  for (const [index, section] of parent) {
+    if (englishStoriesSection.test(toString(blocks[index]!))) sections.add(index)
+    if (section !== null && stories.has(index)) sections.add(section)
+  }
+  for (const section of sections) {
+    const inside = [...parent].filter(([, of]) => of === section).map(([index]) => index)
+    const levels = inside.filter((at) => stories.has(at)).map((at) => (blocks[at] as Heading).depth)
+    const depth = levels.length > 0 ? Math.min(...levels) : (blocks[section] as Heading).depth + 1
+    for (const at of inside) {
+      if ((blocks[at] as Heading).depth !== depth || stories.has(at) || !numbered.test(toString(blocks[at]!))) continue
+      stories.add(at)
+      named = true
+    }
+  }
+  if (!named) named = [...stories].some((index) => englishStory.test(toString(blocks[index]!)) || numbered.test(toString(blocks[index]!)))
+  return {stories: [...stories].sort((a, b) => a - b), named}
+}
+
+/** Whether the blocks from `from` up to the next heading hold a story's fields. */
+function holdsStoryFields(blocks: readonly RootContent[], from: number): boolean {
+  for (let index = from; index < blocks.length && blocks[index]!.type !== 'heading'; index++) {
+    const block = blocks[index]!
+    if (block.type === 'list' && isScenarioList(block)) return true
+    if (block.type === 'paragraph' && block.children[0]?.type === 'strong' && storyLabel.test(toString(block.children[0]).trim())) return true
+  }
+  return false
+}
+
+/**
+ * A tree of the stories' sections alone: each story heading and its blocks
+ * up to the next heading of its rank or above, or the next story, without
+ * code or HTML blocks (an example or a template comment sets no field).
+ */
+function storySections(tree: Root, stories: readonly number[]): Root {
+  const children: RootContent[] = []
+  const blocks = tree.children
+  const isStory = new Set(stories)
+  for (const index of stories) {
+    const depth = (blocks[index] as Heading).depth
+    // Every story at one rank, its own headings below it: a story above a deeper one is no group of it.
+    children.push({...(blocks[index] as Heading), depth: 2})
+    for (let at = index + 1; at < blocks.length && !isStory.has(at); at++) {
+      const block = blocks[at]!
+      if (block.type === 'heading' && block.depth <= depth) break
+      if (block.type === 'heading') children.push({...block, depth: Math.max(3, block.depth) as Heading['depth']})
+      else if (block.type !== 'code' && block.type !== 'html') children.push(withoutExamples(block))
+    }
+  }
+  return {type: 'root', children, position: tree.position}
+}
+
+/** A block without the code and HTML blocks nested in it (a list item's example). */
+function withoutExamples<Block extends RootContent>(block: Block): Block {
+  if (!('children' in block) || block.type === 'paragraph' || block.type === 'heading') return block
+  const children = (block.children as RootContent[]).filter((child) => child.type !== 'code' && child.type !== 'html').map(withoutExamples)
+  return {...block, children}
+}
+
 /** Whether a heading and the list after it are acceptance scenarios: so named, or items of bold Given/When/Then words in any language. */
 function isScenarios(heading: Heading, list: List): boolean {
-  if (/scenario/i.test(toString(heading))) return true
-  return list.children.every((item) => {
+  return /scenario/i.test(toString(heading)) || isScenarioList(list)
+}
+
+/** Whether every item of a list opens with a bold word and holds at least three: Given, When, Then, in any language. */
+function isScenarioList(list: List): boolean {
+  return list.children.length > 0 && list.children.every((item) => {
     const first = item.children[0]
     return first?.type === 'paragraph' && first.children[0]?.type === 'strong' && first.children.filter((child) => child.type === 'strong').length >= 3
   })
@@ -98,7 +223,7 @@ function scenarioItem(block: List['children'][number]['children'][number] | unde
 const scenariosLabel = /acceptance|scenario/i
 const independentTestLabel = /independent|test/i
 
-/** The priority a story heading ends with, left out of the contract's name. */
+/** The priority a story heading ends with, in any language (`(Priority: P1)`, `（优先级：P1）`), left out of the contract's name. */
 const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
 
 /**
