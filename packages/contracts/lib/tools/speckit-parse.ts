@@ -146,8 +146,9 @@ function storyHeadings(blocks: readonly RootContent[]): StoryHeadings {
   }
   for (const section of sections) {
     const inside = [...parent].filter(([, of]) => of === section).map(([index]) => index)
-    const levels = inside.filter((at) => stories.has(at)).map((at) => (blocks[at] as Heading).depth)
-    const depth = levels.length > 0 ? Math.min(...levels) : (blocks[section] as Heading).depth + 1
+    let depth = 7
+    for (const at of inside) if (stories.has(at)) depth = Math.min(depth, (blocks[at] as Heading).depth)
+    if (depth === 7) depth = (blocks[section] as Heading).depth + 1
     for (const at of inside) {
       if ((blocks[at] as Heading).depth !== depth || stories.has(at) || !numbered.test(toString(blocks[at]!))) continue
       stories.add(at)
