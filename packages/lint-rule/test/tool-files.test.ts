@@ -45,6 +45,22 @@ describe('the preset on tool files', () => {
     )
   })
 
+  it('reads no contract in the other files of a tool\'s folders: a plan, a design, an archived change', async () => {
+    const notes = '# Plan\n\n### DD-001: Keep loans in SQLite\n\nWe chose SQLite.\n\n### R-1: Risk\n\n**Verification:** full regression pass\n'
+    for (const path of ['specs/001-tool-library/plan.md', 'specs/001-tool-library/research.md', '.kiro/specs/loans/design.md', 'openspec/changes/archive/2025-01-01-loans/specs/loans/spec.md', 'openspec/project.md']) {
+      expect([path, await lint(path, notes)]).toEqual([path, []])
+    }
+    // Outside a tool's folders the same text holds two contracts with nothing to check, and an invalid tier.
+    expect((await lint('docs/plan.md', notes)).length).toBe(3)
+  })
+
+  it('a vague word in a condition is no vague criterion: only the outcome is read', async () => {
+    const value = '# Requirements Document\n\n### Requirement 1: Fees\n\n#### Acceptance Criteria\n\n1. WHEN late fees are implemented THEN the system SHALL show the fee on the loan\n2. WHEN a loan is late THEN the fee SHALL work as expected\n'
+    expect(await lint('.kiro/specs/fees/requirements.md', value)).toEqual([
+      '8:4-8:59: Unexpected vague criterion `work as expected` in Requirement 1: Fees, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
+    ])
+  })
+
   it('Kiro: too many criteria, a requirement with nothing to check', async () => {
     const items = Array.from({length: 6}, (_, index) => `${index + 1}. WHEN a member asks THEN the system SHALL answer ${index + 1}`).join('\n')
     const value = `# Requirements Document\n\n### Requirement 1: Answers\n\n#### Acceptance Criteria\n\n${items}\n\n### Requirement 2: Opening hours\n\nThe library opens at nine.\n`

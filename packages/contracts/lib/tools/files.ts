@@ -69,6 +69,25 @@ export const fileDialects: readonly FileDialect[] = [
   }
 ]
 
+/**
+ * The folders each tool writes, matched against a path with `/` separators:
+ * a markdown file there that is not one of the tool's unit files (a
+ * spec-kit `plan.md`, `research.md` or checklist, an OpenSpec proposal or
+ * archived change, a Kiro `design.md`) holds no contracts, whatever its
+ * headings look like: the gate reads only the unit files.
+ */
+export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
+  {tool: 'spec-kit', path: /(?:^|\/)specs\/\d+-[^/]+\//},
+  {tool: 'openspec', path: /(?:^|\/)openspec\//},
+  {tool: 'kiro', path: /(?:^|\/)\.kiro\//}
+]
+
+/** The tool whose folder holds a path, `null` for a path in none. */
+function toolFolderOf(file: string): ToolName | null {
+  const posix = file.split(path.sep).join('/')
+  return toolFolders.find((folder) => folder.path.test(posix))?.tool ?? null
+}
+
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
   // Every tool's file is a `spec.md` or a `requirements.md`: any other path (most files) is none, without a pattern.
@@ -81,10 +100,16 @@ export function fileDialectOf(file: string): {dialect: FileDialect; match: RegEx
   return null
 }
 
-/** A tool's file read as contracts, by its path; `null` when the path is no tool's file shape. */
+/**
+ * A tool's file read as contracts, by its path: a unit file by its reader,
+ * any other file in a tool's folder as holding none; `null` when the path
+ * is in no tool's folder.
+ */
 export function readToolFile(file: string, text: string): ToolFileReading | null {
   const found = fileDialectOf(file)
-  return found ? found.dialect.read(file, text, found.match) : null
+  if (found) return found.dialect.read(file, text, found.match)
+  const tool = toolFolderOf(file)
+  return tool === null ? null : {tool, analysis: {contracts: [], problems: []}, problems: [], expectations: []}
 }
 
 /** An OpenSpec spec: each requirement a contract (`capability: Name`), its scenarios the criteria. */
