@@ -311,8 +311,12 @@ const toolProjects = {
       features: ['slices', ({status}) => status.slices.length],
       requirements: ['contracts', ({contracts}) => contracts.summary.contracts],
       acceptance_criteria: ['criteria', ({contracts}) => sum(contracts.contracts, (contract) => contract.criteria.length)],
-      // A task in progress is not done.
-      tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.unchecked + tasks.in_progress]
+      // A task in progress is not done; an optional one (`- [ ]*`) is shown apart and does not hold the slice.
+      tasks: [
+        'open tasks, optional tasks open',
+        ({status}) => [sum(status.slices, (slice) => slice.openTasks), sum(status.slices, (slice) => slice.optionalTasks)],
+        (tasks) => [tasks.unchecked + tasks.in_progress, tasks.optional_unchecked ?? 0]
+      ]
     }
   }
 }

@@ -12,7 +12,7 @@ import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
 import {greenlight, toolFor} from './tools/index.js'
-import type {OpenTask, ProjectTool} from './tools/index.js'
+import type {OpenTask, OptionalTasks, ProjectTool} from './tools/index.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -39,6 +39,8 @@ export interface ProjectSlice {
   retired: string | null
   /** The unticked tasks of the slice’s `tasks.md` (a tool’s): while any is open, the slice is not ready for its checkpoint. */
   openTasks: OpenTask[]
+  /** The unticked optional tasks (Kiro’s `- [ ]*`) that do not hold the slice: shown, never dropped. */
+  optionalTasks: OpenTask[]
 }
 
 /** A verification-tier project folder: `.greenlight`, or a spec-driven tool’s (`specs`, `openspec`, `.kiro`). */
@@ -126,7 +128,7 @@ export const toolConfigFile = 'tiers.json'
 async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file)
-  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config)})
+  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config)})
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems: reading.problems, warnings: []}
 }
 
@@ -138,6 +140,14 @@ function defaultTierOf(file: string, config: ProjectConfig): Tier {
   if (value === undefined || value === 'verify' || value === 'manual') return 'verify'
   if (value === 'auto') return 'auto'
   throw new ProjectError(file, `Unexpected \`verification\` ${JSON.stringify(verification)}, expected \`{"default": "auto"}\` or \`{"default": "verify"}\``)
+}
+
+/** `tasks.optional` of a tool’s settings: `hold` or `show` (the default); any other value is an error naming the file. */
+function optionalTasksOf(file: string, config: ProjectConfig): OptionalTasks {
+  const value = ((config as {tasks?: {optional?: unknown}}).tasks ?? {}).optional
+  if (value === undefined || value === 'show') return 'show'
+  if (value === 'hold') return 'hold'
+  throw new ProjectError(file, `Unexpected \`tasks.optional\` ${JSON.stringify(value)}, expected \`"show"\` (an open optional task is listed, not holding its slice) or \`"hold"\``)
 }
 
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
@@ -337,7 +347,8 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
       humanCheck: slice.humanCheck,
       verification: slice.verification,
       retired: slice.retired,
-      openTasks: []
+      openTasks: [],
+      optionalTasks: []
     }
   })
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))
@@ -427,7 +438,7 @@ function unslicedProblems(contracts: readonly LoadedContract[], slices: readonly
 /** A slice of its own for a contract whose Slice field names a slice the graph does not have. */
 function makeSlice(loaded: LoadedContract, id: string): ProjectSlice {
   const heading = loaded.contract.sliceHeading
-  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null, openTasks: []}
+  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null, openTasks: [], optionalTasks: []}
 }
 
 /** Slices from the contracts’ Slice fields, when there is no graph. */

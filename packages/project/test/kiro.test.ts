@@ -1,4 +1,6 @@
 /** The Kiro reader: feature folders of `.kiro/specs` as slices, requirements as contracts, the open tasks of `tasks.md`. */
+import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import fc from 'fast-check'
@@ -11,7 +13,7 @@ import {readTasks} from '../lib/tools/read-tasks.js'
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
 const garden = path.join(fixtures, 'kiro-garden')
 const specs = path.join(garden, 'specs')
-const verify = {defaultTier: 'verify'} as const
+const verify = {defaultTier: 'verify', optionalTasks: 'show'} as const
 
 describe('kiro', () => {
   it('is the `.kiro` folder, recognised by a feature folder holding requirements.md', async () => {
@@ -129,8 +131,30 @@ describe('kiro', () => {
     expect(slices.map((slice) => slice.openTasks.length)).toEqual([7, 0])
   })
 
+  it('lists open optional tasks (`- [ ]*`) apart, holding the slice only when the settings say `hold`', async () => {
+    const tasks = ['# Implementation Plan', '', '- [x] 1. Build the valve driver', '- [ ]* 1.1 Write property tests for the driver', '- [x]* 1.2 Write unit tests', '- [ ] 2. Wire the schedule', '  - [ ]* 2.1 Test the schedule', ''].join('\n')
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-kiro-optional-'))
+    try {
+      await fs.cp(garden, folder, {recursive: true})
+      const file = path.join(folder, 'specs', 'garden-watering', 'tasks.md')
+      await fs.writeFile(file, tasks)
+      const shown = (await kiro.read(folder, verify)).slices.find((slice) => slice.id === 'garden-watering')!
+      expect([shown.openTasks, shown.optionalTasks]).toEqual([
+        [{text: '2. Wire the schedule', file, line: 6}],
+        [
+          {text: '1.1 Write property tests for the driver', file, line: 4},
+          {text: '2.1 Test the schedule', file, line: 7}
+        ]
+      ])
+      const held = (await kiro.read(folder, {defaultTier: 'verify', optionalTasks: 'hold'})).slices.find((slice) => slice.id === 'garden-watering')!
+      expect([held.openTasks.map((task) => task.line), held.optionalTasks]).toEqual([[4, 6, 7], []])
+    } finally {
+      await fs.rm(folder, {recursive: true, force: true})
+    }
+  })
+
   it('gives contracts without a tier the tier the project sets, and the slice that tier', async () => {
-    const {slices} = await kiro.read(garden, {defaultTier: 'auto'})
+    const {slices} = await kiro.read(garden, {defaultTier: 'auto', optionalTasks: 'show'})
     expect(slices[0]!.tier).toBe('auto')
     expect(slices[0]!.contracts.map(({contract}) => [contract.tier, contract.effectiveTier])).toEqual([
       [null, 'auto'],
@@ -272,7 +296,7 @@ describe('readTasks', () => {
   it('reads a checkbox of any mark, bullet and depth as one task, done only when ticked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({mark: fc.constantFrom(' ', 'x', 'X', '-', '~'), bullet: fc.constantFrom('-', '*', '+', '1.'), depth: fc.integer({min: 0, max: 2}), id: fc.option(fc.stringMatching(/^\d{1,2}(\.\d)?$/), {nil: null})}), {minLength: 1, maxLength: 8}),
+        fc.array(fc.record({mark: fc.constantFrom(' ', 'x', 'X', '-', '~'), optional: fc.boolean(), bullet: fc.constantFrom('-', '*', '+', '1.'), depth: fc.integer({min: 0, max: 2}), id: fc.option(fc.stringMatching(/^\d{1,2}(\.\d)?$/), {nil: null})}), {minLength: 1, maxLength: 8}),
         (tasks) => {
           // Each task nests at most one level below the one before it, as lists nest.
           let depth = 0
@@ -280,10 +304,11 @@ describe('readTasks', () => {
             depth = index === 0 ? 0 : Math.min(task.depth, depth + 1)
             return {...task, depth}
           })
-          const lines = shaped.map((task, index) => `${'    '.repeat(task.depth)}${task.bullet} [${task.mark}] ${task.id === null ? '' : task.id + ' '}Task number ${index}`)
+          // Kiro's optional task has a `*` right after its box.
+          const lines = shaped.map((task, index) => `${'    '.repeat(task.depth)}${task.bullet} [${task.mark}]${task.optional ? '*' : ''} ${task.id === null ? '' : task.id + ' '}Task number ${index}`)
           const read = readTasks('tasks.md', ['# Plan', '', ...lines].join('\n'))
-          expect(read.map((task) => [task.line, task.mark, task.done, task.text])).toEqual(
-            shaped.map((task, index) => [index + 3, task.mark, task.mark === 'x' || task.mark === 'X', `${task.id === null ? '' : task.id + ' '}Task number ${index}`])
+          expect(read.map((task) => [task.line, task.mark, task.done, task.optional, task.text])).toEqual(
+            shaped.map((task, index) => [index + 3, task.mark, task.mark === 'x' || task.mark === 'X', task.optional, `${task.id === null ? '' : task.id + ' '}Task number ${index}`])
           )
         }
       )

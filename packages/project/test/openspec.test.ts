@@ -60,7 +60,7 @@ describe('openspec.recognises', () => {
 describe('openspec.read on a project of two active changes and an archive', () => {
   let reading: ToolReading
   beforeAll(async () => {
-    reading = await openspec.read(lending, {defaultTier: 'verify'})
+    reading = await openspec.read(lending, {defaultTier: 'verify', optionalTasks: 'show'})
   })
 
   it('makes each active change a slice named by its proposal, and reads no archived change', () => {
@@ -147,7 +147,7 @@ describe('openspec.read on a project of two active changes and an archive', () =
   })
 
   it('takes the change’s stated tier as the slice’s, and the configured default when a change states none', async () => {
-    const defaulted = await openspec.read(lending, {defaultTier: 'auto'})
+    const defaulted = await openspec.read(lending, {defaultTier: 'auto', optionalTasks: 'show'})
     expect(defaulted.slices.map((slice) => [slice.id, slice.tier])).toEqual([
       ['add-due-reminders', 'auto'],
       ['tidy-shelf-labels', 'auto']
@@ -157,7 +157,7 @@ describe('openspec.read on a project of two active changes and an archive', () =
   })
 
   it('gives the figures of each change: requirements by section, scenarios, tasks', async () => {
-    const {changes} = await readOpenSpec(lending, {defaultTier: 'verify'})
+    const {changes} = await readOpenSpec(lending, {defaultTier: 'verify', optionalTasks: 'show'})
     expect(
       changes.map((change) => [change.id, change.requirements.map((requirement) => `${requirement.section} ${requirement.name} (${requirement.scenarios.length})`), change.tasks.total, change.tasks.checked])
     ).toEqual([
@@ -169,7 +169,7 @@ describe('openspec.read on a project of two active changes and an archive', () =
 
 describe('openspec.read on what it cannot read', () => {
   it('names each file and line, never skipping one in silence', async () => {
-    const reading = await openspec.read(broken, {defaultTier: 'verify'})
+    const reading = await openspec.read(broken, {defaultTier: 'verify', optionalTasks: 'show'})
     const fees = 'changes/fix-late-fees/specs/fees/spec.md'
     const sections = '`## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'
     expect(reading.problems.map((problem) => [relative(broken, problem.file), problem.line, problem.message])).toEqual([
@@ -191,7 +191,7 @@ describe('openspec.read on what it cannot read', () => {
   })
 
   it('keeps an invalid tier as written, read as verify, and a change whose name is no slice id out of the slices but its contracts listed', async () => {
-    const reading = await openspec.read(broken, {defaultTier: 'verify'})
+    const reading = await openspec.read(broken, {defaultTier: 'verify', optionalTasks: 'show'})
     expect(reading.slices.map((slice) => slice.id)).toEqual(['fix-late-fees', 'only-a-proposal'])
     expect(reading.contracts.map(({contract}) => [contract.label, contract.tier, contract.effectiveTier, contract.slice])).toEqual([
       ['fees: Fee per day late', 'maybe', 'verify', 'fix-late-fees'],
@@ -203,21 +203,21 @@ describe('openspec.read on what it cannot read', () => {
   it('says when a change holds a requirement twice, as the gate knows a contract by its label', async () => {
     const spec = '## ADDED Requirements\n\n### Requirement: Twice\nIt SHALL x.\n\n#### Scenario: A\n- **WHEN** a\n- **THEN** b\n\n## MODIFIED Requirements\n\n### Requirement: Twice\nIt SHALL y.\n\n#### Scenario: B\n- **WHEN** c\n- **THEN** d\n'
     const dir = await folderWith('twice', {'changes/add-x/specs/x/spec.md': spec})
-    const reading = await openspec.read(dir, {defaultTier: 'verify'})
+    const reading = await openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})
     const file = path.join(dir, 'changes/add-x/specs/x/spec.md')
     expect(reading.problems).toEqual([{file, line: 12, message: `Unexpected second requirement "Twice" of x in change add-x (the first at ${file}:3), expected each requirement once in a change`}])
   })
 
   it('is a ProjectError on a folder with neither specs/ nor changes/', async () => {
     const dir = await folderWith('nothing', {'project.md': '# Context\n'})
-    await expect(openspec.read(dir, {defaultTier: 'verify'})).rejects.toThrow(ProjectError)
-    await expect(openspec.read(dir, {defaultTier: 'verify'})).rejects.toThrow(`${dir}: Unexpected OpenSpec folder without specs/ or changes/`)
+    await expect(openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})).rejects.toThrow(ProjectError)
+    await expect(openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})).rejects.toThrow(`${dir}: Unexpected OpenSpec folder without specs/ or changes/`)
   })
 
   it('says when two tiers of a requirement disagree, and reads it as verify', async () => {
     const spec = '## ADDED Requirements\n\n### Requirement: Two tiers\nIt SHALL x.\n\n**Verification:** auto\n\n- **Verification:** verify\n\n#### Scenario: S\n- **WHEN** a\n- **THEN** b\n'
     const dir = await folderWith('two-tiers', {'changes/add-x/specs/x/spec.md': spec, 'changes/add-x/proposal.md': '# Change: X\n\n**Verification:** manual\n'})
-    const reading = await openspec.read(dir, {defaultTier: 'auto'})
+    const reading = await openspec.read(dir, {defaultTier: 'auto', optionalTasks: 'show'})
     expect(reading.problems.map((problem) => [relative(dir, problem.file), problem.line, problem.message])).toEqual([
       ['changes/add-x/specs/x/spec.md', 8, 'Unexpected second tier in requirement "Two tiers", expected one tier (it reads as `verify`)']
     ])

@@ -205,6 +205,7 @@ export const status: Command = async (input) => {
       criteria: criteria.length,
       steps: steps.length,
       openTasks: slice.openTasks.length,
+      optionalTasks: slice.optionalTasks.length,
       humanCheck,
       retired
     })
@@ -243,6 +244,8 @@ type ShownStatus = SliceStatus & {
   steps: number
   /** Unticked tasks of its `tasks.md`: while any is open, its checkpoint is refused. */
   openTasks: number
+  /** Unticked optional tasks (`- [ ]*`) that do not hold it. */
+  optionalTasks: number
   humanCheck: string | null
   retired: string | null
 }

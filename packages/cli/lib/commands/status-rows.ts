@@ -7,6 +7,8 @@ export interface StatusExtras {
   nothingToCheck: string[]
   contracts: number
   openTasks: number
+  /** Open optional tasks that do not hold the slice (Kiro's `- [ ]*`). */
+  optionalTasks: number
   retired: string | null
 }
 
@@ -41,6 +43,7 @@ export async function statusRows(dir: string, statuses: ReadonlyArray<SliceStatu
 export function statusNotes(status: StatusExtras): string[] {
   return [
     ...(status.openTasks > 0 ? [`${status.openTasks} open task${status.openTasks === 1 ? '' : 's'}`] : []),
+    ...(status.optionalTasks > 0 ? [`${status.optionalTasks} optional task${status.optionalTasks === 1 ? '' : 's'} open`] : []),
     ...(status.contracts === 0 ? ['no contracts'] : []),
     ...(status.nothingToCheck.length > 0 ? [`nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)`] : []),
     ...(status.retired === null ? [] : [`human check retired: ${status.retired}`])
@@ -51,6 +54,7 @@ export function statusNotes(status: StatusExtras): string[] {
 function tableNotes(status: StatusExtras): StatusNote[] {
   return [
     ...(status.openTasks > 0 ? [{title: 'Open tasks (no checkpoint until done)', detail: String(status.openTasks)}] : []),
+    ...(status.optionalTasks > 0 ? [{title: 'Optional tasks open (they do not hold the checkpoint)', detail: String(status.optionalTasks)}] : []),
     ...(status.contracts === 0 ? [{title: 'No contracts', detail: ''}] : []),
     ...(status.nothingToCheck.length > 0 ? [{title: 'Nothing to check (verify, no acceptance criteria or steps)', detail: status.nothingToCheck.join(', ')}] : []),
     ...(status.retired === null ? [] : [{title: 'Human check retired', detail: status.retired}])

@@ -7,7 +7,7 @@ import {speckit} from './speckit.js'
 import type {ProjectTool} from './types.js'
 
 export {greenlight} from './greenlight.js'
-export type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
+export type {OpenTask, OptionalTasks, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
 /**
  * The readers of the spec-driven tools besides Greenlight (which the loader

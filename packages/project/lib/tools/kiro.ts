@@ -4,6 +4,7 @@ import path from 'node:path'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
+import type {ProjectSlice} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
@@ -108,7 +109,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       humanCheck: null,
       verification: null,
       retired: null,
-      openTasks: await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems)
+      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems, options))
     })
   }
   if (reading.slices.length === 0) {
@@ -118,12 +119,13 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   return reading
 }
 
-/** The open tasks of a feature's `tasks.md`: none when it has no such file. */
-async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<ToolReading['slices'][number]['openTasks']> {
+/** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
+async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
   const text = await readFile(file, budget, dir, problems)
-  if (typeof text !== 'string') return []
-  const {openTasks, readTasks} = await import('./read-tasks.js')
-  return openTasks(readTasks(file, text))
+  if (typeof text !== 'string') return {openTasks: [], optionalTasks: []}
+  const {readTasks, taskList} = await import('./read-tasks.js')
+  const {open, optional} = taskList(readTasks(file, text), options.optionalTasks)
+  return {openTasks: open, optionalTasks: optional}
 }
 
 /**

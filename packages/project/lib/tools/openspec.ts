@@ -1,6 +1,5 @@
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import type {Tier} from '@verification-tiers/contracts'
 import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
@@ -59,7 +58,7 @@ async function recognises(dir: string): Promise<boolean> {
  * change as read (for figures and for `tiers contracts`). A folder with
  * neither `specs/` nor `changes/` is a `ProjectError`.
  */
-export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions): Promise<{reading: ToolReading; changes: OpenSpecChange[]}> {
+export async function readOpenSpec(dir: string, options: ToolReadOptions): Promise<{reading: ToolReading; changes: OpenSpecChange[]}> {
   const changesDir = path.join(dir, 'changes')
   if (!(await isDirectory(changesDir)) && !(await isDirectory(path.join(dir, 'specs')))) {
     throw new ProjectError(dir, 'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md')
@@ -74,7 +73,7 @@ export async function readOpenSpec(dir: string, {defaultTier}: ToolReadOptions):
       reading.problems.push({file: full, line: null, message: 'Unexpected file in changes/, expected a change folder changes/<change>/ with proposal.md, tasks.md and specs/'})
       continue
     }
-    const change = await readChange(full, entry.name, defaultTier, reading, readers)
+    const change = await readChange(full, entry.name, options, reading, readers)
     changes.push(change)
   }
   return {reading, changes}
@@ -89,7 +88,7 @@ async function loadReaders() {
 type Readers = Awaited<ReturnType<typeof loadReaders>>
 
 /** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
-async function readChange(dir: string, id: string, defaultTier: Tier, reading: ToolReading, readers: Readers): Promise<OpenSpecChange> {
+async function readChange(dir: string, id: string, {defaultTier, optionalTasks}: ToolReadOptions, reading: ToolReading, readers: Readers): Promise<OpenSpecChange> {
   const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, toString, verified} = readers
   const problems = reading.problems
   const validId = isSliceId(id)
@@ -103,7 +102,7 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
   const name = title ? toString(title).replace(/^\s*Change\s*[:：]\s*/i, '').trim() || id : id
   const changeTier = proposalTree ? statedTier(proposalFile, tierStatements(proposal!, proposalTree), `change ${id}`, problems) : null
 
-  const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: []}}
+  const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: [], optional: []}}
   const specsDir = path.join(dir, 'specs')
   const files = await markdownFiles(specsDir, problems)
   if (files.length === 0) {
@@ -134,11 +133,11 @@ async function readChange(dir: string, id: string, defaultTier: Tier, reading: T
 
   const tasksFile = path.join(dir, 'tasks.md')
   const tasks = await readMarkdown(tasksFile)
-  if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks))
+  if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks), optionalTasks)
 
   if (validId) {
     const tier = changeTier !== null ? effectiveTier(changeTier) : defaultTier === 'verify' ? null : defaultTier
-    reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open})
+    reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open, optionalTasks: change.tasks.optional})
   }
   return change
 }

@@ -1,7 +1,7 @@
 import type {List, ListItem, Nodes} from 'mdast'
 import {collapse, inlineText} from '@verification-tiers/contracts'
 import {inFencedExample, parseMarkdownText} from '@verification-tiers/contracts/tools'
-import type {OpenTask} from './types.js'
+import type {OpenTask, OptionalTasks} from './types.js'
 
 /** One checkbox item of a task list, at any depth, with or without an id (`1.2`, `T003`, none). */
 export interface TaskItem {
@@ -14,12 +14,15 @@ export interface TaskItem {
   mark: string
   /** Only `[x]` (any case) is done; any other mark (` `, `-`, `~`, `/`) leaves the task open. */
   done: boolean
+  /** Kiro's optional task, a `*` right after the box (`- [ ]* 2.2 Write unit tests`): it may stay open. */
+  optional: boolean
 }
 
 // `[ ]`, `[x]`, `[-]`, `[~]`: one mark between brackets (`x` or a sign, never another letter or a digit: `[a]`, `[1]` are text), then space or the end.
-const checkbox = /^\[([xX]|[^\p{L}\p{N}\]])\](?:\s+|$)/u
+// Kiro marks an optional task with a `*` right after the box: `- [ ]* 2.2 Write unit tests`.
+const checkbox = /^\[([xX]|[^\p{L}\p{N}\]])\](\*)?(?:\s+|$)/u
 // The same box on a line of its own that markdown read as no list item: `-[ ] task`, or a line that continues the item above.
-const boxLine = /^[\s>]*(?:(?:[-*+]|\d{1,9}[.)])\s*)?(\[(?:[xX]|[^\p{L}\p{N}\]])\](?:\s.*)?)$/u
+const boxLine = /^[\s>]*(?:(?:[-*+]|\d{1,9}[.)])\s*)?(\[(?:[xX]|[^\p{L}\p{N}\]])\]\*?(?:\s.*)?)$/u
 
 /**
  * Every checkbox item of a markdown file (`- [ ] …`, `* [x] …`, `1. [-] …`),
@@ -77,22 +80,27 @@ function boxed(file: string, written: string, line: number): TaskItem | null {
   const box = checkbox.exec(written)
   if (!box) return null
   const mark = box[1]!
-  return {text: written.slice(box[0].length), file, line, mark, done: mark === 'x' || mark === 'X'}
+  return {text: written.slice(box[0].length), file, line, mark, done: mark === 'x' || mark === 'X', optional: box[2] !== undefined}
 }
 
-/** The tasks not done, as a slice lists them. */
-export function openTasks(tasks: readonly TaskItem[]): OpenTask[] {
-  return tasks.filter((task) => !task.done).map(({text, file, line}) => ({text, file, line}))
-}
-
-/** How many tasks there are, how many are done, and the open ones. */
+/** How many tasks there are, how many are done, the open ones that hold the slice, and the open optional ones that do not. */
 export interface TaskList {
   total: number
   checked: number
   open: OpenTask[]
+  optional: OpenTask[]
 }
 
-/** The counts and open tasks of a task list. */
-export function taskList(tasks: readonly TaskItem[]): TaskList {
-  return {total: tasks.length, checked: tasks.filter((task) => task.done).length, open: openTasks(tasks)}
+/**
+ * The counts and open tasks of a task list: an optional task left open
+ * holds the slice only where the settings say `optional` tasks `hold`.
+ */
+export function taskList(tasks: readonly TaskItem[], optionalTasks: OptionalTasks = 'show'): TaskList {
+  const list: TaskList = {total: tasks.length, checked: 0, open: [], optional: []}
+  for (const {text, file, line, done, optional} of tasks) {
+    if (done) list.checked++
+    else if (optional && optionalTasks === 'show') list.optional.push({text, file, line})
+    else list.open.push({text, file, line})
+  }
+  return list
 }

@@ -52,7 +52,7 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
       reading.problems.push({file: folder, line: null, message: `Unexpected folder, ${why}; tiers does not read it`})
       continue
     }
-    const feature = await readFeature(folder, name)
+    const feature = await readFeature(folder, name, options)
     for (const problem of feature.problems) reading.problems.push(problem)
     if (feature.contracts.length === 0) continue
     for (const contract of feature.contracts) reading.contracts.push(contract)
@@ -65,7 +65,8 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
       humanCheck: null,
       verification: null,
       retired: null,
-      openTasks: feature.openTasks
+      openTasks: feature.tasks.open,
+      optionalTasks: feature.tasks.optional
     })
   }
   return reading
@@ -75,15 +76,15 @@ interface Feature {
   title: string | null
   contracts: LoadedContract[]
   problems: ProjectProblem[]
-  openTasks: Awaited<ReturnType<typeof readOpenTasks>>['open']
+  tasks: Pick<Awaited<ReturnType<typeof readOpenTasks>>, 'open' | 'optional'>
 }
 
 /** One feature folder: its spec's user stories as contracts, and its open tasks. */
-async function readFeature(folder: string, id: string): Promise<Feature> {
+async function readFeature(folder: string, id: string, options: ToolReadOptions): Promise<Feature> {
   const file = path.join(folder, 'spec.md')
   const text = await readInputFile(file, {limit: inputLimits.markdown})
-  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'))
-  const feature: Feature = {title: null, contracts: [], problems: [...tasks.problems], openTasks: tasks.open}
+  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks)
+  const feature: Feature = {title: null, contracts: [], problems: [...tasks.problems], tasks}
   if (text === undefined) {
     feature.problems.push({file: folder, line: null, message: `Unexpected feature folder without spec.md, expected \`${id}/spec.md\` with user stories`})
     return feature

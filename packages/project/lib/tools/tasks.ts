@@ -1,22 +1,24 @@
 import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import type {ProjectProblem} from '../problems.js'
-import type {OpenTask} from './types.js'
+import type {OpenTask, OptionalTasks} from './types.js'
 
 /**
  * The unticked tasks of a `tasks.md` (`- [ ] …` items at any depth, with an
- * id or none), each with its line; none when there is no file. A file that
- * cannot be read is a problem, never a project without open tasks.
+ * id or none), each with its line, the optional ones apart unless they
+ * hold; none when there is no file. A file that cannot be read is a
+ * problem, never a project without open tasks.
  */
-export async function readOpenTasks(file: string): Promise<{open: OpenTask[]; problems: ProjectProblem[]}> {
+export async function readOpenTasks(file: string, optionalTasks: OptionalTasks): Promise<{open: OpenTask[]; optional: OpenTask[]; problems: ProjectProblem[]}> {
   let text: string | undefined
   try {
     text = await readInputFile(file, {limit: inputLimits.markdown})
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    return {open: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
+    return {open: [], optional: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
   }
-  if (text === undefined) return {open: [], problems: []}
+  if (text === undefined) return {open: [], optional: [], problems: []}
   // The markdown reader loads only for a file to read.
-  const {openTasks, readTasks} = await import('./read-tasks.js')
-  return {open: openTasks(readTasks(file, text)), problems: []}
+  const {readTasks, taskList} = await import('./read-tasks.js')
+  const {open, optional} = taskList(readTasks(file, text), optionalTasks)
+  return {open, optional, problems: []}
 }

@@ -11,11 +11,14 @@ export interface OpenTask {
   line: number
 }
 
+/** What an open optional task does (Kiro's `- [ ]*`): `show` (the default) lists it without holding the slice; `hold` holds it as any open task. */
+export type OptionalTasks = 'show' | 'hold'
+
 /** What a tool's reader read from its folder: contracts, slices (units of delivery) and what it could not read. */
 export interface ToolReading {
   contracts: LoadedContract[]
   /** Each slice with its contracts; `openTasks` lists the unticked tasks of its `tasks.md` (empty when none or no file). */
-  slices: Array<ProjectSlice & {openTasks: OpenTask[]}>
+  slices: ProjectSlice[]
   /** Files, folders and lines the reader saw and did not read (a folder not in the tool's format, a requirement without scenarios…): never dropped in silence. */
   problems: ProjectProblem[]
 }
@@ -24,6 +27,8 @@ export interface ToolReading {
 export interface ToolReadOptions {
   /** The tier of a contract whose unit states none (`verify` unless the project's configuration sets another). */
   defaultTier: Tier
+  /** What an open optional task does (`tasks.optional` of the settings). */
+  optionalTasks: OptionalTasks
 }
 
 /**
