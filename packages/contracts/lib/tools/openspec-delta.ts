@@ -107,6 +107,15 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
       problems.push({file, line: entry.headingPosition.start.line, message})
       expectations.push({message, place: entry.headingPosition})
     }
+    // What a change removes is never verified: scenarios still under it would go unchecked in silence.
+    if (entry.scenarios.length > 0 && entry.section === 'REMOVED') {
+      const count = entry.scenarios.length === 1 ? 'a scenario, which is' : `${entry.scenarios.length} scenarios, which are`
+      problems.push({
+        file,
+        line: entry.headingPosition.start.line,
+        message: `Unexpected REMOVED requirement ${JSON.stringify(entry.name)} with ${count} never verified, expected its **Reason** and **Migration** only, or the requirement under \`## MODIFIED Requirements\` to keep its scenarios`
+      })
+    }
     requirements.push(entry)
     requirement = null
   }

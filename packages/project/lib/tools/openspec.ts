@@ -69,10 +69,8 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
   for (const entry of await sortedEntries(changesDir)) {
     const full = path.join(changesDir, entry.name)
     if (entry.name.startsWith('.') || entry.name === 'archive') continue
-    if (!entry.isDirectory()) {
-      reading.problems.push({file: full, line: null, message: 'Unexpected file in changes/, expected a change folder changes/<change>/ with proposal.md, tasks.md and specs/'})
-      continue
-    }
+    // A file beside the change folders (a plan of their order, a readme) is no change: OpenSpec makes changes of folders only.
+    if (!entry.isDirectory()) continue
     const change = await readChange(full, entry.name, options, reading, readers)
     changes.push(change)
   }
@@ -105,9 +103,6 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: [], optional: []}}
   const specsDir = path.join(dir, 'specs')
   const files = await markdownFiles(specsDir, problems)
-  if (files.length === 0) {
-    problems.push({file: dir, line: null, message: 'Unexpected change without a delta spec, expected specs/<capability>/spec.md with `## ADDED Requirements` or `## MODIFIED Requirements`'})
-  }
   const contracts: LoadedContract[] = []
   const labels = new Map<string, string>()
   for (const file of files) {
