@@ -197,6 +197,57 @@ describe('the spec-kit reader', () => {
     ])
   })
 
+  it('reads every scenario of the first template: after a note, under group headings, in a fence; no other list of the story', async () => {
+    const spec = [
+      '# Feature Specification: Compost', // 1
+      '',
+      '## User Scenarios & Testing *(mandatory)*',
+      '',
+      '### Primary User Story', // 5
+      'A gardener logs what goes into the compost bin.',
+      '',
+      '**Context**:',
+      '- The bin is in the yard.',
+      '', // 10
+      '### Acceptance Scenarios',
+      '',
+      '**Note**: each scenario starts from an empty bin.',
+      '',
+      '#### Scenario 1: Peelings', // 15
+      '1. **Given** an empty bin, **When** peelings are logged, **Then** the bin shows one entry.',
+      '',
+      '#### Scenario 2: Turning',
+      '```',
+      'Given: a full bin', // 20
+      'When: it is turned',
+      'Then: the turn date is kept',
+      '```',
+      '',
+      '### Edge Cases', // 25
+      '- A bin logged twice on one day.'
+    ].join('\n')
+    const folder = await project({'specs/004-compost/spec.md': spec})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([])
+    const [story] = loaded.contracts
+    expect([loaded.contracts.length, story!.contract.label, story!.contract.steps]).toEqual([1, 'Primary User Story', []])
+    expect(story!.contract.criteria.map((item) => [item.text, item.position.start.line])).toEqual([
+      ['Given an empty bin, When peelings are logged, Then the bin shows one entry.', 16],
+      ['Given: a full bin; When: it is turned; Then: the turn date is kept', 19]
+    ])
+  })
+
+  it('reads a story label over a paragraph as its test, never as its scenarios', async () => {
+    const spec = '# Feature Specification: Tides\n\n## User Scenarios & Testing\n\n### User Story 1 (Priority: P1)\n\n**Independent test / acceptance**: Given a station, when the page opens, the next tide shows.\n'
+    const folder = await project({'specs/005-tides/spec.md': spec, 'specs/roadmap.md': '# Roadmap\n\n### User Story 9 - Later\n'})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.contracts.map(({contract}) => [contract.label, contract.criteria.length, contract.steps.map((step) => [step.text, step.position.start.line])])).toEqual([
+      ['User Story 1', 0, [['Given a station, when the page opens, the next tide shows.', 7]]]
+    ])
+    // The story has no scenarios, which is said; the roadmap beside the feature folders is no feature, and no problem.
+    expect(loaded.problems.map((problem) => [path.relative(folder, problem.file), problem.line])).toEqual([['specs/005-tides/spec.md', 5]])
+  })
+
   it('takes the default tier from tiers.json; `manual` reads as verify', async () => {
     const spec = `# Feature Specification: Beds\n\n## User Scenarios\n\n${story('User Story 1 - Dig (Priority: P1)')}\n${story('User Story 2 - Rake (Priority: P2)', '**Verification:** manual\n\n')}`
     const auto = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "auto"}}'})

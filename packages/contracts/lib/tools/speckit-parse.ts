@@ -7,6 +7,7 @@ import type {Contract, ContractAnalysis, ContractField, ContractItem} from '../t
 import type {Heading, List, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import {parseMarkdown} from './markdown.js'
+import type {VFile} from 'vfile'
 
 /**
  * The text with the full-width colon of a bold label (`**验收场景**：`,
@@ -44,11 +45,13 @@ export function readStories(file: string, text: string): Stories {
     }
     if (block.depth === 2 && sectionLine === null) sectionLine = block.position?.start.line ?? null
   }
-  const {stories, named} = storyHeadings(tree.children)
-  if (!named) {
-    const older = readOlderStory(tree, text)
-    if (older) return {...older, title, sectionLine: sectionLine ?? 1}
+  // The template's first shape, where no story is numbered: `### Primary User Story`, then `### Acceptance Scenarios`.
+  const older = numberedStoryIn(tree.children) ? null : olderStoryShape(tree.children)
+  if (older) {
+    const story = readOlderStory(tree, vfile, text, older)
+    if (story) return {...story, title, sectionLine: sectionLine ?? 1}
   }
+  const stories = storyHeadings(tree.children)
   const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
   const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim())})
   const contracts = analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line))
@@ -58,35 +61,73 @@ export function readStories(file: string, text: string): Stories {
   problems.sort((a, b) => a.place.start.line - b.place.start.line)
   return {contracts, problems, title, sectionLine: sectionLine ?? 1}
 
-  /** The one story of the template's first versions: `### Primary User Story`, then `### Acceptance Scenarios` and their list. */
-  function readOlderStory(root: Root, source: string): ContractAnalysis | null {
-    const blocks = root.children
-    const at = blocks.findIndex((block, index) => block.type === 'heading' && block.depth === 3 && blocks[index + 1]?.type === 'list' && isScenarios(block, blocks[index + 1] as List))
-    if (at === -1) return null
-    const list = blocks[at + 1] as List
-    // The story is the third-level heading before the scenarios in their section, else the scenarios' own heading.
-    let storyAt = at
-    for (let index = at - 1; index >= 0; index--) {
-      const block = blocks[index]!
-      if (block.type !== 'heading' || block.depth > 3) continue
-      if (block.depth === 3) storyAt = index
-      break
-    }
-    const story = blocks[storyAt] as Heading
-    const analysis = analyzeContracts(root, vfile, {names: [toString(story).trim()]})
-    const found = analysis.contracts.find((contract) => contract.headingPosition.start.line === story.position?.start.line)
-    if (!found || !list.position) return null
-    const contract: Contract = {...found, position: {start: found.position.start, end: list.position.end}, criteria: list.children.flatMap((item) => scenarioItem(item.children[0], source))}
-    return {contracts: [contract], problems: analysis.problems}
-  }
 }
 
-/** What a story heading is, by the template: `### User Story 2 - Title (Priority: P2)`, or a heading over a story's fields. */
-interface StoryHeadings {
-  /** Indexes, in the document's blocks, of the story headings. */
-  stories: number[]
-  /** Whether some story is one by its place or its words, not only by the scenarios under it (the first template's shape has none). */
-  named: boolean
+/** Whether some heading names a numbered story: `User Story 2`, or a title ending with a priority. */
+function numberedStoryIn(blocks: readonly RootContent[]): boolean {
+  return blocks.some((block) => block.type === 'heading' && storyHeadingShape.subject(toString(block)))
+}
+
+/** The blocks of the template's first shape: its story heading, and the heading of its scenarios. */
+interface OlderStoryShape {
+  story: number
+  scenarios: number
+}
+
+/**
+ * The template's first shape: a heading titled Acceptance Scenarios (in
+ * another language, a third-level heading a list of Given/When/Then items
+ * follows), and the story it is about, the heading before it at its level
+ * (`### Primary User Story`), else the scenarios' own heading.
+ */
+function olderStoryShape(blocks: readonly RootContent[]): OlderStoryShape | null {
+  const scenarios = blocks.findIndex(
+    (block, index) =>
+      block.type === 'heading' &&
+      (olderScenariosTitle.test(toString(block).trim()) || (block.depth === 3 && blocks[index + 1]?.type === 'list' && isScenarios(block, blocks[index + 1] as List)))
+  )
+  if (scenarios === -1) return null
+  const depth = (blocks[scenarios] as Heading).depth
+  for (let index = scenarios - 1; index >= 0; index--) {
+    const block = blocks[index]!
+    if (block.type !== 'heading' || block.depth > depth) continue
+    return {story: block.depth === depth ? index : scenarios, scenarios}
+  }
+  return {story: scenarios, scenarios}
+}
+
+// The scenarios' heading of the template's first shape: `### Acceptance Scenarios`.
+const olderScenariosTitle = /^acceptance\s+scenarios?\b/i
+
+/**
+ * The one story of the template's first shape: its criteria every item of
+ * every list in its scenarios' section (under the group headings there too,
+ * `#### Scenario 1: …`), and each code block there, a scenario written in
+ * a fence, as one; its fields the tier alone, so no other list of its text
+ * is taken for its scenarios.
+ */
+function readOlderStory(tree: Root, vfile: VFile, source: string, {story, scenarios}: OlderStoryShape): ContractAnalysis | null {
+  const blocks = tree.children
+  const heading = blocks[story] as Heading
+  const analysis = analyzeContracts(storySections(tree, [story]), vfile, {names: [toString(heading).trim()]})
+  const found = analysis.contracts.find((contract) => contract.headingPosition.start.line === heading.position?.start.line)
+  if (!found) return null
+  const depth = (blocks[scenarios] as Heading).depth
+  const criteria: ContractItem[] = []
+  let end = blocks[scenarios]!.position!.end
+  for (let index = scenarios + 1; index < blocks.length; index++) {
+    const block = blocks[index]!
+    if (block.type === 'heading' && block.depth <= depth) break
+    end = block.position?.end ?? end
+    if (block.type === 'list') for (const item of block.children) appendAll(criteria, scenarioItem(item.children[0], source))
+    if (block.type === 'code' && block.position) {
+      const written = block.value.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').join('; ')
+      if (written !== '') criteria.push({text: written, position: block.position, check: null})
+    }
+  }
+  const fields = found.fields.filter((field) => field.key === 'verification')
+  const contract: Contract = {...found, fields, position: {start: found.position.start, end}, criteria, steps: []}
+  return {contracts: [contract], problems: analysis.problems.filter((problem) => problem.kind !== 'unread-heading')}
 }
 
 // The template's story heading in English, at any level and with or without a title: `User Story 2`, `Story Two – Export`.
@@ -119,9 +160,8 @@ const storyHeadingShape: HeadingShape = {
  * and its `### Session 2025-01-04`, `### Edge Cases`, `### Functional
  * Requirements`, `### Stage 1: …`.
  */
-function storyHeadings(blocks: readonly RootContent[]): StoryHeadings {
+function storyHeadings(blocks: readonly RootContent[]): number[] {
   const stories = new Set<number>()
-  let named = false
   // Each heading's section: the nearest heading above it of a higher rank.
   const parent = new Map<number, number | null>()
   const open: number[] = []
@@ -132,11 +172,7 @@ function storyHeadings(blocks: readonly RootContent[]): StoryHeadings {
     parent.set(index, open.at(-1) ?? null)
     open.push(index)
     const words = toString(block)
-    if (holdsStoryFields(blocks, index + 1)) stories.add(index)
-    else if (englishStory.test(words) && numbered.test(words)) {
-      stories.add(index)
-      named = true
-    }
+    if (holdsStoryFields(blocks, index + 1) || (englishStory.test(words) && numbered.test(words))) stories.add(index)
   }
   // The sections that hold stories, by the template's English title or by a story in them; in each, the numbered headings at the stories' level.
   const sections = new Set<number>()
@@ -150,13 +186,10 @@ function storyHeadings(blocks: readonly RootContent[]): StoryHeadings {
     for (const at of inside) if (stories.has(at)) depth = Math.min(depth, (blocks[at] as Heading).depth)
     if (depth === 7) depth = (blocks[section] as Heading).depth + 1
     for (const at of inside) {
-      if ((blocks[at] as Heading).depth !== depth || stories.has(at) || !numbered.test(toString(blocks[at]!))) continue
-      stories.add(at)
-      named = true
+      if ((blocks[at] as Heading).depth === depth && numbered.test(toString(blocks[at]!))) stories.add(at)
     }
   }
-  if (!named) named = [...stories].some((index) => englishStory.test(toString(blocks[index]!)) || numbered.test(toString(blocks[index]!)))
-  return {stories: [...stories].sort((a, b) => a - b), named}
+  return [...stories].sort((a, b) => a - b)
 }
 
 /** Whether the blocks from `from` up to the next heading hold a story's fields. */
@@ -233,9 +266,10 @@ const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
  * (`manual` is `verify`).
  */
 export function asStory(contract: Contract): Contract {
-  const scenarios = findField(contract.fields, scenariosLabel, (field) => field.hasList)
+  // The scenarios are a list: a label such as `Independent test / acceptance` over a paragraph is the test.
+  const scenarios = findField(contract.fields, scenariosLabel, (field) => field.hasList, (field) => field.hasList)
   const scenariosAt = scenarios ? contract.fields.indexOf(scenarios) : -1
-  const test = findField(contract.fields, independentTestLabel, (_, index) => index === scenariosAt - 1)
+  const test = findField(contract.fields, independentTestLabel, (_, index) => index === scenariosAt - 1, (field) => field !== scenarios)
   const steps: ContractItem[] = []
   if (test && test !== scenarios) {
     if (test.value !== '') steps.push({text: test.value, position: test.valuePosition ?? test.position, check: null})
@@ -258,10 +292,15 @@ export function asStory(contract: Contract): Contract {
 }
 
 /**
- * The field whose label matches `english`, else (for labels in another
- * language) the field at the place the template gives it.
+ * The field whose label matches `english` and that `fits`, else (for
+ * labels in another language) the field at the place the template gives it.
  */
-function findField(fields: readonly ContractField[], english: RegExp, atPlace: (field: ContractField, index: number) => boolean): ContractField | undefined {
+function findField(
+  fields: readonly ContractField[],
+  english: RegExp,
+  atPlace: (field: ContractField, index: number) => boolean,
+  fits: (field: ContractField) => boolean
+): ContractField | undefined {
   const unknown = fields.filter((field) => field.key === null || field.key === 'acceptanceCriteria' || field.key === 'steps')
-  return unknown.find((field) => english.test(field.label)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
+  return unknown.find((field) => english.test(field.label) && fits(field)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
 }

@@ -42,11 +42,8 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
     const folder = path.join(dir, name)
     // tiers' own state lives in the folder it reads (`tiers/`), as in `.greenlight`.
     if (name.startsWith('.') || (name === stateFolder && entry.isDirectory())) continue
-    if (!entry.isDirectory()) {
-      if (!/\.md$/i.test(name)) continue
-      reading.problems.push({file: folder, line: null, message: 'Unexpected markdown file beside the feature folders, expected it inside a feature folder such as `001-name/`; tiers does not read it'})
-      continue
-    }
+    // A file beside the feature folders (a roadmap, a test plan) is no feature: spec-kit writes its features in folders.
+    if (!entry.isDirectory()) continue
     if (!featureFolder.test(name) || !isSliceId(name)) {
       const why = featureFolder.test(name) ? `its name is no slice id (${sliceIdRule})` : 'expected a feature folder named `NNN-name` holding spec.md'
       reading.problems.push({file: folder, line: null, message: `Unexpected folder, ${why}; tiers does not read it`})
