@@ -144,7 +144,7 @@ function defaultTierOf(file: string, config: ProjectConfig): Tier {
 
 /** `tasks.optional` of a tool’s settings: `hold` or `show` (the default); any other value is an error naming the file. */
 function optionalTasksOf(file: string, config: ProjectConfig): OptionalTasks {
-  const value = ((config as {tasks?: {optional?: unknown}}).tasks ?? {}).optional
+  const value = (config as {tasks?: {optional?: unknown}}).tasks?.optional
   if (value === undefined || value === 'show') return 'show'
   if (value === 'hold') return 'hold'
   throw new ProjectError(file, `Unexpected \`tasks.optional\` ${JSON.stringify(value)}, expected \`"show"\` (an open optional task is listed, not holding its slice) or \`"hold"\``)
