@@ -189,6 +189,46 @@ describe('readRequirements', () => {
     expect(deeper.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Password reset', 1]])
   })
 
+  it('reads `REQ-N` requirements with their criteria in a table, one per row, and a note after a list as prose', () => {
+    const text = [
+      '# Requirements Document', // 1
+      '',
+      '### REQ-1: Upload files',
+      '',
+      '#### Acceptance Criteria', // 5
+      '',
+      '| ID | Criterion |',
+      '|----|-----------|',
+      '| AC-1.1 | WHEN a file is chosen THE system SHALL upload it |',
+      '| AC-1.2 | IF the file is too large THEN THE system SHALL refuse it |', // 10
+      '',
+      '### REQ-2: Delete files',
+      '',
+      '#### Acceptance Criteria',
+      '', // 15
+      '1. WHEN the user deletes a file THE system SHALL remove it',
+      '',
+      '**Note:** Deleted files stay in the bin for 30 days.',
+      '',
+      'WHEN the bin is emptied THE system SHALL delete the files for good', // 20
+      ''
+    ].join('\n')
+    const {contracts, problems} = read(text)
+    expect(contracts.map(({contract}) => [contract.id, contract.name, contract.criteria.map((item) => [item.text, item.position.start.line])])).toEqual([
+      [
+        'R-1',
+        'Upload files',
+        [
+          ['WHEN a file is chosen THE system SHALL upload it', 9],
+          ['IF the file is too large THEN THE system SHALL refuse it', 10]
+        ]
+      ],
+      ['R-2', 'Delete files', [['WHEN the user deletes a file THE system SHALL remove it', 16]]]
+    ])
+    // The note is prose; a criterion written as a paragraph is named, never dropped.
+    expect(problems).toEqual([{file: 'requirements.md', line: 20, message: 'Unexpected paragraph under the acceptance criteria of REQ-2: Delete files, expected list items, one criterion each'}])
+  })
+
   it('reads requirements in a language it has no words for by the template’s structure, learning the criteria title', () => {
     const text = ['# Tài liệu yêu cầu', '', '## Yêu cầu', '', '### Yêu cầu 1: Đăng nhập', '', '**Câu chuyện:** Là người dùng, tôi muốn đăng nhập.', '', '#### Tiêu chí chấp nhận', '', '1. KHI người dùng nhập mật khẩu đúng THÌ hệ thống PHẢI cho vào', '2. NẾU sai THÌ hệ thống PHẢI báo lỗi', '', '### Yêu cầu 2', '', '#### Tiêu chí chấp nhận', '', '- KHI hết phiên THÌ hệ thống PHẢI đăng xuất', ''].join('\n')
     const {contracts, problems} = read(text)

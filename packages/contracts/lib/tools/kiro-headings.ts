@@ -34,7 +34,7 @@ const criteriaTitles = [
 ]
 
 /** The word a requirement heading opens with, where it has no criteria to show it is one. */
-export const requirementWord = /^(?:requirement|req\.?|需求|要求|要件|요구\s?사항|anforderung|exigence|requisito|требование)\s*#?\s*\d/i
+export const requirementWord = /^(?:requirement|req\.?|需求|要求|要件|요구\s?사항|anforderung|exigence|requisito|требование)\s*[-#]?\s*\d/i
 
 // `Requirement 1`, `Requirement 2: Title`, `Requirement 3 – Title`, `需求 4：标题`, `Requirement 1.2. Title`: a word, a number, a separator, a title.
 const dashes = '\\-\\u2010-\\u2015\\u2212'

@@ -1,5 +1,5 @@
 import {appendAll} from '../append.js'
-import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
+import type {Heading, List, Nodes, Paragraph, RootContent, Table} from 'mdast'
 import type {Position} from 'unist'
 import {location} from 'vfile-location'
 import {splitCheck} from '../criterion.js'
@@ -242,10 +242,15 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
     if (node.type === 'list') {
       hasList = true
       appendAll(items, listCriteria(node))
+    } else if (node.type === 'table') {
+      hasList = true
+      appendAll(items, tableCriteria(node))
     } else {
       // The paragraph holding the tier field is read as the tier, not as unread text.
       const holdsTier = tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph'
-      const kind = holdsTier ? null : unreadKind(node)
+      // A note after the criteria (`**Note:** …`) is prose; a paragraph that reads as a criterion is one left unread.
+      const note = node.type === 'paragraph' && !readsAsCriterion(textOf(node))
+      const kind = holdsTier || note ? null : unreadKind(node)
       if (kind) unread.push({kind, text: node.type === 'paragraph' ? textOf(node) : '', position: node.position!})
     }
   }
@@ -287,6 +292,34 @@ function unreadKind(node: RootContent): string | null {
  * its sub-items (the THEN parts some authors nest under the WHEN), a
  * checkbox in front dropped, a `-- verified by:` check split off.
  */
+// EARS' words: a criterion opens with its condition, or says what the system SHALL do (upper case, as EARS writes it).
+const earsOpening = /^[\s*_]*(?:WHEN|IF|WHILE|WHERE|GIVEN|THE\s)/
+const earsResponse = /(?<![\p{L}\p{N}])(?:SHALL|MUST)(?![\p{L}\p{N}])/u
+
+/** Whether a paragraph reads as an acceptance criterion: EARS' condition or response words. */
+function readsAsCriterion(text: string): boolean {
+  return earsOpening.test(text) || earsResponse.test(text)
+}
+
+// A cell that is only an id or a number (`AC-1.1`, `1.2`, `#3`): the row's label, not its criterion.
+const idCell = /^#?\s*(?:\p{L}{1,8}[-_]?)?\d+(?:\.\d+)*\.?$/u
+
+/**
+ * The criteria of a table: each row after its header is one, its cells'
+ * text joined (`WHEN …; THEN …`), a first cell that is only an id left out.
+ */
+function tableCriteria(table: Table): ContractItem[] {
+  const items: ContractItem[] = []
+  for (const row of table.children.slice(1)) {
+    const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[]))).filter((cell) => cell !== '')
+    if (cells.length > 1 && idCell.test(cells[0]!)) cells.shift()
+    const raw = cells.join('; ')
+    if (raw === '' || !row.position) continue
+    items.push({...splitCheck(raw), position: row.position})
+  }
+  return items
+}
+
 function listCriteria(list: List): ContractItem[] {
   const items: ContractItem[] = []
   for (const item of list.children) {

@@ -1,11 +1,26 @@
 import type {Root, RootContent} from 'mdast'
+import {gfmTableFromMarkdown} from 'mdast-util-gfm-table'
+import {gfmTable} from 'micromark-extension-gfm-table'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
+import type {Processor} from 'unified'
 import {unified} from 'unified'
 import {VFile} from 'vfile'
 
-// The parser the linter uses, so a tool's files read as the lint rules see them.
-const processor = unified().use(remarkParse).use(remarkFrontmatter)
+/**
+ * GitHub's tables, and nothing else of GFM (remark-gfm's table part): a
+ * tool's template may put criteria in a table (Kiro, cc-sdd), whose rows are
+ * read as criteria; a task's box stays text (`[ ]`), as the task reader
+ * reads it.
+ */
+function remarkTables(this: Processor): void {
+  const data = this.data()
+  ;(data.micromarkExtensions ??= []).push(gfmTable())
+  ;(data.fromMarkdownExtensions ??= []).push(gfmTableFromMarkdown())
+}
+
+// The parser the linter uses, and tables, so a tool's files read as the lint rules see them.
+const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkTables)
 
 /** A markdown file as a tree, with the file (its path and text) its positions refer to. */
 export function parseMarkdown(file: string, text: string): {tree: Root; vfile: VFile} {
