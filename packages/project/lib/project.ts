@@ -129,7 +129,26 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file)
   const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config)})
-  return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems: reading.problems, warnings: []}
+  const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
+  return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
+}
+
+/**
+ * Slices whose ids differ only in case (`001-Seeds`, `001-seeds`: two
+ * folders on a file system that tells them apart): tiers knows a slice by
+ * its id in any case and keeps one state for it, so an answer to one would
+ * land on the other. Each pair is a problem naming both.
+ */
+function caseTwins(dir: string, slices: readonly ProjectSlice[]): ProjectProblem[] {
+  const first = new Map<string, string>()
+  const problems: ProjectProblem[] = []
+  for (const {id} of slices) {
+    const folded = id.toLowerCase()
+    const twin = first.get(folded)
+    if (twin === undefined) first.set(folded, id)
+    else problems.push({file: dir, line: null, message: `Unexpected slices ${twin} and ${id}, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both`})
+  }
+  return problems
 }
 
 /** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */

@@ -248,6 +248,15 @@ describe('the spec-kit reader', () => {
     expect(loaded.problems.map((problem) => [path.relative(folder, problem.file), problem.line])).toEqual([['specs/005-tides/spec.md', 5]])
   })
 
+  it('names two feature folders whose names differ only in case: one state would hold both', async () => {
+    const spec = `# Feature Specification: Beds\n\n${story('User Story 1 - Dig (Priority: P1)')}`
+    const folder = await project({'specs/001-beds/spec.md': spec, 'specs/001-Beds/spec.md': spec})
+    const loaded = await loadProject(path.join(folder, 'specs'))
+    expect(loaded.problems).toEqual([
+      {file: path.join(folder, 'specs'), line: null, message: 'Unexpected slices 001-Beds and 001-beds, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both'}
+    ])
+  })
+
   it('takes the default tier from tiers.json; `manual` reads as verify', async () => {
     const spec = `# Feature Specification: Beds\n\n## User Scenarios\n\n${story('User Story 1 - Dig (Priority: P1)')}\n${story('User Story 2 - Rake (Priority: P2)', '**Verification:** manual\n\n')}`
     const auto = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "auto"}}'})
