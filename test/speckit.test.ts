@@ -118,6 +118,17 @@ describe('tiers on a spec-kit project', () => {
     expect(answer.reason).toContain(`${path.join(folder, 'specs', '002-watering-reminders', 'tasks.md')}:4: T002 [US1] Schedule the morning check (open task of slice 002-watering-reminders)`)
   })
 
+  it('the stop hook judges a .greenlight beside specs/ and specs/ too: neither hides the other', async () => {
+    const folder = await specKitProject('speckit-garden')
+    await fs.mkdir(path.join(folder, '.greenlight'))
+    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '### C-01: Seed\n\n**Verification:** auto\n\n- ### C-02: Hidden seed\n')
+    const hook = await runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 'garden-2', cwd: folder, hook_event_name: 'Stop'}))
+    const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
+    expect([hook.code, answer.decision]).toEqual([0, 'block'])
+    expect(answer.reason).toContain('(open task of slice 002-watering-reminders)')
+    expect(answer.reason).toContain(`${path.join(folder, '.greenlight', 'CONTRACTS.md')}:5: Unexpected contract heading \`### C-02: Hidden seed\` inside a list item`)
+  })
+
   it('tiers init sets up the remark configuration, the Stop hook and a workflow that lints specs/', async () => {
     const folder = await specKitProject('speckit-garden')
     const init = await runTiers(folder, ['init', '--ci', 'github'])

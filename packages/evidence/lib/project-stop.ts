@@ -5,7 +5,7 @@ import type {SliceState} from '@verification-tiers/runtime'
 import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
-import {findProjectFolder} from './find-project.js'
+import {findProjectFolders} from './find-project.js'
 import {completedByProject} from './project-state.js'
 import {openTaskLines, projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
@@ -40,23 +40,29 @@ export interface StopHookRequest {
  */
 export async function answerStopHook(request: StopHookRequest): Promise<Record<string, string>> {
   const {session, maxBlocks} = request
-  const dir = request.dir ?? (await findProjectFolder(request.cwd))
-  if (dir === null) return {}
+  // Every project folder beside the first is judged too: a stray `.greenlight` never hides the `specs/` beside it.
+  const dirs = request.dir ? [request.dir] : await findProjectFolders(request.cwd)
+  const dir = dirs[0]
+  if (dir === undefined) return {}
   // Where there is no folder, the blocks cannot be counted without creating one: say so, and let the agent stop.
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) {
     const found = info ? 'Unexpected file where the project folder should be' : 'no such project folder'
     return {systemMessage: `WARNING: ${dir}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
   }
-  let project: Project | null = null
-  let problem: string | null = null
-  try {
-    project = await loadProject(dir)
-    for (const warning of project.warnings) request.onWarning?.(warning)
-  } catch (error) {
-    // A `.greenlight` found or named that cannot be read is a project that proves nothing, never “no project”.
-    problem = describeProblem(error)
+  const projects: Project[] = []
+  const unread: string[] = []
+  for (const each of dirs) {
+    try {
+      const project = await loadProject(each)
+      for (const warning of project.warnings) request.onWarning?.(warning)
+      projects.push(project)
+    } catch (error) {
+      // A `.greenlight` found or named that cannot be read is a project that proves nothing, never “no project”.
+      unread.push(describeProblem(error))
+    }
   }
+  const problem = unread.length > 0 ? unread.join('\n') : null
   let blocks: number
   try {
     blocks = await readStopBlocks(dir, session)
@@ -67,7 +73,7 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   }
   let decision: StopDecision
   try {
-    decision = project ? decideStop({...(await judgeSlices(project)), blocks, maxBlocks}) : decideStop({slices: [], problems: [problem ?? 'unknown'], blocks, maxBlocks})
+    decision = decideStop({...(await judgeProjects(projects, unread)), blocks, maxBlocks})
   } catch (error) {
     decision = decideStop({slices: [], problems: [describeProblem(error)], blocks, maxBlocks})
   }
@@ -80,6 +86,19 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
     return {systemMessage: `WARNING: ${firstLine(error)}; the stop hook cannot count its blocks, so it lets the agent stop.${unchecked}`}
   }
   return stopHookOutput(decision)
+}
+
+/** Every slice in progress of each project, and the problems of each, with the projects that could not be read. */
+async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
+  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null}
+  for (const project of projects) {
+    const one = await judgeSlices(project)
+    for (const slice of one.slices) judged.slices.push(slice)
+    for (const line of one.problems) judged.problems.push(line)
+    for (const line of one.openTasks) judged.openTasks.push(line)
+    judged.broken ??= one.broken
+  }
+  return judged
 }
 
 /**

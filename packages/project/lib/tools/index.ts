@@ -40,20 +40,31 @@ export async function toolFor(dir: string): Promise<ProjectTool | null> {
  * what is wrong with it rather than the walk finding nothing; else `null`.
  */
 export async function findProjectFolder(start: string): Promise<string | null> {
+  return (await findProjectFolders(start))[0] ?? null
+}
+
+/**
+ * Every project folder of the nearest folder, from `start` upward, that
+ * holds one (`findProjectFolder`'s is the first): a repository may keep a
+ * `.greenlight` beside a spec-kit `specs/`, and each is gated, never one
+ * hiding the other.
+ */
+export async function findProjectFolders(start: string): Promise<string[]> {
   let folder = path.resolve(start)
   let nearestNamed: string | null = null
   for (;;) {
+    const found: string[] = []
     const own = path.join(folder, greenlight.folder)
     const named = await lstat(own).then(
       () => true,
       (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR'
     )
-    if (named && (await holdsGreenlightProject(own))) return own
+    if (named && (await holdsGreenlightProject(own))) found.push(own)
     nearestNamed ??= named ? own : null
-    const tool = await toolFolderIn(folder)
-    if (tool !== null) return tool
+    for (const tool of await toolFoldersIn(folder)) found.push(tool)
+    if (found.length > 0) return found
     const parent = path.dirname(folder)
-    if (parent === folder) return nearestNamed
+    if (parent === folder) return nearestNamed === null ? [] : [nearestNamed]
     folder = parent
   }
 }
@@ -75,11 +86,13 @@ async function holdsGreenlightProject(dir: string): Promise<boolean> {
   return entries.some((entry) => entry !== stateFolder && !entry.startsWith('.'))
 }
 
-async function toolFolderIn(folder: string): Promise<string | null> {
+/** The folders of `folder` that a tool recognises as its own. */
+async function toolFoldersIn(folder: string): Promise<string[]> {
+  const found: string[] = []
   for (const tool of tools) {
     const candidate = path.join(folder, tool.folder)
     const isFolder = await stat(candidate).then((each) => each.isDirectory(), () => false)
-    if (isFolder && (await tool.recognises(candidate))) return candidate
+    if (isFolder && (await tool.recognises(candidate))) found.push(candidate)
   }
-  return null
+  return found
 }
