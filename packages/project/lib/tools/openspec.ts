@@ -66,7 +66,7 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const changes: OpenSpecChange[] = []
   const readers = await loadReaders()
-  for (const entry of await sortedEntries(changesDir)) {
+  for (const entry of await sortedEntries(changesDir, reading.problems)) {
     const full = path.join(changesDir, entry.name)
     if (entry.name.startsWith('.') || entry.name === 'archive') continue
     // A file beside the change folders (a plan of their order, a readme) is no change: OpenSpec makes changes of folders only.
@@ -140,16 +140,17 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
 /** The markdown files under a change's `specs/`, sorted, at any depth; a file of another kind there is a problem. */
 async function markdownFiles(folder: string, problems: ProjectProblem[], depth = 0): Promise<string[]> {
   const files: string[] = []
-  for (const entry of await sortedEntries(folder)) {
+  for (const entry of await sortedEntries(folder, problems)) {
     if (entry.name.startsWith('.')) continue
     const full = path.join(folder, entry.name)
     if (entry.isDirectory()) {
       if (depth < 8) for (const file of await markdownFiles(full, problems, depth + 1)) files.push(file)
       else problems.push({file: full, line: null, message: 'Unexpected folder nested more than 8 deep in specs/, expected specs/<capability>/spec.md'})
-    } else if (/\.md$/i.test(entry.name)) {
+    } else if (/\.md$/i.test(entry.name) && entry.isFile()) {
       files.push(full)
-    } else {
-      problems.push({file: full, line: null, message: 'Unexpected file in a change’s specs/, expected delta specs specs/<capability>/spec.md'})
+    } else if (!entry.isFile()) {
+      // A link or another kind of entry may hold delta specs the gate would not read: named, never skipped.
+      problems.push({file: full, line: null, message: 'Unexpected entry in a change’s specs/ that is neither a folder nor a file (a symbolic link?), expected delta specs specs/<capability>/spec.md'})
     }
   }
   return files
@@ -159,8 +160,16 @@ function readMarkdown(file: string): Promise<string | undefined> {
   return readInputFile(file, {limit: inputLimits.markdown})
 }
 
-async function sortedEntries(folder: string) {
-  const entries = await readdir(folder, {withFileTypes: true}).catch(() => [])
+/**
+ * A folder's entries by name; none when it does not exist. One that cannot
+ * be listed is a problem naming it, given `problems`: its changes or delta
+ * specs are never taken for none.
+ */
+async function sortedEntries(folder: string, problems?: ProjectProblem[]) {
+  const entries = await readdir(folder, {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') problems?.push({file: folder, line: null, message: `Unexpected folder that cannot be listed (${error.code ?? error.message}), expected a folder tiers can read`})
+    return []
+  })
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 
