@@ -74,7 +74,7 @@ const block: Arbitrary<string> = fc.oneof(
   {weight: 2, arbitrary: otherContract}
 )
 
-const prefix: Arbitrary<string> = fc
+export const prefix: Arbitrary<string> = fc
   .tuple(
     fc.constantFrom('', '', '', '---\ntitle: Contracts\n---\n\n', '---\ntitle: Contracts\n'),
     fc.array(fc.tuple(block, fc.constantFrom('\n', '\n\n')), {maxLength: 5})
@@ -84,11 +84,11 @@ const prefix: Arbitrary<string> = fc
 // ---------------------------------------------------------------------------
 // The heading: what stands before it on its line, its marks, and its id.
 
-const linePrefix = fc.oneof(
+export const linePrefix = fc.oneof(
   {weight: 3, arbitrary: fc.constantFrom('', ' ', '   ')},
   {
     weight: 1,
-    arbitrary: fc.constantFrom('    ', '\t', '- ', '* ', '1. ', '> ', '> - ', '- > ', '<b>', '<span>', '<!-- ', '\u00a0', '\u200b', '\u3000', ' \u00a0')
+    arbitrary: fc.constantFrom('    ', '\t', '- ', '* ', '1. ', '> ', '> - ', '- > ', '<b>', '<span>', '<!-- ', '\u00a0', '\u200b', '\u3000', ' \u00a0', '```', '~~~ ', '<?', '<!X ', '<![CDATA[')
   }
 )
 const dash = fc.constantFrom('-', '-', '-', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\ufe63', '\uff0d')

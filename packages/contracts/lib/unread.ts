@@ -34,8 +34,9 @@ const idHeading = new RegExp(
 // `Contract: Name`, in any case, with a full-width colon too.
 const namedHeading = /^[*_`]*contract[*_`]*\s*[:：][*_`]*\s*\S/iu
 // What may stand before the `#` on a line and still leave a heading to the eye: indentation
-// (non-breaking and invisible spaces too), quote markers, list markers and HTML tags, in any order.
-const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<[^<>\n]*>)*/u
+// (non-breaking and invisible spaces too), quote markers, list markers, HTML tags and the openers
+// of HTML blocks (`<!--`, `<?`, `<![CDATA[`, `<!DOCTYPE`), and a code fence's opener, in any order.
+const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<!--|<\?|<!\[CDATA\[|<![A-Za-z]+|<[^<>\n]*>|`{3,}|~{3,})*/u
 /**
  * Whether the text after a heading's marks reads as a contract's: an id
  * (`C-02: Name`, `C2: Name`) or `Contract: Name`.
@@ -341,6 +342,8 @@ function inCode(node: Code, heading: HeadingLine, source: string): {reason: stri
     fences.set(node, known)
   }
   if (!known) return {reason: 'in indented code', fix: 'remove the indentation'}
+  // On the fence's own line, the heading is the fence's info string, whatever follows.
+  if (node.position!.start.line === heading.line) return {reason: 'after a code fence on the same line', fix: 'put the heading on a line of its own, outside the fence'}
   if (!known.closed) {
     return {reason: 'inside an unclosed code fence', fix: `close the fence with ${inlineCode(known.fence)} above it`}
   }
