@@ -251,14 +251,13 @@ describe('readRequirements', () => {
 
   it('reports a requirement heading markdown hid, and skips one in a fenced example', () => {
     const text = ['# Spec', '', '- ### Requirement 1: In a list', '', '> ## Requirement 2', '', '###Requirement 3', '', '```markdown', '### Requirement 4', '```', '', '    ### Requirement 5', ''].join('\n')
-    const expected = 'that markdown does not read as a heading, expected `#` marks then a space at the start of a line of its own, outside lists, quotes and HTML'
     expect(read(text)).toEqual({
       contracts: [],
       problems: [
-        {file: 'requirements.md', line: 3, message: `Unexpected requirement heading "- ### Requirement 1: In a list" ${expected}`},
-        {file: 'requirements.md', line: 5, message: `Unexpected requirement heading "> ## Requirement 2" ${expected}`},
-        {file: 'requirements.md', line: 7, message: `Unexpected requirement heading "###Requirement 3" ${expected}`},
-        {file: 'requirements.md', line: 13, message: `Unexpected requirement heading "### Requirement 5" ${expected}`}
+        {file: 'requirements.md', line: 3, message: 'Unexpected requirement heading `### Requirement 1: In a list` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'},
+        {file: 'requirements.md', line: 5, message: 'Unexpected requirement heading `## Requirement 2` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'},
+        {file: 'requirements.md', line: 7, message: 'Unexpected requirement heading `###Requirement 3` without a space after the `#`, expected a heading the reader sees: add a space after the `#`'},
+        {file: 'requirements.md', line: 13, message: 'Unexpected requirement heading `### Requirement 5` in indented code, expected a heading the reader sees: remove the indentation'}
       ]
     })
   })

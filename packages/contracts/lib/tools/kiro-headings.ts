@@ -1,8 +1,7 @@
 /** What a Kiro `requirements.md` calls its parts, and how a heading is told to be one of them. */
 import type {Heading, Nodes, Paragraph, RootContent} from 'mdast'
 import {collapse, inlineText} from '../inline.js'
-import type {FileProblem} from './types.js'
-import {inFencedExample} from './markdown.js'
+import type {HeadingShape} from '../unread.js'
 
 /**
  * The title of an acceptance-criteria section, in the languages people write
@@ -40,31 +39,10 @@ export const requirementWord = /^(?:requirement|req\.?|需求|要求|要件|요�
 const dashes = '\\-\\u2010-\\u2015\\u2212'
 const numbered = new RegExp(`^([^\\d]{0,40}?)\\s*#?\\s*(\\d+(?:\\.\\d+)*)(?=$|[\\s:：.．)${dashes}])\\)?\\s*(?:(?:[:：.．]|[${dashes}]+)\\s*)?(.*)$`, 'u')
 
-// `### Requirement 3` behind what keeps markdown from reading it as a heading: indentation, `>`, a list marker, HTML, or no space after the `#`.
-const hiddenHeading = /^((?:[\s>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])|<[^<>\n]*>)*)#{1,6}\s*(\S.*)$/u
-
-/**
- * Lines a person reads as a requirement heading that markdown does not make
- * one (in a list or a quote, indented, after HTML, `###Requirement 3`), each
- * a problem: the requirement would be missing from every checkpoint. A fenced
- * block with a language (```` ```markdown ````) shows an example and is skipped.
- */
-export function hiddenRequirements(file: string, text: string, nodes: readonly RootContent[]): FileProblem[] {
-  const headings = new Set(nodes.flatMap((node) => (node.type === 'heading' && node.position ? [node.position.start.line] : [])))
-  const inExample = inFencedExample(nodes)
-  const problems: FileProblem[] = []
-  text.split(/\r\n?|\n/).forEach((line, index) => {
-    const number = index + 1
-    const hidden = hiddenHeading.exec(line)
-    if (!hidden || headings.has(number) || !requirementWord.test(hidden[2]!.trim())) return
-    if (inExample(number)) return
-    problems.push({
-      file,
-      line: number,
-      message: `Unexpected requirement heading ${JSON.stringify(line.trim())} that markdown does not read as a heading, expected \`#\` marks then a space at the start of a line of its own, outside lists, quotes and HTML`
-    })
-  })
-  return problems
+/** What reads as a requirement heading to the eye, where markdown made no heading: `Requirement 3`, `REQ-4`, `需求 5`. */
+export const requirementHeadingShape: HeadingShape = {
+  hint: (line) => /\d/.test(line),
+  subject: (text) => requirementWord.test(text.trim())
 }
 
 /** The text of a heading or paragraph as written, on one line. */

@@ -9,7 +9,8 @@ import {collapse, inlineText} from '../inline.js'
 import {readTier} from '../tier.js'
 import type {Contract, ContractField, ContractItem, ContractText, Tier} from '../types.js'
 import type {FileContract, FileProblem} from './types.js'
-import {criteriaMarkers, hiddenRequirements, requirementHeading, requirementWord, textOf} from './kiro-headings.js'
+import {criteriaMarkers, requirementHeading, requirementHeadingShape, requirementWord, textOf} from './kiro-headings.js'
+import {hiddenUnitHeadings} from './hidden.js'
 import {parseMarkdownText} from './markdown.js'
 
 /** What one `requirements.md` holds: its requirements as contracts, and what was seen and not read. */
@@ -55,13 +56,14 @@ const verificationLine = /^\s*(?:\*\*|__)?\s*verification\s*(?::\s*(?:\*\*|__)|(
 export function readRequirements(file: string, written: string, options: RequirementsOptions): RequirementsReading {
   // The parser counts every point from after a byte order mark.
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written
-  const nodes = parseMarkdownText(text).children
+  const tree = parseMarkdownText(text)
+  const nodes = tree.children
   const place = location(text)
   const isMarker = criteriaMarkers(nodes)
   const markers = nodes.flatMap((node, index) => (isMarker(node) ? [index] : []))
   const starts = requirementStarts(nodes, markers)
   const ends = starts.map((start, order) => sectionEnd(nodes, start, starts[order + 1]))
-  const problems: FileProblem[] = [...hiddenRequirements(file, text, nodes)]
+  const problems: FileProblem[] = hiddenUnitHeadings(file, text, tree, requirementHeadingShape, 'requirement')
   if (starts.length > 0) {
     for (const index of markers) {
       if (ownerOf(starts, ends, index) !== null) continue

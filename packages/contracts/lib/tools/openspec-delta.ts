@@ -8,6 +8,8 @@ import {effectiveTier, isTier, readTier} from '../tier.js'
 import type {Contract, ContractItem} from '../types.js'
 import type {FileProblem} from './types.js'
 import {sourceOf} from './markdown.js'
+import {hiddenUnitHeadings} from './hidden.js'
+import type {HeadingShape} from '../unread.js'
 
 /** The section of a delta spec a requirement is in: what the change does to it. */
 export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED' | 'CURRENT'
@@ -60,6 +62,11 @@ export interface DeltaSpecOptions {
 const requirementHeading = /^Requirement\s*[:：]\s*(.*)$/i
 const scenarioHeading = /^Scenario\s*[:：]\s*(.*)$/i
 const sectionHeading = /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+Requirements?\s*$/i
+/** What reads as a requirement or scenario heading to the eye, where markdown made no heading. */
+const unitHeadingShape: HeadingShape = {
+  hint: (line) => /requirement|scenario/i.test(line),
+  subject: (text) => requirementHeading.test(text.trim()) || scenarioHeading.test(text.trim())
+}
 const mainSectionHeading = /^Requirements\s*$/i
 // A keyword opening a clause, bold or plain, with or without a colon: `- **WHEN** x`, `**THEN:** y`, `GIVEN z`.
 const keywordAtStart = /^(\*\*|__)?\s*(GIVEN|WHEN|THEN|AND|OR|BUT)\s*(?::\s*)?(?:\1)?\s*:?\s*(?=\S|$)/i
@@ -92,7 +99,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
 
   const closeScenario = () => {
     if (!scenario || !requirement) return
-    requirement.entry.scenarios.push(readScenario(file, text, scenario.heading, scenario.name, scenario.body, problems, expectations))
+    requirement.entry.scenarios.push(readScenario(text, scenario.heading, scenario.name, scenario.body, expectations))
     scenario = null
   }
   const closeRequirement = () => {
@@ -177,11 +184,14 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
   if (requirements.length === 0) {
     problems.push({file, line: null, message: `Unexpected ${main ? 'spec' : 'delta spec'} without a requirement, expected ${sections} with \`### Requirement: Name\` headings`})
   }
+  appendAll(problems, hiddenUnitHeadings(file, text, tree, unitHeadingShape, 'OpenSpec'))
+  // In the order of the file; what is about the whole file last.
+  problems.sort((a, b) => (a.line ?? Number.POSITIVE_INFINITY) - (b.line ?? Number.POSITIVE_INFINITY))
   return {requirements, problems, expectations}
 }
 
-/** A scenario as one criterion: `Name: WHEN …; THEN …`, and a problem when it has no WHEN or no THEN. */
-function readScenario(file: string, text: string, heading: Heading, name: string, body: RootContent[], problems: FileProblem[], expectations: DeltaExpectation[]): ContractItem {
+/** A scenario as one criterion: `Name: WHEN …; THEN …`, and what the lint expects when it has no WHEN (or GIVEN) or no THEN. */
+function readScenario(text: string, heading: Heading, name: string, body: RootContent[], expectations: DeltaExpectation[]): ContractItem {
   const clauses = body.flatMap((node) => clausesOf(text, node))
   // OpenSpec's validator asks nothing of a scenario's lines: a scenario without its condition or outcome is the lint's to say (a GIVEN is a condition too), and never holds the gate.
   const has = (word: string) => clauses.some((clause) => clause.keyword === word || keywordInside(word).test(clause.text))
