@@ -19,8 +19,9 @@
 //   (`any other rule`: the rest together; `messages on <folder>/*.md`: those
 //   of files in that folder); a project without the key expects none
 // * a newcomer's first CI run: after `tiers init --ci github`, the workflow's
-//   lint command passes on the project as it is, and fails naming a contract
-//   added with nothing to check
+//   lint command passes on the project as it is (and, for another tool's
+//   project, its `tiers verify --all`), and fails naming a unit added with
+//   nothing to check
 //
 // Projects of other spec-driven tools (`toolProjects`: spec-kit's `specs/`)
 // are checked for the figures their row names (`features` → slices,
@@ -37,7 +38,7 @@
 import {AsyncLocalStorage} from 'node:async_hooks'
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {appendFile, chmod, cp, mkdtemp, readdir, readFile, rm, stat, symlink} from 'node:fs/promises'
+import {appendFile, chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -160,10 +161,12 @@ async function runBin(folder, args) {
 
 /**
  * A newcomer's first CI run: `tiers init --ci github` in a copy of the
- * project, then the lint command of the workflow it wrote passes; after a
- * new contract with nothing to check is added, it fails, naming it.
+ * project, then the workflow's lint command passes on the project folder
+ * `dir`, and so does a tool project's `tiers verify --all`; after `addUnit`
+ * adds a unit with nothing to check (naming itself `Late Addition`), the
+ * lint fails, naming it.
  */
-async function checkFirstCiRun(name, contractsFile) {
+async function checkFirstCiRun(name, dir, addUnit, problems = 0) {
   const folder = await scratchCopy(name)
   try {
     // As a project that installed the tools: the preset resolves from its node_modules.
@@ -172,17 +175,29 @@ async function checkFirstCiRun(name, contractsFile) {
     check(name, 'tiers init --ci github exit', 0, init.code)
     const workflow = await readFile(path.join(folder, '.github/workflows/verification-tiers.yml'), 'utf8').catch(() => '')
     const lintLine = /run: npx tiers (lint .*)$/m.exec(workflow)?.[1]
-    check(name, 'the workflow lints the contract folder', true, Boolean(lintLine && / \.greenlight$/.test(lintLine)))
+    check(name, 'the workflow lints the project folder', true, Boolean(lintLine?.endsWith(` ${dir}`)))
     if (!lintLine) return
     const args = lintLine.split(' ')
     const first = await runBin(folder, args)
     check(name, 'the first CI lint passes', 0, first.code)
-    await appendFile(path.join(folder, '.greenlight', contractsFile), '\n\n### ZZ-9999: Late Addition\n\n**Verification:** verify\n')
+    // A Greenlight project's own slices are unverified here; a tool project's first run passes with no test command of its own, unless a person counted a true problem in it.
+    if (dir !== '.greenlight' && /run: npx tiers verify --all$/m.test(workflow)) {
+      const verify = await runBin(folder, ['verify', '--all'])
+      const what = problems === 0 ? 'the first CI verify --all passes' : `the first CI verify --all fails on the ${problems} problem${problems === 1 ? '' : 's'} a person counted`
+      check(name, what, {code: problems === 0 ? 0 : 1, stderr: ''}, {code: verify.code, stderr: unexpectedWarnings(verify.stderr)})
+    }
+    await addUnit(path.join(folder, dir))
     const second = await runBin(folder, args)
-    check(name, 'a new warning fails the CI lint, naming it', {code: 1, names: true}, {code: second.code, names: (second.stdout + second.stderr).includes('ZZ-9999 Late Addition')})
+    check(name, 'a new warning fails the CI lint, naming it', {code: 1, names: true}, {code: second.code, names: (second.stdout + second.stderr).includes('Late Addition')})
   } finally {
     await rm(folder, {recursive: true, force: true})
   }
+}
+
+/** Write `text` to `file`, making its folders. */
+async function writeUnit(file, text) {
+  await mkdir(path.dirname(file), {recursive: true})
+  await writeFile(file, text)
 }
 
 /** A writable copy of a corpus project in a temporary folder. */
@@ -287,6 +302,7 @@ const sum = (list, count) => list.reduce((total, each) => total + count(each), 0
 const toolProjects = {
   'spec-kit': {
     folder: 'specs',
+    addUnit: (dir) => writeUnit(path.join(dir, '999-late', 'spec.md'), '# Feature Specification: Late\n\n## User Scenarios & Testing\n\n### User Story 1 - Late Addition (Priority: P1)\n\nNothing to check yet.\n'),
     figures: {
       features: ['slices', ({status}) => status.slices.length],
       user_stories: ['contracts', ({contracts}) => contracts.summary.contracts],
@@ -297,6 +313,7 @@ const toolProjects = {
   },
   openspec: {
     folder: 'openspec',
+    addUnit: (dir) => writeUnit(path.join(dir, 'changes', 'zz-late', 'specs', 'late', 'spec.md'), '## ADDED Requirements\n\n### Requirement: Late Addition\nThe system SHALL be late.\n'),
     figures: {
       active_changes: ['slices', ({status}) => status.slices.length],
       // REMOVED and RENAMED requirements are shown, never verified: the contracts of the changes are the ADDED and MODIFIED ones.
@@ -307,6 +324,7 @@ const toolProjects = {
   },
   kiro: {
     folder: '.kiro',
+    addUnit: (dir) => writeUnit(path.join(dir, 'specs', 'zz-late', 'requirements.md'), '# Requirements Document\n\n### Requirement 1: Late Addition\n\nNothing to check yet.\n'),
     figures: {
       features: ['slices', ({status}) => status.slices.length],
       requirements: ['contracts', ({contracts}) => contracts.summary.contracts],
@@ -348,12 +366,16 @@ async function checkToolProject(name, want, tool, {folder: toolFolder, figures})
 async function checkCorpusProject(name, want, lintCounts) {
   if (isGreenlightProject(name, want)) await checkProject(name, want, lintCounts)
   if (existsSync(path.join(corpus, name, '.greenlight'))) {
-    const contractsFile = existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md')) ? 'CONTRACTS.md' : null
-    if (contractsFile) await checkFirstCiRun(name, contractsFile)
+    if (existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md'))) {
+      await checkFirstCiRun(name, '.greenlight', (dir) => appendFile(path.join(dir, 'CONTRACTS.md'), '\n\n### ZZ-9999: Late Addition\n\n**Verification:** verify\n'))
+    }
     return
   }
   const tool = Object.entries(toolProjects).find(([, row]) => existsSync(path.join(corpus, name, row.folder)))
-  if (tool) await checkToolProject(name, want, ...tool)
+  if (tool) {
+    await checkToolProject(name, want, ...tool)
+    await checkFirstCiRun(name, tool[1].folder, tool[1].addUnit, want.problems ?? 0)
+  }
 }
 
 /** A project whose `.greenlight` folder `checkProject` compares with a person's counts. */
