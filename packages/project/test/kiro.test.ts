@@ -153,6 +153,19 @@ describe('kiro', () => {
     }
   })
 
+  it('reads no feature in `_archived/`, and no problem', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-kiro-archived-'))
+    try {
+      await fs.cp(garden, folder, {recursive: true})
+      await fs.cp(path.join(folder, 'specs', 'garden-watering'), path.join(folder, 'specs', '_archived', 'old-watering'), {recursive: true})
+      const before = await kiro.read(garden, verify)
+      const after = await kiro.read(folder, verify)
+      expect([after.slices.map((slice) => slice.id), after.problems.length]).toEqual([before.slices.map((slice) => slice.id), before.problems.length])
+    } finally {
+      await fs.rm(folder, {recursive: true, force: true})
+    }
+  })
+
   it('gives contracts without a tier the tier the project sets, and the slice that tier', async () => {
     const {slices} = await kiro.read(garden, {defaultTier: 'auto', optionalTasks: 'show'})
     expect(slices[0]!.tier).toBe('auto')

@@ -34,7 +34,7 @@ export const kiro: ProjectTool = {
   read: readKiro
 }
 
-/** The folders under `specs/`, sorted, and its markdown files (a README); hidden ones (`.DS_Store`, `.git`) are neither. */
+/** The folders under `specs/`, sorted, and its markdown files (a README); hidden ones (`.DS_Store`, `.git`) are neither, and `_archived/` no feature. */
 async function specsEntries(dir: string): Promise<{folders: string[]; files: string[]}> {
   const specs = path.join(dir, 'specs')
   const entries: Dirent[] = await readdir(specs, {withFileTypes: true}).catch(() => [])
@@ -44,7 +44,8 @@ async function specsEntries(dir: string): Promise<{folders: string[]; files: str
     if (entry.name.startsWith('.')) continue
     // A link to a folder is a feature as its target is.
     const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path.join(specs, entry.name)).catch(() => null))?.isDirectory() === true)
-    if (isFolder) folders.push(entry.name)
+    // A folder named with a leading `_` (`_archived/`) holds what is no longer a feature, as `changes/archive/` does in OpenSpec.
+    if (isFolder && !entry.name.startsWith('_')) folders.push(entry.name)
     else if (/\.(?:md|markdown)$/i.test(entry.name)) files.push(entry.name)
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
