@@ -174,7 +174,7 @@ describe('openspec.read on what it cannot read', () => {
     const sections = '`## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'
     expect(reading.problems.map((problem) => [relative(broken, problem.file), problem.line, problem.message])).toEqual([
       [fees, 1, `Unexpected requirement "Fee before any section" before any section, expected it under ${sections}`],
-      [fees, 6, 'Unexpected ADDED requirement "Fee per day late" without a scenario, expected at least one `#### Scenario: …` block with WHEN and THEN lines'],
+      [fees, 6, 'Unexpected ADDED requirement "Fee per day late" without a scenario (openspec validate: ADDED "Fee per day late" must include at least one scenario), expected at least one `#### Scenario: …` block with WHEN and THEN lines'],
       [fees, 9, 'Unexpected tier "maybe" in requirement "Fee per day late", expected `auto` or `verify` (`manual` reads as `verify`)'],
       [fees, 20, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`'],
       [fees, 26, 'Unexpected REMOVED requirement "Fee in coins" with a scenario, which is never verified, expected its **Reason** and **Migration** only, or the requirement under `## MODIFIED Requirements` to keep its scenarios'],

@@ -36,10 +36,10 @@ describe('remark-lint-openspec-scenario', () => {
   it('reports a requirement without a scenario in a change and in a capability’s spec; a REMOVED one needs none', async () => {
     const value = '## MODIFIED Requirements\n\n### Requirement: Renew\n\nMembers renew once.\n'
     expect(await lint('/repo/openspec/changes/renew/specs/loans/spec.md', value)).toEqual([
-      '3:1-3:23: Unexpected MODIFIED requirement "Renew" without a scenario, expected at least one `#### Scenario: …` block with WHEN and THEN lines (openspec-scenario)'
+      '3:1-3:23: Unexpected MODIFIED requirement "Renew" without a scenario (openspec validate: MODIFIED "Renew" must include at least one scenario), expected at least one `#### Scenario: …` block with WHEN and THEN lines (openspec-scenario)'
     ])
     expect(await lint('openspec/specs/loans/spec.md', value.replace('MODIFIED Requirements', 'Requirements'))).toEqual([
-      '3:1-3:23: Unexpected requirement "Renew" without a scenario, expected at least one `#### Scenario: …` block with WHEN and THEN lines (openspec-scenario)'
+      '3:1-3:23: Unexpected requirement "Renew" without a scenario (openspec validate: Requirement must have at least one scenario), expected at least one `#### Scenario: …` block with WHEN and THEN lines (openspec-scenario)'
     ])
   })
 

@@ -110,7 +110,9 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
     entry.tiers = body.flatMap((node) => tierStatements(text, node))
     if (entry.scenarios.length === 0 && (entry.section === 'ADDED' || entry.section === 'MODIFIED' || entry.section === 'CURRENT')) {
       const what = entry.section === 'CURRENT' ? 'requirement' : `${entry.section} requirement`
-      const message = `Unexpected ${what} ${JSON.stringify(entry.name)} without a scenario, expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
+      // In OpenSpec's own words too: `openspec validate` refuses it the same.
+      const theirs = entry.section === 'CURRENT' ? 'Requirement must have at least one scenario' : `${entry.section} ${JSON.stringify(entry.name)} must include at least one scenario`
+      const message = `Unexpected ${what} ${JSON.stringify(entry.name)} without a scenario (openspec validate: ${theirs}), expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
       problems.push({file, line: entry.headingPosition.start.line, message})
       expectations.push({message, place: entry.headingPosition})
     }
