@@ -3,6 +3,7 @@
  * as its tool's reader reads it (found by its path), so the same messages
  * point at the user's text.
  */
+import remarkLintAcceptanceCriteriaCount from 'remark-lint-acceptance-criteria-count'
 import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
 import {describe, expect, it} from 'vitest'
 import {lintAt} from '../../../test/helpers/lint-at.js'
@@ -61,11 +62,13 @@ describe('the preset on tool files', () => {
     ])
   })
 
-  it('Kiro: too many criteria, a requirement with nothing to check', async () => {
+  it('Kiro: a requirement with nothing to check; its criteria counted against a max the user sets, never the default', async () => {
     const items = Array.from({length: 6}, (_, index) => `${index + 1}. WHEN a member asks THEN the system SHALL answer ${index + 1}`).join('\n')
     const value = `# Requirements Document\n\n### Requirement 1: Answers\n\n#### Acceptance Criteria\n\n${items}\n\n### Requirement 2: Opening hours\n\nThe library opens at nine.\n`
     expect(await lint('.kiro/specs/answers/requirements.md', value)).toEqual([
-      '14:1-14:33: Unexpected contract Requirement 2: Opening hours without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` (verify-tier-criteria)',
+      '14:1-14:33: Unexpected contract Requirement 2: Opening hours without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` (verify-tier-criteria)'
+    ])
+    expect(await lintAt('.kiro/specs/answers/requirements.md', value, [[remarkLintAcceptanceCriteriaCount, {max: 5}]])).toEqual([
       '12:4-12:53: Unexpected 6 acceptance criteria on Requirement 1: Answers, expected at most 5 (acceptance-criteria-count)'
     ])
   })

@@ -11,8 +11,11 @@ const defaultMax = 5
 
 const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefined>(
   'acceptance-criteria-count',
-  function ({contracts}, file, options) {
-    const max = typeof options === 'number' ? options : (options?.max ?? defaultMax)
+  function ({contracts}, file, options, _slices, tool) {
+    const given = typeof options === 'number' ? options : (options?.max ?? null)
+    // spec-kit, OpenSpec and Kiro ask for as many scenarios as a unit needs: their files are counted against a `max` the user sets, never the default.
+    if (tool !== null && given === null) return
+    const max = given ?? defaultMax
     if (!Number.isInteger(max) || max < 0) {
       // `fail`, not `throw`: a plain message, without an error’s stack in the report.
       file.fail(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)

@@ -10,6 +10,8 @@ import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 /** The words an EARS requirement starts with: event, unwanted behaviour, state, option, or ubiquitous. */
 const earsStart = /^(when|if|while|where|the)\b/i
 const shall = /\bshall\b/i
+// A letter of a script other than Latin: the criterion is written in another language (`WHEN … THEN …しなければならない`), whose word for SHALL is its own.
+const otherScript = /[^\P{L}\p{Script=Latin}]/u
 
 const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, file, _options, _slices, tool) {
   if (tool?.tool !== 'kiro') return
@@ -18,7 +20,7 @@ const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, fi
     for (let each = 0; each < contract.criteria.length; each++) {
       const criterion = contract.criteria[each]!
       const start = earsStart.exec(criterion.text)
-      if (!start || shall.test(criterion.text)) continue
+      if (!start || shall.test(criterion.text) || otherScript.test(criterion.text)) continue
       const keyword = start[1]!.toUpperCase()
       const form = keyword === 'THE' ? 'THE <system> SHALL <response>' : `${keyword} … THE <system> SHALL <response>`
       report(file, `Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)

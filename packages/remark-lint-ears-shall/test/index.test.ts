@@ -19,7 +19,7 @@ describe('remark-lint-ears-shall', () => {
   })
 
   it('accepts SHALL in any case, other forms and other languages', async () => {
-    const value = requirements('1. WHEN a member scans a tool THEN the system SHALL lend it\n2. when the tool is broken the system shall warn\n3. Members see their loans\n4. 会員が工具をスキャンしたとき、システムは貸出を記録する\n5. Whenever it rains the app is closed\n6. Theme colours follow the system')
+    const value = requirements('1. WHEN a member scans a tool THEN the system SHALL lend it\n2. when the tool is broken the system shall warn\n3. Members see their loans\n4. 会員が工具をスキャンしたとき、システムは貸出を記録する\n5. Whenever it rains the app is closed\n6. Theme colours follow the system\n7. WHEN 会員がログインする THEN システムは一覧を表示しなければならない')
     expect(await lint('/repo/.kiro/specs/tools/requirements.md', value)).toEqual([])
   })
 
