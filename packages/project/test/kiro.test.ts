@@ -242,6 +242,46 @@ describe('readRequirements', () => {
     expect(problems).toEqual([{file: 'requirements.md', line: 20, message: 'Unexpected paragraph under the acceptance criteria of REQ-2: Delete files, expected list items, one criterion each'}])
   })
 
+  it('reads criteria grouped under headings inside a requirement as its own, ends a bold-titled list at the next bold label, and names a lowercase EARS paragraph', () => {
+    const text = [
+      '# Requirements Document', // 1
+      '',
+      '### 要件29: パスワードリセット',
+      '',
+      '#### Request screen', // 5
+      '',
+      '##### Acceptance Criteria',
+      '',
+      '1. When a user asks, the system shall send a link',
+      '', // 10
+      '#### Reset screen',
+      '',
+      '##### Acceptance Criteria',
+      '',
+      '1. When the link is opened, the system shall ask for a password', // 15
+      '',
+      '### Requirement 30: Events',
+      '',
+      '**Acceptance Criteria:**',
+      '', // 20
+      '1. WHEN an event is saved THEN the system SHALL list it',
+      '',
+      '**Event Attributes:**',
+      '',
+      '- a name', // 25
+      '',
+      'When an event is full, the system shall close its sign-up'
+    ].join('\n')
+    const {contracts, problems} = read(text)
+    expect(contracts.map(({contract}) => [contract.id, contract.criteria.map((item) => item.position.start.line)])).toEqual([
+      ['R-29', [9, 15]],
+      ['R-30', [21]]
+    ])
+    expect(problems).toEqual([])
+    const named = read(['### Requirement 4: Search', '', '#### Acceptance Criteria', '', '1. When a word is typed, the system shall list matches', '', 'When nothing matches, the system shall say so', ''].join('\n'))
+    expect(named.problems).toEqual([{file: 'requirements.md', line: 7, message: 'Unexpected paragraph under the acceptance criteria of Requirement 4: Search, expected list items, one criterion each'}])
+  })
+
   it('reads requirements in a language it has no words for by the template’s structure, learning the criteria title', () => {
     const text = ['# Tài liệu yêu cầu', '', '## Yêu cầu', '', '### Yêu cầu 1: Đăng nhập', '', '**Câu chuyện:** Là người dùng, tôi muốn đăng nhập.', '', '#### Tiêu chí chấp nhận', '', '1. KHI người dùng nhập mật khẩu đúng THÌ hệ thống PHẢI cho vào', '2. NẾU sai THÌ hệ thống PHẢI báo lỗi', '', '### Yêu cầu 2', '', '#### Tiêu chí chấp nhận', '', '- KHI hết phiên THÌ hệ thống PHẢI đăng xuất', ''].join('\n')
     const {contracts, problems} = read(text)

@@ -106,7 +106,14 @@ function requirementStarts(nodes: readonly RootContent[], markers: readonly numb
     if (isMarker.has(index)) {
       const depth = node.type === 'heading' ? node.depth : 7
       let above = -1
-      for (let level = 1; level < depth; level++) above = Math.max(above, lastAt[level] ?? -1)
+      // A `Requirement N` heading around the criteria is their requirement, past the headings that group them under it (`#### Screen`).
+      let requirement = -1
+      for (let level = 1; level < depth; level++) {
+        const at = lastAt[level] ?? -1
+        above = Math.max(above, at)
+        if (at !== -1 && requirementWord.test(textOf(nodes[at] as Heading))) requirement = at
+      }
+      if (requirement !== -1) above = requirement
       const heading = nodes[above]
       if (heading?.type === 'heading' && heading.depth > 1) starts.add(above)
     }
@@ -238,6 +245,8 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
   let end = marker.position!.end
   for (const node of section.slice(markerIndex + 1)) {
     if (isMarker(node) || (node.type === 'heading' && (node.depth <= depth || marker.type === 'paragraph'))) break
+    // Under a bold title (`**Acceptance Criteria:**`), another bold label (`**Event Attributes:**`) starts another part: its list is no criterion.
+    if (marker.type === 'paragraph' && isLabelParagraph(node)) break
     // A heading below the title groups criteria (`##### On error`): a title, no criterion.
     if (node.type === 'heading') continue
     end = node.position?.end ?? end
@@ -294,9 +303,14 @@ function unreadKind(node: RootContent): string | null {
  * its sub-items (the THEN parts some authors nest under the WHEN), a
  * checkbox in front dropped, a `-- verified by:` check split off.
  */
-// EARS' words: a criterion opens with its condition, or says what the system SHALL do (upper case, as EARS writes it).
+// EARS' words: a criterion opens with its condition in capitals (Kiro's `WHEN`), or says what the system shall do, in any case (cc-sdd writes `When …, the X shall …`).
 const earsOpening = /^[\s*_]*(?:WHEN|IF|WHILE|WHERE|GIVEN|THE\s)/
-const earsResponse = /(?<![\p{L}\p{N}])(?:SHALL|MUST)(?![\p{L}\p{N}])/u
+const earsResponse = /(?<![\p{L}\p{N}])(?:shall|must)(?![\p{L}\p{N}])/iu
+
+/** A paragraph that is only a bold label: `**Event Attributes:**`. */
+function isLabelParagraph(node: RootContent): boolean {
+  return node.type === 'paragraph' && node.children.length <= 2 && node.children[0]?.type === 'strong' && /[:：]\s*$/u.test(textOf(node))
+}
 
 /** Whether a paragraph reads as an acceptance criterion: EARS' condition or response words. */
 function readsAsCriterion(text: string): boolean {
