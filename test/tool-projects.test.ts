@@ -87,7 +87,7 @@ describe('tiers on a Kiro project', () => {
     const project = await toolProject('kiro-garden', '.kiro', (file) => !/(README\.md|garden-watering|notes-draft)$/.test(file))
     const contracts = await runTiers(project, ['contracts'])
     expect(contracts.stdout).toContain(
-      '  .kiro/specs/empty-idea: Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list; the folder is not read\n'
+      '  .kiro/specs/empty-idea: Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read\n'
     )
     expect((await runTiers(project, ['verify', '--all'])).code).toBe(1)
     const held = await stopHook(project)

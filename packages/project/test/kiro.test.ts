@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {ProjectError} from '../lib/errors.js'
-import {readRequirements} from '@verification-tiers/contracts/tools'
+import {readBugfix, readRequirements} from '@verification-tiers/contracts/tools'
 import {kiro} from '../lib/tools/kiro.js'
 import {readTasks} from '../lib/tools/read-tasks.js'
 
@@ -57,14 +57,14 @@ describe('kiro', () => {
     expect(problems.map((problem) => [path.relative(specs, problem.file), problem.line, problem.message])).toEqual([
       // A requirement in the README of specs/ is in no feature; the one in its fenced example is none.
       ['README.md', 11, 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'],
-      ['empty-idea', null, 'Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list; the folder is not read'],
+      ['empty-idea', null, 'Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read'],
       ['garden-watering/requirements.md', 38, 'Unexpected paragraph under the acceptance criteria of Requirement 3 – Water usage report, expected list items, one criterion each'],
       [
         'garden-watering/requirements.md',
         40,
         'Unexpected requirement without acceptance criteria (Requirement 4 — Frost guard), expected an `#### Acceptance Criteria` list under it, one item per criterion (`1. WHEN … THEN the system SHALL …`)'
       ],
-      ['notes-draft/requirements.md', null, 'Unexpected requirements.md without a requirement, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list; the folder is not read']
+      ['notes-draft/requirements.md', null, 'Unexpected requirements.md without a requirement, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read']
     ])
   })
 
@@ -182,7 +182,7 @@ describe('kiro', () => {
     const error = await kiro.read(unread, verify).catch((caught: unknown) => caught)
     expect(error).toBeInstanceOf(ProjectError)
     expect((error as Error).message).toBe(
-      `${path.join(unread, 'specs')}: Unexpected Kiro specs folder with 1 feature folder not in its format (loose-notes), expected specs/<feature>/\`requirements.md\` with \`### Requirement 1\` headings, each with its \`#### Acceptance Criteria\` list`
+      `${path.join(unread, 'specs')}: Unexpected Kiro specs folder with 1 feature folder not in its format (loose-notes), expected specs/<feature>/\`requirements.md\` with \`### Requirement 1\` headings, each with its \`#### Acceptance Criteria\` list (or \`bugfix.md\` for a bugfix spec)`
     )
     const none = await kiro.read(path.join(fixtures, 'md-milestones'), verify).catch((caught: unknown) => caught)
     expect((none as Error).message).toContain('Unexpected Kiro specs folder with no feature folder, expected')
@@ -373,6 +373,64 @@ describe('readRequirements', () => {
         }
       )
     )
+  })
+})
+
+describe('readBugfix', () => {
+  it('reads a bugfix spec: the expected and the unchanged behavior as contracts, each numbered statement a criterion at its line; the defect none', () => {
+    const text = [
+      '# Bugfix Requirements Document', // 1
+      '',
+      '## Bug Analysis',
+      '',
+      '### Current Behavior (Defect)', // 5
+      '',
+      '1.1 WHEN a tray is saved THEN the system loses its label',
+      '',
+      '### Expected Behavior (Correct)',
+      '', // 10
+      '2.1 WHEN a tray is saved THEN the system SHALL keep its label',
+      '2.2 WHEN a tray is renamed THEN the system SHALL show the new label',
+      '  on every list',
+      '',
+      '### Unchanged Behavior (Regression Prevention)', // 15
+      '',
+      '3.1 WHEN a tray is deleted THEN the system SHALL CONTINUE TO remove it',
+      ''
+    ].join('\n')
+    const {contracts, problems} = readBugfix('bugfix.md', text, {slice: 'tray-label-fix', defaultTier: 'verify'})
+    expect(problems).toEqual([])
+    expect(contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.slice, contract.effectiveTier, contract.criteria.map((item) => [item.text, item.position.start.line])])).toEqual([
+      [
+        'Expected behavior',
+        9,
+        'tray-label-fix',
+        'verify',
+        [
+          ['WHEN a tray is saved THEN the system SHALL keep its label', 11],
+          ['WHEN a tray is renamed THEN the system SHALL show the new label on every list', 12]
+        ]
+      ],
+      ['Unchanged behavior', 15, 'tray-label-fix', 'verify', [['WHEN a tray is deleted THEN the system SHALL CONTINUE TO remove it', 17]]]
+    ])
+    expect(readBugfix('bugfix.md', '# Bugfix Requirements Document\n\n## Introduction\n\nTrays lose labels.\n', {slice: 'f', defaultTier: 'verify'}).problems).toEqual([
+      {file: 'bugfix.md', line: null, message: 'Unexpected bugfix.md without expected behavior, expected `### Expected Behavior (Correct)` with numbered statements such as `2.1 WHEN … THEN the system SHALL …`'}
+    ])
+  })
+
+  it('reads a bugfix spec folder as a slice, beside feature folders', async () => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-kiro-bugfix-'))
+    try {
+      await fs.cp(garden, folder, {recursive: true})
+      await fs.mkdir(path.join(folder, 'specs', 'tray-label-fix'))
+      await fs.writeFile(path.join(folder, 'specs', 'tray-label-fix', 'bugfix.md'), '# Bugfix Requirements Document\n\n### Expected Behavior (Correct)\n\n2.1 WHEN a tray is saved THEN the system SHALL keep its label\n')
+      await fs.writeFile(path.join(folder, 'specs', 'tray-label-fix', 'tasks.md'), '- [ ] 1. Keep the label\n')
+      const {slices} = await kiro.read(folder, verify)
+      const fix = slices.find((slice) => slice.id === 'tray-label-fix')!
+      expect([fix.contracts.map(({contract}) => contract.label), fix.openTasks.map((task) => task.line)]).toEqual([['Expected behavior'], [1]])
+    } finally {
+      await fs.rm(folder, {recursive: true, force: true})
+    }
   })
 })
 

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type {ContractAnalysis} from '../types.js'
+import {readBugfix} from './kiro-bugfix.js'
 import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
 import {labelFor} from '../dialects/index.js'
@@ -59,6 +60,15 @@ export const fileDialects: readonly FileDialect[] = [
     }
   },
   {
+    // A Kiro bugfix spec: `.kiro/specs/<feature>/bugfix.md`, its expected and unchanged behaviors.
+    tool: 'kiro',
+    path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/bugfix\.md$/,
+    read(file, text, match) {
+      const {contracts, problems} = readBugfix(file, text, {slice: match[1]!, defaultTier: 'verify'})
+      return {tool: 'kiro', analysis: {contracts: contracts.map((each) => each.contract), problems: []}, problems, expectations: []}
+    }
+  },
+  {
     // A Kiro feature's requirements: `.kiro/specs/<feature>/requirements.md`.
     tool: 'kiro',
     path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/requirements\.md$/,
@@ -90,8 +100,8 @@ function toolFolderOf(file: string): ToolName | null {
 
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
-  // Every tool's file is a `spec.md` or a `requirements.md`: any other path (most files) is none, without a pattern.
-  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md')) return null
+  // Every tool's unit file is a `spec.md`, a `requirements.md` or a `bugfix.md`: any other path (most files) is none, without a pattern.
+  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md')) return null
   const posix = file.split(path.sep).join('/')
   for (const dialect of fileDialects) {
     const match = dialect.path.exec(posix)

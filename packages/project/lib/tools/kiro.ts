@@ -9,24 +9,30 @@ import type {ProjectProblem} from '../problems.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
 /** What a feature folder must hold, as the problems of one that does not say it. */
-const format = '`requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list'
+const format = '`requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec)'
 
 /**
  * Kiro: `.kiro/specs/<feature>/requirements.md`, `design.md`, `tasks.md`.
  * Each feature folder is a slice (its folder name the id), each requirement
  * of its `requirements.md` a contract, the items of its Acceptance Criteria
- * the criteria; the unticked (and in-progress) checkboxes of its `tasks.md`
- * are the slice's open tasks. A folder not in this format is a problem
- * naming it, and is not read.
+ * the criteria; a bugfix spec's folder holds `bugfix.md` instead, whose
+ * expected and unchanged behaviors are its contracts. The unticked (and
+ * in-progress) checkboxes of its `tasks.md` are the slice's open tasks. A
+ * folder not in this format is a problem naming it, and is not read.
  */
+/** The file of a feature folder that holds its units: a feature's, or a bugfix spec's. */
+const unitFiles = ['requirements.md', 'bugfix.md'] as const
+
 export const kiro: ProjectTool = {
   name: 'kiro',
   folder: '.kiro',
 
   async recognises(dir) {
     for (const feature of await featureFolders(dir)) {
-      const info = await stat(path.join(dir, 'specs', feature, 'requirements.md')).catch(() => null)
-      if (info?.isFile()) return true
+      for (const unitFile of unitFiles) {
+        const info = await stat(path.join(dir, 'specs', feature, unitFile)).catch(() => null)
+        if (info?.isFile()) return true
+      }
     }
     return false
   },
@@ -74,7 +80,7 @@ async function loneRequirements(dir: string, files: readonly string[], budget: {
 async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const specs = path.join(dir, 'specs')
   // The markdown parser loads when there is a folder to read, not when the tool is registered.
-  const {readRequirements} = await import('@verification-tiers/contracts/tools')
+  const {readBugfix, readRequirements} = await import('@verification-tiers/contracts/tools')
   const {folders: features, files} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = {left: inputLimits.contracts}
@@ -85,15 +91,23 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       reading.problems.push({file: folder, line: null, message: `Unexpected feature folder name ${JSON.stringify(feature)}, expected ${sliceIdRule}; the folder is not read`})
       continue
     }
-    const requirementsFile = path.join(folder, 'requirements.md')
-    const text = await readFile(requirementsFile, budget, dir, reading.problems)
+    let requirementsFile = path.join(folder, 'requirements.md')
+    let text = await readFile(requirementsFile, budget, dir, reading.problems)
     if (text === null) continue
+    // A bugfix spec writes `bugfix.md` where a feature writes `requirements.md`.
+    const bugfix = text === undefined
+    if (bugfix) {
+      requirementsFile = path.join(folder, 'bugfix.md')
+      text = await readFile(requirementsFile, budget, dir, reading.problems)
+      if (text === null) continue
+    }
     if (text === undefined) {
       reading.problems.push({file: folder, line: null, message: `Unexpected feature folder without requirements.md, expected ${format}; the folder is not read`})
       continue
     }
-    const read = readRequirements(requirementsFile, text, {slice: feature, defaultTier: options.defaultTier})
-    if (read.contracts.length === 0) {
+    const unitOptions = {slice: feature, defaultTier: options.defaultTier}
+    const read = bugfix ? readBugfix(requirementsFile, text, unitOptions) : readRequirements(requirementsFile, text, unitOptions)
+    if (read.contracts.length === 0 && !bugfix) {
       reading.problems.push({file: requirementsFile, line: null, message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`})
     }
     // Lines that hid a requirement say why a file has none.
