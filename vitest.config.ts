@@ -11,8 +11,9 @@ const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.tes
 // `npx vitest run` runs both projects; `--project unit` or `--project e2e` one.
 export default defineConfig({
   test: {
-    // The contracts cache of every `tiers` a test starts goes to a folder of the run.
-    globalSetup: ['test/helpers/user-cache.ts'],
+    // The contracts cache of every `tiers` a test starts goes to a folder of
+    // the run, and none runs with the `CLAUDE_PROJECT_DIR` of an agent running the tests.
+    globalSetup: ['test/helpers/user-cache.ts', 'test/helpers/agent-environment.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Three files at a time, even on two cores (Vitest's default there is

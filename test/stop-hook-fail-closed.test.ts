@@ -166,6 +166,22 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     expect(Object.keys(counts.sessions).sort()).toEqual(['s', 't'])
   })
 
+  it('never lets a stray `.greenlight` file where the agent works hide the project CLAUDE_PROJECT_DIR names: it blocks, naming the file', async ({expect}) => {
+    const folder = await scratch()
+    const stray = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-fail-closed-')))
+    folders.push(stray)
+    await fs.writeFile(path.join(stray, '.greenlight'), 'not a folder\n')
+    // Alone, it lets the agent stop: its blocks could not be counted.
+    expect((await answerOf(hook(stray, {session_id: 's', cwd: stray}), expect)).systemMessage).toMatch(/^WARNING: .*\.greenlight: Unexpected file where the project folder should be/)
+    // Beside a project, the project counts the blocks, and the file blocks as a project that cannot be read.
+    const answer = await answerOf(hook(stray, {session_id: 's', cwd: stray}, {CLAUDE_PROJECT_DIR: folder}), expect)
+    expect(answer.decision).toBe('block')
+    expect(answer.reason).toMatch(/^HOLD: Cannot stop - verification cannot be checked\.\n/)
+    expect(answer.reason).toContain(path.join(stray, '.greenlight'))
+    const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
+    expect(Object.keys(counts.sessions)).toEqual(['s'])
+  })
+
   it('blocks on a project folder whose contracts it cannot read (an unclosed `<!--` above them), naming the folder', async ({expect}) => {
     const folder = await scratch({files: {'.greenlight/CONTRACTS.md': `<!--\n${contracts}`}})
     const answer = await answerOf(hook(folder), expect)

@@ -132,7 +132,7 @@ describe('the stop hook over random work', () => {
               // Refused (no fresh run, an auto slice, an escalation due): nothing recorded, as the cli would say.
             }
           } else {
-            const answer = await answerStopHook({cwd: folder, session: 'property', maxBlocks: 1_000_000})
+            const answer = await answerStopHook({from: [folder], session: 'property', maxBlocks: 1_000_000})
             const unverified = sliceIds.filter((id) => {
               const passed = model.passedAt[id]
               return passed === null || passed < model.changedAt[id]

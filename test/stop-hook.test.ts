@@ -25,7 +25,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, copyExample, evidenceProject, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, evidenceProject, runTiers as runBin, tiersBin} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -247,6 +247,14 @@ describe.concurrent('tiers stop-hook', () => {
       expect(await counts(folder)).toEqual({'session-1': 1})
     })
 
+    it('takes the project folder from --dir alone, whatever the input’s `cwd` and CLAUDE_PROJECT_DIR name', async ({expect}) => {
+      const [named, other] = await Promise.all([project(), project()])
+      const run = await runBin(other, ['stop-hook', '--dir', path.join(named, '.greenlight')], hookInput(other), {CLAUDE_PROJECT_DIR: other})
+      expect(run).toEqual(notRun)
+      expect(await counts(named)).toEqual({'session-1': 1})
+      await expect(fs.access(path.join(other, '.greenlight', 'tiers'))).rejects.toThrow()
+    })
+
     it('prints the hook’s JSON whatever format is asked', async ({expect}) => {
       const empty = await tempFolder()
       expect(await tiers(empty, ['stop-hook', '--yaml'], hookInput(empty))).toEqual({code: 0, stdout: '{}\n', stderr: ''})
@@ -275,6 +283,93 @@ describe.concurrent('tiers stop-hook', () => {
       )
       await expect(fs.access(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
     })
+  })
+})
+
+/**
+ * Where the hook looks for the project, through the real bin: from the
+ * input’s `cwd`, from the agent’s project folder (`CLAUDE_PROJECT_DIR`, which
+ * Claude Code sets for its hooks) and from its own working folder, judging
+ * every project any of them names.
+ */
+describe.concurrent('where tiers stop-hook looks for the project', () => {
+  /** `tiers stop-hook` run in `folder`, told the agent works in `cwd`, with CLAUDE_PROJECT_DIR set to `projectDir` (`undefined`: unset). */
+  const hookIn = (folder: string, cwd: string, projectDir: string | undefined): Promise<Run> =>
+    runBin(folder, ['stop-hook'], hookInput(cwd), {CLAUDE_PROJECT_DIR: projectDir})
+  /** The block naming every slice of the evidence fixture in each of `projects`, each slice and criterion with its folder. */
+  const notRunIn = (...projects: string[]) => {
+    const dirs = projects.map((folder) => path.join(folder, '.greenlight'))
+    const names: Array<[keyof typeof criteriaOf, string]> = [
+      ['S-01', 'Answer Service'],
+      ['S-02', 'Answer Format'],
+      ['S-03', 'S-03']
+    ]
+    const slices = dirs.flatMap((dir) => names.map(([id, name]) => missingText(`${id} in ${dir}`, name)))
+    const remaining = dirs.flatMap((dir) => names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`))))
+    return answer({decision: 'block', reason: `HOLD: Cannot stop - verification not run.\n\n${slices.join('\n\n')}\n\n${runAll}\nCriteria remaining:\n${remaining.join('\n')}`})
+  }
+
+  it('blocks on the project CLAUDE_PROJECT_DIR names when the input’s `cwd` and its own folder are the system’s temp folder', async ({expect}) => {
+    const folder = await project()
+    expect(await hookIn(os.tmpdir(), os.tmpdir(), folder)).toEqual(notRun)
+    // The blocks are counted in the project found.
+    expect(await counts(folder)).toEqual({'session-1': 1})
+  })
+
+  it('blocks on the project CLAUDE_PROJECT_DIR names when the input’s `cwd` is the project’s parent folder', async ({expect}) => {
+    const folder = await project()
+    expect(await hookIn(os.tmpdir(), path.dirname(folder), folder)).toEqual(notRun)
+  })
+
+  it('blocks on the project it runs in when the input’s `cwd` is outside it: `..`, or the system’s temp folder', async ({expect}) => {
+    const folder = await project()
+    // `..` is taken from the hook’s own folder: the project’s parent.
+    expect(await hookIn(folder, '..', undefined)).toEqual(notRun)
+    expect(await hookIn(path.join(folder, 'src'), os.tmpdir(), undefined)).toEqual(notRun)
+    expect(await counts(folder)).toEqual({'session-1': 2})
+  })
+
+  it('judges both projects when the input’s `cwd` and CLAUDE_PROJECT_DIR name two, and holds while either holds', async ({expect}) => {
+    const [worked, named, elsewhere] = await Promise.all([project(), project(), tempFolder()])
+    expect(await hookIn(elsewhere, worked, named)).toEqual(notRunIn(worked, named))
+    // One count, in the project where the agent works.
+    expect(await counts(worked)).toEqual({'session-1': 1})
+    await expect(fs.access(path.join(named, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
+    // The project where the agent works passes; the other still holds it.
+    await markComplete(worked, 'S-01', 'S-03')
+    await verify(worked, 'S-02')
+    const held = await hookIn(elsewhere, worked, named)
+    expect(held).toEqual(notRunIn(named))
+    await markComplete(named, 'S-01', 'S-03')
+    await verify(named, 'S-02')
+    expect(await hookIn(elsewhere, worked, named)).toEqual(answer({}))
+    expect(await counts(worked)).toEqual({'session-1': 0})
+  })
+
+  it('judges a project once however each names it: a subfolder, the project itself, a link to it', async ({expect}) => {
+    const [folder, elsewhere] = await Promise.all([project(), tempFolder()])
+    const link = path.join(elsewhere, 'link')
+    await fs.symlink(folder, link)
+    expect(await hookIn(link, path.join(folder, 'src'), folder)).toEqual(notRun)
+  })
+
+  it('leaves out a CLAUDE_PROJECT_DIR that names no folder, with a warning, and looks from the others', async ({expect}) => {
+    const [folder, elsewhere] = await Promise.all([project(), tempFolder()])
+    // Not walked up from: the project around the missing folder is not the agent’s.
+    const missing = path.join(folder, 'no-such-folder')
+    const warning = `tiers: warning: Unexpected CLAUDE_PROJECT_DIR ${JSON.stringify(missing)} (no such folder), expected the agent’s project folder; the stop hook looks for the project without it\n`
+    expect(await hookIn(elsewhere, elsewhere, missing)).toEqual({...answer({}), stderr: warning})
+    const file = path.join(folder, 'answer.txt')
+    await fs.writeFile(file, '42\n')
+    expect(await hookIn(folder, elsewhere, file)).toEqual({...notRun, stderr: warning.replace(JSON.stringify(missing), JSON.stringify(file)).replace('no such folder', 'not a folder')})
+    // An empty one is unset.
+    expect(await hookIn(elsewhere, elsewhere, '')).toEqual(answer({}))
+  })
+
+  it('answers `{}` when none of the three is in a project, writing nothing', async ({expect}) => {
+    const [cwd, named, own] = await Promise.all([tempFolder(), tempFolder(), tempFolder()])
+    expect(await hookIn(own, cwd, named)).toEqual(answer({}))
+    expect(await Promise.all([cwd, named, own].map((folder) => fs.readdir(folder)))).toEqual([[], [], []])
   })
 })
 

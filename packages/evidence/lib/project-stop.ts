@@ -1,4 +1,4 @@
-import {stat} from 'node:fs/promises'
+import {realpath, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState} from '@verification-tiers/runtime'
@@ -16,10 +16,15 @@ import {projectFingerprint} from './project-fingerprint.js'
 
 /** What the stop hook is asked. */
 export interface StopHookRequest {
-  /** The project folder given (`--dir`), used as it is; absent or `null`: found from `cwd` upward. */
+  /** The project folder given (`--dir`), used as it is and alone; absent or `null`: found from each of `from`. */
   dir?: string | null
-  /** Where the agent works (the hook input’s `cwd`, else the process’s). */
-  cwd: string
+  /**
+   * Where the project is looked for, each folder upward as git finds `.git`,
+   * in order: `tiers stop-hook` gives the hook input’s `cwd` (where the agent
+   * works), the agent’s project folder (`CLAUDE_PROJECT_DIR`) and its own
+   * working folder. Every project found from any of them is judged.
+   */
+  from: readonly string[]
   session: string
   maxBlocks: number
   /** Told what the reading of the project noticed that changes no decision (`project.warnings`), for the program to show. */
@@ -28,27 +33,36 @@ export interface StopHookRequest {
 
 /**
  * A coding agent’s Stop hook answered: the JSON object the agent reads.
- * The project folder is `dir`, else the nearest `.greenlight` from `cwd`
- * upward; with none, the work is not a verification-tiers project, so not
- * the hook’s to hold (`{}`). Every slice in progress is judged, whether or
- * not it was ever verified (see `judgeSlices`). Never throws: the agent reads
- * a failed hook as a block, which no safety valve could ever end. A project
- * that cannot be read, or anything in `project.problems`, blocks, one line
- * each naming the file, under the safety valve (`maxBlocks` blocks in a row
- * per session); when even the blocks cannot be counted, the agent may stop,
- * with a warning.
+ * The project folders are `dir`, else every project folder found from each
+ * folder of `from` upward (`findProjectFolders`), each once; with none, the
+ * work is not a verification-tiers project, so not the hook’s to hold
+ * (`{}`). Every slice in progress of each is judged, whether or not it was
+ * ever verified (see `judgeSlices`), and any one holds the agent. Never
+ * throws: the agent reads a failed hook as a block, which no safety valve
+ * could ever end. A project that cannot be read, or anything in
+ * `project.problems`, blocks, one line each naming the file, under the
+ * safety valve (`maxBlocks` blocks in a row per session); when even the
+ * blocks cannot be counted, the agent may stop, with a warning.
  */
 export async function answerStopHook(request: StopHookRequest): Promise<Record<string, string>> {
   const {session, maxBlocks} = request
   // Every project folder beside the first is judged too: a stray `.greenlight` never hides the `specs/` beside it.
-  const dirs = request.dir ? [request.dir] : await findProjectFolders(request.cwd)
-  const dir = dirs[0]
-  if (dir === undefined) return {}
+  const dirs = request.dir ? [request.dir] : await projectFoldersFrom(request.from)
+  if (dirs.length === 0) return {}
+  // The blocks are counted in one folder: the first that is a folder, so the
+  // project where the agent works (its `cwd`) when it is one. A hook that
+  // finds what it found before keeps the count it kept, and the valve counts
+  // one run of blocks however many projects are judged. An agent moving
+  // between projects splits its count between their folders; each still
+  // counts every block of its own, so the valve still ends the run. A
+  // `.greenlight` that is no folder beside a project is judged, and blocks
+  // as a project that cannot be read.
+  const infos = await Promise.all(dirs.map((each) => stat(each).catch(() => null)))
+  const dir = dirs[infos.findIndex((info) => info?.isDirectory())]
   // Where there is no folder, the blocks cannot be counted without creating one: say so, and let the agent stop.
-  const info = await stat(dir).catch(() => null)
-  if (!info?.isDirectory()) {
-    const found = info ? 'Unexpected file where the project folder should be' : 'no such project folder'
-    return {systemMessage: `WARNING: ${dir}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
+  if (dir === undefined) {
+    const found = infos[0] ? 'Unexpected file where the project folder should be' : 'no such project folder'
+    return {systemMessage: `WARNING: ${dirs[0]}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
   }
   const projects: Project[] = []
   const unread: string[] = []
@@ -88,17 +102,59 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   return stopHookOutput(decision)
 }
 
-/** Every slice in progress of each project, and the problems of each, with the projects that could not be read. */
+/**
+ * Every project folder found from each of `from` (`findProjectFolders`), in
+ * order, each once however it is reached (a link, `..`): by its real path.
+ */
+async function projectFoldersFrom(from: readonly string[]): Promise<string[]> {
+  const found: string[] = []
+  const seen = new Set<string>()
+  const starts = new Set<string>()
+  for (const start of from) {
+    const folder = path.resolve(start)
+    if (starts.has(folder)) continue
+    starts.add(folder)
+    for (const dir of await findProjectFolders(folder)) {
+      const key = await realpath(dir).catch(() => path.resolve(dir))
+      if (seen.has(key)) continue
+      seen.add(key)
+      found.push(dir)
+    }
+  }
+  return found
+}
+
+/**
+ * Every slice in progress of each project, and the problems of each, with
+ * the projects that could not be read. Of several projects, each slice and
+ * criterion is named with its folder (`S-01 in /work/app/.greenlight`): two
+ * projects may both have an `S-01`, and a criterion `C-01.1` of one is not
+ * the other’s.
+ */
 async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
   const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null}
   for (const project of projects) {
     const one = await judgeSlices(project)
-    for (const slice of one.slices) judged.slices.push(slice)
+    for (const slice of one.slices) judged.slices.push(projects.length > 1 ? inFolder(slice, project.dir) : slice)
     for (const line of one.problems) judged.problems.push(line)
     for (const line of one.openTasks) judged.openTasks.push(line)
     judged.broken ??= one.broken
   }
   return judged
+}
+
+/** A slice’s judgement with its id and its criteria’s named with the project folder: `S-01 in <dir>`. */
+function inFolder(slice: SliceJudgement, dir: string): SliceJudgement {
+  const named = <Item extends {id: string}>(item: Item): Item => ({...item, id: `${item.id} in ${dir}`})
+  switch (slice.state) {
+    case 'not-run':
+    case 'stale':
+      return {...named(slice), remaining: slice.remaining.map(named)}
+    case 'failed':
+      return {...named(slice), failures: slice.failures.map(named)}
+    case 'passed':
+      return {...named(slice), manual: slice.manual.map(named)}
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {answerStopHook} from '@verification-tiers/evidence/gate'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol/vocabulary'
@@ -33,11 +34,11 @@ export const stopHook: Command = async (input) => {
   }
   const hook = value as {session_id?: unknown; cwd?: unknown}
   const max = maxStopBlocks()
-  // The project is found from where the agent works upward, as git finds `.git`; `--dir` names it outright.
-  const cwd = typeof hook.cwd === 'string' && hook.cwd !== '' ? path.resolve(hook.cwd) : process.cwd()
   const session = typeof hook.session_id === 'string' && hook.session_id !== '' ? hook.session_id : 'default'
   if (!isSessionId(session)) throw new UserError(`Unexpected \`session_id\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
-  const output = await answerStopHook({dir: input.dir, cwd, session, maxBlocks: max, onWarning: (warning) => warnings.push(warning)})
+  // `--dir` names the project outright, and alone.
+  const from = input.dir === null ? await startingFolders(hook.cwd, warnings) : []
+  const output = await answerStopHook({dir: input.dir, from, session, maxBlocks: max, onWarning: (warning) => warnings.push(warning)})
   return {text: JSON.stringify(output), data: output, warnings, raw: true}
 }
 
@@ -45,7 +46,7 @@ export const stopHook: Command = async (input) => {
  * The hook’s input: standard input, given `stopHookInputLimits.seconds` to
  * end, and read up to `stopHookInputLimits.bytes` and no further. Input that
  * does not end in time, cannot be read or is too large is read as empty
- * input (so `session_id` `default` and the working directory), with a
+ * input (so `session_id` `default` and no `cwd`), with a
  * warning; reading stops there, so nothing more is held and the process ends
  * with its answer.
  */
@@ -77,6 +78,56 @@ async function readHookInput(read: ReadInput): Promise<{text: string; warnings: 
   }
   // Editors and some shells write a byte order mark first; it is not JSON, nor a reason to refuse.
   return {text: text.replace(/^\uFEFF/, ''), warnings: []}
+}
+
+/** The variable Claude Code sets for its hooks: the folder of the agent’s project. */
+const projectVariable = 'CLAUDE_PROJECT_DIR'
+
+/**
+ * Where the project is looked for, each folder upward as git finds `.git`:
+ * the input’s `cwd` (where the agent works; relative to the working folder),
+ * the agent’s project folder (`CLAUDE_PROJECT_DIR`) and the hook’s own
+ * working folder. They can disagree: an agent working in the system’s temp
+ * folder, or a `cwd` of `..`, still has its project, and the hook judges
+ * every project any of them names. A variable that names no folder is left
+ * out, with a warning: walking up from it would find some project around
+ * it, not the agent’s. A `cwd` that names none is looked up from, as every
+ * command does (the agent may have removed the folder it works in).
+ */
+async function startingFolders(cwd: unknown, warnings: string[]): Promise<string[]> {
+  const own = workingFolder()
+  const resolve = (folder: string) => (path.isAbsolute(folder) ? path.resolve(folder) : own === null ? null : path.resolve(own, folder))
+  const from: string[] = []
+  const given = typeof cwd === 'string' && cwd !== '' ? resolve(cwd) : null
+  if (given !== null) from.push(given)
+  const variable = process.env[projectVariable]
+  if (variable !== undefined && variable !== '') {
+    const folder = resolve(variable)
+    const problem = folder === null ? 'relative, and the working folder is gone' : await notAFolder(folder)
+    if (folder !== null && problem === null) from.push(folder)
+    else warnings.push(`Unexpected ${projectVariable} ${JSON.stringify(variable)} (${problem}), expected the agent’s project folder; the stop hook looks for the project without it`)
+  }
+  if (own !== null) from.push(own)
+  return from
+}
+
+/** Why `folder` is no folder to look from, or `null` when it is one. */
+async function notAFolder(folder: string): Promise<string | null> {
+  try {
+    return (await stat(folder)).isDirectory() ? null : 'not a folder'
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'no such folder' : `cannot be read: ${firstLine(error)}`
+  }
+}
+
+/** The process’s working folder, or `null` when it is gone (removed while the agent worked in it). */
+function workingFolder(): string | null {
+  try {
+    return process.cwd()
+  } catch {
+    return null
+  }
 }
 
 function maxStopBlocks(): number {
