@@ -1,4 +1,4 @@
-import {approvalReplies, barePartialReplies, bareRejectionReplies, replyEndings} from '@verification-tiers/protocol'
+import {approvalReplies, barePartialReplies, bareRejectionReplies, checkpointChoices, replyEndings} from '@verification-tiers/protocol'
 
 /** What a reply to the Verify checkpoint means. */
 export type CheckpointResponse =
@@ -25,13 +25,31 @@ function isPartial(reply: string): boolean {
 }
 
 /**
+ * A checkpoint choice typed back as the checkpoint prints it, whole or in
+ * part (`1) Yes — mark complete and continue`, `Yes - mark complete and
+ * continue`, `2) No`), read as its number: what the person chose, not
+ * feedback. Any dash between label and text, and none, reads the same.
+ */
+function choiceTyped(reply: string): string | null {
+  const words = reply.replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' ').trim()
+  for (const {choice, label, text} of checkpointChoices) {
+    const written = [label, `${label} ${text}`].map((each) => normalizeReply(each).replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' '))
+    for (const form of written) {
+      if (words === form || words === `${choice} ${form}` || words === `${choice}) ${form}`) return choice
+    }
+  }
+  return null
+}
+
+/**
  * Read a reply by the rule of `approvalReplies`: exactly an approval reply
  * approves; exactly a bare no or partially asks for the description;
  * anything else (an empty reply too) is feedback, kept exactly as given.
  * Nothing is read inside a longer reply, so an ambiguous one never approves.
+ * A checkpoint choice typed back as printed reads as its number.
  */
 export function interpretResponse(text: string): CheckpointResponse {
-  const reply = normalizeReply(text)
+  const reply = choiceTyped(normalizeReply(text)) ?? normalizeReply(text)
   if (approvalReplies.includes(reply)) return {kind: 'approval', text}
   if (reply === '' || bareRejectionReplies.includes(reply)) return {kind: 'needs-description', text, partial: false}
   if (barePartialReplies.includes(reply)) return {kind: 'needs-description', text, partial: true}

@@ -4,7 +4,7 @@
  * a reply that holds an approval word beside other words, is feedback.
  */
 import fc from 'fast-check'
-import {approvalReplies, barePartialReplies, bareRejectionReplies, negatingWords, replyEndings} from '@verification-tiers/protocol'
+import {approvalReplies, barePartialReplies, bareRejectionReplies, checkpointChoices, negatingWords, replyEndings} from '@verification-tiers/protocol'
 import {interpretResponse, normalizeReply} from '@verification-tiers/runtime'
 import {describe, expect, it} from 'vitest'
 
@@ -55,6 +55,17 @@ describe('interpretResponse', () => {
     for (const reply of ['30 items are missing', 'partiality is the problem', '2 the header is wrong', 'no, the header is wrong']) {
       expect(interpretResponse(reply), reply).toEqual(feedback(reply))
     }
+  })
+
+  it('reads each checkpoint choice typed back as printed, whole or in part, as the choice itself', () => {
+    for (const {choice, label, text} of checkpointChoices) {
+      const expected = choice === '1' ? (reply: string) => ({kind: 'approval', text: reply}) : (reply: string) => needsDescription(reply, choice === '3')
+      for (const reply of [`${choice}) ${label} — ${text}`, `${choice}) ${label} - ${text}`, `${label} — ${text}`, `${label.toUpperCase()} – ${text}.`, `${choice}) ${label}`]) {
+        expect(interpretResponse(reply), reply).toEqual(expected(reply))
+      }
+    }
+    // A choice with words of the person's own is what they wrote: feedback.
+    expect(interpretResponse('1) Yes — mark complete and continue, but fix the footer')).toEqual(feedback('1) Yes — mark complete and continue, but fix the footer'))
   })
 
   it('normalizes case, spaces and the final `.`, `!` or `)` only', () => {
