@@ -191,7 +191,7 @@ describe.concurrent('arguments a command would ignore', () => {
     const folder = await project()
     const [respond, verdict] = await Promise.all([tiers(folder, 'respond', 'S-01', 'two', 'columns', 'only'), tiers(folder, 'verdict', 'PASS', 'all', 'good')])
     expect(respond.code).toBe(0)
-    expect(respond.stdout).toMatch(/^Recorded as feedback, not an approval: "two columns only"\n[^\n]*\n\nYour feedback: "two columns only"\n/)
+    expect(respond.stdout).toMatch(/^Recorded as feedback: "two columns only"\n\nYour feedback: "two columns only"\n/)
     expect(verdict).toEqual({code: 0, stdout: 'PASS (job: pass): all good\n', stderr: ''})
   })
 })

@@ -98,7 +98,7 @@ const feedbacks = async (folder: string) =>
 
 /** What `respond` prints for the `count`th rejection of S-01 (the options, then the count). */
 const recorded = (feedback: string, count: number) =>
-  expect.stringMatching(new RegExp(`^Recorded as feedback, not an approval: "${feedback}"\\n[\\s\\S]*\\nYour feedback: "${feedback}"\\n[\\s\\S]*\\nRejection ${count} of 3 recorded\\. Record the choice: tiers route S-01 <1\\|2\\|3> \\[--detail <text>\\]\\n$`))
+  expect.stringMatching(new RegExp(`^Recorded as feedback: "${feedback}"\\n[\\s\\S]*\\nYour feedback: "${feedback}"\\n[\\s\\S]*\\nRejection ${count} of 3 recorded\\. Record the choice: tiers route S-01 <1\\|2\\|3> \\[--detail <text>\\]\\n$`))
 
 /** Only the state file is left: no lock folder, no temporary file. */
 async function onlyStateLeft(folder: string): Promise<void> {

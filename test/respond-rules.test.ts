@@ -173,6 +173,19 @@ describe.concurrent('answers a person gives', () => {
     )
   })
 
+  it('takes a second approval of the same contracts as already approved: nothing stacks, one --undo puts the slice back', async ({expect}) => {
+    const folder = await verifiedProject()
+    await ok(folder, 'respond', 'S-02', 'yes')
+    const decided = (await readState(folder, 'S-02')).decision
+    for (const reply of ['lgtm', '1) Yes — mark complete and continue']) {
+      const again = await ok(folder, 'respond', 'S-02', reply)
+      expect(again.stdout, reply).toBe(`ALREADY APPROVED — Slice S-02: Currency Formatting\n\nThe slice was approved at ${decided.at} for its contracts as they are: nothing was recorded.\n`)
+    }
+    expect((await readState(folder, 'S-02')).answers.length).toBe(1)
+    await ok(folder, 'respond', '--undo', 'S-02')
+    expect((await readState(folder, 'S-02')).decision).toBeNull()
+  })
+
   it('asks for the description on a bare no, 2, 3 or reject, exit 1, and writes nothing', async ({expect}) => {
     const folder = await project()
     // Every bare form is read in \`packages/runtime/test/response.test.ts\`; here one of each kind goes through the bin.

@@ -129,10 +129,9 @@ Does this match what you intended?
   2) No — I'll describe what's wrong
   3) Partially — some criteria met, I'll describe the gaps`
 
-/** What `respond` says first of a reply it records as feedback. */
-function feedbackNote(feedback: string, slice = 'S-01'): string {
-  return `Recorded as feedback, not an approval: ${JSON.stringify(feedback)}
-If it was meant as an approval: tiers respond --undo ${slice}, then tiers respond ${slice} yes`
+/** What `respond` says first of a reply it records as feedback (one with no approval word in it). */
+function feedbackNote(feedback: string): string {
+  return `Recorded as feedback: ${JSON.stringify(feedback)}`
 }
 
 /** What `respond` says after an approval. */

@@ -9,7 +9,7 @@ export {
 } from './lib/checkpoint.js'
 export {contractTier, resolveSlice, resolveSliceTier, verifyCheckpointData} from './lib/slice.js'
 export type {ContractTier, ResolvedSlice, SliceInput, TaggedItem} from './lib/slice.js'
-export {interpretResponse, normalizeReply} from './lib/response.js'
+export {interpretResponse, mentionsApproval, normalizeReply} from './lib/response.js'
 export type {CheckpointResponse} from './lib/response.js'
 export {findEscalationOption, findRejectionOption, routeRejection} from './lib/routing.js'
 export type {EscalationOption, HandoffContract, RejectionOption, Route} from './lib/routing.js'

@@ -28,6 +28,8 @@ export interface GateContext {
 /** What recording a response led to. */
 export type RespondResult =
   | {kind: 'approved'; response: CheckpointResponse; state: SliceState}
+  /** The slice stands approved for its contracts as they are: nothing was recorded. */
+  | {kind: 'already-approved'; response: CheckpointResponse; state: SliceState}
   | {kind: 'rejected'; response: CheckpointResponse; state: SliceState; escalate: boolean; threshold: number}
 
 /** What withdrawing an answer led to: the answer as now logged (withdrawn), and the state put back. */
@@ -59,6 +61,8 @@ export async function recordResponse(context: GateContext, text: string): Promis
     const at = timestamp(context)
     const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null}
     if (response.kind === 'approval') {
+      // A second approval of the same contracts adds nothing: answers never stack, so one `--undo` withdraws the one that stands.
+      if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash) return {kind: 'already-approved', response, state}
       state.decision = {status: 'approved', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
       state.answers.push({reply: text, outcome: 'approval', ...answer})
       return {kind: 'approved', response, state}

@@ -25,6 +25,16 @@ function isPartial(reply: string): boolean {
 }
 
 /**
+ * Whether a reply holds an approval among other words (`yes, but the
+ * header is wrong`): read as feedback, it may have been meant as an
+ * approval, which the person is told how to give.
+ */
+export function mentionsApproval(text: string): boolean {
+  const reply = ` ${normalizeReply(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `
+  return approvalReplies.some((approval) => /\p{L}/u.test(approval) && reply.includes(` ${approval} `))
+}
+
+/**
  * A checkpoint choice typed back as the checkpoint prints it, whole or in
  * part (`1) Yes — mark complete and continue`, `Yes - mark complete and
  * continue`, `2) No`), read as its number: what the person chose, not

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import {approvalReplies, barePartialReplies, bareRejectionReplies, checkpointChoices, negatingWords, replyEndings} from '@verification-tiers/protocol'
-import {interpretResponse, normalizeReply} from '@verification-tiers/runtime'
+import {interpretResponse, mentionsApproval, normalizeReply} from '@verification-tiers/runtime'
 import {describe, expect, it} from 'vitest'
 
 const feedback = (reply: string, partial = false) => ({kind: 'rejection', feedback: reply, partial})
@@ -66,6 +66,11 @@ describe('interpretResponse', () => {
     }
     // A choice with words of the person's own is what they wrote: feedback.
     expect(interpretResponse('1) Yes — mark complete and continue, but fix the footer')).toEqual(feedback('1) Yes — mark complete and continue, but fix the footer'))
+  })
+
+  it('tells a reply that holds an approval word among others from a plain rejection', () => {
+    for (const reply of ['yes, but the header is wrong', 'LGTM except the footer', 'ok?', 'approve after fixing the header']) expect(mentionsApproval(reply), reply).toBe(true)
+    for (const reply of ['The grid shows 2 columns, not 3', 'Partially: the badge is orange', 'yesterday it broke', 'token expired']) expect(mentionsApproval(reply), reply).toBe(false)
   })
 
   it('normalizes case, spaces and the final `.`, `!` or `)` only', () => {

@@ -4,6 +4,7 @@ import {
   ConcurrentChangeError,
   escalationData,
   interpretResponse,
+  mentionsApproval,
   readSliceState,
   recordEscalation,
   recordResponse,
@@ -131,8 +132,18 @@ export const respond: Command = async (input) => {
       warnings
     }
   }
-  // Said before the count, so a reply meant as an approval is caught at once.
-  const readAs = `Recorded as feedback, not an approval: ${JSON.stringify(text)}\nIf it was meant as an approval: tiers respond --undo ${slice.id}, then tiers respond ${slice.id} yes`
+  if (result.kind === 'already-approved') {
+    const at = result.state.decision?.at ?? ''
+    return {
+      text: `${heading('ALREADY APPROVED', slice)}\n\nThe slice was approved at ${at} for its contracts as they are: nothing was recorded.`,
+      data: {...base, outcome: 'already-approved', decision: result.state.decision},
+      warnings
+    }
+  }
+  // Said before the count, so a reply meant as an approval is caught at once; a plain rejection needs no such advice.
+  const readAs = mentionsApproval(text)
+    ? `Recorded as feedback, not an approval: ${JSON.stringify(text)}\nIf it was meant as an approval: tiers respond --undo ${slice.id}, then tiers respond ${slice.id} yes`
+    : `Recorded as feedback: ${JSON.stringify(text)}`
   if (result.escalate) {
     const escalation = renderEscalation(escalationData(slice, result.state))
     return {
