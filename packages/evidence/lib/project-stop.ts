@@ -29,6 +29,8 @@ export interface StopHookRequest {
   maxBlocks: number
   /** Told what the reading of the project noticed that changes no decision (`project.warnings`), for the program to show. */
   onWarning?: (warning: string) => void
+  /** How the agent runs tiers (`npx tiers` for a project's own install), for the commands the answer names; `tiers` when not given. */
+  command?: string
 }
 
 /**
@@ -87,9 +89,9 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   }
   let decision: StopDecision
   try {
-    decision = decideStop({...(await judgeProjects(projects, unread)), blocks, maxBlocks})
+    decision = decideStop({...(await judgeProjects(projects, unread)), blocks, maxBlocks, command: request.command})
   } catch (error) {
-    decision = decideStop({slices: [], problems: [describeProblem(error)], blocks, maxBlocks})
+    decision = decideStop({slices: [], problems: [describeProblem(error)], blocks, maxBlocks, command: request.command})
   }
   try {
     await recordStopDecision(dir, session, decision)

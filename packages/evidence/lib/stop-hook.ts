@@ -63,8 +63,11 @@ export function decideStop(input: {
   problems?: readonly string[]
   /** The open tasks of the slices in progress, one line each (`file:line: text (open task of slice …)`). */
   openTasks?: readonly string[]
+  /** How the agent runs tiers where it is installed (`npx tiers` for a project's own install), for the commands the reason names. */
+  command?: string
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
+  const command = input.command ?? 'tiers'
   const valve = input.blocks >= max
   const openTasks = input.openTasks ?? []
   // Open tasks beside what cannot be read are listed with it: the heading says the worse.
@@ -81,7 +84,7 @@ export function decideStop(input: {
       : {
           case: 'tasks-open',
           decision: 'block',
-          reason: `HOLD: Cannot stop - tasks open.\n${lines}\nFinish them (or remove the ones no longer planned), then run tiers verify --all to verify all acceptance criteria before completing.`,
+          reason: `HOLD: Cannot stop - tasks open.\n${lines}\nFinish them (or remove the ones no longer planned), then run ${command} verify --all to verify all acceptance criteria before completing.`,
           systemMessage: null
         }
   }
@@ -97,7 +100,7 @@ export function decideStop(input: {
       : {
           case: 'unchecked',
           decision: 'block',
-          reason: `HOLD: Cannot stop - verification cannot be checked.\n${lines}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`,
+          reason: `HOLD: Cannot stop - verification cannot be checked.\n${lines}\nFix this, then run ${command} verify --all to verify all acceptance criteria before completing.`,
           systemMessage: null
         }
   }
@@ -112,7 +115,7 @@ export function decideStop(input: {
     (failure) => `${failure.id}\0${failure.details}`
   )
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max}
+    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -120,7 +123,7 @@ export function decideStop(input: {
   if (unverified.length > 0) {
     const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
     const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max}
+    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}

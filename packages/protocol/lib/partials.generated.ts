@@ -406,7 +406,9 @@ export const partialSpecs = {
     + " failed verification.\n\nFailed:\n"
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
-    + "\nContinue working on failing criteria, then run tiers verify again.\n";
+    + "\nContinue working on failing criteria, then run "
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":15,"column":49},"end":{"line":15,"column":56}} ), depth0)) != null ? stack1 : "")
+    + " verify again.\n";
 },"useData":true},
   "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
@@ -444,7 +446,7 @@ export const partialSpecs = {
   return "\n"
     + ((stack1 = container.invokePartial(lookupProperty(partials,"evidence-state"),depth0,{"name":"evidence-state","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+    var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
         }
@@ -452,11 +454,15 @@ export const partialSpecs = {
     };
 
   return "HOLD: Cannot stop - verification "
-    + ((stack1 = container.lambda(container.strict(depth0, "headline", {"start":{"line":1,"column":35},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "headline", {"start":{"line":1,"column":35},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
     + ".\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
-    + "\nRun tiers verify --all to verify all acceptance criteria before completing.\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
+    + "\nRun "
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":10,"column":6},"end":{"line":10,"column":13}} ), depth0)) != null ? stack1 : "")
+    + " verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it ("
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":79},"end":{"line":11,"column":86}} ), depth0)) != null ? stack1 : "")
+    + " checkpoint <slice>) and stop for their answer; never answer it yourself.\n"
     + ((stack1 = container.invokePartial(lookupProperty(partials,"criteria-remaining"),depth0,{"name":"criteria-remaining","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"usePartial":true,"useData":true},
   "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {

@@ -7,6 +7,7 @@ import {firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
 import type {ReadInput} from '../stdin.js'
 import type {Command} from './shared.js'
+import {invokedAs} from '../invoked-as.js'
 
 /** How long the stop hook waits for the end of its input, and how much of it it takes. */
 const stopHookInputLimits = {seconds: 5, bytes: 1024 * 1024}
@@ -38,7 +39,8 @@ export const stopHook: Command = async (input) => {
   if (!isSessionId(session)) throw new UserError(`Unexpected \`session_id\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
   // `--dir` names the project outright, and alone.
   const from = input.dir === null ? await startingFolders(hook.cwd, warnings) : []
-  const output = await answerStopHook({dir: input.dir, from, session, maxBlocks: max, onWarning: (warning) => warnings.push(warning)})
+  const command = invokedAs(process.argv[1] ?? '', from[0] ?? process.cwd())
+  const output = await answerStopHook({dir: input.dir, from, session, maxBlocks: max, command, onWarning: (warning) => warnings.push(warning)})
   return {text: JSON.stringify(output), data: output, warnings, raw: true}
 }
 
