@@ -69,12 +69,17 @@ const workflow = [
   '    runs-on: ubuntu-latest',
   '    steps:',
   '      - uses: actions/checkout@v4',
+  '        with:',
+  '          fetch-depth: 0',
   '      - uses: actions/setup-node@v4',
   '        with:',
   '          node-version: 20',
   '      - run: npm ci',
   '      - run: npx tiers lint --frail .greenlight',
   '      - run: npx tiers verify --all',
+  '      - run: |',
+  '          base="${{ github.event_name == \'pull_request\' && format(\'origin/{0}\', github.base_ref) || github.event.before }}"',
+  '          if git rev-parse -q --verify "$base^{commit}" > /dev/null; then npx tiers ci --base "$base"; else npx tiers ci; fi',
   ''
 ].join('\n')
 
@@ -177,7 +182,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     const cwd = await project()
     const run = await runTiers(cwd, ['init', '--ci', 'github'])
     expect(run.stderr.split('\n').slice(4)).toEqual([
-      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight` and `npx tiers verify --all` on every push and pull request',
+      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight`, `npx tiers verify --all` and `npx tiers ci` on every push and pull request',
       'note: .greenlight does not exist yet: the workflow’s `tiers lint` fails until it holds the contracts',
       ''
     ])
@@ -313,7 +318,7 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
     const init = await runTiers(cwd, ['init', '--ci', 'github'])
     expect(init.code).toBe(0)
     expect(init.stderr.split('\n').slice(-3)).toEqual([
-      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight` and `npx tiers verify --all` on every push and pull request',
+      'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight`, `npx tiers verify --all` and `npx tiers ci` on every push and pull request',
       'created tiers-lint-baseline.json: accepts the 3 warnings `tiers lint .greenlight` finds today, so the workflow fails on new ones only; `npx tiers lint --update-baseline .greenlight` updates it',
       ''
     ])

@@ -81,6 +81,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         slice: {type: 'string'},
         all: {type: 'boolean', default: false},
         undo: {type: 'boolean', default: false},
+        base: {type: 'string'},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'v', default: false},
         debug: {type: 'boolean', default: false}
@@ -126,6 +127,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       slice: values.slice ?? null,
       all: values.all,
       undo: values.undo,
+      base: values.base ?? null,
       format,
       terminal: format === 'text' ? (io.terminal?.stdout ?? null) : null,
       progress: io.terminal?.stderr ? (line) => io.stderr(printable(line)) : null,

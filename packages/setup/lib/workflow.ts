@@ -10,7 +10,12 @@ export type CiProvider = (typeof ciProviders)[number]
 /** The command the workflow lints the contracts with: their folder only, as other markdown (an agent's prompt) may hold example contracts. */
 export const workflowLintCommand = (lintPath: string): string => `npx tiers lint --frail ${lintPath}`
 
-/** The workflow, its `tiers lint` on `lintPath`, the contracts' folder. */
+/**
+ * The workflow, its `tiers lint` on `lintPath`, the contracts' folder, and
+ * `tiers ci`, which holds the merge while a verify slice the change touched
+ * has no person's approval: judged since the pull request's base, or since
+ * the commit a push started from (all the history is fetched for it).
+ */
 const workflowFor = (lintPath: string) => `name: Verification tiers
 on: [push, pull_request]
 jobs:
@@ -18,12 +23,17 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
+        with:
+          fetch-depth: 0
       - uses: actions/setup-node@v4
         with:
           node-version: 20
       - run: npm ci
       - run: ${workflowLintCommand(lintPath)}
       - run: npx tiers verify --all
+      - run: |
+          base="\${{ github.event_name == 'pull_request' && format('origin/{0}', github.base_ref) || github.event.before }}"
+          if git rev-parse -q --verify "$base^{commit}" > /dev/null; then npx tiers ci --base "$base"; else npx tiers ci; fi
 `
 
 /**
@@ -36,6 +46,6 @@ export async function planWorkflow(cwd: string, lintPath: string): Promise<Step>
   const lint = workflowLintCommand(lintPath)
   const text = await readIfPresent(cwd, workflowFile)
   if (text === workflow) return {kind: 'unchanged', file: workflowFile, reason: 'the workflow is already there'}
-  if (text !== null) return {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`${lint}\` and \`npx tiers verify --all\`)`}
-  return {kind: 'write', planned: {file: workflowFile, before: null, after: workflow, change: `runs \`${lint}\` and \`npx tiers verify --all\` on every push and pull request`}}
+  if (text !== null) return {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\`)`}
+  return {kind: 'write', planned: {file: workflowFile, before: null, after: workflow, change: `runs \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\` on every push and pull request`}}
 }

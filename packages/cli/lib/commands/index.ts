@@ -25,6 +25,7 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
+  base: {flag: '--base <ref>', text: 'judge only the slices changed since this git revision, for ci'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
   debug: {flag: '--debug', text: 'print the stack of an unexpected error (or set DEBUG=tiers)'}
@@ -181,6 +182,19 @@ hook.`,
       2: broken,
       130: 'interrupted by Ctrl-C, nothing recorded (another signal: 128 plus its number, 143 for SIGTERM)'
     }
+  },
+  ci: {
+    run: lazy(() => import('./ci.js'), 'ci'),
+    usage: 'ci [--base <ref>]',
+    summary: 'hold the merge while a verify slice has no approval for its contracts',
+    description: `Hold the merge: exit 1 while a verify slice has no approval by a person for its
+contracts as they are (never approved, rejected, or approved for contracts that
+changed since), or the project cannot be read whole, listing each with its
+contracts' places. With --base, only the slices whose contracts changed since
+that git revision are judged: the others are not the branch's to approve.`,
+    options: ['base'],
+    args: {min: 0, max: 0},
+    exitCodes: {0: 'every verify slice judged is approved for its contracts as they are', 1: 'a verify slice without such an approval, a problem, or a usage error', 2: broken}
   },
   'stop-hook': {
     run: lazy(() => import('./stop-hook.js'), 'stopHook'),

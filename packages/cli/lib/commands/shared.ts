@@ -29,6 +29,8 @@ export interface CommandInput {
   all: boolean
   /** `--undo`, for `respond`: withdraw the slice’s latest answer. */
   undo?: boolean
+  /** `--base`, for `ci`: the git revision the branch started from. */
+  base?: string | null
   format: 'text' | 'json' | 'yaml'
   /** Standard output is a terminal this many columns wide (`null`: piped, or a file): text may then be laid out for a person. */
   terminal?: {columns: number} | null

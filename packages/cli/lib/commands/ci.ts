@@ -1,0 +1,24 @@
+import {judgeMerge} from '@verification-tiers/evidence/gate'
+import {exitCodes} from '../errors.js'
+import type {Command} from './shared.js'
+
+/**
+ * `tiers ci`: hold the merge while a verify slice the branch changed has
+ * no approval for its contracts as they are, or the project cannot be read
+ * whole; exit 1 listing each, else 0.
+ */
+export const ci: Command = async (input) => {
+  const judged = await judgeMerge({dir: input.dir, cwd: process.cwd(), base: input.base ?? null})
+  const data = {passed: judged.holds.length === 0, holds: judged.holds, approved: judged.approved, unchanged: judged.unchanged}
+  const unchanged = judged.unchanged.length > 0 ? `; ${judged.unchanged.length} unchanged since ${input.base}` : ''
+  if (judged.holds.length === 0) {
+    return {text: `MERGE READY — every verify slice is approved for its contracts as they are (${judged.approved.length} approved${unchanged})`, data, warnings: []}
+  }
+  const text = [
+    `MERGE HELD — ${judged.holds.length} ${judged.holds.length === 1 ? 'thing waits' : 'things wait'} for a person or a fix:`,
+    ...judged.holds.map((hold) => `  ${hold.line}`),
+    '',
+    'A person approves a verify slice at its checkpoint (tiers checkpoint <slice>, then tiers respond <slice> yes) and commits its state (<project>/tiers/<slice>.json).'
+  ].join('\n')
+  return {text, data, warnings: [], exitCode: exitCodes.user}
+}

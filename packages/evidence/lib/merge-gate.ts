@@ -1,0 +1,126 @@
+/**
+ * The gate CI holds a merge with: every verify slice a branch changed is
+ * approved for its contracts as they are, and the project reads without a
+ * problem. What decides is the state a person's answers left
+ * (`<project>/tiers/<slice>.json`, committed with the branch), never what
+ * the workflow files say.
+ */
+import {mkdir, mkdtemp, realpath, rm, writeFile} from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {findProjectFolders, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import type {Project} from '@verification-tiers/project'
+import {readSliceState} from '@verification-tiers/runtime'
+import {GitError, runGit} from './git.js'
+import {projectProblems} from './slice-evidence.js'
+
+/** A verify slice the merge waits for, or what keeps the project from being judged. */
+export interface MergeHold {
+  /** The project folder. */
+  project: string
+  /** The slice, `null` for a problem of the project. */
+  slice: string | null
+  /** One line: `S-01 Campaign Cards: verify, never approved (…/CONTRACTS.md:12, …)`, or the problem. */
+  line: string
+}
+
+/** What the merge gate found. */
+export interface MergeJudgement {
+  holds: MergeHold[]
+  /** Verify slices approved for their contracts as they are. */
+  approved: string[]
+  /** Verify slices the branch did not change since `base` (with `base` only): not the branch's to approve. */
+  unchanged: string[]
+}
+
+/** How the merge gate looks. */
+export interface MergeGateOptions {
+  /** The project folder given (`--dir`), alone; else every project folder found from `cwd` upward. */
+  dir: string | null
+  cwd: string
+  /** A git revision the branch started from: only slices whose contracts changed since it are judged. */
+  base: string | null
+}
+
+/**
+ * Judge the merge: each verify slice approved (or accepted, at an
+ * escalation) for its contracts as they are passes; one never approved,
+ * approved for other contracts (stale), or rejected holds the merge, named
+ * with its verify contracts' places. With `base`, a slice whose contracts
+ * are as they were at `base` is left to whoever changed it. A project that
+ * cannot be read, or a problem of one, holds the merge too.
+ */
+export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<MergeJudgement> {
+  const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
+  const judged: MergeJudgement = {holds: [], approved: [], unchanged: []}
+  if (dirs.length === 0) {
+    judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec or .kiro here or above`})
+  }
+  for (const folder of dirs) {
+    const project = await loadProject(folder)
+    for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
+    const before = base === null ? null : await hashesAt(project, base)
+    for (const slice of project.slices) {
+      const context = gateContext(project, slice)
+      if (context.slice.tier !== 'verify') continue
+      const state = await readSliceState(project.dir, slice.id)
+      const decision = state.decision
+      if (decision && decision.contractsHash === context.contractsHash) {
+        judged.approved.push(slice.id)
+        continue
+      }
+      if (before?.get(slice.id) === context.contractsHash) {
+        judged.unchanged.push(slice.id)
+        continue
+      }
+      const why =
+        decision !== null
+          ? `${decision.status} for other contracts: they changed since`
+          : state.rejectionCount > 0
+            ? `rejected (${state.rejectionCount} of ${project.threshold}), not approved since`
+            : 'never approved'
+      const places = slice.contracts
+        .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')
+        .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
+      const named = slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
+      judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
+    }
+  }
+  return judged
+}
+
+/**
+ * The hash of each slice's contracts at `base`: the project folder as git
+ * holds it there, read into a temporary folder as the project is read now.
+ * A folder git does not know at `base` has no slices then.
+ */
+async function hashesAt(project: Project, base: string): Promise<Map<string, string>> {
+  const dir = await realpath(project.dir)
+  const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
+  const relative = path.relative(root, dir)
+  try {
+    await runGit(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`])
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error
+    throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
+  }
+  const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
+  const hashes = new Map<string, string>()
+  if (files.length === 0) return hashes
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
+  try {
+    for (const file of files) {
+      // The state of the slices is not what is compared: only what they are made of.
+      if (path.relative(relative, file).split('/')[0] === 'tiers') continue
+      const target = path.join(scratch, file)
+      await mkdir(path.dirname(target), {recursive: true})
+      await writeFile(target, await runGit(root, ['show', `${base}:${file}`]))
+    }
+    // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
+    const then = await loadProject(path.join(scratch, relative)).catch(() => null)
+    for (const slice of then?.slices ?? []) hashes.set(slice.id, gateContext(then!, slice).contractsHash)
+  } finally {
+    await rm(scratch, {recursive: true, force: true})
+  }
+  return hashes
+}

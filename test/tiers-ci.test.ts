@@ -1,0 +1,105 @@
+/**
+ * `tiers ci` on a real git repository with a feature branch: the merge is
+ * held while a verify slice has no approval for its contracts as they are,
+ * and passes once a person approved each; with `--base`, only the slices
+ * the branch changed are judged.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {git, runTiers} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+const contracts = (farewell: string) => `# Contracts
+
+### C-01: Greeting
+
+**Slice:** S-01
+**Verification:** verify
+**Acceptance Criteria:**
+- The greeting reads well to a person
+
+### C-02: Farewell
+
+**Slice:** S-02
+**Verification:** verify
+**Acceptance Criteria:**
+- ${farewell}
+`
+
+/** A repository on `main` holding a project of two verify slices, neither approved. */
+async function repository(): Promise<string> {
+  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-ci-')))
+  folders.push(folder)
+  await fs.mkdir(path.join(folder, '.greenlight'))
+  await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts('The farewell reads well to a person'))
+  await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), '{"test": {"command": "true"}}\n')
+  await git(folder, 'init', '-q', '-b', 'main')
+  await git(folder, 'add', '-A')
+  await git(folder, 'commit', '-q', '-m', 'Two slices')
+  return folder
+}
+
+/** A person's approval of `slice` after a passing run, committed with its state. */
+async function approve(folder: string, slice: string): Promise<void> {
+  expect((await runTiersHere(folder, ['verify', slice])).code).toBe(0)
+  expect((await runTiersHere(folder, ['respond', slice, 'yes'])).code).toBe(0)
+  await git(folder, 'add', path.join('.greenlight', 'tiers', `${slice}.json`))
+  await git(folder, 'commit', '-q', '-m', `Approve ${slice}`)
+}
+
+const file = '.greenlight/CONTRACTS.md'
+const closing = 'A person approves a verify slice at its checkpoint (tiers checkpoint <slice>, then tiers respond <slice> yes) and commits its state (<project>/tiers/<slice>.json).'
+
+describe('tiers ci', () => {
+  it('holds the merge while a verify slice has no approval, and passes once a person approved each (through the real bin)', async () => {
+    const folder = await repository()
+    const held = await runTiers(folder, ['ci'])
+    expect(held).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 2 things wait for a person or a fix:\n  S-01: verify, never approved (${path.join(folder, file)}:3)\n  S-02: verify, never approved (${path.join(folder, file)}:10)\n\n${closing}\n`,
+      stderr: ''
+    })
+    await approve(folder, 'S-01')
+    await approve(folder, 'S-02')
+    expect(await runTiers(folder, ['ci'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (2 approved)\n', stderr: ''})
+  })
+
+  it('on a feature branch: a changed contract needs a new approval; with --base, a slice the branch did not change is not its to approve', async () => {
+    const folder = await repository()
+    await approve(folder, 'S-02')
+    await git(folder, 'checkout', '-q', '-b', 'feature')
+    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts('The farewell names the person'))
+    await git(folder, 'commit', '-q', '-am', 'Reword the farewell')
+
+    const all = await runTiersHere(folder, ['ci', '--json'])
+    expect(all.code).toBe(1)
+    expect(JSON.parse(all.stdout).holds.map((hold: {line: string}) => hold.line)).toEqual([
+      `S-01: verify, never approved (${path.join(folder, file)}:3)`,
+      `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`
+    ])
+    const branch = await runTiersHere(folder, ['ci', '--base', 'main', '--json'])
+    expect([branch.code, JSON.parse(branch.stdout)]).toEqual([
+      1,
+      {passed: false, holds: [{project: path.join(folder, '.greenlight'), slice: 'S-02', line: `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`}], approved: [], unchanged: ['S-01'], warnings: []}
+    ])
+
+    await approve(folder, 'S-02')
+    expect(await runTiersHere(folder, ['ci', '--base', 'main'])).toMatchObject({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (1 approved; 1 unchanged since main)\n'})
+  })
+
+  it('refuses a --base that is no revision, naming it', async () => {
+    const folder = await repository()
+    const run = await runTiersHere(folder, ['ci', '--base', 'no-such-branch'])
+    expect([run.code, run.stderr]).toEqual([1, `tiers: Unexpected --base "no-such-branch", expected a git revision of ${folder} (a branch, tag or commit)\n`])
+  })
+})
