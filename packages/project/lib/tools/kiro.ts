@@ -5,6 +5,7 @@ import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
+import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
@@ -139,8 +140,7 @@ async function readFile(file: string, budget: {left: number}, dir: string, probl
     text = await readInputFile(file, {limit: inputLimits.markdown})
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    const where = error.place ? `${error.file}:${error.place.line}:${error.place.column}` : error.file
-    problems.push({file, line: error.place?.line ?? null, message: error.message.slice(where.length + 2)})
+    problems.push(fileProblem(error))
     return null
   }
   if (text === undefined) return undefined
