@@ -35,7 +35,7 @@ export {describeJsonError, parseJson, parseJsonText, readJsonFile, updateJsonFil
 export type {JsonFileKind, JsonParse} from './lib/json-file.js'
 export {ConcurrentChangeError, GateError} from './errors.js'
 export {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './lib/own-file.js'
-export {formatSize, inputLimits, readInputFile} from './lib/read-input.js'
+export {firstNonUtf8, formatSize, inputLimits, readInputFile} from './lib/read-input.js'
 export type {ReadInputOptions} from './lib/read-input.js'
 export {isHardFail, isPass, parseVerdict, toJobStatus} from './lib/verdict.js'
 export type {JobStatus, ParsedVerdict} from './lib/verdict.js'

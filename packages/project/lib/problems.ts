@@ -1,3 +1,5 @@
+import type {FileReadError} from '@verification-tiers/runtime'
+
 /**
  * Something in the project the gate could not read, match or prove: a line
  * that looks like a contract or a slice but was not read as one, a graph
@@ -17,4 +19,9 @@ export interface ProjectProblem {
 /** A problem as one line: `file:line: message`. */
 export function formatProblem(problem: ProjectProblem): string {
   return `${problem.line === null ? problem.file : `${problem.file}:${problem.line}`}: ${problem.message}`
+}
+
+/** A file that cannot be read as a problem: its file, the line when the error places it, and what is wrong. */
+export function fileProblem(error: FileReadError): ProjectProblem {
+  return {file: error.file, line: error.place?.line ?? null, message: error.reason}
 }

@@ -1,4 +1,4 @@
-import {readdir, stat} from 'node:fs/promises'
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
@@ -12,6 +12,7 @@ import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
 import {greenlight, toolFor} from './tools/index.js'
+import {unlistedFolder, walkFiles} from './walk.js'
 import type {OpenTask, OptionalTasks, ProjectTool} from './tools/index.js'
 
 /** A contract with the file it is in and its markdown as written. */
@@ -74,8 +75,12 @@ export interface LoadOptions {
  * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), then
  * `CONTRACTS.md` and every markdown file under `contracts/`, each optional
  * but contracts. Each is read as every input is (`readInputFile`): a regular
- * file, of at most 16 MiB, and 32 MiB of contract files in all. The graph is
- * read first, so a heading it names is read as a contract.
+ * file of UTF-8, of at most 16 MiB, and 32 MiB of contract files in all.
+ * The graph is read first, so a heading it names is read as a contract.
+ * What the walk of `contracts/` cannot list, name or reach (a folder that
+ * cannot be listed, a name not in UTF-8, a symbolic link, a folder more than
+ * 8 deep) is a problem naming it (`walk.ts`); a project folder that cannot
+ * be listed is a `ProjectError`.
  *
  * A folder with no contracts is a problem naming it (or the lines that look
  * like contracts but were not read): a project whose contracts the reader
@@ -84,6 +89,9 @@ export interface LoadOptions {
 export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
+  // A project folder that cannot be listed is named as such, not by the first of its files that cannot be opened.
+  const unlisted = await unlistedFolder(dir)
+  if (unlisted) throw new ProjectError(dir, unlisted.message)
   const tool = await toolFor(dir)
   if (tool) return loadToolProject(dir, tool)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
@@ -271,25 +279,28 @@ function sliceOwnText(slice: ProjectSlice): string[] {
 /** File names the loader reads as contract files: markdown, in any case. */
 const contractFileName = /\.(?:md|markdown|mdown)$/i
 
-/** The markdown files under `contracts/`, in every subfolder, sorted; symbolic links to folders are not followed. */
-async function contractFiles(folder: string, depth = 0): Promise<string[]> {
-  const entries = await readdir(folder, {withFileTypes: true}).catch(() => [])
-  const files: string[] = []
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    if (entry.name.startsWith('.')) continue
-    const full = path.join(folder, entry.name)
-    if (entry.isDirectory()) {
-      if (depth < 8) for (const file of await contractFiles(full, depth + 1)) files.push(file)
-    } else if (contractFileName.test(entry.name)) {
-      files.push(full)
-    }
-  }
-  return files
+/** How deep the walk of `contracts/` goes: a contract file at most this many folders down is read, one deeper is a problem. */
+const contractDepth = 8
+
+/**
+ * The markdown files under `contracts/`, in every subfolder down to
+ * `contractDepth`, sorted. What the walk cannot list, name or reach (a
+ * folder that cannot be listed, a name not in UTF-8, a symbolic link, a
+ * folder deeper) is a problem naming it, never a file skipped (see `walk.ts`).
+ */
+async function contractFiles(folder: string, problems: ProjectProblem[]): Promise<string[]> {
+  const files = await walkFiles(folder, problems, {
+    reads: (name) => contractFileName.test(name),
+    depth: contractDepth,
+    tooDeep: `Unexpected folder nested more than ${contractDepth} deep in contracts/, expected contract files at most ${contractDepth} folders down; the folder is not read`
+  })
+  return files.map((file) => file.path)
 }
 
 /** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
 async function loadContracts(dir: string, cache: ContractCache, parser: LazyReader, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
-  const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts')))]
+  const problems: ProjectProblem[] = []
+  const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts'), problems))]
   // All read before any is parsed: a project over the limit in all fails at once.
   const texts: Array<[string, string]> = []
   let total = 0
@@ -303,7 +314,6 @@ async function loadContracts(dir: string, cache: ContractCache, parser: LazyRead
     texts.push([file, text])
   }
   const loaded: LoadedContract[] = []
-  const problems: ProjectProblem[] = []
   for (const [file, text] of texts) {
     // What the graph names changes what is read, so it is part of each entry’s hash; where the file is, is not.
     const hash = hashContractText(text, names)

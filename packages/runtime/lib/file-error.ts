@@ -12,7 +12,8 @@ export interface FilePlace {
 export class FileReadError extends Error {
   constructor(
     readonly file: string,
-    reason: string,
+    /** What is wrong, without the file and place: `Unexpected …, expected …`. */
+    readonly reason: string,
     readonly place: FilePlace | null = null
   ) {
     super(`${place ? `${file}:${place.line}:${place.column}` : file}: ${reason}`)

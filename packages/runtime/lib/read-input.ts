@@ -1,3 +1,4 @@
+import {isUtf8} from 'node:buffer'
 import {constants} from 'node:fs'
 import type {Stats} from 'node:fs'
 import {open} from 'node:fs/promises'
@@ -28,7 +29,9 @@ export interface ReadInputOptions {
  * The text of an input file (UTF-8), or `undefined` when there is none. Only
  * a regular file is read: a folder, a FIFO, a socket or a device is a
  * `FileReadError` naming the file and what it is, and so is a file larger
- * than `limit`. The file is opened without blocking and checked through the
+ * than `limit`, and one whose bytes are not UTF-8 (with the line and column
+ * of the first that is not): decoded anyway, its names and criteria would
+ * come out garbled, with no word of it. The file is opened without blocking and checked through the
  * opened handle, so a FIFO can never hold the reader, and swapping the file
  * after the check changes nothing; at most `limit` bytes are ever read.
  */
@@ -51,6 +54,7 @@ export async function readInputFile(file: string, {limit, advice}: ReadInputOpti
     const bytes = await readAtMost(handle, info.size, limit)
     // It grew after its size was taken.
     if (bytes === null) throw tooLarge(file, `more than ${formatSize(limit)}`, limit, advice)
+    if (!isUtf8(bytes)) throw notUtf8(file, bytes)
     return bytes.toString('utf8')
   } catch (error) {
     if (error instanceof FileReadError) throw error
@@ -69,6 +73,47 @@ export function formatSize(bytes: number): string {
 
 function tooLarge(file: string, size: string, limit: number, advice: string | undefined): FileReadError {
   return new FileReadError(file, `Unexpected size of ${size}, expected at most ${formatSize(limit)}${advice ? `; ${advice}` : ''}`)
+}
+
+/**
+ * The error of a file whose bytes are not UTF-8: placed at the first byte
+ * that is not (a line and column as the text before it counts them), and
+ * naming it, so a file saved in another encoding (Latin-1, UTF-16) is found.
+ */
+function notUtf8(file: string, bytes: Buffer): FileReadError {
+  const at = firstNonUtf8(bytes)
+  const lines = bytes.subarray(0, at).toString('utf8').split(/\r\n?|\n/)
+  const byte = `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, '0')}`
+  return new FileReadError(file, `Unexpected byte ${byte}, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)`, {line: lines.length, column: lines.at(-1)!.length + 1})
+}
+
+/**
+ * The offset of the first byte of `bytes` that does not begin a well-formed
+ * UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing past
+ * U+10FFFF), or of one whose sequence is cut short; `bytes.length` when all are.
+ */
+export function firstNonUtf8(bytes: Uint8Array): number {
+  let index = 0
+  while (index < bytes.length) {
+    const lead = bytes[index]!
+    if (lead < 0x80) {
+      index++
+      continue
+    }
+    const more = lead >= 0xc2 && lead <= 0xdf ? 1 : lead >= 0xe0 && lead <= 0xef ? 2 : lead >= 0xf0 && lead <= 0xf4 ? 3 : 0
+    if (more === 0) return index
+    // The second byte's range is narrower after E0, ED, F0 and F4 (overlong forms, surrogates, past U+10FFFF).
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf
+    const second = bytes[index + 1]
+    if (second === undefined || second < low || second > high) return index
+    for (let next = 2; next <= more; next++) {
+      const byte = bytes[index + next]
+      if (byte === undefined || byte < 0x80 || byte > 0xbf) return index
+    }
+    index += more + 1
+  }
+  return index
 }
 
 /** The whole file, read in chunks; `null` when it holds more than `limit` bytes (it may grow after its size was taken). */

@@ -1,12 +1,13 @@
-import type {Dirent} from 'node:fs'
-import {readdir, stat} from 'node:fs/promises'
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
 import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
+import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
+import {listFolder, unlistedFolder} from '../walk.js'
 
 /** What a feature folder must hold, as the problems of one that does not say it. */
 const format = '`requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec)'
@@ -27,11 +28,19 @@ export const kiro: ProjectTool = {
   name: 'kiro',
   folder: '.kiro',
 
+  /**
+   * A feature folder holding `requirements.md`. What cannot be read is
+   * never taken for no project: a `.kiro` whose `specs/` cannot be listed,
+   * a link or a name not in UTF-8 in `specs/`, a feature folder that cannot
+   * be looked in, each make it one, for the reader to name.
+   */
   async recognises(dir) {
-    for (const feature of await featureFolders(dir)) {
+    const {folders, problems} = await specsEntries(dir)
+    if (problems.length > 0 && path.basename(dir) === kiro.folder) return true
+    for (const feature of folders) {
       for (const unitFile of unitFiles) {
-        const info = await stat(path.join(dir, 'specs', feature, unitFile)).catch(() => null)
-        if (info?.isFile()) return true
+        const info = await stat(path.join(dir, 'specs', feature, unitFile)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : error))
+        if (info instanceof Error || info?.isFile()) return true
       }
     }
     return false
@@ -40,27 +49,23 @@ export const kiro: ProjectTool = {
   read: readKiro
 }
 
-/** The folders under `specs/`, sorted, and its markdown files (a README); hidden ones (`.DS_Store`, `.git`) are neither, and `_archived/` no feature. */
-async function specsEntries(dir: string): Promise<{folders: string[]; files: string[]}> {
-  const specs = path.join(dir, 'specs')
-  const entries: Dirent[] = await readdir(specs, {withFileTypes: true}).catch(() => [])
-  const folders: string[] = []
-  const files: string[] = []
-  for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue
-    // A link to a folder is a feature as its target is.
-    const isFolder = entry.isDirectory() || (entry.isSymbolicLink() && (await stat(path.join(specs, entry.name)).catch(() => null))?.isDirectory() === true)
-    // A folder named with a leading `_` (`_archived/`) holds what is no longer a feature, as `changes/archive/` does in OpenSpec.
-    if (isFolder && !entry.name.startsWith('_')) folders.push(entry.name)
-    else if (/\.(?:md|markdown)$/i.test(entry.name)) files.push(entry.name)
-  }
-  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-  return {folders: folders.sort(byName), files: files.sort(byName)}
+/**
+ * The folders under `specs/`, sorted, and its markdown files (a README);
+ * hidden ones (`.DS_Store`, `.git`) are neither, and `_archived/` no
+ * feature. What cannot be listed, linked or named there is in `problems`
+ * (see `walk.ts`).
+ */
+async function specsEntries(dir: string): Promise<{folders: string[]; files: string[]; problems: ProjectProblem[]}> {
+  const problems: ProjectProblem[] = []
+  const entries = await listFolder(path.join(dir, 'specs'), problems, {reads: (name) => markdownName.test(name)})
+  // A folder named with a leading `_` (`_archived/`) holds what is no longer a feature, as `changes/archive/` does in OpenSpec.
+  const folders = entries.filter((entry) => entry.kind === 'folder' && !entry.name.startsWith('_')).map((entry) => entry.name)
+  const files = entries.filter((entry) => entry.kind !== 'folder' && markdownName.test(entry.name)).map((entry) => entry.name)
+  return {folders, files, problems}
 }
 
-async function featureFolders(dir: string): Promise<string[]> {
-  return (await specsEntries(dir)).folders
-}
+/** The markdown files of `specs/` itself, read for requirements in no feature. */
+const markdownName = /\.(?:md|markdown)$/i
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
 async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
@@ -81,14 +86,20 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   const specs = path.join(dir, 'specs')
   // The markdown parser loads when there is a folder to read, not when the tool is registered.
   const {readBugfix, readRequirements} = await import('@verification-tiers/contracts/tools')
-  const {folders: features, files} = await specsEntries(dir)
-  const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const {folders: features, files, problems: unread} = await specsEntries(dir)
+  const reading: ToolReading = {contracts: [], slices: [], problems: [...unread]}
   const budget = {left: inputLimits.contracts}
   await loneRequirements(dir, files, budget, reading.problems)
   for (const feature of features) {
     const folder = path.join(specs, feature)
     if (!isSliceId(feature)) {
       reading.problems.push({file: folder, line: null, message: `Unexpected feature folder name ${JSON.stringify(feature)}, expected ${sliceIdRule}; the folder is not read`})
+      continue
+    }
+    // A feature folder that cannot be listed cannot be read: one problem naming it, not one for each of its files.
+    const unlisted = await unlistedFolder(folder)
+    if (unlisted) {
+      reading.problems.push(unlisted)
       continue
     }
     let requirementsFile = path.join(folder, 'requirements.md')
@@ -127,7 +138,8 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems, options))
     })
   }
-  if (reading.slices.length === 0) {
+  // With nothing read, what the walk could not read says why; without it, the folder is not Kiro's format.
+  if (reading.slices.length === 0 && unread.length === 0) {
     const seen = features.length === 0 ? 'no feature folder' : `${features.length} feature folder${features.length === 1 ? '' : 's'} not in its format (${features.join(', ')})`
     throw new ProjectError(specs, `Unexpected Kiro specs folder with ${seen}, expected specs/<feature>/${format}`)
   }
@@ -154,8 +166,7 @@ async function readFile(file: string, budget: {left: number}, dir: string, probl
     text = await readInputFile(file, {limit: inputLimits.markdown})
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    const where = error.place ? `${error.file}:${error.place.line}:${error.place.column}` : error.file
-    problems.push({file, line: error.place?.line ?? null, message: error.message.slice(where.length + 2)})
+    problems.push(fileProblem(error))
     return null
   }
   if (text === undefined) return undefined

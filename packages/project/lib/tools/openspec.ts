@@ -1,10 +1,13 @@
+import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
+import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
+import {listFolder, unlistedFolder, walkFiles} from '../walk.js'
 import type {DeltaRequirement} from '@verification-tiers/contracts/tools'
 import type {TaskList} from './read-tasks.js'
 import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
@@ -35,11 +38,22 @@ export const openspec: ProjectTool = {
   }
 }
 
-/** Whether `dir` holds OpenSpec's files: `specs/` or `changes/`, with a capability's `spec.md` of requirements, a change, `changes/archive/`, or OpenSpec's `project.md`, `config.yaml` or `AGENTS.md`. */
+/**
+ * Whether `dir` holds OpenSpec's files: `specs/` or `changes/`, with a
+ * capability's `spec.md` of requirements, a change, `changes/archive/`, or
+ * OpenSpec's `project.md`, `config.yaml` or `AGENTS.md`. What cannot be read
+ * is never taken for no project: an `openspec` folder, or its `specs/` or
+ * `changes/`, that cannot be listed, or a change that is a link or has a
+ * name not in UTF-8, makes it one, for the reader to name.
+ */
 async function recognises(dir: string): Promise<boolean> {
+  // Only a folder of OpenSpec's name: another tool's (`.kiro` holds `specs/`) is tried by this reader too.
+  const named = path.basename(dir) === openspec.folder
+  if (named && (await unlistable(dir))) return true
   const specs = await isDirectory(path.join(dir, 'specs'))
   const changes = await isDirectory(path.join(dir, 'changes'))
   if (!specs && !changes) return false
+  if (named && ((specs && (await unlistable(path.join(dir, 'specs')))) || (changes && (await unlistable(path.join(dir, 'changes')))))) return true
   for (const name of ['project.md', 'config.yaml', 'AGENTS.md']) if (await isFile(path.join(dir, name))) return true
   if (changes && (await isDirectory(path.join(dir, 'changes', 'archive')))) return true
   // A capability's spec.md holds `### Requirement:` headings: spec-kit's `specs/<feature>/spec.md` holds user stories.
@@ -47,8 +61,12 @@ async function recognises(dir: string): Promise<boolean> {
     const spec = await readMarkdown(path.join(dir, 'specs', capability, 'spec.md')).catch(() => undefined)
     if (spec !== undefined && /^#{1,6}[ \t]+Requirement[ \t]*[:：]/im.test(spec)) return true
   }
-  for (const change of changes ? await folders(path.join(dir, 'changes')) : []) {
-    for (const part of ['proposal.md', 'tasks.md', 'specs']) if (await exists(path.join(dir, 'changes', change, part))) return true
+  const refused: ProjectProblem[] = []
+  const entries = changes ? await listFolder(path.join(dir, 'changes'), refused, {reads: () => false}) : []
+  if (named && refused.length > 0) return true
+  for (const change of entries) {
+    if (change.kind !== 'folder') continue
+    for (const part of ['proposal.md', 'tasks.md', 'specs']) if (await exists(path.join(change.path, part))) return true
   }
   return false
 }
@@ -60,18 +78,24 @@ async function recognises(dir: string): Promise<boolean> {
  */
 export async function readOpenSpec(dir: string, options: ToolReadOptions): Promise<{reading: ToolReading; changes: OpenSpecChange[]}> {
   const changesDir = path.join(dir, 'changes')
+  const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const changes: OpenSpecChange[] = []
+  // A folder that cannot be listed is a problem naming it, not a folder without specs/ or changes/.
+  const unlisted = await unlistedFolder(dir)
+  if (unlisted) {
+    reading.problems.push(unlisted)
+    return {reading, changes}
+  }
   if (!(await isDirectory(changesDir)) && !(await isDirectory(path.join(dir, 'specs')))) {
     throw new ProjectError(dir, 'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md')
   }
-  const reading: ToolReading = {contracts: [], slices: [], problems: []}
-  const changes: OpenSpecChange[] = []
   const readers = await loadReaders()
-  for (const entry of await sortedEntries(changesDir, reading.problems)) {
-    const full = path.join(changesDir, entry.name)
-    if (entry.name.startsWith('.') || entry.name === 'archive') continue
+  // A change is a folder: one that cannot be listed, linked or named is a problem; files beside the changes are not read.
+  for (const entry of await listFolder(changesDir, reading.problems, {reads: () => false})) {
+    if (entry.name === 'archive') continue
     // A file beside the change folders (a plan of their order, a readme) is no change: OpenSpec makes changes of folders only.
-    if (!entry.isDirectory()) continue
-    const change = await readChange(full, entry.name, options, reading, readers)
+    if (entry.kind !== 'folder') continue
+    const change = await readChange(entry.path, entry.name, options, reading, readers)
     changes.push(change)
   }
   return {reading, changes}
@@ -91,22 +115,29 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   const problems = reading.problems
   const validId = isSliceId(id)
   if (!validId) problems.push({file: dir, line: null, message: `Unexpected change folder name ${JSON.stringify(id)}, expected ${sliceIdRule}`})
+  const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: [], optional: []}}
+  // A change folder that cannot be listed cannot be read: one problem naming it, not one for each of its files.
+  const unlisted = await unlistedFolder(dir)
+  if (unlisted) {
+    problems.push(unlisted)
+    return change
+  }
 
   const proposalFile = path.join(dir, 'proposal.md')
-  const proposal = await readMarkdown(proposalFile)
+  const proposal = await readMarkdown(proposalFile, problems)
   const proposalTree = proposal === undefined ? null : parseMarkdownText(proposal)
   const title = proposalTree?.children.find((node) => node.type === 'heading' && node.depth === 1)
   // `# Change: Add X` names the change `Add X`.
   const name = title ? toString(title).replace(/^\s*Change\s*[:：]\s*/i, '').trim() || id : id
   const changeTier = proposalTree ? statedTier(proposalFile, tierStatements(proposal!, proposalTree), `change ${id}`, problems) : null
 
-  const change: OpenSpecChange = {id, dir, requirements: [], tasks: {total: 0, checked: 0, open: [], optional: []}}
   const specsDir = path.join(dir, 'specs')
   const files = await markdownFiles(specsDir, problems)
   const contracts: LoadedContract[] = []
   const labels = new Map<string, string>()
   for (const file of files) {
-    const text = (await readMarkdown(file)) ?? ''
+    const text = await readMarkdown(file, problems)
+    if (text === undefined) continue
     const delta = readDeltaSpec(file, text, parseMarkdownText(text))
     const fileProblems = delta.problems
     const capability = path.relative(specsDir, path.dirname(file)).split(path.sep).join('/') || path.basename(file, path.extname(file))
@@ -127,7 +158,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   }
 
   const tasksFile = path.join(dir, 'tasks.md')
-  const tasks = await readMarkdown(tasksFile)
+  const tasks = await readMarkdown(tasksFile, problems)
   if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks), optionalTasks)
 
   if (validId) {
@@ -137,39 +168,49 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   return change
 }
 
-/** The markdown files under a change's `specs/`, sorted, at any depth; a file of another kind there is a problem. */
-async function markdownFiles(folder: string, problems: ProjectProblem[], depth = 0): Promise<string[]> {
+/**
+ * The markdown files under a change's `specs/`, sorted, at any depth down to
+ * 8 folders; what the walk cannot list, name or reach is a problem (see
+ * `walk.ts`), and so is a file of another kind there (a FIFO, a socket).
+ */
+async function markdownFiles(folder: string, problems: ProjectProblem[]): Promise<string[]> {
+  const entries = await walkFiles(folder, problems, {
+    reads: (name) => /\.md$/i.test(name),
+    depth: 8,
+    tooDeep: 'Unexpected folder nested more than 8 deep in specs/, expected specs/<capability>/spec.md'
+  })
   const files: string[] = []
-  for (const entry of await sortedEntries(folder, problems)) {
-    if (entry.name.startsWith('.')) continue
-    const full = path.join(folder, entry.name)
-    if (entry.isDirectory()) {
-      if (depth < 8) for (const file of await markdownFiles(full, problems, depth + 1)) files.push(file)
-      else problems.push({file: full, line: null, message: 'Unexpected folder nested more than 8 deep in specs/, expected specs/<capability>/spec.md'})
-    } else if (/\.md$/i.test(entry.name) && entry.isFile()) {
-      files.push(full)
-    } else if (!entry.isFile()) {
-      // A link or another kind of entry may hold delta specs the gate would not read: named, never skipped.
-      problems.push({file: full, line: null, message: 'Unexpected entry in a change’s specs/ that is neither a folder nor a file (a symbolic link?), expected delta specs specs/<capability>/spec.md'})
-    }
+  for (const entry of entries) {
+    if (entry.kind === 'file') files.push(entry.path)
+    // Another kind of entry may hold delta specs the gate would not read: named, never skipped.
+    else problems.push({file: entry.path, line: null, message: 'Unexpected entry in a change’s specs/ that is neither a folder nor a file, expected delta specs specs/<capability>/spec.md'})
   }
   return files
 }
 
-function readMarkdown(file: string): Promise<string | undefined> {
-  return readInputFile(file, {limit: inputLimits.markdown})
+/**
+ * A markdown file of the folder, `undefined` when there is none; given
+ * `problems`, one that cannot be read (not UTF-8, not a regular file, too
+ * large) is a problem naming it, and `undefined`.
+ */
+async function readMarkdown(file: string, problems?: ProjectProblem[]): Promise<string | undefined> {
+  try {
+    return await readInputFile(file, {limit: inputLimits.markdown})
+  } catch (error) {
+    if (!(error instanceof FileReadError) || problems === undefined) throw error
+    problems.push(fileProblem(error))
+    return undefined
+  }
 }
 
-/**
- * A folder's entries by name; none when it does not exist. One that cannot
- * be listed is a problem naming it, given `problems`: its changes or delta
- * specs are never taken for none.
- */
-async function sortedEntries(folder: string, problems?: ProjectProblem[]) {
-  const entries = await readdir(folder, {withFileTypes: true}).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') problems?.push({file: folder, line: null, message: `Unexpected folder that cannot be listed (${error.code ?? error.message}), expected a folder tiers can read`})
-    return []
-  })
+/** Whether `folder` is there but cannot be listed. */
+async function unlistable(folder: string): Promise<boolean> {
+  return (await unlistedFolder(folder)) !== null
+}
+
+/** A folder's entries by name, none when it cannot be listed: for recognising the folder, which reads nothing of them. */
+async function sortedEntries(folder: string): Promise<Dirent[]> {
+  const entries = await readdir(folder, {withFileTypes: true}).catch(() => [] as Dirent[])
   return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 

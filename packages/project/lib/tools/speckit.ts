@@ -1,9 +1,11 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {inputLimits, isSliceId, readInputFile, sliceIdRule} from '@verification-tiers/runtime'
+import {FileReadError, inputLimits, isSliceId, readInputFile, sliceIdRule} from '@verification-tiers/runtime'
 import type {LoadedContract} from '../project.js'
+import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
+import {listFolder, unlistedFolder} from '../walk.js'
 import {readOpenTasks} from './tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
@@ -21,12 +23,21 @@ const stateFolder = 'tiers'
 export const speckit: ProjectTool = {
   name: 'spec-kit',
   folder: 'specs',
+  /**
+   * A feature folder holding `spec.md`. What cannot be read is never taken
+   * for no project: `specs/` that cannot be listed, a feature folder that
+   * cannot, and a link or a name not in UTF-8 where a feature folder would
+   * be each make it one, for the reader to name.
+   */
   async recognises(dir) {
-    const entries = await readdir(dir, {withFileTypes: true}).catch(() => [])
+    const refused: ProjectProblem[] = []
+    const entries = await listFolder(dir, refused, {reads: () => false})
+    const named = (problem: ProjectProblem) => (problem.file === dir ? path.basename(dir) === speckit.folder : featureFolder.test(path.basename(problem.file)))
+    if (refused.some(named)) return true
     for (const entry of entries) {
-      if (!entry.isDirectory() || !featureFolder.test(entry.name)) continue
-      const spec = await readdir(path.join(dir, entry.name)).catch(() => [] as string[])
-      if (spec.includes('spec.md')) return true
+      if (entry.kind !== 'folder' || !featureFolder.test(entry.name)) continue
+      const spec = await readdir(entry.path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? ([] as string[]) : null))
+      if (spec === null || spec.includes('spec.md')) return true
     }
     return false
   },
@@ -34,16 +45,14 @@ export const speckit: ProjectTool = {
 }
 
 async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolReading> {
-  const entries = await readdir(dir, {withFileTypes: true})
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
-  const names = entries.map((entry) => entry.name).sort()
-  for (const name of names) {
-    const entry = entries.find((each) => each.name === name)!
-    const folder = path.join(dir, name)
+  // Files beside the features are not read; a folder that cannot be listed, linked or named is a problem.
+  const entries = await listFolder(dir, reading.problems, {reads: () => false})
+  for (const {name, kind, path: folder} of entries) {
     // tiers' own state lives in the folder it reads (`tiers/`), as in `.greenlight`.
-    if (name.startsWith('.') || (name === stateFolder && entry.isDirectory())) continue
+    if (name === stateFolder && kind === 'folder') continue
     // A file beside the feature folders (a roadmap, a test plan) is no feature: spec-kit writes its features in folders.
-    if (!entry.isDirectory()) continue
+    if (kind !== 'folder') continue
     if (!featureFolder.test(name) || !isSliceId(name)) {
       const why = featureFolder.test(name) ? `its name is no slice id (${sliceIdRule})` : 'expected a feature folder named `NNN-name` holding spec.md'
       reading.problems.push({file: folder, line: null, message: `Unexpected folder, ${why}; tiers does not read it`})
@@ -78,10 +87,22 @@ interface Feature {
 
 /** One feature folder: its spec's user stories as contracts, and its open tasks. */
 async function readFeature(folder: string, id: string, options: ToolReadOptions): Promise<Feature> {
+  // A feature folder that cannot be listed cannot be read: one problem naming it, not one for each of its files.
+  const unlisted = await unlistedFolder(folder)
+  if (unlisted) return {title: null, contracts: [], problems: [unlisted], tasks: {open: [], optional: []}}
   const file = path.join(folder, 'spec.md')
-  const text = await readInputFile(file, {limit: inputLimits.markdown})
+  const read = await readInputFile(file, {limit: inputLimits.markdown}).catch((error: unknown) => {
+    if (error instanceof FileReadError) return error
+    throw error
+  })
   const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks)
   const feature: Feature = {title: null, contracts: [], problems: [...tasks.problems], tasks}
+  // A spec that cannot be read (not UTF-8, not a regular file, too large) is a problem naming it: the feature's other problems still show.
+  if (read instanceof FileReadError) {
+    feature.problems.unshift(fileProblem(read))
+    return feature
+  }
+  const text = read
   if (text === undefined) {
     feature.problems.push({file: folder, line: null, message: `Unexpected feature folder without spec.md, expected \`${id}/spec.md\` with user stories`})
     return feature

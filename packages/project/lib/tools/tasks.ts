@@ -14,7 +14,7 @@ export async function readOpenTasks(file: string, optionalTasks: OptionalTasks):
     text = await readInputFile(file, {limit: inputLimits.markdown})
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    return {open: [], optional: [], problems: [{file, line: null, message: `${error.message.slice(file.length + 2)}; its open tasks cannot be counted`}]}
+    return {open: [], optional: [], problems: [{file, line: error.place?.line ?? null, message: `${error.reason}; its open tasks cannot be counted`}]}
   }
   if (text === undefined) return {open: [], optional: [], problems: []}
   // The markdown reader loads only for a file to read.
