@@ -891,7 +891,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init')
     expectError(option, 1, 'Unexpected option `--bogus`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)')
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
@@ -905,7 +905,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       code: 1,
       stdout: '',
       stderr:
-        'tiers: Unexpected missing command, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, stop-hook, verdict, lint, init (see tiers --help)\n'
+        'tiers: Unexpected missing command, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init (see tiers --help)\n'
     }
     expect(none).toEqual(missing)
     expect(json).toEqual(missing)
