@@ -47,20 +47,21 @@ export function readStories(file: string, text: string): Stories {
   }
   // The template's first shape, where no story is numbered: `### Primary User Story`, then `### Acceptance Scenarios`.
   const older = numberedStoryIn(tree.children) ? null : olderStoryShape(tree.children)
-  if (older) {
-    const story = readOlderStory(tree, vfile, text, older)
-    if (story) return {...story, title, sectionLine: sectionLine ?? 1}
-  }
-  const stories = storyHeadings(tree.children)
-  const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
-  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim())})
-  const contracts = analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line))
+  const read = older ? readOlderStory(tree, vfile, text, older) : null
+  const analysis = read ?? readNumberedStories(tree, vfile)
   // The stories' tree holds no other heading: the search for story headings markdown hid runs on the whole file.
   const problems = analysis.problems.filter((problem) => problem.kind !== 'unread-heading')
   for (const hidden of findHiddenHeadings(vfile.value as string, tree, storyHeadingShape)) problems.push(unreadHeadingProblem(hidden))
   problems.sort((a, b) => a.place.start.line - b.place.start.line)
-  return {contracts, problems, title, sectionLine: sectionLine ?? 1}
+  return {contracts: analysis.contracts, problems, title, sectionLine: sectionLine ?? 1}
+}
 
+/** The stories of the template's current shape (`### User Story 2 - Title (Priority: P2)`), read by the contracts reader. */
+function readNumberedStories(tree: Root, vfile: VFile): ContractAnalysis {
+  const stories = storyHeadings(tree.children)
+  const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
+  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim())})
+  return {contracts: analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line)), problems: analysis.problems}
 }
 
 /** Whether some heading names a numbered story: `User Story 2`, or a title ending with a priority. */
