@@ -398,7 +398,8 @@ describe('bad input', () => {
     })
 
     it('reads a contract before noise exactly, whatever follows', async () => {
-      const prefix = ['### C-01: Noise', '', '**Verification:** verify', '**Acceptance Criteria:**', '- Survives noise -- verified by: `make noise`', '', ''].join('\n')
+      // A label ends the criteria: the lists, tables and quotes of the noise after it are no criteria.
+      const prefix = ['### C-01: Noise', '', '**Verification:** verify', '**Acceptance Criteria:**', '- Survives noise -- verified by: `make noise`', '', '**Notes:** noise below', '', ''].join('\n')
       const value = prefix + bytes
       const {file, tree, analysis} = await lint(value)
       expect(file.messages).toEqual([])
@@ -408,7 +409,8 @@ describe('bad input', () => {
       expect([contract!.label, contract!.tier, span(contract!.headingPosition)]).toEqual(['C-01 Noise', 'verify', '1:1-1:16'])
       expect(contract!.fields.map((field) => [field.label, span(field.position)])).toEqual([
         ['Verification', '3:1-3:25'],
-        ['Acceptance Criteria', '4:1-5:46']
+        ['Acceptance Criteria', '4:1-5:46'],
+        ['Notes', '7:1-7:23']
       ])
       expect(contract!.criteria.map((item) => [item.text, span(item.position), item.check])).toEqual([
         ['Survives noise', '5:3-5:46', {method: 'bash', command: 'make noise', timeout: null}]

@@ -2,7 +2,7 @@ import type {Code} from 'mdast'
 import type {Point, Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
-import {isKnownLabel, labelledField, resolveFieldKey} from './fields.js'
+import {isKnownLabel, isListField, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
 import {isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
@@ -93,8 +93,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       list ??= {indent, item: null, nested: false}
       list.nested = false
       unread = null
-      // Text before a list is its intro: the list is what was read.
-      if (current.unread.length > 0) current.unread.length = 0
+      // Text before the field's first list is its intro: the list is what was read (a table or quote stays named).
+      if (!current.hasList && current.unread.length > 0) dropIntro(current)
       current.hasList = true
       const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
       const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
@@ -130,22 +130,25 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       current.position.end = open.position.end
       continue
     }
-    if (isListField(current) && current.items.length === 0 && current.value === '') {
-      // Text under a criteria or steps label that is not a list: kept, so it can be reported.
+    const kind = isListField(current) ? unreadKind(body, textStart, current) : null
+    if (kind) {
+      // Text under a criteria or steps label that is not a list: kept, so it can be reported. It ends the list above it.
+      list = null
       const text = body.slice(textStart).trimEnd()
-      if (unread && !wasBlank) {
+      if (unread && !wasBlank && unread.kind === kind) {
         unread.text += ' ' + text
         unread.position = {start: unread.position.start, end: pointIn(starts, index, prefix + textStart + text.length)}
       } else {
-        unread = {kind: 'paragraph', text, position: positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)}
+        unread = {kind, text, position: positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)}
         current.unread.push(unread)
       }
       continue
     }
     if (indent === 0) {
-      // A paragraph after the list (or under a field without one) ends the field.
-      current = null
+      // A paragraph after the list ends it; the field ends too, but criteria and steps go on to the next label.
+      if (!isListField(current)) current = null
       list = null
+      unread = null
     }
   }
   // Each item’s text, wrapped lines joined, and its check, made once.
@@ -261,8 +264,23 @@ export function taskBoxEnd(body: string, from: number): number {
   return end === from + 3 ? from : end
 }
 
-function isListField(field: ContractField): boolean {
-  return field.key === 'acceptanceCriteria' || field.key === 'steps'
+/**
+ * What text under a criteria or steps field is kept as, or `null`: before
+ * any item, every line (kind by its first mark); after items, a table row
+ * (`|`) or a quote (`>`), which are no items, while a paragraph is prose.
+ */
+function unreadKind(body: string, textStart: number, field: ContractField): string | null {
+  const mark = body.charCodeAt(textStart)
+  if (mark === 0x7c) return 'table'
+  if (mark === 0x3e) return 'quote'
+  return field.items.length === 0 && field.value === '' ? 'paragraph' : null
+}
+
+/** Drop a field's unread paragraphs: they were an intro to the list that came. */
+function dropIntro(field: ContractField): void {
+  const kept = field.unread.filter((text) => text.kind !== 'paragraph')
+  field.unread.length = 0
+  for (let index = 0; index < kept.length; index++) field.unread.push(kept[index]!)
 }
 
 /** Where the spaces and tabs a line starts with end. */

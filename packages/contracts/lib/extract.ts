@@ -4,14 +4,17 @@ import {textOf} from './inline.js'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
-import {splitCheck} from './criterion.js'
+import {isListField} from './fields.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
 import {createLocator} from './locate.js'
-import type {Locator} from './locate.js'
+import {readFollowing} from './following.js'
+import type {Following} from './following.js'
+import {inlineItem} from './items.js'
 import {readParagraphFields} from './paragraph.js'
+import type {ParagraphReading} from './paragraph.js'
 import {findUnreadContracts, unreadHeadingProblem} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
 import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractProblem, Dialect, SliceHeading} from './types.js'
@@ -24,6 +27,13 @@ export interface ReadOptions {
    * folded) starts a contract, even with no fields and no id.
    */
   names?: Iterable<string>
+  /**
+   * Whether a field besides Acceptance Criteria and Steps heads items (a
+   * tool’s own label, such as spec-kit’s `Acceptance Scenarios`): every list
+   * after it is read as its items, and tables and quotes are its unread
+   * text, as under Acceptance Criteria. Asked once a label’s list is read.
+   */
+  holdsItems?: (field: ContractField) => boolean
 }
 
 /** Whether a field, where it is its contract's own, makes its heading a contract. */
@@ -47,6 +57,12 @@ interface Part {
   /** Some field of its own blocks marks a contract (fields in a fence of markdown or code do not). */
   marks: boolean
   end: Point | null
+  /** The index of its first block after the heading. */
+  from: number
+  /** Whether a paragraph of its blocks holds labels. */
+  labelled: boolean
+  /** The field of its last label that still takes items at its end: the blocks of a subsection after it may be its. */
+  open: ContractField | null
 }
 
 /** A contract being read: its section runs until a heading of the same or higher rank, or the next contract’s. */
@@ -60,11 +76,13 @@ interface Draft {
   sliceHeading: SliceHeading | null
   fields: ContractField[]
   frontmatter: boolean
+  /** The field that takes the items of a subsection’s first blocks (`#### Edge cases`, then a list), if any. */
+  open: ContractField | null
 }
 
 // One analysis per tree and names, shared by every rule that lints it.
 // An analysis made without the file’s text is redone when the text comes.
-const cache = new WeakMap<Root, {analysis: ContractAnalysis; withSource: boolean; names: string}>()
+const cache = new WeakMap<Root, {analysis: ContractAnalysis; withSource: boolean; names: string; holdsItems: ReadOptions['holdsItems']}>()
 
 /**
  * Every contract in a document, with positions for every field and item.
@@ -79,9 +97,11 @@ export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions 
   const names = options.names ? namesOf(options.names) : noNames
   const withSource = file?.value !== undefined
   const cached = cache.get(tree)
-  if (cached && cached.names === names.key && (cached.withSource || !withSource)) return cached.analysis
-  const analysis = analyze(tree, createLocator(file), names)
-  cache.set(tree, {analysis, withSource, names: names.key})
+  if (cached && cached.names === names.key && cached.holdsItems === options.holdsItems && (cached.withSource || !withSource)) return cached.analysis
+  const holdsItems = options.holdsItems
+  const reading: ParagraphReading = {locator: createLocator(file), dialects: paragraphDialects, holdsItems: holdsItems ? (field) => isListField(field) || holdsItems(field) : isListField}
+  const analysis = analyze(tree, reading, names)
+  cache.set(tree, {analysis, withSource, names: names.key, holdsItems})
   return analysis
 }
 
@@ -109,9 +129,10 @@ function namesOf(given: Iterable<string>): KnownNames {
   return made
 }
 
-function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnalysis {
+function analyze(tree: Root, reading: ParagraphReading, names: KnownNames): ContractAnalysis {
+  const {locator} = reading
   const problems: ContractProblem[] = []
-  const {parts, frontmatter} = readParts(tree, locator, names, problems)
+  const {parts, frontmatter} = readParts(tree, reading, names, problems)
   const isContract = contractHeadings(parts)
   const contracts: Contract[] = []
   let current: Draft | null = null
@@ -147,7 +168,8 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
         headingPosition: part.position,
         sliceHeading: slice?.heading ?? null,
         fields: [],
-        frontmatter: false
+        frontmatter: false,
+        open: null
       }
       current = draft
       takePart(draft, part)
@@ -157,8 +179,12 @@ function analyze(tree: Root, locator: Locator, names: KnownNames): ContractAnaly
       closeDraft(current, frontDraft, contracts, problems)
       current = null
     }
-    // A lower-rank heading is part of the contract’s section.
-    else if (current) takePart(current, part)
+    // A lower-rank heading is part of the contract’s section: its first blocks may go on with the criteria above it.
+    else if (current) {
+      const after = current.open ? readFollowing(current.open, tree.children, part.from, reading) : null
+      if (after) appendAll(current.fields, after.fields)
+      takePart(current, part, after)
+    }
     if (part.slice) slice = {heading: part.slice, depth: part.depth}
   }
   closeDraft(current, frontDraft, contracts, problems)
@@ -172,17 +198,23 @@ function closeDraft(draft: Draft | null, frontDraft: Draft | null, contracts: Co
   if (draft && draft !== frontDraft) contracts.push(finish(draft, problems))
 }
 
-/** A part's fields go to the contract being read, and its section runs to the part's end. */
-function takePart(draft: Draft, part: Part): void {
+/**
+ * A part's fields go to the contract being read, and its section runs to the
+ * part's end; the field that takes items next is its last label's, else what
+ * the field above it left open after reading its first blocks (`after`).
+ */
+function takePart(draft: Draft, part: Part, after: Following | null = null): void {
   appendAll(draft.fields, part.fields)
   if (part.end) draft.end = part.end
+  draft.open = part.labelled || !after ? part.open : after.open
 }
 
 /** The document cut at its headings, each part with the fields of its blocks; and its frontmatter contract. */
-function readParts(tree: Root, locator: Locator, names: KnownNames, problems: ContractProblem[]) {
+function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, problems: ContractProblem[]) {
+  const {locator} = reading
   const children = tree.children
   const {wanted, ids} = names
-  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], marks: false, end: null}]
+  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], marks: false, end: null, from: 0, labelled: false, open: null}]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
@@ -201,14 +233,13 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
       const {shape, slice, idLike} = readHeadingText(text)
       // The id first: most contract headings a graph names are named by their id.
       const named = wanted.size > 0 && ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], marks: false, end: node.position.end})
+      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], marks: false, end: node.position.end, from: index + 1, labelled: false, open: null})
       continue
     }
     part.end = node.position.end
     if (node.type === 'paragraph') {
-      const read = readParagraphFields(node, children, index + 1, locator, paragraphDialects)
-      appendAll(part.fields, read.fields)
-      part.marks ||= read.fields.some(marksContract)
+      const read = readParagraphFields(node, children, index + 1, reading)
+      if (read.fields.length > 0) readLabelled(part, read.fields, children, read.rest, reading)
       if (read.used > 0) {
         index += read.used
         part.end = children[index]!.position?.end ?? part.end
@@ -236,6 +267,24 @@ function readParts(tree: Root, locator: Locator, names: KnownNames, problems: Co
   }
   return {parts, frontmatter}
 }
+
+/**
+ * The fields of a paragraph of labels join the part; the blocks after the
+ * last one's list are read when it holds items, up to the next label or
+ * heading, and what it leaves open is the part's.
+ */
+function readLabelled(part: Part, fields: ContractField[], children: readonly RootContent[], rest: number, reading: ParagraphReading): void {
+  const last = fields[fields.length - 1]!
+  const after = reading.holdsItems(last) ? readFollowing(last, children, rest, reading) : nothingFollows
+  appendAll(part.fields, fields)
+  appendAll(part.fields, after.fields)
+  part.marks ||= fields.some(marksContract) || after.fields.some(marksContract)
+  part.labelled = true
+  part.open = after.open
+}
+
+// After a label that heads no items (`**Notes:**`), the reader reads on as before: no block is its.
+const nothingFollows: Following = {fields: [], open: null}
 
 /** Whether some fence dialect may read a label in a block's text. */
 function mayHoldFenceLabel(value: string): boolean {
@@ -313,7 +362,8 @@ function fromFrontmatter(read: FrontmatterContract, position: Position): Draft {
     headingPosition: read.headingPosition,
     sliceHeading: null,
     fields: read.fields,
-    frontmatter: true
+    frontmatter: true,
+    open: null
   }
 }
 
@@ -390,25 +440,16 @@ function sliceIdOf(value: string): string {
   return heading?.id ?? value
 }
 
-// Words that say a list is empty on purpose.
-const nothing = /^(?:none|n\/?a|nothing|tbd|-|—)\.?$/i
-
 /**
  * `**Steps:** Open /campaigns` gives one step, as a lone YAML string does,
  * so no dialect loses a criterion written on one line.
  */
 function readInlineItem(field: ContractField): void {
   if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') return
-  if (field.items.length > 0 || field.hasList || !field.valuePosition || nothing.test(field.value)) return
-  if (field.dialect === 'frontmatter') return
-  // Where markdown made no list of a `- item` line (a list cannot always interrupt a paragraph), it is still an item.
-  const marker = listMarker.exec(field.value)?.[0].length ?? 0
-  const {start, end} = field.valuePosition
-  const position = marker === 0 ? field.valuePosition : {start: {line: start.line, column: start.column + marker}, end}
-  field.items.push({...splitCheck(field.value.slice(marker)), position})
+  if (field.items.length > 0 || field.hasList || field.dialect === 'frontmatter') return
+  const item = inlineItem(field)
+  if (item) field.items.push(item)
 }
-
-const listMarker = /^(?:[-*+]|\d{1,9}[.)])[ \t]+(?=\S)/
 
 /** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
 // Info strings of fences that hold a contract's own fields as text: none, or a text or data language.

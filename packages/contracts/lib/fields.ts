@@ -126,6 +126,11 @@ function foldLabel(label: string): string {
   return label.toLowerCase().replace(/[^a-z\d]/g, '')
 }
 
+/** Whether a field heads items in every document: Acceptance Criteria and Steps. */
+export function isListField(field: ContractField): boolean {
+  return field.key === 'acceptanceCriteria' || field.key === 'steps'
+}
+
 /** A label's field and the label it should have, in one label style. */
 interface LabelReading {
   key: FieldKey | null

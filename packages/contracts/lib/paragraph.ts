@@ -19,6 +19,14 @@ interface LineFields {
   lastLineIsField: boolean
 }
 
+/** How paragraphs are read: the file, the dialects, and which fields hold items. */
+export interface ParagraphReading {
+  locator: Locator
+  dialects: readonly ParagraphDialect[]
+  /** Whether a field’s label heads items: Acceptance Criteria and Steps, and what a tool’s reader adds. */
+  holdsItems: (field: ContractField) => boolean
+}
+
 /**
  * Fields written as labels at the start of a paragraph’s lines, in the
  * paragraph dialects (`**Verification:** verify`, `Verification: verify`).
@@ -28,17 +36,18 @@ interface LineFields {
  * intro paragraph. A label straight after a list’s last item (no blank line,
  * so markdown keeps it in the item) starts the next field.
  * `siblings[from]` is the block after the paragraph; `used` counts the blocks
- * after it that the fields took.
+ * after it that the fields took, and `rest` is the first sibling none of
+ * them looked at (what follows a criteria field’s list is `readFollowing`’s).
  */
 export function readParagraphFields(
   paragraph: Paragraph,
   siblings: readonly RootContent[],
   from: number,
-  locator: Locator,
-  dialects: readonly ParagraphDialect[]
-): {fields: ContractField[]; used: number} {
+  reading: ParagraphReading
+): {fields: ContractField[]; used: number; rest: number} {
+  const {locator, dialects} = reading
   // Prose (most paragraphs) has no node a label may start in: nothing to cut in lines.
-  if (!mayHoldLabel(paragraph.children, dialects)) return {fields: [], used: 0}
+  if (!mayHoldLabel(paragraph.children, dialects)) return {fields: [], used: 0, rest: from}
   const read = readLines(splitLines(paragraph.children), locator, dialects)
   const fields = read.fields
   let lastLineIsField = read.lastLineIsField
@@ -46,11 +55,12 @@ export function readParagraphFields(
   let index = from
   while (lastLineIsField) {
     const last = fields[fields.length - 1]!
-    const listField = last.value === '' && isListField(last)
+    const listField = last.value === '' && reading.holdsItems(last)
     while (isComment(siblings[index])) index++
     let listIndex = index
-    // `**Acceptance Criteria:**`, then `All of these hold:`, then the list: the intro is no item.
-    if (listField && siblings[index]?.type === 'paragraph' && unreadBlock(siblings[index], locator, dialects)) {
+    // `**Acceptance Criteria:**`, then `All of these hold:`, then the list: the intro is no item (a table is no intro).
+    const intro = siblings[index]
+    if (listField && intro?.type === 'paragraph' && !isTableText(intro) && unreadBlock(intro, reading)) {
       listIndex = index + 1
       while (isComment(siblings[listIndex])) listIndex++
     }
@@ -64,12 +74,15 @@ export function readParagraphFields(
       continue
     }
     if (listField) {
-      const unread = unreadBlock(siblings[index], locator, dialects)
-      if (unread) last.unread.push(unread)
+      const unread = unreadBlock(siblings[index], reading)
+      if (unread) {
+        last.unread.push(unread)
+        index++
+      }
     }
     break
   }
-  return {fields, used}
+  return {fields, used, rest: index}
 }
 
 /** Fields of paragraph lines: a label line starts a field, a line after it continues its value. */
@@ -92,7 +105,7 @@ function readLines(lines: Segment[][], locator: Locator, dialects: readonly Para
 }
 
 /** An HTML comment between a label and its list (`<!--lint disable …-->`) is no text of the field. */
-function isComment(node: RootContent | undefined): boolean {
+export function isComment(node: RootContent | undefined): boolean {
   return node?.type === 'html' && /^<!--[\s\S]*-->\s*$/.test(node.value)
 }
 
@@ -100,12 +113,43 @@ function isComment(node: RootContent | undefined): boolean {
 const blockKinds: Partial<Record<RootContent['type'], string>> = {paragraph: 'paragraph', code: 'code', table: 'table', blockquote: 'quote'}
 
 /** The block after an empty criteria or steps label, when it is text the reader cannot take as items. */
-function unreadBlock(next: RootContent | undefined, locator: Locator, dialects: readonly ParagraphDialect[]): ContractText | null {
+function unreadBlock(next: RootContent | undefined, reading: ParagraphReading): ContractText | null {
   const kind = next ? blockKinds[next.type] : undefined
   if (!next?.position || !kind) return null
   // A paragraph of labels is the next fields, not text under this one.
-  if (next.type === 'paragraph' && mayHoldLabel(next.children, dialects) && splitLines(next.children).some((line) => readLabelLine(line, locator, dialects))) return null
-  return {kind, text: collapse(toString(next)), position: next.position}
+  if (next.type === 'paragraph' && holdsLabel(next, reading)) return null
+  return unreadText(next, isTableText(next) ? 'table' : kind)
+}
+
+/** A block the reader saw and did not take as items, as a field’s unread text. */
+export function unreadText(block: RootContent, kind: string): ContractText {
+  return {kind, text: kind === 'table' ? tableText(block) : collapse(toString(block)), position: block.position!}
+}
+
+/**
+ * A table’s rows as one line, parsed (GFM) or written in a paragraph:
+ * `a | b; c | d`, the delimiter row left out, so a person reads the cells.
+ */
+function tableText(block: RootContent): string {
+  const rows =
+    block.type === 'table'
+      ? block.children.map((row) => row.children.map((cell) => collapse(toString(cell))))
+      : toString(block)
+          .split(/\r?\n|\r/)
+          .filter((line) => !/^[\s|:-]*$/.test(line))
+          .map((line) => line.trim().replace(/^\||\|$/g, '').split('|').map(collapse))
+  return rows.map((cells) => cells.join(' | ')).join('; ')
+}
+
+/** Whether a paragraph holds a label line in a paragraph dialect: it starts fields. */
+export function holdsLabel(paragraph: Paragraph, {locator, dialects}: ParagraphReading): boolean {
+  return mayHoldLabel(paragraph.children, dialects) && splitLines(paragraph.children).some((line) => readLabelLine(line, locator, dialects) !== null)
+}
+
+/** A paragraph whose first line starts with `|`: a table, where the parser reads no tables (no GFM). */
+export function isTableText(block: RootContent): boolean {
+  const first = block.type === 'paragraph' ? block.children[0] : undefined
+  return first?.type === 'text' && first.value.trimStart().startsWith('|')
 }
 
 /**
@@ -114,7 +158,7 @@ function unreadBlock(next: RootContent | undefined, locator: Locator, dialects: 
  * the lines after it are fields, and the items after it belong to the last
  * of them.
  */
-function attachList(field: ContractField, list: List, locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
+export function attachList(field: ContractField, list: List, locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
   const extra: ContractField[] = []
   let target = field
   let lastLineIsField = false
@@ -234,8 +278,4 @@ function continueValue(field: ContractField, line: Segment[], locator: Locator):
   field.value = field.value ? field.value + ' ' + more.text : more.text
   field.valuePosition = {start: field.valuePosition?.start ?? more.position.start, end: more.position.end}
   field.position = {start: field.position.start, end: more.position.end}
-}
-
-function isListField(field: ContractField): boolean {
-  return field.key === 'acceptanceCriteria' || field.key === 'steps'
 }

@@ -139,7 +139,7 @@ describe('bold labels', () => {
     '- Open `/reports` in a browser', // 6
     '  and wait', // 7
     '-', // 8
-    '* not a step', // 9  another list
+    '* a step in another list', // 9  another bullet: another list
     '', // 10
     'Some **bold** text: not a label', // 11
     '**Important** note without a colon', // 12
@@ -150,7 +150,7 @@ describe('bold labels', () => {
     ''
   ].join('\n')
 
-  it('reads a hard break like a soft one and the list right after the paragraph only', () => {
+  it('reads a hard break like a soft one, and every list under a label up to the next label', () => {
     const contract = read(multi)[0]!
     expect(contract.fields.map(fieldSummary)).toEqual([
       {
@@ -183,10 +183,10 @@ describe('bold labels', () => {
         expectedLabel: 'Steps',
         value: '',
         dialect: 'bold',
-        position: '5:1-8:2',
+        position: '5:1-9:25',
         labelPosition: '5:3-5:8',
         valuePosition: null,
-        items: 1,
+        items: 2,
         hasList: true
       },
       {
@@ -215,7 +215,8 @@ describe('bold labels', () => {
       }
     ])
     expect(contract.steps.map(itemSummary)).toEqual([
-      {text: 'Open `/reports` in a browser and wait', position: '6:3-7:11', check: null}
+      {text: 'Open `/reports` in a browser and wait', position: '6:3-7:11', check: null},
+      {text: 'a step in another list', position: '9:3-9:25', check: null}
     ])
     expect(contract.tier).toBe('auto')
     expect(contract.effectiveTier).toBe('auto')
@@ -231,7 +232,7 @@ describe('bold labels', () => {
     ])
   })
 
-  it('does not attach a list after a wrapped value line', () => {
+  it('reads a list after a wrapped value line too, the value its first item', () => {
     const value = ['### C-12: Wrapped', '', '**Steps:** first line', 'second line', '- a list after prose', ''].join('\n')
     const contract = read(value)[0]!
     expect(contract.fields.map(fieldSummary)).toEqual([
@@ -241,17 +242,28 @@ describe('bold labels', () => {
         expectedLabel: 'Steps',
         value: 'first line second line',
         dialect: 'bold',
-        position: '3:1-4:12',
+        position: '3:1-5:21',
         labelPosition: '3:3-3:8',
         valuePosition: '3:12-4:12',
-        items: 1,
-        hasList: false
+        items: 2,
+        hasList: true
       }
     ])
-    // The wrapped value is the one step; the list after the prose is not the field's.
-    expect(contract.steps.map(itemSummary)).toEqual([{text: 'first line second line', position: '3:12-4:12', check: null}])
+    // The wrapped value is a step, and so is the list under it: no step is left unread.
+    expect(contract.steps.map(itemSummary)).toEqual([
+      {text: 'first line second line', position: '3:12-4:12', check: null},
+      {text: 'a list after prose', position: '5:3-5:21', check: null}
+    ])
     expect(cover(value, contract.steps[0]!.position)).toBe('first line\nsecond line')
     expect(span(contract.position)).toBe('1:1-5:21')
+  })
+
+  it('reads a wrapped value that ends with a colon as the intro of the list under it', () => {
+    const value = ['### C-12: Wrapped', '', '**Acceptance Criteria:**', 'All of these hold:', '- The total is exact', '- The tax is shown', ''].join('\n')
+    expect(read(value)[0]!.criteria.map(itemSummary)).toEqual([
+      {text: 'The total is exact', position: '5:3-5:21', check: null},
+      {text: 'The tax is shown', position: '6:3-6:19', check: null}
+    ])
   })
 
   it('reads a one-line criteria or steps value as one item at the value, with its check split off', () => {

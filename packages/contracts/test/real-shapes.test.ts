@@ -42,7 +42,7 @@ describe('a plain fence with items straight under their labels', () => {
     '- Add the line amounts by hand', // 14
     '', // 15
     'The steps need the demo data loaded first.', // 16
-    '- not a step: the field ended at the paragraph', // 17
+    '- Check the total against the demo data', // 17
     '```', // 18
     '', // 19
     '### C-22: InvoicePdf', // 20
@@ -83,7 +83,7 @@ describe('a plain fence with items straight under their labels', () => {
     ])
   })
 
-  it('takes unindented `- ` lines as items, up to a blank line and the next label, or a paragraph after a blank line', () => {
+  it('takes unindented `- ` lines as items up to the next label, past a blank line and a paragraph', () => {
     const contract = read(source)[0]!
     expect(contract.fields.map(fieldWithItems)).toEqual([
       {
@@ -128,10 +128,10 @@ describe('a plain fence with items straight under their labels', () => {
         expectedLabel: 'Steps',
         value: '',
         dialect: 'fenced',
-        position: '12:1-14:31',
+        position: '12:1-17:40',
         labelPosition: '12:1-12:6',
         valuePosition: null,
-        items: ['Open /invoices/42', 'Add the line amounts by hand'],
+        items: ['Open /invoices/42', 'Add the line amounts by hand', 'Check the total against the demo data'],
         hasList: true
       }
     ])
@@ -146,7 +146,8 @@ describe('a plain fence with items straight under their labels', () => {
     expect(cover(source, contract.criteria[1]!.position)).toBe('A credit note totals below zero -- verified by: `npm test -- credit`')
     expect(contract.steps.map(itemSummary)).toEqual([
       {text: 'Open /invoices/42', position: '13:3-13:20', check: null},
-      {text: 'Add the line amounts by hand', position: '14:3-14:31', check: null}
+      {text: 'Add the line amounts by hand', position: '14:3-14:31', check: null},
+      {text: 'Check the total against the demo data', position: '17:3-17:40', check: null}
     ])
     expect(contract.fields.every((one) => one.unread.length === 0)).toBe(true)
   })

@@ -1,7 +1,8 @@
 /**
- * remark-lint rule to warn when the text under an Acceptance Criteria or
- * Steps label is not a list (a paragraph, a code block, a table, a quote):
- * it is read as no criteria or steps at all.
+ * remark-lint rule to warn when text under an Acceptance Criteria or Steps
+ * label (or a tool's label of scenarios) is not a list: a paragraph or code
+ * block in place of the list, a table or a quote anywhere up to the next
+ * label. It is read as no criteria or steps at all.
  */
 import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
 
@@ -10,7 +11,8 @@ const remarkLintContractItemList = contractRule('contract-item-list', function (
     const contract = contracts[index]!
     for (let each = 0; each < contract.fields.length; each++) {
       const field = contract.fields[each]!
-      if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
+      // Only fields that hold items have unread text: criteria, steps, and a tool's scenarios.
+      if (field.unread.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       for (let at = 0; at < field.unread.length; at++) {
         const text = field.unread[at]!

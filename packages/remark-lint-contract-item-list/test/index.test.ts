@@ -1,6 +1,7 @@
 import remarkLintContractItemList from 'remark-lint-contract-item-list'
 import {describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
+import {lintAt} from '../../../test/helpers/lint-at.js'
 
 const ruleId = 'contract-item-list'
 const {expected, check} = ruleHarness(ruleId, remarkLintContractItemList)
@@ -88,6 +89,39 @@ describe('remark-lint-contract-item-list', () => {
       ])
     })
 
+    it('reads a second list, of another bullet or numbered, and a sub-heading’s list as items: nothing to report', async () => {
+      const value = campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\n* Cards show the name\n\n1. Cards show the status\n\n#### Edge cases\n- A card without spend shows 0\n'
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports a table or a quote after the list, up to the next label, at the block', async () => {
+      const value = campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\n| Criterion | Check |\n| --- | --- |\n| Cards show the name | manual |\n\n> Cards show the status\n\n**Steps:**\n1. Open /campaigns\n\n> Look at the first card\n'
+      expect(await check(value)).toEqual([
+        expected('7:1-9:33', reason('table', 'Acceptance Criteria', 'C-04 CampaignCard')),
+        expected('11:1-11:24', reason('quote', 'Acceptance Criteria', 'C-04 CampaignCard')),
+        expected('16:1-16:25', reason('quote', 'Steps', 'C-04 CampaignCard'))
+      ])
+    })
+
+    it('reports a quote under a sub-heading after the criteria', async () => {
+      const value = campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\n#### Edge cases\n\n> A card without spend shows 0\n'
+      expect(await check(value)).toEqual([expected('9:1-9:31', reason('quote', 'Acceptance Criteria', 'C-04 CampaignCard'))])
+    })
+
+    it('leaves prose after the list alone, and what follows the next label or heading of the contract’s rank', async () => {
+      const value =
+        campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\nThe spend comes from the API.\n\n**Note:** the design may change.\n\n> Ask design first\n\n### Open questions\n\n> Which currency?\n'
+      expect(await check(value)).toEqual([])
+    })
+
+    it('reports a table or a quote line after the items in a fenced block', async () => {
+      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nSteps:\n- Open /campaigns\n\n| Pause a campaign | manual |\n\n> Check the badge\n```\n'
+      expect(await check(value)).toEqual([
+        expected('8:1-8:30', reason('table', 'Steps', 'C-03 CampaignStatusBadge')),
+        expected('10:1-10:18', reason('quote', 'Steps', 'C-03 CampaignStatusBadge'))
+      ])
+    })
+
     it('checks each contract of a document', async () => {
       const value = [
         '## S-01: Campaign Cards',
@@ -108,6 +142,30 @@ describe('remark-lint-contract-item-list', () => {
       expect(await check(value)).toEqual([
         expected('7:1-7:29', reason('paragraph', 'Steps', 'C-04 CampaignCard')),
         expected('13:1-13:19', reason('paragraph', 'Acceptance Criteria', 'CampaignList'))
+      ])
+    })
+  })
+
+  describe('spec-kit stories', () => {
+    it('reads every list under Acceptance Scenarios, and reports a table or quote there', async () => {
+      const spec = [
+        '# Feature Specification: Tides',
+        '',
+        '## User Scenarios & Testing',
+        '',
+        '### User Story 1 - See tides (Priority: P1)',
+        '',
+        '**Acceptance Scenarios**:',
+        '',
+        '1. **Given** a station, **When** the page opens, **Then** the next tide shows.',
+        '',
+        '- **Given** no network, **When** the page opens, **Then** an error shows.',
+        '',
+        '> **Given** a bad id, **When** the page opens, **Then** a 404 shows.',
+        ''
+      ].join('\n')
+      expect(await lintAt('specs/001-tides/spec.md', spec, [remarkLintContractItemList])).toEqual([
+        '13:1-13:69: Unexpected quote under `Acceptance Scenarios` in User Story 1 - See tides, expected a list of acceptance criteria (contract-item-list)'
       ])
     })
   })

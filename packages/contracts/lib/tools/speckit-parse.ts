@@ -60,7 +60,7 @@ export function readStories(file: string, text: string): Stories {
 function readNumberedStories(tree: Root, vfile: VFile): ContractAnalysis {
   const stories = storyHeadings(tree.children)
   const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
-  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim())})
+  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim()), holdsItems: holdsScenarios})
   return {contracts: analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line)), problems: analysis.problems}
 }
 
@@ -252,6 +252,16 @@ function scenarioItem(block: List['children'][number]['children'][number] | unde
   const written = source.slice(block.position.start.offset ?? 0, block.position.end.offset ?? 0)
   const {text, check} = splitCheck(written.replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim())
   return [{text, position: block.position, check}]
+}
+
+/**
+ * Whether a story's field holds its scenarios, so that every list after it
+ * is read as scenarios and a table or quote there is named as unread, as
+ * under Acceptance Criteria: its English label, or a label in another
+ * script over a list (the template puts no other list in a story).
+ */
+function holdsScenarios(field: ContractField): boolean {
+  return field.key === null && (scenariosLabel.test(field.label) || (field.hasList && !/[A-Za-z]/.test(field.label)))
 }
 
 /** The labels of a story's fields, when written in English; in another language the fields are found by their place in the template. */
