@@ -117,6 +117,15 @@ describe('tiers init', {timeout: 60_000}, () => {
     })
   })
 
+  it.concurrent('ignores the node_modules that installing tiers made, unless a line of the user’s already does', async () => {
+    const cwd = await project({'package.json': '{}\n', 'node_modules/.package-lock.json': '{}\n'})
+    expect((await runTiers(cwd, ['init'])).code).toBe(0)
+    expect((await fs.readFile(path.join(cwd, '.gitignore'), 'utf8')).split('\n')).toContain('node_modules/')
+    const ignored = await project({'package.json': '{}\n', 'node_modules/.package-lock.json': '{}\n', '.gitignore': '/node_modules\n'})
+    expect((await runTiers(ignored, ['init'])).code).toBe(0)
+    expect((await fs.readFile(path.join(ignored, '.gitignore'), 'utf8')).split('\n').filter((line) => line.includes('node_modules'))).toEqual(['/node_modules'])
+  })
+
   it.concurrent('merges into an existing .remarkrc.json and hooks, keeping what is there', async () => {
     const remarkrc = '{\n    "plugins": [\n        "remark-preset-lint-recommended",\n        ["remark-lint-list-item-indent", "space"]\n    ],\n    "settings": {"bullet": "*"}\n}\n'
     const settings = '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "echo hi"\n          }\n        ]\n      }\n    ],\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "say done"\n          }\n        ]\n      }\n    ]\n  }\n}\n'

@@ -1,3 +1,5 @@
+import {stat} from 'node:fs/promises'
+import path from 'node:path'
 import type {Step} from './files.js'
 import {readIfPresent} from './files.js'
 
@@ -19,6 +21,17 @@ const localState = [
   ['*.lock', 'locks held while a command writes']
 ] as const
 
+/** The lines that ignore the project's `node_modules` folder, as people write them. */
+const nodeModulesLines = ['node_modules', 'node_modules/', '/node_modules', '/node_modules/', '**/node_modules', '**/node_modules/']
+
+/** Whether `file` is a folder (or a link to one). */
+async function isFolder(file: string): Promise<boolean> {
+  return stat(file).then(
+    (info) => info.isDirectory(),
+    () => false
+  )
+}
+
 /** What `tiers init` says goes to git and what does not, for the project whose state folder is `stateFolder`. */
 export function stateInGit(stateFolder: string): string {
   return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${localState.map(([, what]) => what).join(', ')} and \`tiers lint\`’s cache stay out of git`
@@ -32,7 +45,8 @@ export function ignoreEntries(stateFolder: string): string[] {
 }
 
 /**
- * The git step: the caches and local state files in `.gitignore`, after
+ * The git step: the caches and local state files in `.gitignore` (and the
+ * project's `node_modules/`, when there is one and nothing ignores it), after
  * the user's lines, none of which is changed or moved; an entry already
  * there (as the same line) is not added again.
  */
@@ -40,6 +54,8 @@ export async function planGitignore(cwd: string, stateFolder: string): Promise<S
   const text = await readIfPresent(cwd, gitignoreFile)
   const present = new Set((text ?? '').split(/\r?\n/).map((line) => line.trim()))
   const missing = ignoreEntries(stateFolder).filter((entry) => !present.has(entry))
+  // Installing tiers in the project made `node_modules/`: thousands of files no one means to commit.
+  if ((await isFolder(path.join(cwd, 'node_modules'))) && !nodeModulesLines.some((line) => present.has(line))) missing.push('node_modules/')
   if (missing.length === 0) return {kind: 'unchanged', file: gitignoreFile, reason: 'it already ignores the caches and local state'}
   const eol = text?.includes('\r\n') ? '\r\n' : '\n'
   const before = text ?? ''
