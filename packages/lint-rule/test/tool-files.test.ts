@@ -60,6 +60,9 @@ describe('the preset on tool files', () => {
     expect(await lint('.kiro/specs/fees/requirements.md', value)).toEqual([
       '8:4-8:59: Unexpected vague criterion `work as expected` in Requirement 1: Fees, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
     ])
+    // An OpenSpec scenario reads `Name: WHEN …; THEN …`: its condition is a clause of it.
+    const delta = '## ADDED Requirements\n\n### Requirement: Fees\nThe system SHALL charge fees.\n\n#### Scenario: Fee shown\n- **WHEN** late fees are implemented\n- **THEN** the loan shows its fee\n'
+    expect(await lint('openspec/changes/add-fees/specs/fees/spec.md', delta)).toEqual([])
   })
 
   it('Kiro: a requirement with nothing to check; its criteria counted against a max the user sets, never the default', async () => {

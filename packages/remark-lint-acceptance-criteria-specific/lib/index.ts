@@ -64,17 +64,19 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
   }
 )
 
-// A criterion that opens with its condition (Given/When/Then, EARS' WHEN, IF, WHILE, WHERE), and where its outcome starts.
-const condition = /^[\s*_`>]*(?:given|when|if|while|where)(?![\p{L}\p{N}])/iu
-const outcomeStart = /(?<![\p{L}\p{N}])(?:then|shall)(?![\p{L}\p{N}])/iu
+// A criterion's condition (Given/When/Then, EARS' WHEN, IF, WHILE, WHERE), opening it or a clause of it (`Renew a loan: WHEN …`), and where its outcome starts.
+const condition = /(?:^|[:;])[\s*_`>]*(?:given|when|if|while|where)(?![\p{L}\p{N}])/iu
+const outcomeStart = /(?<![\p{L}\p{N}])(?:then|shall)(?![\p{L}\p{N}])/giu
 
 /**
- * The part of a criterion that says what must hold: after its THEN (or
- * SHALL) when it opens with a condition. Vague words in a condition
- * (`WHEN the export is implemented`) say when, not what to check.
+ * The part of a criterion that says what must hold: after the THEN (or
+ * SHALL) that follows its condition. Vague words in a condition (`WHEN the
+ * export is implemented`) say when, not what to check.
  */
 function outcomeOf(text: string): string {
-  if (!condition.test(text)) return text
+  const found = condition.exec(text)
+  if (!found) return text
+  outcomeStart.lastIndex = found.index + found[0].length
   const start = outcomeStart.exec(text)
   return start ? text.slice(start.index) : text
 }
