@@ -91,9 +91,18 @@ export async function readVerificationStatus(dir: string): Promise<VerificationS
   return Object.keys(status.slices).length === 0 ? null : status
 }
 
-/** The files earlier runs’ checks created (`check_outputs`), from the status file; none when there is no status file. */
+/**
+ * The files earlier runs’ checks created (`check_outputs`), from the status
+ * file; none when there is no status file, or one that cannot be read (its
+ * `FileReadError` comes when a run is recorded, as before).
+ */
 export async function readCheckOutputs(dir: string): Promise<Set<string>> {
-  return new Set((await readJsonFile(statusPath(dir), statusKind)).check_outputs ?? [])
+  try {
+    return new Set((await readJsonFile(statusPath(dir), statusKind)).check_outputs ?? [])
+  } catch (error) {
+    if (error instanceof FileReadError) return new Set()
+    throw error
+  }
 }
 
 /** What a run learnt of the files its checks write: those created (`add`), and known ones no longer there (`drop`). */
@@ -127,7 +136,7 @@ export type Freshness =
   | {state: 'stale'; run: VerificationRun; changed: string[]}
 
 /** Judge the latest run of a slice against what the sources and contracts are now. */
-export function judgeFreshness(run: VerificationRun | undefined, now: Omit<SourceFingerprint, 'unproven'> & {unproven?: string | null; contractsHash: string}): Freshness {
+export function judgeFreshness(run: VerificationRun | undefined, now: Pick<SourceFingerprint, 'gitHead' | 'worktree'> & {unproven?: string | null; contractsHash: string}): Freshness {
   if (!run) return {state: 'missing'}
   const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
   if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}

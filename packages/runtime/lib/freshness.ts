@@ -12,12 +12,15 @@
  */
 export const defaultFreshnessExclude = [
   'node_modules',
+  'bower_components',
+  'vendor',
   'dist',
   'build',
   'coverage',
   '.nyc_output',
   'target',
   '.venv',
+  'venv',
   '__pycache__',
   '.pytest_cache',
   '.mypy_cache',
