@@ -105,6 +105,8 @@ Summary: 3/5 automated checks pass, 1 for a human to check
 Action Required:
   Fix: C-01.2 and C-01.3
   Then run tiers verify S-01 again
+
+Written by the checks, no change to the sources: sleep.pid
 `
 
 const s01Passing = `Verification Results — Slice S-01: Answer Service (<time>)
@@ -174,8 +176,13 @@ The latest run (<time>) passed, but since then ${changed}.
 Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
 `
 
-/** The run of S-01 with `--timeout 1` and answer.txt holding 41, as JSON, YAML and the status file give it. */
-function failingRun(head: string) {
+/**
+ * The run of S-01 with `--timeout 1` and answer.txt holding 41, as JSON, YAML
+ * and the status file give it; `written` are the files the checks of its
+ * `tiers verify` wrote (S-01’s own `sleep.pid`, and those of other slices
+ * run with it).
+ */
+function failingRun(head: string, written = ['sleep.pid']) {
   const command = {level: 'behavioral', method: 'bash', contract: 'C-01'} as const
   return {
     verification_run: {
@@ -185,7 +192,8 @@ function failingRun(head: string) {
       git_head: head,
       worktree: expect.stringMatching(/^[\da-f]{64}$/),
       contracts_hash: expect.stringMatching(/^sha256:[\da-f]{64}$/),
-      timeout_seconds: 1
+      timeout_seconds: 1,
+      written_by_checks: written
     },
     results: [
       {
@@ -330,6 +338,8 @@ Summary: 3/4 automated checks pass
 Action Required:
   Fix: C-03.1
   Then run tiers verify S-03 again
+
+Written by the checks, no change to the sources: cache.log, grandchild.pid, sleep.pid
 `)
     const status = await readStatus(folder)
     expect(Object.keys(status.slices)).toEqual(['S-01', 'S-02', 'S-03'])
@@ -418,7 +428,7 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
       // C-03.2 sets its own 5 s, so `sleep 2` passes under --timeout 1.
       ['S-03', {total: 4, pass: 3, fail: 0, timeout: 1, manual: 0}, false]
     ])
-    expect(data.runs[0]).toEqual(failingRun(head))
+    expect(data.runs[0]).toEqual(failingRun(head, ['cache.log', 'grandchild.pid', 'sleep.pid']))
     expect(new Set(data.runs.map((entry: any) => entry.verification_run.worktree)).size).toBe(1)
     expect((await readStatus(folder)).slices).toEqual(Object.fromEntries(data.runs.map((entry: any) => [entry.verification_run.slice, entry])))
 
@@ -487,7 +497,8 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     expect(isRunning(await readPid(folder, 'sleep.pid'))).toBe(false)
 
     const status = await readStatus(folder)
-    expect(status).toEqual({version: 1, slices: {'S-01': failingRun(head)}})
+    // `sleep.pid`, which the checks created, is theirs: the next run may write it again.
+    expect(status).toEqual({version: 1, slices: {'S-01': failingRun(head)}, check_outputs: ['sleep.pid']})
     const timeout = status.slices['S-01'].results[4]
     expect(timeout.duration_ms).toBeGreaterThanOrEqual(1000)
     // Had the group lived on, the output pipes would have stayed open until `sleep 2` ended.

@@ -35,7 +35,18 @@ const safeConfig = ['-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=fal
  * are killed. Git reading a FIFO (`.gitignore`, `.git/info/exclude`)
  * waits for a writer that never comes: the time limit ends it.
  */
-export function runGit(cwd: string, args: readonly string[], {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024} = {}): Promise<string> {
+export async function runGit(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<string> {
+  return (await runGitBytes(cwd, args, options)).toString('utf8')
+}
+
+/** How a git call is bounded. */
+export interface GitCallOptions {
+  timeoutMs?: number
+  maxBytes?: number
+}
+
+/** `runGit`, giving git’s standard output as the bytes it wrote: a diff of a file that is not UTF-8 is hashed as it is. */
+export function runGitBytes(cwd: string, args: readonly string[], {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024}: GitCallOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C'}
     delete env.GIT_EXTERNAL_DIFF
@@ -86,7 +97,7 @@ export function runGit(cwd: string, args: readonly string[], {timeoutMs = gitTim
           const said = stderr.trim().split('\n')[0] ?? ''
           return reject(new GitError(args, `failed (${signal ? `killed by ${signal}` : `exit code ${code}`}${said ? `: ${said}` : ''})`, code, stderr))
         }
-        resolve(Buffer.concat(chunks).toString('utf8'))
+        resolve(Buffer.concat(chunks))
       }
       // What git wrote before it ended is still in the pipes: read it, but wait no longer than they stay open by themselves.
       const open = [child.stdout, child.stderr].filter((stream) => !stream.readableEnded)

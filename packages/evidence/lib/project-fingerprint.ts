@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type {Project} from '@verification-tiers/project'
-import {projectTestCommand, stateFolder} from '@verification-tiers/runtime'
+import {projectFreshnessExclude, projectTestCommand, stateFolder} from '@verification-tiers/runtime'
 import {sourceFingerprint} from './fingerprint.js'
 import type {SourceFingerprint} from './fingerprint.js'
 
@@ -9,8 +9,15 @@ export function projectRoot(project: Project): string {
   return path.dirname(path.resolve(project.dir))
 }
 
-/** The sources as they are now, leaving out tiers’ own state (which runs and responses write). */
+/**
+ * The sources as they are now, leaving out tiers’ own state (which runs and
+ * responses write), what the project’s `freshness.exclude` names, and the
+ * default output folders of the files git does not track.
+ */
 export function projectFingerprint(project: Project): Promise<SourceFingerprint> {
   const root = projectRoot(project)
-  return sourceFingerprint(root, [path.relative(root, path.join(path.resolve(project.dir), stateFolder)) || '.'], {command: projectTestCommand(project.config)})
+  return sourceFingerprint(root, [path.relative(root, path.join(path.resolve(project.dir), stateFolder)) || '.'], {
+    command: projectTestCommand(project.config),
+    freshnessExclude: projectFreshnessExclude(project.config)
+  })
 }

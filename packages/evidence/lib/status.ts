@@ -35,6 +35,10 @@ export interface VerificationRun {
     timeout_seconds: number
     /** Why the run proves nothing of the sources (they changed while it ran, or could not be fingerprinted); absent or `null` when it does. */
     unproven?: string | null
+    /** What the fingerprint left out (the defaults, `freshness.exclude`), each the highest folder (ending in `/`) or file; absent when nothing. */
+    left_out?: string[]
+    /** Files the checks wrote during the run: new ones, and those earlier runs’ checks created; absent when none. */
+    written_by_checks?: string[]
   }
   results: CheckResult[]
   summary: {total: number; pass: number; fail: number; timeout: number; manual: number}
@@ -46,6 +50,12 @@ export interface VerificationStatus {
   version: 1
   /** By slice id, without a prototype: a slice `__proto__` or `constructor` is a key like any other. */
   slices: Record<string, VerificationRun>
+  /**
+   * Files git does not track (any file, outside git) that the checks of a
+   * run created and that are still there: a later run takes a change to
+   * one while its checks run as theirs, not as an edit. Absent when none.
+   */
+  check_outputs?: string[]
 }
 
 /** Path of the status file in a project folder. */
@@ -60,6 +70,10 @@ const statusKind: JsonFileKind<VerificationStatus> = {
     const status = value as Partial<VerificationStatus> | null
     if (status?.version !== 1 || typeof status.slices !== 'object' || status.slices === null) {
       throw new FileReadError(file, 'Unexpected content, expected a verification status with `version: 1` and `slices`')
+    }
+    const outputs = status.check_outputs
+    if (outputs !== undefined && !(Array.isArray(outputs) && outputs.every((file) => typeof file === 'string'))) {
+      throw new FileReadError(file, 'Unexpected `check_outputs`, expected a list of paths')
     }
     for (const [slice, run] of Object.entries(status.slices)) {
       if (!Array.isArray((run as Partial<VerificationRun>)?.results) || typeof (run as Partial<VerificationRun>).all_automated_pass !== 'boolean') {
@@ -77,10 +91,34 @@ export async function readVerificationStatus(dir: string): Promise<VerificationS
   return Object.keys(status.slices).length === 0 ? null : status
 }
 
-/** Record runs as the latest of their slices, under a lock, atomically. */
-export async function recordRuns(dir: string, runs: readonly VerificationRun[]): Promise<void> {
+/**
+ * The files earlier runs’ checks created (`check_outputs`), from the status
+ * file; none when there is no status file, or one that cannot be read (its
+ * `FileReadError` comes when a run is recorded, as before).
+ */
+export async function readCheckOutputs(dir: string): Promise<Set<string>> {
+  try {
+    return new Set((await readJsonFile(statusPath(dir), statusKind)).check_outputs ?? [])
+  } catch (error) {
+    if (error instanceof FileReadError) return new Set()
+    throw error
+  }
+}
+
+/** What a run learnt of the files its checks write: those created (`add`), and known ones no longer there (`drop`). */
+export interface CheckOutputs {
+  add: readonly string[]
+  drop: readonly string[]
+}
+
+/** Record runs as the latest of their slices, and what they learnt of the checks’ outputs, under a lock, atomically. */
+export async function recordRuns(dir: string, runs: readonly VerificationRun[], outputs: CheckOutputs = {add: [], drop: []}): Promise<void> {
   await updateJsonFile(statusPath(dir), statusKind, (status) => {
     for (const run of runs) status.slices[run.verification_run.slice] = run
+    const drop = new Set(outputs.drop)
+    const kept = [...new Set([...(status.check_outputs ?? []), ...outputs.add])].filter((file) => !drop.has(file)).sort()
+    if (kept.length > 0) status.check_outputs = kept
+    else delete status.check_outputs
   })
 }
 
@@ -98,7 +136,7 @@ export type Freshness =
   | {state: 'stale'; run: VerificationRun; changed: string[]}
 
 /** Judge the latest run of a slice against what the sources and contracts are now. */
-export function judgeFreshness(run: VerificationRun | undefined, now: Omit<SourceFingerprint, 'unproven'> & {unproven?: string | null; contractsHash: string}): Freshness {
+export function judgeFreshness(run: VerificationRun | undefined, now: Pick<SourceFingerprint, 'gitHead' | 'worktree'> & {unproven?: string | null; contractsHash: string}): Freshness {
   if (!run) return {state: 'missing'}
   const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
   if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}
@@ -106,7 +144,8 @@ export function judgeFreshness(run: VerificationRun | undefined, now: Omit<Sourc
   const seen = run.verification_run
   // A fingerprint that proves nothing, then or now, matches nothing.
   if (seen.unproven) changed.push(seen.unproven)
-  if (now.unproven) changed.push(now.unproven)
+  // The same reason then and now is said once.
+  if (now.unproven && now.unproven !== seen.unproven) changed.push(now.unproven)
   if (changed.length > 0) return {state: 'stale', run, changed}
   if (seen.contracts_hash !== now.contractsHash) changed.push('the contracts changed')
   if (seen.git_head !== now.gitHead) changed.push(`git HEAD moved (${short(seen.git_head)} → ${short(now.gitHead)})`)

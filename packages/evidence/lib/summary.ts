@@ -28,3 +28,20 @@ export function renderVerificationSummary(run: VerificationRun): string {
     failed: run.results.filter((result) => result.status === 'fail' || result.status === 'timeout').map((result) => result.criterion_id)
   })
 }
+
+/** The files of a note: the first ten, and how many more. */
+function listed(files: readonly string[]): string {
+  return files.length > 10 ? `${files.slice(0, 10).join(', ')}, and ${files.length - 10} more` : files.join(', ')
+}
+
+/**
+ * What a run’s fingerprint left out and what its checks wrote, a line each
+ * (`''` when neither): the same for every slice of one `tiers verify`.
+ */
+export function renderFingerprintNotes(run: VerificationRun): string {
+  const {left_out: leftOut = [], written_by_checks: written = []} = run.verification_run
+  const lines: string[] = []
+  if (leftOut.length > 0) lines.push(`Left out of the fingerprint (the defaults and \`freshness.exclude\`): ${listed(leftOut)}`)
+  if (written.length > 0) lines.push(`Written by the checks, no change to the sources: ${listed(written)}`)
+  return lines.join('\n')
+}

@@ -6,7 +6,8 @@ import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {projectTestCommand} from '@verification-tiers/runtime'
-import type {SourceFingerprint} from './fingerprint.js'
+import {compareFingerprints, goneOutputs} from './fingerprint.js'
+import type {SourceChanges, SourceFingerprint} from './fingerprint.js'
 import {InterruptedError} from './interrupted.js'
 import {projectFingerprint, projectRoot} from './project-fingerprint.js'
 import {contractLintCacheFile, lintContractTexts} from './lint-contracts.js'
@@ -15,7 +16,7 @@ import type {LintNote} from './lint-in-worker.js'
 import {stopAllGroups} from './process-groups.js'
 import {runCommand} from './run-command.js'
 import type {CommandResult} from './run-command.js'
-import {recordRuns, summarize} from './status.js'
+import {readCheckOutputs, recordRuns, summarize} from './status.js'
 import type {CheckResult, VerificationRun} from './status.js'
 
 export interface VerifyOptions {
@@ -62,11 +63,28 @@ export function checkEnvironment(allow: readonly string[] | null | undefined, en
   return kept
 }
 
-/** The fingerprint before the checks, marked unproven when the one after differs (or either is). */
-function sameSources(before: SourceFingerprint, after: SourceFingerprint): SourceFingerprint {
-  if (before.unproven || after.unproven) return {...before, unproven: before.unproven ?? after.unproven}
-  if (before.gitHead !== after.gitHead || before.worktree !== after.worktree) return {...before, unproven: 'the sources changed while the checks ran'}
-  return before
+/** The files shown in a message: the first five, and how many more. */
+function some(items: readonly string[]): string {
+  return items.length > 5 ? `${items.slice(0, 5).join(', ')}, and ${items.length - 5} more` : items.join(', ')
+}
+
+/** Why a run proves nothing when `changed` (`<path> edited`, `<path> removed`, `git HEAD moved`) changed while its checks ran. */
+export function changedWhileChecksRan(changed: readonly string[]): string {
+  const files = changed.filter((item) => item !== 'git HEAD moved').length
+  const hint = files === 0 ? '' : `; if the checks write ${files === 1 ? 'it' : 'them'} themselves, name ${files === 1 ? 'it' : 'them'} in \`freshness.exclude\``
+  return `the sources changed while the checks ran (${some(changed)}${hint})`
+}
+
+/**
+ * The sources a run proves, from the fingerprints before and after its
+ * checks: the one after, marked unproven when either is or when something
+ * changed that the checks did not write; with the files the checks wrote
+ * (new ones, and `known` ones written again), which are no change.
+ */
+function afterChecks(before: SourceFingerprint, after: SourceFingerprint, known: ReadonlySet<string>): {fingerprint: SourceFingerprint; changes: SourceChanges} {
+  if (before.unproven || after.unproven) return {fingerprint: {...(before.unproven ? before : after), unproven: before.unproven ?? after.unproven}, changes: {changed: [], created: [], rewritten: []}}
+  const changes = compareFingerprints(before, after, known)
+  return {fingerprint: {...after, unproven: changes.changed.length > 0 ? changedWhileChecksRan(changes.changed) : null}, changes}
 }
 
 /**
@@ -82,9 +100,13 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
   checkTimeouts(slices)
   // The sources before any command runs, compared after the last: an edit
   // made while the checks ran was not checked, so the run proves nothing.
+  // A file the checks of an earlier run created is theirs to write again.
+  const known = await readCheckOutputs(project.dir)
   const before = await projectFingerprint(project)
   const {sliceRuns, lint} = await whileChecksRun((signal) => runChecks(project, slices, options, timeoutSeconds, signal), options.signal)
-  const fingerprint = sameSources(before, await projectFingerprint(project))
+  const after = await projectFingerprint(project)
+  const {fingerprint, changes} = afterChecks(before, after, known)
+  const written = [...new Set([...changes.created, ...changes.rewritten])].sort()
   const runs: VerificationRun[] = []
   for (const {slice, context, results, timestamp} of sliceRuns) {
     const summary = summarize(results)
@@ -98,14 +120,16 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
         contracts_hash: context.contractsHash,
         timeout_seconds: timeoutSeconds,
         // Kept only when set: a run that proves its sources reads as it always did.
-        ...(fingerprint.unproven ? {unproven: fingerprint.unproven} : {})
+        ...(fingerprint.unproven ? {unproven: fingerprint.unproven} : {}),
+        ...(fingerprint.leftOut.length > 0 ? {left_out: fingerprint.leftOut} : {}),
+        ...(written.length > 0 ? {written_by_checks: written} : {})
       },
       results,
       summary,
       all_automated_pass: summary.fail === 0 && summary.timeout === 0
     })
   }
-  await recordRuns(project.dir, runs)
+  await recordRuns(project.dir, runs, {add: changes.created, drop: after.unproven ? [] : goneOutputs(known, after)})
   // Kept only once the run is: a run that could not be recorded leaves nothing behind.
   await (await lint)?.save()
   return runs

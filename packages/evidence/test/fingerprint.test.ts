@@ -43,27 +43,40 @@ async function repository(): Promise<string> {
 const fingerprint = (folder: string) => sourceFingerprint(folder, exclude)
 
 describe.concurrent('sourceFingerprint', () => {
-  it('outside git, hashes the test command and the files it names, nothing else', async ({expect}) => {
+  it('outside git, hashes the test command and every file of the tree, but the default output folders, which it lists', async ({expect}) => {
     const folder = await tempFolder()
     await fs.writeFile(path.join(folder, 'file.txt'), 'x')
     await fs.writeFile(path.join(folder, 'check.sh'), 'exit 0\n')
     const outside = (command: string) => sourceFingerprint(folder, exclude, {command})
     const first = await outside('sh check.sh --quiet')
-    expect(first).toEqual({gitHead: null, worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null})
+    expect(first).toEqual({gitHead: null, worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null, leftOut: [], files: expect.any(Map)})
+    expect([...first.files.keys()]).toEqual(['check.sh', 'file.txt'])
     expect(await outside('sh check.sh --quiet')).toEqual(first)
-    // A file the command does not name is not its business.
+    // A file the command does not name is a source all the same.
     await fs.writeFile(path.join(folder, 'file.txt'), 'y')
-    expect(await outside('sh check.sh --quiet')).toEqual(first)
-    expect((await outside('sh check.sh')).worktree).not.toBe(first.worktree)
-    await fs.writeFile(path.join(folder, 'check.sh'), 'exit 1\n')
-    expect((await outside('sh check.sh --quiet')).worktree).not.toBe(first.worktree)
+    const edited = await outside('sh check.sh --quiet')
+    expect(edited.worktree).not.toBe(first.worktree)
+    expect((await outside('sh check.sh')).worktree).not.toBe(edited.worktree)
+    // Installed packages, build output and tiers’ own state are left out; the first two are listed.
+    await fs.mkdir(path.join(folder, 'node_modules', 'x'), {recursive: true})
+    await fs.writeFile(path.join(folder, 'node_modules', 'x', 'index.js'), 'x')
+    await fs.mkdir(path.join(folder, 'packages', 'a', 'dist'), {recursive: true})
+    await fs.writeFile(path.join(folder, 'packages', 'a', 'dist', 'a.js'), 'a')
+    await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
+    await fs.writeFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), '{}')
+    const outputs = await outside('sh check.sh --quiet')
+    expect(outputs).toEqual({...edited, leftOut: ['node_modules/', 'packages/a/dist/']})
+    // What `freshness.exclude` names too.
+    const named = await sourceFingerprint(folder, exclude, {command: 'sh check.sh --quiet', freshnessExclude: ['*.txt']})
+    expect(named.leftOut).toEqual(['file.txt', 'node_modules/', 'packages/a/dist/'])
+    expect([...named.files.keys()]).toEqual(['check.sh'])
   })
 
   it('gives HEAD and the hash of nothing for a clean checkout, the same each time', async ({expect}) => {
     const folder = await repository()
     const {stdout} = await git(folder, 'rev-parse', 'HEAD')
     const first = await fingerprint(folder)
-    expect(first).toEqual({gitHead: stdout.trim(), worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null})
+    expect(first).toEqual({gitHead: stdout.trim(), worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null, leftOut: [], files: new Map()})
     expect(await fingerprint(folder)).toEqual(first)
   })
 
@@ -105,19 +118,45 @@ describe.concurrent('sourceFingerprint', () => {
     expect((await fingerprint(folder)).worktree).not.toBe(added.worktree)
   })
 
-  it('ignores ignored files and the excluded folder of tiers’ state', async ({expect}) => {
+  it('sees ignored files as any other, but leaves out the excluded folder of tiers’ state and the default output folders', async ({expect}) => {
     const folder = await repository()
-    await fs.writeFile(path.join(folder, '.gitignore'), '*.log\n')
+    await fs.writeFile(path.join(folder, '.gitignore'), '*.log\nnode_modules/\n')
     await git(folder, 'add', '.gitignore')
     await git(folder, 'commit', '-q', '-m', 'ignore logs')
     const clean = await fingerprint(folder)
-    await fs.writeFile(path.join(folder, 'run.log'), 'noise\n')
     await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
     await fs.writeFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), '{}\n')
-    expect(await fingerprint(folder)).toEqual(clean)
+    await fs.mkdir(path.join(folder, 'node_modules', 'x'), {recursive: true})
+    await fs.writeFile(path.join(folder, 'node_modules', 'x', 'index.js'), 'x\n')
+    expect(await fingerprint(folder)).toEqual({...clean, leftOut: ['node_modules/']})
+    // An ignored file is a source like any other.
+    await fs.writeFile(path.join(folder, 'run.log'), 'noise\n')
+    const logged = await fingerprint(folder)
+    expect(logged.worktree).not.toBe(clean.worktree)
+    expect([...logged.files.keys()]).toEqual(['run.log'])
     // The rest of `.greenlight` is a source like any other.
     await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '# Contracts\n')
-    expect((await fingerprint(folder)).worktree).not.toBe(clean.worktree)
+    expect((await fingerprint(folder)).worktree).not.toBe(logged.worktree)
+  })
+
+  it('leaves out what `freshnessExclude` names, tracked or not, and lists it', async ({expect}) => {
+    const folder = await repository()
+    await fs.mkdir(path.join(folder, 'reports'))
+    await fs.writeFile(path.join(folder, 'reports', 'old.xml'), '<old/>\n')
+    await git(folder, 'add', '-A')
+    await git(folder, 'commit', '-q', '-m', 'a report')
+    const named = (at: string) => sourceFingerprint(at, exclude, {freshnessExclude: ['reports/', '*.xml']})
+    const clean = await named(folder)
+    await fs.writeFile(path.join(folder, 'reports', 'old.xml'), '<edited/>\n')
+    await fs.writeFile(path.join(folder, 'reports', 'new.xml'), '<new/>\n')
+    await fs.writeFile(path.join(folder, 'src', 'junit.xml'), '<new/>\n')
+    expect(await named(folder)).toEqual({...clean, leftOut: ['reports/', 'src/junit.xml']})
+    await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
+    expect((await named(folder)).worktree).not.toBe(clean.worktree)
+    // An exclusion that is none proves nothing, naming it.
+    expect((await sourceFingerprint(folder, exclude, {freshnessExclude: ['!keep']})).unproven).toBe(
+      'the sources cannot be fingerprinted: Unexpected `"!keep"` (a leading `!`: nothing left out can be taken back in) in `freshness.exclude`, expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+    )
   })
 
   it('moves HEAD with a commit, even an empty one', async ({expect}) => {
@@ -136,7 +175,7 @@ describe.concurrent('sourceFingerprint', () => {
     await fs.writeFile(path.join(folder, 'app.txt'), 'one\n')
     await git(folder, 'add', 'app.txt')
     const staged = await fingerprint(folder)
-    expect(staged).toEqual({gitHead: null, worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null})
+    expect(staged).toMatchObject({gitHead: null, worktree: expect.stringMatching(/^[\da-f]{64}$/), unproven: null})
     await fs.writeFile(path.join(folder, 'app.txt'), 'two\n')
     const once = await fingerprint(folder)
     expect(once.worktree).not.toBe(staged.worktree)
@@ -190,7 +229,13 @@ describe.concurrent('sourceFingerprint', () => {
     const folder = await repository()
     await fs.rm(path.join(folder, 'src', 'app.txt'))
     await run('mkfifo', [path.join(folder, 'src', 'app.txt')])
-    expect(await fingerprint(folder)).toEqual({gitHead: null, worktree: null, unproven: expect.stringMatching(/^the sources cannot be fingerprinted: `git diff` failed \(exit code 128: .*src\/app\.txt.*\)$/)})
+    expect(await fingerprint(folder)).toEqual({
+      gitHead: null,
+      worktree: null,
+      unproven: expect.stringMatching(/^the sources cannot be fingerprinted: `git diff` failed \(exit code 128: .*src\/app\.txt.*\)$/),
+      leftOut: [],
+      files: new Map()
+    })
     const other = await repository()
     await fs.writeFile(path.join(other, '.git', 'info', 'attributes'), '* diff=broken\n')
     await git(other, 'config', 'diff.broken.textconv', 'false')
@@ -203,11 +248,14 @@ describe.concurrent('sourceFingerprint', () => {
     expect((await fingerprint(other)).worktree).not.toBe(edited.worktree)
   })
 
-  it('proves nothing when a git call outlives its time limit (a FIFO read as .gitignore)', async ({expect, skip}) => {
+  it('proves nothing when a git call outlives its time limit (a FIFO read as .git/info/exclude); reads no .gitignore (a FIFO there is no hang)', async ({expect, skip}) => {
     if (process.platform === 'win32') return skip('no FIFOs')
     const folder = await repository()
     await run('mkfifo', [path.join(folder, 'src', '.gitignore')])
+    expect((await sourceFingerprint(folder, exclude, {timeoutMs: 500})).unproven).toBe(null)
+    await fs.rm(path.join(folder, '.git', 'info', 'exclude'), {force: true})
+    await run('mkfifo', [path.join(folder, '.git', 'info', 'exclude')])
     const result = await sourceFingerprint(folder, exclude, {timeoutMs: 500})
-    expect(result).toEqual({gitHead: null, worktree: null, unproven: expect.stringMatching(/^the sources cannot be fingerprinted: `git ls-files` took longer than 0\.5 s and was stopped$/)})
+    expect(result).toEqual({gitHead: null, worktree: null, unproven: 'the sources cannot be fingerprinted: `git diff` took longer than 0.5 s and was stopped', leftOut: [], files: new Map()})
   })
 })

@@ -14,7 +14,8 @@ const require = createRequire(import.meta.url)
 
 /** The keys tiers reads, by the object they are in (`''`: the file’s top level). */
 export const configKeys: Readonly<Record<string, readonly string[]>> = {
-  '': ['test', 'workflow', 'verification', 'tasks'],
+  '': ['test', 'workflow', 'verification', 'tasks', 'freshness'],
+  freshness: ['exclude'],
   tasks: ['optional'],
   test: ['command'],
   verification: ['default'],

@@ -2,6 +2,7 @@ import {rejectionThreshold} from '@verification-tiers/protocol'
 import isRecord from 'is-plain-obj'
 import {findDuplicateKey, findMisspeltKey} from './config-keys.js'
 import {FileReadError} from './file-error.js'
+import {excludePatternProblem, freshnessExcludeRule} from './freshness.js'
 import {jsonPlace, parseJsonText} from './json-file.js'
 import {inputLimits, readInputFile} from './read-input.js'
 import type {ProjectConfig} from './report.js'
@@ -16,7 +17,9 @@ export interface ReadConfig {
  * Read a project’s `config.json` (optional: none is `{}`). What `tiers` reads
  * of it must have the right type: the file an object, `workflow` and `test`
  * objects, `workflow.rejection_threshold` a whole number of 1 or more,
- * `test.command` a string that is not blank; anything else is a
+ * `test.command` a string that is not blank, `freshness` an object and
+ * `freshness.exclude` a list of paths or names to leave out of the
+ * fingerprint (see `excludePatternProblem`); anything else is a
  * `FileReadError` naming the file, the line and column of the value and what
  * was expected. So is a key given twice in any object, and a near miss of a
  * key tiers reads where that key is missing (`"commnad"`, `"tests"`,
@@ -32,19 +35,22 @@ export async function readProjectConfig(file: string): Promise<ReadConfig> {
 /** Parse and check the text of a `config.json` (see `readProjectConfig`). */
 export function parseProjectConfig(file: string, text: string): ReadConfig {
   const value = parseJsonText(file, text)
-  const fail = (path: string[], reason: string) => new FileReadError(file, reason, jsonPlace(text, path))
+  const fail = (path: Array<string | number>, reason: string) => new FileReadError(file, reason, jsonPlace(text, path))
   const duplicate = findDuplicateKey(text)
   if (duplicate) {
     const where = duplicate.path.length > 0 ? ` in \`${duplicate.path.join('.')}\`` : ''
     throw new FileReadError(file, `Unexpected second \`${duplicate.key}\`${where}, expected each key once: JSON keeps only the last one`, duplicate.place)
   }
   if (!isRecord(value)) throw fail([], `Unexpected ${describe(value)}, expected an object of settings, such as \`{"test": {"command": "npm test"}}\``)
-  const {workflow, test} = value
+  const {workflow, test, freshness} = value
   if (workflow !== undefined && !isRecord(workflow)) {
     throw fail(['workflow'], `Unexpected \`workflow\` ${describe(workflow)}, expected an object, such as \`{"rejection_threshold": 3}\``)
   }
   if (test !== undefined && !isRecord(test)) {
     throw fail(['test'], `Unexpected \`test\` ${describe(test)}, expected an object, such as \`{"command": "npm test"}\``)
+  }
+  if (freshness !== undefined && !isRecord(freshness)) {
+    throw fail(['freshness'], `Unexpected \`freshness\` ${describe(freshness)}, expected an object, such as \`{"exclude": ["reports/"]}\``)
   }
   const misspelt = findMisspeltKey(value)
   if (misspelt) {
@@ -58,6 +64,16 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
   if (typeof command === 'string' && command.trim() === '') {
     throw fail(['test', 'command'], `Unexpected empty \`test.command\`, expected the project’s test command, such as \`npm test\`, or no \`command\` key to run none`)
   }
+  const exclude = freshness?.exclude
+  if (exclude !== undefined && !Array.isArray(exclude)) {
+    throw fail(['freshness', 'exclude'], `Unexpected \`freshness.exclude\` ${describe(exclude)}, expected a list of what to leave out of the fingerprint, such as \`["reports/", "*.xml"]\``)
+  }
+  for (const [index, entry] of (exclude ?? []).entries()) {
+    const problem = typeof entry === 'string' ? excludePatternProblem(entry) : describe(entry)
+    if (!problem) continue
+    const what = typeof entry === 'string' ? `\`${JSON.stringify(entry)}\` (${problem})` : describe(entry)
+    throw fail(['freshness', 'exclude', index], `Unexpected ${what} in \`freshness.exclude\`, expected ${freshnessExcludeRule}`)
+  }
   const threshold = workflow?.rejection_threshold
   if (threshold !== undefined && !(typeof threshold === 'number' && Number.isSafeInteger(threshold) && threshold >= 1)) {
     throw fail(['workflow', 'rejection_threshold'], `Unexpected \`workflow.rejection_threshold\` ${JSON.stringify(threshold)}, expected a whole number of 1 or more`)
@@ -69,6 +85,12 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
 export function projectTestCommand(config: ProjectConfig): string | null {
   const command = (config as {test?: {command?: unknown}}).test?.command
   return typeof command === 'string' && command.trim() !== '' ? command : null
+}
+
+/** What the project leaves out of the fingerprint besides the defaults (`freshness.exclude`, checked by `parseProjectConfig`). */
+export function projectFreshnessExclude(config: ProjectConfig): string[] {
+  const exclude = (config as {freshness?: {exclude?: unknown}}).freshness?.exclude
+  return Array.isArray(exclude) ? exclude.filter((entry): entry is string => typeof entry === 'string') : []
 }
 
 /** A JSON value as messages name it: `` `null` ``, `` number `5` ``, `a list`. */

@@ -1,4 +1,4 @@
-import {projectProblems, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
+import {projectProblems, renderFingerprintNotes, renderVerificationSummary, verifySlices} from '@verification-tiers/evidence'
 import type {CheckProgress} from '@verification-tiers/evidence'
 import {findSlice, loadProject} from '@verification-tiers/project'
 import {exitCodes, UserError} from '../errors.js'
@@ -28,8 +28,10 @@ export const verify: Command = async (input) => {
   const problems = projectProblems(project)
   const passed = runs.every((run) => run.all_automated_pass) && problems.length === 0
   const unread = problems.length === 0 ? [] : [`Not read or not matched (${problems.length}; nothing passes until each is resolved):\n${problems.map((line) => `  ${line}`).join('\n')}`]
+  // Every run of one `tiers verify` shares its fingerprint: what it left out and what the checks wrote, said once.
+  const notes = runs[0] ? renderFingerprintNotes(runs[0]) : ''
   return {
-    text: [...runs.map(renderVerificationSummary), ...unread].join('\n\n'),
+    text: [...runs.map(renderVerificationSummary), ...(notes ? [notes] : []), ...unread].join('\n\n'),
     // One slice’s data is its run as the status file keeps it, and what could not be read when there is any.
     data: id ? {...runs[0], ...(problems.length > 0 ? {problems} : {})} : {runs, problems, all_automated_pass: passed},
     warnings: warningsOf(project),
