@@ -1,4 +1,6 @@
 import type {Heading, Nodes, Root, RootContent} from 'mdast'
+// micromark made linear in the number of lists (see `contracts/lib/edit-map.ts`), before anything parses.
+import '@verification-tiers/contracts/edit-map'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'

@@ -1,4 +1,7 @@
 import type {Root} from 'mdast'
+// micromark made linear in the number of lists (see `contracts/lib/edit-map.ts`): every rule, so every preset, loads
+// this module before remark parses a file.
+import '@verification-tiers/contracts/edit-map'
 import {analyzeContracts} from '@verification-tiers/contracts'
 export {inlineCode} from '@verification-tiers/contracts'
 import type {ContractAnalysis} from '@verification-tiers/contracts'

@@ -2,10 +2,15 @@ import {Worker} from 'node:worker_threads'
 import type {ContractAnalysis, ReadOptions} from '@verification-tiers/contracts'
 import type {FolderGraph} from '@verification-tiers/graph'
 import {firstLine, ProjectError} from './errors.js'
+import {describeShape, markdownShape} from './markdown-shape.js'
+import type {MarkdownShape} from './markdown-shape.js'
 
 /** Seconds a contract file or `GRAPH.md` may take to parse (`TIERS_PARSE_TIMEOUT` sets another). */
 export const defaultParseSeconds = 10
 export const parseTimeoutVariable = 'TIERS_PARSE_TIMEOUT'
+/** Seconds the contract files and `GRAPH.md` of one load may take to parse in all (`TIERS_PARSE_TOTAL_TIMEOUT` sets another). */
+export const defaultTotalParseSeconds = 30
+export const totalParseTimeoutVariable = 'TIERS_PARSE_TOTAL_TIMEOUT'
 
 /** What the loader sends the worker: one file, a contract file or `GRAPH.md`. */
 export interface ParseRequest {
@@ -20,8 +25,23 @@ export type ParseReply = {analysis: ContractAnalysis} | {graph: FolderGraph} | {
 
 /** The deadline of one file's parse, in seconds: `TIERS_PARSE_TIMEOUT` when it is a number above 0. */
 export function parseSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env[parseTimeoutVariable])
-  return Number.isFinite(value) && value > 0 ? value : defaultParseSeconds
+  return secondsOf(env[parseTimeoutVariable], defaultParseSeconds)
+}
+
+/** The deadline of all the parses of one load, in seconds: `TIERS_PARSE_TOTAL_TIMEOUT` when it is a number above 0. */
+export function totalParseSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  return secondsOf(env[totalParseTimeoutVariable], defaultTotalParseSeconds)
+}
+
+function secondsOf(setting: string | undefined, fallback: number): number {
+  const value = Number(setting)
+  return Number.isFinite(value) && value > 0 ? value : fallback
+}
+
+/** The deadlines of a reader, in seconds: of each file's parse, and of all its parses. */
+export interface ParseDeadlines {
+  file: number
+  total: number
 }
 
 /** Reads contract files and `GRAPH.md`, each under a deadline. */
@@ -34,15 +54,46 @@ export interface ContractReader {
 
 const advice = 'less deeply nested lists, quotes and emphasis, or the contracts split over several files in contracts/'
 
+/** Nesting past which a file's time is its nesting's (a list nested 300 deep takes seconds), not its size's. */
+const deepNesting = 32
+
+/** What a file that took too long should be instead: less deep, else smaller (GRAPH.md: or GRAPH.json), else (`total`) fewer files. */
+function adviceFor(kind: ParseRequest['kind'], shape: MarkdownShape, total: boolean): string {
+  if (shape.depth > deepNesting) return 'lists and quotes nested less deeply'
+  if (kind === 'graph') return 'a smaller GRAPH.md, or the graph in GRAPH.json (read without the markdown parser)'
+  return total ? 'fewer or smaller contract files' : 'a smaller file: the contracts split over several files in contracts/'
+}
+
 /**
- * A contract reader that parses in a worker thread, one file at a time, and
- * ends the worker when a file takes over `seconds` to parse: some markdown
- * (deep nesting, long runs of emphasis markers) takes remark-parse minutes,
-
-
+ * A contract reader that parses in a worker thread, one file at a time,
+ * under two deadlines: each file's parse ends after `file` seconds, and the
+ * reader's parses end `total` seconds after its first began (one load of a
+ * project, its contract files and `GRAPH.md`: the stop hook runs one at
+ * every stop of an agent). Either ends the worker, and is a `ProjectError`
+ * naming the file it ran out in and what the file holds (its size,
+ * contract headings, lists and nesting, as its lines show them), with what
+ * to change. Parsing is linear in a file's size (`contracts/edit-map`), but
+ * some markdown (deep nesting, long runs of emphasis markers) takes
+ * remark-parse minutes.
  */
-export function openContractReader(seconds = parseSeconds()): ContractReader {
+export function openContractReader({file: seconds = parseSeconds(), total = totalParseSeconds()}: Partial<ParseDeadlines> = {}): ContractReader {
   let started: Promise<Worker> | undefined
+  /** When the first file went to the worker (`performance.now()`), and the files parsed since. */
+  let clock: number | undefined
+  const parsed = {files: 0, bytes: 0}
+  /** The file that ran out of time: over its own deadline, or over the reader's (`total`). */
+  const late = ({kind, file, text}: ParseRequest, over: 'file' | 'total') => {
+    const shape = markdownShape(text)
+    const what = describeShape(shape)
+    if (over === 'file') {
+      return new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse (${what}), expected ${adviceFor(kind, shape, false)} (or more seconds in ${parseTimeoutVariable})`)
+    }
+    const before = parsed.files === 0 ? 'before any other file' : `after ${parsed.files} other ${parsed.files === 1 ? 'file' : 'files'} of ${parsed.bytes} bytes`
+    return new ProjectError(
+      file,
+      `Unexpected markdown files that take over ${total} s to parse in all: the time ran out in this one (${what}) ${before}, expected ${adviceFor(kind, shape, true)} (or more seconds in ${totalParseTimeoutVariable}); the files read in time are kept in the contracts cache, for the next run`
+    )
+  }
   const stop = (worker: Worker) => {
     started = undefined
     void worker.terminate()
@@ -55,6 +106,11 @@ export function openContractReader(seconds = parseSeconds()): ContractReader {
       started = undefined
       throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
     })
+    const now = performance.now()
+    clock ??= now
+    const left = total * 1000 - (now - clock)
+    if (left <= 0) throw late(request, 'total')
+    const over = left < seconds * 1000 ? 'total' : 'file'
     worker.ref()
     return new Promise((resolve, reject) => {
       const fail = (error: ProjectError) => {
@@ -62,9 +118,11 @@ export function openContractReader(seconds = parseSeconds()): ContractReader {
         stop(worker)
         reject(error)
       }
-      const timer = setTimeout(() => fail(new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse, expected ${advice}`)), seconds * 1000)
+      const timer = setTimeout(() => fail(late(request, over)), over === 'total' ? left : seconds * 1000)
       const onMessage = (reply: ParseReply) => {
         settle()
+        parsed.files++
+        parsed.bytes += Buffer.byteLength(request.text)
         if ('place' in reply) reject(new ProjectError(reply.place, reply.reason))
         else if ('failure' in reply) reject(new ProjectError(file, `Unexpected markdown the parser cannot read (${reply.failure}), expected ${advice}`))
         else resolve(reply)

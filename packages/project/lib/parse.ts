@@ -1,3 +1,5 @@
+// micromark made linear in the number of lists (see `contracts/lib/edit-map.ts`), before anything parses.
+import '@verification-tiers/contracts/edit-map'
 import {analyzeContracts} from '@verification-tiers/contracts'
 import type {Contract, ContractAnalysis, ReadOptions} from '@verification-tiers/contracts'
 import remarkFrontmatter from 'remark-frontmatter'

@@ -112,9 +112,10 @@ export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptio
     loaded = await loadContracts(dir, cache, parser, graph ? graphNames(graph) : [])
   } finally {
     await parser.close()
+    // Kept even when a file ran out of parse time: the next run does not parse again what this one read.
+    await cache.save()
   }
   const {contracts, problems: fileProblems} = loaded
-  await cache.save()
   // A folder of contract files with none read is a problem, beside the lines that say why: never no project.
   const unread: ProjectProblem[] =
     contracts.length === 0 && !fileProblems.some((problem) => problem.line !== null)
@@ -183,7 +184,12 @@ function problemOf(error: ProjectError): ProjectProblem {
   return place ? {file: place[1]!, line: Number(place[2]), message: error.reason} : {file: error.file, line: null, message: error.reason}
 }
 
-/** The parse worker of one load: started on the first file the cache does not have, for the graph and the contract files alike. */
+/**
+ * The parse worker of one load: started on the first file the cache does not
+ * have, for the graph and the contract files alike, under two deadlines, each
+ * file's and the load's (`contract-reader.ts`); what was read before one ran
+ * out is kept in the cache all the same.
+ */
 interface LazyReader {
   get: () => Promise<ContractReader>
   close: () => Promise<void>

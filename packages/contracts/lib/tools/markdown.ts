@@ -1,4 +1,6 @@
 import type {Root, RootContent} from 'mdast'
+// micromark made linear in the number of lists (see `lib/edit-map.ts`), before anything parses.
+import '../edit-map.js'
 import {gfmTableFromMarkdown} from 'mdast-util-gfm-table'
 import {gfmTable} from 'micromark-extension-gfm-table'
 import remarkFrontmatter from 'remark-frontmatter'
