@@ -12,7 +12,8 @@ const inProcess = ['test/readme-examples.test.ts', 'test/large-and-bad-input.tes
 export default defineConfig({
   test: {
     // The contracts cache of every `tiers` a test starts goes to a folder of
-    // the run, and none runs with the `CLAUDE_PROJECT_DIR` of an agent running the tests.
+    // the run, and none runs with the `CLAUDE_PROJECT_DIR`, the markers (`CLAUDECODE`, …)
+    // or the git identity of an agent or a person running the tests.
     globalSetup: ['test/helpers/user-cache.ts', 'test/helpers/agent-environment.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

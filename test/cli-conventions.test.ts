@@ -15,7 +15,7 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-const known = 'checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init'
+const known = 'checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init'
 
 describe.concurrent('tiers --version', () => {
   it('prints the cli package’s version and exits 0, as -v and after a command', async ({expect}) => {

@@ -146,7 +146,7 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
       stdout:
         JSON.stringify({
           systemMessage:
-            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\n\n${neverVerified('S-01: Campaign Cards')}\n\n${neverVerified('S-02: Currency Formatting')}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${exampleCriteria}`
+            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\n\n${neverVerified('S-01: Campaign Cards')}\n\n${neverVerified('S-02: Currency Formatting')}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${exampleCriteria}`
         }) + '\n',
       // The contracts cache is written, in the user's cache folder.
       stderr: ''

@@ -207,7 +207,7 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
   it('`tiers constructor` and other prototype names are unknown commands (exit 1, one line)', async ({expect}) => {
     const folder = await project()
     const before = await outsideState(folder)
-    const known = 'checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init'
+    const known = 'checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init'
     for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
       expectError(await tiers(folder, name), 1, `Unexpected command \`${name}\`, expected one of: ${known}`)
     }

@@ -15,6 +15,7 @@ import {afterAll, beforeAll, describe, it} from 'vitest'
 import {builtBin, exampleDeprecation as exampleDeprecationText, exampleProject, exampleWarning} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers, verifiedExampleCopies} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
+import {testIdentity} from './helpers/agent-environment.js'
 
 const warningLine =
   exampleWarning
@@ -226,7 +227,10 @@ describe.concurrent('answers a person gives', () => {
         decisionBefore: null,
         escalationsBefore: 0,
         withdrawnAt: expect.any(String),
-        withdrawnRejection: expect.objectContaining({feedback: reply, classification: 'test_gap'})
+        withdrawnRejection: expect.objectContaining({feedback: reply, classification: 'test_gap'}),
+        by: testIdentity,
+        channel: 'terminal',
+        fingerprint: expect.stringMatching(/^sha256:/)
       },
       rejectionCount: 0,
       decision: null,

@@ -127,7 +127,7 @@ const staleIn = (slice: string, why: string | RegExp) =>
   new RegExp(`\\nVERIFICATION STALE — Slice ${literal(slice)}\\n\\nThe latest run \\(\\d{4}-[\\d:.T-]+Z\\) passed, but since then ${typeof why === 'string' ? literal(why) : why.source}\\.\\n`)
 const withoutTimes = (text: string) => text.replace(/The latest run \(\d{4}-[\d:.T-]+Z\)/g, 'The latest run (<time>)')
 const missingOf = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
-const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 /** What the hook says of the verified project (`verifiedCopy`): S-02 was never verified; S-01’s run stands. */
 const s02NeverVerified = {
   decision: 'block',

@@ -121,7 +121,7 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
     expect(checkpoint).toEqual({code: 1, stdout: `${stale}\n\nRun \`tiers verify S-07\`, then \`tiers checkpoint S-07\` again.\n`, stderr: ''})
     expect(await hook(folder, expect)).toEqual({
       decision: 'block',
-      reason: `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${forPerson}`
+      reason: `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${forPerson}`
     })
     // Never “not run”, never “none found”.
     const {reason} = await hook(folder, expect)

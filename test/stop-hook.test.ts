@@ -98,7 +98,7 @@ const criteriaOf = {
 const missingText = (id: string, name: string) =>
   `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
 const staleText = (id: string, name: string, why: string) => `VERIFICATION STALE — Slice ${id}: ${name}\n\nThe latest run (<time>) passed, but since then ${why}.`
-const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 const neverVerified = 'Slice S-01: never verified\nSlice S-02: never verified\nSlice S-03: never verified'
 const notRun = answer({
   decision: 'block',

@@ -58,7 +58,7 @@ async function approve(folder: string, slice: string): Promise<void> {
 }
 
 const file = '.greenlight/CONTRACTS.md'
-const closing = 'A person approves a verify slice at its checkpoint (tiers checkpoint <slice>, then tiers respond <slice> yes) and commits its state (<project>/tiers/<slice>.json).'
+const closing = 'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
 
 describe('tiers ci', () => {
   it('holds the merge while a verify slice has no approval, and passes once a person approved each (through the real bin)', async () => {

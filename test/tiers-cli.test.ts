@@ -12,6 +12,7 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleDeprecation, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
 import {runTiersHere, verifiedExampleCopies} from './helpers/tiers-here.js'
+import {testIdentity} from './helpers/agent-environment.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 
@@ -35,6 +36,11 @@ beforeAll(async () => {
 /** `tiers` in this process: what each command does (the full loop and concurrent runs go through the real bin, `bin`). */
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiersHere(cwd, args)
 const bin = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
+/** The real bin at a terminal (a pseudo-terminal), as the person runs it: what only the person may record. */
+const atTerminal = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args, '', {}, {terminal: true})
+
+/** What every answer and escalation choice of these tests records besides its own fields: the test user, at a terminal, on the slice's contracts. */
+const provenance = {by: testIdentity, channel: 'terminal', fingerprint: expect.stringMatching(/^sha256:[\da-f]{64}$/)}
 
 /** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
 // The example’s `npm test` has no package.json to run in here: stand in a passing test command.
@@ -326,7 +332,8 @@ ${escalationOptionsText}`
   })
 
   it('skips verification (escalate 3): accepted as auto, with the mismatch kept', async () => {
-    const run = await tiers(folder, 'escalate', 'S-01', '3')
+    // The person’s choice, at a terminal: from a pipe, as the agent’s steps above, it is refused.
+    const run = await atTerminal(folder, 'escalate', 'S-01', '3')
     expectOk(
       run,
       `SKIP VERIFICATION — Slice S-01: Campaign Cards
@@ -338,7 +345,7 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
     )
     expectOk(await readStatus(folder), `${status.s01(3, 'accepted-as-auto <time>', 'done')}\n${status.s02()}`)
     const state = await readState(folder, 'S-01')
-    expect(state.escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(state.escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3, ...provenance}])
     expect(state.decision).toEqual({
       status: 'accepted-as-auto',
       at: state.escalations[0].at,
@@ -372,7 +379,7 @@ describe('approval and staleness on S-02', () => {
       rejections: [],
       escalations: [],
       decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []},
-      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}]
+      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance}]
     })
     const after = await tiers(folder, 'status')
     expect(after.code).toBe(0)
@@ -412,7 +419,7 @@ describe('escalation choices and refusals', () => {
     const state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(0)
     expect(state.rejections).toHaveLength(3)
-    expect(state.escalations).toEqual([{choice: '1', decision: 'rescope', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(state.escalations).toEqual([{choice: '1', decision: 'rescope', at: expect.stringMatching(isoTime), rejectionCount: 3, ...provenance}])
     expect(state.decision).toBeNull()
     expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(0, 'undecided', 'checkpoint') + '\n')
     // The rejections before the restart are not routed any more…
@@ -436,7 +443,7 @@ describe('escalation choices and refusals', () => {
     )
     let state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(3)
-    expect(state.escalations).toEqual([{choice: '2', decision: 'pair', at: expect.stringMatching(isoTime), rejectionCount: 3}])
+    expect(state.escalations).toEqual([{choice: '2', decision: 'pair', at: expect.stringMatching(isoTime), rejectionCount: 3, ...provenance}])
     expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(3, 'undecided', 'route') + '\n')
 
     const routed = await tiers(folder, 'route', 'S-01', '3', '--detail', 'Step 1: open /campaigns. Step 2: count three columns.')
@@ -683,8 +690,8 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
       ],
       broken: [],
       problems: [],
@@ -693,6 +700,9 @@ Warnings:
 
     const rejected = json(await tiers(folder, 'respond', 'S-01', 'The grid shows 2 columns', '--json'))
     expect(rejected).toMatchObject({slice: 'S-01', name: 'Campaign Cards', rejectionCount: 1, outcome: 'rejected', recordedAs: 'feedback', threshold: 3, feedback: 'The grid shows 2 columns'})
+    // Who answered, how and on what: the answer as the state file keeps it.
+    expect(rejected.answer).toEqual({reply: 'The grid shows 2 columns', outcome: 'rejection', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance})
+    expect(json(await tiers(folder, 'status', 'S-01', '--json')).slices[0].lastAnswer).toEqual({reply: 'The grid shows 2 columns', outcome: 'rejection', at: rejected.answer.at, ...provenance})
     expect(rejected.options).toBe(rejectionText('The grid shows 2 columns', 1).split('\n\nRejection 1')[0].split('\n\n').slice(1).join('\n\n'))
 
     const routed = json(await tiers(folder, 'route', 'S-01', '3', '--detail', 'three columns', '--json'))
@@ -891,7 +901,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init')
+    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init')
     expectError(option, 1, 'Unexpected option `--bogus`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)')
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
@@ -905,7 +915,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       code: 1,
       stdout: '',
       stderr:
-        'tiers: Unexpected missing command, expected one of: checkpoint, respond, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init (see tiers --help)\n'
+        'tiers: Unexpected missing command, expected one of: checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init (see tiers --help)\n'
     }
     expect(none).toEqual(missing)
     expect(json).toEqual(missing)

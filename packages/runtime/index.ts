@@ -25,9 +25,9 @@ export {
   StateError,
   updateSliceState
 } from './lib/state.js'
-export type {AnswerEntry, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
-export {escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, withdrawAnswer} from './lib/gate.js'
-export type {GateContext, RespondResult, SliceStatus, WithdrawResult} from './lib/gate.js'
+export type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
+export {DecisionPutBackError, escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, withdrawAnswer} from './lib/gate.js'
+export type {GateContext, RespondResult, ShownAnswer, SliceStatus, WithdrawResult} from './lib/gate.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 export {FileReadError} from './lib/file-error.js'
 export type {FilePlace} from './lib/file-error.js'

@@ -58,13 +58,50 @@ export function runProcess(
   })
 }
 
+/** `script` of util-linux, which runs a command under a pseudo-terminal. */
+export const scriptBin = '/usr/bin/script'
+
+/** A word as a POSIX shell reads it back: in single quotes. */
+const shellWord = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`
+
 /**
  * Run the real bin in `cwd` with `input` piped to it. `TIERS_MAX_BLOCKS` and
  * `GITHUB_ACTIONS` (which picks `tiers lint`’s format) are cleared; `env` adds
- * to (or, as `undefined`, removes from) the environment.
+ * to (or, as `undefined`, removes from) the environment. Standard input is a
+ * pipe, as under a coding agent: an approval is refused. With `terminal`, it
+ * is a pseudo-terminal instead (through `script`), as a person’s, which
+ * `input` is typed into; stdout and stderr stay pipes of their own.
  */
-export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
-  return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}})
+export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}, {terminal = false}: {terminal?: boolean} = {}): Promise<Run> {
+  const environment = {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}
+  if (!terminal) return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: environment})
+  return runAtTerminal(cwd, [process.execPath, tiersBin, ...args], {input, env: environment})
+}
+
+/**
+ * Run `command` in `cwd` with a pseudo-terminal as its standard input:
+ * `script` runs it, with what it writes to that terminal (`input` echoed)
+ * thrown away, and its own stdout and stderr passed to it as pipes (file
+ * descriptors 3 and 4), so they are collected as `runProcess` collects them.
+ * `input` is typed into the terminal; then the input ends (Ctrl-D).
+ */
+export function runAtTerminal(cwd: string, command: readonly string[], {input = '', env = {}}: {input?: string; env?: Record<string, string | undefined>} = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const merged: NodeJS.ProcessEnv = {...process.env, ...env}
+    for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
+    const line = `${command.map(shellWord).join(' ')} 1>&3 2>&4`
+    const child = spawn(scriptBin, ['-qec', line, '/dev/null'], {cwd, env: merged, stdio: ['pipe', 'ignore', 'pipe', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    let scriptErrors = ''
+    const [out, err] = [child.stdio[3], child.stdio[4]] as NodeJS.ReadableStream[]
+    out!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    err!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (scriptErrors += chunk))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({code, stdout, stderr: stderr + scriptErrors}))
+    child.stdin!.end(input)
+  })
 }
 
 /**

@@ -19,8 +19,20 @@ import {exampleProject} from './tiers-bin.js'
 import type {Run} from './tiers-bin.js'
 
 interface Cli {
-  main: (argv: readonly string[], io: {stdout: (text: string) => void; stderr: (text: string) => void; report: (text: string) => void; write: (text: string) => void; stdin: (limitBytes: number) => Promise<string>}) => Promise<number>
+  main: (
+    argv: readonly string[],
+    io: {
+      stdout: (text: string) => void
+      stderr: (text: string) => void
+      report: (text: string) => void
+      write: (text: string) => void
+      stdin: (limitBytes: number) => Promise<string>
+      readLine: () => Promise<string | null>
+      terminal: {stdout: null; stderr: boolean; stdin: boolean}
+    }
+  ) => Promise<number>
   readInput: (limitBytes: number, stream: NodeJS.ReadableStream) => Promise<string>
+  readLine: (limitBytes: number | undefined, stream: NodeJS.ReadableStream) => Promise<string | null>
 }
 
 let cli: Promise<Cli> | undefined
@@ -28,8 +40,15 @@ let cli: Promise<Cli> | undefined
 const loadCli = (): Promise<Cli> =>
   (cli ??= Promise.all([import('../../packages/cli/dist/lib/main.js'), import('../../packages/cli/dist/lib/stdin.js')]).then(([main, stdin]) => ({
     main: main.main as Cli['main'],
-    readInput: stdin.readInput as Cli['readInput']
+    readInput: stdin.readInput as Cli['readInput'],
+    readLine: stdin.readLine as Cli['readLine']
   })))
+
+/** How the run is attended: by default, a person at a terminal (standard input is one), as the bin there would be told. */
+export interface HereOptions {
+  /** Standard input is a terminal (default `true`); `false`: a pipe, as under a coding agent or in CI. */
+  terminal?: boolean
+}
 
 let queue: Promise<unknown> = Promise.resolve()
 
@@ -57,13 +76,16 @@ function changeEnvironment(changes: Record<string, string | undefined>): () => v
 
 /**
  * Run `tiers args` in `cwd` in this process, with `input` as its standard
- * input. The same arguments and result as `runTiers`: `TIERS_MAX_BLOCKS` and
+ * input (and its first line as what the person types for `tiers review`).
+ * The same arguments and result as `runTiers`: `TIERS_MAX_BLOCKS` and
  * `GITHUB_ACTIONS` are cleared; `env` adds to (or, as `undefined`, removes
- * from) the environment.
+ * from) the environment. Standard input is a terminal unless `terminal` is
+ * false: a person at a terminal runs it, so an approval is taken (the real
+ * bin under a pipe refuses one: see `runTiers`).
  */
-export function runTiersHere(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> {
+export function runTiersHere(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}, {terminal = true}: HereOptions = {}): Promise<Run> {
   return inTurn(async () => {
-    const {main, readInput} = await loadCli()
+    const {main, readInput, readLine} = await loadCli()
     let stdout = ''
     let stderr = ''
     const restore = changeEnvironment({TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env})
@@ -76,7 +98,9 @@ export function runTiersHere(cwd: string, args: readonly string[], input = '', e
         stderr: (text) => (stderr += format(text) + '\n'),
         report: (text) => (stderr += text),
         write: (text) => (stdout += text),
-        stdin: (limitBytes) => readInput(limitBytes, Readable.from([Buffer.from(input)]))
+        stdin: (limitBytes) => readInput(limitBytes, Readable.from([Buffer.from(input)])),
+        readLine: () => readLine(undefined, Readable.from([Buffer.from(input)])),
+        terminal: {stdout: null, stderr: false, stdin: terminal}
       })
       return {code, stdout, stderr}
     } finally {

@@ -8,9 +8,9 @@ import {exitCodes, firstLine, optionsMessage, quoteArgument, UserError} from './
 import {commandHelp, commandsTaking, flagList, globalHelp, optionsOf} from './help.js'
 import {findOptionProblem} from './options.js'
 import {printable, printableJson} from './printable.js'
-import {readInput} from './stdin.js'
+import {readInput, readLine} from './stdin.js'
 import {expectedInstead} from './suggest.js'
-import type {ReadInput} from './stdin.js'
+import type {ReadInput, ReadLine} from './stdin.js'
 
 /** `tiers --help`: the commands, the options and the exit codes. */
 export const usage = globalHelp()
@@ -26,11 +26,14 @@ export interface Io {
   /** Text for stdout as it is, without a line ending added (default: `stdout` without its last line ending). */
   write?: (text: string) => void
   /**
-   * Which streams are a terminal (default: neither): text for a person (the
+   * Which streams are a terminal (default: none): text for a person (the
    * status table, verify's progress) goes only there; pipes and files get
-   * plain, stable lines.
+   * plain, stable lines. An approval or an escalation choice is taken only
+   * when standard input is one (`stdin`), as a person at a terminal has.
    */
-  terminal?: {stdout: {columns: number} | null; stderr: boolean}
+  terminal?: {stdout: {columns: number} | null; stderr: boolean; stdin?: boolean}
+  /** One line typed at the terminal, for `tiers review` (default: read from standard input). */
+  readLine?: ReadLine
 }
 
 /** `--timeout`: the model’s rule for check timeouts loads only when one is given. */
@@ -131,7 +134,14 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       format,
       terminal: format === 'text' ? (io.terminal?.stdout ?? null) : null,
       progress: io.terminal?.stderr ? (line) => io.stderr(printable(line)) : null,
-      stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes))
+      stdin: io.stdin ?? ((limitBytes) => readInput(limitBytes)),
+      stdinTerminal: io.terminal?.stdin ?? false,
+      // The question goes where text for a person goes: stdout, unless it holds JSON or YAML.
+      ask: async (question) => {
+        const show = format === 'text' ? (io.write ?? io.stdout) : (io.report ?? io.stderr)
+        show(printable(question))
+        return (io.readLine ?? (() => readLine()))()
+      }
     })
     for (const warning of result.warnings) io.stderr(printable(`tiers: warning: ${warning}`))
     // A command whose data has its own `warnings` (report) keeps them in the JSON.

@@ -55,3 +55,50 @@ export function readInput(limitBytes: number, stream: NodeJS.ReadableStream & {d
 export function stopReadingInput(): void {
   process.stdin.destroy()
 }
+
+/** One line typed in answer; `null` when the input ended before anything was typed. */
+export type ReadLine = () => Promise<string | null>
+
+/** The most one typed line may hold. */
+export const lineLimitBytes = 64 * 1024
+
+/**
+ * Read one line of `stream` (default: standard input) as UTF-8 text, without
+ * its line ending: what a person types at a terminal, then Enter. Input that
+ * ends first gives what was typed, or `null` when nothing was. Reading stops
+ * at the line (standard input is then let go, so the process can end), and
+ * past `limitBytes` with an `InputTooLargeError`.
+ */
+export function readLine(limitBytes = lineLimitBytes, stream: NodeJS.ReadableStream & {destroy?: () => void} = process.stdin): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const finish = (settle: () => void) => {
+      stream.off('data', onData)
+      stream.off('end', onEnd)
+      stream.off('error', onError)
+      stream.pause()
+      stream.destroy?.()
+      settle()
+    }
+    const onData = (chunk: Buffer | string) => {
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      const end = bytes.indexOf(0x0a)
+      const kept = end < 0 ? bytes : bytes.subarray(0, end)
+      size += kept.length
+      if (size > limitBytes) return finish(() => reject(new InputTooLargeError(limitBytes)))
+      chunks.push(kept)
+      if (end >= 0) finish(() => resolve(lineOf(chunks, size)))
+    }
+    const onEnd = () => finish(() => resolve(size === 0 ? null : lineOf(chunks, size)))
+    const onError = (error: Error) => finish(() => reject(error))
+    stream.on('data', onData)
+    stream.on('end', onEnd)
+    stream.on('error', onError)
+  })
+}
+
+/** The text of a line read, without a carriage return before its end. */
+function lineOf(chunks: Buffer[], size: number): string {
+  return Buffer.concat(chunks, size).toString('utf8').replace(/\r$/, '')
+}

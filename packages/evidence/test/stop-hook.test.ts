@@ -39,7 +39,7 @@ const withManual: SliceJudgement[] = [
 /** What `tiers checkpoint` says of a slice never verified, as the block says it too. */
 const missingText = (id: string, name: string) =>
   `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
-const runAgain = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const runAgain = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 const remainingText = 'Criteria remaining:\n  - AC-1 (for a person at the checkpoint): Errors use AppError\n  - AC-2 (checked by its command): Tests pass'
 
 describe('decideStop: the decision matrix', () => {

@@ -460,8 +460,10 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
     + "\nRun "
     + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":10,"column":6},"end":{"line":10,"column":13}} ), depth0)) != null ? stack1 : "")
-    + " verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint: show it ("
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":79},"end":{"line":11,"column":86}} ), depth0)) != null ? stack1 : "")
+    + " verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal ("
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":93},"end":{"line":11,"column":100}} ), depth0)) != null ? stack1 : "")
+    + " review <slice>): show it ("
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":131},"end":{"line":11,"column":138}} ), depth0)) != null ? stack1 : "")
     + " checkpoint <slice>) and stop for their answer; never answer it yourself.\n"
     + ((stack1 = container.invokePartial(lookupProperty(partials,"criteria-remaining"),depth0,{"name":"criteria-remaining","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"usePartial":true,"useData":true},

@@ -7,7 +7,7 @@ import {findEscalationOption, findRejectionOption, routeRejection} from './routi
 import type {EscalationOption, HandoffContract, Route} from './routing.js'
 import type {ResolvedSlice} from './slice.js'
 import {readSliceState, updateSliceState} from './state.js'
-import type {AnswerEntry, SliceState} from './state.js'
+import type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, SliceDecision, SliceState} from './state.js'
 import {GateError} from './gate-error.js'
 
 /** What the gate of one slice works with. */
@@ -39,15 +39,34 @@ export interface WithdrawResult {
 }
 
 const timestamp = (context: GateContext) => (context.now ?? (() => new Date()))().toISOString()
+
+/** What the runtime cannot know by itself: an answer is `relayed`, by no one named, unless the caller says otherwise. */
+const unknownOrigin: AnswerOrigin = {by: null, channel: 'relayed'}
+
+/** Who gave an answer and how, with the contracts it answered, as logged. */
+const provenance = (context: GateContext, origin: AnswerOrigin): Required<AnswerProvenance> => ({by: origin.by, channel: origin.channel, fingerprint: context.contractsHash})
+
+/** A withdrawal that would put back a decision, refused because the caller said it may not (see `withdrawAnswer`). */
+export class DecisionPutBackError extends GateError {
+  constructor(
+    readonly slice: string,
+    readonly answer: AnswerEntry,
+    readonly decision: SliceDecision
+  ) {
+    super(`Unexpected \`--undo\` of slice ${slice}: withdrawing its latest answer (${JSON.stringify(answer.reply)}) would put back its decision (${decision.status} ${decision.at}), expected it given by the person`)
+    this.name = 'DecisionPutBackError'
+  }
+}
 const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
 
 /**
  * Record a reply to the checkpoint: an approval completes the slice, keeping
  * any mismatch a skip deferred; a rejection is counted and logged verbatim.
- * Whether the checkpoint could be approved (fresh passing evidence) is the
- * caller’s to check first.
+ * Whether the checkpoint could be approved (fresh passing evidence), and
+ * by whom, is the caller’s to check first; `origin` says who answered and
+ * how, kept with the answer (default: `relayed`, by no one named).
  */
-export async function recordResponse(context: GateContext, text: string): Promise<RespondResult> {
+export async function recordResponse(context: GateContext, text: string, origin: AnswerOrigin = unknownOrigin): Promise<RespondResult> {
   const response = interpretResponse(text)
   const id = context.slice.id
   // A bare no says which choice, not what is wrong: counting it would route nothing to the test writer.
@@ -59,7 +78,7 @@ export async function recordResponse(context: GateContext, text: string): Promis
   const threshold = thresholdOf(context)
   return updateSliceState(context.dir, id, (state): RespondResult => {
     const at = timestamp(context)
-    const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null}
+    const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null, ...provenance(context, origin)}
     if (response.kind === 'approval') {
       // A second approval of the same contracts adds nothing: answers never stack, so one `--undo` withdraws the one that stands.
       if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash) return {kind: 'already-approved', response, state}
@@ -84,9 +103,12 @@ export async function recordResponse(context: GateContext, text: string): Promis
  * rejections (its entry, with any route, is kept with the answer) and gives
  * back the decision it cleared. The answer stays in the log, marked
  * withdrawn. An escalation choice logged after the answer built on it, so
- * the answer can no longer be withdrawn.
+ * the answer can no longer be withdrawn. With `mayPutBackDecision` false
+ * (the caller is not sure a person asks), a withdrawal that would put back a
+ * decision (an approval a rejection cleared, say) is a `DecisionPutBackError`
+ * and nothing changes.
  */
-export async function withdrawAnswer(context: GateContext): Promise<WithdrawResult> {
+export async function withdrawAnswer(context: GateContext, {mayPutBackDecision = true}: {mayPutBackDecision?: boolean} = {}): Promise<WithdrawResult> {
   const id = context.slice.id
   return updateSliceState(context.dir, id, (state): WithdrawResult => {
     const answer = state.answers.findLast((entry) => entry.withdrawnAt === null)
@@ -94,6 +116,7 @@ export async function withdrawAnswer(context: GateContext): Promise<WithdrawResu
     if (state.escalations.length > answer.escalationsBefore) {
       throw new GateError(`Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`)
     }
+    if (!mayPutBackDecision && answer.decisionBefore !== null) throw new DecisionPutBackError(id, answer, answer.decisionBefore)
     if (answer.outcome === 'rejection') {
       const entry = state.rejections.at(-1)
       // The log says which entry the answer made; one that differs was changed by hand: withdraw nothing.
@@ -136,8 +159,13 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
   })
 }
 
-/** Record the escalation choice: re-scope restarts the count, pair goes on, skip accepts the slice as auto with the mismatch kept (with that of any earlier skip). */
-export async function recordEscalation(context: GateContext, choice: string): Promise<{option: EscalationOption; state: SliceState}> {
+/**
+ * Record the escalation choice: re-scope restarts the count, pair goes on,
+ * skip accepts the slice as auto with the mismatch kept (with that of any
+ * earlier skip). `origin` says who chose and how, kept with the choice
+ * (default: `relayed`, by no one named).
+ */
+export async function recordEscalation(context: GateContext, choice: string, origin: AnswerOrigin = unknownOrigin): Promise<{option: EscalationOption; state: SliceState}> {
   const option = findEscalationOption(choice)
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
   const threshold = thresholdOf(context)
@@ -149,7 +177,7 @@ export async function recordEscalation(context: GateContext, choice: string): Pr
       throw new GateError(`Unexpected escalation: slice ${context.slice.id} has ${state.rejectionCount} of ${threshold} rejections, expected ${threshold} before escalating`)
     }
     const at = timestamp(context)
-    state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount})
+    state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount, ...provenance(context, origin)})
     if (option.decision === 'rescope') state.rejectionCount = 0
     // The skip just logged defers the open rejections; earlier skips’ stay deferred too.
     if (option.decision === 'skip') state.decision = {status: 'accepted-as-auto', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
@@ -178,6 +206,8 @@ export interface SliceStatus {
   stale: boolean
   /** What the slice waits for. */
   next: 'checkpoint' | 'route' | 'escalation' | 'done' | 'nothing'
+  /** Its latest answer that stands: what was replied, when, by whom and how (`null`: none). */
+  lastAnswer: ShownAnswer | null
 }
 
 export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
@@ -200,8 +230,24 @@ export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
     threshold,
     decision: state.decision,
     stale,
-    next
+    next,
+    lastAnswer: shownAnswer(state.answers.findLast((entry) => entry.withdrawnAt === null))
   }
+}
+
+/** An answer as `status` shows it: who, how and on what are `null` for one logged before they were kept. */
+export interface ShownAnswer {
+  reply: string
+  outcome: AnswerEntry['outcome']
+  at: string
+  by: AnswerBy | null
+  channel: AnswerChannel | null
+  fingerprint: string | null
+}
+
+function shownAnswer(answer: AnswerEntry | undefined): ShownAnswer | null {
+  if (!answer) return null
+  return {reply: answer.reply, outcome: answer.outcome, at: answer.at, by: answer.by ?? null, channel: answer.channel ?? null, fingerprint: answer.fingerprint ?? null}
 }
 
 /** Pairing was chosen and nothing was rejected since: the slice goes back to its checkpoint. */

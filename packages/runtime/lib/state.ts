@@ -21,8 +21,40 @@ export interface RejectionEntry {
   routedAt: string | null
 }
 
+/** Who gave an answer: git’s `user.name` and `user.email` where it was given, each `null` when unset. */
+export interface AnswerBy {
+  name: string | null
+  email: string | null
+}
+
+/**
+ * How an answer came: `terminal`, typed by a person at a terminal (no coding
+ * agent’s marker in the environment, standard input a terminal); `relayed`,
+ * given without one (an orchestrator passing on the person’s words), which
+ * only a rejection may be.
+ */
+export type AnswerChannel = 'terminal' | 'relayed'
+
+/** Who gave an answer, and how: what the caller knows, kept with it. */
+export interface AnswerOrigin {
+  by: AnswerBy | null
+  channel: AnswerChannel
+}
+
+/**
+ * Who, how and on what an answer was given. Optional on read: files
+ * written before they were kept have none.
+ */
+export interface AnswerProvenance {
+  /** Git’s identity where it was given; `null` when neither is set. */
+  by?: AnswerBy | null
+  channel?: AnswerChannel
+  /** Hash of the slice’s contracts it answered (as `contractsHash`). */
+  fingerprint?: string
+}
+
 /** An escalation choice, as logged. */
-export interface EscalationEntry {
+export interface EscalationEntry extends AnswerProvenance {
   choice: string
   decision: 'rescope' | 'pair' | 'skip'
   at: string
@@ -42,7 +74,7 @@ export interface SliceDecision {
 }
 
 /** One reply recorded with `tiers respond`, as logged; `tiers respond --undo` withdraws the latest that stands. */
-export interface AnswerEntry {
+export interface AnswerEntry extends AnswerProvenance {
   /** The reply, verbatim. */
   reply: string
   outcome: 'approval' | 'rejection'
@@ -153,6 +185,8 @@ interface FieldCheck {
 const isText = (value: unknown): value is string => typeof value === 'string'
 const text: FieldCheck = {test: isText, expected: 'a string'}
 const textOrNull: FieldCheck = {test: (value) => value === null || isText(value), expected: 'null or a string'}
+/** A field files written before it was kept lack: absent, or as `check` says. */
+const optional = (check: FieldCheck): FieldCheck => ({test: (value) => value === undefined || check.test(value), expected: check.expected})
 const wholeNumber: FieldCheck = {test: (value) => Number.isSafeInteger(value) && (value as number) >= 0, expected: 'a whole number'}
 const oneOf = (values: readonly string[], orNull = false): FieldCheck => {
   const names = [...(orNull ? ['null'] : []), ...values.map((value) => `\`${value}\``)]
@@ -174,11 +208,18 @@ const rejectionFields: Record<keyof RejectionEntry, FieldCheck> = {
   detail: textOrNull,
   routedAt: textOrNull
 }
+const isBy = (value: unknown) => isRecord(value) && Object.keys(value).length === 2 && textOrNull.test(value.name) && textOrNull.test(value.email)
+const provenanceFields: Record<keyof AnswerProvenance, FieldCheck> = {
+  by: optional({test: (value) => value === null || isBy(value), expected: 'null or `{"name", "email"}` (each a string or null)'}),
+  channel: optional(oneOf(['terminal', 'relayed'])),
+  fingerprint: optional(text)
+}
 const escalationFields: Record<keyof EscalationEntry, FieldCheck> = {
   choice: text,
   decision: oneOf(['rescope', 'pair', 'skip']),
   at: text,
-  rejectionCount: wholeNumber
+  rejectionCount: wholeNumber,
+  ...provenanceFields
 }
 const decisionFields: Record<keyof SliceDecision, FieldCheck> = {
   status: oneOf(['approved', 'accepted-as-auto']),
@@ -195,7 +236,8 @@ const answerFields: Record<keyof AnswerEntry, FieldCheck> = {
   decisionBefore: {test: (value) => value === null || isDecision(value), expected: 'null or a decision (`status`, `at`, `contractsHash`, `mismatch`)'},
   escalationsBefore: wholeNumber,
   withdrawnAt: textOrNull,
-  withdrawnRejection: {test: (value) => value === null || isRejection(value), expected: 'null or a rejection entry'}
+  withdrawnRejection: {test: (value) => value === null || isRejection(value), expected: 'null or a rejection entry'},
+  ...provenanceFields
 }
 
 function checkSliceState(value: unknown, sliceId: string): Problem | null {

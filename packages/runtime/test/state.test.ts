@@ -7,6 +7,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {
+  DecisionPutBackError,
   describeJsonError,
   emptySliceState,
   escalationData,
@@ -60,6 +61,31 @@ describe('parseSliceState', () => {
     )
     expect(() => parseSliceState('S-01.json', JSON.stringify({...valid, answers: [{...answer, decisionBefore: {status: 'approved'}}]}), 'S-01')).toThrow(
       'Unexpected `answers[0].decisionBefore` {"status":"approved"}, expected null or a decision (`status`, `at`, `contractsHash`, `mismatch`)'
+    )
+  })
+
+  it('reads who, how and on what an answer or an escalation choice was given, absent from older files, and checks them', () => {
+    const answer = {reply: 'ok', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
+    const provenance = {by: {name: 'Ada', email: null}, channel: 'terminal', fingerprint: 'sha256:one'}
+    const escalation = {choice: '1', decision: 'rescope', at: '2025-01-01T00:00:00.000Z', rejectionCount: 0}
+    const given = {...valid, answers: [{...answer, ...provenance}], escalations: [{...escalation, ...provenance, channel: 'relayed', by: null}]}
+    expect(parseSliceState('S-01.json', JSON.stringify(given), 'S-01')).toMatchObject({answers: [provenance], escalations: [{by: null, channel: 'relayed', fingerprint: 'sha256:one'}]})
+    // Written before they were kept: read as they are, without them.
+    const older = parseSliceState('S-01.json', JSON.stringify({...valid, answers: [answer], escalations: [escalation]}), 'S-01')
+    expect(older.answers[0]).toEqual(answer)
+    expect(older.escalations[0]).toEqual(escalation)
+    const wrong: Array<[Record<string, unknown>, string]> = [
+      [{channel: 'agent'}, 'Unexpected `answers[0].channel` "agent", expected `terminal` or `relayed`'],
+      [{by: 'Ada'}, 'Unexpected `answers[0].by` "Ada", expected null or `{"name", "email"}` (each a string or null)'],
+      [{by: {name: 'Ada'}}, 'Unexpected `answers[0].by` {"name":"Ada"}, expected null or `{"name", "email"}` (each a string or null)'],
+      [{by: {name: 'Ada', email: 1}}, 'Unexpected `answers[0].by` {"name":"Ada","email":1}, expected null or `{"name", "email"}` (each a string or null)'],
+      [{fingerprint: null}, 'Unexpected `answers[0].fingerprint` null, expected a string']
+    ]
+    for (const [change, message] of wrong) {
+      expect(() => parseSliceState('S-01.json', JSON.stringify({...valid, answers: [{...answer, ...change}]}), 'S-01')).toThrow(message + fixHint)
+    }
+    expect(() => parseSliceState('S-01.json', JSON.stringify({...valid, escalations: [{...escalation, channel: 'x'}]}), 'S-01')).toThrow(
+      'Unexpected `escalations[0].channel` "x", expected `terminal` or `relayed`'
     )
   })
 
@@ -408,7 +434,11 @@ describe('the gate', () => {
       decisionBefore: null,
       escalationsBefore: 0,
       withdrawnAt: expect.stringMatching(/^2025-01-01T/),
-      withdrawnRejection: second.state.rejections[1]
+      withdrawnRejection: second.state.rejections[1],
+      // Not told who answered, the runtime names no one: relayed.
+      by: null,
+      channel: 'relayed',
+      fingerprint: 'sha256:one'
     })
     expect(undone.state.rejectionCount).toBe(1)
     expect(undone.state.rejections.map((entry) => entry.feedback)).toEqual(['the badge is orange'])
@@ -429,6 +459,41 @@ describe('the gate', () => {
       ['yes, but the grid', true]
     ])
     await expect(withdrawAnswer(gate)).rejects.toThrow('has no recorded answer to withdraw')
+  })
+
+  it('keeps who answered, how and on what contracts with each answer and escalation choice; status shows the latest answer', async () => {
+    const gate = await context(1)
+    const by = {name: 'Ada Lovelace', email: 'ada@example.com'}
+    expect(await sliceStatus(gate)).toMatchObject({lastAnswer: null})
+    const rejected = await recordResponse(gate, 'the grid', {by, channel: 'relayed'})
+    expect(rejected.state.answers.at(-1)).toMatchObject({reply: 'the grid', by, channel: 'relayed', fingerprint: 'sha256:one'})
+    const escalated = await recordEscalation(gate, '2', {by: null, channel: 'terminal'})
+    expect(escalated.state.escalations.at(-1)).toMatchObject({choice: '2', by: null, channel: 'terminal', fingerprint: 'sha256:one'})
+    const approved = await recordResponse({...gate, contractsHash: 'sha256:two'}, 'yes', {by, channel: 'terminal'})
+    expect(approved.state.answers.at(-1)).toMatchObject({reply: 'yes', outcome: 'approval', by, channel: 'terminal', fingerprint: 'sha256:two'})
+    expect((await sliceStatus(gate)).lastAnswer).toEqual({reply: 'yes', outcome: 'approval', at: approved.state.decision!.at, by, channel: 'terminal', fingerprint: 'sha256:two'})
+    // Withdrawn, the answer before stands again.
+    await withdrawAnswer(gate)
+    expect((await sliceStatus(gate)).lastAnswer).toMatchObject({reply: 'the grid', channel: 'relayed'})
+  })
+
+  it('puts back a decision on `--undo` only when the caller may: refused otherwise, writing nothing', async () => {
+    const gate = await context()
+    const approved = await recordResponse(gate, 'yes', {by: null, channel: 'terminal'})
+    await recordResponse(gate, 'the badge is orange')
+    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
+    const refusal = withdrawAnswer(gate, {mayPutBackDecision: false})
+    await expect(refusal).rejects.toBeInstanceOf(DecisionPutBackError)
+    await expect(refusal).rejects.toThrow(
+      `Unexpected \`--undo\` of slice S-01: withdrawing its latest answer ("the badge is orange") would put back its decision (approved ${approved.state.decision!.at}), expected it given by the person`
+    )
+    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
+    // One that puts back no decision is withdrawn all the same.
+    const other = await context()
+    await recordResponse(other, 'the grid')
+    expect((await withdrawAnswer(other, {mayPutBackDecision: false})).state.rejectionCount).toBe(0)
+    // And the caller that may, puts it back.
+    expect((await withdrawAnswer(gate)).state.decision).toEqual(approved.state.decision)
   })
 
   it('refuses to withdraw an answer an escalation choice was recorded after, writing nothing', async () => {

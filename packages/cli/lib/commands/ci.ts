@@ -18,7 +18,7 @@ export const ci: Command = async (input) => {
     `MERGE HELD — ${judged.holds.length} ${judged.holds.length === 1 ? 'thing waits' : 'things wait'} for a person or a fix:`,
     ...judged.holds.map((hold) => `  ${hold.line}`),
     '',
-    'A person approves a verify slice at its checkpoint (tiers checkpoint <slice>, then tiers respond <slice> yes) and commits its state (<project>/tiers/<slice>.json).'
+    'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
   ].join('\n')
   return {text, data, warnings: [], exitCode: exitCodes.user}
 }

@@ -2,7 +2,9 @@ import type {Freshness} from '@verification-tiers/evidence/gate'
 import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
+  DecisionPutBackError,
   escalationData,
+  findEscalationOption,
   interpretResponse,
   mentionsApproval,
   readSliceState,
@@ -22,19 +24,22 @@ import {
   verifyCheckpointData,
   withdrawAnswer
 } from '@verification-tiers/runtime'
-import type {SliceStatus} from '@verification-tiers/runtime'
-import {exitCodes} from '../errors.js'
+import type {AnswerChannel, SliceStatus} from '@verification-tiers/runtime'
+import {exitCodes, quoteArgument} from '../errors.js'
+import {gitIdentity, personOnly, presence} from '../person.js'
 import {shellQuote} from '../shell.js'
 import {renderStatusTable} from '../status-table.js'
-import {dirOf, heading, loadSliceContext, warningsOf} from './shared.js'
+import {dirOf, heading, installedCommand, loadSliceContext, warningsOf} from './shared.js'
 import {statusNotes, statusRows} from './status-rows.js'
-import type {Command} from './shared.js'
+import type {Command, CommandInput, CommandResult, SliceContext} from './shared.js'
 
 /** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
 const evidence = () => import('@verification-tiers/evidence/gate')
 
-export const checkpoint: Command = async (input) => {
-  const {project, context, warnings: projectWarnings} = await loadSliceContext(input, 'tiers checkpoint <slice>', 1)
+export const checkpoint: Command = async (input) => showCheckpoint(await loadSliceContext(input, 'tiers checkpoint <slice>', 1))
+
+/** The slice’s checkpoint, or why it cannot be shown (exit 1), or that the slice is auto. */
+async function showCheckpoint({project, context, warnings: projectWarnings}: SliceContext): Promise<CommandResult> {
   const {openTaskLines, projectProblems, sliceFreshness} = await evidence()
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
@@ -107,13 +112,29 @@ function describeFreshness(freshness: Freshness) {
 
 export const respond: Command = async (input) => {
   if (input.undo) return undoAnswer(input)
-  const {project, context, warnings} = await loadSliceContext(input, 'tiers respond <slice> <text…>', 2)
+  const loaded = await loadSliceContext(input, 'tiers respond <slice> <text…>', 2)
   const text = input.positionals.slice(1).join(' ')
+  const id = loaded.context.slice.id
+  const from = presence(process.env, input.stdinTerminal ?? false)
+  // An approval is the person’s alone; a rejection may be relayed (an orchestrator passing on the person’s words).
+  if (interpretResponse(text).kind === 'approval' && from.kind !== 'person') {
+    const tiers = installedCommand()
+    throw new UserError(personOnly(`approval of slice ${id}`, from, [`${tiers} review ${id}`, `${tiers} respond ${id} ${shellQuote(text)}`]))
+  }
+  return recordReply(loaded, text, from.kind === 'person' ? 'terminal' : 'relayed')
+}
+
+/**
+ * Record `text` as the reply to the slice’s checkpoint, given at a terminal
+ * or relayed (whoever may give it is the caller’s to check), and say what
+ * it led to: `respond`’s and `review`’s outputs.
+ */
+async function recordReply({project, context, warnings}: SliceContext, text: string, channel: AnswerChannel): Promise<CommandResult> {
   const {slice} = context
   if (interpretResponse(text).kind === 'approval') await (await evidence()).checkApprovable(project, context)
   let result
   try {
-    result = await recordResponse(context, text)
+    result = await recordResponse(context, text, {by: await gitIdentity(project.dir), channel})
   } catch (error) {
     // The reply must not be lost: it is given back, ready to send again.
     if (!(error instanceof ConcurrentChangeError)) throw error
@@ -128,7 +149,7 @@ export const respond: Command = async (input) => {
     const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
     return {
       text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}\n${undo}`,
-      data: {...base, outcome: 'approved', decision: result.state.decision},
+      data: {...base, outcome: 'approved', decision: result.state.decision, answer: result.state.answers.at(-1)},
       warnings
     }
   }
@@ -140,6 +161,7 @@ export const respond: Command = async (input) => {
       warnings
     }
   }
+  const answer = result.state.answers.at(-1)
   // Said before the count, so a reply meant as an approval is caught at once; a plain rejection needs no such advice.
   const readAs = mentionsApproval(text)
     ? `Recorded as feedback, not an approval: ${JSON.stringify(text)}\nIf it was meant as an approval: tiers respond --undo ${slice.id}, then tiers respond ${slice.id} yes`
@@ -148,16 +170,52 @@ export const respond: Command = async (input) => {
     const escalation = renderEscalation(escalationData(slice, result.state))
     return {
       text: `${readAs}\n\n${escalation}\n\nRecord the choice: tiers escalate ${slice.id} <1|2|3>`,
-      data: {...base, outcome: 'escalation', recordedAs: 'feedback', threshold: result.threshold, feedback: text, escalation},
+      data: {...base, outcome: 'escalation', recordedAs: 'feedback', threshold: result.threshold, feedback: text, escalation, answer},
       warnings
     }
   }
   const options = renderRejectionOptions({feedback: text})
   return {
     text: `${readAs}\n\n${options}\n\nRejection ${result.state.rejectionCount} of ${result.threshold} recorded. Record the choice: tiers route ${slice.id} <1|2|3> [--detail <text>]`,
-    data: {...base, outcome: 'rejected', recordedAs: 'feedback', threshold: result.threshold, feedback: text, options},
+    data: {...base, outcome: 'rejected', recordedAs: 'feedback', threshold: result.threshold, feedback: text, options, answer},
     warnings
   }
+}
+
+/**
+ * `tiers review [slice]`: the person at a terminal sees the checkpoint (as
+ * `checkpoint` prints it, refused as it is) and types the answer, recorded as
+ * `respond` records it. Without a slice, the first that waits for its
+ * checkpoint.
+ */
+export const review: Command = async (input) => {
+  const tiers = installedCommand()
+  const [id] = input.positionals
+  const loaded = id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1)
+  const {slice} = loaded.context
+  const from = presence(process.env, input.stdinTerminal ?? false)
+  if (from.kind !== 'person' || !input.ask) throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
+  const shown = await showCheckpoint(loaded)
+  // No checkpoint to answer (the gate is closed, or the slice is auto): what `checkpoint` says, and nothing asked.
+  if ((shown.exitCode ?? exitCodes.ok) !== exitCodes.ok || typeof shown.data.checkpoint !== 'string') return shown
+  const reply = await input.ask(`${shown.text}\n\nYour answer (yes, or what is wrong): `)
+  if (reply === null) throw new UserError(`Unexpected end of input before an answer to slice ${slice.id}, expected the person’s answer typed at the terminal: nothing was recorded`)
+  const result = await recordReply(loaded, reply, 'terminal')
+  return {...result, warnings: [...new Set([...shown.warnings, ...result.warnings])]}
+}
+
+/** The first slice whose checkpoint waits for the person; none is a one-line error listing where each stands. */
+async function firstWaiting(input: CommandInput): Promise<SliceContext> {
+  const project = await loadProject(await dirOf(input))
+  const statuses: SliceStatus[] = []
+  for (const slice of project.slices.filter((each) => each.missing.length === 0)) {
+    const context = gateContext(project, slice)
+    const status = await sliceStatus(context)
+    if (status.next === 'checkpoint') return {project, context, warnings: warningsOf(project)}
+    statuses.push(status)
+  }
+  const where = statuses.length === 0 ? 'the project has none' : statuses.map((status) => `${status.slice} ${status.next === 'nothing' ? 'auto' : status.next === 'done' ? 'done' : `waits for ${status.next === 'route' ? 'a route' : 'an escalation choice'}`}`).join(', ')
+  throw new UserError(`Unexpected \`tiers review\` without a slice while none waits for its checkpoint (${where}), expected a slice: \`tiers review <slice>\``)
 }
 
 /** `tiers respond --undo <slice>`: the latest answer withdrawn, and where the slice stands now. */
@@ -165,7 +223,17 @@ const undoAnswer: Command = async (input) => {
   if (input.positionals.length !== 1) throw new UserError('Unexpected arguments, expected `tiers respond --undo <slice>` (no reply)')
   const {context, warnings} = await loadSliceContext(input, 'tiers respond --undo <slice>', 1)
   const {slice} = context
-  const {answer, state} = await withdrawAnswer(context)
+  const from = presence(process.env, input.stdinTerminal ?? false)
+  let withdrawn
+  try {
+    // Withdrawing a rejection may put back the approval it cleared: that is the person’s to do, as an approval is.
+    withdrawn = await withdrawAnswer(context, {mayPutBackDecision: from.kind === 'person'})
+  } catch (error) {
+    if (!(error instanceof DecisionPutBackError) || from.kind === 'person') throw error
+    const what = `withdrawal of slice ${slice.id}’s latest answer (${JSON.stringify(error.answer.reply)}), which would put back its decision (${error.decision.status} ${error.decision.at}),`
+    throw new UserError(personOnly(what, from, [`${installedCommand()} respond --undo ${slice.id}`]))
+  }
+  const {answer, state} = withdrawn
   const what = answer.outcome === 'approval' ? 'approval' : 'rejection'
   const routed = answer.withdrawnRejection?.classification ? ` Its route (${answer.withdrawnRejection.classification}) is withdrawn with it.` : ''
   const decision = state.decision ? `${state.decision.status} ${state.decision.at}` : 'undecided'
@@ -183,9 +251,15 @@ export const route: Command = async (input) => {
 }
 
 export const escalate: Command = async (input) => {
-  const {context, warnings} = await loadSliceContext(input, 'tiers escalate <slice> <1|2|3>', 2)
-  const {option, state} = await recordEscalation(context, input.positionals[1]!)
+  const {project, context, warnings} = await loadSliceContext(input, 'tiers escalate <slice> <1|2|3>', 2)
+  const choice = input.positionals[1]!
   const {slice} = context
+  const from = presence(process.env, input.stdinTerminal ?? false)
+  // A bad choice is said as ever; a good one is the person’s to make (3 accepts the slice without its checkpoint).
+  if (findEscalationOption(choice) && from.kind !== 'person') {
+    throw new UserError(personOnly(`escalation choice ${quoteArgument(choice)} for slice ${slice.id}`, from, [`${installedCommand()} escalate ${slice.id} ${shellQuote(choice)}`]))
+  }
+  const {option, state} = await recordEscalation(context, choice, {by: await gitIdentity(project.dir), channel: 'terminal'})
   let next: string
   if (option.decision === 'rescope') next = 'Recorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.'
   else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>`, then present the checkpoint when it is ready.'

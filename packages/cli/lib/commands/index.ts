@@ -91,7 +91,10 @@ the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is r
 inside a longer reply. Exactly one of these approves (the slice is complete):
 ${quotedList(approvalReplies)}.
 An approval is taken only when the checkpoint can be shown: a fresh passing
-\`tiers verify\` run. A bare no or partially records nothing and asks for the
+\`tiers verify\` run; and only from the person at a terminal: a coding
+agent’s command (a variable an agent sets, such as CLAUDECODE) or one without
+a terminal is refused, and nothing is recorded (\`tiers review\` is the
+person’s way). Feedback may be relayed from anywhere. A bare no or partially records nothing and asks for the
 description: ${quotedList([...bareRejectionReplies, ...barePartialReplies])}.
 Anything else is feedback: the output says so, then counts it as a rejection,
 kept verbatim (\`3 …\` and \`partially: …\` mark it partial); at the threshold
@@ -101,12 +104,32 @@ recorded with any later decision.
 \`tiers respond --undo <slice>\` withdraws the slice’s latest answer: its
 rejection count and decision go back to what they were before it, and the
 answer stays in the state file, marked withdrawn. An answer followed by an
-escalation choice can no longer be withdrawn.`,
+escalation choice can no longer be withdrawn, and one whose withdrawal would
+put back a decision is withdrawn only by the person at a terminal.`,
     options: ['undo'],
     args: {min: 1, max: Infinity},
     exitCodes: {
       0: 'recorded or withdrawn',
-      1: 'a bare no without a description, an approval without fresh passing verification, a rejection while an escalation choice is due, nothing to withdraw, another `tiers` changing the slice meanwhile (nothing recorded: send the reply again), or a usage error',
+      1: 'a bare no without a description, an approval without fresh passing verification or not from the person at a terminal, a rejection while an escalation choice is due, nothing to withdraw, another `tiers` changing the slice meanwhile (nothing recorded: send the reply again), or a usage error',
+      2: broken
+    }
+  },
+  review: {
+    run: lazy(gate, 'review'),
+    usage: 'review [slice]',
+    summary: 'show the checkpoint at your terminal and record the answer you type',
+    description: `For the person, at a terminal: show the slice’s Verify checkpoint (as
+\`tiers checkpoint\` prints it, and refused as it is without a fresh passing
+\`tiers verify\` run), read the answer typed, one line, and record it as
+\`tiers respond\` does (the same reading of replies, the same output). Without
+a slice, the first slice waiting for its checkpoint. Refused, with nothing
+shown or recorded, from a coding agent’s command (a variable an agent sets,
+such as CLAUDECODE) or without a terminal.`,
+    options: [],
+    args: {min: 0, max: 1},
+    exitCodes: {
+      0: 'the answer recorded, or the slice is auto',
+      1: 'an agent’s command or no terminal, the gate is closed (no fresh passing verification), no slice waiting, no answer before the input ended, a bare no without a description, or a usage error',
       2: broken
     }
   },
@@ -128,10 +151,11 @@ escalation choice can no longer be withdrawn.`,
     description: `Record the escalation choice once the slice has reached the rejection
 threshold: 1 re-scope (the count starts again at 0), 2 pair (the user’s
 guidance routes the pending rejection), 3 skip verification (accepted as
-auto, the open feedback kept as the acknowledged mismatch).`,
+auto, the open feedback kept as the acknowledged mismatch). Taken only from
+the person at a terminal, as an approval is.`,
     options: [],
     args: {min: 2, max: 2},
-    exitCodes: {0: 'recorded', 1: 'a bad choice, fewer rejections than the threshold, a slice already decided, or a usage error', 2: broken}
+    exitCodes: {0: 'recorded', 1: 'a bad choice, not from the person at a terminal, fewer rejections than the threshold, a slice already decided, or a usage error', 2: broken}
   },
   status: {
     run: lazy(gate, 'status'),

@@ -3,6 +3,7 @@ import {findProjectFolder, findSlice, gateContext, loadProject, UserError} from 
 import type {Project} from '@verification-tiers/project'
 import {deprecationWarning} from '@verification-tiers/runtime'
 import type {ReadInput} from '../stdin.js'
+import {invokedAs} from '../invoked-as.js'
 
 /** What a command gives: text for people, data for `--json`. */
 export interface CommandResult {
@@ -38,6 +39,10 @@ export interface CommandInput {
   progress?: ((line: string) => void) | null
   /** Standard input, read on demand up to a limit in bytes (more is an `InputTooLargeError`). */
   stdin: ReadInput
+  /** Standard input is a terminal, as a person typing has (absent: it is not): approvals and escalation choices need one. */
+  stdinTerminal?: boolean
+  /** Show `question` to the person and read the line they type (`null`: the input ended first); absent: no one to ask. */
+  ask?: (question: string) => Promise<string | null>
 }
 
 export type Command = (input: CommandInput) => Promise<CommandResult>
@@ -59,6 +64,9 @@ export async function dirOf(input: CommandInput): Promise<string> {
 
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
+/** A project, with one slice’s gate context, and what its reading noticed. */
+export type SliceContext = Awaited<ReturnType<typeof loadSliceContext>>
+
 /**
  * Load the project and the slice the first argument names, with the gate
  * context of the slice; `usage` is the message when fewer than `count`
@@ -70,6 +78,11 @@ export async function loadSliceContext(input: CommandInput, usage: string, count
   const project = await loadProject(await dirOf(input))
   const context = gateContext(project, findSlice(project, id))
   return {project, context, warnings: warningsOf(project)}
+}
+
+/** `npx tiers` or `tiers`: how the person runs this `tiers` from here, for the commands messages name. */
+export function installedCommand(): string {
+  return invokedAs(process.argv[1] ?? '', process.cwd())
 }
 
 /** What the reading of the project noticed, then a deprecated setting: lines for stderr. */

@@ -1,0 +1,146 @@
+/**
+ * Who is answering: an approval, an escalation choice, or a withdrawal that
+ * would put a decision back is taken only from the person, at a terminal.
+ * A coding agent runs its commands in the same repository with the same
+ * rights, so `tiers` looks at what it can see of the command it runs in: the
+ * variables coding agents set in the environment of the commands they run
+ * (`agentMarkers`), and whether standard input is a terminal (the commands
+ * of most agents get a pipe, a socket or nothing).
+ *
+ * This stops an agent that is not trying to hide, not one set on it (it can
+ * clear the variables or make itself a terminal): the README’s Security
+ * section says what closes that gap (`tiers ci` and a review of the
+ * committed state).
+ */
+import {execFile} from 'node:child_process'
+import type {AnswerBy} from '@verification-tiers/runtime'
+
+/** A variable a coding agent sets in the environment of the commands it runs. */
+export interface AgentMarker {
+  /** Its name; one ending in `*` stands for every variable whose name starts with what comes before. */
+  variable: string
+  /** The value that marks the agent (compared in any case); absent: any value that is not empty. */
+  value?: string
+  /** The agent, as messages name it. */
+  agent: string
+}
+
+/**
+ * Every known marker, the more telling first: the first found names the
+ * agent (Amp also sets `CLAUDECODE`; Claude Code also sets `AI_AGENT`).
+ * From what each agent sets, as of 2026 (their source, changelogs and
+ * reports): add one here, and messages, the refusal and the test setup
+ * follow. Not markers: `CURSOR_TRACE_ID` and `TERM_PROGRAM` (set in a
+ * person’s terminal too), `CLAUDE_PROJECT_DIR` (set for hooks, not for the
+ * agent’s commands).
+ */
+export const agentMarkers: readonly AgentMarker[] = [
+  {variable: 'AMP_CURRENT_THREAD_ID', agent: 'Amp'},
+  {variable: 'AGENT', value: 'amp', agent: 'Amp'},
+  {variable: 'AGENT', value: 'goose', agent: 'Goose'},
+  {variable: 'GOOSE_TERMINAL', agent: 'Goose'},
+  {variable: 'CLAUDECODE', agent: 'Claude Code'},
+  {variable: 'CLAUDE_CODE_ENTRYPOINT', agent: 'Claude Code'},
+  {variable: 'CLAUDE_CODE_SESSION_ID', agent: 'Claude Code'},
+  {variable: 'CODEX_THREAD_ID', agent: 'Codex'},
+  {variable: 'CODEX_CI', agent: 'Codex'},
+  {variable: 'CODEX_SANDBOX*', agent: 'Codex'},
+  {variable: 'GEMINI_CLI', agent: 'Gemini CLI'},
+  {variable: 'CURSOR_AGENT', agent: 'Cursor'},
+  {variable: 'CURSOR_EXTENSION_HOST_ROLE', value: 'agent-exec', agent: 'Cursor'},
+  {variable: 'COPILOT_AGENT', agent: 'GitHub Copilot'},
+  {variable: 'COPILOT_CLI', agent: 'GitHub Copilot CLI'},
+  {variable: 'COPILOT_AGENT_SESSION_ID', agent: 'GitHub Copilot'},
+  {variable: 'GITHUB_COPILOT_CLI_MODE', agent: 'GitHub Copilot CLI'},
+  {variable: 'OPENCODE', agent: 'opencode'},
+  {variable: 'CLINE_ACTIVE', agent: 'Cline'},
+  {variable: 'CLINE_SANDBOX', agent: 'Cline'},
+  {variable: 'AUGMENT_AGENT', agent: 'Augment'},
+  {variable: 'ANTIGRAVITY_AGENT', agent: 'Antigravity'},
+  {variable: 'PI_CODING_AGENT', agent: 'Pi'},
+  // The conventions several agents share: the agent is not named.
+  {variable: 'AI_AGENT', agent: 'a coding agent'},
+  {variable: 'AGENT', agent: 'a coding agent'}
+]
+
+/** Whether `name` is a variable `marker` stands for. */
+function names(marker: AgentMarker, name: string): boolean {
+  return marker.variable.endsWith('*') ? name.startsWith(marker.variable.slice(0, -1)) : name === marker.variable
+}
+
+/** Whether `marker` marks the variable `name` set to `value`. */
+function marks(marker: AgentMarker, name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || !names(marker, name)) return false
+  return marker.value === undefined || value.trim().toLowerCase() === marker.value
+}
+
+/** Whether the variable `name`, set to `value`, marks a coding agent’s command. */
+export function isAgentMarker(name: string, value: string | undefined): boolean {
+  return agentMarkers.some((marker) => marks(marker, name, value))
+}
+
+/** A marker found: the variable as set, and the agent it names. */
+export interface AgentFound {
+  variable: string
+  agent: string
+  /** The value that marked it, when the marker takes only one (`agent-exec`). */
+  value: string | null
+}
+
+/** The first marker of `agentMarkers` that `env` holds, or `null`. */
+export function findAgentMarker(env: NodeJS.ProcessEnv): AgentFound | null {
+  const set = Object.keys(env).sort()
+  for (const marker of agentMarkers) {
+    const variable = set.find((name) => marks(marker, name, env[name]))
+    if (variable !== undefined) return {variable, agent: marker.agent, value: marker.value ?? null}
+  }
+  return null
+}
+
+/** Who can be answering, as far as `tiers` can see. */
+export type Presence = {kind: 'person'} | ({kind: 'agent'} & AgentFound) | {kind: 'no-terminal'}
+
+/**
+ * `person` when no agent’s marker is set and standard input is a terminal;
+ * else what gave it away (a marker first: it names the agent).
+ */
+export function presence(env: NodeJS.ProcessEnv, stdinTerminal: boolean): Presence {
+  const found = findAgentMarker(env)
+  if (found) return {kind: 'agent', ...found}
+  return stdinTerminal ? {kind: 'person'} : {kind: 'no-terminal'}
+}
+
+/**
+ * The refusal of `what` (`approval of slice S-01`) when it does not come from
+ * the person, in one line: where it came from, and the commands
+ * (`npx tiers review S-01`, as installed) the person runs instead.
+ */
+export function personOnly(what: string, from: Exclude<Presence, {kind: 'person'}>, commands: readonly [string, ...string[]]): string {
+  const source =
+    from.kind === 'agent'
+      ? `${from.agent === 'a coding agent' ? 'a coding agent’s' : `${from.agent}’s`} command (${from.variable} ${from.value === null ? 'is set' : `is ${from.value}`})`
+      : 'a command without a terminal (standard input is not a TTY)'
+  const [first, ...others] = commands.map((command) => `\`${command}\``)
+  const run = others.length > 0 ? `${first} (or ${others.join(', or ')})` : first
+  return `Unexpected ${what} from ${source}, expected the person’s own answer at a terminal: run ${run} in your terminal`
+}
+
+/**
+ * Git’s `user.name` and `user.email` in `cwd`, as `git config` gives them
+ * (the repository’s, else the user’s); `null` when neither is set or git
+ * cannot be asked.
+ */
+export async function gitIdentity(cwd: string): Promise<AnswerBy | null> {
+  const [name, email] = await Promise.all([gitConfig(cwd, 'user.name'), gitConfig(cwd, 'user.email')])
+  return name === null && email === null ? null : {name, email}
+}
+
+/** One git setting, or `null` when it is unset or git fails (not installed, too slow). */
+function gitConfig(cwd: string, key: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['config', '--get', key], {cwd, timeout: 5000, maxBuffer: 64 * 1024, env: {...process.env, GIT_TERMINAL_PROMPT: '0'}}, (error, stdout) => {
+      const value = error ? '' : String(stdout).trim()
+      resolve(value === '' ? null : value)
+    })
+  })
+}
