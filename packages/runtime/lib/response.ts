@@ -41,15 +41,18 @@ export function mentionsApproval(text: string): boolean {
  * feedback. Any dash between label and text, and none, reads the same.
  */
 function choiceTyped(reply: string): string | null {
-  const words = reply.replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' ').trim()
-  for (const {choice, label, text} of checkpointChoices) {
-    const written = [label, `${label} ${text}`].map((each) => normalizeReply(each).replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' '))
-    for (const form of written) {
-      if (words === form || words === `${choice} ${form}` || words === `${choice}) ${form}`) return choice
-    }
-  }
-  return null
+  return typedChoices.get(withoutDashes(reply)) ?? null
 }
+
+/** A compared reply with its dashes as spaces, and single spaces. */
+const withoutDashes = (reply: string): string => reply.replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' ').trim()
+
+// Each choice in every form `choiceTyped` takes, compared once: `yes`, `yes mark complete and continue`, `1 yes …`, `1) yes …`.
+const typedChoices = new Map(
+  checkpointChoices.flatMap(({choice, label, text}) =>
+    [label, `${label} ${text}`].map((form) => withoutDashes(normalizeReply(form))).flatMap((form) => [form, `${choice} ${form}`, `${choice}) ${form}`].map((typed) => [typed, choice] as const))
+  )
+)
 
 /**
  * Read a reply by the rule of `approvalReplies`: exactly an approval reply
@@ -59,7 +62,8 @@ function choiceTyped(reply: string): string | null {
  * A checkpoint choice typed back as printed reads as its number.
  */
 export function interpretResponse(text: string): CheckpointResponse {
-  const reply = choiceTyped(normalizeReply(text)) ?? normalizeReply(text)
+  const normalized = normalizeReply(text)
+  const reply = choiceTyped(normalized) ?? normalized
   if (approvalReplies.includes(reply)) return {kind: 'approval', text}
   if (reply === '' || bareRejectionReplies.includes(reply)) return {kind: 'needs-description', text, partial: false}
   if (barePartialReplies.includes(reply)) return {kind: 'needs-description', text, partial: true}
