@@ -12,7 +12,6 @@
  * section says what closes that gap (`tiers ci` and a review of the
  * committed state).
  */
-import {execFile} from 'node:child_process'
 import type {AnswerBy} from '@verification-tiers/runtime'
 
 /** A variable a coding agent sets in the environment of the commands it runs. */
@@ -135,12 +134,14 @@ export async function gitIdentity(cwd: string): Promise<AnswerBy | null> {
   return name === null && email === null ? null : {name, email}
 }
 
-/** One git setting, or `null` when it is unset or git fails (not installed, too slow). */
-function gitConfig(cwd: string, key: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', ['config', '--get', key], {cwd, timeout: 5000, maxBuffer: 64 * 1024, env: {...process.env, GIT_TERMINAL_PROMPT: '0'}}, (error, stdout) => {
-      const value = error ? '' : String(stdout).trim()
-      resolve(value === '' ? null : value)
-    })
-  })
+/** One git setting, or `null` when it is unset or git fails (not installed, too slow): asked as the gate asks git everything. */
+async function gitConfig(cwd: string, key: string): Promise<string | null> {
+  const {GitError, runGit} = await import('@verification-tiers/evidence/gate')
+  try {
+    const value = (await runGit(cwd, ['config', '--get', key], {timeoutMs: 5000, maxBytes: 64 * 1024})).trim()
+    return value === '' ? null : value
+  } catch (error) {
+    if (error instanceof GitError) return null
+    throw error
+  }
 }
