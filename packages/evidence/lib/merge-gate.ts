@@ -84,7 +84,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     const before = base === null ? null : await hashesAt(project, base)
     const history = await judgeHistory(project, base ?? 'HEAD')
     for (const {slice, line} of history.holds) judged.holds.push({project: folder, slice, line})
-    judged.orphans.push(...history.orphans)
+    for (const line of history.orphans) judged.orphans.push(line)
     for (const slice of project.slices) {
       const context = gateContext(project, slice)
       if (context.slice.tier !== 'verify') continue
