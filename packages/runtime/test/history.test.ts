@@ -5,7 +5,6 @@
  * state file lost of a committed one is counted.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {
   decisionSource,
@@ -23,13 +22,10 @@ import {
   withdrawAnswer
 } from '@verification-tiers/runtime'
 import type {GateContext, SliceState} from '@verification-tiers/runtime'
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {temporaryFolders} from './helpers.js'
 
-const folders: string[] = []
-
-afterAll(async () => {
-  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
-})
+const temporaryDir = temporaryFolders('verification-tiers-history-')
 
 const person = {by: {name: 'Ada', email: 'ada@example.com'}, channel: 'terminal'} as const
 const relayed = {by: null, channel: 'relayed'} as const
@@ -38,9 +34,7 @@ let tick = 0
 const clock = () => new Date(Date.UTC(2025, 0, 1, 0, 0, tick++))
 
 async function context(threshold = 3): Promise<GateContext> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-history-'))
-  folders.push(dir)
-  return {dir, slice, contracts: [], contractsHash: 'sha256:one', threshold, now: clock}
+  return {dir: await temporaryDir(), slice, contracts: [], contractsHash: 'sha256:one', threshold, now: clock}
 }
 
 /** The state file as stored (not as read), to forge. */

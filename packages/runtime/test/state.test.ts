@@ -4,7 +4,6 @@
  * routes and escalations in it.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {
   DecisionPutBackError,
@@ -27,19 +26,10 @@ import {
 } from '@verification-tiers/runtime'
 import type {Contract} from '@verification-tiers/contracts'
 import type {GateContext} from '@verification-tiers/runtime'
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {temporaryFolders} from './helpers.js'
 
-const folders: string[] = []
-
-afterAll(async () => {
-  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
-})
-
-async function temporaryDir(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-state-'))
-  folders.push(folder)
-  return folder
-}
+const temporaryDir = temporaryFolders('verification-tiers-state-')
 
 /** Who approves and makes escalation choices in these tests: the person, at a terminal. */
 const person = {by: null, channel: 'terminal'} as const
