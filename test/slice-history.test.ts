@@ -63,7 +63,7 @@ describe('a decision no answer gives', () => {
 
     // The way out: the person approves, at a terminal, on a fresh run; the history then gives the decision.
     expect((await runTiersHere(folder, ['verify', 'S-01'])).code).toBe(0)
-    expect((await runTiersHere(folder, ['respond', 'S-01', 'yes'])).code).toBe(0)
+    expect((await runTiersHere(folder, ['review', 'S-01'], 'yes\n')).stdout).toMatch(/: APPROVED — Slice S-01: S-01\n\nRecorded\./)
     await commitState(folder, 'S-01', 'Approve S-01 again')
     const held = await runTiers(folder, ['ci'])
     expect(held.stdout).toMatch(/^MERGE HELD — 1 thing waits for a person or a fix:\n {2}S-02: verify, never approved .*\n\nApproved:\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z\n\n/)
