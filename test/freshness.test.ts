@@ -197,8 +197,16 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
     await git(main, 'worktree', 'prune')
     await fs.rename(`${pruned}-away`, pruned)
     for (const worktree of worktrees) {
-      const why = `the sources cannot be fingerprinted: \`git rev-parse\` failed (exit code 128: fatal: not a git repository: ${path.join(main, '.git', 'worktrees', path.basename(worktree))})`
-      expect(await refusal(worktree)).toEqual(stale(why))
+      const fatal = `fatal: not a git repository: ${path.join(main, '.git', 'worktrees', path.basename(worktree))}`
+      const why = `the sources cannot be fingerprinted: \`git rev-parse\` failed (exit code 128: ${fatal})`
+      // Nor can the slice’s committed history be compared: the checkpoint says that first.
+      const history = `.greenlight/tiers: Unexpected git error (\`git cat-file\` failed (exit code 128: ${fatal})), expected the state files committed at HEAD: without them nothing proves that no answer was lost`
+      const unchecked = {
+        code: 1,
+        stdout: `VERIFICATION UNCHECKED — Slice S-01: Checkout\n\nThe gate could not read or match part of the project:\n  ${history}\n\nFix these, then run \`tiers verify S-01\` and \`tiers checkpoint S-01\` again.\n`,
+        stderr: ''
+      }
+      expect(await refusal(worktree)).toEqual(unchecked)
       // A new run proves nothing either, and says why.
       expect(tail(await verify(worktree))).toBe(`
 Summary: 3/3 automated checks pass
@@ -206,7 +214,7 @@ Summary: 3/3 automated checks pass
 Not fresh: ${why}, so this run proves nothing for the checkpoint.
   Run tiers verify S-01 again while nothing else changes the files
 `)
-      expect(await refusal(worktree)).toEqual(stale(why))
+      expect(await refusal(worktree)).toEqual(unchecked)
     }
   })
 

@@ -127,7 +127,8 @@ describe('the stop hook over random work', () => {
             const context = gateContext(project, findSlice(project, action.slice))
             try {
               if (action.approve) await checkApprovable(project, context)
-              await recordResponse(context, action.approve ? 'yes' : 'The total is in the wrong place')
+              // The person answers, at a terminal: an approval from anywhere else is never recorded.
+              await recordResponse(context, action.approve ? 'yes' : 'The total is in the wrong place', {by: null, channel: 'terminal'})
             } catch {
               // Refused (no fresh run, an auto slice, an escalation due): nothing recorded, as the cli would say.
             }

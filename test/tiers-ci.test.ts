@@ -7,9 +7,9 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {approveAndCommit, sliceStateFile, twoSliceRepository, twoSlices} from './helpers/ci-repository.js'
 import {git, runTiers} from './helpers/tiers-bin.js'
 import {runTiersHere} from './helpers/tiers-here.js'
 
@@ -19,42 +19,14 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-const contracts = (farewell: string) => `# Contracts
+const contracts = twoSlices
+const repository = () => twoSliceRepository(folders, 'verification-tiers-ci-')
+const approve = approveAndCommit
 
-### C-01: Greeting
-
-**Slice:** S-01
-**Verification:** verify
-**Acceptance Criteria:**
-- The greeting reads well to a person
-
-### C-02: Farewell
-
-**Slice:** S-02
-**Verification:** verify
-**Acceptance Criteria:**
-- ${farewell}
-`
-
-/** A repository on `main` holding a project of two verify slices, neither approved. */
-async function repository(): Promise<string> {
-  const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-ci-')))
-  folders.push(folder)
-  await fs.mkdir(path.join(folder, '.greenlight'))
-  await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts('The farewell reads well to a person'))
-  await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), '{"test": {"command": "true"}}\n')
-  await git(folder, 'init', '-q', '-b', 'main')
-  await git(folder, 'add', '-A')
-  await git(folder, 'commit', '-q', '-m', 'Two slices')
-  return folder
-}
-
-/** A person's approval of `slice` after a passing run, committed with its state. */
-async function approve(folder: string, slice: string): Promise<void> {
-  expect((await runTiersHere(folder, ['verify', slice])).code).toBe(0)
-  expect((await runTiersHere(folder, ['respond', slice, 'yes'])).code).toBe(0)
-  await git(folder, 'add', path.join('.greenlight', 'tiers', `${slice}.json`))
-  await git(folder, 'commit', '-q', '-m', `Approve ${slice}`)
+/** The answer that approved `slice`, as its state file keeps it. */
+async function approvalOf(folder: string, slice: string): Promise<{at: string}> {
+  const state = JSON.parse(await fs.readFile(sliceStateFile(folder, slice), 'utf8'))
+  return state.answers.findLast((answer: {outcome: string}) => answer.outcome === 'approval')
 }
 
 const file = '.greenlight/CONTRACTS.md'
@@ -71,7 +43,13 @@ describe('tiers ci', () => {
     })
     await approve(folder, 'S-01')
     await approve(folder, 'S-02')
-    expect(await runTiers(folder, ['ci'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (2 approved)\n', stderr: ''})
+    // Who approved each, and how: what the reviewer of the branch checks.
+    const [first, second] = await Promise.all(['S-01', 'S-02'].map(async (slice) => (await approvalOf(folder, slice)).at))
+    expect(await runTiers(folder, ['ci'])).toEqual({
+      code: 0,
+      stdout: `MERGE READY — every verify slice is approved for its contracts as they are (2 approved)\n  S-01: approved by Tiers Test <tiers@example.com>, at a terminal, ${first}\n  S-02: approved by Tiers Test <tiers@example.com>, at a terminal, ${second}\n`,
+      stderr: ''
+    })
   })
 
   it('on a feature branch: a changed contract needs a new approval; with --base, a slice the branch did not change is not its to approve', async () => {
@@ -90,11 +68,27 @@ describe('tiers ci', () => {
     const branch = await runTiersHere(folder, ['ci', '--base', 'main', '--json'])
     expect([branch.code, JSON.parse(branch.stdout)]).toEqual([
       1,
-      {passed: false, holds: [{project: path.join(folder, '.greenlight'), slice: 'S-02', line: `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`}], approved: [], unchanged: ['S-01'], warnings: []}
+      {
+        passed: false,
+        holds: [{project: path.join(folder, '.greenlight'), slice: 'S-02', line: `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`}],
+        approved: [],
+        approvals: [],
+        unchanged: ['S-01'],
+        orphans: [],
+        warnings: []
+      }
     ])
 
     await approve(folder, 'S-02')
-    expect(await runTiersHere(folder, ['ci', '--base', 'main'])).toMatchObject({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (1 approved; 1 unchanged since main)\n'})
+    const {at} = await approvalOf(folder, 'S-02')
+    const ready = await runTiersHere(folder, ['ci', '--base', 'main', '--json'])
+    expect(JSON.parse(ready.stdout).approvals).toEqual([
+      {project: path.join(folder, '.greenlight'), slice: 'S-02', status: 'approved', at, by: {name: 'Tiers Test', email: 'tiers@example.com'}, channel: 'terminal', line: `S-02: approved by Tiers Test <tiers@example.com>, at a terminal, ${at}`}
+    ])
+    expect(await runTiersHere(folder, ['ci', '--base', 'main'])).toMatchObject({
+      code: 0,
+      stdout: `MERGE READY — every verify slice is approved for its contracts as they are (1 approved; 1 unchanged since main)\n  S-02: approved by Tiers Test <tiers@example.com>, at a terminal, ${at}\n`
+    })
   })
 
   it('refuses a --base that is no revision, naming it', async () => {

@@ -695,6 +695,8 @@ Warnings:
       ],
       broken: [],
       problems: [],
+      lostHistory: [],
+      orphans: [],
       warnings: [deprecation]
     })
 

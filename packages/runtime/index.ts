@@ -26,6 +26,8 @@ export {
   updateSliceState
 } from './lib/state.js'
 export type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
+export {decisionSource, deriveDecision, givenByPerson, historyLoss, historyProblem} from './lib/history.js'
+export type {DecisionSource, EntryCounts, HistoryCheck, HistoryLoss, HistoryProblem} from './lib/history.js'
 export {DecisionPutBackError, escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, withdrawAnswer} from './lib/gate.js'
 export type {GateContext, RespondResult, ShownAnswer, SliceStatus, WithdrawResult} from './lib/gate.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'

@@ -134,7 +134,7 @@ function isUntracked(entry: string | undefined): boolean {
 }
 
 /** Whether a `.git` (folder or file) is in `folder` or any folder above it: git then fails only on a broken repository. */
-async function gitFolderAbove(folder: string): Promise<string | null> {
+export async function gitFolderAbove(folder: string): Promise<string | null> {
   for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, '.git')
     if (await lstat(candidate).catch(() => null)) return candidate

@@ -1,4 +1,6 @@
 import {spawn} from 'node:child_process'
+import type {ChildProcessByStdio} from 'node:child_process'
+import type {Readable, Writable} from 'node:stream'
 
 /** How long one git call may take, unless `TIERS_GIT_TIMEOUT_SECONDS` says otherwise. */
 export const defaultGitTimeoutSeconds = 15
@@ -39,18 +41,28 @@ export async function runGit(cwd: string, args: readonly string[], options: GitC
   return (await runGitBytes(cwd, args, options)).toString('utf8')
 }
 
-/** How a git call is bounded. */
+/** How a git call is bounded, and what it reads on standard input (none: standard input is closed). */
 export interface GitCallOptions {
   timeoutMs?: number
   maxBytes?: number
+  input?: string
 }
 
 /** `runGit`, giving git’s standard output as the bytes it wrote: a diff of a file that is not UTF-8 is hashed as it is. */
-export function runGitBytes(cwd: string, args: readonly string[], {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024}: GitCallOptions = {}): Promise<Buffer> {
+export function runGitBytes(cwd: string, args: readonly string[], {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024, input}: GitCallOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C'}
     delete env.GIT_EXTERNAL_DIFF
-    const child = spawn('git', [...safeConfig, ...args], {cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32'})
+    // Standard input is a pipe only for what git is to read: otherwise nothing (as `ignore` gives).
+    const child = spawn('git', [...safeConfig, ...args], {
+      cwd,
+      env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: process.platform !== 'win32'
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>
+    // Git gone before it read everything closes the pipe: its exit says what went wrong.
+    child.stdin?.on('error', () => {})
+    child.stdin?.end(input)
     const chunks: Buffer[] = []
     let size = 0
     let stderr = ''

@@ -10,8 +10,10 @@ import os from 'node:os'
 import path from 'node:path'
 import {findProjectFolders, gateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
-import {readSliceState} from '@verification-tiers/runtime'
+import {decisionSource, FileReadError, readSliceState} from '@verification-tiers/runtime'
+import type {AnswerBy, AnswerChannel, SliceDecision} from '@verification-tiers/runtime'
 import {GitError, runGit} from './git.js'
+import {judgeHistory} from './history.js'
 import {projectProblems} from './slice-evidence.js'
 
 /** A verify slice the merge waits for, or what keeps the project from being judged. */
@@ -24,13 +26,30 @@ export interface MergeHold {
   line: string
 }
 
+/** Who approved a slice the merge passes, and how: what a reviewer of the branch checks. */
+export interface MergeApproval {
+  project: string
+  slice: string
+  status: SliceDecision['status']
+  /** When the answer (or the skip) was given. */
+  at: string
+  by: AnswerBy | null
+  channel: AnswerChannel
+  /** One line: `S-01 Greeting: approved by Ada <ada@example.com>, at a terminal, 2025-01-01T10:00:00.000Z`. */
+  line: string
+}
+
 /** What the merge gate found. */
 export interface MergeJudgement {
   holds: MergeHold[]
   /** Verify slices approved for their contracts as they are. */
   approved: string[]
+  /** Who approved each of `approved`, and how. */
+  approvals: MergeApproval[]
   /** Verify slices the branch did not change since `base` (with `base` only): not the branch's to approve. */
   unchanged: string[]
+  /** State files no slice has, one line each: named, never held. */
+  orphans: string[]
 }
 
 /** How the merge gate looks. */
@@ -44,15 +63,18 @@ export interface MergeGateOptions {
 
 /**
  * Judge the merge: each verify slice approved (or accepted, at an
- * escalation) for its contracts as they are passes; one never approved,
- * approved for other contracts (stale), or rejected holds the merge, named
- * with its verify contracts' places. With `base`, a slice whose contracts
- * are as they were at `base` is left to whoever changed it. A project that
- * cannot be read, or a problem of one, holds the merge too.
+ * escalation) for its contracts as they are passes, with who approved it
+ * and how; one never approved, approved for other contracts (stale), or
+ * rejected holds the merge, named with its verify contracts' places. With
+ * `base`, a slice whose contracts are as they were at `base` is left to
+ * whoever changed it. A project that cannot be read, a problem of one, a
+ * state file that cannot be read or whose decision its answers do not give,
+ * and one that lost history committed at `base` (else at `HEAD`) hold the
+ * merge too. State files no slice has are named.
  */
 export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<MergeJudgement> {
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
-  const judged: MergeJudgement = {holds: [], approved: [], unchanged: []}
+  const judged: MergeJudgement = {holds: [], approved: [], approvals: [], unchanged: [], orphans: []}
   if (dirs.length === 0) {
     judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec or .kiro here or above`})
   }
@@ -60,13 +82,23 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     const project = await loadProject(folder)
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
     const before = base === null ? null : await hashesAt(project, base)
+    const history = await judgeHistory(project, base ?? 'HEAD')
+    for (const {slice, line} of history.holds) judged.holds.push({project: folder, slice, line})
+    for (const line of history.orphans) judged.orphans.push(line)
     for (const slice of project.slices) {
       const context = gateContext(project, slice)
       if (context.slice.tier !== 'verify') continue
-      const state = await readSliceState(project.dir, slice.id)
+      const state = await readSliceState(project.dir, slice.id).catch((error: unknown) => {
+        if (!(error instanceof FileReadError)) throw error
+        judged.holds.push({project: folder, slice: slice.id, line: error.message})
+        return null
+      })
+      if (!state) continue
       const decision = state.decision
-      if (decision && decision.contractsHash === context.contractsHash) {
+      const source = decisionSource(state)
+      if (decision && source && decision.contractsHash === context.contractsHash) {
         judged.approved.push(slice.id)
+        judged.approvals.push(approvalOf(folder, slice, decision, source.entry))
         continue
       }
       if (before?.get(slice.id) === context.contractsHash) {
@@ -82,11 +114,24 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       const places = slice.contracts
         .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')
         .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
-      const named = slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
-      judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
+      judged.holds.push({project: folder, slice: slice.id, line: `${sliceLabel(slice)}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
   }
   return judged
+}
+
+/** Who gave the answer (or the skip) behind a slice's decision, and how, with its line. */
+function approvalOf(project: string, slice: Project['slices'][number], decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
+  const by = entry.by ?? null
+  const who = by === null ? 'no one named (git’s user.name and user.email were unset)' : [by.name, by.email === null ? null : `<${by.email}>`].filter(Boolean).join(' ')
+  const what = decision.status === 'approved' ? 'approved' : 'accepted as auto (escalation choice 3)'
+  // The history counts only an answer given at a terminal (`decisionSource`).
+  return {project, slice: slice.id, status: decision.status, at: entry.at, by, channel: 'terminal', line: `${sliceLabel(slice)}: ${what} by ${who}, at a terminal, ${entry.at}`}
+}
+
+/** `S-01 Greeting`, or `S-01` for a slice named by its id. */
+function sliceLabel(slice: Project['slices'][number]): string {
+  return slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
 }
 
 /**

@@ -6,6 +6,7 @@ import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@ver
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
 import {findProjectFolders} from './find-project.js'
+import {judgeHistory} from './history.js'
 import {completedByProject} from './project-state.js'
 import {openTaskLines, projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
@@ -134,12 +135,13 @@ async function projectFoldersFrom(from: readonly string[]): Promise<string[]> {
  * the other’s.
  */
 async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
-  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null}
+  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null, notes: []}
   for (const project of projects) {
     const one = await judgeSlices(project)
     for (const slice of one.slices) judged.slices.push(projects.length > 1 ? inFolder(slice, project.dir) : slice)
     for (const line of one.problems) judged.problems.push(line)
     for (const line of one.openTasks) judged.openTasks.push(line)
+    for (const line of one.notes) judged.notes.push(line)
     judged.broken ??= one.broken
   }
   return judged
@@ -166,11 +168,14 @@ function inFolder(slice: SliceJudgement, dir: string): SliceJudgement {
  * the project’s own state files call it complete (`completedByProject`).
  * Every other slice is in progress: never verified, stale, failed or passed.
  * What cannot be read or matched (the project’s problems, a slice listing a
- * contract no file defines, a slice’s state file) is a problem line; a broken
- * status file counts as no run, and says so.
+ * contract no file defines, a slice’s state file, a state file that lost
+ * committed history: see `judgeHistory`) is a problem line; a broken status
+ * file counts as no run, and says so. State files no slice has are `notes`,
+ * named without holding anything.
  */
-export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null}> {
-  const problems = projectProblems(project)
+export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null; notes: string[]}> {
+  const history = await judgeHistory(project)
+  const problems = [...projectProblems(project), ...history.holds.map((hold) => hold.line)]
   let status: VerificationStatus | null = null
   let broken: string | null = null
   try {
@@ -225,7 +230,7 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
   const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
-  return {slices, problems, openTasks, broken}
+  return {slices, problems, openTasks, broken, notes: history.orphans}
 }
 
 /**

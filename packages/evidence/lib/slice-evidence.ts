@@ -1,6 +1,7 @@
 import {formatProblem, UserError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {GateContext} from '@verification-tiers/runtime'
+import {sliceHistoryHolds} from './history.js'
 import {judgeFreshness, readVerificationStatus} from './status.js'
 import type {Freshness} from './status.js'
 import {projectFingerprint} from './project-fingerprint.js'
@@ -43,14 +44,15 @@ export async function sliceFreshness(project: Project, context: GateContext): Pr
 
 /**
  * Refuse an approval of a slice whose checkpoint was not shown on a fresh
- * passing run, with a `UserError` that says what to run. An approval answers
+ * passing run, or while the project has problems or the slice’s state lost
+ * committed history, with a `UserError` that says what to run. An approval answers
  * a checkpoint: without such a run the user approved something that was
  * never shown as passing, or that changed since. An auto slice has no
  * checkpoint to approve.
  */
 export async function checkApprovable(project: Project, context: GateContext): Promise<void> {
   const {slice} = context
-  const problems = projectProblems(project)
+  const problems = [...projectProblems(project), ...(await sliceHistoryHolds(project, slice.id))]
   if (problems.length > 0) {
     throw new UserError(`Unexpected approval of slice ${slice.id}: the gate could not read or match part of the project (${problems.join('; ')}), expected none: fix it, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
   }

@@ -51,7 +51,7 @@ export interface StopDecision {
  * failing blocks until the safety valve; all passing allows, listing the
  * criteria a person has to check. What the gate could not read or prove
  * (`problems`, one line each naming the file) blocks too, before anything
- * else, under the same valve.
+ * else, under the same valve. `notes` end the answer, whatever it is.
  */
 export function decideStop(input: {
   slices: readonly SliceJudgement[]
@@ -65,7 +65,19 @@ export function decideStop(input: {
   openTasks?: readonly string[]
   /** How the agent runs tiers where it is installed (`npx tiers` for a project's own install), for the commands the reason names. */
   command?: string
+  /** What is said whatever the decision, holding nothing (state files no slice has), one line each. */
+  notes?: readonly string[]
 }): StopDecision {
+  const decision = decideStopAlone(input)
+  const notes = (input.notes ?? []).join('\n')
+  if (notes === '') return decision
+  // Said to whoever reads the answer: the agent on a block, the person on an allow.
+  if (decision.decision === 'block') return {...decision, reason: `${decision.reason}\n${notes}`}
+  return {...decision, systemMessage: decision.systemMessage ? `${decision.systemMessage}\n${notes}` : notes}
+}
+
+/** `decideStop` before its notes. */
+function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const command = input.command ?? 'tiers'
   const valve = input.blocks >= max

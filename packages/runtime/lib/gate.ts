@@ -1,6 +1,6 @@
 import {rejectionThreshold} from '@verification-tiers/protocol'
 import type {EscalationData, RejectionHistoryEntry} from '@verification-tiers/protocol'
-import {keptMismatch} from './mismatch.js'
+import {deriveDecision} from './history.js'
 import {interpretResponse} from './response.js'
 import type {CheckpointResponse} from './response.js'
 import {findEscalationOption, findRejectionOption, routeRejection} from './routing.js'
@@ -59,12 +59,19 @@ export class DecisionPutBackError extends GateError {
 }
 const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
 
+/** An approval or an escalation choice that does not come from the person at a terminal: never recorded (the history would not count it). */
+function refuseRelayed(what: string, origin: AnswerOrigin): void {
+  if (origin.channel !== 'terminal') throw new GateError(`Unexpected ${what} relayed, expected the person’s own answer at a terminal: nothing was recorded`)
+}
+
 /**
  * Record a reply to the checkpoint: an approval completes the slice, keeping
  * any mismatch a skip deferred; a rejection is counted and logged verbatim.
- * Whether the checkpoint could be approved (fresh passing evidence), and
- * by whom, is the caller’s to check first; `origin` says who answered and
- * how, kept with the answer (default: `relayed`, by no one named).
+ * Whether the checkpoint could be approved (fresh passing evidence) is the
+ * caller’s to check first; `origin` says who answered and how, kept with
+ * the answer (default: `relayed`, by no one named, which an approval may
+ * not be). An answer at a terminal is taken on a state whose stored
+ * `decision` the history does not give: the answer gives it anew.
  */
 export async function recordResponse(context: GateContext, text: string, origin: AnswerOrigin = unknownOrigin): Promise<RespondResult> {
   const response = interpretResponse(text)
@@ -75,26 +82,28 @@ export async function recordResponse(context: GateContext, text: string, origin:
     const example = response.partial ? `"partially: ${what}"` : `"${what}"`
     throw new GateError(`Unexpected reply ${JSON.stringify(text)} to slice ${id} without a description, expected ${what}: tiers respond ${id} ${example}; nothing was recorded`)
   }
+  if (response.kind === 'approval') refuseRelayed(`approval of slice ${id}`, origin)
   const threshold = thresholdOf(context)
+  const check = origin.channel === 'terminal' ? 'all-but-decision' : 'all'
   return updateSliceState(context.dir, id, (state): RespondResult => {
     const at = timestamp(context)
     const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null, ...provenance(context, origin)}
     if (response.kind === 'approval') {
       // A second approval of the same contracts adds nothing: answers never stack, so one `--undo` withdraws the one that stands.
       if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash) return {kind: 'already-approved', response, state}
-      state.decision = {status: 'approved', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
       state.answers.push({reply: text, outcome: 'approval', ...answer})
+      state.decision = deriveDecision(state)
       return {kind: 'approved', response, state}
     }
     if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
       throw new GateError(`Unexpected rejection: slice ${id} waits for an escalation choice, expected \`tiers escalate ${id} <1|2|3>\` first`)
     }
-    state.decision = null
     state.rejectionCount++
     state.rejections.push({feedback: response.feedback, partial: response.partial, at, classification: null, action: null, detail: null, routedAt: null})
     state.answers.push({reply: text, outcome: 'rejection', ...answer})
+    state.decision = deriveDecision(state)
     return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
-  })
+  }, {check})
 }
 
 /**
@@ -116,7 +125,7 @@ export async function withdrawAnswer(context: GateContext, {mayPutBackDecision =
     if (state.escalations.length > answer.escalationsBefore) {
       throw new GateError(`Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`)
     }
-    if (!mayPutBackDecision && answer.decisionBefore !== null) throw new DecisionPutBackError(id, answer, answer.decisionBefore)
+    const asLogged = {...answer}
     if (answer.outcome === 'rejection') {
       const entry = state.rejections.at(-1)
       // The log says which entry the answer made; one that differs was changed by hand: withdraw nothing.
@@ -127,8 +136,10 @@ export async function withdrawAnswer(context: GateContext, {mayPutBackDecision =
       state.rejectionCount--
       answer.withdrawnRejection = entry
     }
-    state.decision = answer.decisionBefore
     answer.withdrawnAt = timestamp(context)
+    state.decision = deriveDecision(state)
+    // Thrown, the change writes nothing.
+    if (!mayPutBackDecision && state.decision !== null) throw new DecisionPutBackError(id, asLogged, state.decision)
     return {answer, state}
   })
 }
@@ -162,12 +173,13 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
 /**
  * Record the escalation choice: re-scope restarts the count, pair goes on,
  * skip accepts the slice as auto with the mismatch kept (with that of any
- * earlier skip). `origin` says who chose and how, kept with the choice
- * (default: `relayed`, by no one named).
+ * earlier skip). `origin` says who chose and how, kept with the choice: the
+ * person at a terminal (the default, `relayed` by no one named, is refused).
  */
 export async function recordEscalation(context: GateContext, choice: string, origin: AnswerOrigin = unknownOrigin): Promise<{option: EscalationOption; state: SliceState}> {
   const option = findEscalationOption(choice)
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
+  refuseRelayed(`escalation choice ${option.choice} for slice ${context.slice.id}`, origin)
   const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state) => {
     if (state.decision) {
@@ -179,8 +191,8 @@ export async function recordEscalation(context: GateContext, choice: string, ori
     const at = timestamp(context)
     state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount, ...provenance(context, origin)})
     if (option.decision === 'rescope') state.rejectionCount = 0
-    // The skip just logged defers the open rejections; earlier skips’ stay deferred too.
-    if (option.decision === 'skip') state.decision = {status: 'accepted-as-auto', at, contractsHash: context.contractsHash, mismatch: keptMismatch(state)}
+    // A skip accepts the slice as auto, deferring the open rejections; earlier skips’ stay deferred too.
+    state.decision = deriveDecision(state)
     return {option, state}
   })
 }

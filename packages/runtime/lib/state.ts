@@ -6,6 +6,8 @@ import {FileReadError} from './file-error.js'
 import type {FilePlace} from './file-error.js'
 import {jsonPlace, parseJson, readJsonFile, updateJsonFile} from './json-file.js'
 import type {JsonFileKind} from './json-file.js'
+import {deriveDecision, historyProblem} from './history.js'
+import type {HistoryCheck} from './history.js'
 
 /** One rejection, as logged. */
 export interface RejectionEntry {
@@ -140,40 +142,49 @@ export async function readSliceState(dir: string, sliceId: string): Promise<Slic
 /**
  * Change a slice’s state under a lock and write it atomically, so concurrent
  * callers never lose an update and a crash never leaves a half-written file.
+ * With `check` `all-but-decision`, a stored `decision` the history does not
+ * give is read as the history gives it: for an answer given at a terminal,
+ * which gives the decision anew.
  */
 export async function updateSliceState<Result>(
   dir: string,
   sliceId: string,
-  change: (state: SliceState) => Result | Promise<Result>
+  change: (state: SliceState) => Result | Promise<Result>,
+  {check = 'all'}: {check?: HistoryCheck} = {}
 ): Promise<Result> {
-  return updateJsonFile(statePath(dir, sliceId), stateKind(sliceId), change)
+  return updateJsonFile(statePath(dir, sliceId), stateKind(sliceId, check), change)
 }
 
-function stateKind(sliceId: string): JsonFileKind<SliceState> {
-  return {parse: (file, text) => parseSliceState(file, text, sliceId), empty: () => emptySliceState(sliceId)}
+function stateKind(sliceId: string, check: HistoryCheck = 'all'): JsonFileKind<SliceState> {
+  return {parse: (file, text) => parseSliceState(file, text, sliceId, check), empty: () => emptySliceState(sliceId)}
 }
 
 const fixHint = 'fix or remove the file (it is never reset silently)'
 
 /**
- * Parse and check a state file’s text: every field of the slice state, and a
- * `rejectionCount` that agrees with the rejection log. Anything else is a
- * `StateError` naming the file, the line and column and the field.
+ * Parse and check a state file’s text: every field of the slice state, a
+ * `rejectionCount` that agrees with the rejection log, and a history that
+ * agrees with itself (`historyProblem`: as `check` says; `none` for a copy
+ * compared entry by entry). Anything else is a `StateError` naming the
+ * file, the line and column and the field. The `decision` read is the one
+ * the history gives (`deriveDecision`), never the stored one alone.
  */
-export function parseSliceState(file: string, text: string, sliceId: string): SliceState {
+export function parseSliceState(file: string, text: string, sliceId: string, check: HistoryCheck | 'none' = 'all'): SliceState {
   const parsed = parseJson(text)
   if (!parsed.ok) throw new StateError(file, `${parsed.reason}; ${fixHint}`, parsed.place)
-  const problem = checkSliceState(parsed.value, sliceId)
-  if (problem) throw new StateError(file, `${problem.reason}; ${fixHint}`, jsonPlace(text, problem.path))
-  const state = parsed.value as Omit<SliceState, 'answers'> & {answers?: AnswerEntry[]}
+  const problem = checkSliceState(parsed.value, sliceId, check)
+  if (problem) throw new StateError(file, `${problem.reason}; ${problem.hint ?? fixHint}`, jsonPlace(text, problem.path))
+  const value = parsed.value as Omit<SliceState, 'answers'> & {answers?: AnswerEntry[]}
   // A file written before answers were logged has none to withdraw.
-  return {...state, answers: state.answers ?? []}
+  const state = {...value, answers: value.answers ?? []}
+  return {...state, decision: deriveDecision(state)}
 }
 
-/** What is wrong with a state, and the path of the value it is about. */
+/** What is wrong with a state, the path of the value it is about, and the way out when it is not to fix the file. */
 interface Problem {
   path: Array<string | number>
   reason: string
+  hint?: string
 }
 
 /** A check of one field: what it takes, as messages say it. */
@@ -240,7 +251,7 @@ const answerFields: Record<keyof AnswerEntry, FieldCheck> = {
   ...provenanceFields
 }
 
-function checkSliceState(value: unknown, sliceId: string): Problem | null {
+function checkSliceState(value: unknown, sliceId: string, check: HistoryCheck | 'none'): Problem | null {
   if (!isRecord(value)) return {path: [], reason: 'Unexpected content, expected a slice state object'}
   if (value.version !== 1) return {path: ['version'], reason: `Unexpected \`version\` ${shown(value.version)}, expected 1`}
   if (value.slice !== sliceId) return {path: ['slice'], reason: `Unexpected \`slice\` ${shown(value.slice)}, expected ${JSON.stringify(sliceId)}`}
@@ -253,7 +264,8 @@ function checkSliceState(value: unknown, sliceId: string): Problem | null {
     (value.answers === undefined ? null : checkList(value, 'answers', answerFields)) ??
     (value.decision === null ? null : checkEntry(value.decision, ['decision'], decisionFields))
   if (problem) return problem
-  return checkCount(value as unknown as SliceState)
+  const state = {...(value as unknown as SliceState), answers: (value.answers ?? []) as AnswerEntry[]}
+  return checkCount(state) ?? (check === 'none' ? null : historyProblem(state, {check, answersKept: value.answers !== undefined}))
 }
 
 /**

@@ -4,7 +4,6 @@
  * routes and escalations in it.
  */
 import fs from 'node:fs/promises'
-import os from 'node:os'
 import path from 'node:path'
 import {
   DecisionPutBackError,
@@ -27,20 +26,13 @@ import {
 } from '@verification-tiers/runtime'
 import type {Contract} from '@verification-tiers/contracts'
 import type {GateContext} from '@verification-tiers/runtime'
-import {afterAll, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
+import {temporaryFolders} from './helpers.js'
 
-const folders: string[] = []
+const temporaryDir = temporaryFolders('verification-tiers-state-')
 
-afterAll(async () => {
-  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
-})
-
-async function temporaryDir(): Promise<string> {
-  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-state-'))
-  folders.push(folder)
-  return folder
-}
-
+/** Who approves and makes escalation choices in these tests: the person, at a terminal. */
+const person = {by: null, channel: 'terminal'} as const
 const valid = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null}
 const fixHint = '; fix or remove the file (it is never reset silently)'
 
@@ -68,7 +60,9 @@ describe('parseSliceState', () => {
     const answer = {reply: 'ok', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
     const provenance = {by: {name: 'Ada', email: null}, channel: 'terminal', fingerprint: 'sha256:one'}
     const escalation = {choice: '1', decision: 'rescope', at: '2025-01-01T00:00:00.000Z', rejectionCount: 0}
-    const given = {...valid, answers: [{...answer, ...provenance}], escalations: [{...escalation, ...provenance, channel: 'relayed', by: null}]}
+    // The approval, given at a terminal, gives the decision.
+    const decision = {status: 'approved', at: answer.at, contractsHash: 'sha256:one', mismatch: []}
+    const given = {...valid, decision, answers: [{...answer, ...provenance}], escalations: [{...escalation, ...provenance, channel: 'relayed', by: null}]}
     expect(parseSliceState('S-01.json', JSON.stringify(given), 'S-01')).toMatchObject({answers: [provenance], escalations: [{by: null, channel: 'relayed', fingerprint: 'sha256:one'}]})
     // Written before they were kept: read as they are, without them.
     const older = parseSliceState('S-01.json', JSON.stringify({...valid, answers: [answer], escalations: [escalation]}), 'S-01')
@@ -243,7 +237,7 @@ describe('the gate', () => {
 
   it('records an approval with the contracts hash, and a later change makes it stale', async () => {
     const gate = await context()
-    const result = await recordResponse(gate, ' Yes ')
+    const result = await recordResponse(gate, ' Yes ', person)
     expect(result.kind).toBe('approved')
     expect(result.state.decision).toEqual({status: 'approved', at: expect.stringMatching(/^2025-01-01T/), contractsHash: 'sha256:one', mismatch: []})
     expect(await sliceStatus(gate)).toMatchObject({next: 'done', stale: false})
@@ -290,12 +284,12 @@ describe('the gate', () => {
 
   it('escalates: re-scope restarts the count, pair keeps it and lets the guidance route, skip accepts as auto', async () => {
     const gate = await context(2)
-    await expect(recordEscalation(gate, '1')).rejects.toThrow('Unexpected escalation: slice S-01 has 0 of 2 rejections, expected 2 before escalating')
+    await expect(recordEscalation(gate, '1', person)).rejects.toThrow('Unexpected escalation: slice S-01 has 0 of 2 rejections, expected 2 before escalating')
     await recordResponse(gate, 'a')
     await recordResponse(gate, 'b')
-    await expect(recordEscalation(gate, '9')).rejects.toThrow('Unexpected escalation choice `9`, expected 1, 2 or 3')
+    await expect(recordEscalation(gate, '9', person)).rejects.toThrow('Unexpected escalation choice `9`, expected 1, 2 or 3')
 
-    const pair = await recordEscalation(gate, '2')
+    const pair = await recordEscalation(gate, '2', person)
     expect(pair.option.decision).toBe('pair')
     expect(pair.state.rejectionCount).toBe(2)
     expect(await sliceStatus(gate)).toMatchObject({next: 'route'})
@@ -305,7 +299,7 @@ describe('the gate', () => {
 
     expect((await recordResponse(gate, 'c')).state.rejectionCount).toBe(3)
     expect(await sliceStatus(gate)).toMatchObject({next: 'escalation'})
-    const rescope = await recordEscalation(gate, '1')
+    const rescope = await recordEscalation(gate, '1', person)
     expect(rescope.state.rejectionCount).toBe(0)
     expect(await sliceStatus(gate)).toMatchObject({next: 'checkpoint', rejectionCount: 0})
     // Rejections from before the restart are history: not routed, not in the escalation.
@@ -314,7 +308,7 @@ describe('the gate', () => {
     await recordResponse(gate, 'd')
     const last = await recordResponse(gate, 'e')
     expect(escalationData(slice, last.state).rejections.map((entry) => entry.feedback)).toEqual(['d', 'e'])
-    const skip = await recordEscalation(gate, '3')
+    const skip = await recordEscalation(gate, '3', person)
     expect(skip.state.decision).toEqual({status: 'accepted-as-auto', at: expect.any(String), contractsHash: 'sha256:one', mismatch: ['d', 'e']})
     expect(skip.state.escalations.map((entry) => [entry.decision, entry.rejectionCount])).toEqual([
       ['pair', 2],
@@ -339,12 +333,12 @@ describe('the gate', () => {
     expect(await sliceStatus(gate)).toMatchObject({next: 'escalation', rejectionCount: 2})
 
     // After the choice, rejections are taken again: pair goes on, re-scope restarts the count.
-    await recordEscalation(gate, '2')
+    await recordEscalation(gate, '2', person)
     const afterPair = await recordResponse(gate, 'c')
     expect(afterPair).toMatchObject({kind: 'rejected', escalate: true})
     expect(afterPair.state.rejectionCount).toBe(3)
     await expect(recordResponse(gate, 'd')).rejects.toThrow('waits for an escalation choice')
-    await recordEscalation(gate, '1')
+    await recordEscalation(gate, '1', person)
     expect((await recordResponse(gate, 'd')).state.rejectionCount).toBe(1)
   })
 
@@ -352,13 +346,13 @@ describe('the gate', () => {
     const gate = await context(2)
     await recordResponse(gate, 'a')
     await recordResponse(gate, 'b')
-    const approved = await recordResponse(gate, 'yes')
+    const approved = await recordResponse(gate, 'yes', person)
     expect(approved.kind).toBe('approved')
     expect(approved.state).toMatchObject({rejectionCount: 2, decision: {status: 'approved', contractsHash: 'sha256:one', mismatch: []}})
     expect(await sliceStatus(gate)).toMatchObject({next: 'done'})
     const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
-    await expect(recordEscalation(gate, '3')).rejects.toThrow(GateError)
-    await expect(recordEscalation(gate, '1')).rejects.toThrow(
+    await expect(recordEscalation(gate, '3', person)).rejects.toThrow(GateError)
+    await expect(recordEscalation(gate, '1', person)).rejects.toThrow(
       'Unexpected escalation: slice S-01 is already decided (approved), expected a new rejection first'
     )
     expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
@@ -368,10 +362,10 @@ describe('the gate', () => {
     const gate = await context(2)
     await recordResponse(gate, 'a')
     await recordResponse(gate, 'b')
-    await recordResponse(gate, 'approved')
+    await recordResponse(gate, 'approved', person)
     const changed = {...gate, contractsHash: 'sha256:two'}
     expect(await sliceStatus(changed)).toMatchObject({stale: true, rejectionCount: 2, next: 'checkpoint'})
-    await expect(recordEscalation(changed, '1')).rejects.toThrow('is already decided (approved), expected a new rejection first')
+    await expect(recordEscalation(changed, '1', person)).rejects.toThrow('is already decided (approved), expected a new rejection first')
     const rejected = await recordResponse(changed, 'c')
     expect(rejected).toMatchObject({kind: 'rejected', escalate: true})
     expect(await sliceStatus(changed)).toMatchObject({stale: false, decision: null, rejectionCount: 3, next: 'escalation'})
@@ -381,18 +375,18 @@ describe('the gate', () => {
     const gate = await context(2)
     await recordResponse(gate, 'a')
     await recordResponse(gate, 'b')
-    await recordEscalation(gate, '3')
+    await recordEscalation(gate, '3', person)
     const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
-    await expect(recordEscalation(gate, '1')).rejects.toThrow(
+    await expect(recordEscalation(gate, '1', person)).rejects.toThrow(
       'Unexpected escalation: slice S-01 is already decided (accepted-as-auto), expected a new rejection first'
     )
-    await expect(recordEscalation(gate, '3')).rejects.toThrow('is already decided (accepted-as-auto)')
+    await expect(recordEscalation(gate, '3', person)).rejects.toThrow('is already decided (accepted-as-auto)')
     expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
     // A rejection after the decision is taken: it clears the decision, and the slice escalates again.
     const again = await recordResponse(gate, 'c')
     expect(again).toMatchObject({kind: 'rejected', escalate: true})
     expect(again.state).toMatchObject({rejectionCount: 3, decision: null})
-    const rescope = await recordEscalation(gate, '1')
+    const rescope = await recordEscalation(gate, '1', person)
     expect(rescope.state.escalations.map((entry) => entry.decision)).toEqual(['skip', 'rescope'])
     expect(rescope.state.rejectionCount).toBe(0)
   })
@@ -419,7 +413,7 @@ describe('the gate', () => {
     await expect(withdrawAnswer(gate)).rejects.toThrow(
       'Unexpected `--undo`: slice S-01 has no recorded answer to withdraw, expected one given with `tiers respond S-01 <reply>`'
     )
-    const approved = await recordResponse(gate, 'ok')
+    const approved = await recordResponse(gate, 'ok', person)
     const first = approved.state.decision
     await recordResponse(gate, 'the badge is orange')
     await recordRoute(gate, '1', null)
@@ -500,7 +494,7 @@ describe('the gate', () => {
     const gate = await context(2)
     await recordResponse(gate, 'a')
     await recordResponse(gate, 'b')
-    await recordEscalation(gate, '1')
+    await recordEscalation(gate, '1', person)
     const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
     await expect(withdrawAnswer(gate)).rejects.toThrow(
       'Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("b"), expected none: the answer can no longer be withdrawn'

@@ -40,12 +40,13 @@ export const checkpoint: Command = async (input) => showCheckpoint(await loadSli
 
 /** The slice’s checkpoint, or why it cannot be shown (exit 1), or that the slice is auto. */
 async function showCheckpoint({project, context, warnings: projectWarnings}: SliceContext): Promise<CommandResult> {
-  const {openTaskLines, projectProblems, sliceFreshness} = await evidence()
+  const {openTaskLines, projectProblems, sliceFreshness, sliceHistoryHolds} = await evidence()
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
   const warnings = [...slice.nothingToCheck.map(nothingToCheckWarning), ...projectWarnings]
   // What the gate could not read or match may hide a contract of this slice (a verify one in an auto-looking slice): no “ALL TESTS PASSING” and no “auto” over it.
-  const problems = projectProblems(project)
+  // Nor over a slice whose state lost committed answers: its rejections decide whether it is shown again or escalated.
+  const problems = [...projectProblems(project), ...(await sliceHistoryHolds(project, slice.id))]
   if (problems.length > 0) {
     const text = `VERIFICATION UNCHECKED — Slice ${slice.id}: ${slice.name}\n\nThe gate could not read or match part of the project:\n${problems.map((line) => `  ${line}`).join('\n')}\n\nFix these, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\` again.`
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, problems, checkpoint: null}, warnings, exitCode: exitCodes.user}
@@ -296,15 +297,21 @@ export const status: Command = async (input) => {
     })
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
+  const history = await (await evidence()).judgeHistory(project)
+  // A slice’s own lost history, or none compared at all; state files of no slice when every slice is shown.
+  const lost = history.holds.filter((hold) => !id || hold.slice === id || hold.slice === null).map((hold) => hold.line)
+  const orphans = id ? [] : history.orphans
   // At a terminal, a table a person reads; piped, the same line per slice as ever, for scripts.
   const lines = input.terminal ? [renderStatusTable(await statusRows(project.dir, statuses), {width: input.terminal.columns, now: new Date()})] : statuses.map(describeStatus)
-  if (input.terminal && (broken.length > 0 || project.problems.length > 0)) lines.push('')
+  if (input.terminal && broken.length + project.problems.length + lost.length + orphans.length > 0) lines.push('')
   for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
-  // What could not be read or matched is said here too: it holds the gate.
+  // What could not be read or matched is said here too: it holds the gate, as lost history does.
   for (const problem of project.problems) lines.push(`problem: ${formatProblem(problem)}`)
+  for (const line of lost) lines.push(`problem: ${line}`)
+  for (const line of orphans) lines.push(`note: ${line}`)
   return {
     text: lines.join('\n'),
-    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems},
+    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems, lostHistory: lost, orphans},
     warnings: warningsOf(project)
   }
 }
