@@ -8,9 +8,10 @@
 import {mkdir, mkdtemp, realpath, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {findProjectFolders, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
-import {readSliceState} from '@verification-tiers/runtime'
+import {approvedPins, findWeakenings, holdSlice, readSliceState, sliceSubject} from '@verification-tiers/runtime'
+import type {GateContext, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
 import {GitError, runGit} from './git.js'
 import {projectProblems} from './slice-evidence.js'
 
@@ -47,8 +48,12 @@ export interface MergeGateOptions {
  * escalation) for its contracts as they are passes; one never approved,
  * approved for other contracts (stale), or rejected holds the merge, named
  * with its verify contracts' places. With `base`, a slice whose contracts
- * are as they were at `base` is left to whoever changed it. A project that
- * cannot be read, or a problem of one, holds the merge too.
+ * are as they were at `base` is left to whoever changed it. A slice whose
+ * bar is lower than a person approved (see `findWeakenings`), or, with
+ * `base`, lower than it was at `base` with no approval of it as it is,
+ * counts as verify and holds the merge, each change named with its old and
+ * new text and its place. A project that cannot be read, or a problem of
+ * one, holds the merge too.
  */
 export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<MergeJudgement> {
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
@@ -61,16 +66,26 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
     const before = base === null ? null : await hashesAt(project, base)
     for (const slice of project.slices) {
-      const context = gateContext(project, slice)
-      if (context.slice.tier !== 'verify') continue
       const state = await readSliceState(project.dir, slice.id)
+      // Lowered since a person approved it, or since `base` with no approval of it as it is: verify until a person confirms.
+      const held = heldGateContext(project, slice, state)
+      const sinceBase = base === null ? [] : loweredSince(before?.get(slice.id), held.context, state)
+      const weakenings = held.weakenings.length > 0 ? held.weakenings : placeWeakenings(slice, sinceBase)
+      const context = held.weakenings.length > 0 ? held.context : {...held.context, slice: holdSlice(held.context.slice, sinceBase)}
+      if (context.slice.tier !== 'verify') continue
       const decision = state.decision
-      if (decision && decision.contractsHash === context.contractsHash) {
+      if (weakenings.length === 0 && decision && decision.contractsHash === context.contractsHash) {
         judged.approved.push(slice.id)
         continue
       }
-      if (before?.get(slice.id) === context.contractsHash) {
+      if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash) {
         judged.unchanged.push(slice.id)
+        continue
+      }
+      const named = slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
+      if (weakenings.length > 0) {
+        const since = held.weakenings.length > 0 ? 'changed since a person approved it' : `changed since ${base}, where it was verify`
+        judged.holds.push({project: folder, slice: slice.id, line: `${named}: ${since}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`})
         continue
       }
       const why =
@@ -82,19 +97,36 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       const places = slice.contracts
         .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')
         .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
-      const named = slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
       judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
   }
   return judged
 }
 
+/** A slice as it was at `base`: the hash of its contracts, and what an approval of it would have pinned. */
+interface SliceAtBase {
+  contractsHash: string
+  pins: SlicePins | undefined
+}
+
 /**
- * The hash of each slice's contracts at `base`: the project folder as git
- * holds it there, read into a temporary folder as the project is read now.
- * A folder git does not know at `base` has no slices then.
+ * What lowered the slice since `base` (`then`), unless a person approved it
+ * as it is (an approval whose pins it does not fall below): nothing when the
+ * slice is new since `base`.
  */
-async function hashesAt(project: Project, base: string): Promise<Map<string, string>> {
+function loweredSince(then: SliceAtBase | undefined, context: GateContext, state: SliceState): Weakening[] {
+  if (!then?.pins || !context.pins) return []
+  const approved = approvedPins(state)
+  if (approved && findWeakenings(approved, context.pins, sliceSubject(context.slice)).length === 0) return []
+  return findWeakenings(then.pins, context.pins, sliceSubject(context.slice))
+}
+
+/**
+ * The hash of each slice's contracts at `base`, and its pins: the project
+ * folder as git holds it there, read into a temporary folder as the project
+ * is read now. A folder git does not know at `base` has no slices then.
+ */
+async function hashesAt(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
   const dir = await realpath(project.dir)
   const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
   const relative = path.relative(root, dir)
@@ -105,7 +137,7 @@ async function hashesAt(project: Project, base: string): Promise<Map<string, str
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
   const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
-  const hashes = new Map<string, string>()
+  const hashes = new Map<string, SliceAtBase>()
   if (files.length === 0) return hashes
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
   try {
@@ -118,7 +150,10 @@ async function hashesAt(project: Project, base: string): Promise<Map<string, str
     }
     // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
     const then = await loadProject(path.join(scratch, relative)).catch(() => null)
-    for (const slice of then?.slices ?? []) hashes.set(slice.id, gateContext(then!, slice).contractsHash)
+    for (const slice of then?.slices ?? []) {
+      const {contractsHash, pins} = gateContext(then!, slice)
+      hashes.set(slice.id, {contractsHash, pins})
+    }
   } finally {
     await rm(scratch, {recursive: true, force: true})
   }

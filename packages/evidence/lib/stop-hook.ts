@@ -49,7 +49,8 @@ export interface StopDecision {
 /**
  * Decide a stop from the slices in progress: one never verified, stale or
  * failing blocks until the safety valve; all passing allows, listing the
- * criteria a person has to check. What the gate could not read or prove
+ * criteria a person has to check and what changed since a person approved
+ * a slice (`changed`), which only a person may confirm. What the gate could not read or prove
  * (`problems`, one line each naming the file) blocks too, before anything
  * else, under the same valve.
  */
@@ -65,9 +66,12 @@ export function decideStop(input: {
   openTasks?: readonly string[]
   /** How the agent runs tiers where it is installed (`npx tiers` for a project's own install), for the commands the reason names. */
   command?: string
+  /** What lowered the bar of a slice since a person approved it, one line each (old → new, and where): said with the decision, for the person. */
+  changed?: readonly string[]
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const command = input.command ?? 'tiers'
+  const changed = input.changed ?? []
   const valve = input.blocks >= max
   const openTasks = input.openTasks ?? []
   // Open tasks beside what cannot be read are listed with it: the heading says the worse.
@@ -115,7 +119,7 @@ export function decideStop(input: {
     (failure) => `${failure.id}\0${failure.details}`
   )
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command}
+    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -123,13 +127,14 @@ export function decideStop(input: {
   if (unverified.length > 0) {
     const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
     const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command}
+    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
   }
   const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
-  if (manual.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual})}
+  // A lowered bar is the person’s to confirm: said to them, as the criteria they check are.
+  if (manual.length > 0 || changed.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, changed})}
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
 }
 

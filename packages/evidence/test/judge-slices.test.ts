@@ -67,7 +67,8 @@ describe('judgeSlices', () => {
       ],
       problems: [],
       openTasks: [],
-      broken: null
+      broken: null,
+      changed: []
     })
   })
 

@@ -58,7 +58,7 @@ export function renderPartial(name: string, data: object): string {
 /** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
   // The slice’s own check and texts are optional: a slice without them renders as before.
-  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, ...data})
+  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, changed: [], ...data})
 }
 
 /** The three ways to address a rejection, with the user’s words. */

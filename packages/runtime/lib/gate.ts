@@ -272,9 +272,9 @@ export function weakeningsSinceApproval(context: Pick<GateContext, 'pins' | 'sli
   return findWeakenings(pinned, context.pins, sliceSubject(context.slice))
 }
 
-/** A slice as messages name it: `S-01 Campaign Cards`, or its id alone when its name is its id. */
+/** A slice as a weakening names it: `slice S-01 Campaign Cards`, or `slice S-01` when its name is its id. */
 export function sliceSubject(slice: Pick<ResolvedSlice, 'id' | 'name'>): string {
-  return slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
+  return slice.name === slice.id ? `slice ${slice.id}` : `slice ${slice.id} ${slice.name}`
 }
 
 /** Pairing was chosen and nothing was rejected since: the slice goes back to its checkpoint. */

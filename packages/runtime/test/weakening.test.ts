@@ -36,7 +36,7 @@ const farewell = (tier: string | null = 'verify') => contract(null, 'Farewell', 
 
 const slice = (changes: Partial<SliceInput> = {}): SliceInput => ({id: 'S-01', name: 'Hello', contracts: [greeting(), farewell()], ...changes})
 const pins = (changes: Partial<SliceInput> = {}): SlicePins => slicePins(slice(changes))
-const lines = (was: SlicePins, now: SlicePins) => findWeakenings(was, now, 'S-01 Hello').map(describeWeakening)
+const lines = (was: SlicePins, now: SlicePins) => findWeakenings(was, now, 'slice S-01 Hello').map(describeWeakening)
 
 describe('slicePins', () => {
   it('keeps the slice’s tier and own check, and each contract by its id (else its name) with its tier in the slice and its texts', () => {
@@ -61,12 +61,12 @@ describe('findWeakenings', () => {
   const approved = pins({humanCheck: 'The page reads well'})
 
   it('finds nothing when nothing changed', () => {
-    expect(findWeakenings(approved, pins({humanCheck: 'The page reads well'}), 'S-01 Hello')).toEqual([])
+    expect(findWeakenings(approved, pins({humanCheck: 'The page reads well'}), 'slice S-01 Hello')).toEqual([])
   })
 
   it('finds the slice and a contract gone from verify to auto, with the old and new text', () => {
-    expect(findWeakenings(pins(), pins({contracts: [greeting('auto'), farewell('auto')]}), 'S-01 Hello')).toEqual([
-      {kind: 'slice-tier', contract: null, subject: 'S-01 Hello', was: 'tier verify', now: 'auto'},
+    expect(findWeakenings(pins(), pins({contracts: [greeting('auto'), farewell('auto')]}), 'slice S-01 Hello')).toEqual([
+      {kind: 'slice-tier', contract: null, subject: 'slice S-01 Hello', was: 'tier verify', now: 'auto'},
       {kind: 'contract-tier', contract: 'C-01', subject: 'C-01 Greeting', was: 'tier verify', now: 'auto'},
       {kind: 'contract-tier', contract: 'Farewell', subject: 'Farewell', was: 'tier verify', now: 'auto'}
     ])
@@ -74,18 +74,18 @@ describe('findWeakenings', () => {
 
   it('finds a tool’s default (the slice’s stated tier) set to auto on contracts that state none', () => {
     const before = pins({contracts: [greeting(null)]})
-    expect(lines(before, pins({contracts: [greeting(null)], tier: 'auto'}))).toEqual(['S-01 Hello: tier verify → auto', 'C-01 Greeting: tier verify → auto'])
+    expect(lines(before, pins({contracts: [greeting(null)], tier: 'auto'}))).toEqual(['slice S-01 Hello: tier verify → auto', 'C-01 Greeting: tier verify → auto'])
   })
 
   it('finds a verify contract gone from the slice', () => {
-    expect(findWeakenings(pins(), pins({contracts: [greeting()]}), 'S-01 Hello')).toEqual([
+    expect(findWeakenings(pins(), pins({contracts: [greeting()]}), 'slice S-01 Hello')).toEqual([
       {kind: 'contract-removed', contract: 'Farewell', subject: 'Farewell', was: 'verify contract of 1 acceptance criterion and 0 steps', now: 'removed from the slice'}
     ])
   })
 
   it('finds a criterion or a step removed, and one reworded, with the old and new text and where the new one is', () => {
     const now = pins({contracts: [greeting('verify', ['The greeting names the person, or "friend"'], ['Open /hi']), farewell()]})
-    expect(findWeakenings(pins(), now, 'S-01 Hello')).toEqual([
+    expect(findWeakenings(pins(), now, 'slice S-01 Hello')).toEqual([
       {
         kind: 'criterion-reworded',
         contract: 'C-01',
@@ -106,7 +106,7 @@ describe('findWeakenings', () => {
 
   it('finds the attack whole: a contract set to auto and its criteria deleted', () => {
     expect(lines(pins({contracts: [greeting()]}), pins({contracts: [greeting('auto', [], [])]}))).toEqual([
-      'S-01 Hello: tier verify → auto',
+      'slice S-01 Hello: tier verify → auto',
       'C-01 Greeting: tier verify → auto',
       'C-01 Greeting: acceptance criterion "The greeting names the person" → removed',
       'C-01 Greeting: acceptance criterion "The greeting fits one line" → removed',
@@ -115,28 +115,28 @@ describe('findWeakenings', () => {
   })
 
   it('finds the slice’s own human check retired, removed or reworded', () => {
-    expect(lines(approved, pins({retired: 'The tests cover it'}))).toEqual(['S-01 Hello: human check "The page reads well" → retired: "The tests cover it"'])
-    expect(lines(approved, pins())).toEqual(['S-01 Hello: human check "The page reads well" → removed'])
-    expect(lines(approved, pins({humanCheck: 'The page loads'}))).toEqual(['S-01 Hello: human check "The page reads well" → "The page loads"'])
+    expect(lines(approved, pins({retired: 'The tests cover it'}))).toEqual(['slice S-01 Hello: human check "The page reads well" → retired: "The tests cover it"'])
+    expect(lines(approved, pins())).toEqual(['slice S-01 Hello: human check "The page reads well" → removed'])
+    expect(lines(approved, pins({humanCheck: 'The page loads'}))).toEqual(['slice S-01 Hello: human check "The page reads well" → "The page loads"'])
     // A slice whose own check made it verify goes auto with it.
     const alone = pins({contracts: [], humanCheck: 'The page reads well'})
-    expect(lines(alone, pins({contracts: [], retired: 'Covered'}))).toEqual(['S-01 Hello: tier verify → auto', 'S-01 Hello: human check "The page reads well" → retired: "Covered"'])
+    expect(lines(alone, pins({contracts: [], retired: 'Covered'}))).toEqual(['slice S-01 Hello: tier verify → auto', 'slice S-01 Hello: human check "The page reads well" → retired: "Covered"'])
   })
 
   it('finds nothing for what raises the bar or only reorders: auto to verify, an added contract, criterion, step or check, items in another order', () => {
     const low = pins({contracts: [greeting('auto'), farewell('auto')]})
-    expect(findWeakenings(low, pins(), 'S-01 Hello')).toEqual([])
+    expect(findWeakenings(low, pins(), 'slice S-01 Hello')).toEqual([])
     const raised = pins({
       humanCheck: 'New check',
       contracts: [greeting('verify', ['The greeting fits one line', 'The greeting names the person', 'It waves back'], ['Open /hello', 'Refresh']), farewell(), contract('C-09', 'Extra', 'verify', ['More'])]
     })
-    expect(findWeakenings(pins(), raised, 'S-01 Hello')).toEqual([])
+    expect(findWeakenings(pins(), raised, 'slice S-01 Hello')).toEqual([])
   })
 
   it('finds nothing for what an auto contract loses: it asked a person nothing', () => {
     const before = pins({contracts: [greeting(), farewell('auto')]})
-    expect(findWeakenings(before, pins({contracts: [greeting()]}), 'S-01 Hello')).toEqual([])
-    expect(findWeakenings(before, pins({contracts: [greeting(), contract(null, 'Farewell', 'auto', [])]}), 'S-01 Hello')).toEqual([])
+    expect(findWeakenings(before, pins({contracts: [greeting()]}), 'slice S-01 Hello')).toEqual([])
+    expect(findWeakenings(before, pins({contracts: [greeting(), contract(null, 'Farewell', 'auto', [])]}), 'slice S-01 Hello')).toEqual([])
   })
 
   it('matches repeated texts once each: one of two equal criteria removed is a removal', () => {
@@ -148,7 +148,7 @@ describe('findWeakenings', () => {
 describe('holdSlice', () => {
   it('keeps a weakened slice at verify and leaves the rest as resolved', () => {
     const auto = resolveSlice(slice({contracts: [greeting('auto')]}))
-    const weakenings = findWeakenings(pins({contracts: [greeting()]}), pins({contracts: [greeting('auto')]}), 'S-01 Hello')
+    const weakenings = findWeakenings(pins({contracts: [greeting()]}), pins({contracts: [greeting('auto')]}), 'slice S-01 Hello')
     expect(holdSlice(auto, weakenings)).toEqual({...auto, tier: 'verify'})
     expect(holdSlice(auto, [])).toBe(auto)
   })
@@ -182,7 +182,7 @@ describe('the gate of a weakened slice', () => {
     const status = await sliceStatus(lowered)
     expect(status).toMatchObject({tier: 'verify', stale: true, next: 'checkpoint'})
     expect(status.weakenings.map(describeWeakening)).toEqual([
-      'S-01 Hello: tier verify → auto',
+      'slice S-01 Hello: tier verify → auto',
       'C-01 Greeting: tier verify → auto',
       'C-01 Greeting: acceptance criterion "The greeting names the person" → removed',
       'C-01 Greeting: acceptance criterion "The greeting fits one line" → removed',

@@ -1,7 +1,7 @@
 import path from 'node:path'
-import {findProjectFolder, findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
-import {deprecationWarning} from '@verification-tiers/runtime'
+import {findProjectFolder, findSlice, gateContext, heldGateContext, loadProject, UserError} from '@verification-tiers/project'
+import type {PlacedWeakening, Project} from '@verification-tiers/project'
+import {deprecationWarning, readSliceState} from '@verification-tiers/runtime'
 import type {ReadInput} from '../stdin.js'
 import {invokedAs} from '../invoked-as.js'
 
@@ -78,6 +78,20 @@ export async function loadSliceContext(input: CommandInput, usage: string, count
   const project = await loadProject(await dirOf(input))
   const context = gateContext(project, findSlice(project, id))
   return {project, context, warnings: warningsOf(project)}
+}
+
+/** A slice context held at the bar a person approved, with what lowered that bar since (each placed). */
+export type HeldSliceContext = SliceContext & {weakenings: PlacedWeakening[]}
+
+/**
+ * The slice context as the gate holds it (`heldGateContext`): from the
+ * slice’s state, a slice whose bar is lower than a person approved stays
+ * `verify`, with each change.
+ */
+export async function holdSliceContext(loaded: SliceContext): Promise<HeldSliceContext> {
+  const {project, context} = loaded
+  const held = heldGateContext(project, findSlice(project, context.slice.id), await readSliceState(project.dir, context.slice.id))
+  return {...loaded, context: held.context, weakenings: held.weakenings}
 }
 
 /** `npx tiers` or `tiers`: how the person runs this `tiers` from here, for the commands messages name. */
