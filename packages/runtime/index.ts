@@ -1,4 +1,5 @@
 export {
+  approvedSince,
   partialNames,
   renderEscalation,
   renderPartial,

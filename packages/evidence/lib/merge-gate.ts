@@ -9,7 +9,7 @@ import {mkdir, mkdtemp, realpath, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
+import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
 import {approvedPins, findWeakenings, holdSlice, readSliceState, sliceSubject} from '@verification-tiers/runtime'
 import type {GateContext, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
 import {GitError, runGit} from './git.js'
@@ -23,6 +23,8 @@ export interface MergeHold {
   slice: string | null
   /** One line: `S-01 Campaign Cards: verify, never approved (…/CONTRACTS.md:12, …)`, or the problem. */
   line: string
+  /** For a slice changed so that it asks less of a person: since their approval, or since `base`. */
+  since?: 'approval' | 'base'
 }
 
 /** What the merge gate found. */
@@ -64,14 +66,11 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
   for (const folder of dirs) {
     const project = await loadProject(folder)
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
-    const before = base === null ? null : await hashesAt(project, base)
+    const before = base === null ? null : await slicesAtBase(project, base)
     for (const slice of project.slices) {
       const state = await readSliceState(project.dir, slice.id)
       // Lowered since a person approved it, or since `base` with no approval of it as it is: verify until a person confirms.
-      const held = heldGateContext(project, slice, state)
-      const sinceBase = base === null ? [] : loweredSince(before?.get(slice.id), held.context, state)
-      const weakenings = held.weakenings.length > 0 ? held.weakenings : placeWeakenings(slice, sinceBase)
-      const context = held.weakenings.length > 0 ? held.context : {...held.context, slice: holdSlice(held.context.slice, sinceBase)}
+      const {context, weakenings, since} = heldAtBase(project, slice, state, before?.get(slice.id))
       if (context.slice.tier !== 'verify') continue
       const decision = state.decision
       if (weakenings.length === 0 && decision && decision.contractsHash === context.contractsHash) {
@@ -84,8 +83,8 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       }
       const named = slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
       if (weakenings.length > 0) {
-        const since = held.weakenings.length > 0 ? 'changed since a person approved it' : `changed since ${base}, where it was verify`
-        judged.holds.push({project: folder, slice: slice.id, line: `${named}: ${since}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`})
+        const when = since === 'approval' ? 'changed since a person approved it' : `changed since ${base}, where it was verify`
+        judged.holds.push({project: folder, slice: slice.id, line: `${named}: ${when}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`, since: since ?? 'approval'})
         continue
       }
       const why =
@@ -103,10 +102,24 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
   return judged
 }
 
-/** A slice as it was at `base`: the hash of its contracts, and what an approval of it would have pinned. */
-interface SliceAtBase {
+/** A slice as it was at a base revision: the hash of its contracts, and what an approval of it would have pinned. */
+export interface SliceAtBase {
   contractsHash: string
   pins: SlicePins | undefined
+}
+
+/**
+ * A slice’s gate context held at the bar a person approved (`since`
+ * `approval`), else at the bar it had at a base revision (`then`, the slice
+ * there) unless a person approved it as it is (`since` `base`); `since`
+ * `null` when nothing lowered it.
+ */
+export function heldAtBase(project: Project, slice: ProjectSlice, state: SliceState, then: SliceAtBase | undefined): HeldContext & {since: 'approval' | 'base' | null} {
+  const held = heldGateContext(project, slice, state)
+  if (held.weakenings.length > 0) return {...held, since: 'approval'}
+  const lowered = loweredSince(then, held.context, state)
+  if (lowered.length === 0) return {...held, since: null}
+  return {context: {...held.context, slice: holdSlice(held.context.slice, lowered)}, weakenings: placeWeakenings(slice, lowered), since: 'base'}
 }
 
 /**
@@ -126,7 +139,7 @@ function loweredSince(then: SliceAtBase | undefined, context: GateContext, state
  * folder as git holds it there, read into a temporary folder as the project
  * is read now. A folder git does not know at `base` has no slices then.
  */
-async function hashesAt(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
+export async function slicesAtBase(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
   const dir = await realpath(project.dir)
   const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
   const relative = path.relative(root, dir)

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
-import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import {approvedSince, FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
 
 /** A criterion the agent still has to verify, for the “not run” message. */
@@ -71,7 +71,9 @@ export function decideStop(input: {
 }): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const command = input.command ?? 'tiers'
+  // The stop hook measures from the approvals alone (the base is `tiers ci --base`’s).
   const changed = input.changed ?? []
+  const changedSince = approvedSince
   const valve = input.blocks >= max
   const openTasks = input.openTasks ?? []
   // Open tasks beside what cannot be read are listed with it: the heading says the worse.
@@ -119,7 +121,7 @@ export function decideStop(input: {
     (failure) => `${failure.id}\0${failure.details}`
   )
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed}
+    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -127,14 +129,14 @@ export function decideStop(input: {
   if (unverified.length > 0) {
     const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
     const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed}
+    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
   }
   const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
   // A lowered bar is the person’s to confirm: said to them, as the criteria they check are.
-  if (manual.length > 0 || changed.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, changed})}
+  if (manual.length > 0 || changed.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, changed, changedSince})}
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
 }
 

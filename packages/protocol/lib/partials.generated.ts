@@ -15,7 +15,9 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "Changed since a person approved the slice (it stays verify until a person approves it as it is):\n"
+  return "Changed since "
+    + ((stack1 = container.lambda(container.strict(depth0, "changedSince", {"start":{"line":1,"column":16},"end":{"line":1,"column":28}} ), depth0)) != null ? stack1 : "")
+    + " (it stays verify until a person approves it as it is):\n"
     + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"changed"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":9}}})) != null ? stack1 : "");
 },"useData":true},
   "circuit-break-checkpoint": {"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {

@@ -20,6 +20,8 @@ export interface VerifyCheckpointData {
   noTestCommand?: boolean
   /** What lowered the bar since a person approved the slice, one line each (old → new, and where): shown so the person knows what they confirm. */
   changed?: readonly string[] | undefined
+  /** What `changed` is measured from: `a person approved the slice` (the default), or a git revision. */
+  changedSince?: string | undefined
 }
 
 /** Data of the rejection options: the user’s words. */

@@ -18,7 +18,9 @@ export const ci: Command = async (input) => {
     `MERGE HELD — ${judged.holds.length} ${judged.holds.length === 1 ? 'thing waits' : 'things wait'} for a person or a fix:`,
     ...judged.holds.map((hold) => `  ${hold.line}`),
     '',
-    'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+    'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).',
+    // A slice lowered since the base is held by the base: its checkpoint, shown against it, lists the changes to confirm.
+    ...(input.base && judged.holds.some((hold) => hold.since === 'base') ? [`A slice changed since ${input.base} is shown with its changes by tiers review <slice> --base ${input.base}.`] : [])
   ].join('\n')
   return {text, data, warnings: [], exitCode: exitCodes.user}
 }

@@ -37,10 +37,10 @@ import type {Command, CommandInput, CommandResult, HeldSliceContext, SliceContex
 /** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
 const evidence = () => import('@verification-tiers/evidence/gate')
 
-export const checkpoint: Command = async (input) => showCheckpoint(await holdSliceContext(await loadSliceContext(input, 'tiers checkpoint <slice>', 1)))
+export const checkpoint: Command = async (input) => showCheckpoint(await holdSliceContext(await loadSliceContext(input, 'tiers checkpoint <slice>', 1), input.base ?? null))
 
 /** The slice’s checkpoint, with what changed since a person approved it, or why it cannot be shown (exit 1), or that the slice is auto. */
-async function showCheckpoint({project, context, warnings: projectWarnings, weakenings}: HeldSliceContext): Promise<CommandResult> {
+async function showCheckpoint({project, context, warnings: projectWarnings, weakenings, since}: HeldSliceContext): Promise<CommandResult> {
   const {openTaskLines, projectProblems, sliceFreshness} = await evidence()
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
@@ -73,7 +73,7 @@ async function showCheckpoint({project, context, warnings: projectWarnings, weak
   // No test command ran: the headline says so rather than claim passing tests.
   // What lowered the bar since a person approved the slice is shown, old and new: approving confirms it.
   const changed = weakenings.map((weakening) => weakening.line)
-  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed})
+  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed, changedSince: since})
   return {
     text,
     data: {
@@ -125,7 +125,7 @@ export const respond: Command = async (input) => {
     const tiers = installedCommand()
     throw new UserError(personOnly(`approval of slice ${id}`, from, [`${tiers} review ${id}`, `${tiers} respond ${id} ${shellQuote(text)}`]))
   }
-  return recordReply(await holdSliceContext(loaded), text, from.kind === 'person' ? 'terminal' : 'relayed')
+  return recordReply(await holdSliceContext(loaded, input.base ?? null), text, from.kind === 'person' ? 'terminal' : 'relayed')
 }
 
 /**
@@ -133,7 +133,7 @@ export const respond: Command = async (input) => {
  * or relayed (whoever may give it is the caller’s to check), and say what
  * it led to: `respond`’s and `review`’s outputs.
  */
-async function recordReply({project, context, warnings, weakenings}: HeldSliceContext, text: string, channel: AnswerChannel): Promise<CommandResult> {
+async function recordReply({project, context, warnings, weakenings, since}: HeldSliceContext, text: string, channel: AnswerChannel): Promise<CommandResult> {
   const {slice} = context
   if (interpretResponse(text).kind === 'approval') await (await evidence()).checkApprovable(project, context)
   let result
@@ -151,7 +151,7 @@ async function recordReply({project, context, warnings, weakenings}: HeldSliceCo
   if (result.kind === 'approved') {
     const mismatch = result.state.decision?.mismatch ?? []
     const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
-    const confirmed = weakenings.length > 0 ? `\nConfirmed, as changed since the last approval:\n${weakenings.map((weakening) => `  - ${weakening.line}`).join('\n')}` : ''
+    const confirmed = weakenings.length > 0 ? `\nConfirmed, as changed since ${since}:\n${weakenings.map((weakening) => `  - ${weakening.line}`).join('\n')}` : ''
     return {
       text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}${confirmed}\n${undo}`,
       data: {...base, outcome: 'approved', decision: result.state.decision, answer: result.state.answers.at(-1), confirmed: weakenings},
@@ -196,7 +196,7 @@ async function recordReply({project, context, warnings, weakenings}: HeldSliceCo
 export const review: Command = async (input) => {
   const tiers = installedCommand()
   const [id] = input.positionals
-  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1))
+  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1), input.base ?? null)
   const {slice} = loaded.context
   const from = presence(process.env, input.stdinTerminal ?? false)
   if (from.kind !== 'person' || !input.ask) throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
