@@ -71,7 +71,7 @@ const quotedList = (replies: readonly string[]) => replies.map((reply) => `\`${r
 const specs: Record<string, CommandSpec> = {
   checkpoint: {
     run: lazy(gate, 'checkpoint'),
-    usage: 'checkpoint <slice> [--base <ref>]',
+    usage: 'checkpoint <slice>',
     summary: 'print the slice’s Verify checkpoint (or say it is auto)',
     description: `Print the slice’s Verify checkpoint: the acceptance criteria, then the steps,
 of each of its verify contracts. The checkpoint opens only on the slice’s
@@ -80,7 +80,7 @@ git HEAD, uncommitted changes); otherwise it says what is missing, failed or
 changed. For an auto slice it says no checkpoint is needed. Writes nothing.
 
 A change that asks less of a person than they approved (verify to auto, a
-criterion or step removed or reworded, a contract removed, the slice's human
+criterion or step removed or reworded, a contract removed, the slice’s human
 check retired) keeps the slice verify until a person approves it as it is:
 its checkpoint lists each change, old and new, with its file and line. With
 --base, a change since that git revision counts too, unless a person
@@ -91,7 +91,7 @@ approved the slice as it is.`,
   },
   respond: {
     run: lazy(gate, 'respond'),
-    usage: 'respond <slice> <text…> [--base <ref>] | --undo <slice>',
+    usage: 'respond <slice> <text…> | --undo <slice>',
     summary: 'record the user’s reply: approval, or feedback verbatim; --undo',
     description: `Record the user’s reply to the checkpoint. A reply is read in any case, with
 the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is read
@@ -107,7 +107,7 @@ Anything else is feedback: the output says so, then counts it as a rejection,
 kept verbatim (\`3 …\` and \`partially: …\` mark it partial); at the threshold
 it prints the escalation. A mismatch deferred by skipping verification stays
 recorded with any later decision. An approval keeps the slice as it is (its
-tier, each contract's tier, criteria and steps): it confirms what changed
+tier, each contract’s tier, criteria and steps): it confirms what changed
 since the last one, and a later change that asks less of a person waits for
 the next (see \`tiers checkpoint --help\`; --base as there).
 
@@ -126,7 +126,7 @@ put back a decision is withdrawn only by the person at a terminal.`,
   },
   review: {
     run: lazy(gate, 'review'),
-    usage: 'review [slice] [--base <ref>]',
+    usage: 'review [slice]',
     summary: 'show the checkpoint at your terminal and record the answer you type',
     description: `For the person, at a terminal: show the slice’s Verify checkpoint (as
 \`tiers checkpoint\` prints it, and refused as it is without a fresh passing
