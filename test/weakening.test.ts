@@ -210,6 +210,28 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n', stderr: ''})
   })
 
+  it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {
+    const graph = (tier: string) => `{\n  "slices": {\n    "S-01": {\n      "name": "Hello",\n      "contracts": ["C-01"],\n      "tier": "${tier}"\n    }\n  }\n}\n`
+    const contracts = (criterion: string) => `# Contracts\n\n### C-01: Greeting\n\n**Acceptance Criteria:**\n- ${criterion}\n`
+    const root = await repository({
+      '.greenlight/GRAPH.json': graph('verify — human check: The page reads well'),
+      '.greenlight/CONTRACTS.md': contracts('The greeting names the person'),
+      '.greenlight/config.json': '{"test": {"command": "true"}}\n'
+    })
+    expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'S-01', 'yes'])).code).toBe(0)
+    await fs.writeFile(path.join(root, '.greenlight', 'GRAPH.json'), graph('retired: the end-to-end suite covers it'))
+    await fs.writeFile(contractsFile(root), contracts('The greeting names someone'))
+    const data = JSON.parse((await runTiersHere(root, ['status', '--json'])).stdout)
+    expect(data.slices[0]).toMatchObject({tier: 'verify', next: 'checkpoint'})
+    expect(data.slices[0].weakenings.map((weakening: {line: string}) => weakening.line)).toEqual([
+      'slice S-01 Hello: tier verify → auto (.greenlight/GRAPH.json:3)',
+      'slice S-01 Hello: human check "The page reads well" → retired: "retired: the end-to-end suite covers it" (.greenlight/GRAPH.json:3)',
+      'C-01 Greeting: tier verify → auto (.greenlight/GRAPH.json:3)',
+      'C-01 Greeting: acceptance criterion "The greeting names the person" → "The greeting names someone" (.greenlight/CONTRACTS.md:6)'
+    ])
+  })
+
   it('asks nothing new for a change that raises the bar: a criterion added is a stale approval, listing no change', async () => {
     const root = await greenlight()
     expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
