@@ -31,7 +31,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const example = path.join(repo, 'content/examples/greenlight-project/.greenlight')
 
 /** Partials the runtime renders that no doc shows (a routed rejection’s hand-off, the verifier’s tier report). */
-const runtimeOnly = ['criteria-remaining', 'evidence-refusal', 'evidence-state', 'route', 'stop-hook-failed', 'stop-hook-manual', 'stop-hook-missing', 'stop-hook-valve', 'tier-report', 'verification-summary']
+const runtimeOnly = ['changed-since-approved', 'criteria-remaining', 'evidence-refusal', 'evidence-state', 'route', 'stop-hook-failed', 'stop-hook-manual', 'stop-hook-missing', 'stop-hook-valve', 'tier-report', 'verification-summary']
 
 /** The ```text blocks of a generated doc, in order. */
 function textBlocks(doc: string): string[] {

@@ -62,10 +62,20 @@ latest \`tiers verify\` run, passing, with nothing changed since (contracts,
 git HEAD, uncommitted changes); otherwise it says what is missing, failed or
 changed. For an auto slice it says no checkpoint is needed. Writes nothing.
 
+A change that asks less of a person than they approved (verify to auto, a
+criterion or step removed or reworded, a contract removed, the slice’s human
+check retired) keeps the slice verify until a person approves it as it is:
+its checkpoint lists each change, old and new, with its file and line. With
+--base, a change since that git revision counts too, unless a person
+approved the slice as it is.
+
 Options:
   --dir <folder>    project folder (default: the nearest one, from here upward)
   --json            print JSON for orchestrators
   --yaml            print YAML (verify’s result as the status file keeps it)
+  --base <ref>      the git revision the branch started from: ci judges only
+                    what changed since; checkpoint, review and respond hold a
+                    slice lowered since
   -h, --help        show this help
 
 Exit codes:
@@ -139,7 +149,7 @@ describe.concurrent('options refused in the tool’s words, on one line', () => 
   it.for([
     [
       ['checkpoint', 'S-01', '--frobnicate'],
-      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, -h/--help (see tiers checkpoint --help)'
+      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --base, -h/--help (see tiers checkpoint --help)'
     ],
     [
       ['verify', '--frobnicate=3', 'S-01'],

@@ -85,7 +85,7 @@ describe('generate-protocol --project', () => {
         'wrote docs/agents/CLAUDE.md (8/10 lines)',
         'wrote docs/agents/references/checkpoint-protocol.md (99/120 lines)',
         // Two more rejections in the escalation example: two more lines allowed.
-        'wrote docs/agents/references/verification-tiers.md (150/151 lines)',
+        'wrote docs/agents/references/verification-tiers.md (151/151 lines)',
         ''
       ].join('\n'),
       stderr: ''
@@ -142,7 +142,7 @@ describe('generate-protocol --project', () => {
     })
     const again = await generateHere(folder, '--project', '.', '--out', 'docs')
     expect(again.stdout).toBe(
-      ['unchanged docs/CLAUDE.md (8/10 lines)', 'unchanged docs/references/checkpoint-protocol.md (99/120 lines)', 'wrote docs/references/verification-tiers.md (149/150 lines)', ''].join('\n')
+      ['unchanged docs/CLAUDE.md (8/10 lines)', 'unchanged docs/references/checkpoint-protocol.md (99/120 lines)', 'wrote docs/references/verification-tiers.md (150/150 lines)', ''].join('\n')
     )
   })
 

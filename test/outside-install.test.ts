@@ -340,7 +340,7 @@ describe('installed by the README’s commands, outside the repository', () => {
       stdout: [
         'wrote docs/agents/CLAUDE.md (8/10 lines)',
         'wrote docs/agents/references/checkpoint-protocol.md (99/120 lines)',
-        'wrote docs/agents/references/verification-tiers.md (150/151 lines)',
+        'wrote docs/agents/references/verification-tiers.md (151/151 lines)',
         ''
       ].join('\n'),
       stderr: ''

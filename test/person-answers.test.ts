@@ -113,7 +113,20 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     expect({code: approved.code, stderr: approved.stderr}).toEqual({code: 0, stderr: exampleWarning})
     expect(approved.stdout).toMatch(/^APPROVED — Slice S-02: Currency Formatting\n/)
     expect((await readState(folder, 'S-02')).answers).toEqual([
-      {reply: 'yes', outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, by: testIdentity, channel: 'terminal', fingerprint}
+      {
+        reply: 'yes',
+        outcome: 'approval',
+        at: expect.stringMatching(isoTime),
+        decisionBefore: null,
+        escalationsBefore: 0,
+        withdrawnAt: null,
+        withdrawnRejection: null,
+        by: testIdentity,
+        channel: 'terminal',
+        fingerprint,
+        // The slice as the person approved it (see test/weakening.test.ts).
+        pins: expect.objectContaining({tier: 'verify', humanCheck: null, retired: null})
+      }
     ])
 
     for (const feedback of ['one', 'two', 'three']) expect((await piped(folder, ['respond', 'S-01', feedback])).code).toBe(0)

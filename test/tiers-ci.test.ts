@@ -56,8 +56,9 @@ describe('tiers ci', () => {
     const folder = await repository()
     await approve(folder, 'S-02')
     await git(folder, 'checkout', '-q', '-b', 'feature')
-    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts('The farewell names the person'))
-    await git(folder, 'commit', '-q', '-am', 'Reword the farewell')
+    // A criterion added raises the bar: the approval is stale, and nothing was lowered.
+    await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts('The farewell reads well to a person\n- The farewell names the person'))
+    await git(folder, 'commit', '-q', '-am', 'Add a criterion to the farewell')
 
     const all = await runTiersHere(folder, ['ci', '--json'])
     expect(all.code).toBe(1)

@@ -41,6 +41,23 @@ const atTerminal = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cw
 
 /** What every answer and escalation choice of these tests records besides its own fields: the test user, at a terminal, on the slice's contracts. */
 const provenance = {by: testIdentity, channel: 'terminal', fingerprint: expect.stringMatching(/^sha256:[\da-f]{64}$/)}
+/** The slice S-02 of the example as a person approves it: what a later change may not lower without them. */
+const s02Pins = {
+  tier: 'verify',
+  humanCheck: null,
+  retired: null,
+  contracts: [
+    {key: 'C-04', label: 'C-04 FormatSpend', tier: 'auto', criteria: [], steps: []},
+    {key: 'C-05', label: 'C-05 SpendColumnHeader', tier: 'verify', criteria: [], steps: []},
+    {
+      key: 'C-06',
+      label: 'C-06 ExportCsv',
+      tier: 'verify',
+      criteria: ['Clicking "Export" downloads campaigns.csv with one row per campaign', 'Amounts in the file use the account currency'],
+      steps: ['Open /campaigns and click "Export"']
+    }
+  ]
+}
 
 /** A temporary folder holding a copy of the example’s `.greenlight`; `tiers` runs there. */
 // The example’s `npm test` has no package.json to run in here: stand in a passing test command.
@@ -379,7 +396,7 @@ describe('approval and staleness on S-02', () => {
       rejections: [],
       escalations: [],
       decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []},
-      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance}]
+      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance, pins: s02Pins}]
     })
     const after = await tiers(folder, 'status')
     expect(after.code).toBe(0)
@@ -396,7 +413,8 @@ describe('approval and staleness on S-02', () => {
     await fs.writeFile(contract, original.replace(/\n/g, '\r\n'))
     expectOk(await tiers(folder, 'status', 'S-02'), status.s02('approved <time>', 'done'))
 
-    await fs.writeFile(contract, original.replace('Amounts in the file use the account currency', 'Amounts use the account currency, two decimals'))
+    // A criterion added: the contracts changed, and nothing a person approved was lowered.
+    await fs.writeFile(contract, original.replace('  - Amounts in the file use the account currency\n', '  - Amounts in the file use the account currency\n  - Amounts have two decimals\n'))
     expectOk(await tiers(folder, 'status'), `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time> (stale: contracts changed since)', 'checkpoint')}`)
     const data = json(await tiers(folder, 'status', 'S-02', '--json'))
     expect(data.slices).toEqual([expect.objectContaining({slice: 'S-02', stale: true, next: 'checkpoint', decision: expect.objectContaining({status: 'approved'})})])
@@ -571,7 +589,8 @@ describe('refusals around the escalation choice', () => {
     expect((await tiers(folder, 'respond', 'S-01', 'yes')).code).toBe(0)
     const contracts = file(folder, 'CONTRACTS.md')
     const original = await fs.readFile(contracts, 'utf8')
-    await fs.writeFile(contracts, original.replace('on a 1280px wide screen', 'on a 1440px wide screen'))
+    // A step added: the contracts changed, and nothing a person approved was lowered.
+    await fs.writeFile(contracts, original.replace('and count the columns\n', 'and count the columns\n3. Refresh the page and count them again\n'))
     expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time> (stale: contracts changed since)', 'checkpoint'))
     expectError(
       await tiers(folder, 'escalate', 'S-01', '1'),
@@ -690,8 +709,8 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
       ],
       broken: [],
       problems: [],

@@ -1,4 +1,5 @@
 export {
+  approvedSince,
   partialNames,
   renderEscalation,
   renderPartial,
@@ -28,12 +29,14 @@ export {
 export type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
 export {decisionSource, deriveDecision, givenByPerson, historyLoss, historyProblem} from './lib/history.js'
 export type {DecisionSource, EntryCounts, HistoryCheck, HistoryLoss, HistoryProblem} from './lib/history.js'
-export {DecisionPutBackError, escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, withdrawAnswer} from './lib/gate.js'
+export {DecisionPutBackError, escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, sliceSubject, weakeningsSinceApproval, withdrawAnswer} from './lib/gate.js'
 export type {GateContext, RespondResult, ShownAnswer, SliceStatus, WithdrawResult} from './lib/gate.js'
+export {approvedPins, describeWeakening, findWeakenings, holdSlice, slicePins} from './lib/weakening.js'
+export type {ContractPin, SlicePins, Weakening, WeakeningKind} from './lib/weakening.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 export {FileReadError} from './lib/file-error.js'
 export type {FilePlace} from './lib/file-error.js'
-export {describeJsonError, parseJson, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
+export {describeJsonError, jsonPlace, parseJson, parseJsonText, readJsonFile, updateJsonFile} from './lib/json-file.js'
 export type {JsonFileKind, JsonParse} from './lib/json-file.js'
 export {ConcurrentChangeError, GateError} from './errors.js'
 export {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './lib/own-file.js'

@@ -8,10 +8,10 @@
 import {mkdir, mkdtemp, realpath, rm, writeFile} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {findProjectFolders, gateContext, loadProject, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
-import {decisionSource, FileReadError, readSliceState} from '@verification-tiers/runtime'
-import type {AnswerBy, AnswerChannel, SliceDecision} from '@verification-tiers/runtime'
+import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
+import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
+import {approvedPins, decisionSource, FileReadError, findWeakenings, holdSlice, readSliceState, sliceSubject} from '@verification-tiers/runtime'
+import type {AnswerBy, AnswerChannel, GateContext, SliceDecision, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
 import {GitError, runGit} from './git.js'
 import {judgeHistory} from './history.js'
 import {projectProblems} from './slice-evidence.js'
@@ -24,6 +24,8 @@ export interface MergeHold {
   slice: string | null
   /** One line: `S-01 Campaign Cards: verify, never approved (…/CONTRACTS.md:12, …)`, or the problem. */
   line: string
+  /** For a slice changed so that it asks less of a person: since their approval, or since `base`. */
+  since?: 'approval' | 'base'
 }
 
 /** Who approved a slice the merge passes, and how: what a reviewer of the branch checks. */
@@ -67,10 +69,14 @@ export interface MergeGateOptions {
  * and how; one never approved, approved for other contracts (stale), or
  * rejected holds the merge, named with its verify contracts' places. With
  * `base`, a slice whose contracts are as they were at `base` is left to
- * whoever changed it. A project that cannot be read, a problem of one, a
- * state file that cannot be read or whose decision its answers do not give,
- * and one that lost history committed at `base` (else at `HEAD`) hold the
- * merge too. State files no slice has are named.
+ * whoever changed it. A slice whose bar is lower than a person approved
+ * (see `findWeakenings`), or, with `base`, lower than it was at `base` with
+ * no approval of it as it is, counts as verify and holds the merge, each
+ * change named with its old and new text and its place. A project that
+ * cannot be read, a problem of one, a state file that cannot be read or
+ * whose decision its answers do not give, and one that lost history
+ * committed at `base` (else at `HEAD`) hold the merge too. State files no
+ * slice has are named.
  */
 export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<MergeJudgement> {
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
@@ -81,28 +87,36 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
   for (const folder of dirs) {
     const project = await loadProject(folder)
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
-    const before = base === null ? null : await hashesAt(project, base)
+    const before = base === null ? null : await slicesAtBase(project, base)
     const history = await judgeHistory(project, base ?? 'HEAD')
     for (const {slice, line} of history.holds) judged.holds.push({project: folder, slice, line})
     for (const line of history.orphans) judged.orphans.push(line)
     for (const slice of project.slices) {
-      const context = gateContext(project, slice)
-      if (context.slice.tier !== 'verify') continue
       const state = await readSliceState(project.dir, slice.id).catch((error: unknown) => {
         if (!(error instanceof FileReadError)) throw error
+        // Only a verify slice's state decides here; one that cannot be read holds whatever the slice's tier.
         judged.holds.push({project: folder, slice: slice.id, line: error.message})
         return null
       })
       if (!state) continue
+      // Lowered since a person approved it, or since `base` with no approval of it as it is: verify until a person confirms.
+      const {context, weakenings, since} = heldAtBase(project, slice, state, before?.get(slice.id))
+      if (context.slice.tier !== 'verify') continue
       const decision = state.decision
       const source = decisionSource(state)
-      if (decision && source && decision.contractsHash === context.contractsHash) {
+      if (weakenings.length === 0 && decision && source && decision.contractsHash === context.contractsHash) {
         judged.approved.push(slice.id)
         judged.approvals.push(approvalOf(folder, slice, decision, source.entry))
         continue
       }
-      if (before?.get(slice.id) === context.contractsHash) {
+      if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash) {
         judged.unchanged.push(slice.id)
+        continue
+      }
+      const named = sliceLabel(slice)
+      if (weakenings.length > 0) {
+        const when = since === 'approval' ? 'changed since a person approved it' : `changed since ${base}, where it was verify`
+        judged.holds.push({project: folder, slice: slice.id, line: `${named}: ${when}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`, since: since ?? 'approval'})
         continue
       }
       const why =
@@ -114,14 +128,14 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       const places = slice.contracts
         .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')
         .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
-      judged.holds.push({project: folder, slice: slice.id, line: `${sliceLabel(slice)}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
+      judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
   }
   return judged
 }
 
 /** Who gave the answer (or the skip) behind a slice's decision, and how, with its line. */
-function approvalOf(project: string, slice: Project['slices'][number], decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
+function approvalOf(project: string, slice: ProjectSlice, decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
   const by = entry.by ?? null
   const who = by === null ? 'no one named (git’s user.name and user.email were unset)' : [by.name, by.email === null ? null : `<${by.email}>`].filter(Boolean).join(' ')
   const what = decision.status === 'approved' ? 'approved' : 'accepted as auto (escalation choice 3)'
@@ -130,16 +144,48 @@ function approvalOf(project: string, slice: Project['slices'][number], decision:
 }
 
 /** `S-01 Greeting`, or `S-01` for a slice named by its id. */
-function sliceLabel(slice: Project['slices'][number]): string {
+function sliceLabel(slice: ProjectSlice): string {
   return slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
 }
 
+/** A slice as it was at a base revision: the hash of its contracts, and what an approval of it would have pinned. */
+export interface SliceAtBase {
+  contractsHash: string
+  pins: SlicePins | undefined
+}
+
 /**
- * The hash of each slice's contracts at `base`: the project folder as git
- * holds it there, read into a temporary folder as the project is read now.
- * A folder git does not know at `base` has no slices then.
+ * A slice’s gate context held at the bar a person approved (`since`
+ * `approval`), else at the bar it had at a base revision (`then`, the slice
+ * there) unless a person approved it as it is (`since` `base`); `since`
+ * `null` when nothing lowered it.
  */
-async function hashesAt(project: Project, base: string): Promise<Map<string, string>> {
+export function heldAtBase(project: Project, slice: ProjectSlice, state: SliceState, then: SliceAtBase | undefined): HeldContext & {since: 'approval' | 'base' | null} {
+  const held = heldGateContext(project, slice, state)
+  if (held.weakenings.length > 0) return {...held, since: 'approval'}
+  const lowered = loweredSince(then, held.context, state)
+  if (lowered.length === 0) return {...held, since: null}
+  return {context: {...held.context, slice: holdSlice(held.context.slice, lowered)}, weakenings: placeWeakenings(slice, lowered), since: 'base'}
+}
+
+/**
+ * What lowered the slice since `base` (`then`), unless a person approved it
+ * as it is (an approval whose pins it does not fall below): nothing when the
+ * slice is new since `base`.
+ */
+function loweredSince(then: SliceAtBase | undefined, context: GateContext, state: SliceState): Weakening[] {
+  if (!then?.pins || !context.pins) return []
+  const approved = approvedPins(state)
+  if (approved && findWeakenings(approved, context.pins, sliceSubject(context.slice)).length === 0) return []
+  return findWeakenings(then.pins, context.pins, sliceSubject(context.slice))
+}
+
+/**
+ * The hash of each slice's contracts at `base`, and its pins: the project
+ * folder as git holds it there, read into a temporary folder as the project
+ * is read now. A folder git does not know at `base` has no slices then.
+ */
+export async function slicesAtBase(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
   const dir = await realpath(project.dir)
   const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
   const relative = path.relative(root, dir)
@@ -150,7 +196,7 @@ async function hashesAt(project: Project, base: string): Promise<Map<string, str
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
   const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
-  const hashes = new Map<string, string>()
+  const hashes = new Map<string, SliceAtBase>()
   if (files.length === 0) return hashes
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
   try {
@@ -163,7 +209,10 @@ async function hashesAt(project: Project, base: string): Promise<Map<string, str
     }
     // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
     const then = await loadProject(path.join(scratch, relative)).catch(() => null)
-    for (const slice of then?.slices ?? []) hashes.set(slice.id, gateContext(then!, slice).contractsHash)
+    for (const slice of then?.slices ?? []) {
+      const {contractsHash, pins} = gateContext(then!, slice)
+      hashes.set(slice.id, {contractsHash, pins})
+    }
   } finally {
     await rm(scratch, {recursive: true, force: true})
   }

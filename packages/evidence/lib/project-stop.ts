@@ -2,8 +2,8 @@ import {realpath, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState} from '@verification-tiers/runtime'
-import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
-import type {Project, ProjectSlice} from '@verification-tiers/project'
+import {firstLine, heldGateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
+import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
 import {findProjectFolders} from './find-project.js'
 import {judgeHistory} from './history.js'
@@ -135,13 +135,14 @@ async function projectFoldersFrom(from: readonly string[]): Promise<string[]> {
  * the other’s.
  */
 async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
-  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null, notes: []}
+  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null, notes: [], changed: []}
   for (const project of projects) {
     const one = await judgeSlices(project)
     for (const slice of one.slices) judged.slices.push(projects.length > 1 ? inFolder(slice, project.dir) : slice)
     for (const line of one.problems) judged.problems.push(line)
     for (const line of one.openTasks) judged.openTasks.push(line)
     for (const line of one.notes) judged.notes.push(line)
+    for (const line of one.changed) judged.changed.push(line)
     judged.broken ??= one.broken
   }
   return judged
@@ -163,17 +164,19 @@ function inFolder(slice: SliceJudgement, dir: string): SliceJudgement {
 
 /**
  * Judge every slice in progress. A slice is done, and not judged, when its
- * checkpoint was approved (or accepted) for its contracts as they are and its
- * latest run is still fresh, or when it was never verified nor decided and
- * the project’s own state files call it complete (`completedByProject`).
- * Every other slice is in progress: never verified, stale, failed or passed.
+ * checkpoint was approved (or accepted) for its contracts as they are, with
+ * nothing since lowering what a person approved, and its latest run is
+ * still fresh, or when it was never verified nor decided and the project’s
+ * own state files call it complete (`completedByProject`). Every other
+ * slice is in progress: never verified, stale, failed or passed.
  * What cannot be read or matched (the project’s problems, a slice listing a
  * contract no file defines, a slice’s state file, a state file that lost
  * committed history: see `judgeHistory`) is a problem line; a broken status
  * file counts as no run, and says so. State files no slice has are `notes`,
- * named without holding anything.
+ * named without holding anything. Each change that lowered what a person
+ * approved is a `changed` line (old → new, and where).
  */
-export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null; notes: string[]}> {
+export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null; notes: string[]; changed: string[]}> {
   const history = await judgeHistory(project)
   const problems = [...projectProblems(project), ...history.holds.map((hold) => hold.line)]
   let status: VerificationStatus | null = null
@@ -193,22 +196,26 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
   let fingerprint: SourceFingerprint | null = null
   let completed: Set<string> | null = null
   const slices: SliceJudgement[] = []
+  const changed: string[] = []
   for (const slice of project.slices) {
     if (slice.missing.length > 0) {
       problems.push(`${path.join(project.dir, project.slicesFrom)}: slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines`)
       continue
     }
-    const context = gateContext(project, slice)
-    let decision: SliceState['decision']
+    let state: SliceState
     try {
-      decision = (await readSliceState(project.dir, slice.id)).decision
+      state = await readSliceState(project.dir, slice.id)
     } catch (error) {
       if (!(error instanceof FileReadError)) throw error
       problems.push(firstLine(error))
       continue
     }
+    const {decision} = state
+    const {context, weakenings} = heldGateContext(project, slice, state)
+    for (const weakening of weakenings) changed.push(weakening.line)
     const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
-    const decided = decision !== null && decision.contractsHash === context.contractsHash
+    // A lower bar than a person approved is not done until they approve it as it is.
+    const decided = decision !== null && decision.contractsHash === context.contractsHash && weakenings.length === 0
     if (!run) {
       completed ??= await completedByProject(project.dir)
       if (decision === null && completed.has(slice.id)) continue
@@ -230,7 +237,7 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
   const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
-  return {slices, problems, openTasks, broken, notes: history.orphans}
+  return {slices, problems, openTasks, broken, notes: history.orphans, changed}
 }
 
 /**
@@ -238,7 +245,7 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
  * a command, and each of a verify contract without one, which a person
  * confirms at the checkpoint (`forPerson`).
  */
-function sliceCriteria(slice: ProjectSlice, context: ReturnType<typeof gateContext>): RemainingCriterion[] {
+function sliceCriteria(slice: ProjectSlice, context: HeldContext['context']): RemainingCriterion[] {
   return slice.contracts.flatMap(({contract}, position) =>
     contract.criteria.flatMap((criterion, index): RemainingCriterion[] => {
       const id = `${contract.id ?? contract.name}.${index + 1}`

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
-import {FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
+import {approvedSince, FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
 
 /** A criterion the agent still has to verify, for the “not run” message. */
@@ -49,7 +49,8 @@ export interface StopDecision {
 /**
  * Decide a stop from the slices in progress: one never verified, stale or
  * failing blocks until the safety valve; all passing allows, listing the
- * criteria a person has to check. What the gate could not read or prove
+ * criteria a person has to check and what changed since a person approved
+ * a slice (`changed`), which only a person may confirm. What the gate could not read or prove
  * (`problems`, one line each naming the file) blocks too, before anything
  * else, under the same valve. `notes` end the answer, whatever it is.
  */
@@ -67,6 +68,8 @@ export function decideStop(input: {
   command?: string
   /** What is said whatever the decision, holding nothing (state files no slice has), one line each. */
   notes?: readonly string[]
+  /** What lowered the bar of a slice since a person approved it, one line each (old → new, and where): said with the decision, for the person. */
+  changed?: readonly string[]
 }): StopDecision {
   const decision = decideStopAlone(input)
   const notes = (input.notes ?? []).join('\n')
@@ -80,6 +83,9 @@ export function decideStop(input: {
 function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision {
   const max = input.maxBlocks ?? defaultMaxStopBlocks
   const command = input.command ?? 'tiers'
+  // The stop hook measures from the approvals alone (the base is `tiers ci --base`’s).
+  const changed = input.changed ?? []
+  const changedSince = approvedSince
   const valve = input.blocks >= max
   const openTasks = input.openTasks ?? []
   // Open tasks beside what cannot be read are listed with it: the heading says the worse.
@@ -127,7 +133,7 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
     (failure) => `${failure.id}\0${failure.details}`
   )
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command}
+    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -135,13 +141,14 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
   if (unverified.length > 0) {
     const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
     const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command}
+    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
   }
   const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
-  if (manual.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual})}
+  // A lowered bar is the person’s to confirm: said to them, as the criteria they check are.
+  if (manual.length > 0 || changed.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, changed, changedSince})}
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
 }
 

@@ -68,7 +68,8 @@ describe('judgeSlices', () => {
       problems: [],
       openTasks: [],
       broken: null,
-      notes: []
+      notes: [],
+      changed: []
     })
   })
 

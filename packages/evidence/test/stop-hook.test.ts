@@ -160,6 +160,18 @@ Review this work before accepting it.`
     })
   })
 
+  it('says what asks less of a person than they approved: with an allow, for the person; with a block and at the valve, after what holds', () => {
+    const changed = ['C-01 Greeting: tier verify → auto (.greenlight/CONTRACTS.md:3)', 'C-01 Greeting: acceptance criterion "It waves" → removed (.greenlight/CONTRACTS.md:3)']
+    const section = `Changed since a person approved the slice (it stays verify until a person approves it as it is):\n  - ${changed[0]}\n  - ${changed[1]}`
+    expect(decideStop({slices: passing, blocks: 0, changed})).toEqual({case: 'pass-manual', decision: 'allow', reason: null, systemMessage: `All automated criteria pass.\n${section}`})
+    expect(decideStop({slices: withManual, blocks: 0, changed}).systemMessage).toBe(`All automated criteria pass. For a human to check:\n  - AC-3: Text of AC-3\n  - AC-7: Text of AC-7\n${section}`)
+    expect(decideStop({slices: [failing[0]!], blocks: 0, changed}).reason).toBe(
+      `HOLD: Cannot stop - 1 criterion failed verification.\n\nFailed:\n  - AC-2: pattern-checker found raw Error() throw at line 45\n\n${section}\n\nContinue working on failing criteria, then run tiers verify again.`
+    )
+    expect(decideStop({slices: notRun, blocks: 0, changed}).reason).toBe(`HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\n${section}\n${remainingText}`)
+    expect(decideStop({slices: notRun, blocks: 5, changed}).systemMessage).toContain(`\n${section}\nReview this work before accepting it.`)
+  })
+
   it('failures and slices not verified come before manual criteria', () => {
     expect(decideStop({slices: [...withManual, failing[0]!], blocks: 0})).toMatchObject({case: 'failed', decision: 'block'})
     expect(decideStop({slices: [...withManual, ...notRun], blocks: 0})).toMatchObject({case: 'missing', decision: 'block'})

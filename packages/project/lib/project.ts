@@ -2,8 +2,8 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
-import type {GateContext, ProjectConfig, ResolvedSlice} from '@verification-tiers/runtime'
+import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, jsonPlace, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule, slicePins} from '@verification-tiers/runtime'
+import type {GateContext, ProjectConfig, ResolvedSlice, SliceInput} from '@verification-tiers/runtime'
 import {hashContractText, openCache} from './cache.js'
 import type {ContractCache, Warn} from './cache.js'
 import {checkSliceId, graphNames, indexContracts, jsonGraph, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
@@ -42,6 +42,12 @@ export interface ProjectSlice {
   openTasks: OpenTask[]
   /** The unticked optional tasks (Kiro’s `- [ ]*`) that do not hold the slice: shown, never dropped. */
   optionalTasks: OpenTask[]
+  /**
+   * Where what the project states for the slice itself (its tier, its human
+   * check) is written, `file:line` or `file`: its graph entry, or a tool’s
+   * `tiers.json` whose default tier it takes; absent or `null` when unknown.
+   */
+  statedAt?: string | null
 }
 
 /** A verification-tier project folder: `.greenlight`, or a spec-driven tool’s (`specs`, `openspec`, `.kiro`). */
@@ -137,7 +143,13 @@ export const toolConfigFile = 'tiers.json'
 async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file)
-  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config)})
+  const defaultTier = defaultTierOf(file, config)
+  const reading = await tool.read(dir, {defaultTier, optionalTasks: optionalTasksOf(file, config)})
+  // A slice on the settings’ default tier takes it from there: that is where a change of it is shown.
+  if (defaultTier === 'auto') {
+    const statedAt = await settingPlace(file, ['verification', 'default'])
+    for (const slice of reading.slices) if (slice.tier === 'auto' && slice.statedAt === undefined) slice.statedAt = statedAt
+  }
   const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
 }
@@ -158,6 +170,12 @@ function caseTwins(dir: string, slices: readonly ProjectSlice[]): ProjectProblem
     else problems.push({file: dir, line: null, message: `Unexpected slices ${twin} and ${id}, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both`})
   }
   return problems
+}
+
+/** `file:line` of the value at `at` in a settings file that was read, or the deepest value on the way. */
+async function settingPlace(file: string, at: readonly string[]): Promise<string> {
+  const text = await readInputFile(file, {limit: inputLimits.json})
+  return text === undefined ? file : `${file}:${jsonPlace(text, at).line}`
 }
 
 /** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */
@@ -254,7 +272,7 @@ export function findSlice(project: Project, id: string): ProjectSlice {
 
 /** What the gate needs for a slice. */
 export function gateContext(project: Project, slice: ProjectSlice): GateContext & {slice: ResolvedSlice} {
-  const resolved = resolveSlice({
+  const input: SliceInput = {
     id: slice.id,
     name: slice.name,
     tier: slice.tier,
@@ -262,7 +280,8 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
     humanCheck: slice.humanCheck,
     verification: slice.verification,
     retired: slice.retired
-  })
+  }
+  const resolved = resolveSlice(input)
   return {
     dir: project.dir,
     slice: resolved,
@@ -272,7 +291,9 @@ export function gateContext(project: Project, slice: ProjectSlice): GateContext 
       .map((loaded) => ({label: loaded.contract.label, source: loaded.source})),
     // The slice’s own check is part of what an approval was given on.
     contractsHash: hashContracts([...slice.contracts.map((loaded) => loaded.source), ...sliceOwnText(slice)]),
-    threshold: project.threshold
+    threshold: project.threshold,
+    // What an approval pins: the bar a later change may not lower without a person.
+    pins: slicePins(input, resolved)
   }
 }
 
@@ -383,7 +404,8 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
       verification: slice.verification,
       retired: slice.retired,
       openTasks: [],
-      optionalTasks: []
+      optionalTasks: [],
+      statedAt: slice.line === null ? graph.file : `${graph.file}:${slice.line}`
     }
   })
   const sliceById = new Map(slices.map((slice) => [slice.id.toLowerCase(), slice]))

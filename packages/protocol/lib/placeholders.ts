@@ -18,6 +18,10 @@ export interface VerifyCheckpointData {
   retired?: string | null | undefined
   /** The project sets no test command: the headline says so instead of claiming passing tests. */
   noTestCommand?: boolean
+  /** What lowered the bar since a person approved the slice, one line each (old → new, and where): shown so the person knows what they confirm. */
+  changed?: readonly string[] | undefined
+  /** What `changed` is measured from: `a person approved the slice` (the default), or a git revision. */
+  changedSince?: string | undefined
 }
 
 /** Data of the rejection options: the user’s words. */
@@ -74,9 +78,10 @@ export const placeholders = {
     steps: ['{step 1 from contract A}', '{step 2 from contract A}', '{step 3 from contract B}'],
     humanCheck: null,
     verification: null,
-    retired: null
+    retired: null,
+    changed: []
   },
-  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null},
+  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null, changed: []},
   rejectionOptions: {feedback: "{user's response}"},
   escalation: escalationPlaceholder(rejectionThreshold),
   // An example log: a test gap, then an implementation gap.

@@ -55,10 +55,13 @@ export function renderPartial(name: string, data: object): string {
   return template({...data, protocol: protocolContext}).replace(/\n$/, '')
 }
 
+/** What the changes a checkpoint or the stop hook lists are measured from, unless told otherwise. */
+export const approvedSince = 'a person approved the slice'
+
 /** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
   // The slice’s own check and texts are optional: a slice without them renders as before.
-  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, ...data})
+  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, changed: [], changedSince: approvedSince, ...data})
 }
 
 /** The three ways to address a rejection, with the user’s words. */

@@ -9,6 +9,8 @@ import type {ResolvedSlice} from './slice.js'
 import {readSliceState, updateSliceState} from './state.js'
 import type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, SliceDecision, SliceState} from './state.js'
 import {GateError} from './gate-error.js'
+import {approvedPins, findWeakenings, holdSlice} from './weakening.js'
+import type {SlicePins, Weakening} from './weakening.js'
 
 /** What the gate of one slice works with. */
 export interface GateContext {
@@ -19,6 +21,8 @@ export interface GateContext {
   contracts: readonly HandoffContract[]
   /** Hash of those contracts, kept with decisions. */
   contractsHash: string
+  /** The slice as a person would approve it now, kept with an approval (see `slicePins`); absent: nothing is pinned. */
+  pins?: SlicePins
   /** Rejections before the escalation (default 3). */
   threshold?: number
   /** Clock, for tests. */
@@ -89,9 +93,11 @@ export async function recordResponse(context: GateContext, text: string, origin:
     const at = timestamp(context)
     const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null, ...provenance(context, origin)}
     if (response.kind === 'approval') {
-      // A second approval of the same contracts adds nothing: answers never stack, so one `--undo` withdraws the one that stands.
-      if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash) return {kind: 'already-approved', response, state}
-      state.answers.push({reply: text, outcome: 'approval', ...answer})
+      // A second approval of the same contracts adds nothing (answers never stack, so one `--undo` withdraws the one that stands), unless it confirms a lower bar.
+      if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash && weakeningsSinceApproval(context, state).length === 0) {
+        return {kind: 'already-approved', response, state}
+      }
+      state.answers.push({reply: text, outcome: 'approval', ...answer, ...(context.pins ? {pins: context.pins} : {})})
       state.decision = deriveDecision(state)
       return {kind: 'approved', response, state}
     }
@@ -216,6 +222,8 @@ export interface SliceStatus {
   decision: SliceState['decision']
   /** The decision was made on contracts that have changed since. */
   stale: boolean
+  /** What lowered the bar since a person last approved the slice, unconfirmed: the slice stays `verify` until a person approves it as it is. */
+  weakenings: Weakening[]
   /** What the slice waits for. */
   next: 'checkpoint' | 'route' | 'escalation' | 'done' | 'nothing'
   /** Its latest answer that stands: what was replied, when, by whom and how (`null`: none). */
@@ -226,10 +234,13 @@ export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
   const state = await readSliceState(context.dir, context.slice.id)
   const threshold = thresholdOf(context)
   const stale = state.decision !== null && state.decision.contractsHash !== context.contractsHash
+  const weakenings = weakeningsSinceApproval(context, state)
+  // Until a person confirms a lower bar, the slice keeps the one they approved.
+  const slice = holdSlice(context.slice, weakenings)
   const last = state.rejections.at(-1)
   let next: SliceStatus['next']
-  if (state.decision && !stale) next = 'done'
-  else if (context.slice.tier === 'auto') next = 'nothing'
+  if (state.decision && !stale && weakenings.length === 0) next = 'done'
+  else if (slice.tier === 'auto') next = 'nothing'
   // A decision, even stale, waits for a new rejection before any escalation (see `recordEscalation`).
   else if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) next = 'escalation'
   else if (last && last.classification === null && state.rejectionCount > 0 && !state.decision) next = 'route'
@@ -237,11 +248,12 @@ export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
   return {
     slice: context.slice.id,
     name: context.slice.name,
-    tier: context.slice.tier,
+    tier: slice.tier,
     rejectionCount: state.rejectionCount,
     threshold,
     decision: state.decision,
     stale,
+    weakenings,
     next,
     lastAnswer: shownAnswer(state.answers.findLast((entry) => entry.withdrawnAt === null))
   }
@@ -260,6 +272,21 @@ export interface ShownAnswer {
 function shownAnswer(answer: AnswerEntry | undefined): ShownAnswer | null {
   if (!answer) return null
   return {reply: answer.reply, outcome: answer.outcome, at: answer.at, by: answer.by ?? null, channel: answer.channel ?? null, fingerprint: answer.fingerprint ?? null}
+}
+
+/**
+ * What lowered the bar of the slice (`context.pins`, as it is) since the
+ * latest approval that stands pinned it; none when either is unknown.
+ */
+export function weakeningsSinceApproval(context: Pick<GateContext, 'pins' | 'slice'>, state: Pick<SliceState, 'answers' | 'escalations'>): Weakening[] {
+  const pinned = approvedPins(state)
+  if (!pinned || !context.pins) return []
+  return findWeakenings(pinned, context.pins, sliceSubject(context.slice))
+}
+
+/** A slice as a weakening names it: `slice S-01 Campaign Cards`, or `slice S-01` when its name is its id. */
+export function sliceSubject(slice: Pick<ResolvedSlice, 'id' | 'name'>): string {
+  return slice.name === slice.id ? `slice ${slice.id}` : `slice ${slice.id} ${slice.name}`
 }
 
 /** Pairing was chosen and nothing was rejected since: the slice goes back to its checkpoint. */

@@ -8,6 +8,8 @@ import {jsonPlace, parseJson, readJsonFile, updateJsonFile} from './json-file.js
 import type {JsonFileKind} from './json-file.js'
 import {deriveDecision, historyProblem} from './history.js'
 import type {HistoryCheck} from './history.js'
+import {isSlicePins, slicePinsShape} from './weakening.js'
+import type {SlicePins} from './weakening.js'
 
 /** One rejection, as logged. */
 export interface RejectionEntry {
@@ -89,6 +91,8 @@ export interface AnswerEntry extends AnswerProvenance {
   withdrawnAt: string | null
   /** A withdrawn rejection’s entry, taken out of `rejections` and kept here with its route. */
   withdrawnRejection: RejectionEntry | null
+  /** An approval’s: the slice as the person approved it (absent from files written before it was kept). */
+  pins?: SlicePins
 }
 
 /** Everything kept about one slice. */
@@ -248,6 +252,7 @@ const answerFields: Record<keyof AnswerEntry, FieldCheck> = {
   escalationsBefore: wholeNumber,
   withdrawnAt: textOrNull,
   withdrawnRejection: {test: (value) => value === null || isRejection(value), expected: 'null or a rejection entry'},
+  pins: optional({test: isSlicePins, expected: slicePinsShape}),
   ...provenanceFields
 }
 

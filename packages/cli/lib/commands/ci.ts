@@ -25,7 +25,9 @@ export const ci: Command = async (input) => {
     ...(approvals.length > 0 ? ['', 'Approved:', ...approvals] : []),
     ...orphans,
     '',
-    'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+    'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).',
+    // A slice lowered since the base is held by the base: its checkpoint, shown against it, lists the changes to confirm.
+    ...(input.base && judged.holds.some((hold) => hold.since === 'base') ? [`A slice changed since ${input.base} is shown with its changes by tiers review <slice> --base ${input.base}.`] : [])
   ].join('\n')
   return {text, data, warnings: [], exitCode: exitCodes.user}
 }

@@ -1,8 +1,8 @@
 import type {ContractItem, ContractText, Tier} from '@verification-tiers/contracts'
 import {isTier} from '@verification-tiers/contracts/gate-terms'
-import {contractTier} from '@verification-tiers/runtime'
-import {findSlice, formatProblem, loadProject, UserError} from '@verification-tiers/project'
-import type {LoadedContract, Project, ProjectProblem} from '@verification-tiers/project'
+import {contractTier, readSliceState} from '@verification-tiers/runtime'
+import {findSlice, formatProblem, heldGateContext, loadProject, UserError} from '@verification-tiers/project'
+import type {LoadedContract, PlacedWeakening, Project, ProjectProblem, ProjectSlice} from '@verification-tiers/project'
 import {dirOf, warningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
@@ -44,11 +44,13 @@ export const contracts: Command = async (input) => {
   const slice = input.slice === null ? null : findSlice(project, input.slice)
   const shown = (slice?.contracts ?? project.contracts).map((loaded) => showContract(project, loaded))
   const summary = summarize(shown)
+  const changed = await changedSinceApproved(project, slice ? [slice] : project.slices)
   const sections = [...shown.map(renderContract), renderSummary(summary, project)]
+  if (changed.length > 0) sections.push(renderChanged(changed))
   if (project.problems.length > 0) sections.push(renderProblems(project.problems))
   return {
     text: sections.join('\n\n'),
-    data: {slice: slice?.id ?? null, contracts: shown, summary, slices: project.slices.length, slicesFrom: project.slicesFrom, problems: project.problems},
+    data: {slice: slice?.id ?? null, contracts: shown, summary, slices: project.slices.length, slicesFrom: project.slicesFrom, changed, problems: project.problems},
     warnings: warningsOf(project)
   }
 }
@@ -147,6 +149,27 @@ function summarize(shown: ShownContract[]): Summary {
     nothingToCheck: count((contract) => contract.nothingToCheck),
     unread: shown.reduce((sum, contract) => sum + contract.unread.length, 0)
   }
+}
+
+/** A change that lowered what a person approved, with its slice. */
+type Changed = PlacedWeakening & {slice: string}
+
+/** What lowered the bar of each of `slices` since a person approved it, from its state. */
+async function changedSinceApproved(project: Project, slices: readonly ProjectSlice[]): Promise<Changed[]> {
+  const changed: Changed[] = []
+  for (const slice of slices) {
+    const {weakenings} = heldGateContext(project, slice, await readSliceState(project.dir, slice.id))
+    for (const weakening of weakenings) changed.push({...weakening, slice: slice.id})
+  }
+  return changed
+}
+
+function renderChanged(changed: readonly Changed[]): string {
+  return [
+    `changed since a person approved (${changed.length}; each slice stays verify until a person approves it as it is):`,
+    // A contract’s change is named with its slice; the slice’s own names it already.
+    ...changed.map((change) => `  ${change.contract === null ? '' : `${change.slice}: `}${change.line}`)
+  ].join('\n')
 }
 
 /** What was not read or matched: one `file:line: message` line each. */

@@ -1,5 +1,6 @@
 import type {Freshness} from '@verification-tiers/evidence/gate'
-import {findSlice, formatProblem, gateContext, loadProject, UserError} from '@verification-tiers/project'
+import {findSlice, formatProblem, gateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
+import type {PlacedWeakening} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
   DecisionPutBackError,
@@ -29,17 +30,17 @@ import {exitCodes, quoteArgument} from '../errors.js'
 import {gitIdentity, personOnly, presence} from '../person.js'
 import {shellQuote} from '../shell.js'
 import {renderStatusTable} from '../status-table.js'
-import {dirOf, heading, installedCommand, loadSliceContext, warningsOf} from './shared.js'
+import {dirOf, heading, holdSliceContext, installedCommand, loadSliceContext, warningsOf} from './shared.js'
 import {statusNotes, statusRows} from './status-rows.js'
-import type {Command, CommandInput, CommandResult, SliceContext} from './shared.js'
+import type {Command, CommandInput, CommandResult, HeldSliceContext, SliceContext} from './shared.js'
 
 /** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
 const evidence = () => import('@verification-tiers/evidence/gate')
 
-export const checkpoint: Command = async (input) => showCheckpoint(await loadSliceContext(input, 'tiers checkpoint <slice>', 1))
+export const checkpoint: Command = async (input) => showCheckpoint(await holdSliceContext(await loadSliceContext(input, 'tiers checkpoint <slice>', 1), input.base ?? null))
 
-/** The slice’s checkpoint, or why it cannot be shown (exit 1), or that the slice is auto. */
-async function showCheckpoint({project, context, warnings: projectWarnings}: SliceContext): Promise<CommandResult> {
+/** The slice’s checkpoint, with what changed since a person approved it, or why it cannot be shown (exit 1), or that the slice is auto. */
+async function showCheckpoint({project, context, warnings: projectWarnings, weakenings, since}: HeldSliceContext): Promise<CommandResult> {
   const {openTaskLines, projectProblems, sliceFreshness, sliceHistoryHolds} = await evidence()
   const {slice} = context
   // A verify contract that shows nothing in the checkpoint is said, not left out in silence.
@@ -71,7 +72,9 @@ async function showCheckpoint({project, context, warnings: projectWarnings}: Sli
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
   }
   // No test command ran: the headline says so rather than claim passing tests.
-  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null})
+  // What lowered the bar since a person approved the slice is shown, old and new: approving confirms it.
+  const changed = weakenings.map((weakening) => weakening.line)
+  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed, changedSince: since})
   return {
     text,
     data: {
@@ -83,6 +86,7 @@ async function showCheckpoint({project, context, warnings: projectWarnings}: Sli
       verification: slice.verification,
       criteria: slice.criteria,
       steps: slice.steps,
+      changed: weakenings,
       checkpoint: text
     },
     warnings
@@ -122,7 +126,7 @@ export const respond: Command = async (input) => {
     const tiers = installedCommand()
     throw new UserError(personOnly(`approval of slice ${id}`, from, [`${tiers} review ${id}`, `${tiers} respond ${id} ${shellQuote(text)}`]))
   }
-  return recordReply(loaded, text, from.kind === 'person' ? 'terminal' : 'relayed')
+  return recordReply(await holdSliceContext(loaded, input.base ?? null), text, from.kind === 'person' ? 'terminal' : 'relayed')
 }
 
 /**
@@ -130,7 +134,7 @@ export const respond: Command = async (input) => {
  * or relayed (whoever may give it is the caller’s to check), and say what
  * it led to: `respond`’s and `review`’s outputs.
  */
-async function recordReply({project, context, warnings}: SliceContext, text: string, channel: AnswerChannel): Promise<CommandResult> {
+async function recordReply({project, context, warnings, weakenings, since}: HeldSliceContext, text: string, channel: AnswerChannel): Promise<CommandResult> {
   const {slice} = context
   if (interpretResponse(text).kind === 'approval') await (await evidence()).checkApprovable(project, context)
   let result
@@ -148,9 +152,10 @@ async function recordReply({project, context, warnings}: SliceContext, text: str
   if (result.kind === 'approved') {
     const mismatch = result.state.decision?.mismatch ?? []
     const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
+    const confirmed = weakenings.length > 0 ? `\nConfirmed, as changed since ${since}:\n${weakenings.map((weakening) => `  - ${weakening.line}`).join('\n')}` : ''
     return {
-      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}\n${undo}`,
-      data: {...base, outcome: 'approved', decision: result.state.decision, answer: result.state.answers.at(-1)},
+      text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}${confirmed}\n${undo}`,
+      data: {...base, outcome: 'approved', decision: result.state.decision, answer: result.state.answers.at(-1), confirmed: weakenings},
       warnings
     }
   }
@@ -192,7 +197,7 @@ async function recordReply({project, context, warnings}: SliceContext, text: str
 export const review: Command = async (input) => {
   const tiers = installedCommand()
   const [id] = input.positionals
-  const loaded = id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1)
+  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1), input.base ?? null)
   const {slice} = loaded.context
   const from = presence(process.env, input.stdinTerminal ?? false)
   if (from.kind !== 'person' || !input.ask) throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
@@ -283,8 +288,11 @@ export const status: Command = async (input) => {
   for (const slice of slices) {
     const context = gateContext(project, slice)
     const {humanCheck, retired, criteria, steps} = context.slice
+    const status = await sliceStatus(context)
     statuses.push({
-      ...(await sliceStatus(context)),
+      ...status,
+      // Each change that lowered what a person approved, with where it is now.
+      weakenings: placeWeakenings(slice, status.weakenings),
       statedTier: slice.tier,
       nothingToCheck: context.slice.nothingToCheck,
       contracts: slice.contracts.length,
@@ -326,6 +334,7 @@ export const report: Command = async (input) => {
 
 /** A slice in `tiers status`: where it stands, with what its checkpoint would show. */
 type ShownStatus = SliceStatus & {
+  weakenings: PlacedWeakening[]
   /** The tier the graph states for the slice, `null` when it states none. */
   statedTier: string | null
   nothingToCheck: string[]

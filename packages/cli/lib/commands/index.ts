@@ -25,7 +25,7 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
-  base: {flag: '--base <ref>', text: 'judge only the slices changed since this git revision, for ci'},
+  base: {flag: '--base <ref>', text: 'the git revision the branch started from: ci judges only what changed since; checkpoint, review and respond hold a slice lowered since'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
   debug: {flag: '--debug', text: 'print the stack of an unexpected error (or set DEBUG=tiers)'}
@@ -77,8 +77,15 @@ const specs: Record<string, CommandSpec> = {
 of each of its verify contracts. The checkpoint opens only on the slice’s
 latest \`tiers verify\` run, passing, with nothing changed since (contracts,
 git HEAD, uncommitted changes); otherwise it says what is missing, failed or
-changed. For an auto slice it says no checkpoint is needed. Writes nothing.`,
-    options: [],
+changed. For an auto slice it says no checkpoint is needed. Writes nothing.
+
+A change that asks less of a person than they approved (verify to auto, a
+criterion or step removed or reworded, a contract removed, the slice’s human
+check retired) keeps the slice verify until a person approves it as it is:
+its checkpoint lists each change, old and new, with its file and line. With
+--base, a change since that git revision counts too, unless a person
+approved the slice as it is.`,
+    options: ['base'],
     args: {min: 1, max: 1},
     exitCodes: {0: 'the checkpoint, or the slice is auto', 1: 'the gate is closed (no fresh passing verification), or a usage error', 2: broken}
   },
@@ -99,14 +106,17 @@ description: ${quotedList([...bareRejectionReplies, ...barePartialReplies])}.
 Anything else is feedback: the output says so, then counts it as a rejection,
 kept verbatim (\`3 …\` and \`partially: …\` mark it partial); at the threshold
 it prints the escalation. A mismatch deferred by skipping verification stays
-recorded with any later decision.
+recorded with any later decision. An approval keeps the slice as it is (its
+tier, each contract’s tier, criteria and steps): it confirms what changed
+since the last one, and a later change that asks less of a person waits for
+the next (see \`tiers checkpoint --help\`; --base as there).
 
 \`tiers respond --undo <slice>\` withdraws the slice’s latest answer: its
 rejection count and decision go back to what they were before it, and the
 answer stays in the state file, marked withdrawn. An answer followed by an
 escalation choice can no longer be withdrawn, and one whose withdrawal would
 put back a decision is withdrawn only by the person at a terminal.`,
-    options: ['undo'],
+    options: ['undo', 'base'],
     args: {min: 1, max: Infinity},
     exitCodes: {
       0: 'recorded or withdrawn',
@@ -124,8 +134,9 @@ put back a decision is withdrawn only by the person at a terminal.`,
 \`tiers respond\` does (the same reading of replies, the same output). Without
 a slice, the first slice waiting for its checkpoint. Refused, with nothing
 shown or recorded, from a coding agent’s command (a variable an agent sets,
-such as CLAUDECODE) or without a terminal.`,
-    options: [],
+such as CLAUDECODE) or without a terminal. With --base, a slice lowered since
+that git revision is held as \`tiers checkpoint --base\` holds it.`,
+    options: ['base'],
     args: {min: 0, max: 1},
     exitCodes: {
       0: 'the answer recorded, or the slice is auto',
@@ -162,7 +173,10 @@ the person at a terminal, as an approval is.`,
     usage: 'status [slice]',
     summary: 'tiers, rejection counts, decisions and stale approvals',
     description: `One line per slice (or the one given): its tier, rejections of the threshold,
-decision (stale when its contracts changed since), and what it waits for.`,
+decision (stale when its contracts changed since), what it waits for, and
+each change that asks less of a person than they approved (old and new,
+with its file and line): the slice stays verify until a person approves it
+as it is.`,
     options: [],
     args: {min: 0, max: 1},
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
@@ -183,7 +197,8 @@ criteria and step counts, and warnings. Informational: it enforces nothing.`,
     summary: 'every contract as read: tier, criteria and steps with their lines',
     description: `Show every contract as it was read: file and line, dialect, slice, the tier
 that applies and where it comes from, each criterion and step with its line
-and check, and text under a criteria or steps label not read as items.`,
+and check, text under a criteria or steps label not read as items, and each
+change that asks less of a person than they approved.`,
     options: ['slice'],
     args: {min: 0, max: 0},
     exitCodes: {0: 'done', 1: 'a usage error', 2: broken}
@@ -215,7 +230,11 @@ hook.`,
 contracts as they are (never approved, rejected, or approved for contracts that
 changed since), or the project cannot be read whole, listing each with its
 contracts' places. With --base, only the slices whose contracts changed since
-that git revision are judged: the others are not the branch's to approve.`,
+that git revision are judged: the others are not the branch's to approve.
+A slice changed so that it asks less of a person than they approved (or,
+with --base, than it did at that revision, unless a person approved it as
+it is) holds the merge too, listing each change, old and new, with its file
+and line.`,
     options: ['base'],
     args: {min: 0, max: 0},
     exitCodes: {0: 'every verify slice judged is approved for its contracts as they are', 1: 'a verify slice without such an approval, a problem, or a usage error', 2: broken}
@@ -227,7 +246,8 @@ that git revision are judged: the others are not the branch's to approve.`,
     description: `Answer a coding agent’s Stop hook: read its JSON on stdin, print a block while
 verification is missing, stale or failing, and let the agent stop when it
 passes; after TIERS_MAX_BLOCKS blocks (default 5) in a session the safety
-valve lets it stop with a warning.`,
+valve lets it stop with a warning. Each change that asks less of a person
+than they approved is said with the answer, for the person to confirm.`,
     options: [],
     args: {min: 0, max: 0},
     exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS or session_id'}

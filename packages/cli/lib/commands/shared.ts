@@ -1,7 +1,7 @@
 import path from 'node:path'
-import {findProjectFolder, findSlice, gateContext, loadProject, UserError} from '@verification-tiers/project'
-import type {Project} from '@verification-tiers/project'
-import {deprecationWarning} from '@verification-tiers/runtime'
+import {findProjectFolder, findSlice, gateContext, heldGateContext, loadProject, UserError} from '@verification-tiers/project'
+import type {HeldContext, PlacedWeakening, Project} from '@verification-tiers/project'
+import {approvedSince, deprecationWarning, readSliceState} from '@verification-tiers/runtime'
 import type {ReadInput} from '../stdin.js'
 import {invokedAs} from '../invoked-as.js'
 
@@ -30,7 +30,7 @@ export interface CommandInput {
   all: boolean
   /** `--undo`, for `respond`: withdraw the slice’s latest answer. */
   undo?: boolean
-  /** `--base`, for `ci`: the git revision the branch started from. */
+  /** `--base`, for `ci`, `checkpoint`, `review` and `respond`: the git revision the branch started from. */
   base?: string | null
   format: 'text' | 'json' | 'yaml'
   /** Standard output is a terminal this many columns wide (`null`: piped, or a file): text may then be laid out for a person. */
@@ -78,6 +78,28 @@ export async function loadSliceContext(input: CommandInput, usage: string, count
   const project = await loadProject(await dirOf(input))
   const context = gateContext(project, findSlice(project, id))
   return {project, context, warnings: warningsOf(project)}
+}
+
+/** A slice context held at the bar a person approved, with what lowered that bar since (each placed), and since what. */
+export type HeldSliceContext = SliceContext & {weakenings: PlacedWeakening[]; since: string}
+
+/**
+ * The slice context as the gate holds it (`heldGateContext`): from the
+ * slice’s state, a slice whose bar is lower than a person approved stays
+ * `verify`, with each change; with `base` (a git revision), one lower than
+ * it was there too, unless a person approved it as it is.
+ */
+export async function holdSliceContext(loaded: SliceContext, base: string | null = null): Promise<HeldSliceContext> {
+  const {project, context} = loaded
+  const slice = findSlice(project, context.slice.id)
+  const state = await readSliceState(project.dir, slice.id)
+  let held: HeldContext & {since?: 'approval' | 'base' | null}
+  if (base === null) held = heldGateContext(project, slice, state)
+  else {
+    const {heldAtBase, slicesAtBase} = await import('@verification-tiers/evidence/gate')
+    held = heldAtBase(project, slice, state, (await slicesAtBase(project, base)).get(slice.id))
+  }
+  return {...loaded, context: held.context, weakenings: held.weakenings, since: held.since === 'base' ? `${base}, where it was verify` : approvedSince}
 }
 
 /** `npx tiers` or `tiers`: how the person runs this `tiers` from here, for the commands messages name. */

@@ -10,6 +10,8 @@ export interface StatusExtras {
   /** Open optional tasks that do not hold the slice (Kiro's `- [ ]*`). */
   optionalTasks: number
   retired: string | null
+  /** What lowered the bar since a person approved the slice, one line each (old → new, and where). */
+  weakenings: ReadonlyArray<{line: string}>
 }
 
 /**
@@ -46,7 +48,8 @@ export function statusNotes(status: StatusExtras): string[] {
     ...(status.optionalTasks > 0 ? [`${status.optionalTasks} optional task${status.optionalTasks === 1 ? '' : 's'} open`] : []),
     ...(status.contracts === 0 ? ['no contracts'] : []),
     ...(status.nothingToCheck.length > 0 ? [`nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)`] : []),
-    ...(status.retired === null ? [] : [`human check retired: ${status.retired}`])
+    ...(status.retired === null ? [] : [`human check retired: ${status.retired}`]),
+    ...(status.weakenings.length > 0 ? [`changed since approved (verify until a person approves it as it is): ${changedLines(status)}`] : [])
   ]
 }
 
@@ -57,8 +60,14 @@ function tableNotes(status: StatusExtras): StatusNote[] {
     ...(status.optionalTasks > 0 ? [{title: 'Optional tasks open (they do not hold the checkpoint)', detail: String(status.optionalTasks)}] : []),
     ...(status.contracts === 0 ? [{title: 'No contracts', detail: ''}] : []),
     ...(status.nothingToCheck.length > 0 ? [{title: 'Nothing to check (verify, no acceptance criteria or steps)', detail: status.nothingToCheck.join(', ')}] : []),
-    ...(status.retired === null ? [] : [{title: 'Human check retired', detail: status.retired}])
+    ...(status.retired === null ? [] : [{title: 'Human check retired', detail: status.retired}]),
+    ...(status.weakenings.length > 0 ? [{title: 'Changed since approved (verify until a person approves it as it is)', detail: changedLines(status)}] : [])
   ]
+}
+
+/** The changes that lowered a slice’s bar, on one line. */
+function changedLines(status: StatusExtras): string {
+  return status.weakenings.map((weakening) => weakening.line).join('; ')
 }
 
 function recordedTimes(state: SliceState): string[] {

@@ -163,7 +163,20 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
 
   if (validId) {
     const tier = changeTier !== null ? effectiveTier(changeTier) : defaultTier === 'verify' ? null : defaultTier
-    reading.slices.push({id, name, contracts, missing: [], tier, humanCheck: null, verification: null, retired: null, openTasks: change.tasks.open, optionalTasks: change.tasks.optional})
+    reading.slices.push({
+      id,
+      name,
+      contracts,
+      missing: [],
+      tier,
+      humanCheck: null,
+      verification: null,
+      retired: null,
+      openTasks: change.tasks.open,
+      optionalTasks: change.tasks.optional,
+      // A tier the proposal states is written there; the settings’ default is placed by the loader.
+      ...(changeTier === null ? {} : {statedAt: proposalFile})
+    })
   }
   return change
 }

@@ -1,0 +1,243 @@
+/**
+ * Weakening the bar needs a person: what a person approved is pinned with
+ * the approval, and a change that asks less of a person (verify to auto,
+ * criteria deleted, a tool's default set to auto, on a branch since its
+ * base) keeps the slice verify in `status`, `checkpoint`, `contracts`, the
+ * Stop hook and `tiers ci`, each change with its old and new text and its
+ * place, until a person approves the slice as it is. Through the real bin,
+ * the person at a pseudo-terminal (`script`); the rest in this process.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import {existsSync} from 'node:fs'
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {git, runTiers, scriptBin} from './helpers/tiers-bin.js'
+import {runTiersHere} from './helpers/tiers-here.js'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+const greeting = `# Contracts
+
+### C-01: Greeting
+
+**Slice:** S-01
+**Verification:** verify
+**Acceptance Criteria:**
+- The greeting reads well to a person
+- The greeting names the person
+`
+
+/** The attack: the tier set to auto and the criteria deleted. */
+const lowered = `# Contracts
+
+### C-01: Greeting
+
+**Slice:** S-01
+**Verification:** auto
+`
+
+/** A committed repository on `main` whose `folder` holds `files`. */
+async function repository(files: Record<string, string>): Promise<string> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-weakening-')))
+  folders.push(root)
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), {recursive: true})
+    await fs.writeFile(path.join(root, file), text)
+  }
+  await git(root, 'init', '-q', '-b', 'main')
+  await git(root, 'add', '-A')
+  await git(root, 'commit', '-q', '-m', 'Project')
+  return root
+}
+
+const greenlight = () => repository({'.greenlight/CONTRACTS.md': greeting, '.greenlight/config.json': '{"test": {"command": "true"}}\n'})
+
+/** An answer's time, as `<time>`. */
+const normalize = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>')
+
+const contractsFile = (root: string) => path.join(root, '.greenlight', 'CONTRACTS.md')
+
+/** The changes of the attack, one line each, with `file` as their place. */
+const attackLines = (file: string) => [
+  'slice S-01: tier verify → auto',
+  `C-01 Greeting: tier verify → auto (${file}:3)`,
+  `C-01 Greeting: acceptance criterion "The greeting reads well to a person" → removed (${file}:3)`,
+  `C-01 Greeting: acceptance criterion "The greeting names the person" → removed (${file}:3)`
+]
+
+const holdRule = '(it stays verify until a person approves it as it is)'
+const choices = "  1) Yes — mark complete and continue\n  2) No — I'll describe what's wrong\n  3) Partially — some criteria met, I'll describe the gaps"
+const closing = 'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+
+describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved it (through the real bin)', () => {
+  it('stays verify, saying each change old → new with its place, until a person approves it as it is; then auto applies', async () => {
+    const root = await greenlight()
+    const stopHook = async () => JSON.parse((await runTiers(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
+    expect((await runTiers(root, ['verify', 'S-01'])).code).toBe(0)
+    const approved = await runTiers(root, ['respond', 'S-01', 'yes'], '', {}, {terminal: true})
+    expect([approved.code, approved.stdout.split('\n')[0]]).toEqual([0, 'APPROVED — Slice S-01: S-01'])
+    // The slice as the person saw it, committed beside the answer.
+    const state = JSON.parse(await fs.readFile(path.join(root, '.greenlight', 'tiers', 'S-01.json'), 'utf8'))
+    expect(state.answers[0].pins).toEqual({
+      tier: 'verify',
+      humanCheck: null,
+      retired: null,
+      contracts: [{key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting reads well to a person', 'The greeting names the person'], steps: []}]
+    })
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Approve S-01')
+
+    await fs.writeFile(contractsFile(root), lowered)
+    const status = await runTiers(root, ['status'])
+    expect({code: status.code, stdout: normalize(status.stdout)}).toEqual({
+      code: 0,
+      stdout: `S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), next: checkpoint; changed since approved (verify until a person approves it as it is): ${attackLines('.greenlight/CONTRACTS.md').join('; ')}\n`
+    })
+    // The agent runs the checks again: they pass, and the slice still waits for a person.
+    expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
+    const changes = attackLines(contractsFile(root))
+    expect(await stopHook()).toEqual({systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes.map((line) => `  - ${line}`).join('\n')}`})
+    expect(await runTiers(root, ['ci'])).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  S-01: changed since a person approved it, not confirmed by a person: ${changes.join('; ')}\n\n${closing}\n`,
+      stderr: ''
+    })
+    const checkpoint = `ALL TESTS PASSING — Slice S-01: S-01\n\nChanged since a person approved the slice ${holdRule}:\n${attackLines('.greenlight/CONTRACTS.md')
+      .map((line) => `  - ${line}`)
+      .join('\n')}\n\nDoes the output match your intent?\n${choices}`
+    expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: `${checkpoint}\n`, stderr: ''})
+    // The agent cannot confirm it.
+    expect((await runTiers(root, ['respond', 'S-01', 'yes'])).code).toBe(1)
+
+    const review = await runTiers(root, ['review', 'S-01'], 'yes\n', {}, {terminal: true})
+    expect(review.code).toBe(0)
+    expect(review.stdout).toContain(`${checkpoint}\n\nYour answer (yes, or what is wrong): `)
+    expect(review.stdout).toContain(
+      `Recorded. The slice is complete: go on to summary and docs.\nConfirmed, as changed since a person approved the slice:\n${attackLines('.greenlight/CONTRACTS.md')
+        .map((line) => `  - ${line}`)
+        .join('\n')}\nTo withdraw this answer: tiers respond --undo S-01\n`
+    )
+    // Confirmed: the weaker tier applies.
+    expect(normalize((await runTiers(root, ['status'])).stdout)).toBe('S-01 S-01: auto, 0/3 rejections, approved <time>, next: done\n')
+    expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: 'Slice S-01: S-01 is auto: every contract is auto, so no checkpoint is needed.\n', stderr: ''})
+    expect((await runTiers(root, ['ci'])).code).toBe(0)
+    expect(await stopHook()).toEqual({})
+  })
+})
+
+describe('a slice lowered after a person approved it (in this process)', () => {
+  it('a Kiro project whose tiers.json sets the default to auto: held, placed at the setting, until a person approves', async () => {
+    const requirements = `# Requirements Document
+
+## Requirements
+
+### Requirement 1: Share a recipe
+
+**User Story:** As a cook, I want to share a recipe with a friend.
+
+#### Acceptance Criteria
+
+1. WHEN the user clicks Share THEN the system SHALL create a link
+`
+    const root = await repository({'.kiro/specs/recipe-sharing/requirements.md': requirements, '.kiro/tiers.json': '{"test": {"command": "true"}}\n'})
+    expect((await runTiersHere(root, ['verify', 'recipe-sharing'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])).code).toBe(0)
+    expect((await runTiersHere(root, ['status'])).stdout).toMatch(/^recipe-sharing recipe-sharing: verify, 0\/3 rejections, approved \S+, next: done\n$/)
+
+    // The contracts are as they were: only the setting lowers them.
+    await fs.writeFile(path.join(root, '.kiro', 'tiers.json'), '{\n  "test": {"command": "true"},\n  "verification": {"default": "auto"}\n}\n')
+    const changes = (file: string) => [`slice recipe-sharing: tier verify → auto (${file}:3)`, `Requirement 1: Share a recipe: tier verify → auto (${file}:3)`]
+    const status = await runTiersHere(root, ['status'])
+    expect(normalize(status.stdout)).toBe(
+      `recipe-sharing recipe-sharing: verify, 0/3 rejections, approved <time>, next: checkpoint; changed since approved (verify until a person approves it as it is): ${changes('.kiro/tiers.json').join('; ')}\n`
+    )
+    const contracts = await runTiersHere(root, ['contracts'])
+    expect(contracts.stdout).toContain(
+      `\n\nchanged since a person approved (2; each slice stays verify until a person approves it as it is):\n  slice recipe-sharing: tier verify → auto (.kiro/tiers.json:3)\n  recipe-sharing: Requirement 1: Share a recipe: tier verify → auto (.kiro/tiers.json:3)\n`
+    )
+    const setting = path.join(root, '.kiro', 'tiers.json')
+    expect(JSON.parse((await runTiersHere(root, ['ci', '--json'])).stdout).holds).toEqual([
+      {
+        project: path.join(root, '.kiro'),
+        slice: 'recipe-sharing',
+        line: `recipe-sharing: changed since a person approved it, not confirmed by a person: ${changes(setting).join('; ')}`,
+        since: 'approval'
+      }
+    ])
+    // The setting changed the sources: the agent verifies again, and its checks pass.
+    expect((await runTiersHere(root, ['verify', '--all'])).code).toBe(0)
+    const hook = JSON.parse((await runTiersHere(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
+    expect(hook).toEqual({systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes(setting).map((line) => `  - ${line}`).join('\n')}`})
+
+    const confirmed = await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])
+    expect(confirmed.stdout).toContain(`Confirmed, as changed since a person approved the slice:\n${changes('.kiro/tiers.json').map((line) => `  - ${line}`).join('\n')}\n`)
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('recipe-sharing recipe-sharing: auto, 0/3 rejections, approved <time>, next: done\n')
+    expect((await runTiersHere(root, ['ci'])).code).toBe(0)
+  })
+
+  it('tiers ci --base: a slice verify at the base and auto on the branch, never approved, holds the merge until a person approves it against the base', async () => {
+    const root = await greenlight()
+    await git(root, 'checkout', '-q', '-b', 'feature')
+    await fs.writeFile(contractsFile(root), lowered)
+    await git(root, 'commit', '-q', '-am', 'Set the greeting to auto')
+
+    // Without the base nothing was approved to compare with: auto.
+    expect((await runTiersHere(root, ['ci'])).code).toBe(0)
+    const changes = attackLines(contractsFile(root))
+    expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  S-01: changed since main, where it was verify, not confirmed by a person: ${changes.join('; ')}\n\n${closing}\nA slice changed since main is shown with its changes by tiers review <slice> --base main.\n`,
+      stderr: ''
+    })
+    expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
+    expect((await runTiersHere(root, ['checkpoint', 'S-01'])).stdout).toBe('Slice S-01: S-01 is auto: every contract is auto, so no checkpoint is needed.\n')
+    const checkpoint = await runTiersHere(root, ['checkpoint', 'S-01', '--base', 'main'])
+    expect(checkpoint.stdout).toBe(
+      `ALL TESTS PASSING — Slice S-01: S-01\n\nChanged since main, where it was verify ${holdRule}:\n${attackLines('.greenlight/CONTRACTS.md')
+        .map((line) => `  - ${line}`)
+        .join('\n')}\n\nDoes the output match your intent?\n${choices}\n`
+    )
+    expect((await runTiersHere(root, ['review', 'S-01', '--base', 'main'], 'yes\n')).code).toBe(0)
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Approve S-01 as auto')
+    expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n', stderr: ''})
+  })
+
+  it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {
+    const graph = (tier: string) => `{\n  "slices": {\n    "S-01": {\n      "name": "Hello",\n      "contracts": ["C-01"],\n      "tier": "${tier}"\n    }\n  }\n}\n`
+    const contracts = (criterion: string) => `# Contracts\n\n### C-01: Greeting\n\n**Acceptance Criteria:**\n- ${criterion}\n`
+    const root = await repository({
+      '.greenlight/GRAPH.json': graph('verify — human check: The page reads well'),
+      '.greenlight/CONTRACTS.md': contracts('The greeting names the person'),
+      '.greenlight/config.json': '{"test": {"command": "true"}}\n'
+    })
+    expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'S-01', 'yes'])).code).toBe(0)
+    await fs.writeFile(path.join(root, '.greenlight', 'GRAPH.json'), graph('retired: the end-to-end suite covers it'))
+    await fs.writeFile(contractsFile(root), contracts('The greeting names someone'))
+    const data = JSON.parse((await runTiersHere(root, ['status', '--json'])).stdout)
+    expect(data.slices[0]).toMatchObject({tier: 'verify', next: 'checkpoint'})
+    expect(data.slices[0].weakenings.map((weakening: {line: string}) => weakening.line)).toEqual([
+      'slice S-01 Hello: tier verify → auto (.greenlight/GRAPH.json:3)',
+      'slice S-01 Hello: human check "The page reads well" → retired: "retired: the end-to-end suite covers it" (.greenlight/GRAPH.json:3)',
+      'C-01 Greeting: tier verify → auto (.greenlight/GRAPH.json:3)',
+      'C-01 Greeting: acceptance criterion "The greeting names the person" → "The greeting names someone" (.greenlight/CONTRACTS.md:6)'
+    ])
+  })
+
+  it('asks nothing new for a change that raises the bar: a criterion added is a stale approval, listing no change', async () => {
+    const root = await greenlight()
+    expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'S-01', 'yes'])).code).toBe(0)
+    await fs.writeFile(contractsFile(root), `${greeting}- The greeting waves\n`)
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), next: checkpoint\n')
+    expect((await runTiersHere(root, ['ci'])).stdout).toContain('  S-01: verify, approved for other contracts: they changed since (')
+  })
+})
