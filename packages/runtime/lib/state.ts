@@ -138,9 +138,14 @@ export function emptySliceState(sliceId: string): SliceState {
   return {version: 1, slice: sliceId, rejectionCount: 0, rejections: [], escalations: [], decision: null, answers: []}
 }
 
-/** Read a slice’s state; a missing file is a fresh state, a broken one a `StateError`. */
-export async function readSliceState(dir: string, sliceId: string): Promise<SliceState> {
-  return readJsonFile(statePath(dir, sliceId), stateKind(sliceId))
+/**
+ * Read a slice’s state; a missing file is a fresh state, a broken one a
+ * `StateError`. With `check` `all-but-decision`, a stored `decision` the
+ * history does not give is read as the history gives it: for the person at
+ * a terminal, whose answer gives the decision anew.
+ */
+export async function readSliceState(dir: string, sliceId: string, {check = 'all'}: {check?: HistoryCheck} = {}): Promise<SliceState> {
+  return readJsonFile(statePath(dir, sliceId), stateKind(sliceId, check))
 }
 
 /**

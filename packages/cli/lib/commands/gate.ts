@@ -126,7 +126,9 @@ export const respond: Command = async (input) => {
     const tiers = installedCommand()
     throw new UserError(personOnly(`approval of slice ${id}`, from, [`${tiers} review ${id}`, `${tiers} respond ${id} ${shellQuote(text)}`]))
   }
-  return recordReply(await holdSliceContext(loaded, input.base ?? null), text, from.kind === 'person' ? 'terminal' : 'relayed')
+  // The person’s answer gives the decision anew, even over one its history does not give.
+  const check = from.kind === 'person' ? 'all-but-decision' : 'all'
+  return recordReply(await holdSliceContext(loaded, input.base ?? null, {check}), text, from.kind === 'person' ? 'terminal' : 'relayed')
 }
 
 /**
@@ -197,9 +199,10 @@ async function recordReply({project, context, warnings, weakenings, since}: Held
 export const review: Command = async (input) => {
   const tiers = installedCommand()
   const [id] = input.positionals
-  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1), input.base ?? null)
-  const {slice} = loaded.context
   const from = presence(process.env, input.stdinTerminal ?? false)
+  const check = from.kind === 'person' ? 'all-but-decision' : 'all'
+  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1), input.base ?? null, {check})
+  const {slice} = loaded.context
   if (from.kind !== 'person' || !input.ask) throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
   const shown = await showCheckpoint(loaded)
   // No checkpoint to answer (the gate is closed, or the slice is auto): what `checkpoint` says, and nothing asked.

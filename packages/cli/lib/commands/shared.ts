@@ -2,6 +2,7 @@ import path from 'node:path'
 import {findProjectFolder, findSlice, gateContext, heldGateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {HeldContext, PlacedWeakening, Project} from '@verification-tiers/project'
 import {approvedSince, deprecationWarning, readSliceState} from '@verification-tiers/runtime'
+import type {HistoryCheck} from '@verification-tiers/runtime'
 import type {ReadInput} from '../stdin.js'
 import {invokedAs} from '../invoked-as.js'
 
@@ -89,10 +90,10 @@ export type HeldSliceContext = SliceContext & {weakenings: PlacedWeakening[]; si
  * `verify`, with each change; with `base` (a git revision), one lower than
  * it was there too, unless a person approved it as it is.
  */
-export async function holdSliceContext(loaded: SliceContext, base: string | null = null): Promise<HeldSliceContext> {
+export async function holdSliceContext(loaded: SliceContext, base: string | null = null, {check = 'all'}: {check?: HistoryCheck} = {}): Promise<HeldSliceContext> {
   const {project, context} = loaded
   const slice = findSlice(project, context.slice.id)
-  const state = await readSliceState(project.dir, slice.id)
+  const state = await readSliceState(project.dir, slice.id, {check})
   let held: HeldContext & {since?: 'approval' | 'base' | null}
   if (base === null) held = heldGateContext(project, slice, state)
   else {
