@@ -125,7 +125,7 @@ describe('the contracts cache', () => {
     const run = await tiers(folder, ['status'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     const model = await modelFolder(folder)
-    // The model is a hash of the contracts package’s code, not its version (0.0.0 throughout development).
+    // The model is a hash of the contracts package’s code, not its version (the same from one release to the next, throughout development).
     expect(path.basename(model)).toMatch(/^[\da-f]{16}$/)
     const entries = await readEntries(folder)
     const graphText = await fs.readFile(path.join(dir, 'GRAPH.json'))

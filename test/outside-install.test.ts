@@ -236,6 +236,8 @@ describe('installed by the README’s commands, outside the repository', () => {
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('\n  -v, --version     print the version of tiers\n')
     expect(await npx('tiers', '--version')).toEqual({code: 0, stdout: `${versions.get('@verification-tiers/cli')}\n`, stderr: ''})
+    // A release, not the placeholder of a package never versioned.
+    expect(versions.get('@verification-tiers/cli')).not.toBe('0.0.0')
   })
 
   it('tiers init (the README’s line) added the preset to the remark configuration and the Stop hook', async () => {
