@@ -492,7 +492,7 @@ describe('tiers init --ci github: the test command the workflow runs', {timeout:
     ])
     expect(actions(await workflowSteps(python))).toEqual([checkout, setupNode, {uses: 'actions/setup-python@v5', with: {'python-version': '3.x'}}])
     expect(notes(makeRun)).toEqual([
-      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `make check && cargo test` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node; the workflow sets up nothing for `make`, `cargo`: add the steps that install them to .github/workflows/verification-tiers.yml'
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `make check && cargo test` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node; the workflow sets up nothing for `make`, `cargo`: if the runner (ubuntu-latest) lacks them, add the steps that install them to .github/workflows/verification-tiers.yml'
     ])
     expect(actions(await workflowSteps(make))).toEqual([checkout, setupNode])
     expect(notes(nodeRun)).toEqual([

@@ -2,5 +2,5 @@ export {contractsFolder, greenlightFolder, planInit, plannedDiff, writePlanned} 
 export {gitignoreFile, ignoreEntries, planGitignore, stateInGit} from './lib/gitignore.js'
 export {InitError} from './lib/files.js'
 export type {PlannedFile, Step} from './lib/files.js'
-export {ciProviders, commandPrograms, workflowFile, workflowLintCommand} from './lib/workflow.js'
+export {ciProviders, workflowFile, workflowLintCommand} from './lib/workflow.js'
 export type {CiProvider, TestCommand} from './lib/workflow.js'

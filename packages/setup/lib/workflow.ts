@@ -71,8 +71,8 @@ export function commandPrograms(command: string): string[] {
 function toolchainsFor(command: string): {found: Toolchain[]; unknown: string[]} {
   const found: Toolchain[] = []
   const unknown: string[] = []
-  // `cd`, `env` and the like come with the shell.
-  const shell = ['cd', 'env', 'exec', 'export', 'set', 'true', 'test', '[', 'echo', 'sh', 'bash']
+  // The shell's own commands and the basic tools every runner has.
+  const shell = ['cd', 'env', 'exec', 'export', 'set', 'true', 'false', 'test', '[', 'echo', 'sh', 'bash', 'cat', 'tee', 'timeout', 'xargs']
   for (const program of commandPrograms(command)) {
     const toolchain = toolchains.find((each) => each.programs.includes(path.basename(program)))
     if (toolchain) {
@@ -149,7 +149,7 @@ function testCommandNote(test: TestCommand, said: readonly string[], unknown: re
   const missing =
     unknown.length === 0
       ? ''
-      : `; the workflow sets up nothing for ${unknown.map((program) => `\`${program}\``).join(', ')}: add the steps that install ${unknown.length === 1 ? 'it' : 'them'} to ${workflowFile}`
+      : `; the workflow sets up nothing for ${unknown.map((program) => `\`${program}\``).join(', ')}: if the runner (ubuntu-latest) lacks ${unknown.length === 1 ? 'it' : 'them'}, add the steps that install ${unknown.length === 1 ? 'it' : 'them'} to ${workflowFile}`
   return {kind: 'note', text: `${runs}, with ${setUp.join(', ')}${missing}`}
 }
 
