@@ -7,7 +7,8 @@
 //   declared is imported by something it ships; dependency-cruiser reads the
 //   shipped JavaScript and type declarations, so a type that names another
 //   package (`import("unified-lint-rule").Plugin`) counts as an import
-// * the manifest: `license` and a LICENSE file, `engines.node`,
+// * the manifest: `license` and a LICENSE file, `engines.node` (and no Node.js
+//   version in it that a package it installs does not support),
 //   `repository` (the root's, with the package's folder as `directory`),
 //   `sideEffects`, one version for every package and internal dependency
 //   ranges on exactly that version, no source map shipped without the
@@ -20,7 +21,7 @@
 // the check itself cannot run. Needs no network.
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {mkdtemp, readdir, readFile, rm} from 'node:fs/promises'
+import {mkdtemp, readdir, readFile, realpath, rm} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {parseArgs, promisify} from 'node:util'
@@ -69,6 +70,7 @@ async function main() {
     await pack(packages, destination)
     const problems = [
       ...manifestProblems(packages, rootManifest),
+      ...(await engineProblems(packages, rootManifest)),
       ...staleProblems(packages),
       ...(await mapProblems(packages)),
       ...(await publintProblems(packages)),
@@ -155,6 +157,74 @@ function manifestProblems(packages, rootManifest) {
     }
   }
   return problems
+}
+
+/**
+ * `engines.node` says what the dependencies need: every Node.js version a
+ * package allows is one that each package it installs supports (its
+ * dependencies, peer and optional dependencies, and theirs, as installed
+ * here), by their own `engines.node`. So is the root's, with its
+ * devDependencies, when it states one: it is what `npm ci` checks the
+ * repository's Node.js against.
+ */
+async function engineProblems(packages, rootManifest) {
+  const {default: semver} = await import('semver')
+  const problems = []
+  const check = async (at, dir, manifest, fields) => {
+    const range = manifest.engines?.node
+    if (typeof range !== 'string') return
+    if (semver.validRange(range) === null) {
+      problems.push(`${at}: \`engines.node\` is ${JSON.stringify(range)}, expected a range of Node.js versions, such as ">=20"`)
+      return
+    }
+    const unsupported = []
+    for (const dependency of await installedClosure(dir, manifest, fields)) {
+      const needs = dependency.engines?.node
+      if (typeof needs === 'string' && semver.validRange(needs) !== null && !semver.subset(range, needs)) unsupported.push(`${dependency.name}@${dependency.version} needs ${JSON.stringify(needs)}`)
+    }
+    if (unsupported.length > 0) {
+      const shown = unsupported.length > 3 ? `${unsupported.slice(0, 3).join(', ')}, and ${unsupported.length - 3} more` : unsupported.join(', ')
+      problems.push(`${at}: \`engines.node\` is ${JSON.stringify(range)}, which allows Node.js versions its dependencies do not support (${shown}): expected a range every one of them allows`)
+    }
+  }
+  if (existsSync('package.json')) await check('package.json', '.', rootManifest, ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
+  for (const {dir, manifest} of packages) await check(`${dir}/package.json`, dir, manifest, installedFields)
+  return problems
+}
+
+/**
+ * The manifests of the packages `manifest` (in `dir`) installs through
+ * `fields`, and those they install, as Node.js finds them from where each
+ * is (`node_modules` of its folder and of every folder above); one that is
+ * not installed (an optional one, a peer nobody installed) is left out.
+ */
+async function installedClosure(dir, manifest, fields) {
+  const found = new Map()
+  const queue = [{from: path.resolve(dir), manifest, fields}]
+  while (queue.length > 0) {
+    const {from, manifest: current, fields: read} = queue.shift()
+    for (const field of read) {
+      for (const name of Object.keys(current[field] ?? {})) {
+        const folder = installedFolder(from, name)
+        if (folder === null) continue
+        const real = await realpath(folder)
+        if (found.has(real)) continue
+        const dependency = JSON.parse(await readFile(path.join(folder, 'package.json'), 'utf8'))
+        found.set(real, dependency)
+        queue.push({from: folder, manifest: dependency, fields: installedFields})
+      }
+    }
+  }
+  return [...found.values()]
+}
+
+/** The folder of package `name` as Node.js resolves it from `from`, or `null`. */
+function installedFolder(from, name) {
+  for (let folder = from; ; folder = path.dirname(folder)) {
+    const candidate = path.join(folder, 'node_modules', name)
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate
+    if (path.dirname(folder) === folder) return null
+  }
 }
 
 /**

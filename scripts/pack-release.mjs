@@ -6,7 +6,7 @@
 // not on the registry.
 //
 // Each package depends on exact versions of other packages of this
-// repository (`@verification-tiers/contracts@0.0.0`, `remark-lint-*`), which
+// repository (`@verification-tiers/contracts` at the one version of them all, `remark-lint-*`), which
 // the registry does not have yet. So each tarball carries them: the package
 // is staged outside the repository with every package of this repository it
 // needs, directly or through another, unpacked into its `node_modules/`, and

@@ -72,6 +72,10 @@ function tiny(dir: string, change: (manifest: Record<string, unknown>) => void =
   return Object.fromEntries(Object.entries(all).map(([name, text]) => [`packages/${dir}/${name}`, text]))
 }
 
+/** The manifest of package `name` as installed in the repository, which the fixtures' packages resolve to. */
+const installed = (name: string): {version: string; engines: {node: string}} =>
+  JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as {version: string; engines: {node: string}}
+
 const declare = (name: string) =>
   `add ${name} to its dependencies (peerDependencies for a host the user installs, such as unified or remark)`
 
@@ -118,6 +122,18 @@ const cases: Case[] = [
       `packages/${dir}/package.json: \`repository\` is missing, expected ${JSON.stringify({...repository, directory: `packages/${dir}`})}`,
       `packages/${dir}/package.json: no \`sideEffects\`, expected false when importing it runs nothing but definitions, else the list of files that do more`
     ]
+  },
+  {
+    name: 'engines that allow a Node.js version a dependency does not support',
+    files: (dir) => tiny(dir, (manifest) => (manifest.engines = {node: '>=12'})),
+    problems: (dir) => [
+      `packages/${dir}/package.json: \`engines.node\` is ">=12", which allows Node.js versions its dependencies do not support (yaml@${installed('yaml').version} needs ${JSON.stringify(installed('yaml').engines.node)}): expected a range every one of them allows`
+    ]
+  },
+  {
+    name: 'engines that are not a range',
+    files: (dir) => tiny(dir, (manifest) => (manifest.engines = {node: 'twenty'})),
+    problems: (dir) => [`packages/${dir}/package.json: \`engines.node\` is "twenty", expected a range of Node.js versions, such as ">=20"`]
   },
   {
     name: 'a declaration map without its source',
@@ -206,5 +222,38 @@ describe('check:packages', () => {
 
   it.for(cases.map((each, index) => ({...each, dir: dirOf(index)})))('$name', async ({dir, problems}) => {
     expect(linesAbout((await checkAll()).stdout, dir)).toEqual(problems(dir))
+  })
+})
+
+/** `>=20.5.0` → `20.5`, `>=20` → `20`: the lowest version a range allows, as a readme says it. */
+function lowest(range: string): string {
+  const found = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim())
+  if (!found) throw new Error(`Unexpected engines.node ${JSON.stringify(range)}, expected ">=x.y.z" for a package`)
+  const [, major, minor = '0', patch = '0'] = found
+  return patch !== '0' ? `${major}.${minor}.${patch}` : minor !== '0' ? `${major}.${minor}` : major!
+}
+
+describe('the Node.js versions the docs name', () => {
+  const manifest = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as {engines: {node: string}}
+
+  it('each package’s readme names the lowest its `engines.node` allows, wherever it says “Node.js x or later”', async () => {
+    const said: string[] = []
+    for (const dir of (await fs.readdir(path.join(root, 'packages'))).sort()) {
+      const readme = path.join(root, 'packages', dir, 'readme.md')
+      const engines = manifest(`packages/${dir}/package.json`).engines.node
+      for (const [, version] of readFileSync(readme, 'utf8').matchAll(/Node\.js (\d+(?:\.\d+)*) (?:or|and) later/g)) said.push(`${dir}: ${version} (engines ${engines})`)
+      expect(said.filter((line) => line.startsWith(`${dir}: `)).length, `${dir}/readme.md names its Node.js versions`).toBeGreaterThan(0)
+    }
+    const expected = said.map((line) => {
+      const [dir, engines] = /^(\S+): .* \(engines (.+)\)$/.exec(line)!.slice(1) as [string, string]
+      return `${dir}: ${lowest(engines)} (engines ${engines})`
+    })
+    expect(said).toEqual(expected)
+  })
+
+  it('the README names the repository’s range for a clone, and the cli’s lowest for a project', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8')
+    expect(readme).toContain(`(\`${manifest('package.json').engines.node}\`, what the development tools\nneed)`)
+    expect(readme).toContain(`In your project’s folder, with Node.js ${lowest(manifest('packages/cli/package.json').engines.node)} or later:`)
   })
 })

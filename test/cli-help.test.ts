@@ -122,6 +122,14 @@ Exit codes:
     const folder = await project()
     const [global, help, helpHelp] = await Promise.all([runGlobalHelp(), tiers(folder, 'help'), tiers(folder, 'help', 'help')])
     for (const usage of [...Object.values(usages), 'lint [paths…]', 'help [command]']) expect(global.stdout).toContain(`\n  ${usage} `)
+    // Each summary starts in one column, at least two spaces after its usage: none runs into the summaries.
+    const rows = /\nCommands:\n([\s\S]*?)\n\n/.exec(global.stdout)![1]!.split('\n')
+    const columns = rows.map((row) => {
+      const [, usage = '', gap = ''] = /^ {2}(\S.*?)( {2,})\S/.exec(row) ?? []
+      return {usage, column: 2 + usage.length + gap.length}
+    })
+    expect(columns.map(({usage}) => usage)).toEqual(expect.arrayContaining([...Object.values(usages), 'lint [paths…]', 'help [command]']))
+    expect(new Set(columns.map(({column}) => column)).size, rows.join('\n')).toBe(1)
     expect(global.stdout).toContain('\n`tiers <command> --help` (or `tiers help <command>`) shows a command’s usage,\noptions and exit codes.\n')
     expect(help).toEqual(global)
     expect(helpHelp).toEqual(global)

@@ -15,7 +15,9 @@
  *    last. Exit 2 always has its error line; exit 1 has one too, except for
  *    the commands whose “no” is their output on stdout (`checkpoint`’s closed
  *    gate, `verify`’s failed check, `verdict`’s failing verdict); exit 0 has
- *    none (a command line without a command too: its error is such a line);
+ *    none (a command line without a command too: its error is such a line).
+ *    With `--json` or `--yaml`, the error may be on stdout instead
+ *    (`{"error": …}`), and then it is not on stderr too;
  * 3. `stop-hook` never exited 2, and on exit 0 printed one JSON object on one
  *    line;
  * 4. no file or folder was created, changed or removed anywhere in the
@@ -709,10 +711,27 @@ function runProblem(args: readonly string[], run: Ended): string | null {
   const errors = lines.filter((line) => !line.startsWith('tiers: warning: '))
   if (errors.length > 1) return `${errors.length} error lines on stderr`
   if (errors.length === 1 && lines.at(-1) !== errors[0]) return 'a warning after the error line'
-  if (code === 0 && errors.length > 0) return 'an error line on exit 0'
-  if (code === 2 && errors.length === 0) return 'exit 2 without an error line'
-  if (code === 1 && errors.length === 0 && !quietNo.has(command ?? '')) return 'exit 1 without an error line'
+  // Asked for JSON or YAML, an error is said there, on stdout, and not again on stderr.
+  const structured = structuredError(args, run.stdout)
+  if (structured && errors.length > 0) return 'an error said on stdout and again on stderr'
+  const said = errors.length + (structured ? 1 : 0)
+  if (code === 0 && said > 0) return 'an error line on exit 0'
+  if (code === 2 && said === 0) return 'exit 2 without an error line'
+  if (code === 1 && said === 0 && !quietNo.has(command ?? '')) return 'exit 1 without an error line'
   return null
+}
+
+/** Whether `stdout` is the error of a command run with `--json` or `--yaml`: `{"error": {"code", "message"}}`, or its YAML. */
+function structuredError(args: readonly string[], stdout: string): boolean {
+  if (args.includes('--json')) {
+    try {
+      const value = JSON.parse(stdout) as {error?: {code?: unknown; message?: unknown}}
+      return typeof value.error?.code === 'number' && typeof value.error.message === 'string'
+    } catch {
+      return false
+    }
+  }
+  return args.includes('--yaml') && /^error:\n {2}code: \d\n {2}message: /.test(stdout)
 }
 
 /** A step with `@` expanded, run, and what is wrong with it. */

@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {IdError, isSessionId, isSliceId, readSliceState, statePath, updateSliceState} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, copyExample, exampleWarning} from './helpers/tiers-bin.js'
+import {builtBin, copyExample} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -32,7 +32,6 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-const deprecation = exampleWarning.trimEnd()
 const nothingToCheck = 'tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps'
 
 const sliceRule = 'expected a slice id such as `S-01`: 1 to 100 letters, digits, `_`, `-` or `.`, not starting with `-` or `.`, and not `verification-status` or `stop-hook`'
@@ -140,11 +139,11 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
     await edit(folder, 'GRAPH.json', (text) => text.replace('"S-02": {', '"__proto__": {'))
     const before = await outsideState(folder)
     const verify = await tiers(folder, 'verify', '__proto__')
-    expect({code: verify.code, stderr: verify.stderr}).toEqual({code: 0, stderr: `${deprecation}\n`})
+    expect({code: verify.code, stderr: verify.stderr}).toEqual({code: 0, stderr: ''})
     const status = JSON.parse(await fs.readFile(file(folder, 'tiers', 'verification-status.json'), 'utf8'))
     expect(Object.keys(status.slices)).toEqual(['__proto__'])
     const checkpoint = await tiers(folder, 'checkpoint', '__proto__')
-    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: `${nothingToCheck}\n${deprecation}\n`})
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: `${nothingToCheck}\n`})
     expect(checkpoint.stdout.split('\n')[0]).toBe('ALL TESTS PASSING — Slice __proto__: Currency Formatting')
     expect((await tiers(folder, 'respond', '__proto__', 'the grid is wrong')).code).toBe(0)
     const state = JSON.parse(await fs.readFile(file(folder, 'tiers', '__proto__.json'), 'utf8'))
@@ -162,7 +161,7 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
     const before = await outsideState(folder)
     expect((await tiers(folder, 'verify', 'S-01')).code).toBe(0)
     const missing = await tiers(folder, 'checkpoint', 'constructor')
-    expect({code: missing.code, stderr: missing.stderr}).toEqual({code: 1, stderr: `${nothingToCheck}\n${deprecation}\n`})
+    expect({code: missing.code, stderr: missing.stderr}).toEqual({code: 1, stderr: `${nothingToCheck}\n`})
     expect(missing.stdout.split('\n')[0]).toBe('VERIFICATION MISSING — Slice constructor: Currency Formatting')
     expect(json(await tiers(folder, 'checkpoint', 'constructor', '--json')).evidence).toEqual({state: 'missing', run: null, failures: [], changed: []})
     expect((await tiers(folder, 'verify', 'constructor')).code).toBe(0)

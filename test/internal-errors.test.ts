@@ -27,9 +27,13 @@ describe.concurrent('an unexpected error', () => {
     }
   })
 
-  it('keeps `--json` readable: the error as JSON on stdout', async ({expect}) => {
+  it('keeps `--json` readable: the error as JSON on stdout, said once; the stack on stderr only when asked', async ({expect}) => {
     const run = await withBug(['status', '--json'])
     expect(run.code).toBe(3)
     expect(JSON.parse(run.stdout)).toEqual({error: {code: 3, message: line.slice('tiers: '.length, -1)}})
+    expect(run.stderr).toBe('')
+    const debug = await withBug(['status', '--json', '--debug'])
+    expect(JSON.parse(debug.stdout)).toEqual({error: {code: 3, message: line.slice('tiers: '.length, -1)}})
+    expect(debug.stderr.startsWith('TypeError: planted bug\n    at ')).toBe(true)
   })
 })

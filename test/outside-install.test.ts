@@ -17,7 +17,17 @@
  *
  * Then, in `my-project`, on a copy of the example project with a threshold of
  * its own: `tiers --version`, `init`, `status`, `checkpoint`, `verify` and
- * `lint`, remark with each preset, and `generate-protocol`. Slow (a pack and
+ * `lint`, remark with each preset and the GitHub reporter, and
+ * `generate-protocol`.
+ *
+ * `my-project` is a git repository, as a user's project is. Last, `tiers
+ * init --ci github` writes its workflow there, the project is committed and
+ * cloned into a fresh folder, as a runner's checkout, and every step of the
+ * workflow runs there, with npm's cache empty: `npm ci` installs the
+ * tarballs the project keeps in `vendor/` and the rest from the loopback
+ * registry, then `tiers lint`, `tiers verify --all` and `tiers ci` run as
+ * GitHub runs them, for a push. A `uses:` step stands for what the runner
+ * has: the checkout is the clone, Node.js this one. Slow (a pack and
  * installs): it has its own file.
  */
 import {existsSync} from 'node:fs'
@@ -28,9 +38,10 @@ import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import {visit} from 'unist-util-visit'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {parse as parseYaml} from 'yaml'
 import {installEnv, startLockRegistry} from './helpers/outside-install.js'
 import type {LockRegistry} from './helpers/outside-install.js'
-import {exampleWarning, root as repo, runProcess} from './helpers/tiers-bin.js'
+import {exampleDeprecation, git, root as repo, runProcess} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 /** The packages of this repository, by name. */
@@ -100,8 +111,9 @@ beforeAll(async () => {
   registry = await startLockRegistry(repo)
   env = installEnv(registry, path.join(home, 'npm-cache'))
 
-  // The user's project: a package.json, and the example project with a threshold of its own.
+  // The user's project, a git repository: a package.json, and the example project with a threshold of its own.
   await fs.mkdir(project)
+  await git(project, 'init', '-q', '-b', 'main')
   await fs.writeFile(
     path.join(project, 'package.json'),
     JSON.stringify({name: 'my-project', version: '1.0.0', private: true, type: 'module', scripts: {test: 'node --version'}}, null, 2) + '\n'
@@ -112,22 +124,23 @@ beforeAll(async () => {
   const config = JSON.parse(await fs.readFile(configFile, 'utf8')) as {workflow: Record<string, unknown>}
   config.workflow.rejection_threshold = 5
   await fs.writeFile(configFile, JSON.stringify(config, null, 2) + '\n')
+  await git(project, 'add', '-A')
+  await git(project, 'commit', '-q', '-m', 'The project')
 
   const started = performance.now()
   let cwd = home
   for (const line of await readmeReleaseCommands()) cwd = await runReadmeLine(line, cwd)
   const installedAt = performance.now()
 
-  // Beyond the README's lines: remark's own CLI and the strict preset, from the same release set.
+  // Beyond the README's lines: remark's own CLI, the strict preset and the GitHub reporter, from the same release set, as the README says.
   const remarkCli = (JSON.parse(await fs.readFile(path.join(repo, 'package-lock.json'), 'utf8')) as {packages: Record<string, {version: string}>})
     .packages['node_modules/remark-cli']!.version
-  const extra = await runProcess('npm', ['install', '--save-dev', `remark-cli@${remarkCli}`, '../verification-tiers/release/remark-preset-lint-verification-tiers-strict.tgz'], {
-    cwd: project,
-    env
-  })
-  if (extra.code !== 0) throw new Error(`npm install remark-cli and the strict preset exited ${extra.code}:\n${extra.stderr}`)
+  const extras = ['remark-preset-lint-verification-tiers-strict.tgz', 'verification-tiers-vfile-reporter-github.tgz']
+  for (const tarball of extras) await fs.copyFile(path.join(repo, 'release', tarball), path.join(project, 'vendor', tarball))
+  const extra = await runProcess('npm', ['install', '--save-dev', `remark-cli@${remarkCli}`, ...extras.map((tarball) => `./vendor/${tarball}`)], {cwd: project, env})
+  if (extra.code !== 0) throw new Error(`npm install remark-cli, the strict preset and the GitHub reporter exited ${extra.code}:\n${extra.stderr}`)
   console.info(
-    `outside install: the README's ${ran.length} lines in ${((installedAt - started) / 1000).toFixed(1)} s, remark-cli and the strict preset in ${((performance.now() - installedAt) / 1000).toFixed(1)} s`
+    `outside install: the README's ${ran.length} lines in ${((installedAt - started) / 1000).toFixed(1)} s, remark-cli, the strict preset and the reporter in ${((performance.now() - installedAt) / 1000).toFixed(1)} s`
   )
 }, 600_000)
 
@@ -150,7 +163,6 @@ function installed(name: string, ...args: string[]): Promise<Run> {
   return runProcess(path.join(project, 'node_modules', '.bin', name), args, {cwd: project, env})
 }
 
-const deprecated = exampleWarning
 
 const c05Criteria =
   'Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto`'
@@ -174,10 +186,8 @@ describe('installed by the README’s commands, outside the repository', () => {
     expect(lines).toContain('npm run pack:release')
     expect(lines).toContain('npx tiers init')
     const installs = lines.filter((line) => line.startsWith('npm install ')).map((line) => line.split(/\s+/).filter((word) => word.endsWith('.tgz')))
-    expect(installs).toEqual([
-      ['../verification-tiers/release/verification-tiers-cli.tgz', '../verification-tiers/release/remark-preset-lint-verification-tiers.tgz'],
-      ['../verification-tiers/release/verification-tiers-generate-protocol.tgz']
-    ])
+    // From the project's own vendor/, where they were copied: the paths package.json keeps.
+    expect(installs).toEqual([['./vendor/verification-tiers-cli.tgz', './vendor/remark-preset-lint-verification-tiers.tgz'], ['./vendor/verification-tiers-generate-protocol.tgz']])
     // Only the clone and its `npm ci` are stood in for; every other line ran, and passed.
     expect(ran.filter(({run}) => typeof run === 'string' && run !== 'cd').map(({line, run}) => [line, run])).toEqual([
       [lines[0], 'linked'],
@@ -201,13 +211,14 @@ describe('installed by the README’s commands, outside the repository', () => {
       if (dir === path.dirname(dir)) break
     }
     const manifest = JSON.parse(await fs.readFile(path.join(project, 'package.json'), 'utf8')) as {devDependencies: Record<string, string>}
-    expect(Object.keys(manifest.devDependencies).sort()).toEqual([
-      '@verification-tiers/cli',
-      '@verification-tiers/generate-protocol',
-      'remark-cli',
-      'remark-preset-lint-verification-tiers',
-      'remark-preset-lint-verification-tiers-strict'
-    ])
+    expect(manifest.devDependencies).toEqual({
+      '@verification-tiers/cli': 'file:vendor/verification-tiers-cli.tgz',
+      '@verification-tiers/generate-protocol': 'file:vendor/verification-tiers-generate-protocol.tgz',
+      '@verification-tiers/vfile-reporter-github': 'file:vendor/verification-tiers-vfile-reporter-github.tgz',
+      'remark-cli': expect.any(String),
+      'remark-preset-lint-verification-tiers': 'file:vendor/remark-preset-lint-verification-tiers.tgz',
+      'remark-preset-lint-verification-tiers-strict': 'file:vendor/remark-preset-lint-verification-tiers-strict.tgz'
+    })
     // Each package of the repository the cli needs, from inside its folder, resolves to a copy inside the project.
     const cli = path.join(project, 'node_modules/@verification-tiers/cli')
     const script = `for (const name of ${JSON.stringify([...versions.keys()])}) { try { console.log(name, import.meta.resolve(name)) } catch { console.log(name, 'none') } }`
@@ -220,20 +231,22 @@ describe('installed by the README’s commands, outside the repository', () => {
     }
   })
 
-  it('tiers --version prints the version, when tiers --help lists it', async () => {
+  it('tiers --version prints the version of the release, as tiers --help says', async () => {
     const help = await npx('tiers', '--help')
     expect(help.code).toBe(0)
-    if (!help.stdout.includes('--version')) return
-    const version = await npx('tiers', '--version')
-    expect({code: version.code, stderr: version.stderr}).toEqual({code: 0, stderr: ''})
-    expect(version.stdout.trim().endsWith(versions.get('@verification-tiers/cli')!)).toBe(true)
+    expect(help.stdout).toContain('\n  -v, --version     print the version of tiers\n')
+    expect(await npx('tiers', '--version')).toEqual({code: 0, stdout: `${versions.get('@verification-tiers/cli')}\n`, stderr: ''})
+    // A release, not the placeholder of a package never versioned.
+    expect(versions.get('@verification-tiers/cli')).not.toBe('0.0.0')
   })
 
   it('tiers init (the README’s line) added the preset to the remark configuration and the Stop hook', async () => {
     const init = ran.find(({line}) => line === 'npx tiers init')!.run as Run
     expect(init.code).toBe(0)
-    expect(init.stderr).toContain('created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers\n')
-    expect(init.stderr).toContain('created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`\n')
+    expect(init.stdout).toContain('created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers\n')
+    expect(init.stdout).toContain('created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`\n')
+    // The deprecated setting of the example is said here, once.
+    expect(init.stdout).toContain(`\nnote: .greenlight/config.json: ${exampleDeprecation}\n`)
     expect(JSON.parse(await fs.readFile(path.join(project, '.remarkrc.json'), 'utf8'))).toEqual({plugins: ['remark-preset-lint-verification-tiers']})
   })
 
@@ -261,7 +274,7 @@ describe('installed by the README’s commands, outside the repository', () => {
 
   it('tiers status shows each slice with the project’s threshold of 5', async () => {
     const status = await installed('tiers', 'status')
-    expect({code: status.code, stderr: status.stderr}).toEqual({code: 0, stderr: deprecated})
+    expect({code: status.code, stderr: status.stderr}).toEqual({code: 0, stderr: ''})
     const lines = status.stdout.split('\n')
     expect(lines.find((line) => line.includes('S-01'))).toMatch(/S-01 .*Campaign Cards.*0\/5/)
     expect(lines.find((line) => line.includes('S-02'))).toMatch(/S-02 .*Currency Formatting.*0\/5/)
@@ -280,7 +293,7 @@ describe('installed by the README’s commands, outside the repository', () => {
         'Run `tiers verify S-01`, then `tiers checkpoint S-01` again.',
         ''
       ].join('\n'),
-      stderr: deprecated
+      stderr: ''
     })
 
     // The project's test command (`npm test`, here `node --version`) passes; the criteria are for a human.
@@ -313,8 +326,16 @@ describe('installed by the README’s commands, outside the repository', () => {
         "  3) Partially — some criteria met, I'll describe the gaps",
         ''
       ].join('\n'),
-      stderr: deprecated
+      stderr: ''
     })
+  })
+
+  it('remark with the GitHub reporter, installed from its own tarball as the README says', async () => {
+    const result = await installed('remark', '--report', '@verification-tiers/github', '.greenlight')
+    expect(result.code).toBe(0)
+    expect(result.stderr.split('\n').filter((line) => line.startsWith('::'))).toEqual([
+      expect.stringMatching(/^::warning file=\.greenlight\/CONTRACTS\.md,line=84,.*verify-tier-criteria::Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps/)
+    ])
   })
 
   it('tiers lint reports C-05 with the project’s configuration: exit 0, and 1 with --frail', async () => {
@@ -352,6 +373,127 @@ describe('installed by the README’s commands, outside the repository', () => {
     expect(doc).toContain('At 5 rejections of one slice, stop looping and escalate:')
     expect(doc).toContain('This slice has been rejected 5 times. The verification criteria may not match')
     expect(await installed('generate-protocol', '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
+  })
+})
+
+/** A step of a GitHub Actions job. */
+interface WorkflowStep {
+  uses?: string
+  with?: Record<string, unknown>
+  run?: string
+}
+
+/** What a push event gives the workflow's expressions: `before`, the commit the push started from (all zeros for a new branch). */
+function pushExpressions(before: string): Record<string, string> {
+  // The one expression the workflow uses: the pull request's base, else the commit the push started from.
+  return {"github.event_name == 'pull_request' && format('origin/{0}', github.base_ref) || github.event.before": before}
+}
+
+/** A `run:` script with its `${{ … }}` expressions replaced by their values; one not in `values` fails the test, to be added there. */
+function substitute(script: string, values: Record<string, string>): string {
+  return script.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => {
+    const value = values[expression]
+    if (value === undefined) throw new Error(`Unexpected expression \`${expression}\` in the workflow, expected one this test gives a value for`)
+    return value
+  })
+}
+
+describe('the workflow `tiers init --ci github` writes, run in a fresh clone of the project from an empty npm cache', () => {
+  let init: Run | undefined
+  let runner = ''
+  let runnerEnv: Record<string, string | undefined> = {}
+  let steps: WorkflowStep[] = []
+  let setUp = ''
+  /** Each `run:` step of a push after the set-up commit, and what it did. */
+  const pushed: Array<{script: string; run: Run}> = []
+
+  /** Run a `run:` step in the runner's checkout as GitHub does (bash, stopping at the first failing command). */
+  const runStep = (script: string, values: Record<string, string>): Promise<Run> =>
+    runProcess('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', substitute(script, values)], {cwd: runner, env: runnerEnv})
+
+  beforeAll(async () => {
+    init = await runProcess('npx', ['tiers', 'init', '--ci', 'github'], {cwd: project, env})
+    if (init.code !== 0) throw new Error(`npx tiers init --ci github exited ${init.code}:\n${init.stdout}${init.stderr}`)
+    steps = (parseYaml(await fs.readFile(path.join(project, '.github/workflows/verification-tiers.yml'), 'utf8')) as {jobs: {tiers: {steps: WorkflowStep[]}}}).jobs.tiers.steps
+    // Committed with what the README and init wrote (node_modules/ is ignored: init said so), then a change that touches no contract.
+    await git(project, 'add', '-A')
+    await git(project, 'commit', '-q', '-m', 'Set up verification tiers')
+    setUp = await git(project, 'rev-parse', 'HEAD')
+    await fs.writeFile(path.join(project, 'NOTES.md'), 'Notes.\n')
+    await git(project, 'add', 'NOTES.md')
+    await git(project, 'commit', '-q', '-m', 'Notes')
+
+    // The runner: a clone of the whole history (`fetch-depth: 0`), and an npm cache of its own, empty.
+    runner = path.join(home, 'runner')
+    await git(home, 'clone', '-q', project, runner)
+    const cache = path.join(home, 'runner-npm-cache')
+    expect(existsSync(cache)).toBe(false)
+    runnerEnv = {...installEnv(registry!, cache), GITHUB_ACTIONS: 'true', CI: 'true'}
+    const took: string[] = []
+    for (const step of steps) {
+      if (step.run === undefined) continue
+      const started = performance.now()
+      const run = await runStep(step.run, pushExpressions(setUp))
+      took.push(`\`${step.run.split('\n')[0]}\` ${((performance.now() - started) / 1000).toFixed(1)} s`)
+      pushed.push({script: step.run, run})
+      if (run.code !== 0) break
+    }
+    console.info(`the workflow's run steps: ${took.join(', ')}`)
+  }, 600_000)
+
+  it('init says what the workflow runs and needs nothing more of the project', () => {
+    expect({code: init!.code, stderr: init!.stderr}).toEqual({code: 0, stderr: ''})
+    const notes = init!.stdout.split('\n').filter((line) => line.startsWith('note: ') && !line.startsWith('note: commit '))
+    expect(notes).toEqual([
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `npm test` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node',
+      `note: .greenlight/config.json: ${exampleDeprecation}`
+    ])
+    expect(init!.stdout).toContain('\ncreated tiers-lint-baseline.json: accepts the 1 warning `tiers lint .greenlight` finds today')
+  })
+
+  it('has the steps a runner takes as they are: the checkout of the whole history and Node.js', () => {
+    expect(steps.filter((step) => step.uses !== undefined)).toEqual([
+      {uses: 'actions/checkout@v4', with: {'fetch-depth': 0}},
+      {uses: 'actions/setup-node@v4', with: {'node-version': 20}}
+    ])
+    expect(steps.map((step) => step.run?.split('\n')[0]).filter((run) => run !== undefined)).toEqual([
+      'npm ci',
+      'npx tiers lint --frail .greenlight',
+      'npx tiers verify --all',
+      expect.stringMatching(/^base="\$\{\{/)
+    ])
+  })
+
+  it('runs every step of a push, each exiting 0', () => {
+    expect(pushed.map(({script, run}) => ({step: script.split('\n')[0], code: run.code, output: run.code === 0 ? '' : run.stdout + run.stderr}))).toEqual(
+      steps.filter((step) => step.run !== undefined).map((step) => ({step: step.run!.split('\n')[0], code: 0, output: ''}))
+    )
+  })
+
+  it('npm ci installs the tarballs of vendor/ with the rest, asking the registry for no package of this repository, with no engine warning', async () => {
+    const npmCi = pushed[0]!.run
+    expect(npmCi.stderr).not.toContain('EBADENGINE')
+    const lock = JSON.parse(await fs.readFile(path.join(runner, 'package-lock.json'), 'utf8')) as {packages: Record<string, {resolved?: string}>}
+    expect(lock.packages['node_modules/@verification-tiers/cli']?.resolved).toBe('file:vendor/verification-tiers-cli.tgz')
+    expect(lock.packages['node_modules/remark-preset-lint-verification-tiers']?.resolved).toBe('file:vendor/remark-preset-lint-verification-tiers.tgz')
+    expect(existsSync(path.join(runner, 'node_modules/@verification-tiers/cli/node_modules/@verification-tiers/runtime/package.json'))).toBe(true)
+    expect(registry!.refused.filter((name) => versions.has(name))).toEqual([])
+    expect(registry!.missing).toEqual([])
+  })
+
+  it('lints with the baseline init wrote, verifies with the project’s test command, and lets a push that touches no contract through', () => {
+    const [, lint, verify, ci] = pushed.map(({run}) => run)
+    expect(lint).toEqual({code: 0, stdout: '', stderr: '1 warning accepted by the baseline tiers-lint-baseline.json\n'})
+    expect(verify!.stdout).toContain('\nSummary: 2/2 automated checks pass, 5 for a human to check\n')
+    expect(ci!.code).toBe(0)
+    expect(ci!.stdout).toMatch(/^MERGE READY — /)
+  })
+
+  it('holds the first push of the branch: its verify slices wait for a person’s approval', async () => {
+    const first = await runStep(steps.at(-1)!.run!, pushExpressions('0'.repeat(40)))
+    expect(first.code).toBe(1)
+    expect(first.stdout).toMatch(/^MERGE HELD — /)
+    expect(first.stdout).toContain('S-01')
   })
 })
 

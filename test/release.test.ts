@@ -1,9 +1,10 @@
 /**
  * The release: `changeset version`, run on a copy of the manifests and the
- * pending changesets, bumps every package to one version (they are one
- * `fixed` group), moves the internal dependency ranges to it, writes each
- * changelog and uses up the changesets. The repository itself is not
- * touched.
+ * pending changesets (and one of its own, for a patch of one package, so
+ * that there is one just after a release too), bumps every package to one
+ * version (they are one `fixed` group), moves the internal dependency
+ * ranges to it, writes each changelog and uses up the changesets. The
+ * repository itself is not touched.
  */
 import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
@@ -51,6 +52,8 @@ describe('changeset version', () => {
     folders.push(copy)
     await fs.copyFile(path.join(root, 'package.json'), path.join(copy, 'package.json'))
     await fs.cp(path.join(root, '.changeset'), path.join(copy, '.changeset'), {recursive: true})
+    // A change of one package, beside those pending (none, just after a release): the group releases together all the same.
+    await fs.writeFile(path.join(copy, '.changeset', 'release-test.md'), '---\n"remark-lint-verification-tier": patch\n---\n\nA fix of one rule.\n')
     const before = await readManifests(root)
     for (const dir of before.keys()) {
       await fs.mkdir(path.join(copy, dir), {recursive: true})
@@ -61,8 +64,8 @@ describe('changeset version', () => {
     // The version to expect: the one version of all packages, raised by the largest pending bump.
     const versions = new Set([...before.values()].map((manifest) => manifest.version))
     expect(versions.size, 'every package has the same version').toBe(1)
-    const changesets = (await fs.readdir(path.join(root, '.changeset'))).filter((file) => file.endsWith('.md') && file !== 'README.md')
-    const pending = (await Promise.all(changesets.map((file) => fs.readFile(path.join(root, '.changeset', file), 'utf8'))))
+    const changesets = (await fs.readdir(path.join(copy, '.changeset'))).filter((file) => file.endsWith('.md') && file !== 'README.md')
+    const pending = (await Promise.all(changesets.map((file) => fs.readFile(path.join(copy, '.changeset', file), 'utf8'))))
       .flatMap((text) => [...(/^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? '').matchAll(/: (patch|minor|major)\s*$/gm)].map((match) => match[1]))
       .map((bump) => bumps.indexOf(bump as (typeof bumps)[number]))
     expect(pending.length, 'pending changesets').toBeGreaterThan(0)

@@ -133,7 +133,7 @@ describe('tiers on a spec-kit project', () => {
     const folder = await specKitProject('speckit-garden')
     const init = await runTiers(folder, ['init', '--ci', 'github'])
     expect(init.code).toBe(0)
-    expect(init.stderr.split('\n')[0]).toBe('note: found a spec-kit project in specs: tiers reads its files as they are')
+    expect({stderr: init.stderr, first: init.stdout.split('\n')[0]}).toEqual({stderr: '', first: 'note: found a spec-kit project in specs: tiers reads its files as they are'})
     expect(await fs.readFile(path.join(folder, '.github', 'workflows', 'verification-tiers.yml'), 'utf8')).toContain('      - run: npx tiers lint --frail specs\n')
     expect(await fs.readFile(path.join(folder, '.claude', 'settings.json'), 'utf8')).toContain('npx tiers stop-hook')
     expect(await fs.readFile(path.join(folder, '.remarkrc.json'), 'utf8')).toContain('remark-preset-lint-verification-tiers')

@@ -91,9 +91,9 @@ async function editJson(target: string, change: (value: any) => void): Promise<v
 const normalize = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, '<time>')
 const isoTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** A successful run: exit 0, `stdout` exactly (plus console.log’s newline), the deprecation once on stderr. */
+/** A successful run: exit 0, `stdout` exactly (plus console.log’s newline), nothing on stderr (the gate’s commands do not say the deprecation). */
 function expectOk(run: Run, stdout: string): void {
-  expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+  expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
   expect(normalize(run.stdout)).toBe(stdout + '\n')
 }
 
@@ -386,7 +386,7 @@ describe('approval and staleness on S-02', () => {
     expect(run).toEqual({
       code: 0,
       stdout: approvedText('S-02', 'Currency Formatting') + '\n',
-      stderr: warningLine
+      stderr: ''
     })
     const state = await readState(folder, 'S-02')
     expect(state).toEqual({
@@ -525,13 +525,13 @@ describe('refusals around the escalation choice', () => {
         'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'
       )
     }
-    // With --json too: the error on stdout, the line on stderr.
+    // With --json too: the error on stdout, and nothing on stderr.
     const failed = await tiers(folder, 'respond', 'S-01', 'no, still orange', '--json')
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toEqual({
       error: {code: 1, message: 'Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first'}
     })
-    expect(failed.stderr).toBe('tiers: Unexpected rejection: slice S-01 waits for an escalation choice, expected `tiers escalate S-01 <1|2|3>` first\n')
+    expect(failed.stderr).toBe('')
     expect(await fs.readFile(stateFile)).toEqual(before)
     expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
 
@@ -629,7 +629,7 @@ describe('refusals around the escalation choice', () => {
 })
 
 describe.concurrent('the deprecation warning and --json', () => {
-  it('prints the deprecation once on stderr per command, and `report` lists it among its own warnings', async ({expect}) => {
+  it('says the deprecation in `contracts` (on stderr) and `report` (among its own warnings), and in no command of the gate', async ({expect}) => {
     const folder = await verifiedProject()
     await reject(folder, 3)
     const runs = await Promise.all([
@@ -639,17 +639,20 @@ describe.concurrent('the deprecation warning and --json', () => {
       tiers(folder, 'respond', 'S-02', 'yes')
     ])
     runs.push(await tiers(folder, 'escalate', 'S-01', '2'), await tiers(folder, 'route', 'S-01', '1'))
-    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
 
     const report = await tiers(folder, 'report', 'S-02')
     expect(report.stderr).toBe('')
     expect(report.stdout.split(deprecation)).toHaveLength(2)
+    const contracts = await tiers(folder, 'contracts')
+    expect({code: contracts.code, stderr: contracts.stderr}).toEqual({code: 0, stderr: warningLine})
+    expect(json(await tiers(folder, 'contracts', '--json')).warnings).toEqual([deprecation])
 
     // Without the toggle, no warning at all.
     await editJson(file(folder, 'config.json'), (config) => delete config.workflow.visual_checkpoint)
-    const quiet = await tiers(folder, 'status')
+    const quiet = await tiers(folder, 'contracts')
     expect({code: quiet.code, stderr: quiet.stderr}).toEqual({code: 0, stderr: ''})
-    expect(json(await tiers(folder, 'status', '--json')).warnings).toEqual([])
+    expect(json(await tiers(folder, 'contracts', '--json')).warnings).toEqual([])
   })
 
   it('prints `report S-02` exactly', async ({expect}) => {
@@ -680,7 +683,7 @@ Warnings:
       await Promise.all([tiers(folder, 'checkpoint', 'S-01', '--json'), tiers(folder, '--json', 'report', 'S-02'), tiers(folder, 'status', '--json')])
     ).map(json)
 
-    expect(checkpoint).toMatchObject({slice: 'S-01', name: 'Campaign Cards', tier: 'verify', checkpoint: checkpointS01, warnings: [deprecation]})
+    expect(checkpoint).toMatchObject({slice: 'S-01', name: 'Campaign Cards', tier: 'verify', checkpoint: checkpointS01, warnings: []})
     expect(checkpoint.criteria.map((item: {contract: string}) => item.contract)).toEqual([
       'C-01 CampaignCardGrid',
       'C-01 CampaignCardGrid',
@@ -716,7 +719,7 @@ Warnings:
       problems: [],
       lostHistory: [],
       orphans: [],
-      warnings: [deprecation]
+      warnings: []
     })
 
     const rejected = json(await tiers(folder, 'respond', 'S-01', 'The grid shows 2 columns', '--json'))
@@ -737,7 +740,7 @@ Warnings:
       detail: 'three columns',
       never: ['implementation code', 'test source from the current cycle'],
       rejectionCount: 1,
-      warnings: [deprecation]
+      warnings: []
     })
     // The test writer receives the verify contracts only: C-02 is auto.
     expect(routed.contracts.map((contract: {label: string}) => contract.label)).toEqual(['C-01 CampaignCardGrid', 'C-03 CampaignStatusBadge'])
@@ -761,17 +764,19 @@ Warnings:
         contractsHash: expect.stringMatching(/^sha256:/),
         mismatch: ['The grid shows 2 columns', 'rejection 1', 'Partially: no badge']
       },
-      warnings: [deprecation]
+      warnings: []
     })
 
     const approved = json(await tiers(folder, 'respond', 'S-02', 'y', '--json'))
     expect(approved).toMatchObject({slice: 'S-02', outcome: 'approved', rejectionCount: 0, decision: {status: 'approved', mismatch: []}})
 
-    // Errors too: `{error: {code, message}}` on stdout, the line on stderr.
-    const failed = await tiers(folder, 'checkpoint', 'S-09', '--json')
+    // Errors too: `{error: {code, message}}` on stdout, and nothing on stderr: the error is said once, where a program reads it.
+    const failed = await bin(folder, 'checkpoint', 'S-09', '--json')
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toEqual({error: {code: 1, message: 'Unexpected slice `S-09`, expected one of: S-01, S-02'}})
-    expect(failed.stderr).toBe('tiers: Unexpected slice `S-09`, expected one of: S-01, S-02\n')
+    expect(failed.stderr).toBe('')
+    const yaml = await tiers(folder, 'checkpoint', 'S-09', '--yaml')
+    expect(yaml).toEqual({code: 1, stdout: 'error:\n  code: 1\n  message: "Unexpected slice `S-09`, expected one of: S-01, S-02"\n', stderr: ''})
   })
 })
 
@@ -785,7 +790,7 @@ describe('concurrency', () => {
     const feedbacks = Array.from({length: count}, (_, index) => `feedback ${index + 1}`)
     const runs = await Promise.all(feedbacks.map((feedback) => bin(folder, 'respond', 'S-01', feedback)))
 
-    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warningLine})
+    for (const run of runs) expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     // Each process saw a different count: none read a state another was about to overwrite.
     const counts = runs.map((run) => Number(/\nRejection (\d+) of 100 recorded\./.exec(run.stdout)?.[1]))
     expect(counts.sort((a, b) => a - b)).toEqual(Array.from({length: count}, (_, index) => index + 1))
@@ -961,10 +966,10 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(elsewhere, 'status', 'S-03', '--dir', dir),
       tiers(elsewhere, 'checkpoint', 'S-03', '--dir', dir, '--json')
     ])
-    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: warningLine})
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toBe('Slice S-03: Plumbing is auto: every contract is auto, so no checkpoint is needed.\n')
     expect(state.stdout).toBe('S-03 Plumbing: auto, 0/3 rejections, undecided, next: nothing\n')
-    expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', retired: null, checkpoint: null, warnings: [deprecation]})
+    expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', retired: null, checkpoint: null, warnings: []})
   })
 })
 
@@ -984,7 +989,7 @@ describe('without GRAPH.json', () => {
     // contracts/C-06.md (YAML front matter, `slice: S-02`) joins S-02; C-05 has nothing to check, and the checkpoint says so.
     expect({code: checkpoint2.code, stderr: checkpoint2.stderr}).toEqual({
       code: 0,
-      stderr: `tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps\n${warningLine}`
+      stderr: 'tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps\n'
     })
     expect(normalize(checkpoint2.stdout)).toBe(checkpointS02 + '\n')
     expect(json(report).contracts.map((contract: {label: string}) => contract.label)).toEqual([

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {exampleProject, git, linkedProject, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
+import {exampleDeprecation, exampleProject, git, linkedProject, remarkBin, root, runProcess, runTiers as runBin} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -61,6 +61,14 @@ const gitLines = [
   'note: commit .greenlight/tiers/<slice>.json (each slice’s answers and history); the last verification run on this machine, the Stop hook’s count of blocked stops, `tiers verify`’s lint cache, locks held while a command writes and `tiers lint`’s cache stay out of git'
 ]
 
+/** The note of `--ci github` for a project whose settings set no test command. */
+const noTestCommand = (file: string) =>
+  `note: no test command is set (\`test.command\` in ${file}): the workflow’s \`npx tiers verify --all\` runs only the checks the criteria name, no test suite; set one, such as \`{"test": {"command": "npm test"}}\`, to run the project’s tests too`
+
+/** The note of `--ci github` for a project without package.json. */
+const noPackageJson =
+  'note: the workflow installs tiers with `npm ci`, which needs package.json and package-lock.json here: install tiers in the project (`npm install --save-dev @verification-tiers/cli remark-preset-lint-verification-tiers`) and commit both'
+
 const workflow = [
   'name: Verification tiers',
   'on: [push, pull_request]',
@@ -87,15 +95,16 @@ describe('tiers init', {timeout: 60_000}, () => {
   it.concurrent('an empty project: writes the configuration and the Stop hook, says so; a second run changes nothing', async () => {
     const cwd = await project()
     const first = await runTiers(cwd, ['init'])
+    // What was done is the output: stdout, nothing on stderr.
     expect(first).toEqual({
       code: 0,
-      stdout: '',
-      stderr: [
+      stdout: [
         'created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers',
         'created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
         ...gitLines,
         ''
-      ].join('\n')
+      ].join('\n'),
+      stderr: ''
     })
     expect(await snapshot(cwd)).toEqual({
       '.claude/settings.json': stopEntry,
@@ -105,15 +114,15 @@ describe('tiers init', {timeout: 60_000}, () => {
     const second = await runTiers(cwd, ['init'])
     expect(second).toEqual({
       code: 0,
-      stdout: '',
-      stderr: [
+      stdout: [
         'unchanged .remarkrc.json: the preset is already there',
         'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
         'unchanged .gitignore: it already ignores the caches and local state',
         gitLines[1],
         'nothing to change',
         ''
-      ].join('\n')
+      ].join('\n'),
+      stderr: ''
     })
   })
 
@@ -132,7 +141,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     const cwd = await project({'.remarkrc.json': remarkrc, '.claude/settings.json': settings})
     const run = await runTiers(cwd, ['init'])
     expect(run.code).toBe(0)
-    expect(run.stderr).toBe(
+    expect(run.stdout).toBe(
       [
         'updated .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
         'updated .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
@@ -157,7 +166,7 @@ describe('tiers init', {timeout: 60_000}, () => {
         '            "command": "say done"\n          }\n        ]\n      },\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "npx tiers stop-hook"\n          }\n        ]\n      }\n'
       )
     )
-    expect((await runTiers(cwd, ['init'])).stderr).toMatch(/\nnothing to change\n$/)
+    expect((await runTiers(cwd, ['init'])).stdout).toMatch(/\nnothing to change\n$/)
   })
 
   it.concurrent('package.json#remarkConfig is merged; a hook that already runs tiers stop-hook is kept as the one', async () => {
@@ -165,7 +174,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     const settings = JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'node node_modules/.bin/tiers stop-hook --dir docs'}]}]}}, undefined, 2) + '\n'
     const cwd = await project({'package.json': manifest, '.claude/settings.json': settings})
     const run = await runTiers(cwd, ['init'])
-    expect(run.stderr).toBe(
+    expect(run.stdout).toBe(
       [
         'updated package.json: added remark-preset-lint-verification-tiers to the plugins of `remarkConfig`',
         'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
@@ -183,23 +192,25 @@ describe('tiers init', {timeout: 60_000}, () => {
     const cwd = await project({'.remarkrc.mjs': 'export default {plugins: []}\n'})
     const run = await runTiers(cwd, ['init'])
     expect(run.code).toBe(0)
-    expect(run.stderr.split('\n')[0]).toBe('note: .remarkrc.mjs is read first: add `remark-preset-lint-verification-tiers` to its plugins yourself')
+    expect(run.stdout.split('\n')[0]).toBe('note: .remarkrc.mjs is read first: add `remark-preset-lint-verification-tiers` to its plugins yourself')
     expect((await snapshot(cwd))['.remarkrc.mjs']).toBe('export default {plugins: []}\n')
   })
 
   it.concurrent('--ci github adds the workflow once; an existing different workflow is left as it is', async () => {
     const cwd = await project()
     const run = await runTiers(cwd, ['init', '--ci', 'github'])
-    expect(run.stderr.split('\n').slice(4)).toEqual([
+    expect(run.stdout.split('\n').slice(4)).toEqual([
       'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight`, `npx tiers verify --all` and `npx tiers ci` on every push and pull request',
+      noTestCommand('.greenlight/config.json'),
+      noPackageJson,
       'note: .greenlight does not exist yet: the workflow’s `tiers lint` fails until it holds the contracts',
       ''
     ])
     expect((await snapshot(cwd))['.github/workflows/verification-tiers.yml']).toBe(workflow)
-    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stderr.split('\n')[4]).toBe('unchanged .github/workflows/verification-tiers.yml: the workflow is already there')
+    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stdout.split('\n')[4]).toBe('unchanged .github/workflows/verification-tiers.yml: the workflow is already there')
     const other = await project({'.github/workflows/verification-tiers.yml': 'name: mine\n'})
     const kept = await runTiers(other, ['init', '--ci', 'github'])
-    expect(kept.stderr).toContain('note: .github/workflows/verification-tiers.yml exists and differs: left as it is')
+    expect(kept.stdout).toContain('note: .github/workflows/verification-tiers.yml exists and differs: left as it is')
     expect((await snapshot(other))['.github/workflows/verification-tiers.yml']).toBe('name: mine\n')
   })
 
@@ -209,6 +220,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     const run = await runTiers(cwd, ['init', '--dry-run'])
     expect(await snapshot(cwd)).toEqual(before)
     expect(run.code).toBe(0)
+    expect(run.stderr).toBe('')
     expect(run.stdout).toBe(
       [
         '--- a/.remarkrc.json',
@@ -228,11 +240,6 @@ describe('tiers init', {timeout: 60_000}, () => {
         '+++ b/.gitignore',
         '@@ -0,0 +1,6 @@',
         ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
-        ''
-      ].join('\n')
-    )
-    expect(run.stderr).toBe(
-      [
         'would update .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
         'would create .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
         gitLines[0]!.replace('created', 'would create'),
@@ -326,8 +333,10 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
     const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': ledger, 'prompts/wrap.md': prompt})
     const init = await runTiers(cwd, ['init', '--ci', 'github'])
     expect(init.code).toBe(0)
-    expect(init.stderr.split('\n').slice(-3)).toEqual([
+    expect(init.stdout.split('\n').slice(-5)).toEqual([
       'created .github/workflows/verification-tiers.yml: runs `npx tiers lint --frail .greenlight`, `npx tiers verify --all` and `npx tiers ci` on every push and pull request',
+      noTestCommand('.greenlight/config.json'),
+      noPackageJson,
       'created tiers-lint-baseline.json: accepts the 3 warnings `tiers lint .greenlight` finds today, so the workflow fails on new ones only; `npx tiers lint --update-baseline .greenlight` updates it',
       ''
     ])
@@ -381,7 +390,7 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
     const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': broken, 'tiers-lint-baseline.json': '{}\n'})
     const init = await runTiers(cwd, ['init', '--ci', 'github'])
     expect(init.code).toBe(0)
-    expect(init.stderr.split('\n').slice(-3)).toEqual([
+    expect(init.stdout.split('\n').slice(-3)).toEqual([
       'note: `tiers lint .greenlight` finds 1 error today, which no baseline accepts: the workflow fails until they are fixed (the first: .greenlight/CONTRACTS.md:13:19: Unexpected verification tier `someday` on C-03 MonthlyStatement, expected `auto` or `verify`)',
       'note: tiers-lint-baseline.json does not accept 3 warnings `tiers lint .greenlight` finds today: the workflow fails until they are fixed, or `npx tiers lint --update-baseline .greenlight` accepts them',
       ''
@@ -391,7 +400,7 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
     const bare = await project({'.greenlight/CONTRACTS.md': ledger})
     const first = await runTiers(bare, ['init', '--ci', 'github'])
     expect(first.code).toBe(0)
-    expect(first.stderr.split('\n').slice(-2)).toEqual([
+    expect(first.stdout.split('\n').slice(-2)).toEqual([
       'note: `tiers lint .greenlight` finds 1 error today, which no baseline accepts: the workflow fails until they are fixed (the first: .greenlight/CONTRACTS.md: Cannot process file: Cannot find module `remark-preset-lint-verification-tiers`)',
       ''
     ])
@@ -403,7 +412,7 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
     const run = await runTiers(cwd, ['init', '--ci', 'github', '--dry-run'])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('--- /dev/null\n+++ b/tiers-lint-baseline.json\n@@ -0,0 +1,11 @@\n+{\n+  ".greenlight/CONTRACTS.md": {\n')
-    expect(run.stderr).toContain('would create tiers-lint-baseline.json: accepts the 3 warnings')
+    expect(run.stdout).toContain('would create tiers-lint-baseline.json: accepts the 3 warnings')
     await expect(fs.stat(path.join(cwd, 'tiers-lint-baseline.json'))).rejects.toThrow()
     await expect(fs.stat(path.join(cwd, '.gitignore'))).rejects.toThrow()
   })
@@ -429,8 +438,118 @@ describe('tiers init and git', {timeout: 120_000}, () => {
     const before = '# mine\nnode_modules/\n.greenlight/tiers/.lint-cache\n!important.log'
     const cwd = await project({'.gitignore': before})
     const run = await runTiers(cwd, ['init'])
-    expect(run.stderr.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
+    expect(run.stdout.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
     expect((await snapshot(cwd))['.gitignore']).toBe(before + '\n\n' + gitignore.split('\n').filter((line) => line !== '.greenlight/tiers/.lint-cache').join('\n'))
-    expect((await runTiers(cwd, ['init'])).stderr.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
+    expect((await runTiers(cwd, ['init'])).stdout.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
+  })
+})
+
+// What the workflow runs ------------------------------------------------------
+
+/** The steps of the workflow `tiers init --ci github` wrote in `cwd`. */
+async function workflowSteps(cwd: string): Promise<Array<{uses?: string; run?: string; with?: Record<string, unknown>}>> {
+  const text = await fs.readFile(path.join(cwd, '.github/workflows/verification-tiers.yml'), 'utf8')
+  return (parseYaml(text) as {jobs: {tiers: {steps: Array<{uses?: string; run?: string; with?: Record<string, unknown>}>}}}).jobs.tiers.steps
+}
+
+/** The `uses:` steps of a workflow, with their settings. */
+const actions = (steps: Awaited<ReturnType<typeof workflowSteps>>) => steps.filter((step) => step.uses !== undefined).map((step) => ({uses: step.uses, with: step.with}))
+
+const checkout = {uses: 'actions/checkout@v4', with: {'fetch-depth': 0}}
+const setupNode = {uses: 'actions/setup-node@v4', with: {'node-version': 20}}
+
+/** A project with settings in `.greenlight/config.json`, a package.json and its lockfile, and `files`. */
+const settled = (config: Record<string, unknown>, files: Record<string, string> = {}) =>
+  project({'.greenlight/config.json': JSON.stringify(config), '.greenlight/CONTRACTS.md': ledger, 'package.json': '{}\n', 'package-lock.json': '{}\n', ...files})
+
+/** The notes `tiers init --ci github` printed, but the baseline’s (the preset is not installed in these projects). */
+const notes = (run: {stdout: string}) => run.stdout.split('\n').filter((line) => line.startsWith('note: ') && !line.startsWith('note: commit ') && !/^note: `tiers lint \S+` finds/.test(line))
+
+describe('tiers init --ci github: the test command the workflow runs', {timeout: 120_000}, () => {
+  it.concurrent('a Go test command (the real bin): the workflow sets Go up from go.mod, and says what verify runs', async () => {
+    const cwd = await settled({test: {command: 'go test ./...'}}, {'go.mod': 'module example.com/shop\n\ngo 1.23\n'})
+    const run = await runBin(cwd, ['init', '--ci', 'github'])
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
+    expect(notes(run)).toEqual([
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `go test ./...` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node, Go set up by actions/setup-go (the version go.mod names)'
+    ])
+    const steps = await workflowSteps(cwd)
+    expect(actions(steps)).toEqual([checkout, setupNode, {uses: 'actions/setup-go@v5', with: {'go-version-file': 'go.mod'}}])
+    // Set up before anything runs.
+    expect(steps.findIndex((step) => step.uses?.startsWith('actions/setup-go'))).toBeLessThan(steps.findIndex((step) => step.run === 'npm ci'))
+    expect((await runBin(cwd, ['init', '--ci', 'github'])).stdout).toContain('unchanged .github/workflows/verification-tiers.yml: the workflow is already there\n')
+  })
+
+  it.concurrent('Python without a version file; a command the workflow sets nothing up for; Node.js alone', async () => {
+    const [python, make, node] = await Promise.all([
+      settled({test: {command: 'cd api && CI=1 python -m pytest'}}),
+      settled({test: {command: 'make check && cargo test'}}),
+      settled({test: {command: 'npm test'}})
+    ])
+    const [pythonRun, makeRun, nodeRun] = await Promise.all([python, make, node].map((cwd) => runTiers(cwd, ['init', '--ci', 'github'])))
+    expect(notes(pythonRun)).toEqual([
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `cd api && CI=1 python -m pytest` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node, Python set up by actions/setup-python (version 3.x); it installs no packages: add the step that installs what the tests import'
+    ])
+    expect(actions(await workflowSteps(python))).toEqual([checkout, setupNode, {uses: 'actions/setup-python@v5', with: {'python-version': '3.x'}}])
+    expect(notes(makeRun)).toEqual([
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `make check && cargo test` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node; the workflow sets up nothing for `make`, `cargo`: if the runner (ubuntu-latest) lacks them, add the steps that install them to .github/workflows/verification-tiers.yml'
+    ])
+    expect(actions(await workflowSteps(make))).toEqual([checkout, setupNode])
+    expect(notes(nodeRun)).toEqual([
+      'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `npm test` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node'
+    ])
+    expect(await fs.readFile(path.join(node, '.github/workflows/verification-tiers.yml'), 'utf8')).toBe(workflow)
+  })
+
+  it.concurrent('no test command: said, for Greenlight and for a spec-kit project, whose settings are specs/tiers.json', async () => {
+    const [greenlight, speckit] = await Promise.all([
+      settled({}),
+      project({'specs/001-cart/spec.md': '# Cart\n', 'package.json': '{}\n', 'package-lock.json': '{}\n'})
+    ])
+    const [greenlightRun, speckitRun] = await Promise.all([greenlight, speckit].map((cwd) => runTiers(cwd, ['init', '--ci', 'github'])))
+    expect(notes(greenlightRun)).toEqual([noTestCommand('.greenlight/config.json')])
+    expect(notes(speckitRun).filter((line) => !line.startsWith('note: found a spec-kit project'))).toEqual([noTestCommand('specs/tiers.json')])
+  })
+
+  it.concurrent('settings that cannot be read stop it before anything is written, named from the project folder', async () => {
+    const cwd = await project({'.greenlight/config.json': '{"test": {"command": 5}}\n'})
+    const run = await runTiers(cwd, ['init', '--ci', 'github'])
+    expect(run).toEqual({code: 2, stdout: '', stderr: 'tiers: .greenlight/config.json:1:22: Unexpected `test.command` number `5`, expected the project’s test command as a string\n'})
+    expect(Object.keys(await snapshot(cwd))).toEqual(['.greenlight/config.json'])
+  })
+})
+
+describe('tiers init --ci github: what the workflow’s npm ci needs', {timeout: 120_000}, () => {
+  it.concurrent('a tarball installed from outside the project is named: a runner’s checkout has no such file', async () => {
+    const manifest = {devDependencies: {'@verification-tiers/cli': 'file:../verification-tiers/release/verification-tiers-cli.tgz', 'remark-preset-lint-verification-tiers': 'file:vendor/remark-preset-lint-verification-tiers.tgz'}}
+    const outside = await settled({test: {command: 'npm test'}}, {'package.json': JSON.stringify(manifest)})
+    expect(notes(await runTiers(outside, ['init', '--ci', 'github'])).slice(1)).toEqual([
+      'note: package.json installs @verification-tiers/cli (`file:../verification-tiers/release/verification-tiers-cli.tgz`) from outside the project: a runner’s checkout has no such file, so the workflow’s `npm ci` fails; keep the tarball in the project, such as in vendor/, and install from there (`npm install --save-dev ./vendor/<file>.tgz`)'
+    ])
+    // Inside the project, with its lockfile: nothing to say.
+    manifest.devDependencies['@verification-tiers/cli'] = 'file:vendor/verification-tiers-cli.tgz'
+    const inside = await settled({test: {command: 'npm test'}}, {'package.json': JSON.stringify(manifest)})
+    expect(notes(await runTiers(inside, ['init', '--ci', 'github'])).slice(1)).toEqual([])
+    // Without its lockfile, `npm ci` cannot run.
+    const unlocked = await settled({test: {command: 'npm test'}})
+    await fs.rm(path.join(unlocked, 'package-lock.json'))
+    expect(notes(await runTiers(unlocked, ['init', '--ci', 'github'])).slice(1)).toEqual(['note: the workflow’s `npm ci` needs package-lock.json, which is not here: run `npm install` and commit it'])
+  })
+})
+
+describe('the deprecated `workflow.visual_checkpoint` (the real bin)', {timeout: 120_000}, () => {
+  it.concurrent('is said by init, contracts and report, once each, and by no command an agent runs again and again', async () => {
+    const cwd = await exampleProject(folders, 'verification-tiers-init-deprecated-', 'true')
+    const init = await runBin(cwd, ['init'])
+    expect({code: init.code, stderr: init.stderr}).toEqual({code: 0, stderr: ''})
+    expect(init.stdout.split('\n').filter((line) => line.includes('visual_checkpoint'))).toEqual([`note: .greenlight/config.json: ${exampleDeprecation}`])
+    const contracts = await runBin(cwd, ['contracts'])
+    expect({code: contracts.code, stderr: contracts.stderr}).toEqual({code: 0, stderr: `tiers: warning: ${exampleDeprecation}\n`})
+    const report = await runBin(cwd, ['report', 'S-01'])
+    expect(report.stdout.split(exampleDeprecation)).toHaveLength(2)
+    for (const args of [['status'], ['verify', '--all'], ['checkpoint', 'S-01'], ['stop-hook']]) {
+      const run = await runBin(cwd, args, '{}')
+      expect({args, stderr: run.stderr}).toEqual({args, stderr: ''})
+    }
   })
 })

@@ -828,6 +828,23 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     expectValidCache(await readCache(path.join(sub, defaultCache)), sub, ['receipt.md'])
   })
 
+  it.concurrent('in a spec-kit project (the real bin): the cache goes to specs/tiers/, which tiers init keeps out of git; no .greenlight is made', async () => {
+    const cwd = await project({'.remarkrc.json': presetConfig, 'specs/001-cart/spec.md': '# Cart\n', 'specs/contracts.md': cartTotal})
+    const bin = (...args: string[]) => runTiers(cwd, args, '', env)
+    const plain = await bin('lint', '--no-color', 'specs')
+    expect(plain.code).toBe(1)
+    expect(await bin('lint', '--cache', '--no-color', 'specs')).toEqual(plain)
+    expectValidCache(await readCache(path.join(cwd, 'specs', 'tiers', '.lint-cache')), cwd, ['specs/001-cart/spec.md', 'specs/contracts.md'])
+    // The warm run replays what the cold one printed.
+    await shoutCached(cwd, path.join(cwd, 'specs', 'tiers', '.lint-cache'), 'specs/contracts.md')
+    expect(await bin('lint', '--cache', '--no-color', 'specs')).toEqual({...plain, stderr: shout(plain.stderr, cartReasons)})
+    expect((await fs.readdir(cwd)).sort()).toEqual(['.remarkrc.json', 'node_modules', 'specs'])
+    expect((await bin('init')).code).toBe(0)
+    const ignored = (await fs.readFile(path.join(cwd, '.gitignore'), 'utf8')).split('\n')
+    expect(ignored).toContain('specs/tiers/.lint-cache')
+    expect(ignored.filter((line) => line.includes('.greenlight'))).toEqual([])
+  })
+
   it.concurrent('never writes the cache through a symbolic link: it says so, and reports as without it', async () => {
     const cwd = await contractsProject()
     const outside = path.join(cwd, 'outside')
@@ -890,5 +907,22 @@ describe('tiers lint --cache and remark: the example projects', {timeout: 180_00
     const expected = {code: remarkRun.code, stdout: '', stderr: remarkRun.stderr}
     expect(await lint(cwd, ['--cache', ...args])).toEqual(expected)
     expect(await lint(cwd, ['--cache', ...args])).toEqual(expected)
+  })
+})
+
+// The README's quick start ------------------------------------------------------------------
+
+describe('npm run lint:examples (the README’s quick start)', {timeout: 120_000}, () => {
+  it.concurrent('reports the examples plain when piped or under NO_COLOR, in colour when forced; exits 1 on the broken example’s error', async () => {
+    const run = (extra: Record<string, string | undefined>) => runProcess('npm', ['run', '-s', 'lint:examples'], {cwd: root, env: {...env, ...extra}})
+    const [piped, noColor, forced] = await Promise.all([run({}), run({NO_COLOR: '1'}), run({FORCE_COLOR: '1'})])
+    expect({code: piped.code, stdout: piped.stdout}).toEqual({code: 1, stdout: ''})
+    expect(piped.stderr).toMatch(/^content\/examples\/broken-contracts\/CONTRACTS\.md\n11:19-11:25 +error +Unexpected verification tier `Verify`/)
+    expect(piped.stderr).toContain('content/examples/greenlight-project/.greenlight/CONTRACTS.md\n')
+    expect(piped.stderr).not.toContain('\u001B[')
+    expect(noColor).toEqual(piped)
+    expect(forced.code).toBe(1)
+    expect(forced.stderr).toContain('\u001B[')
+    expect(forced.stderr.replace(/\u001B\[[\d;]*m/g, '')).toBe(piped.stderr)
   })
 })

@@ -1,4 +1,4 @@
-export {findSlice, gateContext, loadProject} from './lib/project.js'
+export {findSlice, gateContext, loadProject, toolConfigFile} from './lib/project.js'
 export type {LoadedContract, LoadOptions, Project, ProjectSlice} from './lib/project.js'
 export {formatProblem} from './lib/problems.js'
 export type {ProjectProblem} from './lib/problems.js'

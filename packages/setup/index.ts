@@ -3,4 +3,4 @@ export {gitignoreFile, ignoreEntries, planGitignore, stateInGit} from './lib/git
 export {InitError} from './lib/files.js'
 export type {PlannedFile, Step} from './lib/files.js'
 export {ciProviders, workflowFile, workflowLintCommand} from './lib/workflow.js'
-export type {CiProvider} from './lib/workflow.js'
+export type {CiProvider, TestCommand} from './lib/workflow.js'

@@ -40,10 +40,12 @@ function optionLines(names: readonly OptionName[]): string {
 /** `tiers --help`. */
 export function globalHelp(): string {
   const rows = [...Object.values(commands), ...separateCommands, {usage: 'help [command]', summary: 'a command’s usage, options and exit codes'}]
+  // Every summary in one column, two spaces after the longest usage.
+  const width = rows.reduce((widest, row) => Math.max(widest, row.usage.length), 0)
   return `Usage: tiers <command> [options]
 
 Commands:
-${rows.map((row) => `  ${row.usage.padEnd(39)} ${row.summary}`).join('\n')}
+${rows.map((row) => `  ${row.usage.padEnd(width)}  ${row.summary}`).join('\n')}
 
 Options:
 ${optionLines(allOptions)}

@@ -157,7 +157,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   } catch (error) {
     const exitCode = exitCodeOf(error)
     const message = exitCode === exitCodes.internal ? `internal error: ${firstLine(error)} (a bug in tiers: run it again with --debug for the stack, and report it)` : firstLine(error)
-    io.stderr(printable(`tiers: ${message}`))
+    // Asked for JSON or YAML, the error is said there, once: stdout is what a program reads, and a line on stderr beside it would say it twice.
+    if (format === 'text') io.stderr(printable(`tiers: ${message}`))
     if (values.debug || debugAsked()) io.stderr(error instanceof Error && error.stack ? error.stack : String(error))
     if (format === 'json') io.stdout(printableJson(JSON.stringify({error: {code: exitCode, message}}, null, 2)))
     else if (format === 'yaml') io.stdout(await toYaml({error: {code: exitCode, message}}))

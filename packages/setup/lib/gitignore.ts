@@ -5,9 +5,6 @@ import {readIfPresent} from './files.js'
 
 export const gitignoreFile = '.gitignore'
 
-/** Where `tiers lint --cache` keeps its cache by default, from the project folder. */
-const lintCache = '.greenlight/tiers/.lint-cache'
-
 /**
  * The files of the state folder (`<folder>/tiers`) that stay out of git,
  * and why: each is rebuilt, or is one machine's. The slice files beside
@@ -18,7 +15,8 @@ const localState = [
   ['verification-status.json', 'the last verification run on this machine'],
   ['stop-hook.json', 'the Stop hook’s count of blocked stops'],
   ['.verify-lint-cache', '`tiers verify`’s lint cache'],
-  ['*.lock', 'locks held while a command writes']
+  ['*.lock', 'locks held while a command writes'],
+  ['.lint-cache', '`tiers lint`’s cache']
 ] as const
 
 /** The lines that ignore the project's `node_modules` folder, as people write them. */
@@ -34,14 +32,13 @@ async function isFolder(file: string): Promise<boolean> {
 
 /** What `tiers init` says goes to git and what does not, for the project whose state folder is `stateFolder`. */
 export function stateInGit(stateFolder: string): string {
-  return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${localState.map(([, what]) => what).join(', ')} and \`tiers lint\`’s cache stay out of git`
+  const kept = localState.map(([, what]) => what)
+  return `commit ${stateFolder}/<slice>.json (each slice’s answers and history); ${kept.slice(0, -1).join(', ')} and ${kept.at(-1)} stay out of git`
 }
 
 /** The ignore lines for a project whose state folder is `stateFolder` (`.greenlight/tiers`). */
 export function ignoreEntries(stateFolder: string): string[] {
-  const entries = localState.map(([name]) => `${stateFolder}/${name}`)
-  if (!entries.includes(lintCache)) entries.push(lintCache)
-  return entries
+  return localState.map(([name]) => `${stateFolder}/${name}`)
 }
 
 /**

@@ -8,7 +8,7 @@ import {checkWritesInside} from './inside.js'
 import {planRemarkrc} from './remarkrc.js'
 import {planStopHook} from './stop-hook.js'
 import {planWorkflow} from './workflow.js'
-import type {CiProvider} from './workflow.js'
+import type {CiProvider, TestCommand} from './workflow.js'
 
 /** The folder of a Greenlight project's contracts and state. */
 export const greenlightFolder = '.greenlight'
@@ -22,16 +22,19 @@ export const contractsFolder = (tool: {folder: string} | null | undefined): stri
  * project holds (spec-kit's `specs`…), when it is not Greenlight: the same
  * remark configuration and Stop hook (which finds the folder itself), and a
  * workflow that lints the tool's files. Either way the workflow lints the
- * contracts' folder only, and `.gitignore` keeps the caches and the local
- * state of `<folder>/tiers` out of git.
+ * contracts' folder only and sets up what the project's test command
+ * (`test`) needs, and `.gitignore` keeps the caches and the local state of
+ * `<folder>/tiers` out of git.
  */
-export async function planInit(cwd: string, options: {ci?: CiProvider | undefined; tool?: {name: string; folder: string} | null}): Promise<Step[]> {
+export async function planInit(cwd: string, options: {ci?: CiProvider | undefined; tool?: {name: string; folder: string} | null; test?: TestCommand}): Promise<Step[]> {
   const tool = options.tool ?? null
   const folder = contractsFolder(tool)
   const stateFolder = `${folder}/tiers`
   const steps: Step[] = [await planRemarkrc(cwd), await planStopHook(cwd), await planGitignore(cwd, stateFolder), {kind: 'note', text: stateInGit(stateFolder)}]
   if (tool) steps.unshift({kind: 'note', text: `found a ${tool.name} project in ${tool.folder}: tiers reads its files as they are`})
-  if (options.ci === 'github') steps.push(await planWorkflow(cwd, folder))
+  if (options.ci === 'github') {
+    for (const step of await planWorkflow(cwd, folder, options.test ?? null)) steps.push(step)
+  }
   return steps
 }
 

@@ -25,9 +25,9 @@ async function projectWith(gitignore: string | null): Promise<string> {
 const entries = ['.greenlight/tiers/verification-status.json', '.greenlight/tiers/stop-hook.json', '.greenlight/tiers/.verify-lint-cache', '.greenlight/tiers/*.lock', '.greenlight/tiers/.lint-cache']
 
 describe('planGitignore', () => {
-  it('the entries of a Greenlight project, and of a tool’s, whose lint cache is still under .greenlight', () => {
+  it('the entries of a Greenlight project, and of a tool’s, its lint cache in its own state folder', () => {
     expect(ignoreEntries('.greenlight/tiers')).toEqual(entries)
-    expect(ignoreEntries('specs/tiers')).toEqual(['specs/tiers/verification-status.json', 'specs/tiers/stop-hook.json', 'specs/tiers/.verify-lint-cache', 'specs/tiers/*.lock', '.greenlight/tiers/.lint-cache'])
+    expect(ignoreEntries('specs/tiers')).toEqual(['specs/tiers/verification-status.json', 'specs/tiers/stop-hook.json', 'specs/tiers/.verify-lint-cache', 'specs/tiers/*.lock', 'specs/tiers/.lint-cache'])
   })
 
   it('a new file: the entries under a comment', async () => {

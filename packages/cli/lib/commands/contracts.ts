@@ -3,7 +3,7 @@ import {isTier} from '@verification-tiers/contracts/gate-terms'
 import {contractTier, readSliceState} from '@verification-tiers/runtime'
 import {findSlice, formatProblem, heldGateContext, loadProject, UserError} from '@verification-tiers/project'
 import type {LoadedContract, PlacedWeakening, Project, ProjectProblem, ProjectSlice} from '@verification-tiers/project'
-import {dirOf, warningsOf} from './shared.js'
+import {dirOf, readingWarningsOf} from './shared.js'
 import type {Command} from './shared.js'
 
 /** One criterion or step as `tiers contracts` shows it. */
@@ -51,7 +51,7 @@ export const contracts: Command = async (input) => {
   return {
     text: sections.join('\n\n'),
     data: {slice: slice?.id ?? null, contracts: shown, summary, slices: project.slices.length, slicesFrom: project.slicesFrom, changed, problems: project.problems},
-    warnings: warningsOf(project)
+    warnings: readingWarningsOf(project)
   }
 }
 

@@ -92,7 +92,7 @@ approved the slice as it is.`,
   respond: {
     run: lazy(gate, 'respond'),
     usage: 'respond <slice> <text…> | --undo <slice>',
-    summary: 'record the user’s reply: approval, or feedback verbatim; --undo',
+    summary: 'record the user’s reply: approval, or feedback verbatim; --undo withdraws the latest',
     description: `Record the user’s reply to the checkpoint. A reply is read in any case, with
 the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is read
 inside a longer reply. Exactly one of these approves (the slice is complete):

@@ -4,7 +4,7 @@ import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {counted} from '../words.js'
 import {ciProviders, contractsFolder, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
-import type {CiProvider, PlannedFile, Step} from '@verification-tiers/setup'
+import type {CiProvider, PlannedFile, Step, TestCommand} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
 
@@ -22,14 +22,20 @@ Set this project up for verification tiers, and say what was done:
                           tiers/<slice>.json, belong in git)
   --ci github             also .github/workflows/verification-tiers.yml,
                           running \`tiers lint --frail .greenlight\` (the
-                          contracts’ folder only) and \`tiers verify --all\`;
+                          contracts’ folder only), \`tiers verify --all\`
+                          (the project’s test command too: the workflow
+                          sets up Go or Python when it runs them, and a
+                          note says what it runs) and \`tiers ci\`;
                           and, when the contracts have warnings today,
                           tiers-lint-baseline.json accepting them, so that CI
                           fails on new ones only (\`tiers lint
                           --update-baseline .greenlight\` updates it)
-A second run changes nothing. A file that cannot be merged (not JSON, or not
-the shape expected) stops the run before anything is written. Lines added to
-.gitignore go after the lines there, none of which changes.
+What was done is printed on stdout, a line a file, and notes: what to
+commit, what the workflow needs that the project does not hold, a deprecated
+setting. A second run changes nothing. A file that cannot be merged (not
+JSON, or not the shape expected), or settings that cannot be read, stop the
+run before anything is written. Lines added to .gitignore go after the lines
+there, none of which changes.
 
 Options:
   --ci <provider>  also write a CI workflow (${ciProviders.join(', ')})
@@ -37,7 +43,7 @@ Options:
   -h, --help       show this help
 
 Exit codes: 0 done (or nothing to do); 1 a bad option; 2 a file that cannot
-be merged, named with the reason.`
+be merged or read, named with the reason.`
 
 interface InitSettings {
   ci: CiProvider | undefined
@@ -60,6 +66,31 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
     throw new UserError(`Unexpected \`--ci ${values.ci}\`, expected one of ${ciProviders.join(', ')}`)
   }
   return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run']}
+}
+
+/**
+ * The settings file of the project `tiers init` sets up
+ * (`.greenlight/config.json`, or the tool folder’s `tiers.json`), read as
+ * every command reads it (one that cannot be is an error naming its line
+ * and column): the test command `tiers verify` runs, and a deprecated
+ * setting it still sets, which `init` says once here rather than every
+ * command on every run.
+ */
+async function readSettings(cwd: string, tool: {folder: string} | null): Promise<{test: TestCommand; deprecated: string | null}> {
+  // Loaded here only: the runtime reads settings as every command does.
+  const {deprecationWarning, FileReadError, projectTestCommand, readProjectConfig} = await import('@verification-tiers/runtime')
+  const {toolConfigFile} = await import('@verification-tiers/project')
+  const settingsFile = `${contractsFolder(tool)}/${tool ? toolConfigFile : 'config.json'}`
+  let config
+  try {
+    ;({config} = await readProjectConfig(path.join(cwd, settingsFile)))
+  } catch (error) {
+    // Named from the project folder, as every other file init names.
+    if (error instanceof FileReadError) throw new FileReadError(settingsFile, error.reason, error.place)
+    throw error
+  }
+  const deprecated = deprecationWarning(config)
+  return {test: {command: projectTestCommand(config), settingsFile}, deprecated: deprecated && `${settingsFile}: ${deprecated}`}
 }
 
 /** The spec-driven tool (not Greenlight) whose folder is in `cwd`, with that folder as CI names it; `null` for none. */
@@ -154,7 +185,9 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
   }
   try {
     const tool = await toolIn(cwd)
-    const steps = await planInit(cwd, {ci: settings.ci, tool})
+    const {test, deprecated} = await readSettings(cwd, tool)
+    const steps = await planInit(cwd, {ci: settings.ci, tool, test})
+    if (deprecated) steps.push({kind: 'note', text: deprecated})
     const written = (list: readonly Step[]): PlannedFile[] => list.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
     const apply = async (list: readonly PlannedFile[]) => {
       if (settings.dryRun) for (const each of list) io.stdout(plannedDiff(each).replace(/\n$/, ''))
@@ -169,12 +202,13 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
     }
     const planned = written(steps)
     const verb = (each: PlannedFile) => (settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated')
+    // What was done is the command's output: stdout, as `--dry-run`'s diff; stderr is for what went wrong.
     for (const step of steps) {
-      if (step.kind === 'write') io.stderr(`${verb(step.planned)} ${step.planned.file}: ${step.planned.change}`)
-      else if (step.kind === 'unchanged') io.stderr(`unchanged ${step.file}: ${step.reason}`)
-      else io.stderr(`note: ${step.text}`)
+      if (step.kind === 'write') io.stdout(`${verb(step.planned)} ${step.planned.file}: ${step.planned.change}`)
+      else if (step.kind === 'unchanged') io.stdout(`unchanged ${step.file}: ${step.reason}`)
+      else io.stdout(`note: ${step.text}`)
     }
-    if (planned.length === 0) io.stderr('nothing to change')
+    if (planned.length === 0) io.stdout('nothing to change')
     return exitCodes.ok
   } catch (error) {
     io.stderr(`tiers: ${firstLine(error)}`)

@@ -3,6 +3,8 @@
  * answers whole (`replayLint`): Node’s own modules and the lint package’s
  * plain data only, so that such a run loads nothing else.
  */
+import {statSync} from 'node:fs'
+import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parseArgs} from 'node:util'
 import type {ParseArgsConfig} from 'node:util'
@@ -105,11 +107,30 @@ export function lintSettingsOf(parsed: LintArgs, argv: readonly string[], cwd: s
     outputFile: values['output-file'],
     fix: values.fix,
     fixDryRun: values['fix-dry-run'],
-    cache: values['cache-location'] ?? (values.cache ? defaultLintCachePath : undefined),
+    cache: values['cache-location'] ?? (values.cache ? defaultLintCache(cwd) : undefined),
     baseline: values['no-baseline'] ? false : values.baseline,
     updateBaseline: values['update-baseline'],
     maxWarnings: parseMaxWarnings(values['max-warnings'])
   }
+}
+
+/**
+ * The folders a project of tiers is kept in, in the order tiers looks for
+ * them (`projectFolderNames` of `@verification-tiers/project`, which a
+ * replayed run does not load).
+ */
+export const projectFolderNames = ['.greenlight', 'specs', 'openspec', '.kiro'] as const
+
+/**
+ * Where `--cache` keeps the cache without `--cache-location`: in tiers’ own
+ * state folder of the first project folder in `cwd`, as
+ * `specs/tiers/.lint-cache` in a spec-kit project, where `tiers init` keeps
+ * it out of git and `tiers verify` leaves it out of what it proves; in
+ * `.greenlight/tiers/.lint-cache` when `cwd` holds none of them.
+ */
+export function defaultLintCache(cwd: string): string {
+  const folder = projectFolderNames.find((name) => statSync(path.join(cwd, name), {throwIfNoEntry: false})?.isDirectory())
+  return folder === undefined ? defaultLintCachePath : path.join(folder, 'tiers', '.lint-cache')
 }
 
 /** This program’s own code, whose words are part of what it prints: what the cache remembers is not replayed after it changes. */

@@ -43,8 +43,10 @@ Options:
                            place, print what changed, then report what is left
   --fix-dry-run            print the fixes as a unified diff; change nothing
   --cache                  skip files unchanged since they were linted (their
-                           messages are shown again), kept in
-                           ${defaultLintCachePath}
+                           messages are shown again), kept in tiers/.lint-cache
+                           of the project folder here (.greenlight, specs,
+                           openspec or .kiro; ${defaultLintCachePath}
+                           when there is none)
   --cache-location <file>  keep the cache in this file (implies --cache)
   --update-baseline        accept the warnings found now: write them to the
                            baseline (its entries for files not linted now are

@@ -108,8 +108,18 @@ export function installedCommand(): string {
   return invokedAs(process.argv[1] ?? '', process.cwd())
 }
 
-/** What the reading of the project noticed, then a deprecated setting: lines for stderr. */
+/** What the reading of the project noticed: lines for stderr. */
 export function warningsOf(project: Project): string[] {
+  return [...project.warnings]
+}
+
+/**
+ * The same, with a deprecated setting the project still sets: for the
+ * commands a person runs to see what was read (`tiers contracts`), where it
+ * is said; the others, run again and again by an agent, leave it out, as
+ * the setting changes nothing they do.
+ */
+export function readingWarningsOf(project: Project): string[] {
   const warning = deprecationWarning(project.config)
   return [...project.warnings, ...(warning ? [warning] : [])]
 }
