@@ -6,7 +6,8 @@ import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@ver
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {SourceFingerprint} from './fingerprint.js'
 import {findProjectFolders} from './find-project.js'
-import {completedByProject} from './project-state.js'
+import {workflowClaims} from './project-state.js'
+import type {WorkflowClaim} from './project-state.js'
 import {openTaskLines, projectProblems} from './slice-evidence.js'
 import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
 import type {VerificationRun, VerificationStatus} from './status.js'
@@ -134,12 +135,13 @@ async function projectFoldersFrom(from: readonly string[]): Promise<string[]> {
  * the other’s.
  */
 async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
-  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null}
+  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], claims: [], broken: null}
   for (const project of projects) {
     const one = await judgeSlices(project)
     for (const slice of one.slices) judged.slices.push(projects.length > 1 ? inFolder(slice, project.dir) : slice)
     for (const line of one.problems) judged.problems.push(line)
     for (const line of one.openTasks) judged.openTasks.push(line)
+    for (const line of one.claims) judged.claims.push(line)
     judged.broken ??= one.broken
   }
   return judged
@@ -162,14 +164,16 @@ function inFolder(slice: SliceJudgement, dir: string): SliceJudgement {
 /**
  * Judge every slice in progress. A slice is done, and not judged, when its
  * checkpoint was approved (or accepted) for its contracts as they are and its
- * latest run is still fresh, or when it was never verified nor decided and
- * the project’s own state files call it complete (`completedByProject`).
- * Every other slice is in progress: never verified, stale, failed or passed.
- * What cannot be read or matched (the project’s problems, a slice listing a
- * contract no file defines, a slice’s state file) is a problem line; a broken
- * status file counts as no run, and says so.
+ * latest run is still fresh. Every other slice is in progress: never
+ * verified, stale, failed or passed. What the workflow’s own files say
+ * (`STATE.md`, `slices/*.md`: `workflowClaims`) never makes a slice done:
+ * each place that calls a slice in progress complete, while it has no
+ * passing run, is a line of `claims`, saying what it lacks. What cannot be
+ * read or matched (the project’s problems, a slice listing a contract no
+ * file defines, a slice’s state file) is a problem line; a broken status
+ * file counts as no run, and says so.
  */
-export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null}> {
+export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; claims: string[]; broken: string | null}> {
   const problems = projectProblems(project)
   let status: VerificationStatus | null = null
   let broken: string | null = null
@@ -186,8 +190,9 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
     broken = firstLine(error)
   }
   let fingerprint: SourceFingerprint | null = null
-  let completed: Set<string> | null = null
   const slices: SliceJudgement[] = []
+  // What each slice in progress lacks, for the workflow’s claims of it: no passing run, and for a verify slice no person’s approval.
+  const lacks = new Map<string, string>()
   for (const slice of project.slices) {
     if (slice.missing.length > 0) {
       problems.push(`${path.join(project.dir, project.slicesFrom)}: slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines`)
@@ -204,9 +209,9 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
     }
     const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
     const decided = decision !== null && decision.contractsHash === context.contractsHash
+    const unapproved = context.slice.tier === 'verify' && !decided ? ' and no person’s approval' : ''
     if (!run) {
-      completed ??= await completedByProject(project.dir)
-      if (decision === null && completed.has(slice.id)) continue
+      lacks.set(slice.id, `it has no passing run${unapproved}`)
       slices.push({id: slice.id, name: slice.name, state: 'not-run', remaining: sliceCriteria(slice, context)})
       continue
     }
@@ -217,15 +222,23 @@ export async function judgeSlices(project: Project): Promise<{slices: SliceJudge
       const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
       slices.push({id: slice.id, name: slice.name, state: 'passed', manual})
     } else if (freshness.state === 'stale') {
+      lacks.set(slice.id, `its passing run is stale${unapproved}`)
       slices.push({id: slice.id, name: slice.name, state: 'stale', run: freshness.run.verification_run.timestamp, changed: freshness.changed, remaining: sliceCriteria(slice, context)})
     } else if (freshness.state === 'failed') {
+      lacks.set(slice.id, `its latest run failed${unapproved}`)
       slices.push({id: slice.id, name: slice.name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
     }
   }
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
   const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
-  return {slices, problems, openTasks, broken}
+  const claims = lacks.size === 0 ? [] : (await workflowClaims(project.dir)).flatMap((claim) => claimLines(claim, lacks.get(claim.slice)))
+  return {slices, problems, openTasks, claims, broken}
+}
+
+/** What a claim of the workflow’s says of a slice in progress, and what the slice lacks; nothing for a slice not in progress. */
+function claimLines(claim: WorkflowClaim, lacks: string | undefined): string[] {
+  return lacks === undefined ? [] : [`${claim.file}:${claim.line} calls ${claim.slice} complete; that is the workflow’s word, not evidence: ${lacks}`]
 }
 
 /**

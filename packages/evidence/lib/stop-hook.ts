@@ -63,6 +63,8 @@ export function decideStop(input: {
   problems?: readonly string[]
   /** The open tasks of the slices in progress, one line each (`file:line: text (open task of slice …)`). */
   openTasks?: readonly string[]
+  /** Where the workflow’s own files call a slice in progress complete, one line each (`file:line calls S-01 complete; …`): said with the slices, never counted as evidence. */
+  claims?: readonly string[]
   /** How the agent runs tiers where it is installed (`npx tiers` for a project's own install), for the commands the reason names. */
   command?: string
 }): StopDecision {
@@ -114,8 +116,9 @@ export function decideStop(input: {
     input.slices.flatMap((slice) => (slice.state === 'failed' ? slice.failures : [])),
     (failure) => `${failure.id}\0${failure.details}`
   )
+  const claims = firstFew(input.claims ?? [], (more) => `and ${more} more places in the workflow’s files call slices in progress complete`)
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command}
+    const data = {failures, unverified, remaining, claims, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -123,7 +126,7 @@ export function decideStop(input: {
   if (unverified.length > 0) {
     const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
     const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command}
+    const data = {headline, unverified, remaining, claims, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
@@ -151,6 +154,14 @@ function unverifiedSlice(slice: Extract<SliceJudgement, {state: 'not-run' | 'sta
     failures: [],
     changed: stale ? slice.changed : []
   }
+}
+
+/** At most this many lines of a list are said in the hook’s answer: the last of them counts the rest. */
+const shownLines = 5
+
+/** The lines of a list, at most `shownLines`: past that, the first ones and a line counting the rest (`more`). */
+function firstFew(lines: readonly string[], more: (count: number) => string): string[] {
+  return lines.length <= shownLines ? [...lines] : [...lines.slice(0, shownLines - 1), more(lines.length - shownLines + 1)]
 }
 
 /** The same check failing in two slices’ runs (the test command of an `--all`) is said once. */

@@ -391,6 +391,21 @@ export const partialSpecs = {
     + ": "
     + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":11,"column":20},"end":{"line":11,"column":23}} ), depth0)) != null ? stack1 : "")
     + "\n";
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":16,"column":0},"end":{"line":18,"column":9}}})) != null ? stack1 : "");
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -406,8 +421,9 @@ export const partialSpecs = {
     + " failed verification.\n\nFailed:\n"
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":19,"column":7}}})) != null ? stack1 : "")
     + "\nContinue working on failing criteria, then run "
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":15,"column":49},"end":{"line":15,"column":56}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":21,"column":49},"end":{"line":21,"column":56}} ), depth0)) != null ? stack1 : "")
     + " verify again.\n";
 },"useData":true},
   "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {
@@ -445,6 +461,21 @@ export const partialSpecs = {
 
   return "\n"
     + ((stack1 = container.invokePartial(lookupProperty(partials,"evidence-state"),depth0,{"name":"evidence-state","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":9}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
@@ -458,12 +489,13 @@ export const partialSpecs = {
     + ".\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":14,"column":7}}})) != null ? stack1 : "")
     + "\nRun "
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":10,"column":6},"end":{"line":10,"column":13}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":16,"column":6},"end":{"line":16,"column":13}} ), depth0)) != null ? stack1 : "")
     + " verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal ("
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":93},"end":{"line":11,"column":100}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":17,"column":93},"end":{"line":17,"column":100}} ), depth0)) != null ? stack1 : "")
     + " review <slice>): show it ("
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":131},"end":{"line":11,"column":138}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":17,"column":131},"end":{"line":17,"column":138}} ), depth0)) != null ? stack1 : "")
     + " checkpoint <slice>) and stop for their answer; never answer it yourself.\n"
     + ((stack1 = container.invokePartial(lookupProperty(partials,"criteria-remaining"),depth0,{"name":"criteria-remaining","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"usePartial":true,"useData":true},
@@ -494,15 +526,9 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":9,"column":16},"end":{"line":9,"column":19}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"3":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
+    var stack1;
 
-  return "Criteria unverified: "
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(6, data, 0),"data":data,"loc":{"start":{"line":12,"column":21},"end":{"line":12,"column":97}}})) != null ? stack1 : "")
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
     + "\n";
 },"4":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -512,11 +538,22 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":12,"column":42},"end":{"line":12,"column":44}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":12,"column":46},"end":{"line":12,"column":76}}})) != null ? stack1 : "");
+  return "Criteria unverified: "
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(5, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":15,"column":21},"end":{"line":15,"column":97}}})) != null ? stack1 : "")
+    + "\n";
 },"5":function(container,depth0,helpers,partials,data) {
-    return ", ";
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":15,"column":42},"end":{"line":15,"column":44}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":15,"column":46},"end":{"line":15,"column":76}}})) != null ? stack1 : "");
 },"6":function(container,depth0,helpers,partials,data) {
+    return ", ";
+},"7":function(container,depth0,helpers,partials,data) {
     return "none";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -533,7 +570,8 @@ export const partialSpecs = {
     + ").\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":7,"column":7}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":8,"column":0},"end":{"line":10,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":16,"column":7}}})) != null ? stack1 : "")
     + "Review this work before accepting it.\n";
 },"useData":true},
   "tier-report": {"0":function(container,depth0,helpers,partials,data) {
