@@ -312,7 +312,7 @@ Verification Results — Slice S-02: Answer Format (<time>)
 
 Summary: 4/4 automated checks pass
 
-Next: tiers checkpoint S-02
+Done: slice S-02 is auto (every contract is auto): no checkpoint waits for it.
 
 Verification Results — Slice S-03: S-03 (<time>)
 ==========================================

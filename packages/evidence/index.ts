@@ -7,6 +7,7 @@ export type {CheckOutputs, CheckResult, Freshness, VerificationRun, Verification
 export {decideStop, readStopBlocks, recordStopDecision, stopHookCountsPath, stopHookOutput} from './lib/stop-hook.js'
 export type {RemainingCriterion, SliceJudgement, StopCase, StopDecision} from './lib/stop-hook.js'
 export {renderFingerprintNotes, renderVerificationSummary} from './lib/summary.js'
+export type {AfterRun} from './lib/summary.js'
 export {baseEnvironment, checkEnvironment, verifySlices} from './lib/verify.js'
 export {projectFingerprint, projectRoot} from './lib/project-fingerprint.js'
 export type {CheckProgress, VerifyOptions} from './lib/verify.js'

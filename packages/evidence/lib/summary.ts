@@ -7,8 +7,15 @@ const labels = {pass: 'PASS', fail: 'FAIL', timeout: 'TIMEOUT', 'requires-human'
 // Lines of a failure’s output shown in the summary; the status file keeps more.
 const shownOutputLines = 10
 
-/** The human summary of a run: each check, totals, what to do next. */
-export function renderVerificationSummary(run: VerificationRun): string {
+/**
+ * What a passing run leaves of its slice: its checkpoint to show, or nothing
+ * (`done`: why no checkpoint waits, `slice S-02 is auto (every contract is
+ * auto)` or `slice S-01 was approved <time> for its contracts as they are`).
+ */
+export type AfterRun = {kind: 'checkpoint'} | {kind: 'done'; why: string}
+
+/** The human summary of a run: each check, totals, what to do next (`after`: what a passing run leaves, its checkpoint unless told). */
+export function renderVerificationSummary(run: VerificationRun, after: AfterRun = {kind: 'checkpoint'}): string {
   const results = run.results.map((result) => ({
     ...result,
     mark: marks[result.status],
@@ -25,6 +32,7 @@ export function renderVerificationSummary(run: VerificationRun): string {
     automated,
     manual: run.summary.manual,
     unproven: run.verification_run.unproven ?? null,
+    done: after.kind === 'done' ? after.why : null,
     failed: run.results.filter((result) => result.status === 'fail' || result.status === 'timeout').map((result) => result.criterion_id)
   })
 }

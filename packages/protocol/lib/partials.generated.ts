@@ -690,7 +690,7 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unproven"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":24,"column":0}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unproven"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":26,"column":0}}})) != null ? stack1 : "");
 },"6":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
@@ -700,10 +700,25 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "slice", {"start":{"line":21,"column":21},"end":{"line":21,"column":26}} ), depth0)) != null ? stack1 : "")
     + " again while nothing else changes the files\n";
 },"7":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"done"),{"name":"if","hash":{},"fn":container.program(8, data, 0),"inverse":container.program(9, data, 0),"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":26,"column":0}}})) != null ? stack1 : "");
+},"8":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "Done: "
+    + ((stack1 = container.lambda(container.strict(depth0, "done", {"start":{"line":23,"column":8},"end":{"line":23,"column":12}} ), depth0)) != null ? stack1 : "")
+    + ": no checkpoint waits for it.\n";
+},"9":function(container,depth0,helpers,partials,data) {
     var stack1;
 
   return "Next: tiers checkpoint "
-    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":23,"column":25},"end":{"line":23,"column":30}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":25,"column":25},"end":{"line":25,"column":30}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -728,7 +743,7 @@ export const partialSpecs = {
     + " automated checks pass"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"manual"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":55},"end":{"line":13,"column":109}}})) != null ? stack1 : "")
     + "\n\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":24,"column":7}}})) != null ? stack1 : "");
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":26,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {

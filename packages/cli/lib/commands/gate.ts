@@ -29,7 +29,7 @@ import {exitCodes, quoteArgument} from '../errors.js'
 import {gitIdentity, personOnly, presence} from '../person.js'
 import {shellQuote} from '../shell.js'
 import {renderStatusTable} from '../status-table.js'
-import {dirOf, heading, installedCommand, loadSliceContext, warningsOf} from './shared.js'
+import {dirOf, heading, installedCommand, loadSliceContext, warningsOf, whyAuto} from './shared.js'
 import {statusNotes, statusRows} from './status-rows.js'
 import type {Command, CommandInput, CommandResult, SliceContext} from './shared.js'
 
@@ -57,9 +57,8 @@ async function showCheckpoint({project, context, warnings: projectWarnings}: Sli
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, openTasks, checkpoint: null}, warnings, exitCode: exitCodes.user}
   }
   if (slice.tier === 'auto') {
-    const why = slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
     return {
-      text: `Slice ${slice.id}: ${slice.name} is auto: ${why}, so no checkpoint is needed.`,
+      text: `Slice ${slice.id}: ${slice.name} is auto: ${whyAuto(slice)}, so no checkpoint is needed.`,
       data: {slice: slice.id, name: slice.name, tier: slice.tier, retired: slice.retired, checkpoint: null},
       warnings
     }
