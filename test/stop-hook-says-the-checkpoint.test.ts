@@ -127,7 +127,7 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
     const file = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(file, contracts.replace('for an 80 mm roll.', 'for an 80 mm or a 58 mm roll.'))
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-07'])
-    const stale = `VERIFICATION STALE — Slice S-07: Receipt Printing\n\nThe latest run (${runAt}) passed, but since then the contracts changed and uncommitted changes differ.`
+    const stale = `VERIFICATION STALE — Slice S-07: Receipt Printing\n\nThe latest run (${runAt}) passed, but since then the contracts changed and uncommitted changes differ (.greenlight/CONTRACTS.md edited).`
     expect(checkpoint).toEqual({code: 1, stdout: `${stale}\n\nRun \`tiers verify S-07\`, then \`tiers checkpoint S-07\` again.\n`, stderr: ''})
     const {reason} = await hook(folder, expect)
     const head = `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nVERIFICATION STALE — Slice S-08: Refunds\n`

@@ -166,7 +166,7 @@ describe.concurrent('tiers stop-hook', () => {
       // A source changed after the run: it proves nothing now.
       await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
       // In the words of `tiers checkpoint`, with the criteria that remain and who checks each.
-      const since = 'uncommitted changes differ'
+      const since = 'uncommitted changes differ (src/answer.sh edited)'
       expect(normalize(await stopHook(folder))).toEqual(
         answer({
           decision: 'block',
@@ -330,17 +330,26 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
   /** `tiers stop-hook` run in `folder`, told the agent works in `cwd`, with CLAUDE_PROJECT_DIR set to `projectDir` (`undefined`: unset). */
   const hookIn = (folder: string, cwd: string, projectDir: string | undefined): Promise<Run> =>
     runBin(folder, ['stop-hook'], hookInput(cwd), {CLAUDE_PROJECT_DIR: projectDir})
-  /** The block naming every slice of the evidence fixture in each of `projects`, each slice and criterion with its folder. */
-  const notRunIn = (...projects: string[]) => {
-    const dirs = projects.map((folder) => path.join(folder, '.greenlight'))
+  /** The block naming every slice of the evidence fixture in one project, each slice and criterion with its folder. */
+  const notRunIn = (folder: string) => {
+    const dir = path.join(folder, '.greenlight')
     const names: Array<[keyof typeof criteriaOf, string]> = [
       ['S-01', 'Answer Service'],
       ['S-02', 'Answer Format'],
       ['S-03', 'S-03']
     ]
-    const slices = dirs.flatMap((dir) => names.map(([id, name]) => missingText(`${id} in ${dir}`, name)))
-    const remaining = dirs.flatMap((dir) => names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`))))
+    const slices = names.map(([id, name]) => missingText(`${id} in ${dir}`, name))
+    const remaining = names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`)))
     return answer({decision: 'block', reason: `HOLD: Cannot stop - verification not run.\n\n${slices.join('\n\n')}\n\n${runAll}\nCriteria remaining:\n${remaining.join('\n')}`})
+  }
+  /** The block naming the slices of two projects: more than three, so grouped, counted, the first five named, and their criteria counted. */
+  const notRunInBoth = (worked: string, named: string) => {
+    const [one, two] = [worked, named].map((folder) => path.join(folder, '.greenlight'))
+    const slices = `S-01 in ${one} (Answer Service), S-02 in ${one} (Answer Format), S-03 in ${one}, S-01 in ${two} (Answer Service), S-02 in ${two} (Answer Format), and 1 more`
+    return answer({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification not run.\n\nNever verified, 6 slices: ${slices}\n\n${runAll}\nCriteria remaining: 16, 2 for a person at the checkpoint, 14 checked by their commands (tiers contracts --slice <slice> lists a slice’s)`
+    })
   }
 
   it('blocks on the project CLAUDE_PROJECT_DIR names when the input’s `cwd` and its own folder are the system’s temp folder', async ({expect}) => {
@@ -365,7 +374,7 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
 
   it('judges both projects when the input’s `cwd` and CLAUDE_PROJECT_DIR name two, and holds while either holds', async ({expect}) => {
     const [worked, named, elsewhere] = await Promise.all([project(), project(), tempFolder()])
-    expect(await hookIn(elsewhere, worked, named)).toEqual(notRunIn(worked, named))
+    expect(await hookIn(elsewhere, worked, named)).toEqual(notRunInBoth(worked, named))
     // One count, in the project where the agent works.
     expect(await counts(worked)).toEqual({'session-1': 1})
     await expect(fs.access(path.join(named, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()

@@ -90,6 +90,10 @@ describe.concurrent('what tiers verify says comes next', () => {
       next: {'S-01': `Done: slice S-01 was approved ${at} for its contracts as they are: no checkpoint waits for it.`, 'S-02': autoDone}
     })
     expect(all.stdout).not.toContain('tiers checkpoint')
+    // `tiers status` says the same: both done, none in progress.
+    expect((await runTiers(folder, ['status'])).stdout).toBe(
+      `S-01 Receipts: verify, 0/3 rejections, approved ${at}, run passes, next: done\nS-02 Totals: auto, 0/3 rejections, undecided, run passes, next: done\n`
+    )
 
     const file = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(file, contracts.replace('- The receipt reads well', '- The receipt reads well on a small roll'))

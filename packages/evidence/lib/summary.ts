@@ -1,4 +1,5 @@
 import {renderPartial} from '@verification-tiers/runtime'
+import {some} from './listing.js'
 import type {VerificationRun} from './status.js'
 
 const marks = {pass: '✓', fail: '✗', timeout: '✗', 'requires-human': '?'} as const
@@ -37,10 +38,6 @@ export function renderVerificationSummary(run: VerificationRun, after: AfterRun 
   })
 }
 
-/** The files of a note: the first ten, and how many more. */
-function listed(files: readonly string[]): string {
-  return files.length > 10 ? `${files.slice(0, 10).join(', ')}, and ${files.length - 10} more` : files.join(', ')
-}
 
 /**
  * What a run’s fingerprint left out and what its checks wrote, a line each
@@ -49,7 +46,7 @@ function listed(files: readonly string[]): string {
 export function renderFingerprintNotes(run: VerificationRun): string {
   const {left_out: leftOut = [], written_by_checks: written = []} = run.verification_run
   const lines: string[] = []
-  if (leftOut.length > 0) lines.push(`Left out of the fingerprint (the defaults and \`freshness.exclude\`): ${listed(leftOut)}`)
-  if (written.length > 0) lines.push(`Written by the checks, no change to the sources: ${listed(written)}`)
+  if (leftOut.length > 0) lines.push(`Left out of the fingerprint (the defaults and \`freshness.exclude\`): ${some(leftOut, 10)}`)
+  if (written.length > 0) lines.push(`Written by the checks, no change to the sources: ${some(written, 10)}`)
   return lines.join('\n')
 }

@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {checkApprovable, decideStop, findProjectFolder, judgeSlices, projectProblems, workflowClaims} from '@verification-tiers/evidence'
+import {checkApprovable, decideStop, findProjectFolder, judgeProgress, judgeSlices, projectProblems, verifySlices, workflowClaims} from '@verification-tiers/evidence'
 import {findSlice, gateContext, loadProject} from '@verification-tiers/project'
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -105,6 +105,27 @@ describe('judgeSlices', () => {
     expect(judged.problems).toEqual(lines)
     expect(decideStop({...judged, blocks: 0})).toMatchObject({case: 'unchecked', decision: 'block'})
     await expect(checkApprovable(loaded, gateContext(loaded, findSlice(loaded, 'S-01')))).rejects.toThrow(/^Unexpected approval of slice S-01: the gate could not read or match part of the project \(/)
+  })
+})
+
+describe('judgeProgress', () => {
+  it('calls an auto slice with a fresh passing run done, and a verify one in progress until a person decides it', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts, '.greenlight/config.json': '{"test": {"command": "true"}}'})
+    const loaded = await loadProject(dir)
+    await verifySlices(loaded, loaded.slices)
+    const judged = await judgeProgress(loaded)
+    expect(judged.slices.map(({judgement, unanswered}) => [judgement.id, judgement.state, unanswered])).toEqual([
+      ['S-01', 'passed', true],
+      ['S-02', 'done', false]
+    ])
+    // The stop hook holds on what is in progress, and only that.
+    expect((await judgeSlices(loaded)).slices.map((slice) => slice.id)).toEqual(['S-01'])
+    // An edit after the run: both in progress again, stale.
+    await fs.writeFile(path.join(path.dirname(dir), 'notes.txt'), 'new\n')
+    expect((await judgeProgress(loaded)).slices.map(({judgement}) => [judgement.id, judgement.state])).toEqual([
+      ['S-01', 'stale'],
+      ['S-02', 'stale']
+    ])
   })
 })
 
