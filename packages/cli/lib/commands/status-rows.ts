@@ -48,7 +48,7 @@ export interface StatusExtras {
  * verification run, a reply, a route, an escalation, a decision).
  */
 export async function statusRows(dir: string, statuses: ReadonlyArray<SliceProgressStatus & StatusExtras>): Promise<StatusRow[]> {
-  // The runs are read for the table alone: piped, `tiers status` loads none of the evidence.
+  // The runs’ times, for the last activity of the table alone.
   const {readVerificationStatus} = await import('@verification-tiers/evidence/gate')
   // A status file that cannot be read counts as no run, as the judgement says under the table.
   const runs = (await readVerificationStatus(dir).catch((error: unknown) => {
