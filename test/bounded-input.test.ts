@@ -245,7 +245,7 @@ describe('slice state files: every field checked', () => {
     const run = await tiersHere(agrees, ['status', 'S-01'])
     expect({code: run.code, stdout: run.stdout, stderr: run.stderr}).toEqual({
       code: 0,
-      stdout: 'S-01 Campaign Cards: verify, 1/3 rejections, undecided, next: route\n',
+      stdout: 'S-01 Campaign Cards: verify, 1/3 rejections, undecided, never verified, next: route\n',
       stderr: warning
     })
     const disagrees = await withState({...base, rejectionCount: 4, rejections, escalations: [rescope]})

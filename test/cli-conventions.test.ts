@@ -60,7 +60,7 @@ describe.concurrent('the project found from a subfolder', () => {
     const {folder, sub} = await nested()
     const [fromSub, fromRoot] = await Promise.all([runTiers(sub, ['status']), runTiers(folder, ['status'])])
     expect(fromSub).toEqual({code: 0, stderr: '', stdout: fromRoot.stdout})
-    expect(fromSub.stdout.split('\n')[0]).toBe('S-01 Answer Service: verify, 0/3 rejections, undecided, next: checkpoint')
+    expect(fromSub.stdout.split('\n')[0]).toBe('S-01 Answer Service: verify, 0/3 rejections, undecided, never verified, next: verify')
     const contracts = await runTiers(sub, ['contracts', '--json'])
     expect(contracts.code).toBe(0)
     expect(contracts.stdout).toContain('"C-02"')
@@ -97,9 +97,9 @@ describe.concurrent('tiers status piped', () => {
       code: 0,
       stderr: '',
       stdout: [
-        'S-01 Answer Service: verify, 0/3 rejections, undecided, next: checkpoint',
-        'S-02 Answer Format: auto, 0/3 rejections, undecided, next: nothing',
-        'S-03 S-03: verify, 0/3 rejections, undecided, next: checkpoint',
+        'S-01 Answer Service: verify, 0/3 rejections, undecided, never verified, next: verify',
+        'S-02 Answer Format: auto, 0/3 rejections, undecided, never verified, next: verify',
+        'S-03 S-03: verify, 0/3 rejections, undecided, never verified, next: verify',
         ''
       ].join('\n')
     })
@@ -124,7 +124,7 @@ describe.runIf(existsSync('/usr/bin/script')).concurrent('at a terminal', () => 
     const tierColumn = lines[0]!.search(/TIER/i)
     for (const row of lines.slice(1, 4)) expect(row.slice(tierColumn)).toMatch(/^(verify|auto) /)
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80)
-    expect(lines.at(-1)).toMatch(/^3 slices: 2 verify, 1 auto; 3 undecided$/)
+    expect(lines.at(-1)).toMatch(/^3 slices: 2 verify, 1 auto; 3 undecided; 3 in progress$/)
   })
 
   it('tiers verify prints each check as it ends, then the time the run took', async ({expect}) => {

@@ -312,7 +312,7 @@ Verification Results — Slice S-02: Answer Format (<time>)
 
 Summary: 4/4 automated checks pass
 
-Next: tiers checkpoint S-02
+Done: slice S-02 is auto (every contract is auto): no checkpoint waits for it.
 
 Verification Results — Slice S-03: S-03 (<time>)
 ==========================================
@@ -387,7 +387,7 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     const original = await fs.readFile(source, 'utf8')
     await fs.writeFile(source, original + '# tuned\n')
     const edited = await here(folder, ['checkpoint', 'S-01'])
-    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({code: 1, stdout: stale('uncommitted changes differ'), stderr: ''})
+    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({code: 1, stdout: stale('uncommitted changes differ (src/answer.sh edited)'), stderr: ''})
     await fs.writeFile(source, original)
     expect(await here(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
 
@@ -408,9 +408,9 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('reads well to a person', 'reads well to a person on a phone'))
     const changed = await here(folder, ['checkpoint', 'S-01'])
-    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({code: 1, stdout: stale('the contracts changed and uncommitted changes differ')})
+    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({code: 1, stdout: stale('the contracts changed and uncommitted changes differ (.greenlight/CONTRACTS.md edited)')})
     const changedJson = JSON.parse((await here(folder, ['checkpoint', 'S-01', '--json'])).stdout)
-    expect(changedJson.evidence).toEqual({state: 'stale', run: timestamp, failures: [], changed: ['the contracts changed', 'uncommitted changes differ']})
+    expect(changedJson.evidence).toEqual({state: 'stale', run: timestamp, failures: [], changed: ['the contracts changed', 'uncommitted changes differ (.greenlight/CONTRACTS.md edited)']})
   })
 
   it('prints --all as JSON: every run and whether all passed; a frontmatter criterion has its own timeout, and a grandchild that would sleep 30 s is killed', async ({expect}) => {
@@ -497,8 +497,14 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     expect(isRunning(await readPid(folder, 'sleep.pid'))).toBe(false)
 
     const status = await readStatus(folder)
-    // `sleep.pid`, which the checks created, is theirs: the next run may write it again.
-    expect(status).toEqual({version: 1, slices: {'S-01': failingRun(head)}, check_outputs: ['sleep.pid']})
+    // `sleep.pid`, which the checks created, is theirs: the next run may write it again. What the sources held beyond HEAD is kept by the run’s worktree hash, to name what changes since.
+    const worktree = status.slices['S-01'].verification_run.worktree
+    expect(status).toEqual({
+      version: 1,
+      slices: {'S-01': failingRun(head)},
+      check_outputs: ['sleep.pid'],
+      sources: {[worktree]: {'sleep.pid': expect.stringMatching(/^untracked:[\da-f]{16}$/)}}
+    })
     const timeout = status.slices['S-01'].results[4]
     expect(timeout.duration_ms).toBeGreaterThanOrEqual(1000)
     // Had the group lived on, the output pipes would have stayed open until `sleep 2` ended.

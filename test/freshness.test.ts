@@ -132,12 +132,12 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
     expect(await checkpoint(folder)).toEqual(passing)
     // A file the test command does not name is a source all the same.
     await fs.writeFile(path.join(folder, 'docs', 'notes.md'), 'edited\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (docs/notes.md edited)'))
     await fs.writeFile(path.join(folder, 'docs', 'notes.md'), 'notes\n')
     expect(await checkpoint(folder)).toEqual(passing)
     // And a new one.
     await fs.writeFile(path.join(folder, 'docs', 'more.md'), 'more\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (docs/more.md added)'))
   })
 
   it('an ignored file edited after the run makes it stale; undone, the checkpoint opens again', async ({expect}) => {
@@ -147,12 +147,12 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
     await verify(folder)
     expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'settings.local'), 'debug=true\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (settings.local edited)'))
     await fs.writeFile(path.join(folder, 'settings.local'), 'debug=false\n')
     expect(await checkpoint(folder)).toEqual(passing)
     // A new ignored file too.
     await write(folder, {'other.local': 'x\n'})
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (other.local added)'))
   })
 
   it('an untracked file edited after the run makes it stale', async ({expect}) => {
@@ -161,7 +161,7 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
     await verify(folder)
     expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'src', 'draft.txt'), 'draft, edited\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (src/draft.txt edited)'))
   })
 
   it('what `freshness.exclude` names is left out, tracked or not, and listed; the rest is still seen', async ({expect}) => {
@@ -174,7 +174,7 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
     await fs.writeFile(path.join(folder, 'src', 'app.snap'), 'two\n')
     expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'total, edited\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (src/app.txt edited)'))
   })
 
   it('a broken repository is a git error, not “outside git”: a worktree whose folder was deleted, or pruned, makes every run stale', async ({expect}) => {
@@ -232,7 +232,7 @@ Not fresh: ${why}, so this run proves nothing for the checkpoint.
     expect(JSON.parse(run.stdout).verification_run.unproven).toBeUndefined()
     expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'total, edited\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (src/app.txt edited)'))
     await git(folder, 'checkout', '-q', '--', 'src/app.txt')
     expect(await checkpoint(folder)).toEqual(passing)
     await git(folder, 'checkout', '-q', 'main')
@@ -268,11 +268,11 @@ Written by the checks, no change to the sources: ${added[0]}, results.txt
     expect(await checkpoint(folder)).toEqual(passing)
     // An edit of a source after the run still closes it; so does an edit of a report.
     await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'total, edited\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (src/app.txt edited)'))
     await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'total\n')
     expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'results.txt'), 'forged\n')
-    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ'))
+    expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (results.txt edited)'))
   })
 
   it('an edit, while the checks ran, of a file that was there before makes the run stale, naming the file; once `freshness.exclude` names it, the checkpoint opens', async ({expect}) => {

@@ -57,7 +57,7 @@ Warnings:
 `
 
 /** S-01 in `tiers status`: C-01 takes the default `verify` with nothing to check. */
-const storageStatus = 'S-01 Storage: verify, 0/3 rejections, undecided, next: checkpoint; nothing to check in C-01 PlantStore (verify, no acceptance criteria or steps)'
+const storageStatus = 'S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 PlantStore (verify, no acceptance criteria or steps)'
 
 const reminder = `TIER REPORT — Slice S-02: Watering Reminder
 
@@ -246,7 +246,7 @@ Contracts: C-07
     const status = await tiers(folder, 'status')
     expect(status).toEqual({
       code: 0,
-      stdout: `${storageStatus}\nS-02 Watering Reminder: verify, 0/3 rejections, undecided, next: checkpoint\n`,
+      stdout: `${storageStatus}\nS-02 Watering Reminder: verify, 0/3 rejections, undecided, never verified, next: verify\n`,
       stderr: ''
     })
     expect(await report(folder, 'S-01')).toBe(storage)
@@ -268,8 +268,8 @@ Contracts: C-04
     expect(await tiers(folder, 'status')).toEqual({
       code: 0,
       stdout: `${storageStatus}
-S-02 Watering Reminder: verify, 0/3 rejections, undecided, next: checkpoint
-S-03 Snooze: auto, 0/3 rejections, undecided, next: nothing
+S-02 Watering Reminder: verify, 0/3 rejections, undecided, never verified, next: verify
+S-03 Snooze: auto, 0/3 rejections, undecided, never verified, next: verify
 `,
       // C-04's own Slice field says S-02: true, and said.
       stderr:
@@ -299,7 +299,7 @@ Contracts: C-03, C-04
     expect(await report(folder, 'S-01')).toBe(storage)
     expect(await tiers(folder, 'status')).toEqual({
       code: 0,
-      stdout: `${storageStatus}\nS-02 Watering Reminder: auto, 0/3 rejections, undecided, next: nothing\n`,
+      stdout: `${storageStatus}\nS-02 Watering Reminder: auto, 0/3 rejections, undecided, never verified, next: verify\n`,
       stderr: ''
     })
     // Other words after `Verification:` say what the tests prove; a `Tier:` must be a tier.

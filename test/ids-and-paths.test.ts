@@ -149,8 +149,8 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
     const state = JSON.parse(await fs.readFile(file(folder, 'tiers', '__proto__.json'), 'utf8'))
     expect({slice: state.slice, rejectionCount: state.rejectionCount}).toEqual({slice: '__proto__', rejectionCount: 1})
     expect((await tiers(folder, 'status')).stdout).toBe(
-      'S-01 Campaign Cards: verify, 0/3 rejections, undecided, next: checkpoint\n' +
-        '__proto__ Currency Formatting: verify, 1/3 rejections, undecided, next: route; nothing to check in C-05 SpendColumnHeader (verify, no acceptance criteria or steps)\n'
+      'S-01 Campaign Cards: verify, 0/3 rejections, undecided, never verified, next: verify\n' +
+        '__proto__ Currency Formatting: verify, 1/3 rejections, undecided, run passes, next: route; nothing to check in C-05 SpendColumnHeader (verify, no acceptance criteria or steps)\n'
     )
     expect(await outsideState(folder)).toEqual(before)
   })

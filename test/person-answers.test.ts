@@ -238,6 +238,15 @@ describe.runIf(existsSync(scriptBin))('tiers review, at a terminal', () => {
     })
   })
 
+  it.concurrent('without a slice, on a project never verified: no checkpoint waits, each slice waits for a passing run, as `tiers status` says', async () => {
+    const unverified = await exampleProject(folders, 'verification-tiers-person-', 'true')
+    expect(await atTerminal(unverified, ['review'], 'yes\n')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `tiers: Unexpected \`tiers review\` without a slice while none waits for its checkpoint (S-01 waits for a passing run, S-02 waits for a passing run), expected a slice: \`tiers review <slice>\`\n`
+    })
+  })
+
   it.concurrent('refuses as `tiers checkpoint` does without a fresh passing run, asking nothing; records nothing when the input ends first', async () => {
     const unverified = await exampleProject(folders, 'verification-tiers-person-', 'true')
     const checkpoint = await piped(unverified, ['checkpoint', 'S-01'])

@@ -214,9 +214,9 @@ Warnings:
 `)
     const status = await tiers(folder, 'status')
     expect(status.code).toBe(0)
-    expect(status.stdout).toBe(`S-01 Boil: verify, 0/3 rejections, undecided, next: checkpoint; nothing to check in C-01 BoilTime (verify, no acceptance criteria or steps)
-S-02 Alarm: verify, 0/3 rejections, undecided, next: checkpoint
-S-03 Settings: verify, 0/3 rejections, undecided, next: checkpoint
+    expect(status.stdout).toBe(`S-01 Boil: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 BoilTime (verify, no acceptance criteria or steps)
+S-02 Alarm: verify, 0/3 rejections, undecided, never verified, next: verify
+S-03 Settings: verify, 0/3 rejections, undecided, never verified, next: verify
 `)
     const json = JSON.parse((await tiers(folder, 'status', 'S-01', '--json')).stdout)
     expect(json.slices[0].nothingToCheck).toEqual(['C-01 BoilTime'])
@@ -228,8 +228,8 @@ describe.concurrent('slices in GRAPH.md', () => {
     const folder = await copy('graph-md')
     const status = await tiers(folder, 'status')
     expect(status.code).toBe(0)
-    expect(status.stdout).toBe(`S-01 Storage: verify, 0/3 rejections, undecided, next: checkpoint
-S-02 Watering Reminder: verify, 0/3 rejections, undecided, next: checkpoint
+    expect(status.stdout).toBe(`S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify
+S-02 Watering Reminder: verify, 0/3 rejections, undecided, never verified, next: verify
 `)
     const report = await tiers(folder, 'report', 'S-01')
     expect(report.stdout).toBe(`TIER REPORT — Slice S-01: Storage
@@ -267,7 +267,7 @@ Contracts:
     const text = await fs.readFile(graph, 'utf8')
     await fs.writeFile(graph, text.replace('Contracts: C-01, C-02\n', ''))
     const status = await tiers(folder, 'status')
-    expect([status.code, status.stdout.split('\n')[0]]).toEqual([0, 'S-01 Storage: verify, 0/3 rejections, undecided, next: checkpoint'])
+    expect([status.code, status.stdout.split('\n')[0]]).toEqual([0, 'S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify'])
     expect(status.stderr).toContain('tiers: warning: .greenlight/CONTRACTS.md:6: C-01 PlantStore is in slice S-01, but GRAPH.md does not list it there; it is checked with S-01')
     await fs.writeFile(graph, text.replace('Verification: auto', 'Tier: sometimes'))
     expect(await tiers(folder, 'status')).toEqual({
@@ -345,7 +345,7 @@ describe.concurrent('a contract after an unclosed link', () => {
   it('stays in its slice: the gate asks a human', async ({expect}) => {
     const folder = await linkProject('verify')
     const run = await tiers(folder, 'status')
-    expect(run).toEqual({code: 0, stdout: 'S-01 Grid: verify, 0/3 rejections, undecided, next: checkpoint\n', stderr: ''})
+    expect(run).toEqual({code: 0, stdout: 'S-01 Grid: verify, 0/3 rejections, undecided, never verified, next: verify\n', stderr: ''})
   })
 
   it('is linted: `tiers lint --frail` fails as `remark --frail` does on a bad tier', async ({expect}) => {

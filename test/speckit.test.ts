@@ -50,7 +50,7 @@ describe('tiers on a spec-kit project', () => {
       ['003-harvest-notes', 1, 2, 1, 0]
     ])
     const text = await runTiers(folder, ['status'])
-    expect(text.stdout).toContain('002-watering-reminders Watering Reminders: verify, 0/3 rejections, undecided, next: checkpoint; 2 open tasks\n')
+    expect(text.stdout).toContain('002-watering-reminders Watering Reminders: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n')
 
     const contracts = await runTiers(path.join(folder, 'src'), ['contracts', '--json'])
     const read = JSON.parse(contracts.stdout) as {summary: {contracts: number; criteria: number; steps: number; auto: number}; problems: unknown[]; contracts: Array<{label: string; line: number; tierInSlice: string; criteria: Array<{text: string; line: number}>}>}

@@ -148,12 +148,12 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     const answer = await answerOf(hook(folder), expect)
     expect({...answer, reason: withoutTimes(answer.reason!)}).toEqual({
       decision: 'block',
-      reason: `HOLD: Cannot stop - verification stale.\n\n${staleOf('S-01: Build', 'uncommitted changes differ')}\n\n${staleOf('S-02: Checkout', 'uncommitted changes differ')}\n\n${runAll}\nCriteria remaining:\n  - C-01.1 (checked by its command): The build passes\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
+      reason: `HOLD: Cannot stop - verification stale.\n\n${staleOf('S-01: Build', 'uncommitted changes differ (src/app.txt edited)')}\n\n${staleOf('S-02: Checkout', 'uncommitted changes differ (src/app.txt edited)')}\n\n${runAll}\nCriteria remaining:\n  - C-01.1 (checked by its command): The build passes\n  - C-02.1 (checked by its command): The total is shown\n  - C-02.2 (for a person at the checkpoint): The page reads well to a person`
     })
     // The checkpoint says the same of S-02, word for word.
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
     expect(checkpoint.code).toBe(1)
-    expect(withoutTimes(checkpoint.stdout)).toBe(`${staleOf('S-02: Checkout', 'uncommitted changes differ')}\n\nRun \`tiers verify S-02\`, then \`tiers checkpoint S-02\` again.\n`)
+    expect(withoutTimes(checkpoint.stdout)).toBe(`${staleOf('S-02: Checkout', 'uncommitted changes differ (src/app.txt edited)')}\n\nRun \`tiers verify S-02\`, then \`tiers checkpoint S-02\` again.\n`)
   })
 
   it('finds the project from the hook’s `cwd` in a subfolder, or from its own folder there', async ({expect}) => {
@@ -238,7 +238,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await git(folder, 'config', 'diff.hidden.textconv', 'true')
       await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
     })
-    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ (src/app.txt edited)'))
   })
 
   it('an edit of a file marked --assume-unchanged', async ({expect}) => {
@@ -246,7 +246,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await git(folder, 'update-index', '--assume-unchanged', 'src/app.txt')
       await fs.writeFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
     })
-    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ (src/app.txt edited)'))
   })
 
   it('an untracked file edited to the same size and time', async ({expect}) => {
@@ -258,7 +258,7 @@ describe.concurrent('freshness that cannot be fooled', () => {
       await fs.writeFile(file, 'bbbb\n')
       await fs.utimes(file, notesTime, notesTime)
     })
-    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ'))
+    expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ (src/notes.txt edited)'))
   })
 
   it('a FIFO at .git/info/exclude: git is stopped at its time limit and nothing is fresh; one named .gitignore is no hang, as no .gitignore is read', async ({expect, skip}) => {

@@ -7,7 +7,8 @@
  * The project is of the shape a person writes in a Greenlight repository: an
  * index table, then each contract as a fenced block of `Field:` lines with an
  * indented criteria list, slices in `GRAPH.json`, and `STATE.md` calling the
- * slices complete (a slice with a run is judged all the same).
+ * slices complete: the workflow’s word, which the hook names and never takes
+ * for a run or an approval.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -106,25 +107,35 @@ const forPerson = [
 describe.concurrent('the stop hook says what the checkpoint says', () => {
   it('a passing run, then an edit of the contract: stale, why and since when, and the four criteria for a person', async ({expect}) => {
     const folder = await till()
-    const verify = await runTiers(folder, ['verify', 'S-07'])
-    expect(verify.code).toBe(0)
+    const state = path.join(folder, '.greenlight', 'STATE.md')
+    const word = 'that is the workflow’s word, not evidence'
+    const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+    const refunds = '  - C-32.1 (for a person at the checkpoint): A refund slip names the original sale'
+    expect((await runTiers(folder, ['verify', 'S-07'])).code).toBe(0)
+    // STATE.md calls S-08 complete: it was never verified, so it holds, and the hook says where the claim is.
+    expect(await hook(folder, expect)).toEqual({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification not run.\n\nVERIFICATION MISSING — Slice S-08: Refunds\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.\n\n${state}:6 calls S-08 complete; ${word}: it has no passing run and no person’s approval\n\n${runAll}\nCriteria remaining:\n${refunds}`
+    })
+    expect((await runTiers(folder, ['verify', 'S-08'])).code).toBe(0)
     const runAt = (JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8')) as {slices: Record<string, {verification_run: {timestamp: string}}>}).slices['S-07']!
       .verification_run.timestamp
     expect(await hook(folder, expect)).toEqual({
-      systemMessage: `All automated criteria pass. For a human to check:\n${forPerson.replaceAll(' (for a person at the checkpoint)', '')}`
+      systemMessage: `All automated criteria pass. For a human to check:\n${forPerson.replaceAll(' (for a person at the checkpoint)', '')}\n${refunds.replace(' (for a person at the checkpoint)', '')}`
     })
 
     const file = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(file, contracts.replace('for an 80 mm roll.', 'for an 80 mm or a 58 mm roll.'))
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-07'])
-    const stale = `VERIFICATION STALE — Slice S-07: Receipt Printing\n\nThe latest run (${runAt}) passed, but since then the contracts changed and uncommitted changes differ.`
+    const stale = `VERIFICATION STALE — Slice S-07: Receipt Printing\n\nThe latest run (${runAt}) passed, but since then the contracts changed and uncommitted changes differ (.greenlight/CONTRACTS.md edited).`
     expect(checkpoint).toEqual({code: 1, stdout: `${stale}\n\nRun \`tiers verify S-07\`, then \`tiers checkpoint S-07\` again.\n`, stderr: ''})
-    expect(await hook(folder, expect)).toEqual({
-      decision: 'block',
-      reason: `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${forPerson}`
-    })
-    // Never “not run”, never “none found”.
     const {reason} = await hook(folder, expect)
+    const head = `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nVERIFICATION STALE — Slice S-08: Refunds\n`
+    expect(reason?.slice(0, head.length)).toBe(head)
+    expect(reason).toContain(`\n\n${state}:5 calls S-07 complete; ${word}: its passing run is stale and no person’s approval\n${state}:6 calls S-08 complete; ${word}: its passing run is stale and no person’s approval\n\n`)
+    const tail = `\nCriteria remaining:\n${forPerson}\n${refunds}`
+    expect(reason?.slice(-tail.length)).toBe(tail)
+    // Never “not run”, never “none found”.
     expect(reason).not.toContain('not run')
     expect(reason).not.toContain('none found')
   })

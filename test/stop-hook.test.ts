@@ -109,7 +109,7 @@ const notRunValve = (blocks: number, max: number) =>
     systemMessage: `WARNING: Stop allowed by the safety valve after ${blocks} blocks (limit ${max}).\n${neverVerified}\nCriteria unverified: ${criteria}\nReview this work before accepting it.`
   })
 
-/** Mark slices complete as the project’s own state files do: S-01 in a slice file, the others in STATE.md. */
+/** Call slices complete as the workflow’s own files do: S-01 in a slice file (`status` on its line 3), the others in STATE.md, a line each. */
 async function markComplete(folder: string, ...ids: string[]): Promise<void> {
   const dir = path.join(folder, '.greenlight')
   for (const id of ids) {
@@ -120,6 +120,14 @@ async function markComplete(folder: string, ...ids: string[]): Promise<void> {
       await fs.appendFile(path.join(dir, 'STATE.md'), `- [x] ${id} done\n`)
     }
   }
+}
+
+/** Leave the project its slice S-02 alone (auto, its checks pass): S-01 waits for a person, and S-03’s first check always times out. */
+async function onlyAnswerFormat(folder: string): Promise<void> {
+  const file = path.join(folder, '.greenlight', 'CONTRACTS.md')
+  const text = await fs.readFile(file, 'utf8')
+  await fs.writeFile(file, text.slice(0, text.indexOf('## S-01')) + text.slice(text.indexOf('## S-02')))
+  await fs.rm(path.join(folder, '.greenlight', 'contracts', 'C-03.md'))
 }
 const failures = '  - C-01.2: exit code 1 in <n> s\n  - C-01.3: timed out after 1 s; its process group was killed'
 
@@ -151,14 +159,14 @@ describe.concurrent('tiers stop-hook', () => {
     it('all pass with manual criteria: allows, listing them for review; a stale run then blocks as stale, with its slice’s criteria', async ({expect}) => {
       const folder = await project()
       await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
-      await markComplete(folder, 'S-03')
+      await fs.rm(path.join(folder, '.greenlight', 'contracts', 'C-03.md'))
       await verify(folder, 'S-01', '--timeout', '5')
       await verify(folder, 'S-02')
       expect(await stopHook(folder)).toEqual(answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'}))
       // A source changed after the run: it proves nothing now.
       await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
       // In the words of `tiers checkpoint`, with the criteria that remain and who checks each.
-      const since = 'uncommitted changes differ'
+      const since = 'uncommitted changes differ (src/answer.sh edited)'
       expect(normalize(await stopHook(folder))).toEqual(
         answer({
           decision: 'block',
@@ -208,11 +216,37 @@ describe.concurrent('tiers stop-hook', () => {
     it('all pass: allows with `{}`, and counts again from 0', async ({expect}) => {
       const folder = await project()
       expect(await stopHook(folder)).toEqual(notRun)
-      // The slices the project’s own state calls complete are not in progress.
-      await markComplete(folder, 'S-01', 'S-03')
+      await onlyAnswerFormat(folder)
       await verify(folder, 'S-02')
       expect(await stopHook(folder)).toEqual({code: 0, stdout: '{}\n', stderr: ''})
       expect(await counts(folder)).toEqual({'session-1': 0})
+    })
+  })
+
+  describe('the workflow’s word', () => {
+    it('holds slices STATE.md and a slice file call complete while they have no passing run, naming each place; through the bin', async ({expect}) => {
+      const folder = await project()
+      await markComplete(folder, 'S-01', 'S-03')
+      await verify(folder, 'S-02')
+      const dir = path.join(folder, '.greenlight')
+      const word = 'that is the workflow’s word, not evidence'
+      const claimOfS01 = `${path.join(dir, 'slices', 'S-01.md')}:3 calls S-01 complete; ${word}: it has no passing run and no person’s approval`
+      expect(await runBin(folder, ['stop-hook'], hookInput(folder))).toEqual(
+        answer({
+          decision: 'block',
+          reason: `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Answer Service')}\n\n${missingText('S-03', 'S-03')}\n\n${path.join(dir, 'STATE.md')}:1 calls S-03 complete; ${word}: it has no passing run and no person’s approval\n${claimOfS01}\n\n${runAll}\nCriteria remaining:\n${[...criteriaOf['S-01'], ...criteriaOf['S-03']].join('\n')}`
+        })
+      )
+      // S-03’s check times out: its run fails, whatever STATE.md says (S-02 again after it, which wrote cache.log).
+      await verify(folder, 'S-03')
+      await verify(folder, 'S-02')
+      expect(normalize(await runBin(folder, ['stop-hook'], hookInput(folder)))).toEqual(
+        answer({
+          decision: 'block',
+          reason: `HOLD: Cannot stop - 1 criterion failed verification.\n\nFailed:\n  - C-03.1: timed out after 1 s; its process group was killed\n\nNot verified:\n  - Slice S-01: never verified\n\n${path.join(dir, 'STATE.md')}:1 calls S-03 complete; ${word}: its latest run failed and no person’s approval\n${claimOfS01}\n\nContinue working on failing criteria, then run tiers verify again.`
+        })
+      )
+      expect(await counts(folder)).toEqual({'session-1': 2})
     })
   })
 
@@ -296,17 +330,26 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
   /** `tiers stop-hook` run in `folder`, told the agent works in `cwd`, with CLAUDE_PROJECT_DIR set to `projectDir` (`undefined`: unset). */
   const hookIn = (folder: string, cwd: string, projectDir: string | undefined): Promise<Run> =>
     runBin(folder, ['stop-hook'], hookInput(cwd), {CLAUDE_PROJECT_DIR: projectDir})
-  /** The block naming every slice of the evidence fixture in each of `projects`, each slice and criterion with its folder. */
-  const notRunIn = (...projects: string[]) => {
-    const dirs = projects.map((folder) => path.join(folder, '.greenlight'))
+  /** The block naming every slice of the evidence fixture in one project, each slice and criterion with its folder. */
+  const notRunIn = (folder: string) => {
+    const dir = path.join(folder, '.greenlight')
     const names: Array<[keyof typeof criteriaOf, string]> = [
       ['S-01', 'Answer Service'],
       ['S-02', 'Answer Format'],
       ['S-03', 'S-03']
     ]
-    const slices = dirs.flatMap((dir) => names.map(([id, name]) => missingText(`${id} in ${dir}`, name)))
-    const remaining = dirs.flatMap((dir) => names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`))))
+    const slices = names.map(([id, name]) => missingText(`${id} in ${dir}`, name))
+    const remaining = names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`)))
     return answer({decision: 'block', reason: `HOLD: Cannot stop - verification not run.\n\n${slices.join('\n\n')}\n\n${runAll}\nCriteria remaining:\n${remaining.join('\n')}`})
+  }
+  /** The block naming the slices of two projects: more than three, so grouped, counted, the first five named, and their criteria counted. */
+  const notRunInBoth = (worked: string, named: string) => {
+    const [one, two] = [worked, named].map((folder) => path.join(folder, '.greenlight'))
+    const slices = `S-01 in ${one} (Answer Service), S-02 in ${one} (Answer Format), S-03 in ${one}, S-01 in ${two} (Answer Service), S-02 in ${two} (Answer Format), and 1 more`
+    return answer({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification not run.\n\nNever verified, 6 slices: ${slices}\n\n${runAll}\nCriteria remaining: 16, 2 for a person at the checkpoint, 14 checked by their commands (tiers contracts --slice <slice> lists a slice’s)`
+    })
   }
 
   it('blocks on the project CLAUDE_PROJECT_DIR names when the input’s `cwd` and its own folder are the system’s temp folder', async ({expect}) => {
@@ -331,16 +374,16 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
 
   it('judges both projects when the input’s `cwd` and CLAUDE_PROJECT_DIR name two, and holds while either holds', async ({expect}) => {
     const [worked, named, elsewhere] = await Promise.all([project(), project(), tempFolder()])
-    expect(await hookIn(elsewhere, worked, named)).toEqual(notRunIn(worked, named))
+    expect(await hookIn(elsewhere, worked, named)).toEqual(notRunInBoth(worked, named))
     // One count, in the project where the agent works.
     expect(await counts(worked)).toEqual({'session-1': 1})
     await expect(fs.access(path.join(named, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
     // The project where the agent works passes; the other still holds it.
-    await markComplete(worked, 'S-01', 'S-03')
+    await onlyAnswerFormat(worked)
     await verify(worked, 'S-02')
     const held = await hookIn(elsewhere, worked, named)
     expect(held).toEqual(notRunIn(named))
-    await markComplete(named, 'S-01', 'S-03')
+    await onlyAnswerFormat(named)
     await verify(named, 'S-02')
     expect(await hookIn(elsewhere, worked, named)).toEqual(answer({}))
     expect(await counts(worked)).toEqual({'session-1': 0})

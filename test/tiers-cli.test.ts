@@ -192,12 +192,13 @@ Which option? (1/2/3)
 
 Record the choice: tiers escalate S-01 <1|2|3>`
 
+/** A line of `tiers status`: `run` is where the slice’s latest run stands, as the stop hook judges it. */
 const status = {
-  s01: (rejections: number, decision: string, next: string) =>
-    `S-01 Campaign Cards: verify, ${rejections}/3 rejections, ${decision}, next: ${next}`,
+  s01: (rejections: number, decision: string, next: string, run = 'never verified') =>
+    `S-01 Campaign Cards: verify, ${rejections}/3 rejections, ${decision}, ${run}, next: ${next}`,
   // C-05 of S-02 is verify with neither criteria nor steps: status names it.
-  s02: (decision = 'undecided', next = 'checkpoint', rejections = 0) =>
-    `S-02 Currency Formatting: verify, ${rejections}/3 rejections, ${decision}, next: ${next}; nothing to check in C-05 SpendColumnHeader (verify, no acceptance criteria or steps)`
+  s02: (decision = 'undecided', next = 'verify', rejections = 0, run = 'never verified') =>
+    `S-02 Currency Formatting: verify, ${rejections}/3 rejections, ${decision}, ${run}, next: ${next}; nothing to check in C-05 SpendColumnHeader (verify, no acceptance criteria or steps)`
 }
 
 /** The contracts of S-01 as written in the example: the hand-off carries them verbatim. */
@@ -246,7 +247,7 @@ describe('the full loop on S-01: reject, route, reject, route with detail, rejec
 
   it('starts undecided, with the checkpoint of C-01 then C-03 (C-02 is auto)', async () => {
     const [initial, unverified] = await Promise.all([tiers(folder, 'status'), tiers(folder, 'checkpoint', 'S-01')])
-    expectOk(initial, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
+    expectOk(initial, `${status.s01(0, 'undecided', 'verify')}\n${status.s02()}`)
     // No run recorded: the checkpoint stays closed and never claims the tests pass.
     expect(unverified.code).toBe(1)
     expect(unverified.stdout).toMatch(/^VERIFICATION MISSING — Slice S-01: Campaign Cards\n/)
@@ -260,7 +261,7 @@ describe('the full loop on S-01: reject, route, reject, route with detail, rejec
 
   it('records the first rejection verbatim and offers the three routes', async () => {
     expectOk(await tiers(folder, 'respond', 'S-01', first), rejectionText(first, 1))
-    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'route'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'route', 'run passes'))
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({version: 1, slice: 'S-01', rejectionCount: 1, escalations: [], decision: null})
     expect(state.rejections).toEqual([
@@ -281,7 +282,7 @@ Feedback (verbatim): "${first}"
 
 ${await handoffS01()}`
     )
-    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'checkpoint'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(1, 'undecided', 'checkpoint', 'run passes'))
     const [entry] = (await readState(folder, 'S-01')).rejections
     expect(entry).toMatchObject({classification: 'test_gap', action: 'spawned test writer with feedback', detail: null})
     expect(entry.routedAt).toMatch(isoTime)
@@ -289,7 +290,7 @@ ${await handoffS01()}`
 
   it('records the second rejection and routes it with detail as an implementation gap (route 3 --detail)', async () => {
     expectOk(await tiers(folder, 'respond', 'S-01', second), rejectionText(second, 2))
-    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'route'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'route', 'run passes'))
     const run = await tiers(folder, 'route', 'S-01', '3', '--detail', detail)
     expectOk(
       run,
@@ -303,7 +304,7 @@ Detail (verbatim): "${detail}"
 
 ${await handoffS01()}`
     )
-    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'checkpoint'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(2, 'undecided', 'checkpoint', 'run passes'))
     const state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(2)
     expect(state.rejections[1]).toMatchObject({
@@ -332,7 +333,7 @@ Rejection history:
 
 ${escalationOptionsText}`
     )
-    expectOk(await readStatus(folder, 'S-01'), status.s01(3, 'undecided', 'escalation'))
+    expectOk(await readStatus(folder, 'S-01'), status.s01(3, 'undecided', 'escalation', 'run passes'))
     const state = await readState(folder, 'S-01')
     expect(state.rejectionCount).toBe(3)
     expect(state.rejections[2]).toMatchObject({feedback: third, partial: true, classification: null})
@@ -360,7 +361,7 @@ Recorded. The slice is accepted as auto with the mismatch acknowledged but defer
   - "${second}"
   - "${third}"`
     )
-    expectOk(await readStatus(folder), `${status.s01(3, 'accepted-as-auto <time>', 'done')}\n${status.s02()}`)
+    expectOk(await readStatus(folder), `${status.s01(3, 'accepted-as-auto <time>', 'done', 'run passes')}\n${status.s02()}`)
     const state = await readState(folder, 'S-01')
     expect(state.escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3, ...provenance}])
     expect(state.decision).toEqual({
@@ -400,7 +401,7 @@ describe('approval and staleness on S-02', () => {
     })
     const after = await tiers(folder, 'status')
     expect(after.code).toBe(0)
-    expect(normalize(after.stdout)).toBe(`${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time>', 'done')}\n`)
+    expect(normalize(after.stdout)).toBe(`${status.s01(0, 'undecided', 'checkpoint', 'run passes')}\n${status.s02('approved <time>', 'done', 0, 'run passes')}\n`)
   })
 
   it.concurrent('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async ({expect}) => {
@@ -411,17 +412,17 @@ describe('approval and staleness on S-02', () => {
 
     // CRLF is the same contract.
     await fs.writeFile(contract, original.replace(/\n/g, '\r\n'))
-    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('approved <time>', 'done'))
+    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('approved <time>', 'verify', 0, 'run stale'))
 
     // A criterion added: the contracts changed, and nothing a person approved was lowered.
     await fs.writeFile(contract, original.replace('  - Amounts in the file use the account currency\n', '  - Amounts in the file use the account currency\n  - Amounts have two decimals\n'))
-    expectOk(await tiers(folder, 'status'), `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02('approved <time> (stale: contracts changed since)', 'checkpoint')}`)
+    expectOk(await tiers(folder, 'status'), `${status.s01(0, 'undecided', 'verify', 'run stale')}\n${status.s02('approved <time> (stale: contracts changed since)', 'verify', 0, 'run stale')}`)
     const data = json(await tiers(folder, 'status', 'S-02', '--json'))
-    expect(data.slices).toEqual([expect.objectContaining({slice: 'S-02', stale: true, next: 'checkpoint', decision: expect.objectContaining({status: 'approved'})})])
+    expect(data.slices).toEqual([expect.objectContaining({slice: 'S-02', stale: true, next: 'verify', progress: 'stale', inProgress: true, decision: expect.objectContaining({status: 'approved'})})])
 
     // A rejection after a stale approval clears the decision.
     expect((await tiers(folder, 'respond', 'S-02', 'The export has no header row')).code).toBe(0)
-    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('undecided', 'route', 1))
+    expectOk(await tiers(folder, 'status', 'S-02'), status.s02('undecided', 'route', 1, 'run stale'))
   })
 })
 
@@ -439,7 +440,7 @@ describe('escalation choices and refusals', () => {
     expect(state.rejections).toHaveLength(3)
     expect(state.escalations).toEqual([{choice: '1', decision: 'rescope', at: expect.stringMatching(isoTime), rejectionCount: 3, ...provenance}])
     expect(state.decision).toBeNull()
-    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(0, 'undecided', 'checkpoint') + '\n')
+    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(0, 'undecided', 'verify') + '\n')
     // The rejections before the restart are not routed any more…
     expectError(
       await tiers(folder, 'route', 'S-01', '1'),
@@ -467,7 +468,7 @@ describe('escalation choices and refusals', () => {
     const routed = await tiers(folder, 'route', 'S-01', '3', '--detail', 'Step 1: open /campaigns. Step 2: count three columns.')
     expect(routed.code).toBe(0)
     expect(routed.stdout).toContain('Feedback (verbatim): "rejection 3"\nDetail (verbatim): "Step 1: open /campaigns. Step 2: count three columns."\n')
-    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(3, 'undecided', 'checkpoint') + '\n')
+    expect(normalize((await tiers(folder, 'status', 'S-01')).stdout)).toBe(status.s01(3, 'undecided', 'verify') + '\n')
 
     const again = await tiers(folder, 'respond', 'S-01', 'still two columns')
     expect(again.code).toBe(0)
@@ -533,7 +534,7 @@ describe('refusals around the escalation choice', () => {
     })
     expect(failed.stderr).toBe('')
     expect(await fs.readFile(stateFile)).toEqual(before)
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation'))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation', 'run passes'))
 
     // An approval is still taken: the user may be satisfied after all (with a fresh passing run, as any approval).
     expectOk(
@@ -543,7 +544,7 @@ describe('refusals around the escalation choice', () => {
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({rejectionCount: 3, escalations: [], decision: {status: 'approved', mismatch: []}})
     expect(state.rejections).toHaveLength(3)
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time>', 'done'))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time>', 'done', 'run passes'))
 
     // Decided: no escalation until a new rejection.
     const approved = await fs.readFile(stateFile)
@@ -591,7 +592,7 @@ describe('refusals around the escalation choice', () => {
     const original = await fs.readFile(contracts, 'utf8')
     // A step added: the contracts changed, and nothing a person approved was lowered.
     await fs.writeFile(contracts, original.replace('and count the columns\n', 'and count the columns\n3. Refresh the page and count them again\n'))
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time> (stale: contracts changed since)', 'checkpoint'))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'approved <time> (stale: contracts changed since)', 'verify', 'run stale'))
     expectError(
       await tiers(folder, 'escalate', 'S-01', '1'),
       1,
@@ -601,7 +602,7 @@ describe('refusals around the escalation choice', () => {
     const rejected = await tiers(folder, 'respond', 'S-01', 'the grid is 4 columns now')
     expect(rejected.code).toBe(0)
     expect(rejected.stdout).toMatch(/\n\nESCALATION: Campaign Cards\n\nThis slice has been rejected 4 times\./)
-    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(4, 'undecided', 'escalation'))
+    expectOk(await tiers(folder, 'status', 'S-01'), status.s01(4, 'undecided', 'escalation', 'run stale'))
   })
 
   it.concurrent('routes a contract gap (route 2) to the user with nothing held back', async ({expect}) => {
@@ -712,13 +713,14 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
       ],
       broken: [],
       problems: [],
       lostHistory: [],
       orphans: [],
+      unreadRuns: null,
       warnings: []
     })
 
@@ -802,7 +804,7 @@ describe('concurrency', () => {
     // No lock or temporary file is left behind.
     const left = await fs.readdir(file(folder, 'tiers'))
     expect(left.filter((name) => name.startsWith('S-01'))).toEqual(['S-01.json'])
-    expectOk(await tiers(folder, 'status', 'S-01'), `S-01 Campaign Cards: verify, ${count}/100 rejections, undecided, next: route`)
+    expectOk(await tiers(folder, 'status', 'S-01'), `S-01 Campaign Cards: verify, ${count}/100 rejections, undecided, never verified, next: route`)
   })
 })
 
@@ -845,7 +847,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     // `status` of every slice still reports the others, and says what is broken.
     expect(all.code).toBe(0)
     expect(all.stdout).toBe(
-      `${status.s01(0, 'undecided', 'checkpoint')}\nS-02 Currency Formatting: GRAPH.json lists C-09, which no contract file defines\nproblem: .greenlight/GRAPH.json:19: Unexpected "C-09" in the contracts of slice S-02, expected the id or name of a contract in CONTRACTS.md or contracts/\n`
+      `${status.s01(0, 'undecided', 'verify')}\nS-02 Currency Formatting: GRAPH.json lists C-09, which no contract file defines\nproblem: .greenlight/GRAPH.json:19: Unexpected "C-09" in the contracts of slice S-02, expected the id or name of a contract in CONTRACTS.md or contracts/\n`
     )
   })
 
@@ -968,7 +970,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     ])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toBe('Slice S-03: Plumbing is auto: every contract is auto, so no checkpoint is needed.\n')
-    expect(state.stdout).toBe('S-03 Plumbing: auto, 0/3 rejections, undecided, next: nothing\n')
+    expect(state.stdout).toBe('S-03 Plumbing: auto, 0/3 rejections, undecided, never verified, next: verify\n')
     expect(JSON.parse(data.stdout)).toEqual({slice: 'S-03', name: 'Plumbing', tier: 'auto', retired: null, checkpoint: null, warnings: []})
   })
 })
@@ -984,7 +986,7 @@ describe('without GRAPH.json', () => {
       tiers(folder, 'checkpoint', 'S-02'),
       tiers(folder, 'report', 'S-02', '--json')
     ])
-    expectOk(all, `${status.s01(0, 'undecided', 'checkpoint')}\n${status.s02()}`)
+    expectOk(all, `${status.s01(0, 'undecided', 'checkpoint', 'run passes')}\n${status.s02('undecided', 'checkpoint', 0, 'run passes')}`)
     expectOk(checkpoint1, checkpointS01)
     // contracts/C-06.md (YAML front matter, `slice: S-02`) joins S-02; C-05 has nothing to check, and the checkpoint says so.
     expect({code: checkpoint2.code, stderr: checkpoint2.stderr}).toEqual({

@@ -53,9 +53,12 @@ describe('tiers on an OpenSpec project', () => {
     expect(held.reason).toContain(`${tasks}:4: 1.2 Send a reminder two days before the due date (open task of slice add-due-reminders)`)
     expect(held.reason).toContain('(open task of slice add-due-reminders)')
 
-    // Every task done: the change is ready for its run and checkpoint.
+    // Every task done: the change is ready for its run and checkpoint. A checked task closes that task, never the slice’s run.
     await fs.writeFile(tasks, (await fs.readFile(tasks, 'utf8')).replaceAll('- [ ]', '- [x]'))
-    expect((await stopHook(project)).reason).toContain('\nVERIFICATION MISSING — Slice tidy-shelf-labels: ')
+    const ticked = (await stopHook(project)).reason
+    expect(ticked).toContain('\nVERIFICATION MISSING — Slice tidy-shelf-labels: ')
+    expect(ticked).toContain('\nVERIFICATION MISSING — Slice add-due-reminders: ')
+    expect(ticked).not.toContain('open task')
     expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
     const checkpoint = await runTiers(project, ['checkpoint', 'add-due-reminders'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})

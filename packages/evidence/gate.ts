@@ -7,6 +7,8 @@ export {checkApprovable, openTaskLines, projectProblems, sliceFreshness} from '.
 export {readVerificationStatus} from './lib/status.js'
 export type {Freshness, VerificationStatus} from './lib/status.js'
 export {answerStopHook} from './lib/project-stop.js'
+export {judgeProgress} from './lib/progress.js'
+export type {SliceProgress} from './lib/progress.js'
 export type {StopHookRequest} from './lib/project-stop.js'
 export {judgeHistory, sliceHistoryHolds} from './lib/history.js'
 export type {HistoryHold, HistoryJudgement} from './lib/history.js'

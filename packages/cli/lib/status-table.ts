@@ -18,8 +18,10 @@ export interface StatusRow {
   rejections: string
   /** ISO time of the latest thing recorded for the slice (a run, a reply, a route, a decision), `null` when none. */
   lastActivity: string | null
-  /** What it waits for: `checkpoint`, `route`, `escalation`, `done`, `nothing`. */
+  /** What it waits for: `verify`, `checkpoint`, `route`, `escalation`, `done`, `nothing`. */
   next: string
+  /** In progress by the judgement the stop hook holds on (`null`: it could not be judged). */
+  inProgress: boolean | null
   /** What else a person should know (open tasks, nothing to check), shown under the table, grouped by title. */
   notes: StatusNote[]
 }
@@ -79,7 +81,7 @@ function renderNotes(rows: readonly StatusRow[], width: number, sliceWidth: numb
   return [...byTitle].flatMap(([title, lines]) => ['', `${title}:`, ...lines])
 }
 
-/** `46 slices: 22 verify, 24 auto; 3 approved, 43 undecided`. */
+/** `46 slices: 22 verify, 24 auto; 3 approved, 43 undecided; 44 in progress`. */
 export function totals(rows: readonly StatusRow[]): string {
   const count = (key: 'tier' | 'state') => {
     const counts = new Map<string, number>()
@@ -87,7 +89,8 @@ export function totals(rows: readonly StatusRow[]): string {
     return [...counts].map(([value, n]) => `${n} ${value}`).join(', ')
   }
   if (rows.length === 0) return '0 slices'
-  return `${rows.length} slice${rows.length === 1 ? '' : 's'}: ${count('tier')}; ${count('state')}`
+  const inProgress = rows.filter((row) => row.inProgress === true).length
+  return `${rows.length} slice${rows.length === 1 ? '' : 's'}: ${count('tier')}; ${count('state')}; ${inProgress} in progress`
 }
 
 /** `just now`, `5 min ago`, `3 h ago`, `2 d ago`, then the date (`2026-01-31`) past 30 days. */

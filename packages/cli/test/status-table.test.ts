@@ -19,13 +19,14 @@ const row = (overrides: Partial<StatusRow>): StatusRow => ({
   rejections: '0/3',
   lastActivity: null,
   next: 'checkpoint',
+  inProgress: true,
   notes: [],
   ...overrides
 })
 
 const rows: StatusRow[] = [
   row({lastActivity: '2026-03-10T09:00:00.000Z'}),
-  row({slice: 'S-02', name: 'Export the garden log as a spreadsheet for the allotment committee', tier: 'auto', next: 'nothing'}),
+  row({slice: 'S-02', name: 'Export the garden log as a spreadsheet for the allotment committee', tier: 'auto', next: 'done', inProgress: false}),
   row({
     slice: 'S-10',
     name: 'Reset',
@@ -42,20 +43,20 @@ describe('renderStatusTable', () => {
       [
         'SLICE  NAME        TIER    STATE             REJECTED  LAST ACTIVITY  NEXT',
         'S-01   Sign in     verify  undecided         0/3       3 h ago        checkpoint',
-        'S-02   Export th…  auto    undecided         0/3       –              nothing',
+        'S-02   Export th…  auto    undecided         0/3       –              done',
         'S-10   Reset       verify  approved (stale)  1/3       2 d ago        checkpoint',
         '',
         'Nothing to check (verify, no acceptance criteria or steps):',
         '  S-10   C-04 Mail, C-05 Link',
         '',
-        '3 slices: 2 verify, 1 auto; 2 undecided, 1 approved (stale)'
+        '3 slices: 2 verify, 1 auto; 2 undecided, 1 approved (stale); 2 in progress'
       ].join('\n')
     )
   })
 
   it('gives the name the room a wide terminal has, and no more than it needs', () => {
     const wide = renderStatusTable(rows, {width: 200, now}).split('\n')
-    expect(wide[2]).toBe('S-02   Export the garden log as a spreadsheet for the allotment committee  auto    undecided         0/3       –              nothing')
+    expect(wide[2]).toBe('S-02   Export the garden log as a spreadsheet for the allotment committee  auto    undecided         0/3       –              done')
     expect(wide[1]).toBe('S-01   Sign in                                                             verify  undecided         0/3       3 h ago        checkpoint')
   })
 
@@ -98,7 +99,9 @@ describe('relativeTime', () => {
 describe('totals and widths', () => {
   it('counts no slices, one slice and many', () => {
     expect(totals([])).toBe('0 slices')
-    expect(totals([row({})])).toBe('1 slice: 1 verify; 1 undecided')
+    expect(totals([row({})])).toBe('1 slice: 1 verify; 1 undecided; 1 in progress')
+    // A slice that could not be judged is not counted in progress.
+    expect(totals([row({}), row({slice: 'S-02', inProgress: false}), row({slice: 'S-03', inProgress: null})])).toBe('3 slices: 3 verify; 3 undecided; 1 in progress')
   })
 
   it('counts wide characters as two columns when cutting', () => {

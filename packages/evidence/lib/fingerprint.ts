@@ -411,6 +411,41 @@ export function compareFingerprints(before: SourceFingerprint, after: SourceFing
   return changes
 }
 
+/** At most this many files are kept of what a run’s sources held beyond HEAD (`fileDigests`): more, and a stale run names none. */
+export const maxKeptFiles = 1000
+
+/**
+ * What a fingerprint hashes (`files`), kept short for the status file: each
+ * file by its kind (`changed`, `untracked`, `skipped`, `submodule`,
+ * `repository`) and 16 hex digits of its entry, so a later judgement can
+ * name what changed since; `null` past `maxKeptFiles` files.
+ */
+export function fileDigests(files: ReadonlyMap<string, string>): Record<string, string> | null {
+  if (files.size > maxKeptFiles) return null
+  const kept = Object.create(null) as Record<string, string>
+  for (const [file, entry] of files) kept[file] = `${entry.slice(0, entry.indexOf('\0'))}:${createHash('sha256').update(entry).digest('hex').slice(0, 16)}`
+  return kept
+}
+
+/**
+ * The files that differ between two `fileDigests` of the same HEAD, each as
+ * `<path> edited`, `<path> added` (a file git does not track, or a
+ * repository inside, that appeared) or `<path> removed` (one that is gone),
+ * in path order.
+ */
+export function changedFiles(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  const loose = (entry: string | undefined) => entry !== undefined && /^(?:untracked|repository):/.test(entry)
+  const changed: string[] = []
+  for (const file of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+    const was = Object.hasOwn(before, file) ? before[file] : undefined
+    const is = Object.hasOwn(after, file) ? after[file] : undefined
+    if (was === is) continue
+    // A tracked file back as HEAD has it was edited; a file git does not track came or went.
+    changed.push(`${file} ${was === undefined && loose(is) ? 'added' : is === undefined && loose(was) ? 'removed' : 'edited'}`)
+  }
+  return changed
+}
+
 /** Of `known`, the files that are no longer there as files git does not track (`fingerprint` is after the run). */
 export function goneOutputs(known: Iterable<string>, fingerprint: SourceFingerprint): string[] {
   return [...known].filter((file) => {

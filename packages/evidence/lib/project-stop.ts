@@ -1,19 +1,15 @@
 import {realpath, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {FileReadError, readSliceState} from '@verification-tiers/runtime'
-import type {SliceState} from '@verification-tiers/runtime'
-import {firstLine, heldGateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
-import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
-import type {SourceFingerprint} from './fingerprint.js'
+import {FileReadError} from '@verification-tiers/runtime'
+import {firstLine, loadProject, ProjectError, UserError} from '@verification-tiers/project'
+import type {Project} from '@verification-tiers/project'
 import {findProjectFolders} from './find-project.js'
-import {judgeHistory} from './history.js'
-import {completedByProject} from './project-state.js'
-import {openTaskLines, projectProblems} from './slice-evidence.js'
-import {judgeFreshness, readVerificationStatus, statusPath} from './status.js'
-import type {VerificationRun, VerificationStatus} from './status.js'
+import {judgeProgress} from './progress.js'
+import {workflowClaims} from './project-state.js'
+import type {WorkflowClaim} from './project-state.js'
+import {openTaskLines} from './slice-evidence.js'
 import {decideStop, readStopBlocks, recordStopDecision, stopHookOutput} from './stop-hook.js'
-import type {RemainingCriterion, SliceJudgement, StopDecision} from './stop-hook.js'
-import {projectFingerprint} from './project-fingerprint.js'
+import type {SliceJudgement, StopDecision} from './stop-hook.js'
 
 /** What the stop hook is asked. */
 export interface StopHookRequest {
@@ -135,12 +131,13 @@ async function projectFoldersFrom(from: readonly string[]): Promise<string[]> {
  * the other’s.
  */
 async function judgeProjects(projects: readonly Project[], unread: readonly string[]): Promise<Awaited<ReturnType<typeof judgeSlices>>> {
-  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], broken: null, notes: [], changed: []}
+  const judged: Awaited<ReturnType<typeof judgeSlices>> = {slices: [], problems: [...unread], openTasks: [], claims: [], broken: null, notes: [], changed: []}
   for (const project of projects) {
     const one = await judgeSlices(project)
     for (const slice of one.slices) judged.slices.push(projects.length > 1 ? inFolder(slice, project.dir) : slice)
     for (const line of one.problems) judged.problems.push(line)
     for (const line of one.openTasks) judged.openTasks.push(line)
+    for (const line of one.claims) judged.claims.push(line)
     for (const line of one.notes) judged.notes.push(line)
     for (const line of one.changed) judged.changed.push(line)
     judged.broken ??= one.broken
@@ -163,96 +160,34 @@ function inFolder(slice: SliceJudgement, dir: string): SliceJudgement {
 }
 
 /**
- * Judge every slice in progress. A slice is done, and not judged, when its
- * checkpoint was approved (or accepted) for its contracts as they are, with
- * nothing since lowering what a person approved, and its latest run is
- * still fresh, or when it was never verified nor decided and the project’s
- * own state files call it complete (`completedByProject`). Every other
- * slice is in progress: never verified, stale, failed or passed.
- * What cannot be read or matched (the project’s problems, a slice listing a
- * contract no file defines, a slice’s state file, a state file that lost
- * committed history: see `judgeHistory`) is a problem line; a broken status
- * file counts as no run, and says so. State files no slice has are `notes`,
- * named without holding anything. Each change that lowered what a person
- * approved is a `changed` line (old → new, and where).
+ * Judge every slice in progress (`judgeProgress`), leaving out those done.
+ * What the workflow’s own files say (`STATE.md`, `slices/*.md`:
+ * `workflowClaims`) never makes a slice done: each place that calls a
+ * slice complete while it is never verified, stale or failing is a line of
+ * `claims`, saying what the slice lacks. `openTasks` are the open tasks of
+ * the slices in progress; `notes` and `changed` are `judgeProgress`’s.
  */
-export async function judgeSlices(project: Project): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; broken: string | null; notes: string[]; changed: string[]}> {
-  const history = await judgeHistory(project)
-  const problems = [...projectProblems(project), ...history.holds.map((hold) => hold.line)]
-  let status: VerificationStatus | null = null
-  let broken: string | null = null
-  try {
-    status = await readVerificationStatus(project.dir)
-    for (const slice of project.slices) {
-      const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
-      if (run) checkRun(statusPath(project.dir), slice.id, run)
-    }
-  } catch (error) {
-    // A broken status file proves nothing: treat it as no run, and say so.
-    if (!(error instanceof FileReadError)) throw error
-    status = null
-    broken = firstLine(error)
-  }
-  let fingerprint: SourceFingerprint | null = null
-  let completed: Set<string> | null = null
-  const slices: SliceJudgement[] = []
-  const changed: string[] = []
-  for (const slice of project.slices) {
-    if (slice.missing.length > 0) {
-      problems.push(`${path.join(project.dir, project.slicesFrom)}: slice ${slice.id} lists ${slice.missing.join(', ')}, which no contract file defines`)
-      continue
-    }
-    let state: SliceState
-    try {
-      state = await readSliceState(project.dir, slice.id)
-    } catch (error) {
-      if (!(error instanceof FileReadError)) throw error
-      problems.push(firstLine(error))
-      continue
-    }
-    const {decision} = state
-    const {context, weakenings} = heldGateContext(project, slice, state)
-    for (const weakening of weakenings) changed.push(weakening.line)
-    const run = status && Object.hasOwn(status.slices, slice.id) ? status.slices[slice.id] : undefined
-    // A lower bar than a person approved is not done until they approve it as it is.
-    const decided = decision !== null && decision.contractsHash === context.contractsHash && weakenings.length === 0
-    if (!run) {
-      completed ??= await completedByProject(project.dir)
-      if (decision === null && completed.has(slice.id)) continue
-      slices.push({id: slice.id, name: slice.name, state: 'not-run', remaining: sliceCriteria(slice, context)})
-      continue
-    }
-    fingerprint ??= await projectFingerprint(project)
-    const freshness = judgeFreshness(run, {...fingerprint, contractsHash: context.contractsHash})
-    if (freshness.state === 'fresh') {
-      if (decided) continue
-      const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
-      slices.push({id: slice.id, name: slice.name, state: 'passed', manual})
-    } else if (freshness.state === 'stale') {
-      slices.push({id: slice.id, name: slice.name, state: 'stale', run: freshness.run.verification_run.timestamp, changed: freshness.changed, remaining: sliceCriteria(slice, context)})
-    } else if (freshness.state === 'failed') {
-      slices.push({id: slice.id, name: slice.name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))})
-    }
-  }
+export async function judgeSlices(
+  project: Project
+): Promise<{slices: SliceJudgement[]; problems: string[]; openTasks: string[]; claims: string[]; broken: string | null; notes: string[]; changed: string[]}> {
+  const {slices: progress, problems, broken, notes, changed} = await judgeProgress(project)
+  const slices = progress.flatMap(({judgement}) => (judgement.state === 'done' ? [] : [judgement]))
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
   const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
-  return {slices, problems, openTasks, broken, notes: history.orphans, changed}
+  // What each slice lacks that has no passing run: that run, and for a verify slice not decided a person’s approval.
+  const lacks = new Map<string, string>()
+  const missing = {'not-run': 'it has no passing run', stale: 'its passing run is stale', failed: 'its latest run failed'} as const
+  for (const {judgement, unanswered} of progress) {
+    if (judgement.state in missing) lacks.set(judgement.id, `${missing[judgement.state as keyof typeof missing]}${unanswered ? ' and no person’s approval' : ''}`)
+  }
+  const claims = lacks.size === 0 ? [] : (await workflowClaims(project.dir)).flatMap((claim) => claimLines(claim, lacks.get(claim.slice)))
+  return {slices, problems, openTasks, claims, broken, notes, changed}
 }
 
-/**
- * The criteria `tiers verify` checks for a slice, as it names them: each with
- * a command, and each of a verify contract without one, which a person
- * confirms at the checkpoint (`forPerson`).
- */
-function sliceCriteria(slice: ProjectSlice, context: HeldContext['context']): RemainingCriterion[] {
-  return slice.contracts.flatMap(({contract}, position) =>
-    contract.criteria.flatMap((criterion, index): RemainingCriterion[] => {
-      const id = `${contract.id ?? contract.name}.${index + 1}`
-      if (criterion.check?.command) return [{id, text: criterion.text, forPerson: false}]
-      return context.slice.contracts[position]?.tierInSlice === 'verify' ? [{id, text: criterion.text, forPerson: true}] : []
-    })
-  )
+/** What a claim of the workflow’s says of a slice in progress, and what the slice lacks; nothing for a slice that has a passing run. */
+function claimLines(claim: WorkflowClaim, lacks: string | undefined): string[] {
+  return lacks === undefined ? [] : [`${claim.file}:${claim.line} calls ${claim.slice} complete; that is the workflow’s word, not evidence: ${lacks}`]
 }
 
 /** A file and what is wrong with it, or an error the hook did not expect, in one line. */
@@ -260,19 +195,4 @@ function describeProblem(error: unknown): string {
   if (error instanceof ProjectError || error instanceof FileReadError || error instanceof UserError) return firstLine(error)
   const name = error instanceof Error ? error.name : 'error'
   return `Unexpected ${name} in tiers stop-hook (${firstLine(error)}), expected none: please report it`
-}
-
-/** What the stop hook reads of a run, which the status file’s reader does not check. */
-function checkRun(file: string, id: string, run: VerificationRun): void {
-  const seen = run.verification_run as Partial<VerificationRun['verification_run']> | null | undefined
-  const nullableText = (value: unknown) => value === null || typeof value === 'string'
-  if (typeof seen !== 'object' || seen === null || typeof seen.contracts_hash !== 'string' || !nullableText(seen.git_head) || !nullableText(seen.worktree)) {
-    throw new FileReadError(file, `Unexpected run for \`${id}\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\``)
-  }
-  for (const [index, result] of run.results.entries()) {
-    const value = result as Partial<typeof result> | null
-    if (typeof value !== 'object' || value === null || typeof value.criterion_id !== 'string' || typeof value.status !== 'string') {
-      throw new FileReadError(file, `Unexpected result ${index + 1} of \`${id}\`, expected \`criterion_id\` and \`status\``)
-    }
-  }
 }

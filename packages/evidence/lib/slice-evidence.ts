@@ -2,9 +2,8 @@ import {formatProblem, UserError} from '@verification-tiers/project'
 import type {Project, ProjectSlice} from '@verification-tiers/project'
 import type {GateContext} from '@verification-tiers/runtime'
 import {sliceHistoryHolds} from './history.js'
-import {judgeFreshness, readVerificationStatus} from './status.js'
+import {digested, heldThen, judgeFreshness, readVerificationStatus} from './status.js'
 import type {Freshness} from './status.js'
-import {projectFingerprint} from './project-fingerprint.js'
 
 /**
  * What the gate could not read, match or prove in the project, one line each
@@ -36,10 +35,9 @@ function openTasksOf(project: Project, id: string): string[] {
  * never on a claim.
  */
 export async function sliceFreshness(project: Project, context: GateContext): Promise<Freshness> {
-  return judgeFreshness((await readVerificationStatus(project.dir))?.slices[context.slice.id], {
-    ...(await projectFingerprint(project)),
-    contractsHash: context.contractsHash
-  })
+  const status = await readVerificationStatus(project.dir)
+  const run = status?.slices[context.slice.id]
+  return judgeFreshness(run, {...(await digested(project)), contractsHash: context.contractsHash}, run && heldThen(status, run))
 }
 
 /**

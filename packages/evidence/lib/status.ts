@@ -2,7 +2,11 @@ import path from 'node:path'
 import type {CheckStatus, FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {FileReadError, parseJsonText, readJsonFile, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
+import type {Project} from '@verification-tiers/project'
+import {changedFiles, fileDigests} from './fingerprint.js'
 import type {SourceFingerprint} from './fingerprint.js'
+import {some} from './listing.js'
+import {projectFingerprint} from './project-fingerprint.js'
 
 /** One check of a run, as the status file keeps it. */
 export interface CheckResult {
@@ -56,6 +60,13 @@ export interface VerificationStatus {
    * one while its checks run as theirs, not as an edit. Absent when none.
    */
   check_outputs?: string[]
+  /**
+   * What the sources held beyond git’s HEAD when runs were recorded, by the
+   * runs’ `worktree` hash: each file’s kind and digest (`fileDigests`), so a
+   * run gone stale names the files changed since. Only hashes a run still
+   * has are kept; absent when none.
+   */
+  sources?: Record<string, Record<string, string>>
 }
 
 /** Path of the status file in a project folder. */
@@ -75,13 +86,20 @@ const statusKind: JsonFileKind<VerificationStatus> = {
     if (outputs !== undefined && !(Array.isArray(outputs) && outputs.every((file) => typeof file === 'string'))) {
       throw new FileReadError(file, 'Unexpected `check_outputs`, expected a list of paths')
     }
+    const sources = status.sources
+    const digests = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string')
+    if (sources !== undefined && !(typeof sources === 'object' && sources !== null && !Array.isArray(sources) && Object.values(sources).every(digests))) {
+      throw new FileReadError(file, 'Unexpected `sources`, expected the files of each worktree hash, each with its digest')
+    }
     for (const [slice, run] of Object.entries(status.slices)) {
       if (!Array.isArray((run as Partial<VerificationRun>)?.results) || typeof (run as Partial<VerificationRun>).all_automated_pass !== 'boolean') {
         throw new FileReadError(file, `Unexpected run for \`${slice}\`, expected \`results\` and \`all_automated_pass\``)
       }
     }
     // `JSON.parse` makes `__proto__` an own key; copied onto a null prototype it stays one.
-    return {...status, slices: Object.assign(Object.create(null) as Record<string, VerificationRun>, status.slices)} as VerificationStatus
+    const bare = <Value>(record: Record<string, Value>) => Object.assign(Object.create(null) as Record<string, Value>, record)
+    const kept = sources === undefined ? {} : {sources: bare(Object.fromEntries(Object.entries(sources).map(([hash, files]) => [hash, bare(files)])))}
+    return {...status, slices: bare(status.slices as Record<string, VerificationRun>), ...kept} as VerificationStatus
   }
 }
 
@@ -111,14 +129,30 @@ export interface CheckOutputs {
   drop: readonly string[]
 }
 
-/** Record runs as the latest of their slices, and what they learnt of the checks’ outputs, under a lock, atomically. */
-export async function recordRuns(dir: string, runs: readonly VerificationRun[], outputs: CheckOutputs = {add: [], drop: []}): Promise<void> {
+/**
+ * Record runs as the latest of their slices, what they learnt of the checks’
+ * outputs, and what their sources held beyond HEAD (`digests`, by their
+ * `worktree` hash: `fileDigests`; `null` when not kept), under a lock,
+ * atomically. What no run refers to any more is dropped.
+ */
+export async function recordRuns(
+  dir: string,
+  runs: readonly VerificationRun[],
+  outputs: CheckOutputs = {add: [], drop: []},
+  digests: Readonly<Record<string, string>> | null = null
+): Promise<void> {
   await updateJsonFile(statusPath(dir), statusKind, (status) => {
     for (const run of runs) status.slices[run.verification_run.slice] = run
     const drop = new Set(outputs.drop)
     const kept = [...new Set([...(status.check_outputs ?? []), ...outputs.add])].filter((file) => !drop.has(file)).sort()
     if (kept.length > 0) status.check_outputs = kept
     else delete status.check_outputs
+    const sources = status.sources ?? (Object.create(null) as NonNullable<VerificationStatus['sources']>)
+    for (const run of runs) if (digests !== null && run.verification_run.worktree !== null) sources[run.verification_run.worktree] = {...digests}
+    const used = new Set(Object.values(status.slices).map((run) => run.verification_run.worktree))
+    for (const hash of Object.keys(sources)) if (!used.has(hash)) delete sources[hash]
+    if (Object.keys(sources).length > 0) status.sources = sources
+    else delete status.sources
   })
 }
 
@@ -135,8 +169,17 @@ export type Freshness =
   | {state: 'failed'; run: VerificationRun; failures: CheckResult[]}
   | {state: 'stale'; run: VerificationRun; changed: string[]}
 
-/** Judge the latest run of a slice against what the sources and contracts are now. */
-export function judgeFreshness(run: VerificationRun | undefined, now: Pick<SourceFingerprint, 'gitHead' | 'worktree'> & {unproven?: string | null; contractsHash: string}): Freshness {
+/**
+ * Judge the latest run of a slice against what the sources and contracts are
+ * now. Given what the sources held beyond HEAD when it ran (`heldThen`, the
+ * status file’s `sources` of the run’s `worktree`) and now (`now.digests`),
+ * both `fileDigests`, uncommitted changes that differ name the files.
+ */
+export function judgeFreshness(
+  run: VerificationRun | undefined,
+  now: Pick<SourceFingerprint, 'gitHead' | 'worktree'> & {unproven?: string | null; contractsHash: string; digests?: Readonly<Record<string, string>> | null},
+  heldThen?: Readonly<Record<string, string>>
+): Freshness {
   if (!run) return {state: 'missing'}
   const failures = run.results.filter((result) => result.status === 'fail' || result.status === 'timeout')
   if (!run.all_automated_pass || failures.length > 0) return {state: 'failed', run, failures}
@@ -149,8 +192,27 @@ export function judgeFreshness(run: VerificationRun | undefined, now: Pick<Sourc
   if (changed.length > 0) return {state: 'stale', run, changed}
   if (seen.contracts_hash !== now.contractsHash) changed.push('the contracts changed')
   if (seen.git_head !== now.gitHead) changed.push(`git HEAD moved (${short(seen.git_head)} → ${short(now.gitHead)})`)
-  else if (seen.worktree !== now.worktree) changed.push('uncommitted changes differ')
+  else if (seen.worktree !== now.worktree) changed.push(`uncommitted changes differ${namedFiles(heldThen, now.digests)}`)
   return changed.length > 0 ? {state: 'stale', run, changed} : {state: 'fresh', run}
+}
+
+/** What the sources held beyond HEAD when `run` ran, as the status file keeps it (`sources`); `undefined` when not kept. */
+export function heldThen(status: VerificationStatus | null, run: VerificationRun): Readonly<Record<string, string>> | undefined {
+  const hash = run.verification_run.worktree
+  return hash !== null && status?.sources && Object.hasOwn(status.sources, hash) ? status.sources[hash] : undefined
+}
+
+/** The sources of a project as they are now, with their `fileDigests` to name what changed since a run. */
+export async function digested(project: Project): Promise<SourceFingerprint & {digests: Record<string, string> | null}> {
+  const fingerprint = await projectFingerprint(project)
+  return {...fingerprint, digests: fingerprint.unproven ? null : fileDigests(fingerprint.files)}
+}
+
+/** The files changed between two `fileDigests`, as ` (src/a.ts edited, …)`; nothing when either is unknown or none differs. */
+function namedFiles(then: Readonly<Record<string, string>> | undefined, now: Readonly<Record<string, string>> | null | undefined): string {
+  if (!then || !now) return ''
+  const files = changedFiles(then, now)
+  return files.length === 0 ? '' : ` (${some(files)})`
 }
 
 function short(head: string | null): string {

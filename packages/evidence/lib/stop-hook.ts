@@ -1,7 +1,8 @@
 import path from 'node:path'
-import {defaultMaxStopBlocks} from '@verification-tiers/protocol'
+import {defaultMaxStopBlocks, templateHelpers} from '@verification-tiers/protocol'
 import {approvedSince, FileReadError, parseJsonText, readJsonFile, renderPartial, stateFolder, updateJsonFile} from '@verification-tiers/runtime'
 import type {JsonFileKind} from '@verification-tiers/runtime'
+import {some} from './listing.js'
 
 /** A criterion the agent still has to verify, for the “not run” message. */
 export interface RemainingCriterion {
@@ -64,6 +65,8 @@ export function decideStop(input: {
   problems?: readonly string[]
   /** The open tasks of the slices in progress, one line each (`file:line: text (open task of slice …)`). */
   openTasks?: readonly string[]
+  /** Where the workflow’s own files call a slice in progress complete, one line each (`file:line calls S-01 complete; …`): said with the slices, never counted as evidence. */
+  claims?: readonly string[]
   /** How the agent runs tiers where it is installed (`npx tiers` for a project's own install), for the commands the reason names. */
   command?: string
   /** What is said whatever the decision, holding nothing (state files no slice has), one line each. */
@@ -122,34 +125,105 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
           systemMessage: null
         }
   }
-  const unverified = input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? [unverifiedSlice(slice)] : []))
+  const notVerified = input.slices.filter((slice): slice is Extract<SliceJudgement, {state: 'not-run' | 'stale'}> => slice.state === 'not-run' || slice.state === 'stale')
+  // A few slices are said in the checkpoint’s words; more are grouped by state, counted, the first few named.
+  const grouped = notVerified.length > detailedSlices
+  const unverified = grouped ? [] : notVerified.map(unverifiedSlice)
+  const groups = grouped ? sliceGroups(notVerified) : []
   // A contract in several slices gives its criteria once.
   const remaining = uniqueBy(
-    input.slices.flatMap((slice) => (slice.state === 'not-run' || slice.state === 'stale' ? slice.remaining : [])),
+    notVerified.flatMap((slice) => slice.remaining),
     (criterion) => criterion.id
   )
   const failures = uniqueBy(
     input.slices.flatMap((slice) => (slice.state === 'failed' ? slice.failures : [])),
     (failure) => `${failure.id}\0${failure.details}`
   )
+  const shownFailures = failures.slice(0, listedCriteria)
+  const claims = firstFew(input.claims ?? [], (more) => `and ${more} more places in the workflow’s files call slices in progress complete`)
+  const counts = {
+    groups,
+    claims,
+    moreFailures: failures.length - shownFailures.length,
+    criteriaIds: remaining.length === 0 ? 'none' : some(remaining.map((criterion) => criterion.id), listedCriteria),
+    remainingSummary: grouped ? remainingSummary(remaining, command) : null
+  }
   if (failures.length > 0) {
-    const data = {failures, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed, changedSince}
+    const data = {...counts, failures: shownFailures, failureCount: failures.length, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
   }
-  if (unverified.length > 0) {
-    const stale = unverified.filter((slice) => slice.why.startsWith('stale')).length
-    const headline = stale === 0 ? 'not run' : stale === unverified.length ? 'stale' : 'not run or stale'
-    const data = {headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed, changedSince}
+  if (notVerified.length > 0) {
+    const stale = notVerified.filter((slice) => slice.state === 'stale').length
+    const headline = stale === 0 ? 'not run' : stale === notVerified.length ? 'stale' : 'not run or stale'
+    const data = {...counts, headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed, changedSince}
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
   }
-  const manual = input.slices.flatMap((slice) => (slice.state === 'passed' ? slice.manual : []))
+  const passed = input.slices.filter((slice): slice is Extract<SliceJudgement, {state: 'passed'}> => slice.state === 'passed')
+  const manual = passed.flatMap((slice) => slice.manual)
   // A lowered bar is the person’s to confirm: said to them, as the criteria they check are.
-  if (manual.length > 0 || changed.length > 0) return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, changed, changedSince})}
+  if (manual.length > 0 || changed.length > 0) {
+    // Many criteria for a person are counted with the slices that wait: each slice’s checkpoint lists its own.
+    const waiting =
+      manual.length > listedCriteria
+        ? `${plural(passed.length, 'slice')} wait for a person’s answer at their checkpoints, ${manual.length} criteria to check (${command} checkpoint <slice> shows a slice’s): ${names(passed)}`
+        : null
+    return {case: 'pass-manual', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-manual', {manual, waiting, changed, changedSince})}
+  }
   return {case: 'pass', decision: 'allow', reason: null, systemMessage: null}
+}
+
+/** Past this many slices not verified, the hold groups them by state, counts them and names the first few, and counts the criteria that remain. */
+const detailedSlices = 3
+
+/** Slices named in a group: the rest are counted. */
+const namedSlices = 5
+
+/** Criteria (or failures) listed one by one at most: the rest are counted. */
+const listedCriteria = 10
+
+/**
+ * The slices never verified or stale, a line per state: never verified,
+ * then stale by what changed since their runs, so an edit that makes every
+ * run stale is said once. Each counts its slices and names the first few.
+ */
+function sliceGroups(slices: ReadonlyArray<Extract<SliceJudgement, {state: 'not-run' | 'stale'}>>): string[] {
+  const neverRun = slices.filter((slice) => slice.state === 'not-run')
+  const byChange = new Map<string, Array<(typeof slices)[number]>>()
+  for (const slice of slices) {
+    if (slice.state !== 'stale') continue
+    const why = templateHelpers.join(slice.changed)
+    byChange.set(why, [...(byChange.get(why) ?? []), slice])
+  }
+  return [
+    ...(neverRun.length > 0 ? [`Never verified, ${plural(neverRun.length, 'slice')}: ${names(neverRun)}`] : []),
+    ...[...byChange].map(([why, stale]) => `Stale, ${plural(stale.length, 'slice')}, since ${stale.length === 1 ? 'its latest run' : 'their latest runs'} ${why}: ${names(stale)}`)
+  ]
+}
+
+/** `S-01 (Name), S-02 (Name), …, and 3 more`: the first `namedSlices` slices named, the rest counted; a slice named by its id (of a project named by its folder, `S-03 in <dir>`) once. */
+function names(slices: ReadonlyArray<{id: string; name: string}>): string {
+  const bare = (slice: {id: string; name: string}) => slice.name === slice.id || slice.id.startsWith(`${slice.name} in `)
+  return some(
+    slices.map((slice) => (bare(slice) ? slice.id : `${slice.id} (${slice.name})`)),
+    namedSlices
+  )
+}
+
+/** `1 slice`, `3 slices`. */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/** The criteria that remain, counted: how many for a person, how many by their commands, and where each slice’s are listed. */
+function remainingSummary(remaining: readonly RemainingCriterion[], command: string): string {
+  const forPerson = remaining.filter((criterion) => criterion.forPerson).length
+  const byCommand = remaining.length - forPerson
+  const who = forPerson === 0 ? 'each checked by its command' : byCommand === 0 ? 'each for a person at the checkpoint' : `${forPerson} for a person at the checkpoint, ${byCommand} checked by their commands`
+  return `${remaining.length}, ${who} (${command} contracts --slice <slice> lists a slice’s)`
 }
 
 /**
@@ -170,6 +244,14 @@ function unverifiedSlice(slice: Extract<SliceJudgement, {state: 'not-run' | 'sta
     failures: [],
     changed: stale ? slice.changed : []
   }
+}
+
+/** At most this many lines of a list are said in the hook’s answer: the last of them counts the rest. */
+const shownLines = 5
+
+/** The lines of a list, at most `shownLines`: past that, the first ones and a line counting the rest (`more`). */
+function firstFew(lines: readonly string[], more: (count: number) => string): string[] {
+  return lines.length <= shownLines ? [...lines] : [...lines.slice(0, shownLines - 1), more(lines.length - shownLines + 1)]
 }
 
 /** The same check failing in two slices’ runs (the test command of an `--all`) is said once. */

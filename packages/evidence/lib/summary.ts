@@ -1,4 +1,5 @@
 import {renderPartial} from '@verification-tiers/runtime'
+import {some} from './listing.js'
 import type {VerificationRun} from './status.js'
 
 const marks = {pass: '✓', fail: '✗', timeout: '✗', 'requires-human': '?'} as const
@@ -7,8 +8,15 @@ const labels = {pass: 'PASS', fail: 'FAIL', timeout: 'TIMEOUT', 'requires-human'
 // Lines of a failure’s output shown in the summary; the status file keeps more.
 const shownOutputLines = 10
 
-/** The human summary of a run: each check, totals, what to do next. */
-export function renderVerificationSummary(run: VerificationRun): string {
+/**
+ * What a passing run leaves of its slice: its checkpoint to show, or nothing
+ * (`done`: why no checkpoint waits, `slice S-02 is auto (every contract is
+ * auto)` or `slice S-01 was approved <time> for its contracts as they are`).
+ */
+export type AfterRun = {kind: 'checkpoint'} | {kind: 'done'; why: string}
+
+/** The human summary of a run: each check, totals, what to do next (`after`: what a passing run leaves, its checkpoint unless told). */
+export function renderVerificationSummary(run: VerificationRun, after: AfterRun = {kind: 'checkpoint'}): string {
   const results = run.results.map((result) => ({
     ...result,
     mark: marks[result.status],
@@ -25,14 +33,11 @@ export function renderVerificationSummary(run: VerificationRun): string {
     automated,
     manual: run.summary.manual,
     unproven: run.verification_run.unproven ?? null,
+    done: after.kind === 'done' ? after.why : null,
     failed: run.results.filter((result) => result.status === 'fail' || result.status === 'timeout').map((result) => result.criterion_id)
   })
 }
 
-/** The files of a note: the first ten, and how many more. */
-function listed(files: readonly string[]): string {
-  return files.length > 10 ? `${files.slice(0, 10).join(', ')}, and ${files.length - 10} more` : files.join(', ')
-}
 
 /**
  * What a run’s fingerprint left out and what its checks wrote, a line each
@@ -41,7 +46,7 @@ function listed(files: readonly string[]): string {
 export function renderFingerprintNotes(run: VerificationRun): string {
   const {left_out: leftOut = [], written_by_checks: written = []} = run.verification_run
   const lines: string[] = []
-  if (leftOut.length > 0) lines.push(`Left out of the fingerprint (the defaults and \`freshness.exclude\`): ${listed(leftOut)}`)
-  if (written.length > 0) lines.push(`Written by the checks, no change to the sources: ${listed(written)}`)
+  if (leftOut.length > 0) lines.push(`Left out of the fingerprint (the defaults and \`freshness.exclude\`): ${some(leftOut, 10)}`)
+  if (written.length > 0) lines.push(`Written by the checks, no change to the sources: ${some(written, 10)}`)
   return lines.join('\n')
 }

@@ -6,7 +6,8 @@ import type {Project, ProjectSlice} from '@verification-tiers/project'
 import {defaultCheckTimeoutSeconds} from '@verification-tiers/protocol'
 import type {FailureCategory, VerificationLevel} from '@verification-tiers/protocol'
 import {projectTestCommand} from '@verification-tiers/runtime'
-import {compareFingerprints, goneOutputs} from './fingerprint.js'
+import {compareFingerprints, fileDigests, goneOutputs} from './fingerprint.js'
+import {some} from './listing.js'
 import type {SourceChanges, SourceFingerprint} from './fingerprint.js'
 import {InterruptedError} from './interrupted.js'
 import {projectFingerprint, projectRoot} from './project-fingerprint.js'
@@ -61,11 +62,6 @@ export function checkEnvironment(allow: readonly string[] | null | undefined, en
     if (value !== undefined && Object.hasOwn(env, name)) kept[name] = value
   }
   return kept
-}
-
-/** The files shown in a message: the first five, and how many more. */
-function some(items: readonly string[]): string {
-  return items.length > 5 ? `${items.slice(0, 5).join(', ')}, and ${items.length - 5} more` : items.join(', ')
 }
 
 /** Why a run proves nothing when `changed` (`<path> edited`, `<path> removed`, `git HEAD moved`) changed while its checks ran. */
@@ -129,7 +125,9 @@ export async function verifySlices(project: Project, slices: readonly ProjectSli
       all_automated_pass: summary.fail === 0 && summary.timeout === 0
     })
   }
-  await recordRuns(project.dir, runs, {add: changes.created, drop: after.unproven ? [] : goneOutputs(known, after)})
+  // What the sources held beyond HEAD, kept once for these runs, so that when they go stale the files changed since can be named.
+  const digests = fingerprint.unproven ? null : fileDigests(fingerprint.files)
+  await recordRuns(project.dir, runs, {add: changes.created, drop: after.unproven ? [] : goneOutputs(known, after)}, digests)
   // Kept only once the run is: a run that could not be recorded leaves nothing behind.
   await (await lint)?.save()
   return runs

@@ -1,13 +1,14 @@
 /**
  * `judgeSlices`: which slices are in progress, and what the gate could not
- * read (the project’s problems) as lines that block; `completedByProject`:
- * what the project’s own state files say is complete, read conservatively;
+ * read (the project’s problems) as lines that block; `workflowClaims`:
+ * where the workflow’s own files call a slice complete, which is never
+ * evidence;
  * `findProjectFolder`: the nearest `.greenlight` upward.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {checkApprovable, completedByProject, decideStop, findProjectFolder, judgeSlices, projectProblems} from '@verification-tiers/evidence'
+import {checkApprovable, decideStop, findProjectFolder, judgeProgress, judgeSlices, projectProblems, verifySlices, workflowClaims} from '@verification-tiers/evidence'
 import {findSlice, gateContext, loadProject} from '@verification-tiers/project'
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -67,15 +68,32 @@ describe('judgeSlices', () => {
       ],
       problems: [],
       openTasks: [],
+      claims: [],
       broken: null,
       notes: [],
       changed: []
     })
   })
 
-  it('leaves out a slice the project’s own state calls complete, while it has no run', async () => {
-    const dir = await project({'.greenlight/CONTRACTS.md': contracts, '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-02 | complete |\n'})
-    expect((await judgeSlices(await loadProject(dir))).slices.map((slice) => slice.id)).toEqual(['S-01'])
+  it('judges a slice the workflow’s files call complete as any other, and names each place with what the slice lacks', async () => {
+    const dir = await project({
+      '.greenlight/CONTRACTS.md': contracts,
+      '.greenlight/STATE.md': '# State\n\n| Slice | Status |\n| --- | --- |\n| S-01 | complete |\n| S-02 | done |\n',
+      '.greenlight/slices/S-01.md': '---\nid: S-01\nstep: complete\nstatus: complete\n---\n'
+    })
+    const judged = await judgeSlices(await loadProject(dir))
+    expect(judged.slices.map((slice) => [slice.id, slice.state])).toEqual([
+      ['S-01', 'not-run'],
+      ['S-02', 'not-run']
+    ])
+    // A verify slice lacks a person’s approval too; an auto one only its run.
+    const word = 'that is the workflow’s word, not evidence'
+    expect(judged.claims).toEqual([
+      `${path.join(dir, 'STATE.md')}:5 calls S-01 complete; ${word}: it has no passing run and no person’s approval`,
+      `${path.join(dir, 'STATE.md')}:6 calls S-02 complete; ${word}: it has no passing run`,
+      `${path.join(dir, 'slices', 'S-01.md')}:4 calls S-01 complete; ${word}: it has no passing run and no person’s approval`
+    ])
+    expect(decideStop({...judged, blocks: 0})).toMatchObject({case: 'missing', decision: 'block'})
   })
 
   it('turns each of the project’s problems into a line naming the file and line, which blocks; no approval is taken', async () => {
@@ -92,8 +110,29 @@ describe('judgeSlices', () => {
   })
 })
 
-describe('completedByProject', () => {
-  it('reads slice files’ front matter, STATE.md checked items and table rows under a Status column, by exact id', async () => {
+describe('judgeProgress', () => {
+  it('calls an auto slice with a fresh passing run done, and a verify one in progress until a person decides it', async () => {
+    const dir = await project({'.greenlight/CONTRACTS.md': contracts, '.greenlight/config.json': '{"test": {"command": "true"}}'})
+    const loaded = await loadProject(dir)
+    await verifySlices(loaded, loaded.slices)
+    const judged = await judgeProgress(loaded)
+    expect(judged.slices.map(({judgement, unanswered}) => [judgement.id, judgement.state, unanswered])).toEqual([
+      ['S-01', 'passed', true],
+      ['S-02', 'done', false]
+    ])
+    // The stop hook holds on what is in progress, and only that.
+    expect((await judgeSlices(loaded)).slices.map((slice) => slice.id)).toEqual(['S-01'])
+    // An edit after the run: both in progress again, stale.
+    await fs.writeFile(path.join(path.dirname(dir), 'notes.txt'), 'new\n')
+    expect((await judgeProgress(loaded)).slices.map(({judgement}) => [judgement.id, judgement.state])).toEqual([
+      ['S-01', 'stale'],
+      ['S-02', 'stale']
+    ])
+  })
+})
+
+describe('workflowClaims', () => {
+  it('reads slice files’ front matter, STATE.md checked items and table rows under a Status column, each with its line', async () => {
     const dir = await project({
       '.greenlight/CONTRACTS.md': contracts,
       '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
@@ -101,23 +140,31 @@ describe('completedByProject', () => {
       '.greenlight/slices/c.md': '---\nid: S-03\nstatus: complete\nstatus: pending\n---\n',
       '.greenlight/STATE.md': '- [x] s4a the shell\n- [ ] S-05 later\n\n| Slice | Name | Status |\n| --- | --- | --- |\n| S-06 | Six | Done |\n| S-07 | Seven | pending |\n\n| Slice | Deps |\n| --- | --- |\n| S-08 | complete |\n'
     })
-    expect([...(await completedByProject(dir))].sort()).toEqual(['S-01', 'S-06', 's4a'])
+    const state = path.join(dir, 'STATE.md')
+    // A field given twice (c.md) says nothing; a table without a Status column says nothing.
+    expect(await workflowClaims(dir)).toEqual([
+      {slice: 's4a', file: state, line: 1},
+      {slice: 'S-06', file: state, line: 6},
+      {slice: 'S-01', file: path.join(dir, 'slices', 'a.md'), line: 3}
+    ])
   })
 
-  it('takes a slice two files disagree on for not complete', async () => {
+  it('keeps every place, even where two files disagree: a claim is a claim', async () => {
     const dir = await project({
       '.greenlight/CONTRACTS.md': contracts,
       '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
-      '.greenlight/slices/b.md': '---\nid: S-02\nstatus: complete\n---\n',
       '.greenlight/STATE.md': '| Slice | Status |\n| --- | --- |\n| S-01 | pending |\n| S-02 | complete |\n'
     })
-    expect([...(await completedByProject(dir))]).toEqual(['S-02'])
+    expect(await workflowClaims(dir)).toEqual([
+      {slice: 'S-02', file: path.join(dir, 'STATE.md'), line: 4},
+      {slice: 'S-01', file: path.join(dir, 'slices', 'a.md'), line: 3}
+    ])
   })
 
   it('says nothing for state files that are missing or not regular files', async () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts})
     await fs.mkdir(path.join(dir, 'STATE.md'))
-    expect([...(await completedByProject(dir))]).toEqual([])
+    expect(await workflowClaims(dir)).toEqual([])
   })
 })
 

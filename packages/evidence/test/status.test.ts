@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {judgeFreshness, readVerificationStatus, recordRuns, statusPath, summarize} from '@verification-tiers/evidence'
+import {changedFiles, fileDigests, judgeFreshness, maxKeptFiles, readVerificationStatus, recordRuns, statusPath, summarize} from '@verification-tiers/evidence'
 import type {CheckResult, VerificationRun} from '@verification-tiers/evidence'
 import {FileReadError} from '@verification-tiers/runtime'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -130,6 +130,33 @@ describe('judgeFreshness', () => {
     expect(judgeFreshness(run, {...now, worktree: 'tree-2'})).toEqual({state: 'stale', run, changed: ['uncommitted changes differ']})
   })
 
+  it('names the files that differ when it knows what the sources held beyond HEAD then and now', () => {
+    const run = makeRun('S-01', passing)
+    const then = {'src/a.ts': 'changed:1111111111111111', 'notes.txt': 'untracked:2222222222222222', 'old.log': 'untracked:3333333333333333', 'src/b.ts': 'changed:4444444444444444'}
+    // src/b.ts is back as HEAD has it: edited, not removed; old.log, which git does not track, is gone.
+    const digests = {'src/a.ts': 'changed:5555555555555555', 'notes.txt': 'untracked:2222222222222222', 'new.txt': 'untracked:6666666666666666'}
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2', digests}, then)).toEqual({
+      state: 'stale',
+      run,
+      changed: ['uncommitted changes differ (new.txt added, old.log removed, src/a.ts edited, src/b.ts edited)']
+    })
+    // Without either, or with nothing that differs (the test command changed), it says only that they differ.
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2', digests})).toMatchObject({changed: ['uncommitted changes differ']})
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2', digests: null}, then)).toMatchObject({changed: ['uncommitted changes differ']})
+    expect(judgeFreshness(run, {...now, worktree: 'tree-2', digests: then}, then)).toMatchObject({changed: ['uncommitted changes differ']})
+  })
+
+  it('keeps what the sources held by kind and a short digest, up to `maxKeptFiles` files', () => {
+    const files = new Map([
+      ['src/a.ts', 'changed\0abc'],
+      ['notes.txt', 'untracked\0def']
+    ])
+    const digests = fileDigests(files)
+    expect(digests).toEqual({'src/a.ts': expect.stringMatching(/^changed:[\da-f]{16}$/), 'notes.txt': expect.stringMatching(/^untracked:[\da-f]{16}$/)})
+    expect(changedFiles(digests!, fileDigests(new Map([...files, ['src/a.ts', 'changed\0abd']]))!)).toEqual(['src/a.ts edited'])
+    expect(fileDigests(new Map(Array.from({length: maxKeptFiles + 1}, (_, index) => [`f${index}`, 'untracked\0x'])))).toBeNull()
+  })
+
   it('names a moved HEAD alone when the worktree changed too, and the contracts first', () => {
     const run = makeRun('S-01', passing)
     expect(judgeFreshness(run, {gitHead: headB, worktree: 'tree-2', contractsHash: 'sha256:contracts-2'})).toEqual({
@@ -163,6 +190,30 @@ describe('the status file', () => {
     expect(await readVerificationStatus(dir)).toEqual(expected)
     const text = await fs.readFile(statusPath(dir), 'utf8')
     expect(text).toBe(JSON.stringify(expected, null, 2) + '\n')
+  })
+
+  it('keeps what the sources held beyond HEAD by the runs’ worktree hash, while a run still has it', async () => {
+    const dir = await projectDir()
+    const held = {'src/a.ts': 'changed:1111111111111111'}
+    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-1'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-1'})], undefined, held)
+    expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-1': held})
+    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-2'})], undefined, {})
+    expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-1': held, 'tree-2': {}})
+    // S-02 moves on too: nothing refers to tree-1 any more.
+    await recordRuns(dir, [makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-2'})], undefined, {})
+    expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-2': {}})
+    // Runs that kept nothing (too many files) drop it all.
+    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-3'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-3'})], undefined, null)
+    expect((await readVerificationStatus(dir))?.sources).toBeUndefined()
+  })
+
+  it('refuses `sources` that is not files and digests by worktree hash, naming the file', async () => {
+    const dir = await projectDir()
+    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')])])
+    const file = statusPath(dir)
+    const status = JSON.parse(await fs.readFile(file, 'utf8'))
+    await fs.writeFile(file, JSON.stringify({...status, sources: {'tree-1': {'src/a.ts': 1}}}))
+    await expect(readVerificationStatus(dir)).rejects.toThrow(`${file}: Unexpected \`sources\`, expected the files of each worktree hash, each with its digest`)
   })
 
   it('keeps every one of 10 runs recorded at once for different slices', async () => {

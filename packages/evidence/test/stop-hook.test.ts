@@ -178,6 +178,75 @@ Review this work before accepting it.`
   })
 })
 
+describe('decideStop: a big project', () => {
+  /** `count` slices of one state, `S-01` on, each with two criteria: one for a person, one by its command. */
+  const slices = (count: number, judge: (id: string, criteria: typeof remaining) => SliceJudgement): SliceJudgement[] =>
+    Array.from({length: count}, (_, index) => {
+      const id = `S-${String(index + 1).padStart(2, '0')}`
+      return judge(id, [
+        {id: `C-${id.slice(2)}.1`, text: 'Reads well', forPerson: true},
+        {id: `C-${id.slice(2)}.2`, text: 'Builds', forPerson: false}
+      ])
+    })
+  const edited = (id: string, criteria: typeof remaining): SliceJudgement => ({id, name: `Slice ${id}`, state: 'stale', run: '2025-01-01T10:00:00.000Z', changed: ['uncommitted changes differ (src/a.ts edited)'], remaining: criteria})
+  const names = 'S-01 (Slice S-01), S-02 (Slice S-02), S-03 (Slice S-03), S-04 (Slice S-04), S-05 (Slice S-05)'
+
+  it('groups more than three slices not verified by state, counts them, names the first five, says a change once and counts the criteria', () => {
+    const judged = [
+      ...slices(40, edited),
+      {id: 'S-41', name: 'Late', state: 'stale', run: '2025-01-01T10:00:00.000Z', changed: ['the contracts changed'], remaining: []},
+      {id: 'S-42', name: 'S-42', state: 'not-run', remaining: []}
+    ] satisfies SliceJudgement[]
+    expect(decideStop({slices: judged, blocks: 0, claims: Array.from({length: 7}, (_, index) => `STATE.md:${index + 1} calls S-0${index + 1} complete`)}).reason).toBe(`HOLD: Cannot stop - verification not run or stale.
+
+Never verified, 1 slice: S-42
+Stale, 40 slices, since their latest runs uncommitted changes differ (src/a.ts edited): ${names}, and 35 more
+Stale, 1 slice, since its latest run the contracts changed: S-41 (Late)
+
+STATE.md:1 calls S-01 complete
+STATE.md:2 calls S-02 complete
+STATE.md:3 calls S-03 complete
+STATE.md:4 calls S-04 complete
+and 3 more places in the workflow’s files call slices in progress complete
+
+${runAgain}
+Criteria remaining: 80, 40 for a person at the checkpoint, 40 checked by their commands (tiers contracts --slice <slice> lists a slice’s)`)
+    // Three or fewer stay in the checkpoint’s words.
+    expect(decideStop({slices: slices(3, edited), blocks: 0}).reason).toMatch(/^HOLD: Cannot stop - verification stale\.\n\nVERIFICATION STALE — Slice S-01: Slice S-01\n/)
+  })
+
+  it('lists ten failures and counts the rest; groups the slices not verified beside them; the valve says the same in short', () => {
+    const failed: SliceJudgement[] = Array.from({length: 12}, (_, index) => ({id: `S-9${index}`, name: 'Fails', state: 'failed', failures: [{id: `C-9${index}.1`, details: 'exit code 1'}]}))
+    const judged = [...failed, ...slices(4, (id, criteria) => ({id, name: `Slice ${id}`, state: 'not-run', remaining: criteria}))]
+    const listed = Array.from({length: 10}, (_, index) => `  - C-9${index}.1: exit code 1`).join('\n')
+    expect(decideStop({slices: judged, blocks: 0}).reason).toBe(`HOLD: Cannot stop - 12 criteria failed verification.
+
+Failed:
+${listed}
+  - and 2 more
+
+Not verified:
+  - Never verified, 4 slices: S-01 (Slice S-01), S-02 (Slice S-02), S-03 (Slice S-03), S-04 (Slice S-04)
+
+Continue working on failing criteria, then run tiers verify again.`)
+    expect(decideStop({slices: judged, blocks: 5, maxBlocks: 5}).systemMessage).toBe(`WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).
+Still failing:
+${listed}
+  - and 2 more
+Never verified, 4 slices: S-01 (Slice S-01), S-02 (Slice S-02), S-03 (Slice S-03), S-04 (Slice S-04)
+Criteria unverified: C-01.1, C-01.2, C-02.1, C-02.2, C-03.1, C-03.2, C-04.1, C-04.2
+Review this work before accepting it.`)
+  })
+
+  it('counts more than ten criteria for a person with the slices that wait for their checkpoints, naming the first five', () => {
+    const waiting = slices(12, (id, criteria) => ({id, name: `Slice ${id}`, state: 'passed', manual: criteria.filter((criterion) => criterion.forPerson)}))
+    const nothingToCheck: SliceJudgement[] = ['S-91', 'S-92'].map((id) => ({id, name: 'No criteria', state: 'passed', manual: []}))
+    expect(decideStop({slices: [...waiting, ...nothingToCheck], blocks: 0, command: 'npx tiers'}).systemMessage).toBe(
+      `All automated criteria pass. 14 slices wait for a person’s answer at their checkpoints, 12 criteria to check (npx tiers checkpoint <slice> shows a slice’s): ${names}, and 9 more`
+    )
+  })
+})
+
 describe('decideStop: open tasks', () => {
   const task = 'specs/001-log/tasks.md:4: T002 Schedule the check (open task of slice 001-log)'
 

@@ -105,6 +105,12 @@ Summary: 1/1 automated checks pass
 Next: tiers checkpoint S-01`)
   })
 
+  it('says the slice is done, and names no checkpoint, when told none waits', () => {
+    const run = makeRun([{...base, criterion_id: 'C-01.1', text: 'no type errors', status: 'pass', method: 'bash', command: 'tsc --noEmit', exit_code: 0, details: 'exit code 0 in 1.2 s'}])
+    const text = renderVerificationSummary(run, {kind: 'done', why: 'slice S-01 is auto (every contract is auto)'})
+    expect(text.split('\n').slice(-2)).toEqual(['', 'Done: slice S-01 is auto (every contract is auto): no checkpoint waits for it.'])
+  })
+
   it('lists three failures to fix with commas and `and`', () => {
     const run = makeRun(['C-01.1', 'C-01.2', 'C-01.3'].map((id) => ({...tests, criterion_id: id, output: null})))
     expect(renderVerificationSummary(run)).toContain('Summary: 0/3 automated checks pass\n\nAction Required:\n  Fix: C-01.1, C-01.2 and C-01.3\n  Then run tiers verify S-01 again')

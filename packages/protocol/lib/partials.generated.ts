@@ -34,6 +34,21 @@ export const partialSpecs = {
     + "\n\nOptions:\n  1) Give guidance — describe what the implementation is missing\n  2) Re-scope — split or revise the slice\n  3) Stop — leave the slice incomplete for now\n\nWhich option? (1/2/3)\n";
 },"useData":true},
   "criteria-remaining": {"0":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "Criteria remaining: "
+    + ((stack1 = container.lambda(container.strict(depth0, "remainingSummary", {"start":{"line":2,"column":22},"end":{"line":2,"column":38}} ), depth0)) != null ? stack1 : "")
+    + "\n";
+},"1":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(6, data, 0),"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":10,"column":0}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -42,8 +57,8 @@ export const partialSpecs = {
     };
 
   return "Criteria remaining:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":3,"column":0},"end":{"line":5,"column":9}}})) != null ? stack1 : "");
-},"1":function(container,depth0,helpers,partials,data) {
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -52,17 +67,17 @@ export const partialSpecs = {
     };
 
   return "  - "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":4,"column":6},"end":{"line":4,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":6,"column":6},"end":{"line":6,"column":8}} ), depth0)) != null ? stack1 : "")
     + " ("
-    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"forPerson"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.program(3, data, 0),"data":data,"loc":{"start":{"line":4,"column":12},"end":{"line":4,"column":96}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"forPerson"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":6,"column":12},"end":{"line":6,"column":96}}})) != null ? stack1 : "")
     + "): "
-    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":4,"column":101},"end":{"line":4,"column":105}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":6,"column":101},"end":{"line":6,"column":105}} ), depth0)) != null ? stack1 : "")
     + "\n";
-},"2":function(container,depth0,helpers,partials,data) {
-    return "for a person at the checkpoint";
-},"3":function(container,depth0,helpers,partials,data) {
-    return "checked by its command";
 },"4":function(container,depth0,helpers,partials,data) {
+    return "for a person at the checkpoint";
+},"5":function(container,depth0,helpers,partials,data) {
+    return "checked by its command";
+},"6":function(container,depth0,helpers,partials,data) {
     return "Criteria remaining: none found\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -72,7 +87,7 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(lookupProperty(depth0,"remaining"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(4, data, 0),"data":data,"loc":{"start":{"line":1,"column":0},"end":{"line":8,"column":7}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remainingSummary"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(1, data, 0),"data":data,"loc":{"start":{"line":1,"column":0},"end":{"line":10,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "decision-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -393,7 +408,13 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"1":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+    var stack1;
+
+  return "  - and "
+    + ((stack1 = container.lambda(container.strict(depth0, "moreFailures", {"start":{"line":8,"column":10},"end":{"line":8,"column":22}} ), depth0)) != null ? stack1 : "")
+    + " more\n";
+},"2":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
         }
@@ -401,16 +422,38 @@ export const partialSpecs = {
     };
 
   return "\nNot verified:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":12,"column":9}}})) != null ? stack1 : "");
-},"2":function(container,depth0,helpers,partials,data) {
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"groups"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":16,"column":0},"end":{"line":18,"column":9}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
   return "  - Slice "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":11,"column":12},"end":{"line":11,"column":14}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":14,"column":12},"end":{"line":14,"column":14}} ), depth0)) != null ? stack1 : "")
     + ": "
-    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":11,"column":20},"end":{"line":11,"column":23}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":14,"column":20},"end":{"line":14,"column":23}} ), depth0)) != null ? stack1 : "")
     + "\n";
-},"3":function(container,depth0,helpers,partials,data) {
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "  - "
+    + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"5":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":24,"column":9}}})) != null ? stack1 : "");
+},"6":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"7":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -429,28 +472,48 @@ export const partialSpecs = {
     };
 
   return "HOLD: Cannot stop - "
-    + ((stack1 = alias2(alias1(lookupProperty(depth0,"failures"), "length", {"start":{"line":1,"column":22},"end":{"line":1,"column":37}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "failureCount", {"start":{"line":1,"column":22},"end":{"line":1,"column":34}} ), depth0)) != null ? stack1 : "")
     + " "
-    + ((stack1 = alias2(alias1(depth0, "noun", {"start":{"line":1,"column":42},"end":{"line":1,"column":46}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "noun", {"start":{"line":1,"column":39},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
     + " failed verification.\n\nFailed:\n"
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":17,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"moreFailures"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),lookupProperty(lookupProperty(depth0,"groups"),"length"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":10,"column":6},"end":{"line":10,"column":42}}}),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":19,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":20,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(7, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":26,"column":0},"end":{"line":29,"column":7}}})) != null ? stack1 : "")
     + "\nContinue working on failing criteria, then run "
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":19,"column":49},"end":{"line":19,"column":56}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":31,"column":49},"end":{"line":31,"column":56}} ), depth0)) != null ? stack1 : "")
     + " verify again.\n";
 },"usePartial":true,"useData":true},
   "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {
-    return " For a human to check:";
+    var stack1;
+
+  return "All automated criteria pass. "
+    + ((stack1 = container.lambda(container.strict(depth0, "waiting", {"start":{"line":2,"column":31},"end":{"line":2,"column":38}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"1":function(container,depth0,helpers,partials,data) {
+    var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "All automated criteria pass."
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"manual"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":28},"end":{"line":4,"column":78}}})) != null ? stack1 : "")
+    + "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"manual"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":9}}})) != null ? stack1 : "");
+},"2":function(container,depth0,helpers,partials,data) {
+    return " For a human to check:";
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
   return "  - "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":3,"column":6},"end":{"line":3,"column":8}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":6,"column":6},"end":{"line":6,"column":8}} ), depth0)) != null ? stack1 : "")
     + ": "
-    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":3,"column":14},"end":{"line":3,"column":18}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "text", {"start":{"line":6,"column":14},"end":{"line":6,"column":18}} ), depth0)) != null ? stack1 : "")
     + "\n";
-},"2":function(container,depth0,helpers,partials,data) {
+},"4":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -467,11 +530,8 @@ export const partialSpecs = {
         return undefined
     };
 
-  return "All automated criteria pass."
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"manual"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":1,"column":28},"end":{"line":1,"column":78}}})) != null ? stack1 : "")
-    + "\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"manual"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":7,"column":7}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"waiting"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.program(1, data, 0),"data":data,"loc":{"start":{"line":1,"column":0},"end":{"line":8,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":11,"column":7}}})) != null ? stack1 : "");
 },"usePartial":true,"useData":true},
   "stop-hook-missing": {"0":function(container,depth0,helpers,partials,data) {
     var stack1;
@@ -497,6 +557,31 @@ export const partialSpecs = {
         return undefined
     };
 
+  return "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"groups"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":9}}})) != null ? stack1 : "");
+},"3":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
+},"4":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return "\n"
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":0},"end":{"line":19,"column":9}}})) != null ? stack1 : "");
+},"5":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
   return ((stack1 = container.invokePartial(lookupProperty(partials,"changed-since-approved"),depth0,{"name":"changed-since-approved","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -511,18 +596,20 @@ export const partialSpecs = {
     + ".\n"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"broken"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":4,"column":7}}})) != null ? stack1 : "")
     + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":5,"column":0},"end":{"line":8,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"groups"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":9,"column":0},"end":{"line":14,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":20,"column":7}}})) != null ? stack1 : "")
     + "\nRun "
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":10,"column":6},"end":{"line":10,"column":13}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":22,"column":6},"end":{"line":22,"column":13}} ), depth0)) != null ? stack1 : "")
     + " verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal ("
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":93},"end":{"line":11,"column":100}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":23,"column":93},"end":{"line":23,"column":100}} ), depth0)) != null ? stack1 : "")
     + " review <slice>): show it ("
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":11,"column":131},"end":{"line":11,"column":138}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":23,"column":131},"end":{"line":23,"column":138}} ), depth0)) != null ? stack1 : "")
     + " checkpoint <slice>) and stop for their answer; never answer it yourself.\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":12,"column":0},"end":{"line":14,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":24,"column":0},"end":{"line":26,"column":7}}})) != null ? stack1 : "")
     + ((stack1 = container.invokePartial(lookupProperty(partials,"criteria-remaining"),depth0,{"name":"criteria-remaining","data":data,"helpers":helpers,"partials":partials,"decorators":container.decorators})) != null ? stack1 : "");
 },"usePartial":true,"useData":true},
   "stop-hook-valve": {"0":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+    var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
         }
@@ -530,7 +617,8 @@ export const partialSpecs = {
     };
 
   return "Still failing:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "");
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias1,lookupProperty(depth0,"moreFailures"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "");
 },"1":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
@@ -540,39 +628,31 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"2":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "  - and "
+    + ((stack1 = container.lambda(container.strict(depth0, "moreFailures", {"start":{"line":8,"column":10},"end":{"line":8,"column":22}} ), depth0)) != null ? stack1 : "")
+    + " more\n";
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
   return "Slice "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":9,"column":8},"end":{"line":9,"column":10}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":12,"column":8},"end":{"line":12,"column":10}} ), depth0)) != null ? stack1 : "")
     + ": "
-    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":9,"column":16},"end":{"line":9,"column":19}} ), depth0)) != null ? stack1 : "")
-    + "\n";
-},"3":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
-
-  return "Criteria unverified: "
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"remaining"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(6, data, 0),"data":data,"loc":{"start":{"line":12,"column":21},"end":{"line":12,"column":97}}})) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":12,"column":16},"end":{"line":12,"column":19}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"4":function(container,depth0,helpers,partials,data) {
-    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
-        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
-          return parent[propertyName];
-        }
-        return undefined
-    };
+    var stack1;
 
-  return ((stack1 = container.lambda(container.strict(depth0, "id", {"start":{"line":12,"column":42},"end":{"line":12,"column":44}} ), depth0)) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"unless").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(data,"last"),{"name":"unless","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":12,"column":46},"end":{"line":12,"column":76}}})) != null ? stack1 : "");
+  return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
+    + "\n";
 },"5":function(container,depth0,helpers,partials,data) {
-    return ", ";
+    var stack1;
+
+  return "Criteria unverified: "
+    + ((stack1 = container.lambda(container.strict(depth0, "criteriaIds", {"start":{"line":21,"column":23},"end":{"line":21,"column":34}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"6":function(container,depth0,helpers,partials,data) {
-    return "none";
-},"7":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -594,10 +674,12 @@ export const partialSpecs = {
     + " blocks (limit "
     + ((stack1 = alias2(alias1(depth0, "max", {"start":{"line":1,"column":75},"end":{"line":1,"column":78}} ), depth0)) != null ? stack1 : "")
     + ").\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":7,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":8,"column":0},"end":{"line":10,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(7, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":16,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failures"),"length"),{"name":"if","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":2,"column":0},"end":{"line":10,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":11,"column":0},"end":{"line":13,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"groups"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":14,"column":0},"end":{"line":16,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":17,"column":0},"end":{"line":19,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),lookupProperty(lookupProperty(depth0,"groups"),"length"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":20,"column":6},"end":{"line":20,"column":42}}}),{"name":"if","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":20,"column":0},"end":{"line":22,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":23,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "")
     + "Review this work before accepting it.\n";
 },"usePartial":true,"useData":true},
   "tier-report": {"0":function(container,depth0,helpers,partials,data) {
@@ -716,7 +798,7 @@ export const partialSpecs = {
         return undefined
     };
 
-  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unproven"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":24,"column":0}}})) != null ? stack1 : "");
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"unproven"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.program(7, data, 0),"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":26,"column":0}}})) != null ? stack1 : "");
 },"6":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
@@ -726,10 +808,25 @@ export const partialSpecs = {
     + ((stack1 = alias2(alias1(depth0, "slice", {"start":{"line":21,"column":21},"end":{"line":21,"column":26}} ), depth0)) != null ? stack1 : "")
     + " again while nothing else changes the files\n";
 },"7":function(container,depth0,helpers,partials,data) {
+    var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
+
+  return ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"done"),{"name":"if","hash":{},"fn":container.program(8, data, 0),"inverse":container.program(9, data, 0),"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":26,"column":0}}})) != null ? stack1 : "");
+},"8":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "Done: "
+    + ((stack1 = container.lambda(container.strict(depth0, "done", {"start":{"line":23,"column":8},"end":{"line":23,"column":12}} ), depth0)) != null ? stack1 : "")
+    + ": no checkpoint waits for it.\n";
+},"9":function(container,depth0,helpers,partials,data) {
     var stack1;
 
   return "Next: tiers checkpoint "
-    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":23,"column":25},"end":{"line":23,"column":30}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = container.lambda(container.strict(depth0, "slice", {"start":{"line":25,"column":25},"end":{"line":25,"column":30}} ), depth0)) != null ? stack1 : "")
     + "\n";
 },"compiler":[8,">= 4.3.0"],"main":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda, alias3=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
@@ -754,7 +851,7 @@ export const partialSpecs = {
     + " automated checks pass"
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"manual"),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":55},"end":{"line":13,"column":109}}})) != null ? stack1 : "")
     + "\n\n"
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":24,"column":7}}})) != null ? stack1 : "");
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"failed"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.program(5, data, 0),"data":data,"loc":{"start":{"line":15,"column":0},"end":{"line":26,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "verify-checkpoint": {"0":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {

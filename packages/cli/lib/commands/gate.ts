@@ -1,6 +1,6 @@
-import type {Freshness} from '@verification-tiers/evidence/gate'
+import type {Freshness, HistoryJudgement} from '@verification-tiers/evidence/gate'
 import {findSlice, formatProblem, gateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
-import type {PlacedWeakening} from '@verification-tiers/project'
+import type {PlacedWeakening, Project} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
   DecisionPutBackError,
@@ -25,13 +25,14 @@ import {
   verifyCheckpointData,
   withdrawAnswer
 } from '@verification-tiers/runtime'
-import type {AnswerChannel, SliceStatus} from '@verification-tiers/runtime'
+import type {AnswerChannel} from '@verification-tiers/runtime'
 import {exitCodes, quoteArgument} from '../errors.js'
 import {gitIdentity, personOnly, presence} from '../person.js'
 import {shellQuote} from '../shell.js'
 import {renderStatusTable} from '../status-table.js'
-import {dirOf, heading, holdSliceContext, installedCommand, loadSliceContext, warningsOf} from './shared.js'
-import {statusNotes, statusRows} from './status-rows.js'
+import {dirOf, heading, holdSliceContext, installedCommand, loadSliceContext, warningsOf, whyAuto} from './shared.js'
+import {progressWords, statusNotes, statusRows, withProgress} from './status-rows.js'
+import type {ProgressState, SliceProgressStatus} from './status-rows.js'
 import type {Command, CommandInput, CommandResult, HeldSliceContext, SliceContext} from './shared.js'
 
 /** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
@@ -59,9 +60,8 @@ async function showCheckpoint({project, context, warnings: projectWarnings, weak
     return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, openTasks, checkpoint: null}, warnings, exitCode: exitCodes.user}
   }
   if (slice.tier === 'auto') {
-    const why = slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
     return {
-      text: `Slice ${slice.id}: ${slice.name} is auto: ${why}, so no checkpoint is needed.`,
+      text: `Slice ${slice.id}: ${slice.name} is auto: ${whyAuto(slice)}, so no checkpoint is needed.`,
       data: {slice: slice.id, name: slice.name, tier: slice.tier, retired: slice.retired, checkpoint: null},
       warnings
     }
@@ -213,18 +213,31 @@ export const review: Command = async (input) => {
   return {...result, warnings: [...new Set([...shown.warnings, ...result.warnings])]}
 }
 
-/** The first slice whose checkpoint waits for the person; none is a one-line error listing where each stands. */
+/**
+ * The first slice whose checkpoint waits for the person, as `tiers status`
+ * says it (`next: checkpoint`: a passing run, no decision); none is a
+ * one-line error listing where each stands.
+ */
 async function firstWaiting(input: CommandInput): Promise<SliceContext> {
   const project = await loadProject(await dirOf(input))
-  const statuses: SliceStatus[] = []
+  const progress = await progressOf(project)
+  const statuses: SliceProgressStatus[] = []
   for (const slice of project.slices.filter((each) => each.missing.length === 0)) {
     const context = gateContext(project, slice)
-    const status = await sliceStatus(context)
+    const status = withProgress(await sliceStatus(context), progress.get(slice.id) ?? null)
     if (status.next === 'checkpoint') return {project, context, warnings: warningsOf(project)}
     statuses.push(status)
   }
-  const where = statuses.length === 0 ? 'the project has none' : statuses.map((status) => `${status.slice} ${status.next === 'nothing' ? 'auto' : status.next === 'done' ? 'done' : `waits for ${status.next === 'route' ? 'a route' : 'an escalation choice'}`}`).join(', ')
+  const waits = {nothing: 'auto', done: 'done', verify: 'waits for a passing run', route: 'waits for a route', escalation: 'waits for an escalation choice', checkpoint: ''} as const
+  const where = statuses.length === 0 ? 'the project has none' : statuses.map((status) => `${status.slice} ${waits[status.next]}`).join(', ')
   throw new UserError(`Unexpected \`tiers review\` without a slice while none waits for its checkpoint (${where}), expected a slice: \`tiers review <slice>\``)
+}
+
+/** Where each slice of the project stands, by the judgement the stop hook holds on (`judgeProgress`), by slice id. */
+async function progressOf(project: Project, history?: HistoryJudgement): Promise<{get: (id: string) => ProgressState | undefined; unreadRuns: string | null}> {
+  const judged = await (await evidence()).judgeProgress(project, history)
+  const states = new Map(judged.slices.map(({judgement}) => [judgement.id, judgement.state]))
+  return {get: (id) => states.get(id), unreadRuns: judged.broken}
 }
 
 /** `tiers respond --undo <slice>`: the latest answer withdrawn, and where the slice stands now. */
@@ -287,13 +300,16 @@ export const status: Command = async (input) => {
   const project = await loadProject(await dirOf(input))
   const [id] = input.positionals
   const slices = id ? [findSlice(project, id)] : project.slices.filter((slice) => slice.missing.length === 0)
+  const history = await (await evidence()).judgeHistory(project)
+  // Where each slice stands, as the stop hook judges it: both say the same slices are in progress.
+  const progress = await progressOf(project, history)
   const statuses: ShownStatus[] = []
   for (const slice of slices) {
     const context = gateContext(project, slice)
     const {humanCheck, retired, criteria, steps} = context.slice
     const status = await sliceStatus(context)
     statuses.push({
-      ...status,
+      ...withProgress(status, progress.get(slice.id) ?? null),
       // Each change that lowered what a person approved, with where it is now.
       weakenings: placeWeakenings(slice, status.weakenings),
       statedTier: slice.tier,
@@ -308,21 +324,21 @@ export const status: Command = async (input) => {
     })
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
-  const history = await (await evidence()).judgeHistory(project)
   // A slice’s own lost history, or none compared at all; state files of no slice when every slice is shown.
   const lost = history.holds.filter((hold) => !id || hold.slice === id || hold.slice === null).map((hold) => hold.line)
   const orphans = id ? [] : history.orphans
   // At a terminal, a table a person reads; piped, the same line per slice as ever, for scripts.
   const lines = input.terminal ? [renderStatusTable(await statusRows(project.dir, statuses), {width: input.terminal.columns, now: new Date()})] : statuses.map(describeStatus)
-  if (input.terminal && broken.length + project.problems.length + lost.length + orphans.length > 0) lines.push('')
+  if (input.terminal && (broken.length + project.problems.length + lost.length + orphans.length > 0 || progress.unreadRuns !== null)) lines.push('')
   for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
   // What could not be read or matched is said here too: it holds the gate, as lost history does.
   for (const problem of project.problems) lines.push(`problem: ${formatProblem(problem)}`)
   for (const line of lost) lines.push(`problem: ${line}`)
   for (const line of orphans) lines.push(`note: ${line}`)
+  if (progress.unreadRuns !== null) lines.push(`problem: ${progress.unreadRuns}; every slice counts as never verified`)
   return {
     text: lines.join('\n'),
-    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems, lostHistory: lost, orphans},
+    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems, lostHistory: lost, orphans, unreadRuns: progress.unreadRuns},
     warnings: warningsOf(project)
   }
 }
@@ -336,7 +352,7 @@ export const report: Command = async (input) => {
 }
 
 /** A slice in `tiers status`: where it stands, with what its checkpoint would show. */
-type ShownStatus = SliceStatus & {
+type ShownStatus = SliceProgressStatus & {
   weakenings: PlacedWeakening[]
   /** The tier the graph states for the slice, `null` when it states none. */
   statedTier: string | null
@@ -360,7 +376,8 @@ function describeStatus(status: ShownStatus): string {
     decision = `${status.decision.status} ${status.decision.at}${status.stale ? ' (stale: contracts changed since)' : ''}`
   }
   const notes = statusNotes(status).map((note) => `; ${note}`)
-  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}, next: ${status.next}${notes.join('')}`
+  const run = progressWords(status.progress)
+  return `${status.slice} ${status.name}: ${status.tier}, ${status.rejectionCount}/${status.threshold} rejections, ${decision}${run === null ? '' : `, ${run}`}, next: ${status.next}${notes.join('')}`
 }
 
 /** Feedback as a list: `  - "…"` a line. */

@@ -65,6 +65,9 @@ export async function dirOf(input: CommandInput): Promise<string> {
 
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
+/** Why an auto slice is auto, as its checkpoint and its run say it: `every contract is auto`, or its retired human check. */
+export const whyAuto = (slice: {retired: string | null}) => (slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`)
+
 /** A project, with one slice’s gate context, and what its reading noticed. */
 export type SliceContext = Awaited<ReturnType<typeof loadSliceContext>>
 

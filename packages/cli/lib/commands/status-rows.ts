@@ -1,6 +1,36 @@
-import {readSliceState} from '@verification-tiers/runtime'
+import type {SliceProgress} from '@verification-tiers/evidence/gate'
+import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState, SliceStatus} from '@verification-tiers/runtime'
 import type {StatusNote, StatusRow} from '../status-table.js'
+
+/** Where a slice stands by the one judgement the stop hook holds on (`judgeProgress`): `done`, or in progress; `null` when it could not be judged. */
+export type ProgressState = SliceProgress['judgement']['state']
+
+/** A slice’s status with where it stands: what it waits for, `verify` while it has no passing run on the sources as they are. */
+export interface SliceProgressStatus extends Omit<SliceStatus, 'next'> {
+  next: SliceStatus['next'] | 'verify'
+  progress: ProgressState | null
+  inProgress: boolean | null
+}
+
+/**
+ * The status of a slice with its progress: done by the judgement, it waits
+ * for nothing; never verified, stale or failed, for a run (`verify`) unless
+ * a rejection waits for its route or an escalation for its choice first;
+ * passing, for what its checkpoint waits for.
+ */
+export function withProgress(status: SliceStatus, progress: ProgressState | null): SliceProgressStatus {
+  let next: SliceProgressStatus['next'] = status.next
+  if (progress === 'done') next = 'done'
+  else if (progress !== null && progress !== 'passed' && next !== 'route' && next !== 'escalation') next = 'verify'
+  return {...status, next, progress, inProgress: progress === null ? null : progress !== 'done'}
+}
+
+/** The progress of a slice in a line of `tiers status`: its run as it stands now. */
+export function progressWords(progress: ProgressState | null): string | null {
+  if (progress === null) return null
+  return {'not-run': 'never verified', stale: 'run stale', failed: 'run failed', passed: 'run passes', done: 'run passes'}[progress]
+}
 
 /** What `tiers status` knows of a slice beyond its `SliceStatus`, as notes under the table. */
 export interface StatusExtras {
@@ -15,14 +45,18 @@ export interface StatusExtras {
 }
 
 /**
- * The rows of the terminal table: each slice's state and the time of the
- * latest thing recorded for it (its latest verification run, a reply, a
- * route, an escalation, a decision).
+ * The rows of the terminal table: each slice's state, whether it is in
+ * progress, and the time of the latest thing recorded for it (its latest
+ * verification run, a reply, a route, an escalation, a decision).
  */
-export async function statusRows(dir: string, statuses: ReadonlyArray<SliceStatus & StatusExtras>): Promise<StatusRow[]> {
-  // The runs are read for the table alone: piped, `tiers status` loads none of the evidence.
+export async function statusRows(dir: string, statuses: ReadonlyArray<SliceProgressStatus & StatusExtras>): Promise<StatusRow[]> {
+  // The runs’ times, for the last activity of the table alone.
   const {readVerificationStatus} = await import('@verification-tiers/evidence/gate')
-  const runs = (await readVerificationStatus(dir))?.slices ?? {}
+  // A status file that cannot be read counts as no run, as the judgement says under the table.
+  const runs = (await readVerificationStatus(dir).catch((error: unknown) => {
+    if (error instanceof FileReadError) return null
+    throw error
+  }))?.slices ?? {}
   const rows: StatusRow[] = []
   for (const status of statuses) {
     const state = await readSliceState(dir, status.slice)
@@ -35,6 +69,7 @@ export async function statusRows(dir: string, statuses: ReadonlyArray<SliceStatu
       rejections: `${status.rejectionCount}/${status.threshold}`,
       lastActivity: latest([...(run === undefined ? [] : [run]), ...recordedTimes(state)]),
       next: status.next,
+      inProgress: status.inProgress,
       notes: tableNotes(status)
     })
   }
