@@ -84,7 +84,7 @@ describe('history lost against the committed one', () => {
     const status = await runTiers(folder, ['status'])
     expect(status.code).toBe(0)
     expect(status.stdout).toBe(
-      `S-01 S-01: verify, 0/3 rejections, undecided, next: checkpoint\nS-02 S-02: verify, 0/3 rejections, undecided, next: checkpoint\nproblem: ${line}\n`
+      `S-01 S-01: verify, 0/3 rejections, undecided, never verified, next: verify\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\nproblem: ${line}\n`
     )
     expect(JSON.parse((await runTiers(folder, ['status', 'S-02', '--json'])).stdout).lostHistory).toEqual([])
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-01'])
@@ -98,7 +98,7 @@ describe('history lost against the committed one', () => {
 
     // Restored as the line says, nothing is lost: the slice waits for its escalation.
     await git(folder, 'checkout', 'HEAD', '--', file)
-    expect((await runTiers(folder, ['status', 'S-01'])).stdout).toBe('S-01 S-01: verify, 3/3 rejections, undecided, next: escalation\n')
+    expect((await runTiers(folder, ['status', 'S-01'])).stdout).toBe('S-01 S-01: verify, 3/3 rejections, undecided, never verified, next: escalation\n')
   })
 
   it('holds the merge when a branch deletes the committed history of its base, naming the base', async () => {
@@ -151,7 +151,7 @@ describe('a state file no slice has', () => {
     const orphanLine = (file: string) => `${file} holds the history of S-01 (3 rejections and 3 answers), which no slice has: if the slice was renamed, rename the file to its new id (and its \`slice\` with it)`
     const orphan = orphanLine(file)
     expect((await runTiers(folder, ['status'])).stdout).toBe(
-      `S-07 S-07: verify, 0/3 rejections, undecided, next: checkpoint\nS-02 S-02: verify, 0/3 rejections, undecided, next: checkpoint\nnote: ${orphanLine(path.join('.greenlight', 'tiers', 'S-01.json'))}\n`
+      `S-07 S-07: verify, 0/3 rejections, undecided, never verified, next: verify\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\nnote: ${orphanLine(path.join('.greenlight', 'tiers', 'S-01.json'))}\n`
     )
     const hook = JSON.parse((await stopHook(folder)).stdout)
     expect(hook.reason.split('\n').at(-1)).toBe(orphan)
@@ -164,7 +164,7 @@ describe('a state file no slice has', () => {
     const state = JSON.parse(await fs.readFile(file, 'utf8'))
     await fs.writeFile(sliceStateFile(folder, 'S-07'), JSON.stringify({...state, slice: 'S-07'}))
     await fs.rm(file)
-    expect((await runTiers(folder, ['status'])).stdout).toBe('S-07 S-07: verify, 3/3 rejections, undecided, next: escalation\nS-02 S-02: verify, 0/3 rejections, undecided, next: checkpoint\n')
+    expect((await runTiers(folder, ['status'])).stdout).toBe('S-07 S-07: verify, 3/3 rejections, undecided, never verified, next: escalation\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\n')
   })
 })
 

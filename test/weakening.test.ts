@@ -98,7 +98,7 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
     const status = await runTiers(root, ['status'])
     expect({code: status.code, stdout: normalize(status.stdout)}).toEqual({
       code: 0,
-      stdout: `S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), next: checkpoint; changed since approved (verify until a person approves it as it is): ${attackLines('.greenlight/CONTRACTS.md').join('; ')}\n`
+      stdout: `S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), run stale, next: verify; changed since approved (verify until a person approves it as it is): ${attackLines('.greenlight/CONTRACTS.md').join('; ')}\n`
     })
     // The agent runs the checks again: they pass, and the slice still waits for a person.
     expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
@@ -125,7 +125,7 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
         .join('\n')}\nTo withdraw this answer: tiers respond --undo S-01\n`
     )
     // Confirmed: the weaker tier applies.
-    expect(normalize((await runTiers(root, ['status'])).stdout)).toBe('S-01 S-01: auto, 0/3 rejections, approved <time>, next: done\n')
+    expect(normalize((await runTiers(root, ['status'])).stdout)).toBe('S-01 S-01: auto, 0/3 rejections, approved <time>, run passes, next: done\n')
     expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: 'Slice S-01: S-01 is auto: every contract is auto, so no checkpoint is needed.\n', stderr: ''})
     expect((await runTiers(root, ['ci'])).code).toBe(0)
     expect(await stopHook()).toEqual({})
@@ -149,14 +149,14 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     const root = await repository({'.kiro/specs/recipe-sharing/requirements.md': requirements, '.kiro/tiers.json': '{"test": {"command": "true"}}\n'})
     expect((await runTiersHere(root, ['verify', 'recipe-sharing'])).code).toBe(0)
     expect((await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])).code).toBe(0)
-    expect((await runTiersHere(root, ['status'])).stdout).toMatch(/^recipe-sharing recipe-sharing: verify, 0\/3 rejections, approved \S+, next: done\n$/)
+    expect((await runTiersHere(root, ['status'])).stdout).toMatch(/^recipe-sharing recipe-sharing: verify, 0\/3 rejections, approved \S+, run passes, next: done\n$/)
 
     // The contracts are as they were: only the setting lowers them.
     await fs.writeFile(path.join(root, '.kiro', 'tiers.json'), '{\n  "test": {"command": "true"},\n  "verification": {"default": "auto"}\n}\n')
     const changes = (file: string) => [`slice recipe-sharing: tier verify → auto (${file}:3)`, `Requirement 1: Share a recipe: tier verify → auto (${file}:3)`]
     const status = await runTiersHere(root, ['status'])
     expect(normalize(status.stdout)).toBe(
-      `recipe-sharing recipe-sharing: verify, 0/3 rejections, approved <time>, next: checkpoint; changed since approved (verify until a person approves it as it is): ${changes('.kiro/tiers.json').join('; ')}\n`
+      `recipe-sharing recipe-sharing: verify, 0/3 rejections, approved <time>, run stale, next: verify; changed since approved (verify until a person approves it as it is): ${changes('.kiro/tiers.json').join('; ')}\n`
     )
     const contracts = await runTiersHere(root, ['contracts'])
     expect(contracts.stdout).toContain(
@@ -178,7 +178,7 @@ describe('a slice lowered after a person approved it (in this process)', () => {
 
     const confirmed = await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])
     expect(confirmed.stdout).toContain(`Confirmed, as changed since a person approved the slice:\n${changes('.kiro/tiers.json').map((line) => `  - ${line}`).join('\n')}\n`)
-    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('recipe-sharing recipe-sharing: auto, 0/3 rejections, approved <time>, next: done\n')
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('recipe-sharing recipe-sharing: auto, 0/3 rejections, approved <time>, run passes, next: done\n')
     expect((await runTiersHere(root, ['ci'])).code).toBe(0)
   })
 
@@ -223,7 +223,7 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     await fs.writeFile(path.join(root, '.greenlight', 'GRAPH.json'), graph('retired: the end-to-end suite covers it'))
     await fs.writeFile(contractsFile(root), contracts('The greeting names someone'))
     const data = JSON.parse((await runTiersHere(root, ['status', '--json'])).stdout)
-    expect(data.slices[0]).toMatchObject({tier: 'verify', next: 'checkpoint'})
+    expect(data.slices[0]).toMatchObject({tier: 'verify', next: 'verify'})
     expect(data.slices[0].weakenings.map((weakening: {line: string}) => weakening.line)).toEqual([
       'slice S-01 Hello: tier verify → auto (.greenlight/GRAPH.json:3)',
       'slice S-01 Hello: human check "The page reads well" → retired: "retired: the end-to-end suite covers it" (.greenlight/GRAPH.json:3)',
@@ -237,7 +237,7 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
     expect((await runTiersHere(root, ['respond', 'S-01', 'yes'])).code).toBe(0)
     await fs.writeFile(contractsFile(root), `${greeting}- The greeting waves\n`)
-    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), next: checkpoint\n')
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), run stale, next: verify\n')
     expect((await runTiersHere(root, ['ci'])).stdout).toContain('  S-01: verify, approved for other contracts: they changed since (')
   })
 })
