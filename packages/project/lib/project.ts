@@ -1,5 +1,6 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
+import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule} from '@verification-tiers/runtime'
@@ -282,8 +283,8 @@ function sliceOwnText(slice: ProjectSlice): string[] {
   return [`slice ${slice.id}: human check: ${slice.humanCheck ?? ''}; retired: ${slice.retired ?? ''}`]
 }
 
-/** File names the loader reads as contract files: markdown, in any case. */
-const contractFileName = /\.(?:md|markdown|mdown)$/i
+/** File names the loader reads as contract files: markdown, by the extensions the lint reads too (`markdown-extensions`), in any case. */
+const contractFileName = new RegExp(`\\.(?:${markdownExtensions.join('|')})$`, 'i')
 
 /** How deep the walk of `contracts/` goes: a contract file at most this many folders down is read, one deeper is a problem. */
 const contractDepth = 8
