@@ -43,5 +43,4 @@ export {parseProjectConfig, projectFreshnessExclude, projectTestCommand, readPro
 export {defaultFreshnessExclude, excludeMatcher, excludePatternProblem, freshnessExcludeRule, parseExcludePattern} from './lib/freshness.js'
 export type {ExcludePattern} from './lib/freshness.js'
 export {configKeys, isNearMiss} from './lib/config-keys.js'
-export {editDistance} from './lib/edit-distance.js'
 export type {ReadConfig} from './lib/config.js'

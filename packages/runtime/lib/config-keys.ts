@@ -7,7 +7,7 @@
 import {createRequire} from 'node:module'
 import isRecord from 'is-plain-obj'
 import type * as JsoncParser from 'jsonc-parser'
-import {editDistance} from './edit-distance.js'
+import {editDistance} from '@verification-tiers/contracts/edit-distance'
 import type {FilePlace} from './file-error.js'
 
 const require = createRequire(import.meta.url)
