@@ -24,7 +24,7 @@ import {beforeAll, describe, expect, it, onTestFinished} from 'vitest'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(repo, 'node_modules', '.bin', 'generate-protocol')
-const partialsModule = 'packages/protocol/lib/partials.generated.ts'
+const partialsModule = 'packages/protocol/partials.generated.js'
 const tiersDoc = 'content/references/verification-tiers.md'
 const tiersTemplate = 'templates/references/verification-tiers.md.hbs'
 /** The repository renders the templates the package ships: one copy of them. */

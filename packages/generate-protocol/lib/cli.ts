@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {BudgetError, defaultPaths, findStale, generateProtocol, OptionsError, packageTemplatesLabel, projectConfig, renderProtocol} from './generate.js'
 import type {GeneratedFile} from './generate.js'
-import {FileReadError} from '@verification-tiers/runtime'
+import {FileReadError} from '@verification-tiers/input'
 import {TemplateError} from './templates.js'
 
 export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]

@@ -137,8 +137,8 @@ export const toolConfigFile = 'tiers.json'
  */
 async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
   const file = path.join(dir, toolConfigFile)
-  const {config, threshold} = await readProjectConfig(file)
-  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config)})
+  const {config, threshold} = await readProjectConfig(file, 'tiers.json')
+  const reading = await tool.read(dir, {defaultTier: defaultTierOf(config), optionalTasks: optionalTasksOf(config)})
   const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
 }
@@ -161,22 +161,16 @@ function caseTwins(dir: string, slices: readonly ProjectSlice[]): ProjectProblem
   return problems
 }
 
-/** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */
-function defaultTierOf(file: string, config: ProjectConfig): Tier {
+/** `verification.default` of a tool’s settings (checked by their schema): `auto`, else `verify` (`manual` reads as `verify`). */
+function defaultTierOf(config: ProjectConfig): Tier {
   const verification = (config as {verification?: unknown}).verification
-  if (verification === undefined) return 'verify'
-  const value = typeof verification === 'object' && verification !== null && !Array.isArray(verification) ? (verification as {default?: unknown}).default : verification
-  if (value === undefined || value === 'verify' || value === 'manual') return 'verify'
-  if (value === 'auto') return 'auto'
-  throw new ProjectError(file, `Unexpected \`verification\` ${JSON.stringify(verification)}, expected \`{"default": "auto"}\` or \`{"default": "verify"}\``)
+  const value = typeof verification === 'object' && verification !== null ? (verification as {default?: unknown}).default : verification
+  return value === 'auto' ? 'auto' : 'verify'
 }
 
-/** `tasks.optional` of a tool’s settings: `hold` or `show` (the default); any other value is an error naming the file. */
-function optionalTasksOf(file: string, config: ProjectConfig): OptionalTasks {
-  const value = (config as {tasks?: {optional?: unknown}}).tasks?.optional
-  if (value === undefined || value === 'show') return 'show'
-  if (value === 'hold') return 'hold'
-  throw new ProjectError(file, `Unexpected \`tasks.optional\` ${JSON.stringify(value)}, expected \`"show"\` (an open optional task is listed, not holding its slice) or \`"hold"\``)
+/** `tasks.optional` of a tool’s settings (checked by their schema): `hold`, or `show` (the default). */
+function optionalTasksOf(config: ProjectConfig): OptionalTasks {
+  return (config as {tasks?: {optional?: unknown}}).tasks?.optional === 'hold' ? 'hold' : 'show'
 }
 
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {FileReadError, firstNonUtf8, readInputFile} from '@verification-tiers/runtime'
+import {FileReadError, firstNonUtf8, readInputFile} from '@verification-tiers/input'
 
 let folder: string
 beforeAll(async () => {
