@@ -1,9 +1,9 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import * as protocol from '@verification-tiers/protocol'
 import {inputLimits, readInputFile} from '@verification-tiers/input'
 import {parseProjectConfig} from '@verification-tiers/protocol/settings'
+import {templatesFolder} from '@verification-tiers/templates'
 import {describeOverrun, findOverruns} from './budget.js'
 import type {BudgetOverrun} from './budget.js'
 import {precompilePartials} from './precompile.js'
@@ -17,14 +17,14 @@ export interface GenerateOptions {
   /** Project root (default: the working directory). */
   root?: string
   /**
-   * Render for the project in this folder: the templates this package ships
-   * (unless `templates`), with the settings of its `.greenlight/config.json`,
+   * Render for the project in this folder: the templates of
+   * `@verification-tiers/templates` (unless `templates`), with the settings of its `.greenlight/config.json`,
    * into `out` (then required); no partials module unless `partials`.
    */
   project?: string
   /** Settings file to read instead of `<project>/.greenlight/config.json` (with `project` only). */
   config?: string
-  /** Templates folder (default `templates`; with `project`, the templates this package ships). */
+  /** Templates folder (default `templates`; with `project`, `@verification-tiers/templates`). */
   templates?: string
   /** Output folder of the docs (default `content`; required with `project`). */
   out?: string
@@ -70,11 +70,11 @@ export const defaultPaths = {
   partials: 'packages/protocol/partials.generated.js'
 } as const
 
-/** The templates this package ships, which `project` renders. */
-export const packageTemplates = fileURLToPath(new URL('../../templates', import.meta.url))
+/** The templates package, a dependency of this one, which `project` renders: the repository’s top-level `templates/`. */
+export const packageTemplates = templatesFolder
 
-/** How messages and notices name the templates this package ships. */
-export const packageTemplatesLabel = '@verification-tiers/generate-protocol/templates'
+/** How messages and notices name the templates package. */
+export const packageTemplatesLabel = '@verification-tiers/templates'
 
 /** The settings file of a project folder. */
 export const projectConfig = '.greenlight/config.json'
