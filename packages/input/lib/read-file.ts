@@ -21,6 +21,8 @@ export interface ReadInputOptions {
   limit: number
   /** What to do about a file over the limit, said after the error (`split it …`). */
   advice?: string
+  /** How messages name the file (a path from the folder the user gave, `.claude/settings.json`); default: `file` as given. */
+  shownAs?: string
 }
 
 /**
@@ -33,11 +35,12 @@ export interface ReadInputOptions {
  * `limit` bytes are ever read. It reads at once, not through the thread
  * pool: an input is read whole before anything is done with it.
  */
-export function readRegularFile(file: string, {limit, advice}: ReadInputOptions): Buffer | undefined {
+export function readRegularFile(path: string, {limit, advice, shownAs = path}: ReadInputOptions): Buffer | undefined {
+  const file = shownAs
   let descriptor: number
   try {
     // Opening a FIFO for reading blocks until a writer comes, unless non-blocking (Windows has no FIFOs).
-    descriptor = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // A path through something that is not a folder names no file either.
@@ -71,7 +74,7 @@ export function readRegularFile(file: string, {limit, advice}: ReadInputOptions)
 export function readInputFileSync(file: string, options: ReadInputOptions): string | undefined {
   const bytes = readRegularFile(file, options)
   if (bytes === undefined) return undefined
-  if (!isUtf8(bytes)) throw notUtf8(file, bytes)
+  if (!isUtf8(bytes)) throw notUtf8(options.shownAs ?? file, bytes)
   return bytes.toString('utf8')
 }
 

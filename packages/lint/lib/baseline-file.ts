@@ -1,6 +1,6 @@
 // Reading the baseline file, with Node’s own modules alone: a run answered
 // whole from the lint cache compares its text without parsing it.
-import {FileReadError, readInputFileSync} from '@verification-tiers/input/read'
+import {readInputFileSync} from '@verification-tiers/input/read'
 
 // A baseline larger than this is refused, not read: no project has that many warnings.
 const maxBaselineBytes = 16 * 1024 * 1024
@@ -11,10 +11,5 @@ const maxBaselineBytes = 16 * 1024 * 1024
  * not is a `FileReadError` naming it as `shownAs`, never an empty baseline.
  */
 export async function readLintBaselineText(file: string, shownAs: string = file): Promise<string | null> {
-  try {
-    return readInputFileSync(file, {limit: maxBaselineBytes}) ?? null
-  } catch (error) {
-    if (error instanceof FileReadError && shownAs !== file) throw new FileReadError(shownAs, error.reason, error.place)
-    throw error
-  }
+  return readInputFileSync(file, {limit: maxBaselineBytes, shownAs}) ?? null
 }
