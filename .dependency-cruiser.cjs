@@ -19,18 +19,32 @@ module.exports = {
       to: {path: '^packages/cli/'}
     },
     {
+      name: 'generator-imported-by-none',
+      comment: 'generate-protocol is a program run before the build is used: no package imports it (the runtime loads what it wrote, not it).',
+      severity: 'error',
+      from: {pathNot: '^packages/generate-protocol/'},
+      to: {path: '^packages/generate-protocol/'}
+    },
+    {
       name: 'layers',
-      comment: 'model → graph → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
+      comment: 'input and model → graph → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
       severity: 'error',
       from: {path: '^packages/(contracts|graph|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
       to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol|setup)/'}
     },
     {
-      name: 'generator-reads-protocol-and-runtime',
-      comment: 'The generator renders the protocol and reads a project’s settings as the runtime does; it runs no gate.',
+      name: 'generator-below-what-it-writes',
+      comment: 'The generator renders the protocol with a project’s settings (protocol, input, the model under them) and writes the partials the runtime loads: it imports nothing that loads them, so it runs before they are written and one build serves both.',
       severity: 'error',
       from: {path: '^packages/generate-protocol/'},
-      to: {path: '^packages/(project|lint|evidence|cli)/'}
+      to: {path: '^packages/(?!(generate-protocol|protocol|input|contracts)/)[^/]+/'}
+    },
+    {
+      name: 'partials-for-the-runtime',
+      comment: 'The precompiled partials are the generator’s output: only the runtime loads them, never a package the generator imports.',
+      severity: 'error',
+      from: {pathNot: '^packages/runtime/'},
+      to: {path: '^packages/protocol/partials\\.'}
     },
     {
       name: 'runtime-below-project',
@@ -55,17 +69,17 @@ module.exports = {
     },
     {
       name: 'setup-stands-alone',
-      comment: 'Setting a project up edits its configuration files: it loads no project, contract or state.',
+      comment: 'Setting a project up edits its configuration files: it loads no project, contract or state (it reads files as every input is read).',
       severity: 'error',
       from: {path: '^packages/setup/'},
-      to: {path: '^packages/(?!setup/)[^/]+/'}
+      to: {path: '^packages/(?!(setup|input)/)[^/]+/'}
     },
     {
       name: 'graph-on-the-model',
-      comment: 'The slice graph’s reader, below both halves, knows the contract model only.',
+      comment: 'The slice graph’s reader, below both halves, knows the contract model only (and reads files as every input is read).',
       severity: 'error',
       from: {path: '^packages/graph/'},
-      to: {path: '^packages/(?!(graph|contracts)/)[^/]+/'}
+      to: {path: '^packages/(?!(graph|contracts|input)/)[^/]+/'}
     },
     {
       name: 'reporters-at-the-bottom',
@@ -82,6 +96,13 @@ module.exports = {
       to: {path: '^packages/vfile-reporter-[^/]+/', pathNot: '^packages/$1/'}
     },
     {
+      name: 'input-at-the-bottom',
+      comment: 'Reading input (a regular file, JSON with places) imports no other package of ours: every package may read with it.',
+      severity: 'error',
+      from: {path: '^packages/input/'},
+      to: {path: '^packages/(?!input/)[^/]+/'}
+    },
+    {
       name: 'model-at-the-bottom',
       comment: 'The contract model imports no other package of ours.',
       severity: 'error',
@@ -91,7 +112,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: {path: 'node_modules'},
-    exclude: {path: '(^|/)(dist|test|node_modules)/|\\.d\\.ts$'},
+    // The partials’ declaration stays: it is how an import of the generated partials is seen.
+    exclude: {path: '(^|/)(dist|test|node_modules)/|(?<!/protocol/partials)\\.d\\.ts$'},
     tsPreCompilationDeps: true
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run check:packages`: check every workspace package (`packages/*/`) as
-// the registry would receive it, from the tarball `npm pack` makes of it:
+// `npm run check:packages`: check every workspace package (`packages/*/`,
+// `templates/`) as the registry would receive it, from the tarball
+// `npm pack` makes of it:
 //
 // * what it ships imports only what its package.json declares
 //   (dependencies, peerDependencies, optionalDependencies), and everything
@@ -21,10 +22,11 @@
 // the check itself cannot run. Needs no network.
 import {execFile} from 'node:child_process'
 import {existsSync} from 'node:fs'
-import {mkdtemp, readdir, readFile, realpath, rm} from 'node:fs/promises'
+import {mkdtemp, readFile, realpath, rm} from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {parseArgs, promisify} from 'node:util'
+import {workspaceFolders} from './workspaces.mjs'
 
 const execFileAsync = promisify(execFile)
 
@@ -62,7 +64,7 @@ async function main() {
   const rootManifest = JSON.parse(await readFile('package.json', 'utf8'))
   const packages = await workspacePackages()
   if (packages.length === 0) {
-    console.error('check-packages: no package under packages/*/ has a package.json')
+    console.error('check-packages: no workspace package has a package.json')
     return 2
   }
   const destination = await mkdtemp(path.join(os.tmpdir(), 'check-packages-'))
@@ -90,13 +92,10 @@ async function main() {
   }
 }
 
-/** Every `packages/<dir>/package.json`, sorted by folder. */
+/** Every workspace package (`packages/<dir>/`, `templates/`), sorted by folder. */
 async function workspacePackages() {
-  const dirs = existsSync('packages') ? (await readdir('packages', {withFileTypes: true})).filter((entry) => entry.isDirectory()) : []
   const packages = []
-  for (const {name} of dirs.sort((a, b) => a.name.localeCompare(b.name))) {
-    const dir = `packages/${name}`
-    if (!existsSync(`${dir}/package.json`)) continue
+  for (const dir of await workspaceFolders('.')) {
     packages.push({dir, manifest: JSON.parse(await readFile(`${dir}/package.json`, 'utf8')), files: [], stale: [], tarball: ''})
   }
   return packages

@@ -17,9 +17,9 @@
 // also lists, as its own, the outside dependencies and peer dependencies of
 // every package it carries (a name asked for with two ranges is an error).
 //
-// The packages in `packages/*/` are not changed: they are packed as they are
-// (`npm pack`, their `files`), and only the staged copy's package.json gets
-// `bundleDependencies`. Build first (`npm run build`); `npm run pack:release`
+// The workspace packages (`packages/*/`, `templates/`) are not changed: they
+// are packed as they are (`npm pack`, their `files`), and only the staged
+// copy's package.json gets `bundleDependencies`. Build first (`npm run build`); `npm run pack:release`
 // does.
 //
 // Usage: node scripts/pack-release.mjs [--root <dir>] [--out <dir>]
@@ -27,12 +27,12 @@
 // `<root>/release`). Prints one line per tarball; exits 1 when a package
 // cannot be packed.
 import {execFile} from 'node:child_process'
-import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parseArgs, promisify} from 'node:util'
+import {workspaceFolders} from './workspaces.mjs'
 
 const execFileAsync = promisify(execFile)
 
@@ -43,14 +43,11 @@ export function releaseFileName(name) {
 
 /** Every workspace package of the repository: name, folder, manifest. */
 async function readWorkspaces(repo) {
-  const dirs = (await fs.readdir(path.join(repo, 'packages'))).sort()
   const packages = []
-  for (const dir of dirs) {
-    const file = path.join(repo, 'packages', dir, 'package.json')
-    if (!existsSync(file)) continue
-    const manifest = JSON.parse(await fs.readFile(file, 'utf8'))
-    if (manifest.private) throw new Error(`packages/${dir}/package.json: Unexpected \`private: true\`, expected a package that can be published`)
-    packages.push({name: manifest.name, dir: path.join(repo, 'packages', dir), manifest})
+  for (const folder of await workspaceFolders(repo)) {
+    const manifest = JSON.parse(await fs.readFile(path.join(repo, folder, 'package.json'), 'utf8'))
+    if (manifest.private) throw new Error(`${folder}/package.json: Unexpected \`private: true\`, expected a package that can be published`)
+    packages.push({name: manifest.name, dir: path.join(repo, folder), manifest})
   }
   return packages
 }

@@ -88,6 +88,15 @@ describe.skipIf(process.platform === 'win32')('a FIFO for an input: an error nam
     })
   })
 
+  it.concurrent('a file `tiers init` merges into, `tiers lint`’s baseline: read by the same reader, in the same words', {timeout: 20_000}, async () => {
+    const folder = await project()
+    await fifo(path.join(folder, '.claude', 'settings.json'))
+    expectError(await tiers(folder, ['init']), 2, '.claude/settings.json: Unexpected FIFO (named pipe), expected a regular file')
+    await fs.rm(path.join(folder, '.claude'), {recursive: true})
+    await fifo(path.join(folder, 'tiers-lint-baseline.json'))
+    expectError(await tiers(folder, ['lint', '.greenlight']), 2, 'tiers-lint-baseline.json: Unexpected FIFO (named pipe), expected a regular file')
+  })
+
   it.concurrent('GRAPH.md, when there is no GRAPH.json', {timeout: 20_000}, async () => {
     const folder = await project()
     await fs.rm(file(folder, 'GRAPH.json'))

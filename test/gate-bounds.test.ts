@@ -13,7 +13,8 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import fc from 'fast-check'
-import {configKeys, editDistance, parseProjectConfig} from '@verification-tiers/runtime'
+import {editDistance} from '@verification-tiers/contracts/edit-distance'
+import {parseProjectConfig, settingsKeys} from '@verification-tiers/runtime'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
 import {builtBin, exampleProject, git, runTiersBounded, tiersBin} from './helpers/tiers-bin.js'
@@ -83,6 +84,7 @@ describe('config.json: a mistake never turns the test check off in silence', () 
     const edit = (kinds: string[]) => fc.tuple(fc.constantFrom(...kinds), fc.nat(), letters)
     // A swap counts as one edit only alone: after another edit it may stand for three.
     const edits = fc.oneof(fc.array(edit(['insert', 'delete', 'replace', 'case']), {minLength: 1, maxLength: 2}), fc.array(edit(['swap']), {minLength: 1, maxLength: 1}))
+    const configKeys = settingsKeys('config.json')
     const places = Object.entries(configKeys).flatMap(([parent, keys]) => keys.map((key) => ({parent, key})))
     fc.assert(
       fc.property(fc.constantFrom(...places), edits, ({parent, key}, edits) => {

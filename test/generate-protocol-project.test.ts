@@ -16,7 +16,7 @@ import {root, runProcess} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const bin = path.join(root, 'node_modules', '.bin', 'generate-protocol')
-const shipped = '@verification-tiers/generate-protocol/templates'
+const shipped = '@verification-tiers/templates'
 const folders: string[] = []
 
 afterAll(async () => {

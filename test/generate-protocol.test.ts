@@ -24,11 +24,11 @@ import {beforeAll, describe, expect, it, onTestFinished} from 'vitest'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(repo, 'node_modules', '.bin', 'generate-protocol')
-const partialsModule = 'packages/protocol/lib/partials.generated.ts'
+const partialsModule = 'packages/protocol/partials.generated.js'
 const tiersDoc = 'content/references/verification-tiers.md'
 const tiersTemplate = 'templates/references/verification-tiers.md.hbs'
-/** The repository renders the templates the package ships: one copy of them. */
-const repoTemplates = 'packages/generate-protocol/templates'
+/** The repository's templates: the top-level workspace package the generator depends on, one copy of them. */
+const repoTemplates = 'templates'
 
 interface Run {
   code: number | null
@@ -144,13 +144,14 @@ beforeAll(() => {
 describe('generate-protocol: up to date', () => {
   it('`--check` in the repo exits 0 and says so, writing nothing', async () => {
     const before = await Promise.all(generatedRepoFiles().map(async (file) => (await stat(path.join(repo, file))).mtimeMs))
-    expect(await run(['--check', '--templates', repoTemplates])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
+    // `templates/` is the default, as `npm run check:protocol` runs it.
+    expect(await run(['--check'])).toEqual({code: 0, stdout: ['generate-protocol: up to date'], stderr: []})
     const after = await Promise.all(generatedRepoFiles().map(async (file) => (await stat(path.join(repo, file))).mtimeMs))
     expect(after).toEqual(before)
   })
 
   it('regenerating into a temp root reproduces content/ and the partials module byte for byte', async () => {
-    // Laid out as the repository is: the templates where the package ships them.
+    // Laid out as the repository is: the templates at the top level.
     const root = await tempDir('generate-protocol-test-')
     await cp(path.join(repo, repoTemplates), path.join(root, repoTemplates), {recursive: true})
     const expected = generatedRepoFiles()
@@ -168,7 +169,7 @@ describe('generate-protocol: up to date', () => {
       `wrote ${partialsModule}`
     ])
 
-    const written = (await listFiles(root)).filter((file) => !file.startsWith('packages/generate-protocol/'))
+    const written = (await listFiles(root)).filter((file) => !file.startsWith(`${repoTemplates}/`))
     expect(written).toEqual(expected)
     for (const file of expected) {
       const ours = await readFile(path.join(root, file))

@@ -6,11 +6,11 @@
  * ranges to it, writes each changelog and uses up the changesets. The
  * repository itself is not touched.
  */
-import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {workspaceFolders} from '../scripts/workspaces.mjs'
 import {consumerEnvChanges} from './helpers/outside-install.js'
 import {root, runProcess} from './helpers/tiers-bin.js'
 
@@ -39,10 +39,7 @@ function raise(version: string, bump: (typeof bumps)[number]): string {
 
 async function readManifests(dir: string): Promise<Map<string, Manifest>> {
   const manifests = new Map<string, Manifest>()
-  for (const name of (await fs.readdir(path.join(dir, 'packages'))).sort()) {
-    const file = path.join(dir, 'packages', name, 'package.json')
-    if (existsSync(file)) manifests.set(`packages/${name}`, JSON.parse(await fs.readFile(file, 'utf8')) as Manifest)
-  }
+  for (const folder of await workspaceFolders(dir)) manifests.set(folder, JSON.parse(await fs.readFile(path.join(dir, folder, 'package.json'), 'utf8')) as Manifest)
   return manifests
 }
 

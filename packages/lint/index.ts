@@ -3,7 +3,9 @@ export type {LintProgram, LintResult, Notify, OutputOf} from './lib/run.js'
 export {replayLintOutput} from './lib/output.js'
 export type {LintOutput, OutputWrite} from './lib/cache-file.js'
 export {lintTexts} from './lib/lint-file.js'
-export {checkEngineConfigFiles, ConfigFileError, engineConfigNames} from './lib/config-files.js'
+export {checkEngineConfigFiles, engineConfigNames} from './lib/config-files.js'
+// The error of a file that cannot be used (a baseline, a configuration file the engine would open), as every package names one.
+export {FileReadError} from '@verification-tiers/input/read'
 export type {FileText} from './lib/lint-file.js'
 export {findFiles, lintWithEngine, remarkEngineOptions} from './lib/engine.js'
 export type {LintInput} from './lib/engine.js'
@@ -21,7 +23,6 @@ export {
   applyLintBaseline,
   defaultLintBaselinePath,
   formatLintBaseline,
-  LintBaselineError,
   lintBaselineOf,
   lintBaselineSize,
   mergeLintBaseline,

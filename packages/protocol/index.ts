@@ -1,4 +1,3 @@
 export * from './lib/vocabulary.js'
 export * from './lib/placeholders.js'
 export * from './lib/template-helpers.js'
-export {partialSpecs} from './lib/partials.generated.js'

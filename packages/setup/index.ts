@@ -1,6 +1,7 @@
 export {contractsFolder, greenlightFolder, planInit, plannedDiff, writePlanned} from './lib/init.js'
 export {gitignoreFile, ignoreEntries, planGitignore, stateInGit} from './lib/gitignore.js'
-export {InitError} from './lib/files.js'
+// The error of a file `tiers init` cannot read or merge into, as every package names one.
+export {FileReadError} from '@verification-tiers/input/read'
 export type {PlannedFile, Step} from './lib/files.js'
 export {ciProviders, workflowFile, workflowLintCommand} from './lib/workflow.js'
 export type {CiProvider, TestCommand} from './lib/workflow.js'

@@ -4,7 +4,8 @@
  * parser, unified-engine, a remark-lint rule or a preset throws, so a run
  * that needs one fails, and one that replays the lint cache whole passes.
  * With `TIERS_TEST_FORBID=replay`, every package but the lint cache’s reader
- * (`@verification-tiers/lint/replay`) throws: vfile and the reporters too.
+ * (`@verification-tiers/lint/replay`, which reads with
+ * `@verification-tiers/input/read`) throws: vfile and the reporters too.
  *
  * Plain JavaScript: Node loads it before the bin, without a TypeScript loader.
  */

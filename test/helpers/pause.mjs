@@ -5,8 +5,8 @@
  * SIGCONT. `TIERS_TEST_PAUSE` says where, as `<call>:<file name>:<counts>`:
  *
  * * `open:S-01.json:1`: at the first opening of `S-01.json` while
- *   `S-01.json.lock` exists, that is, with the lock just taken, before the
- *   state is read
+ *   `S-01.json.lock` exists (by `fs.promises.open` or `fs.openSync`), that
+ *   is, with the lock just taken, before the state is read
  * * `stat:S-01.json:2,4`: at the 2nd and 4th `stat(…, {bigint: true})` of
  *   `S-01.json`, the version check a locked update makes before it reads
  *   (1st, 3rd) and before it writes (2nd, 4th)
@@ -21,11 +21,16 @@ import {syncBuiltinESMExports} from 'node:module'
 const [call, name, counts] = (process.env.TIERS_TEST_PAUSE ?? '').split(':')
 const at = new Set((counts ?? '').split(',').filter(Boolean).map(Number))
 
-/** Wrap `fs.promises[method]` so that the calls `matches` picks, counted, stop the process at the counts asked. */
-function pauseAt(method, matches) {
-  const original = fs.promises[method]
-  let seen = 0
-  fs.promises[method] = function (...args) {
+let seen = 0
+
+/**
+ * Wrap `object[method]` (`fs.promises.open`, or `fs.openSync`, which the
+ * reader of every input opens with) so that the calls `matches` picks,
+ * counted together, stop the process at the counts asked.
+ */
+function pauseAt(object, method, matches) {
+  const original = object[method]
+  object[method] = function (...args) {
     if (matches(String(args[0]), args[1]) && at.has(++seen)) {
       // Said first, so a test can tell a second pause from the first: the process may run past its state check and stop again.
       if (process.env.TIERS_TEST_PAUSE_LOG) fs.appendFileSync(process.env.TIERS_TEST_PAUSE_LOG, `${seen}\n`)
@@ -36,8 +41,12 @@ function pauseAt(method, matches) {
 }
 
 if (name && at.size > 0) {
-  if (call === 'open') pauseAt('open', (file) => file.endsWith(name) && fs.existsSync(`${file}.lock`))
-  if (call === 'stat') pauseAt('stat', (file, options) => file.endsWith(name) && options?.bigint === true)
+  const locked = (file) => file.endsWith(name) && fs.existsSync(`${file}.lock`)
+  if (call === 'open') {
+    pauseAt(fs.promises, 'open', locked)
+    pauseAt(fs, 'openSync', locked)
+  }
+  if (call === 'stat') pauseAt(fs.promises, 'stat', (file, options) => file.endsWith(name) && options?.bigint === true)
   // The bin imports `node:fs/promises` by name: its bindings must see the wrapper.
   syncBuiltinESMExports()
 }

@@ -5,7 +5,7 @@
  * within a bound that grows with the name's length, so a short name's
  * suggestions stay close and an unrelated word gets none.
  */
-import {editDistance} from '@verification-tiers/runtime/edit-distance'
+import {editDistance} from '@verification-tiers/contracts/edit-distance'
 
 /** The most edits a suggestion of `name` may be away: 1 up to 5 characters, 2 up to 8, 3 beyond. */
 export function suggestionBound(name: string): number {

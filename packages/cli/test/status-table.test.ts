@@ -108,6 +108,10 @@ describe('totals and widths', () => {
     expect(displayWidth('記録')).toBe(4)
     expect(truncate('記録する', 5)).toBe('記録…')
     expect(truncate('short', 5)).toBe('short')
+    // An emoji sequence is one character of two columns, never cut inside; a letter and its combining mark one column.
+    expect(displayWidth('👩‍💻 ok')).toBe(5)
+    expect(truncate('👩‍💻👩‍💻👩‍💻', 5)).toBe('👩‍💻👩‍💻…')
+    expect(truncate('e\u0301te\u0301 long', 4)).toBe('e\u0301te\u0301…')
   })
 })
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {commands, separateCommands} from '../lib/commands/index.js'
-import {editDistance} from '@verification-tiers/runtime/edit-distance'
+import {editDistance} from '@verification-tiers/contracts/edit-distance'
 import {suggest, suggestionBound} from '../lib/suggest.js'
 
 const names = [...Object.keys(commands), ...separateCommands.map((command) => command.name), 'help']

@@ -1,4 +1,4 @@
-import {levenshteinEditDistance} from 'levenshtein-edit-distance'
+import {editDistance} from './edit-distance.js'
 import type {Position} from 'unist'
 import {remembered} from './memo.js'
 import type {ContractField, Dialect, FieldKey} from './types.js'
@@ -95,7 +95,8 @@ function closestKnown(folded: string): FieldKey | null {
   for (const [known, key] of byFolded) {
     // The distance is at least the difference in length: a label too long or short to be a near miss is not measured.
     if (Math.abs(known.length - folded.length) > allowed) continue
-    const distance = levenshteinEditDistance(folded, known)
+    const distance = editDistance(folded, known, allowed)
+    if (distance > allowed) continue
     if (distance < bestDistance) {
       best = key
       bestDistance = distance

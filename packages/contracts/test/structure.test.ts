@@ -307,8 +307,10 @@ describe('field labels', () => {
     ['ACCEPTANCE CRITERIA', 'acceptanceCriteria'],
     ['Acceptance Criterias', 'acceptanceCriteria'],
     ['Steps', 'steps'],
-    // A swapped pair is two edits: too many for a short label.
-    ['Stpes', null],
+    // A swapped pair is one edit, as `tiers` counts a mistyped command: a short label's one typo.
+    ['Stpes', 'steps'],
+    // Two swaps are two edits: too many for a short label.
+    ['Tspse', null],
     ['ID', 'id'],
     ['id', 'id'],
     ['I-D', 'id'],

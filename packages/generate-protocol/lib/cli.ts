@@ -1,7 +1,7 @@
 import {parseArgs} from 'node:util'
 import {BudgetError, defaultPaths, findStale, generateProtocol, OptionsError, packageTemplatesLabel, projectConfig, renderProtocol} from './generate.js'
 import type {GeneratedFile} from './generate.js'
-import {FileReadError} from '@verification-tiers/runtime'
+import {FileReadError} from '@verification-tiers/input'
 import {TemplateError} from './templates.js'
 
 export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]
@@ -10,11 +10,12 @@ export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templ
 Render the protocol docs from Handlebars templates into the output folder,
 each under the line budget its template declares.
 
-With --project, render them for a project: from the templates this package
-ships, with the project's settings (\`workflow.rejection_threshold\` of its
-${projectConfig}), into the folder --out names. Without it, render the
-templates/ folder of the root into content/ and precompile the checkpoint
-partials for the runtime, as the verification-tiers repository builds itself.
+With --project, render them for a project: from the templates of
+${packageTemplatesLabel}, with the project's settings
+(\`workflow.rejection_threshold\` of its ${projectConfig}),
+into the folder --out names. Without it, render the templates/ folder of
+the root into content/ and precompile the checkpoint partials for the
+runtime, as the verification-tiers repository builds itself.
 
 Options:
   --project <dir>    the project whose settings the docs show (${projectConfig} in it)

@@ -1,8 +1,9 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import * as protocol from '@verification-tiers/protocol'
-import {inputLimits, parseProjectConfig, readInputFile} from '@verification-tiers/runtime'
+import {inputLimits, readInputFile} from '@verification-tiers/input'
+import {parseProjectConfig} from '@verification-tiers/protocol/settings'
+import {templatesFolder} from '@verification-tiers/templates'
 import {describeOverrun, findOverruns} from './budget.js'
 import type {BudgetOverrun} from './budget.js'
 import {precompilePartials} from './precompile.js'
@@ -16,18 +17,18 @@ export interface GenerateOptions {
   /** Project root (default: the working directory). */
   root?: string
   /**
-   * Render for the project in this folder: the templates this package ships
-   * (unless `templates`), with the settings of its `.greenlight/config.json`,
+   * Render for the project in this folder: the templates of
+   * `@verification-tiers/templates` (unless `templates`), with the settings of its `.greenlight/config.json`,
    * into `out` (then required); no partials module unless `partials`.
    */
   project?: string
   /** Settings file to read instead of `<project>/.greenlight/config.json` (with `project` only). */
   config?: string
-  /** Templates folder (default `templates`; with `project`, the templates this package ships). */
+  /** Templates folder (default `templates`; with `project`, `@verification-tiers/templates`). */
   templates?: string
   /** Output folder of the docs (default `content`; required with `project`). */
   out?: string
-  /** The precompiled partials module, in the protocol package (default `packages/protocol/lib/partials.generated.ts`; none with `project`). */
+  /** The precompiled partials module, in the protocol package (default `packages/protocol/partials.generated.js`; none with `project`). */
   partials?: string
 }
 
@@ -66,14 +67,14 @@ export class OptionsError extends Error {
 export const defaultPaths = {
   templates: 'templates',
   out: 'content',
-  partials: 'packages/protocol/lib/partials.generated.ts'
+  partials: 'packages/protocol/partials.generated.js'
 } as const
 
-/** The templates this package ships, which `project` renders. */
-export const packageTemplates = fileURLToPath(new URL('../../templates', import.meta.url))
+/** The templates package, a dependency of this one, which `project` renders: the repository’s top-level `templates/`. */
+export const packageTemplates = templatesFolder
 
-/** How messages and notices name the templates this package ships. */
-export const packageTemplatesLabel = '@verification-tiers/generate-protocol/templates'
+/** How messages and notices name the templates package. */
+export const packageTemplatesLabel = '@verification-tiers/templates'
 
 /** The settings file of a project folder. */
 export const projectConfig = '.greenlight/config.json'
@@ -89,8 +90,9 @@ export const defaultSettings: ProjectSettings = {rejectionThreshold: protocol.re
 
 /**
  * A project’s settings from its `config.json`, read and checked as `tiers`
- * reads it (the runtime’s `parseProjectConfig`), so both name a bad file in
- * the same words; `null` when there is none. `label` is how messages name it.
+ * reads it (the protocol’s `parseProjectConfig`, against the file’s schema),
+ * so both name a bad file in the same words; `null` when there is none.
+ * `label` is how messages name it.
  */
 async function readProjectSettings(file: string, label: string): Promise<ProjectSettings | null> {
   const text = await readInputFile(file, {limit: inputLimits.json})
@@ -98,7 +100,7 @@ async function readProjectSettings(file: string, label: string): Promise<Project
   return {rejectionThreshold: parseProjectConfig(label, text).threshold}
 }
 
-/** Render everything in memory; throws `OptionsError`, the runtime’s `FileReadError` for a bad settings file, `TemplateError` or `BudgetError`. */
+/** Render everything in memory; throws `OptionsError`, a `FileReadError` for a bad settings file, `TemplateError` or `BudgetError`. */
 export async function renderProtocol(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
   const root = path.resolve(options.root ?? '.')
   const relative = (file: string) => path.relative(root, path.resolve(root, file)).split(path.sep).join('/')

@@ -14,6 +14,7 @@ import {graphNames, graphSizeLimit, indexContracts, matchSlice, ProjectError, re
 import {readGraphMarkdown, readGraphSync} from '@verification-tiers/graph/markdown'
 import type {GraphProblem} from '@verification-tiers/graph'
 import {ProjectError as ErrorsProjectError} from '@verification-tiers/graph/errors'
+import {FileReadError} from '@verification-tiers/input'
 import {afterAll, describe, expect, it} from 'vitest'
 
 const folders: string[] = []
@@ -180,8 +181,10 @@ describe('a folder’s graph', () => {
     const dir = await folder()
     await fs.mkdir(path.join(dir, 'GRAPH.json'))
     const error = await readGraph(dir).catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(ProjectError)
-    expect(error).toBeInstanceOf(ErrorsProjectError)
+    // Read as every input is: the one reader's error, as the gate's.
+    expect(error).toBeInstanceOf(FileReadError)
+    // The errors entry gives the graph's own class, the one its readers throw.
+    expect(ErrorsProjectError).toBe(ProjectError)
     expect((error as Error).message).toBe(`${path.join(dir, 'GRAPH.json')}: Unexpected folder, expected a regular file`)
     if (process.platform === 'win32') return
     const fifo = await folder()
@@ -195,8 +198,8 @@ describe('a folder’s graph', () => {
     // A sparse file: its size is past the limit, and nothing is written.
     await fs.writeFile(path.join(dir, 'GRAPH.json'), '')
     await fs.truncate(path.join(dir, 'GRAPH.json'), graphSizeLimit + 1)
-    const message = `${path.join(dir, 'GRAPH.json')}: Unexpected size of ${graphSizeLimit + 1} bytes, expected at most ${graphSizeLimit} bytes`
-    await expect(readGraph(dir)).rejects.toThrow(new ProjectError(path.join(dir, 'GRAPH.json'), message.slice(path.join(dir, 'GRAPH.json').length + 2)))
+    const message = `${path.join(dir, 'GRAPH.json')}: Unexpected size of 16.0 MiB, expected at most 16 MiB`
+    await expect(readGraph(dir)).rejects.toThrow(new FileReadError(path.join(dir, 'GRAPH.json'), message.slice(path.join(dir, 'GRAPH.json').length + 2)))
     expect(() => readGraphFile(path.join(dir, 'GRAPH.json'))).toThrow(message)
   })
 

@@ -7,10 +7,11 @@ import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import type {VFileMessage} from 'vfile-message'
 import writeFileAtomic from 'write-file-atomic'
-import {LintBaselineError, readLintBaselineText} from './baseline-file.js'
+import {FileReadError} from '@verification-tiers/input/read'
+import {readLintBaselineText} from './baseline-file.js'
 
 export {defaultLintBaselinePath} from './settings.js'
-export {LintBaselineError, readLintBaselineText} from './baseline-file.js'
+export {readLintBaselineText} from './baseline-file.js'
 
 /**
  * The warnings accepted as they are today: per file (its path from the
@@ -131,7 +132,7 @@ export function formatLintBaseline(baseline: LintBaseline): string {
 
 /**
  * Read the baseline at `file`; `null` when there is none. A file that is
- * not a regular file, not JSON, or not the shape is a `LintBaselineError`
+ * not a regular file, not JSON, or not the shape is a `FileReadError`
  * naming it (and the place, for JSON), never an empty baseline.
  */
 export async function readLintBaseline(file: string, shownAs: string = file): Promise<LintBaseline | null> {
@@ -153,15 +154,15 @@ export function parseLintBaseline(file: string, text: string): LintBaseline {
   } catch (error) {
     // jsonc-parser builds its tree by recursion: nesting thousands deep exhausts the stack.
     if (!(error instanceof RangeError)) throw error
-    throw new LintBaselineError(file, 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', placeOf(0))
+    throw new FileReadError(file, 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', placeOf(0))
   }
   const [first] = errors
   if (first || !tree) {
     const what = first ? printParseErrorCode(first.error) : 'ValueExpected'
-    throw new LintBaselineError(file, `Unexpected text that is not JSON (${what}), expected the JSON \`tiers lint --update-baseline\` writes`, placeOf(first?.offset ?? 0))
+    throw new FileReadError(file, `Unexpected text that is not JSON (${what}), expected the JSON \`tiers lint --update-baseline\` writes`, placeOf(first?.offset ?? 0))
   }
   const fail = (node: JsonNode, reason: string): never => {
-    throw new LintBaselineError(file, reason, placeOf(node.offset))
+    throw new FileReadError(file, reason, placeOf(node.offset))
   }
   const entries = (node: JsonNode, expected: string): Array<[string, JsonNode]> => {
     if (node.type !== 'object') fail(node, `Unexpected ${node.type}, expected ${expected}`)
@@ -194,7 +195,7 @@ export function parseLintBaseline(file: string, text: string): LintBaseline {
 export async function writeLintBaseline(file: string, baseline: LintBaseline, shownAs: string = file): Promise<void> {
   // `write-file-atomic` follows links: a link named as the baseline would take the write elsewhere.
   if ((await lstat(file).catch(() => null))?.isSymbolicLink()) {
-    throw new LintBaselineError(shownAs, 'Unexpected symbolic link, expected a regular file: the baseline is never written through a link')
+    throw new FileReadError(shownAs, 'Unexpected symbolic link, expected a regular file: the baseline is never written through a link')
   }
   await mkdir(path.dirname(file), {recursive: true})
   await writeFileAtomic(file, formatLintBaseline(baseline))

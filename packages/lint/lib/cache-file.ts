@@ -1,7 +1,7 @@
 // The lint cache file as data: read and checked with Node's own modules
 // alone, so that a run answered whole from it loads nothing else.
 import {createHash} from 'node:crypto'
-import {readFileSync, statSync} from 'node:fs'
+import {FileReadError, readInputFileSync} from '@verification-tiers/input/read'
 import {isCodeMemo} from './environment.js'
 import type {CodeMemo} from './environment.js'
 import {isMessageData} from './message-data.js'
@@ -98,17 +98,14 @@ function recordsOf<T>(value: unknown, check: (each: unknown) => each is T): Map<
 /** The lint cache in `file`, or why it is not used (it is then rebuilt). */
 export async function readLintCacheFile(file: string): Promise<CacheData> {
   const none = (ignored?: string): CacheData => ({entries: new Map(), runs: new Map(), outputs: new Map(), ...(ignored === undefined ? {} : {ignored})})
-  let text: string
+  let text: string | undefined
   try {
     // At once, not through the thread pool: a run the cache answers whole does little else.
-    const info = statSync(file)
-    if (!info.isFile()) return none('not a regular file')
-    if (info.size > maxCacheBytes) return none(`larger than ${maxCacheBytes} bytes`)
-    text = readFileSync(file, 'utf8')
+    text = readInputFileSync(file, {limit: maxCacheBytes})
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return none()
-    return none((error as Error).message)
+    return none(error instanceof FileReadError ? error.reason : (error as Error).message)
   }
+  if (text === undefined) return none()
   let data: unknown
   try {
     data = JSON.parse(text)

@@ -1,5 +1,6 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
+import {FileReadError} from '@verification-tiers/input/read'
 
 /**
  * Files the lint engine opens in every folder above a linted file, looking
@@ -10,22 +11,11 @@ import path from 'node:path'
  */
 export const engineConfigNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json', '.remarkignore']
 
-/** A configuration file the engine would open that is not a regular file. */
-export class ConfigFileError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string
-  ) {
-    super(`${file}: ${reason}`)
-    this.name = 'ConfigFileError'
-  }
-}
-
 /**
  * Check, before the engine starts, that every configuration file it could
  * open for `files` (absolute paths) is a regular file, in each folder from
  * theirs up to the root. `stat` never opens a file, so a FIFO cannot hold
- * the check; one found is a `ConfigFileError` naming it.
+ * the check; one found is a `FileReadError` naming it.
  */
 export async function checkEngineConfigFiles(files: readonly string[]): Promise<void> {
   const folders = new Set<string>()
@@ -41,7 +31,7 @@ export async function checkEngineConfigFiles(files: readonly string[]): Promise<
         const file = path.join(folder, name)
         const info = await stat(file).catch(() => null)
         if (info && !info.isFile() && !(info.isDirectory() && name === 'package.json')) {
-          throw new ConfigFileError(file, `Unexpected ${info.isFIFO() ? 'FIFO (named pipe)' : info.isDirectory() ? 'folder' : 'special file'}, expected a regular file (the lint engine reads it for its configuration)`)
+          throw new FileReadError(file, `Unexpected ${info.isFIFO() ? 'FIFO (named pipe)' : info.isDirectory() ? 'folder' : 'special file'}, expected a regular file (the lint engine reads it for its configuration)`)
         }
       })
     )

@@ -2,7 +2,8 @@ import {mkdir} from 'node:fs/promises'
 import path from 'node:path'
 import {VFile} from 'vfile'
 import {statistics} from 'vfile-statistics'
-import {applyLintBaseline, LintBaselineError, lintBaselineOf, lintBaselineSize, mergeLintBaseline, parseLintBaseline, readLintBaselineText, writeLintBaseline} from './baseline.js'
+import {FileReadError} from '@verification-tiers/input/read'
+import {applyLintBaseline, lintBaselineOf, lintBaselineSize, mergeLintBaseline, parseLintBaseline, readLintBaselineText, writeLintBaseline} from './baseline.js'
 import type {BaselineOutcome, LintBaseline} from './baseline.js'
 import type {LintOutput} from './cache-file.js'
 import {openLintCache} from './cache.js'
@@ -124,7 +125,7 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
   const baseline: LintBaseline | null = baselineText === null ? null : parseLintBaseline(baselineShown!, baselineText)
   // A baseline named and not there is a mistake to say, not a run that silently accepts nothing.
   if (typeof settings.baseline === 'string' && !baseline && !settings.updateBaseline) {
-    throw new LintBaselineError(baselineShown!, 'Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)')
+    throw new FileReadError(baselineShown!, 'Unexpected missing baseline, expected the file `--baseline` names (`--update-baseline` writes it)')
   }
   const cacheFile = settings.cache === undefined ? undefined : path.resolve(settings.cwd, settings.cache)
   const cached = cacheFile ? await lintWithCache(settings, cacheFile, notify, program.folder ?? null) : undefined

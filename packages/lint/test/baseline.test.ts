@@ -10,10 +10,10 @@ import path from 'node:path'
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import {VFile} from 'vfile'
+import {FileReadError} from '@verification-tiers/input'
 import {
   applyLintBaseline,
   formatLintBaseline,
-  LintBaselineError,
   lintBaselineOf,
   lintBaselineSize,
   mergeLintBaseline,
@@ -195,14 +195,14 @@ describe('readLintBaseline', () => {
   ])('%j is an error naming the file and the place', async (text, expected) => {
     const file = await baselineFile(text)
     const error = await readLintBaseline(file, 'tiers-lint-baseline.json').catch((caught: unknown) => caught)
-    expect(error).toBeInstanceOf(LintBaselineError)
+    expect(error).toBeInstanceOf(FileReadError)
     expect((error as Error).message.startsWith(`tiers-lint-baseline.json:${expected}`), (error as Error).message).toBe(true)
   })
 
   it('JSON nested deeper than the parser follows is an error at 1:1, never a stack overflow', async () => {
     const file = await baselineFile('['.repeat(100_000))
     await expect(readLintBaseline(file, 'tiers-lint-baseline.json')).rejects.toThrow(
-      new LintBaselineError('tiers-lint-baseline.json', 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', {line: 1, column: 1})
+      new FileReadError('tiers-lint-baseline.json', 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', {line: 1, column: 1})
     )
   })
 
@@ -210,7 +210,7 @@ describe('readLintBaseline', () => {
     const file = await baselineFile(null)
     await fs.mkdir(file)
     await expect(readLintBaseline(file, 'b.json')).rejects.toThrow(
-      'b.json: Unexpected file that is not a regular file, expected the JSON file `tiers lint --update-baseline` writes'
+      'b.json: Unexpected folder, expected a regular file'
     )
   })
 

@@ -1,10 +1,6 @@
-/** The caller’s mistake: an unknown slice, an argument that is no slice id, a folder without contracts. */
-export class UserError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'UserError'
-  }
-}
+// The caller’s mistake (an unknown slice, an argument that is no slice id, a folder without contracts): the
+// runtime’s class of it, one class, so `instanceof` holds for both names.
+export {GateError as UserError} from '@verification-tiers/runtime/errors'
 
 // Defined with the graph’s reader, which throws it; one class, so `instanceof` holds everywhere.
 export {ProjectError} from '@verification-tiers/graph/errors'

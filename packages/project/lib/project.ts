@@ -1,5 +1,6 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
+import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
 import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, jsonPlace, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule, slicePins} from '@verification-tiers/runtime'
@@ -142,9 +143,9 @@ export const toolConfigFile = 'tiers.json'
  */
 async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
   const file = path.join(dir, toolConfigFile)
-  const {config, threshold} = await readProjectConfig(file)
-  const defaultTier = defaultTierOf(file, config)
-  const reading = await tool.read(dir, {defaultTier, optionalTasks: optionalTasksOf(file, config)})
+  const {config, threshold} = await readProjectConfig(file, 'tiers.json')
+  const defaultTier = defaultTierOf(config)
+  const reading = await tool.read(dir, {defaultTier, optionalTasks: optionalTasksOf(config)})
   // A slice on the settings’ default tier takes it from there: that is where a change of it is shown.
   if (defaultTier === 'auto') {
     const statedAt = await settingPlace(file, ['verification', 'default'])
@@ -178,22 +179,16 @@ async function settingPlace(file: string, at: readonly string[]): Promise<string
   return text === undefined ? file : `${file}:${jsonPlace(text, at).line}`
 }
 
-/** `verification.default` of a tool’s settings: `auto`, else `verify` (`manual` reads as `verify`); any other value is an error naming the file. */
-function defaultTierOf(file: string, config: ProjectConfig): Tier {
+/** `verification.default` of a tool’s settings (checked by their schema): `auto`, else `verify` (`manual` reads as `verify`). */
+function defaultTierOf(config: ProjectConfig): Tier {
   const verification = (config as {verification?: unknown}).verification
-  if (verification === undefined) return 'verify'
-  const value = typeof verification === 'object' && verification !== null && !Array.isArray(verification) ? (verification as {default?: unknown}).default : verification
-  if (value === undefined || value === 'verify' || value === 'manual') return 'verify'
-  if (value === 'auto') return 'auto'
-  throw new ProjectError(file, `Unexpected \`verification\` ${JSON.stringify(verification)}, expected \`{"default": "auto"}\` or \`{"default": "verify"}\``)
+  const value = typeof verification === 'object' && verification !== null ? (verification as {default?: unknown}).default : verification
+  return value === 'auto' ? 'auto' : 'verify'
 }
 
-/** `tasks.optional` of a tool’s settings: `hold` or `show` (the default); any other value is an error naming the file. */
-function optionalTasksOf(file: string, config: ProjectConfig): OptionalTasks {
-  const value = (config as {tasks?: {optional?: unknown}}).tasks?.optional
-  if (value === undefined || value === 'show') return 'show'
-  if (value === 'hold') return 'hold'
-  throw new ProjectError(file, `Unexpected \`tasks.optional\` ${JSON.stringify(value)}, expected \`"show"\` (an open optional task is listed, not holding its slice) or \`"hold"\``)
+/** `tasks.optional` of a tool’s settings (checked by their schema): `hold`, or `show` (the default). */
+function optionalTasksOf(config: ProjectConfig): OptionalTasks {
+  return (config as {tasks?: {optional?: unknown}}).tasks?.optional === 'hold' ? 'hold' : 'show'
 }
 
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
@@ -303,8 +298,8 @@ function sliceOwnText(slice: ProjectSlice): string[] {
   return [`slice ${slice.id}: human check: ${slice.humanCheck ?? ''}; retired: ${slice.retired ?? ''}`]
 }
 
-/** File names the loader reads as contract files: markdown, in any case. */
-const contractFileName = /\.(?:md|markdown|mdown)$/i
+/** File names the loader reads as contract files: markdown, by the extensions the lint reads too (`markdown-extensions`), in any case. */
+const contractFileName = new RegExp(`\\.(?:${markdownExtensions.join('|')})$`, 'i')
 
 /** How deep the walk of `contracts/` goes: a contract file at most this many folders down is read, one deeper is a problem. */
 const contractDepth = 8

@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import fc from 'fast-check'
-import {findProjectFolder, loadProject, ProjectError} from '@verification-tiers/project'
+import {findProjectFolder, loadProject} from '@verification-tiers/project'
 import {FileReadError} from '@verification-tiers/runtime'
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -278,7 +278,7 @@ describe('the spec-kit reader', () => {
     )
     const invalid = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "sometimes"}}'})
     await expect(loadProject(path.join(invalid, 'specs'))).rejects.toThrow(
-      new ProjectError(path.join(invalid, 'specs', 'tiers.json'), 'Unexpected `verification` {"default":"sometimes"}, expected `{"default": "auto"}` or `{"default": "verify"}`')
+      new FileReadError(path.join(invalid, 'specs', 'tiers.json'), 'Unexpected `verification.default` string `"sometimes"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)', {line: 1, column: 30})
     )
   })
 

@@ -5,7 +5,8 @@
  */
 import {createRequire} from 'node:module'
 import * as protocol from '@verification-tiers/protocol'
-import {partialSpecs, templateHelpers} from '@verification-tiers/protocol'
+import {templateHelpers} from '@verification-tiers/protocol'
+import {partialSpecs} from '@verification-tiers/protocol/partials'
 import type {
   EscalationData,
   RejectionOptionsData,

@@ -40,8 +40,8 @@ export const defaultFreshnessExclude = [
   '**/specs/tiers'
 ] as const
 
-/** What an entry of `freshness.exclude` may be, for messages. */
-export const freshnessExcludeRule = 'a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+// Which entries a project may write, checked with its settings.
+export {excludePatternProblem, freshnessExcludeRule} from '@verification-tiers/protocol/settings'
 
 /** An exclusion as read: its pattern without a leading or trailing `/`, and whether it is a path from the root (it has a `/`) or a name at any depth. */
 export interface ExcludePattern {
@@ -49,27 +49,6 @@ export interface ExcludePattern {
   text: string
   body: string
   anchored: boolean
-}
-
-/**
- * Why `text` is no exclusion `tiers` reads, or `null` when it is one: not
- * blank, no `\`, `!`, `[`, `]`, `{` or `}`, no `.` or `..` folder, no empty
- * folder (`a//b`), and not every name a wildcard (`*`, `**`), which would
- * leave out every file.
- */
-export function excludePatternProblem(text: string): string | null {
-  if (text.trim() === '') return 'blank'
-  if (text !== text.trim()) return 'spaces around it'
-  if (/[\u0000-\u001f\u007f]/.test(text)) return 'a control character'
-  if (text.startsWith('!')) return 'a leading `!`: nothing left out can be taken back in'
-  const wildcard = /[\\[\]{}]/.exec(text)
-  if (wildcard) return `a \`${wildcard[0]}\`: \`/\` separates folders, and the wildcards are \`*\`, \`**\` and \`?\``
-  const body = text.replace(/^\/|\/$/g, '')
-  if (body === '') return 'the whole project left out'
-  const segments = body.split('/')
-  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return 'an empty, `.` or `..` folder'
-  if (segments.every((segment) => /^\*+$/.test(segment))) return 'every file left out'
-  return null
 }
 
 /** `text` as an exclusion; check it first with `excludePatternProblem`. */

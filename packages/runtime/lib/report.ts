@@ -1,4 +1,5 @@
 import {visualCheckpointWarning} from '@verification-tiers/protocol'
+import type {ProjectConfig} from '@verification-tiers/protocol/settings'
 import type {ResolvedSlice} from './slice.js'
 
 /** The verifier’s tier report of a slice; informational, it enforces nothing. */
@@ -42,12 +43,6 @@ export function tierReport(slice: ResolvedSlice, config: ProjectConfig = {}): Ti
 /** What the gate says of a verify contract with neither criteria nor steps: a human would have nothing of it to check. */
 export function nothingToCheckWarning(label: string): string {
   return `${label}: verify tier with no acceptance criteria or steps`
-}
-
-/** The part of `config.json` the runtime reads. */
-export interface ProjectConfig {
-  mode?: unknown
-  workflow?: {visual_checkpoint?: unknown; rejection_threshold?: unknown} | undefined
 }
 
 /** The deprecation warning, when the config still sets `workflow.visual_checkpoint`. */

@@ -1,8 +1,8 @@
-import {readFile} from 'node:fs/promises'
 import path from 'node:path'
 import {applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode} from 'jsonc-parser'
 import type {JSONPath, ParseError} from 'jsonc-parser'
 import {location} from 'vfile-location'
+import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/input/read'
 
 /** A file `tiers init` would write: its text before (none: new) and after, and what the change is, in words. */
 export interface PlannedFile {
@@ -16,29 +16,16 @@ export interface PlannedFile {
 /** What `tiers init` found for one part of the set-up. */
 export type Step = {kind: 'write'; planned: PlannedFile} | {kind: 'unchanged'; file: string; reason: string} | {kind: 'note'; text: string}
 
-/** A file `tiers init` cannot merge into: its path, and why, on one line. */
-export class InitError extends Error {
-  constructor(
-    readonly file: string,
-    reason: string,
-    readonly place: {line: number; column: number} | null = null
-  ) {
-    super(`${file}${place ? `:${place.line}:${place.column}` : ''}: ${reason}`)
-    this.name = 'InitError'
-  }
-}
-
-/** The text of `file` in `cwd`, or `null` when there is none. */
+/**
+ * The text of `file` in `cwd`, or `null` when there is none, read as every
+ * input is (a regular file of at most 16 MiB, in UTF-8): what cannot be
+ * read is a `FileReadError` naming `file`.
+ */
 export async function readIfPresent(cwd: string, file: string): Promise<string | null> {
-  try {
-    return await readFile(path.join(cwd, file), 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw new InitError(file, `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
-  }
+  return (await readInputFile(path.join(cwd, file), {limit: inputLimits.json, shownAs: file})) ?? null
 }
 
-/** Parse JSON text of `file`; bad JSON is an error naming the file and where (jsonc-parser’s first error). */
+/** Parse JSON text of `file`; bad JSON is a `FileReadError` naming the file and where (jsonc-parser’s first error). */
 export function parseJsonFile(file: string, text: string): unknown {
   const body = text.replace(/^\uFEFF/, '')
   try {
@@ -54,7 +41,7 @@ export function parseJsonFile(file: string, text: string): unknown {
     const point = location(body).toPoint(first?.offset ?? 0)
     const what = first ? printParseErrorCode(first.error) : (error as Error).message.split('\n')[0]
     const place = point ? {line: point.line, column: point.column} : {line: 1, column: 1}
-    throw new InitError(file, `Unexpected text that is not JSON (${what}), expected JSON; fix it, then run \`tiers init\` again`, place)
+    throw new FileReadError(file, `Unexpected text that is not JSON (${what}), expected JSON; fix it, then run \`tiers init\` again`, place)
   }
 }
 

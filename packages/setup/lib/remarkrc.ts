@@ -1,6 +1,7 @@
 import type {Step} from './files.js'
 import isRecord from 'is-plain-obj'
-import {InitError, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
+import {FileReadError} from '@verification-tiers/input/read'
+import {parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
 
 /** The preset `tiers init` adds, by the name a `.remarkrc` uses. */
 export const presetName = 'remark-preset-lint-verification-tiers'
@@ -20,12 +21,12 @@ function hasPreset(plugins: unknown): boolean {
 
 /** `text` with the preset added to the plugins of the configuration at `at`, or why it cannot be. */
 function withPreset(file: string, text: string, at: Array<string | number>, where: string, config: unknown): string {
-  if (!isRecord(config)) throw new InitError(file, `Unexpected ${where} that is not an object, expected an object with \`plugins\``)
+  if (!isRecord(config)) throw new FileReadError(file, `Unexpected ${where} that is not an object, expected an object with \`plugins\``)
   const plugins = config.plugins
   if (plugins === undefined) return setJson(text, [...at, 'plugins'], [presetName])
   if (Array.isArray(plugins)) return setJson(text, [...at, 'plugins', -1], presetName)
   if (isRecord(plugins)) return setJson(text, [...at, 'plugins', presetName], null)
-  throw new InitError(file, `Unexpected \`plugins\` in ${where} that is not a list, expected a list of plugins`)
+  throw new FileReadError(file, `Unexpected \`plugins\` in ${where} that is not a list, expected a list of plugins`)
 }
 
 /**

@@ -1,6 +1,7 @@
 import type {Step} from './files.js'
 import isRecord from 'is-plain-obj'
-import {InitError, parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
+import {FileReadError} from '@verification-tiers/input/read'
+import {parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
 
 export const settingsFile = '.claude/settings.json'
 /** The command the agent runs when it wants to stop. */
@@ -20,11 +21,11 @@ function runsStopHook(entry: unknown): boolean {
 export async function planStopHook(cwd: string): Promise<Step> {
   const text = await readIfPresent(cwd, settingsFile)
   const settings = text === null ? {} : parseJsonFile(settingsFile, text)
-  if (!isRecord(settings)) throw new InitError(settingsFile, 'Unexpected settings that are not an object, expected an object')
+  if (!isRecord(settings)) throw new FileReadError(settingsFile, 'Unexpected settings that are not an object, expected an object')
   const hooks = settings.hooks ?? {}
-  if (!isRecord(hooks)) throw new InitError(settingsFile, 'Unexpected `hooks` that is not an object, expected an object of hook events')
+  if (!isRecord(hooks)) throw new FileReadError(settingsFile, 'Unexpected `hooks` that is not an object, expected an object of hook events')
   const stop = hooks.Stop ?? []
-  if (!Array.isArray(stop)) throw new InitError(settingsFile, 'Unexpected `hooks.Stop` that is not a list, expected a list of hook entries')
+  if (!Array.isArray(stop)) throw new FileReadError(settingsFile, 'Unexpected `hooks.Stop` that is not a list, expected a list of hook entries')
   if (stop.some(runsStopHook)) return {kind: 'unchanged', file: settingsFile, reason: 'the Stop hook already runs tiers stop-hook'}
   const entry = {hooks: [{type: 'command', command: stopHookCommand}]}
   // The smallest edit: the entry appended to `hooks.Stop`, or the first Stop list, or the first hooks.

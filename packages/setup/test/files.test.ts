@@ -1,9 +1,10 @@
 /**
- * `parseJsonFile`: a configuration file that is not JSON is one `InitError`
+ * `parseJsonFile`: a configuration file that is not JSON is one `FileReadError`
  * naming the file, and the line and column of jsonc-parser’s first error.
  */
 import {describe, expect, it} from 'vitest'
-import {InitError, parseJsonFile} from '../lib/files.js'
+import {FileReadError} from '@verification-tiers/input'
+import {parseJsonFile} from '../lib/files.js'
 
 const fix = 'expected JSON; fix it, then run `tiers init` again'
 
@@ -24,7 +25,7 @@ describe('parseJsonFile', () => {
     } catch (caught) {
       error = caught
     }
-    expect(error).toBeInstanceOf(InitError)
+    expect(error).toBeInstanceOf(FileReadError)
     expect((error as Error).message.startsWith(message), (error as Error).message).toBe(true)
   })
 })

@@ -1,5 +1,6 @@
 import {createRequire} from 'node:module'
 import type * as JsoncParser from 'jsonc-parser'
+import type {FilePlace} from './file-error.js'
 
 const require = createRequire(import.meta.url)
 let jsonc: typeof JsoncParser | undefined
@@ -227,4 +228,45 @@ export function findJsonValue(text: string, path: ReadonlyArray<string | number>
     node = next
   }
   return node.offset
+}
+
+/** A key found twice in one object: the second one, where it is, and the path of its object. */
+export interface DuplicateKey {
+  key: string
+  path: string[]
+  place: FilePlace
+}
+
+/**
+ * The first key given twice in one object of JSON text (lines and columns
+ * count from after a byte order mark), or `null`. jsonc-parser’s visitor
+ * sees every property as written, which `JSON.parse` folds into one: a
+ * setting given twice would be read as its last, silently.
+ */
+export function findDuplicateKey(text: string): DuplicateKey | null {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text
+  // One frame per open object or list: the keys seen in it, and the key or index it sits at.
+  const frames: Array<{keys: Set<string> | null; at: string}> = []
+  let pendingKey = ''
+  let found: DuplicateKey | null = null
+  const open = (keys: Set<string> | null) => {
+    frames.push({keys, at: pendingKey})
+    pendingKey = ''
+  }
+  parser().visit(body, {
+    onObjectBegin: () => open(new Set()),
+    onArrayBegin: () => open(null),
+    onObjectEnd: () => void frames.pop(),
+    onArrayEnd: () => void frames.pop(),
+    onObjectProperty(property, _offset, _length, startLine, startCharacter) {
+      pendingKey = property
+      const frame = frames.at(-1)
+      if (found || !frame?.keys) return
+      if (frame.keys.has(property)) {
+        found = {key: property, path: frames.slice(1).map((each) => each.at), place: {line: startLine + 1, column: startCharacter + 1}}
+      }
+      frame.keys.add(property)
+    }
+  })
+  return found
 }

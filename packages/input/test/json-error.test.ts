@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {FileReadError, parseJsonText} from '@verification-tiers/runtime'
+import {FileReadError, parseJsonText} from '@verification-tiers/input'
 
 /** JSON text with one fault put in at `at`: a character taken out, or one of JSON’s own put in. */
 const brokenJson = fc

@@ -1,8 +1,6 @@
 import {isUtf8} from 'node:buffer'
-import {constants} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs'
 import type {Stats} from 'node:fs'
-import {open} from 'node:fs/promises'
-import type {FileHandle} from 'node:fs/promises'
 import {FileReadError} from './file-error.js'
 
 const mebibyte = 1024 * 1024
@@ -19,27 +17,30 @@ export const inputLimits = {markdown: 16 * mebibyte, contracts: 32 * mebibyte, j
 
 /** How to read one input file. */
 export interface ReadInputOptions {
-  /** Largest size in bytes. */
+  /** Largest size in bytes (`Infinity`: any). */
   limit: number
   /** What to do about a file over the limit, said after the error (`split it …`). */
   advice?: string
+  /** How messages name the file (a path from the folder the user gave, `.claude/settings.json`); default: `file` as given. */
+  shownAs?: string
 }
 
 /**
- * The text of an input file (UTF-8), or `undefined` when there is none. Only
- * a regular file is read: a folder, a FIFO, a socket or a device is a
- * `FileReadError` naming the file and what it is, and so is a file larger
- * than `limit`, and one whose bytes are not UTF-8 (with the line and column
- * of the first that is not): decoded anyway, its names and criteria would
- * come out garbled, with no word of it. The file is opened without blocking and checked through the
- * opened handle, so a FIFO can never hold the reader, and swapping the file
- * after the check changes nothing; at most `limit` bytes are ever read.
+ * The bytes of a regular file, or `undefined` when there is none: the one
+ * reader of every input. Only a regular file is read: a folder, a FIFO, a
+ * socket or a device is a `FileReadError` naming the file and what it is,
+ * and so is a file larger than `limit`. The file is opened without blocking
+ * and checked through the opened descriptor, so a FIFO can never hold the
+ * reader, and swapping the file after the check changes nothing; at most
+ * `limit` bytes are ever read. It reads at once, not through the thread
+ * pool: an input is read whole before anything is done with it.
  */
-export async function readInputFile(file: string, {limit, advice}: ReadInputOptions): Promise<string | undefined> {
-  let handle: FileHandle
+export function readRegularFile(path: string, {limit, advice, shownAs = path}: ReadInputOptions): Buffer | undefined {
+  const file = shownAs
+  let descriptor: number
   try {
     // Opening a FIFO for reading blocks until a writer comes, unless non-blocking (Windows has no FIFOs).
-    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     // A path through something that is not a folder names no file either.
@@ -48,20 +49,38 @@ export async function readInputFile(file: string, {limit, advice}: ReadInputOpti
     throw new FileReadError(file, `cannot be read (${(error as Error).message})`)
   }
   try {
-    const info = await handle.stat()
+    const info = fstatSync(descriptor)
     if (!info.isFile()) throw new FileReadError(file, `Unexpected ${kindOf(info)}, expected a regular file`)
     if (info.size > limit) throw tooLarge(file, formatSize(info.size), limit, advice)
-    const bytes = await readAtMost(handle, info.size, limit)
+    const bytes = readAtMost(descriptor, info.size, limit)
     // It grew after its size was taken.
     if (bytes === null) throw tooLarge(file, `more than ${formatSize(limit)}`, limit, advice)
-    if (!isUtf8(bytes)) throw notUtf8(file, bytes)
-    return bytes.toString('utf8')
+    return bytes
   } catch (error) {
     if (error instanceof FileReadError) throw error
     throw new FileReadError(file, `cannot be read (${(error as Error).message})`)
   } finally {
-    await handle.close()
+    closeSync(descriptor)
   }
+}
+
+/**
+ * The text of an input file (UTF-8), or `undefined` when there is none, read
+ * as `readRegularFile` reads it; bytes that are not UTF-8 are a
+ * `FileReadError` too, with the line and column of the first that is not:
+ * decoded anyway, its names and criteria would come out garbled, with no
+ * word of it.
+ */
+export function readInputFileSync(file: string, options: ReadInputOptions): string | undefined {
+  const bytes = readRegularFile(file, options)
+  if (bytes === undefined) return undefined
+  if (!isUtf8(bytes)) throw notUtf8(options.shownAs ?? file, bytes)
+  return bytes.toString('utf8')
+}
+
+/** `readInputFileSync`, for a caller that awaits: a failure is a rejection. */
+export async function readInputFile(file: string, options: ReadInputOptions): Promise<string | undefined> {
+  return readInputFileSync(file, options)
 }
 
 /** A size as messages give it: `50.0 MiB`, or bytes below one. */
@@ -117,7 +136,7 @@ export function firstNonUtf8(bytes: Uint8Array): number {
 }
 
 /** The whole file, read in chunks; `null` when it holds more than `limit` bytes (it may grow after its size was taken). */
-async function readAtMost(handle: FileHandle, size: number, limit: number): Promise<Buffer | null> {
+function readAtMost(descriptor: number, size: number, limit: number): Buffer | null {
   let buffer = Buffer.allocUnsafe(Math.min(size, limit) + 1)
   let length = 0
   for (;;) {
@@ -127,9 +146,9 @@ async function readAtMost(handle: FileHandle, size: number, limit: number): Prom
       buffer.copy(grown, 0, 0, length)
       buffer = grown
     }
-    const {bytesRead} = await handle.read(buffer, length, buffer.length - length, null)
-    if (bytesRead === 0) return buffer.subarray(0, length)
-    length += bytesRead
+    const read = readSync(descriptor, buffer, length, buffer.length - length, null)
+    if (read === 0) return buffer.subarray(0, length)
+    length += read
   }
 }
 

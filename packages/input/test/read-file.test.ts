@@ -3,12 +3,13 @@
  * `FileReadError` naming it, at the line and column of the first byte that
  * is not, never text with replacement characters in it.
  */
+import {execFileSync} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {FileReadError, firstNonUtf8, readInputFile} from '@verification-tiers/runtime'
+import {FileReadError, firstNonUtf8, readInputFile, readInputFileSync, readRegularFile} from '@verification-tiers/input'
 
 let folder: string
 beforeAll(async () => {
@@ -94,5 +95,29 @@ describe('firstNonUtf8', () => {
       }),
       {numRuns: 2000}
     )
+  })
+})
+
+describe('readRegularFile, readInputFileSync: what is not a regular file within its limit', () => {
+  it('names a folder, a FIFO (without waiting for a writer) and a file over the limit, as `shownAs` when given', async () => {
+    const dir = await fs.mkdtemp(path.join(folder, 'kinds-'))
+    await fs.mkdir(path.join(dir, 'folder.json'))
+    expect(() => readInputFileSync(path.join(dir, 'folder.json'), {limit: 10, shownAs: 'folder.json'})).toThrow(
+      new FileReadError('folder.json', 'Unexpected folder, expected a regular file')
+    )
+    await fs.writeFile(path.join(dir, 'big.json'), 'x'.repeat(11))
+    expect(() => readRegularFile(path.join(dir, 'big.json'), {limit: 10, advice: 'split it'})).toThrow(
+      new FileReadError(path.join(dir, 'big.json'), 'Unexpected size of 11 bytes, expected at most 10 bytes; split it')
+    )
+    expect(readRegularFile(path.join(dir, 'big.json'), {limit: Number.POSITIVE_INFINITY})?.toString()).toBe('x'.repeat(11))
+    expect(readInputFileSync(path.join(dir, 'none.json'), {limit: 10})).toBeUndefined()
+    expect(readInputFileSync(path.join(dir, 'big.json', 'below'), {limit: 10})).toBeUndefined()
+    await fs.writeFile(path.join(dir, 'latin1.md'), Buffer.from([0x61, 0x0a, 0xe9]))
+    expect(() => readInputFileSync(path.join(dir, 'latin1.md'), {limit: 10, shownAs: 'latin1.md'})).toThrow(
+      new FileReadError('latin1.md', 'Unexpected byte 0xE9, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)', {line: 2, column: 1})
+    )
+    if (process.platform === 'win32') return
+    execFileSync('mkfifo', [path.join(dir, 'pipe.json')])
+    expect(() => readInputFileSync(path.join(dir, 'pipe.json'), {limit: 10})).toThrow(`${path.join(dir, 'pipe.json')}: Unexpected FIFO (named pipe), expected a regular file`)
   })
 })

@@ -1,0 +1,86 @@
+/**
+ * The dependency check (`npm run check:deps`, dependency-cruiser with
+ * `.dependency-cruiser.cjs`) holds the layers of ARCHITECTURE.md: the
+ * repository passes it, and each of these fails it, naming the rule: an
+ * import cycle, the generator importing the runtime (which loads the
+ * partials it writes, so regenerating would need a build before and after),
+ * a package importing the generator, a package but the runtime loading the
+ * partials. depcruise exits with the number of errors.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {root, runProcess} from './helpers/tiers-bin.js'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+const depcruise = path.join(root, 'node_modules', '.bin', 'depcruise')
+const config = path.join(root, '.dependency-cruiser.cjs')
+
+/** The check run on a tree of `packages/` holding `files`: its exit code and the rules it names, with the importing file. */
+async function check(files: Record<string, string>): Promise<{code: number | null; errors: string[]}> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-layers-'))
+  folders.push(folder)
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(folder, file)), {recursive: true})
+    await fs.writeFile(path.join(folder, file), text)
+  }
+  const run = await runProcess(depcruise, ['packages', '--config', config, '--output-type', 'err'], {cwd: folder})
+  const errors = [...run.stdout.matchAll(/error (\S+): (\S+)/g)].map(([, rule, from]) => `${rule}: ${from}`)
+  return {code: run.code, errors}
+}
+
+describe('the dependency check', () => {
+  it('passes on the repository', async () => {
+    const run = await runProcess(depcruise, ['packages', '--config', config], {cwd: root})
+    expect(run.stdout).toContain('no dependency violations found')
+    expect(run.code).toBe(0)
+  })
+
+  it('fails on an import cycle between two packages', async () => {
+    expect(
+      await check({
+        'packages/graph/lib/a.ts': "import {b} from '../../lint-rule/lib/b.js'\nexport const a = (): unknown => b\n",
+        'packages/lint-rule/lib/b.ts': "import {a} from '../../graph/lib/a.js'\nexport const b = (): unknown => a\n"
+      })
+    ).toEqual({code: 2, errors: ['no-cycle: packages/graph/lib/a.ts', 'graph-on-the-model: packages/graph/lib/a.ts']})
+  })
+
+  it('fails on an import cycle inside one package', async () => {
+    expect(
+      await check({
+        'packages/runtime/lib/a.ts': "import {b} from './b.js'\nexport const a = (): unknown => b\n",
+        'packages/runtime/lib/b.ts': "import {a} from './a.js'\nexport const b = (): unknown => a\n"
+      })
+    ).toEqual({code: 1, errors: ['no-cycle: packages/runtime/lib/a.ts']})
+  })
+
+  it('fails when the generator imports the runtime, or any package imports the generator', async () => {
+    expect(
+      await check({
+        'packages/generate-protocol/lib/generate.ts': "import {config} from '../../runtime/lib/config.js'\nexport const generate = (): unknown => config\n",
+        'packages/runtime/lib/config.ts': 'export const config = 1\n',
+        'packages/cli/lib/docs.ts': "import {generate} from '../../generate-protocol/lib/generate.js'\nexport const docs = (): unknown => generate\n"
+      })
+    ).toEqual({
+      code: 2,
+      errors: ['generator-imported-by-none: packages/cli/lib/docs.ts', 'generator-below-what-it-writes: packages/generate-protocol/lib/generate.ts']
+    })
+  })
+
+  it('fails when a package but the runtime loads the generated partials', async () => {
+    const partials = {'packages/protocol/partials.d.ts': 'export declare const partialSpecs: Readonly<Record<string, unknown>>\n', 'packages/protocol/partials.generated.js': 'export const partialSpecs = {}\n'}
+    expect(
+      await check({
+        ...partials,
+        'packages/runtime/lib/checkpoint.ts': "import {partialSpecs} from '../../protocol/partials.js'\nexport const names = (): string[] => Object.keys(partialSpecs)\n",
+        'packages/protocol/lib/words.ts': "import {partialSpecs} from '../partials.js'\nexport const words = (): unknown => partialSpecs\n"
+      })
+    ).toEqual({code: 1, errors: ['partials-for-the-runtime: packages/protocol/lib/words.ts']})
+  })
+})
