@@ -29,6 +29,8 @@ afterAll(async () => {
 async function repository(manifests: Record<string, Record<string, unknown>>): Promise<string> {
   const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-pack-release-')))
   folders.push(folder)
+  // The packages are found as npm finds them: by the root manifest's workspaces.
+  await fs.writeFile(path.join(folder, 'package.json'), JSON.stringify({name: 'repository', private: true, workspaces: ['packages/*']}, null, 2))
   for (const [dir, manifest] of Object.entries(manifests)) {
     await fs.mkdir(path.join(folder, 'packages', dir), {recursive: true})
     await fs.writeFile(path.join(folder, 'packages', dir, 'package.json'), JSON.stringify({version: '0.0.0', license: 'MIT', type: 'module', ...manifest}, null, 2))
