@@ -11,12 +11,15 @@
  * the person’s escalation choice. On `feature`, S-01’s contract changed (a
  * new name and a new criterion), and `tiers verify --all` passed: S-01
  * waits for its checkpoint. Both slices are on `main`, where a person
- * approved them: what they asked of a person then is the bar.
+ * approved them: what they asked of a person then is the bar. (The new
+ * name keeps every edit below from giving back the contracts the person
+ * approved, which would be their approval, not the agent’s.)
  *
  * The agent’s actions: contract edits (verify to auto, the tier removed, a
- * criterion removed or reworded, the steps removed, a contract deleted), the
- * settings (`config.json` default auto, the graph’s slice tier auto, the
- * human check retired), state files (a forged `decision`, a file deleted,
+ * criterion or step removed or reworded, the steps removed, a contract
+ * deleted), the settings (`config.json` default auto, the graph’s slice
+ * tier auto, the human check retired; a tool’s `tiers.json` is in
+ * test/weakening.test.ts), state files (a forged `decision`, a file deleted,
  * its answers or rejections dropped, copied or renamed to another slice, an
  * approval added as relayed, a rejection turned into an approval, an
  * approval’s fingerprint set to the contracts as they are, an answer
@@ -40,11 +43,11 @@
  * where that is caught.
  *
  * Out of scope, as the README’s Security section says: an agent that writes
- * a complete answer (or withdrawal) as a person’s, `"channel": "terminal"`
- * with a fingerprint of the contracts as they are, or that fakes a terminal
- * or strips its variables: nothing local tells that from the person, and a
- * person reviewing `<project>/tiers/*.json` in CI closes it. None is
- * generated. Nor is a slice new on the branch: its tier is the branch’s to
+ * a complete answer as a person’s (`"channel": "terminal"` with a
+ * fingerprint of the contracts as they are; a withdrawal with
+ * `"withdrawnChannel": "terminal"`), or that fakes a terminal or strips
+ * its variables: nothing local tells that from the person, and a person
+ * reviewing `<project>/tiers/*.json` in CI closes it. None is generated. Nor is a slice new on the branch: its tier is the branch’s to
  * say, and reviewed with it.
  *
  * Each run works on a copy of one prepared repository. The default is a few
