@@ -1,7 +1,7 @@
 /**
  * An approval comes from a person: `tiers respond <slice> yes`, `tiers
- * escalate`, `tiers review` and a `tiers respond --undo` that would put a
- * decision back are refused from a coding agent’s command (a variable of the
+ * escalate`, `tiers review` and `tiers respond --undo` (which takes back a
+ * rejection, or puts back a decision) are refused from a coding agent’s command (a variable of the
  * cli’s registry of agent markers) and without a terminal, in one line, exit
  * 1, with nothing recorded; feedback is taken from anywhere. Through the real
  * bin: with a pipe for standard input (as an agent’s command has it), and at
@@ -169,7 +169,7 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     expect(await stateBytes(folder, 'S-02')).toBeNull()
   })
 
-  it.concurrent('takes a `--undo` that puts an approval back only from the person', async () => {
+  it.concurrent('takes a `--undo` only from the person: an approval put back, a rejection taken back', async () => {
     const folder = await verifiedProject()
     expect((await atTerminal(folder, ['respond', 'S-02', 'approved'])).code).toBe(0)
     const {decision} = await readState(folder, 'S-02')
@@ -179,19 +179,20 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     expect(await piped(folder, ['respond', '--undo', 'S-02'], {CLAUDECODE: '1'})).toEqual({
       code: 1,
       stdout: '',
-      stderr: refusal(
-        `withdrawal of slice S-02’s latest answer ("The export has no header row"), which would put back its decision (approved ${decision.at}),`,
-        'Claude Code’s command (CLAUDECODE is set)',
-        'tiers respond --undo S-02'
-      )
+      stderr: refusal('withdrawal of slice S-02’s latest answer', 'Claude Code’s command (CLAUDECODE is set)', 'tiers respond --undo S-02')
     })
     expect(await stateBytes(folder, 'S-02')).toBe(before)
     const undone = await atTerminal(folder, ['respond', '--undo', 'S-02'])
     expect(undone.code).toBe(0)
     expect((await readState(folder, 'S-02')).decision).toEqual(decision)
-    // A withdrawal that puts no decision back is anyone’s: the relayed rejection of S-01.
+    // A rejection, relayed, puts back no decision; it is the person’s to take back all the same: the escalation counts it.
     expect((await piped(folder, ['respond', 'S-01', 'too small'])).code).toBe(0)
-    expect((await piped(folder, ['respond', '--undo', 'S-01'])).code).toBe(0)
+    const rejected = await stateBytes(folder, 'S-01')
+    expect(await piped(folder, ['respond', '--undo', 'S-01'])).toEqual({code: 1, stdout: '', stderr: refusal('withdrawal of slice S-01’s latest answer', noTerminal, 'tiers respond --undo S-01')})
+    expect((await atTerminal(folder, ['respond', '--undo', 'S-01'], '', {GEMINI_CLI: '1'})).code).toBe(1)
+    expect(await stateBytes(folder, 'S-01')).toBe(rejected)
+    expect((await atTerminal(folder, ['respond', '--undo', 'S-01'])).code).toBe(0)
+    expect((await readState(folder, 'S-01')).answers).toMatchObject([{reply: 'too small', withdrawnBy: testIdentity, withdrawnChannel: 'terminal'}])
   })
 })
 

@@ -228,6 +228,8 @@ describe.concurrent('answers a person gives', () => {
         escalationsBefore: 0,
         withdrawnAt: expect.any(String),
         withdrawnRejection: expect.objectContaining({feedback: reply, classification: 'test_gap'}),
+        withdrawnBy: testIdentity,
+        withdrawnChannel: 'terminal',
         by: testIdentity,
         channel: 'terminal',
         fingerprint: expect.stringMatching(/^sha256:/)

@@ -2,8 +2,9 @@
  * A slice’s history on real git repositories, through the real bin: a state
  * file whose decision no answer gives, or that lost answers the committed
  * one holds, holds the stop hook, `tiers status`, the checkpoint and `tiers
- * ci`, each naming the file; an `--undo` loses nothing; a state file no
- * slice has is named, and holds nothing.
+ * ci`, each naming the file; the person’s `--undo` loses nothing, a
+ * withdrawal written by hand does; a state file no slice has is named, and
+ * holds nothing.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -128,6 +129,22 @@ describe('history lost against the committed one', () => {
     await commitState(folder, 'S-01', 'Withdraw the rejection of S-01')
     const ci = await runTiers(folder, ['ci', '--base', 'main'])
     expect([ci.code, ci.stdout]).toEqual([0, expect.stringMatching(/^MERGE READY — every verify slice is approved for its contracts as they are \(1 approved; 1 unchanged since main\)\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, /)])
+  })
+
+  it('holds status and the merge when a committed rejection is withdrawn by hand, not by the person at a terminal, naming the file', async () => {
+    const folder = await repository()
+    await threeRejections(folder)
+    await git(folder, 'checkout', '-q', '-b', 'feature')
+    // As `tiers respond --undo` writes it, without saying that the person withdrew it at a terminal.
+    const file = sliceStateFile(folder, 'S-01')
+    const state = JSON.parse(await fs.readFile(file, 'utf8'))
+    Object.assign(state.answers[2], {withdrawnAt: '2025-01-02T00:00:00.000Z', withdrawnRejection: state.rejections.pop()})
+    await fs.writeFile(file, JSON.stringify({...state, rejectionCount: 2}))
+    const changed = (shown: string, revision: string) =>
+      `${shown}: Unexpected history of slice S-01: lost 1 rejection, and changed 1 answer compared with the committed one (${revision}), expected every committed answer, rejection and escalation choice still there, in order: restore them (\`git checkout ${revision} -- ${shown}\`)`
+    expect(JSON.parse((await runTiers(folder, ['status', '--json'])).stdout).lostHistory).toEqual([changed(path.join('.greenlight', 'tiers', 'S-01.json'), 'HEAD')])
+    await commitState(folder, 'S-01', 'Take a rejection back')
+    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({code: 1, stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${changed(file, 'main')}\n\n${closing}\n`, stderr: ''})
   })
 
   it('fails closed when git cannot answer, in one line', async () => {

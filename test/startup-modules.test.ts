@@ -73,7 +73,7 @@ describe('what a command loads', () => {
       [['respond', 'S-01', 'The cards overlap on a narrow screen'], 0],
       [['route', 'S-01', '1'], 0],
       [['escalate', 'S-01', '1'], 1],
-      [['respond', '--undo', 'S-01'], 0],
+      [['respond', '--undo', 'S-01'], 1],
       [['stop-hook'], 0, '{"session_id": "modules"}']
     ]
     for (const [args, code, input] of runs) {

@@ -1,6 +1,6 @@
 /**
- * Who is answering: an approval, an escalation choice, or a withdrawal that
- * would put a decision back is taken only from the person, at a terminal.
+ * Who is answering: an approval, an escalation choice, or a withdrawal of an
+ * answer is taken only from the person, at a terminal.
  * A coding agent runs its commands in the same repository with the same
  * rights, so `tiers` looks at what it can see of the command it runs in: the
  * variables coding agents set in the environment of the commands they run

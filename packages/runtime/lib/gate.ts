@@ -7,7 +7,7 @@ import {findEscalationOption, findRejectionOption, routeRejection} from './routi
 import type {EscalationOption, HandoffContract, Route} from './routing.js'
 import type {ResolvedSlice} from './slice.js'
 import {readSliceState, updateSliceState} from './state.js'
-import type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, SliceDecision, SliceState} from './state.js'
+import type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, SliceState} from './state.js'
 import {GateError} from './gate-error.js'
 import {approvedPins, findWeakenings, holdSlice} from './weakening.js'
 import type {SlicePins, Weakening} from './weakening.js'
@@ -50,17 +50,6 @@ const unknownOrigin: AnswerOrigin = {by: null, channel: 'relayed'}
 /** Who gave an answer and how, with the contracts it answered, as logged. */
 const provenance = (context: GateContext, origin: AnswerOrigin): Required<AnswerProvenance> => ({by: origin.by, channel: origin.channel, fingerprint: context.contractsHash})
 
-/** A withdrawal that would put back a decision, refused because the caller said it may not (see `withdrawAnswer`). */
-export class DecisionPutBackError extends GateError {
-  constructor(
-    readonly slice: string,
-    readonly answer: AnswerEntry,
-    readonly decision: SliceDecision
-  ) {
-    super(`Unexpected \`--undo\` of slice ${slice}: withdrawing its latest answer (${JSON.stringify(answer.reply)}) would put back its decision (${decision.status} ${decision.at}), expected it given by the person`)
-    this.name = 'DecisionPutBackError'
-  }
-}
 const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
 
 /** An approval or an escalation choice that does not come from the person at a terminal: never recorded (the history would not count it). */
@@ -117,21 +106,22 @@ export async function recordResponse(context: GateContext, text: string, origin:
  * back the decision it replaced; a rejection leaves the count and the log of
  * rejections (its entry, with any route, is kept with the answer) and gives
  * back the decision it cleared. The answer stays in the log, marked
- * withdrawn. An escalation choice logged after the answer built on it, so
- * the answer can no longer be withdrawn. With `mayPutBackDecision` false
- * (the caller is not sure a person asks), a withdrawal that would put back a
- * decision (an approval a rejection cleared, say) is a `DecisionPutBackError`
- * and nothing changes.
+ * withdrawn, with who withdrew it and how (`origin`). An escalation choice
+ * logged after the answer built on it, so the answer can no longer be
+ * withdrawn. A withdrawal is the person’s, at a terminal, as an approval
+ * is: it takes back a rejection the escalation counts, or puts back the
+ * decision one cleared; relayed (the default), it is refused and nothing
+ * changes.
  */
-export async function withdrawAnswer(context: GateContext, {mayPutBackDecision = true}: {mayPutBackDecision?: boolean} = {}): Promise<WithdrawResult> {
+export async function withdrawAnswer(context: GateContext, origin: AnswerOrigin = unknownOrigin): Promise<WithdrawResult> {
   const id = context.slice.id
+  refuseRelayed(`withdrawal of slice ${id}’s latest answer`, origin)
   return updateSliceState(context.dir, id, (state): WithdrawResult => {
     const answer = state.answers.findLast((entry) => entry.withdrawnAt === null)
     if (!answer) throw new GateError(`Unexpected \`--undo\`: slice ${id} has no recorded answer to withdraw, expected one given with \`tiers respond ${id} <reply>\``)
     if (state.escalations.length > answer.escalationsBefore) {
       throw new GateError(`Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`)
     }
-    const asLogged = {...answer}
     if (answer.outcome === 'rejection') {
       const entry = state.rejections.at(-1)
       // The log says which entry the answer made; one that differs was changed by hand: withdraw nothing.
@@ -143,9 +133,9 @@ export async function withdrawAnswer(context: GateContext, {mayPutBackDecision =
       answer.withdrawnRejection = entry
     }
     answer.withdrawnAt = timestamp(context)
+    answer.withdrawnBy = origin.by
+    answer.withdrawnChannel = origin.channel
     state.decision = deriveDecision(state)
-    // Thrown, the change writes nothing.
-    if (!mayPutBackDecision && state.decision !== null) throw new DecisionPutBackError(id, asLogged, state.decision)
     return {answer, state}
   })
 }

@@ -176,8 +176,10 @@ export interface EntryCounts {
  * What `now` lost of the history `committed` holds: every committed answer,
  * rejection and escalation choice must still be there, in its place and as
  * it was. What a later command legitimately changes is allowed: a rejection
- * routed, an answer withdrawn (`tiers respond --undo`, which moves its
- * rejection into the answer’s `withdrawnRejection`). An entry gone is lost;
+ * routed, an answer withdrawn by the person at a terminal (`tiers respond
+ * --undo`, which moves its rejection into the answer’s `withdrawnRejection`
+ * and records `withdrawnChannel` `terminal`); a withdrawal that does not say
+ * so changes the answer, and loses its rejection. An entry gone is lost;
  * one still there elsewhere or altered is changed. `null` when nothing is.
  */
 export function historyLoss(committed: SliceState, now: SliceState): HistoryLoss | null {
@@ -193,7 +195,9 @@ export function historyLoss(committed: SliceState, now: SliceState): HistoryLoss
     tally('answers', now.answers.some((other) => other.at === entry.at && other.reply === entry.reply))
   }
   // Withdrawn since: the rejection a withdrawal took out of the log, kept with its answer.
-  const withdrawn = now.answers.flatMap((answer, index) => (committed.answers[index]?.withdrawnAt === null && answer.withdrawnRejection ? [answer.withdrawnRejection] : []))
+  const withdrawn = now.answers.flatMap((answer, index) =>
+    committed.answers[index]?.withdrawnAt === null && answer.withdrawnRejection && byPerson(answer) ? [answer.withdrawnRejection] : []
+  )
   for (const [index, entry] of committed.rejections.entries()) {
     if (sameRejection(entry, now.rejections[index]) || withdrawn.some((other) => sameRejection(entry, other))) continue
     tally('rejections', now.rejections.some((other) => other.at === entry.at && other.feedback === entry.feedback))
@@ -202,12 +206,17 @@ export function historyLoss(committed: SliceState, now: SliceState): HistoryLoss
   return any(lost) || any(changed) ? {lost, changed} : null
 }
 
-/** The answer as committed, or withdrawn since (a standing answer may be withdrawn, nothing else). */
+/** The answer as committed, or withdrawn since by the person (a standing answer may be withdrawn, nothing else). */
 function sameAnswer(committed: AnswerEntry, now: AnswerEntry | undefined): boolean {
   if (!now) return false
   if (committed.withdrawnAt !== null) return isDeepStrictEqual(committed, now)
-  return isDeepStrictEqual(committed, {...now, withdrawnAt: null, withdrawnRejection: committed.withdrawnRejection})
+  if (now.withdrawnAt !== null && !byPerson(now)) return false
+  const {withdrawnBy: _by, withdrawnChannel: _channel, ...kept} = now
+  return isDeepStrictEqual(committed, {...kept, withdrawnAt: null, withdrawnRejection: committed.withdrawnRejection})
 }
+
+/** Whether an answer was withdrawn at a terminal: the person’s withdrawal, the only one `tiers` takes. */
+const byPerson = (answer: AnswerEntry) => answer.withdrawnChannel === 'terminal'
 
 /** The rejection as committed, or routed since (an unrouted one may be routed, nothing else). */
 function sameRejection(committed: RejectionEntry, now: RejectionEntry | undefined): boolean {

@@ -91,6 +91,10 @@ export interface AnswerEntry extends AnswerProvenance {
   withdrawnAt: string | null
   /** A withdrawn rejection’s entry, taken out of `rejections` and kept here with its route. */
   withdrawnRejection: RejectionEntry | null
+  /** Who withdrew it: git’s identity where it was withdrawn (absent from answers withdrawn before it was kept). */
+  withdrawnBy?: AnswerBy | null
+  /** How it was withdrawn: `terminal`, by the person, the only way `tiers` takes one (absent as `withdrawnBy`). */
+  withdrawnChannel?: AnswerChannel
   /** An approval’s: the slice as the person approved it (absent from files written before it was kept). */
   pins?: SlicePins
 }
@@ -229,9 +233,11 @@ const rejectionFields: Record<keyof RejectionEntry, FieldCheck> = {
   routedAt: textOrNull
 }
 const isBy = (value: unknown) => isRecord(value) && Object.keys(value).length === 2 && textOrNull.test(value.name) && textOrNull.test(value.email)
+const byOrNull: FieldCheck = optional({test: (value) => value === null || isBy(value), expected: 'null or `{"name", "email"}` (each a string or null)'})
+const channel: FieldCheck = optional(oneOf(['terminal', 'relayed']))
 const provenanceFields: Record<keyof AnswerProvenance, FieldCheck> = {
-  by: optional({test: (value) => value === null || isBy(value), expected: 'null or `{"name", "email"}` (each a string or null)'}),
-  channel: optional(oneOf(['terminal', 'relayed'])),
+  by: byOrNull,
+  channel,
   fingerprint: optional(text)
 }
 const escalationFields: Record<keyof EscalationEntry, FieldCheck> = {
@@ -257,6 +263,8 @@ const answerFields: Record<keyof AnswerEntry, FieldCheck> = {
   escalationsBefore: wholeNumber,
   withdrawnAt: textOrNull,
   withdrawnRejection: {test: (value) => value === null || isRejection(value), expected: 'null or a rejection entry'},
+  withdrawnBy: byOrNull,
+  withdrawnChannel: channel,
   pins: optional({test: isSlicePins, expected: slicePinsShape}),
   ...provenanceFields
 }

@@ -21,7 +21,7 @@ import {
   statePath,
   withdrawAnswer
 } from '@verification-tiers/runtime'
-import type {GateContext, SliceState} from '@verification-tiers/runtime'
+import type {AnswerEntry, GateContext, SliceState} from '@verification-tiers/runtime'
 import {describe, expect, it} from 'vitest'
 import {temporaryFolders} from './helpers.js'
 
@@ -70,8 +70,8 @@ describe('deriveDecision', () => {
     const again = await recordResponse({...gate, contractsHash: 'sha256:two'}, 'yes', person)
     expect(again.state.decision).toEqual({status: 'approved', at: again.state.answers.at(-1)!.at, contractsHash: 'sha256:two', mismatch: ['a', 'b']})
     // Withdrawn, an answer gives nothing: the decision before it stands again.
-    expect((await withdrawAnswer(gate)).state.decision).toBeNull()
-    expect((await withdrawAnswer(gate)).state.decision).toEqual(skipped.state.decision)
+    expect((await withdrawAnswer(gate, person)).state.decision).toBeNull()
+    expect((await withdrawAnswer(gate, person)).state.decision).toEqual(skipped.state.decision)
     expect(await readSliceState(gate.dir, 'S-01')).toMatchObject({decision: skipped.state.decision})
   })
 
@@ -160,7 +160,7 @@ describe('a stored decision the history does not give', () => {
     await store(gate, forged)
     await expect(recordResponse(gate, 'the badge', relayed)).rejects.toThrow(StateError)
     await expect(recordRoute(gate, '1', null)).rejects.toThrow(StateError)
-    await expect(withdrawAnswer(gate)).rejects.toThrow(StateError)
+    await expect(withdrawAnswer(gate, person)).rejects.toThrow(StateError)
     expect(await stored(gate)).toEqual(forged)
     const rejected = await recordResponse(gate, 'the badge', person)
     expect(rejected.state).toMatchObject({decision: null, rejectionCount: 2})
@@ -214,11 +214,28 @@ describe('historyLoss', () => {
     await recordResponse(gate, 'a', relayed)
     const committed = (await recordResponse(gate, 'b', relayed)).state
     await recordRoute(gate, '1', null)
-    await withdrawAnswer(gate)
+    await withdrawAnswer(gate, person)
     await recordRoute(gate, '2', null)
     const now = (await recordResponse(gate, 'c', relayed)).state
     expect(historyLoss(committed, now)).toBeNull()
     expect(historyLoss(committed, committed)).toBeNull()
+  })
+
+  it('counts a withdrawal the person did not make at a terminal as a change: the answer changed, its rejection lost', async () => {
+    const gate = await context()
+    await recordResponse(gate, 'yes', person)
+    await recordResponse(gate, 'a', relayed)
+    const committed = (await recordResponse(gate, 'b', relayed)).state
+    // As `--undo` writes it, by hand: without `withdrawnChannel`, or relayed.
+    const byHand = (withdrawal: Partial<AnswerEntry>) => {
+      const answers = committed.answers.map((answer, index) => (index === 0 ? answer : {...answer, withdrawnAt: '2025-01-02T00:00:00.000Z', withdrawnRejection: committed.rejections[index - 1]!, ...withdrawal}))
+      return read({...committed, rejectionCount: 0, rejections: [], answers, decision: null})
+    }
+    const twoOfEach = {lost: {answers: 0, rejections: 2, escalations: 0}, changed: {answers: 2, rejections: 0, escalations: 0}}
+    expect(historyLoss(committed, byHand({}))).toEqual(twoOfEach)
+    expect(historyLoss(committed, byHand({withdrawnBy: null, withdrawnChannel: 'relayed'}))).toEqual(twoOfEach)
+    // The person's, at a terminal, changes nothing that was committed.
+    expect(historyLoss(committed, byHand({withdrawnBy: person.by, withdrawnChannel: 'terminal'}))).toBeNull()
   })
 
   it('counts an entry altered as changed: an approval’s fingerprint, a route rewritten', async () => {

@@ -6,7 +6,6 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {
-  DecisionPutBackError,
   describeJsonError,
   emptySliceState,
   escalationData,
@@ -410,7 +409,7 @@ describe('the gate', () => {
 
   it('withdraws the latest answer that stands: a rejection’s count and entry, an approval’s decision; each stays logged, withdrawn', async () => {
     const gate = await context()
-    await expect(withdrawAnswer(gate)).rejects.toThrow(
+    await expect(withdrawAnswer(gate, person)).rejects.toThrow(
       'Unexpected `--undo`: slice S-01 has no recorded answer to withdraw, expected one given with `tiers respond S-01 <reply>`'
     )
     const approved = await recordResponse(gate, 'ok', person)
@@ -420,7 +419,7 @@ describe('the gate', () => {
     const second = await recordResponse(gate, 'yes, but the grid')
     expect(second.state).toMatchObject({rejectionCount: 2, decision: null})
 
-    const undone = await withdrawAnswer(gate)
+    const undone = await withdrawAnswer(gate, person)
     expect(undone.answer).toEqual({
       reply: 'yes, but the grid',
       outcome: 'rejection',
@@ -429,6 +428,9 @@ describe('the gate', () => {
       escalationsBefore: 0,
       withdrawnAt: expect.stringMatching(/^2025-01-01T/),
       withdrawnRejection: second.state.rejections[1],
+      // Withdrawn by the person, at a terminal: the only withdrawal there is.
+      withdrawnBy: null,
+      withdrawnChannel: 'terminal',
       // Not told who answered, the runtime names no one: relayed.
       by: null,
       channel: 'relayed',
@@ -440,10 +442,10 @@ describe('the gate', () => {
     expect(await sliceStatus(gate)).toMatchObject({next: 'checkpoint', rejectionCount: 1})
 
     // The rejection that cleared the approval gives it back when withdrawn.
-    const again = await withdrawAnswer(gate)
+    const again = await withdrawAnswer(gate, person)
     expect(again.answer).toMatchObject({reply: 'the badge is orange', decisionBefore: first, withdrawnRejection: {classification: 'test_gap'}})
     expect(again.state).toMatchObject({rejectionCount: 0, rejections: [], decision: first})
-    const approval = await withdrawAnswer(gate)
+    const approval = await withdrawAnswer(gate, person)
     expect(approval.answer).toMatchObject({reply: 'ok', outcome: 'approval', decisionBefore: null})
     expect(approval.state.decision).toBeNull()
     const stored = await readSliceState(gate.dir, 'S-01')
@@ -452,7 +454,7 @@ describe('the gate', () => {
       ['the badge is orange', true],
       ['yes, but the grid', true]
     ])
-    await expect(withdrawAnswer(gate)).rejects.toThrow('has no recorded answer to withdraw')
+    await expect(withdrawAnswer(gate, person)).rejects.toThrow('has no recorded answer to withdraw')
   })
 
   it('keeps who answered, how and on what contracts with each answer and escalation choice; status shows the latest answer', async () => {
@@ -467,27 +469,25 @@ describe('the gate', () => {
     expect(approved.state.answers.at(-1)).toMatchObject({reply: 'yes', outcome: 'approval', by, channel: 'terminal', fingerprint: 'sha256:two'})
     expect((await sliceStatus(gate)).lastAnswer).toEqual({reply: 'yes', outcome: 'approval', at: approved.state.decision!.at, by, channel: 'terminal', fingerprint: 'sha256:two'})
     // Withdrawn, the answer before stands again.
-    await withdrawAnswer(gate)
+    await withdrawAnswer(gate, person)
     expect((await sliceStatus(gate)).lastAnswer).toMatchObject({reply: 'the grid', channel: 'relayed'})
   })
 
-  it('puts back a decision on `--undo` only when the caller may: refused otherwise, writing nothing', async () => {
+  it('withdraws only for the person at a terminal: relayed, a rejection taken back or a decision put back alike, it is refused, writing nothing', async () => {
     const gate = await context()
-    const approved = await recordResponse(gate, 'yes', {by: null, channel: 'terminal'})
+    await recordResponse(gate, 'yes', person)
     await recordResponse(gate, 'the badge is orange')
-    const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
-    const refusal = withdrawAnswer(gate, {mayPutBackDecision: false})
-    await expect(refusal).rejects.toBeInstanceOf(DecisionPutBackError)
-    await expect(refusal).rejects.toThrow(
-      `Unexpected \`--undo\` of slice S-01: withdrawing its latest answer ("the badge is orange") would put back its decision (approved ${approved.state.decision!.at}), expected it given by the person`
-    )
-    expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
-    // One that puts back no decision is withdrawn all the same.
     const other = await context()
     await recordResponse(other, 'the grid')
-    expect((await withdrawAnswer(other, {mayPutBackDecision: false})).state.rejectionCount).toBe(0)
-    // And the caller that may, puts it back.
-    expect((await withdrawAnswer(gate)).state.decision).toEqual(approved.state.decision)
+    for (const withdrawn of [gate, other]) {
+      const before = await fs.readFile(statePath(withdrawn.dir, 'S-01'), 'utf8')
+      for (const refusal of [withdrawAnswer(withdrawn), withdrawAnswer(withdrawn, {by: {name: 'Ada', email: null}, channel: 'relayed'})]) {
+        await expect(refusal).rejects.toThrow('Unexpected withdrawal of slice S-01’s latest answer relayed, expected the person’s own answer at a terminal: nothing was recorded')
+      }
+      expect(await fs.readFile(statePath(withdrawn.dir, 'S-01'), 'utf8')).toBe(before)
+    }
+    const by = {name: 'Ada', email: 'ada@example.com'}
+    expect((await withdrawAnswer(other, {by, channel: 'terminal'})).answer).toMatchObject({reply: 'the grid', withdrawnBy: by, withdrawnChannel: 'terminal'})
   })
 
   it('refuses to withdraw an answer an escalation choice was recorded after, writing nothing', async () => {
@@ -496,7 +496,7 @@ describe('the gate', () => {
     await recordResponse(gate, 'b')
     await recordEscalation(gate, '1', person)
     const before = await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')
-    await expect(withdrawAnswer(gate)).rejects.toThrow(
+    await expect(withdrawAnswer(gate, person)).rejects.toThrow(
       'Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("b"), expected none: the answer can no longer be withdrawn'
     )
     expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)

@@ -3,7 +3,6 @@ import {findSlice, formatProblem, gateContext, loadProject, placeWeakenings, Use
 import type {PlacedWeakening, Project} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
-  DecisionPutBackError,
   escalationData,
   findEscalationOption,
   interpretResponse,
@@ -243,19 +242,12 @@ async function progressOf(project: Project, history?: HistoryJudgement): Promise
 /** `tiers respond --undo <slice>`: the latest answer withdrawn, and where the slice stands now. */
 const undoAnswer: Command = async (input) => {
   if (input.positionals.length !== 1) throw new UserError('Unexpected arguments, expected `tiers respond --undo <slice>` (no reply)')
-  const {context, warnings} = await loadSliceContext(input, 'tiers respond --undo <slice>', 1)
+  const {project, context, warnings} = await loadSliceContext(input, 'tiers respond --undo <slice>', 1)
   const {slice} = context
   const from = presence(process.env, input.stdinTerminal ?? false)
-  let withdrawn
-  try {
-    // Withdrawing a rejection may put back the approval it cleared: that is the person’s to do, as an approval is.
-    withdrawn = await withdrawAnswer(context, {mayPutBackDecision: from.kind === 'person'})
-  } catch (error) {
-    if (!(error instanceof DecisionPutBackError) || from.kind === 'person') throw error
-    const what = `withdrawal of slice ${slice.id}’s latest answer (${JSON.stringify(error.answer.reply)}), which would put back its decision (${error.decision.status} ${error.decision.at}),`
-    throw new UserError(personOnly(what, from, [`${installedCommand()} respond --undo ${slice.id}`]))
-  }
-  const {answer, state} = withdrawn
+  // A withdrawal takes back a rejection the escalation counts, or puts back the decision one cleared: the person’s to do, as an approval is.
+  if (from.kind !== 'person') throw new UserError(personOnly(`withdrawal of slice ${slice.id}’s latest answer`, from, [`${installedCommand()} respond --undo ${slice.id}`]))
+  const {answer, state} = await withdrawAnswer(context, {by: await gitIdentity(project.dir), channel: 'terminal'})
   const what = answer.outcome === 'approval' ? 'approval' : 'rejection'
   const routed = answer.withdrawnRejection?.classification ? ` Its route (${answer.withdrawnRejection.classification}) is withdrawn with it.` : ''
   const decision = state.decision ? `${state.decision.status} ${state.decision.at}` : 'undecided'

@@ -114,8 +114,8 @@ the next (see \`tiers checkpoint --help\`; --base as there).
 \`tiers respond --undo <slice>\` withdraws the slice’s latest answer: its
 rejection count and decision go back to what they were before it, and the
 answer stays in the state file, marked withdrawn. An answer followed by an
-escalation choice can no longer be withdrawn, and one whose withdrawal would
-put back a decision is withdrawn only by the person at a terminal.`,
+escalation choice can no longer be withdrawn; a withdrawal is taken only
+from the person at a terminal, as an approval is.`,
     options: ['undo', 'base'],
     args: {min: 1, max: Infinity},
     exitCodes: {
