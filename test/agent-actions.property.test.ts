@@ -469,7 +469,8 @@ function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly 
   const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string; systemMessage?: string}
   // A broken file stops `status` with one line naming it: the status is held.
   const shown = status.code === 0 ? (JSON.parse(status.stdout) as {slices: StatusRow[]; problems: unknown[]; lostHistory: string[]; broken: unknown[]}) : null
-  if (shown === null) expect(status.stderr, said).toMatch(/^tiers: [^\n]*\.greenlight[^\n]*\n$/)
+  // Asked for as JSON, the error is the JSON on stdout, naming the file.
+  if (shown === null) expect((JSON.parse(status.stdout) as {error: {message: string}}).error.message, said).toMatch(/^[^\n]*\.greenlight[^\n]*$/)
   for (const slice of sliceIds) {
     if (heldByName(slice)) {
       if (committed[slice]) continue
@@ -491,13 +492,19 @@ function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly 
   }
 }
 
-/** Sequences that once got through, run first: a rejection taken back by `--undo` from an agent’s command, then by hand (putting back the approval the rejections cleared), and committed. */
+/** Sequences that once got through, run first: a rejection taken back by `--undo` from an agent’s command, then by hand (putting back the approval the rejections cleared), and committed; a slice with no run that `STATE.md` calls done. */
 const examples: Action[][] = [
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: ['COPILOT_CLI', '1'], terminal: false}],
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: null, terminal: false}],
   [
     ...Array.from({length: 3}, (): Action => ({kind: 'state', slice: 'S-02', edit: {kind: 'withdrawn-by-hand', channel: 'none'}})),
     {kind: 'commit'}
+  ],
+  // The workflow’s word for a slice with no run: `STATE.md` calling S-02 done never lets it go.
+  [
+    {kind: 'run-deleted'},
+    {kind: 'done-claim', slice: 'S-02', where: 'state-item'},
+    {kind: 'tiers', args: ['verify', 'S-01'], input: '', marker: null, terminal: false}
   ]
 ]
 
