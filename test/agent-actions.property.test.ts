@@ -175,7 +175,7 @@ const markerArb = fc.constantFrom(...agentMarkers).map((marker) => {
 
 type Action =
   | {kind: 'contract'; contract: 'C-01' | 'C-02'; edit: 'tier-auto' | 'tier-removed' | 'item-removed' | 'item-reworded' | 'steps-removed' | 'deleted'; index: number}
-  | {kind: 'setting'; edit: 'default-auto' | 'graph-auto' | 'check-retired'; slice: SliceId}
+  | {kind: 'setting'; edit: 'default-auto' | 'threshold-raised' | 'graph-auto' | 'check-retired'; slice: SliceId}
   | {kind: 'state'; slice: SliceId; edit: StateEdit}
   | {kind: 'run-deleted'}
   | {kind: 'done-claim'; slice: SliceId; where: 'state-item' | 'state-table' | 'slice-file'}
@@ -238,7 +238,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     }),
     weight: 3
   },
-  {arbitrary: fc.record({kind: fc.constant('setting' as const), edit: fc.constantFrom('default-auto' as const, 'graph-auto' as const, 'check-retired' as const), slice: sliceArb}), weight: 2},
+  {arbitrary: fc.record({kind: fc.constant('setting' as const), edit: fc.constantFrom('default-auto' as const, 'threshold-raised' as const, 'graph-auto' as const, 'check-retired' as const), slice: sliceArb}), weight: 2},
   {arbitrary: fc.record({kind: fc.constant('state' as const), slice: sliceArb, edit: stateEditArb}), weight: 6},
   fc.constant({kind: 'run-deleted' as const}),
   fc.record({kind: fc.constant('done-claim' as const), slice: sliceArb, where: fc.constantFrom('state-item' as const, 'state-table' as const, 'slice-file' as const)}),
@@ -398,6 +398,8 @@ async function act(folder: string, action: Action): Promise<void> {
     }
     case 'setting':
       if (action.edit === 'default-auto') return editJson<Record<string, unknown>>(path.join(dir, 'config.json'), (config) => ({...config, verification: {default: 'auto'}}))
+      // More rejections before the escalation: S-02 would no longer wait for the person’s choice.
+      if (action.edit === 'threshold-raised') return editJson<{workflow?: Record<string, unknown>}>(path.join(dir, 'config.json'), (config) => ({...config, workflow: {...config.workflow, rejection_threshold: 10}}))
       return editJson<typeof graph>(path.join(dir, 'GRAPH.json'), (value) => {
         const entry = value.slices[action.slice]
         if (entry) entry.verification = action.edit === 'graph-auto' ? 'auto' : 'was verify; the check is retired, the agent says it is done'
@@ -485,14 +487,15 @@ function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly 
         expect(row, said).toBeDefined()
         expect(row!.tier, said).toBe('verify')
         expect(['done', 'nothing'], said).not.toContain(row!.next)
-        if (slice === 'S-02') expect(row!.rejectionCount, said).toBeGreaterThanOrEqual(3)
+        // S-02 waits for the person’s escalation choice, whatever else changed: no agent action gets it past that.
+        if (slice === 'S-02') expect([row!.rejectionCount >= 3, row!.next], said).toEqual([true, 'escalation'])
       }
     }
     if (answer.decision !== 'block') expect(answer.systemMessage ?? '', said).toMatch(new RegExp(`\\b(${slice}|${contractOf[slice]})\\b`))
   }
 }
 
-/** Sequences that once got through, run first: a rejection taken back by `--undo` from an agent’s command, then by hand (putting back the approval the rejections cleared), and committed; a slice with no run that `STATE.md` calls done. */
+/** Sequences that once got through, run first: a rejection taken back by `--undo` from an agent’s command, then by hand (putting back the approval the rejections cleared), and committed; a rejection threshold raised; a slice with no run that `STATE.md` calls done. */
 const examples: Action[][] = [
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: ['COPILOT_CLI', '1'], terminal: false}],
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: null, terminal: false}],
@@ -500,6 +503,8 @@ const examples: Action[][] = [
     ...Array.from({length: 3}, (): Action => ({kind: 'state', slice: 'S-02', edit: {kind: 'withdrawn-by-hand', channel: 'none'}})),
     {kind: 'commit'}
   ],
+  // A rejection threshold raised after S-02 reached it.
+  [{kind: 'setting', edit: 'threshold-raised', slice: 'S-02'}],
   // The workflow’s word for a slice with no run: `STATE.md` calling S-02 done never lets it go.
   [
     {kind: 'run-deleted'},

@@ -265,7 +265,7 @@ describe('the full loop on S-01: reject, route, reject, route with detail, rejec
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({version: 1, slice: 'S-01', rejectionCount: 1, escalations: [], decision: null})
     expect(state.rejections).toEqual([
-      {feedback: first, partial: false, at: expect.stringMatching(isoTime), classification: null, action: null, detail: null, routedAt: null}
+      {feedback: first, partial: false, at: expect.stringMatching(isoTime), classification: null, action: null, detail: null, routedAt: null, threshold: 3}
     ])
   })
 

@@ -29,7 +29,7 @@ export {
 export type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'
 export {decisionSource, deriveDecision, givenByPerson, historyLoss, historyProblem} from './lib/history.js'
 export type {DecisionSource, EntryCounts, HistoryCheck, HistoryLoss, HistoryProblem} from './lib/history.js'
-export {escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, sliceSubject, weakeningsSinceApproval, withdrawAnswer} from './lib/gate.js'
+export {escalationData, recordEscalation, recordResponse, recordRoute, sliceStatus, sliceSubject, sliceThreshold, weakeningsSinceApproval, withdrawAnswer} from './lib/gate.js'
 export type {GateContext, RespondResult, ShownAnswer, SliceStatus, WithdrawResult} from './lib/gate.js'
 export {approvedPins, describeWeakening, findWeakenings, holdSlice, slicePins} from './lib/weakening.js'
 export type {ContractPin, SlicePins, Weakening, WeakeningKind} from './lib/weakening.js'

@@ -10,7 +10,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
 import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
-import {approvedPins, decisionSource, FileReadError, findWeakenings, holdSlice, readSliceState, sliceSubject} from '@verification-tiers/runtime'
+import {approvedPins, decisionSource, FileReadError, findWeakenings, holdSlice, readSliceState, sliceSubject, sliceThreshold} from '@verification-tiers/runtime'
 import type {AnswerBy, AnswerChannel, GateContext, SliceDecision, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
 import {GitError, runGit} from './git.js'
 import {judgeHistory} from './history.js'
@@ -123,7 +123,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
         decision !== null
           ? `${decision.status} for other contracts: they changed since`
           : state.rejectionCount > 0
-            ? `rejected (${state.rejectionCount} of ${project.threshold}), not approved since`
+            ? `rejected (${state.rejectionCount} of ${sliceThreshold({threshold: project.threshold}, state)}), not approved since`
             : 'never approved'
       const places = slice.contracts
         .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')

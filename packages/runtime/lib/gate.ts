@@ -50,7 +50,18 @@ const unknownOrigin: AnswerOrigin = {by: null, channel: 'relayed'}
 /** Who gave an answer and how, with the contracts it answered, as logged. */
 const provenance = (context: GateContext, origin: AnswerOrigin): Required<AnswerProvenance> => ({by: origin.by, channel: origin.channel, fingerprint: context.contractsHash})
 
-const thresholdOf = (context: GateContext) => context.threshold ?? rejectionThreshold
+/**
+ * The rejections that open a slice’s escalation: the setting’s, or lower
+ * where a rejection since the slice last restarted was recorded under a
+ * lower one. Each rejection keeps the threshold it was recorded under, and
+ * a committed rejection cannot change unseen (see `historyLoss`), so raising
+ * the setting never puts off an escalation a person already reached.
+ */
+export function sliceThreshold(context: Pick<GateContext, 'threshold'>, state: Pick<SliceState, 'rejections' | 'rejectionCount'>): number {
+  const setting = context.threshold ?? rejectionThreshold
+  const since = state.rejectionCount > 0 ? state.rejections.slice(-state.rejectionCount) : []
+  return Math.min(setting, ...since.map((entry) => entry.threshold ?? setting))
+}
 
 /** An approval or an escalation choice that does not come from the person at a terminal: never recorded (the history would not count it). */
 function refuseRelayed(what: string, origin: AnswerOrigin): void {
@@ -76,7 +87,6 @@ export async function recordResponse(context: GateContext, text: string, origin:
     throw new GateError(`Unexpected reply ${JSON.stringify(text)} to slice ${id} without a description, expected ${what}: tiers respond ${id} ${example}; nothing was recorded`)
   }
   if (response.kind === 'approval') refuseRelayed(`approval of slice ${id}`, origin)
-  const threshold = thresholdOf(context)
   const check = origin.channel === 'terminal' ? 'all-but-decision' : 'all'
   return updateSliceState(context.dir, id, (state): RespondResult => {
     const at = timestamp(context)
@@ -90,11 +100,13 @@ export async function recordResponse(context: GateContext, text: string, origin:
       state.decision = deriveDecision(state)
       return {kind: 'approved', response, state}
     }
+    let threshold = sliceThreshold(context, state)
     if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
       throw new GateError(`Unexpected rejection: slice ${id} waits for an escalation choice, expected \`tiers escalate ${id} <1|2|3>\` first`)
     }
     state.rejectionCount++
-    state.rejections.push({feedback: response.feedback, partial: response.partial, at, classification: null, action: null, detail: null, routedAt: null})
+    state.rejections.push({feedback: response.feedback, partial: response.partial, at, classification: null, action: null, detail: null, routedAt: null, threshold})
+    threshold = sliceThreshold(context, state)
     state.answers.push({reply: text, outcome: 'rejection', ...answer})
     state.decision = deriveDecision(state)
     return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
@@ -147,9 +159,8 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
   if (option.choice === '3' && !detail) {
     throw new GateError('Unexpected route 3 without `--detail`, expected the user’s description of exactly what they expect')
   }
-  const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state) => {
-    if (state.rejectionCount >= threshold && !pairedSinceLastRejection(state)) {
+    if (state.rejectionCount >= sliceThreshold(context, state) && !pairedSinceLastRejection(state)) {
       throw new GateError(`Unexpected route: slice ${context.slice.id} has ${state.rejectionCount} rejections, expected an escalation choice first (\`tiers escalate ${context.slice.id} <1|2|3>\`)`)
     }
     // Only the latest rejection waits for a route: older ones were routed or left behind by a restart.
@@ -176,8 +187,8 @@ export async function recordEscalation(context: GateContext, choice: string, ori
   const option = findEscalationOption(choice)
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
   refuseRelayed(`escalation choice ${option.choice} for slice ${context.slice.id}`, origin)
-  const threshold = thresholdOf(context)
   return updateSliceState(context.dir, context.slice.id, (state) => {
+    const threshold = sliceThreshold(context, state)
     if (state.decision) {
       throw new GateError(`Unexpected escalation: slice ${context.slice.id} is already decided (${state.decision.status}), expected a new rejection first`)
     }
@@ -222,7 +233,7 @@ export interface SliceStatus {
 
 export async function sliceStatus(context: GateContext): Promise<SliceStatus> {
   const state = await readSliceState(context.dir, context.slice.id)
-  const threshold = thresholdOf(context)
+  const threshold = sliceThreshold(context, state)
   const stale = state.decision !== null && state.decision.contractsHash !== context.contractsHash
   const weakenings = weakeningsSinceApproval(context, state)
   // Until a person confirms a lower bar, the slice keeps the one they approved.

@@ -23,6 +23,8 @@ export interface RejectionEntry {
   action: string | null
   detail: string | null
   routedAt: string | null
+  /** The rejections that opened the escalation when it was recorded (absent from files written before it was kept). */
+  threshold?: number
 }
 
 /** Who gave an answer: git’s `user.name` and `user.email` where it was given, each `null` when unset. */
@@ -230,7 +232,8 @@ const rejectionFields: Record<keyof RejectionEntry, FieldCheck> = {
   classification: oneOf(classifications, true),
   action: textOrNull,
   detail: textOrNull,
-  routedAt: textOrNull
+  routedAt: textOrNull,
+  threshold: optional({test: (value) => Number.isSafeInteger(value) && (value as number) >= 1, expected: 'a whole number of 1 or more'})
 }
 const isBy = (value: unknown) => isRecord(value) && Object.keys(value).length === 2 && textOrNull.test(value.name) && textOrNull.test(value.email)
 const byOrNull: FieldCheck = optional({test: (value) => value === null || isBy(value), expected: 'null or `{"name", "email"}` (each a string or null)'})

@@ -102,7 +102,7 @@ describe('a stored decision the history does not give', () => {
     const forged = {status: 'approved', at: '2025-02-02T00:00:00.000Z', contractsHash: 'sha256:one', mismatch: []}
     await store(gate, {...state, decision: forged})
     expect(await readError(gate)).toBe(
-      '17:15: Unexpected `decision` approved 2025-02-02T00:00:00.000Z for sha256:one with no approval by a person behind it in `answers`, expected null, as the rejection `answers[0]` leaves it' + wayOut
+      '18:15: Unexpected `decision` approved 2025-02-02T00:00:00.000Z for sha256:one with no approval by a person behind it in `answers`, expected null, as the rejection `answers[0]` leaves it' + wayOut
     )
     // An approval answer that was relayed backs nothing, and is named.
     const answer = {...state.answers[0]!, reply: 'yes', outcome: 'approval', at: forged.at}
@@ -134,7 +134,7 @@ describe('a stored decision the history does not give', () => {
     await recordResponse(gate, 'the grid', relayed)
     const state = await stored(gate)
     await store(gate, {...state, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'sha256:one', mismatch: []}})
-    expect(await readError(gate)).toMatch(/^17:15: Unexpected `decision` accepted-as-auto x for sha256:one with no skip \(escalation choice 3\) by a person behind it in `escalations`, expected null, as the rejection `answers\[0\]` leaves it;/)
+    expect(await readError(gate)).toMatch(/^18:15: Unexpected `decision` accepted-as-auto x for sha256:one with no skip \(escalation choice 3\) by a person behind it in `escalations`, expected null, as the rejection `answers\[0\]` leaves it;/)
 
     const approved = await recordResponse({...gate, dir: (await context()).dir}, 'yes', person)
     const decision = approved.state.decision!
@@ -175,11 +175,11 @@ describe('a stored decision the history does not give', () => {
     const state = await stored(gate)
     await store(gate, {...state, answers: [state.answers[0], {...state.answers[1], decisionBefore: null}]})
     expect(await readError(gate)).toBe(
-      `38:25: Unexpected \`answers[1].decisionBefore\` null, expected approved ${approved.answers[0]!.at} for sha256:one: the decision the answers and escalation choices before it give; fix the file (it is never reset silently)`
+      `39:25: Unexpected \`answers[1].decisionBefore\` null, expected approved ${approved.answers[0]!.at} for sha256:one: the decision the answers and escalation choices before it give; fix the file (it is never reset silently)`
     )
     await store(gate, {...state, answers: [state.answers[0], {...state.answers[1], escalationsBefore: 1}]})
     expect(await readError(gate)).toBe(
-      '44:28: Unexpected `answers[1].escalationsBefore` 1, expected 0: the escalation choices logged before it, in order; fix the file (it is never reset silently)'
+      '45:28: Unexpected `answers[1].escalationsBefore` 1, expected 0: the escalation choices logged before it, in order; fix the file (it is never reset silently)'
     )
     // Not repaired by an answer: the answer gives the decision, not the past.
     await expect(recordResponse(gate, 'the badge', person)).rejects.toThrow(StateError)

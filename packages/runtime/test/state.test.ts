@@ -18,6 +18,7 @@ import {
   recordRoute,
   resolveSlice,
   sliceStatus,
+  sliceThreshold,
   StateError,
   statePath,
   updateSliceState,
@@ -265,6 +266,19 @@ describe('the gate', () => {
         {feedback: 'partially: 2 of 3', action: 'not routed'}
       ]
     })
+  })
+
+  it('keeps the threshold each rejection was recorded under: a setting raised later never puts off the escalation', async () => {
+    const gate = await context()
+    for (const feedback of ['two columns', 'the badge is orange', 'no title']) await recordResponse(gate, feedback)
+    const raised = {...gate, threshold: 10}
+    expect(await sliceStatus(raised)).toMatchObject({next: 'escalation', rejectionCount: 3, threshold: 3})
+    await expect(recordResponse(raised, 'still two columns')).rejects.toThrow('Unexpected rejection: slice S-01 waits for an escalation choice')
+    // A lower setting counts at once; after a re-scope the setting alone counts again.
+    expect(sliceThreshold({threshold: 2}, {rejectionCount: 3, rejections: (await readSliceState(gate.dir, 'S-01')).rejections})).toBe(2)
+    const rescoped = await recordEscalation(raised, '1', person)
+    expect(rescoped.state.rejections.map((entry) => entry.threshold)).toEqual([3, 3, 3])
+    expect(await sliceStatus(raised)).toMatchObject({rejectionCount: 0, threshold: 10})
   })
 
   it('routes the latest rejection once, and only below the threshold', async () => {
