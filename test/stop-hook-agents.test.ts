@@ -158,7 +158,7 @@ describe.concurrent('tiers stop-hook, for each coding agent', () => {
     expect(badCursor.code).toBe(1)
     const badCopilot = await bad('copilot', 'sessionId')
     expect(badCopilot.stderr.split(' in the stop')[0]).toBe('tiers: Unexpected `sessionId` "../x"')
-    expect(await hook(inputs.claude(folder), ['--agent', 'windsurf'])).toEqual(refused('Unexpected `--agent windsurf`, expected one of cursor, gemini, copilot, codex, claude'))
+    expect(await hook(inputs.claude(folder), ['--agent', 'windsurf'])).toEqual(refused('Unexpected `--agent windsurf`, expected one of claude, codex, copilot, cursor, gemini'))
     // Nothing was counted.
     await expect(fs.access(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
   })

@@ -164,8 +164,8 @@ export const hookAgents: readonly HookAgent[] = [
 /** The agent Claude Code's input and an empty one are read as. */
 export const defaultHookAgent = hookAgents.find((agent) => agent.id === 'claude') as HookAgent
 
-/** The ids `--agent` takes. */
-export const hookAgentIds: readonly string[] = hookAgents.map((agent) => agent.id)
+/** The ids `--agent` takes, in the order of the alphabet. */
+export const hookAgentIds: readonly string[] = hookAgents.map((agent) => agent.id).sort()
 
 /** The agent `id` names, or `null`. */
 export function hookAgent(id: string): HookAgent | null {

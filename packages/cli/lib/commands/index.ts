@@ -25,7 +25,7 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
-  agent: {flag: '--agent <name>', text: 'the coding agent whose hook runs, for stop-hook: claude, codex, cursor, gemini or copilot (default: known from its input)'},
+  agent: {flag: '--agent <name>', text: 'the coding agent whose hook runs, for stop-hook: claude, codex, copilot, cursor or gemini (default: known from its input)'},
   base: {flag: '--base <ref>', text: 'the git revision the branch started from: ci judges only what changed since; checkpoint, review and respond hold a slice lowered since'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},

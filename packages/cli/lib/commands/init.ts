@@ -89,10 +89,10 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
   return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run'], agents}
 }
 
-/** The agents the project uses, found from their folders (\`.codex\`, \`.cursor\`…) in the registry’s order; Claude Code’s when none is there. */
+/** The agents the project uses, found from their folders (\`.codex\`, \`.cursor\`…), by their ids; Claude Code’s when none is there. */
 async function agentsIn(cwd: string): Promise<HookAgent[]> {
   const found: HookAgent[] = []
-  for (const agent of hookAgents) {
+  for (const agent of [...hookAgents].sort((a, b) => a.id.localeCompare(b.id))) {
     if (await stat(path.join(cwd, agent.folder)).then((info) => info.isDirectory(), () => false)) found.push(agent)
   }
   return found.length > 0 ? found : [defaultHookAgent]
