@@ -1,5 +1,8 @@
 /**
- * The coding agents whose stop a hook can hold: one entry each, with all
+ * Every coding agent `tiers` knows: the variables each sets in the
+ * environment of the commands it runs (`agentMarkers`, how `tiers` tells an
+ * agent's command from a person's), and the agents whose stop a hook can
+ * hold (`hookAgents`): one entry each, with all
  * `tiers` needs to know of it — the file its project's hooks live in and
  * the entry that runs `tiers stop-hook` there, the input it sends (how to
  * tell it, where its session and project are), the answer it reads, and
@@ -8,10 +11,58 @@
  *
  * Agents that cannot hold a stop today (Windsurf: only its pre-hooks block;
  * Amp: no stop event; Cline: its `TaskComplete` cannot continue the task;
- * opencode: `session.idle` fires after the loop ended) are not listed: for
- * them, `tiers ci` holds the merge instead.
+ * opencode: `session.idle` fires after the loop ended) are not among
+ * `hookAgents`: for them, `tiers ci` holds the merge instead.
  */
 import isRecord from 'is-plain-obj'
+
+/** A variable a coding agent sets in the environment of the commands it runs. */
+export interface AgentMarker {
+  /** Its name; one ending in `*` stands for every variable whose name starts with what comes before. */
+  variable: string
+  /** The value that marks the agent (compared in any case); absent: any value that is not empty. */
+  value?: string
+  /** The agent, as messages name it. */
+  agent: string
+}
+
+/**
+ * Every known marker, the more telling first: the first found names the
+ * agent (Amp also sets `CLAUDECODE`; Claude Code also sets `AI_AGENT`).
+ * From what each agent sets, as of 2026 (their source, changelogs and
+ * reports): add one here, and messages, the refusal and the test setup
+ * follow. Not markers: `CURSOR_TRACE_ID` and `TERM_PROGRAM` (set in a
+ * person’s terminal too), `CLAUDE_PROJECT_DIR` (set for hooks, not for the
+ * agent’s commands).
+ */
+export const agentMarkers: readonly AgentMarker[] = [
+  {variable: 'AMP_CURRENT_THREAD_ID', agent: 'Amp'},
+  {variable: 'AGENT', value: 'amp', agent: 'Amp'},
+  {variable: 'AGENT', value: 'goose', agent: 'Goose'},
+  {variable: 'GOOSE_TERMINAL', agent: 'Goose'},
+  {variable: 'CLAUDECODE', agent: 'Claude Code'},
+  {variable: 'CLAUDE_CODE_ENTRYPOINT', agent: 'Claude Code'},
+  {variable: 'CLAUDE_CODE_SESSION_ID', agent: 'Claude Code'},
+  {variable: 'CODEX_THREAD_ID', agent: 'Codex'},
+  {variable: 'CODEX_CI', agent: 'Codex'},
+  {variable: 'CODEX_SANDBOX*', agent: 'Codex'},
+  {variable: 'GEMINI_CLI', agent: 'Gemini CLI'},
+  {variable: 'CURSOR_AGENT', agent: 'Cursor'},
+  {variable: 'CURSOR_EXTENSION_HOST_ROLE', value: 'agent-exec', agent: 'Cursor'},
+  {variable: 'COPILOT_AGENT', agent: 'GitHub Copilot'},
+  {variable: 'COPILOT_CLI', agent: 'GitHub Copilot CLI'},
+  {variable: 'COPILOT_AGENT_SESSION_ID', agent: 'GitHub Copilot'},
+  {variable: 'GITHUB_COPILOT_CLI_MODE', agent: 'GitHub Copilot CLI'},
+  {variable: 'OPENCODE', agent: 'opencode'},
+  {variable: 'CLINE_ACTIVE', agent: 'Cline'},
+  {variable: 'CLINE_SANDBOX', agent: 'Cline'},
+  {variable: 'AUGMENT_AGENT', agent: 'Augment'},
+  {variable: 'ANTIGRAVITY_AGENT', agent: 'Antigravity'},
+  {variable: 'PI_CODING_AGENT', agent: 'Pi'},
+  // The conventions several agents share: the agent is not named.
+  {variable: 'AI_AGENT', agent: 'a coding agent'},
+  {variable: 'AGENT', agent: 'a coding agent'}
+]
 
 /** The command each agent runs when it wants to stop. */
 export const stopHookCommand = 'npx tiers stop-hook'
