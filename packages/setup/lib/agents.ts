@@ -218,6 +218,11 @@ export const defaultHookAgent = hookAgents.find((agent) => agent.id === 'claude'
 /** The ids `--agent` takes, in the order of the alphabet. */
 export const hookAgentIds: readonly string[] = hookAgents.map((agent) => agent.id).sort()
 
+/** Why `--agent <id>` names no agent, in one line. */
+export function unknownAgent(id: string): string {
+  return `Unexpected \`--agent ${id}\`, expected one of ${hookAgentIds.join(', ')}`
+}
+
 /** The agent `id` names, or `null`. */
 export function hookAgent(id: string): HookAgent | null {
   return hookAgents.find((agent) => agent.id === id) ?? null

@@ -3,7 +3,7 @@ import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {counted} from '../words.js'
-import {ciProviders, contractsFolder, defaultHookAgent, hookAgent, hookAgentIds, hookAgents, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
+import {ciProviders, contractsFolder, defaultHookAgent, hookAgent, hookAgentIds, hookAgents, planInit, plannedDiff, unknownAgent, writePlanned} from '@verification-tiers/setup'
 import type {CiProvider, HookAgent, PlannedFile, Step, TestCommand} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
@@ -83,7 +83,7 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
   const agents: HookAgent[] = []
   for (const id of values.agent ?? []) {
     const agent = hookAgent(id)
-    if (agent === null) throw new UserError(`Unexpected \`--agent ${id}\`, expected one of ${hookAgentIds.join(', ')}`)
+    if (agent === null) throw new UserError(unknownAgent(id))
     if (!agents.includes(agent)) agents.push(agent)
   }
   return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run'], agents}

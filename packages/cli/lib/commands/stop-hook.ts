@@ -3,7 +3,7 @@ import path from 'node:path'
 import {answerStopHook} from '@verification-tiers/evidence/gate'
 import {defaultMaxStopBlocks} from '@verification-tiers/protocol/vocabulary'
 import {describeJsonError, isSessionId, sessionIdRule} from '@verification-tiers/runtime'
-import {agentOfInput, hookAgent, hookAgentIds} from '@verification-tiers/setup/agents'
+import {agentOfInput, hookAgent, unknownAgent} from '@verification-tiers/setup/agents'
 import type {HookAgent, HookAnswer} from '@verification-tiers/setup/agents'
 import {firstLine, UserError} from '../errors.js'
 import {InputTooLargeError, stopReadingInput} from '../stdin.js'
@@ -62,7 +62,7 @@ export const stopHook: Command = async (input) => {
 /** The agent `--agent` names. */
 function namedAgent(id: string): HookAgent {
   const agent = hookAgent(id)
-  if (agent === null) throw new UserError(`Unexpected \`--agent ${id}\`, expected one of ${hookAgentIds.join(', ')}`)
+  if (agent === null) throw new UserError(unknownAgent(id))
   return agent
 }
 
