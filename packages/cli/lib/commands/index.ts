@@ -250,8 +250,9 @@ passes, in the protocol of the agent (Claude Code, Codex CLI, Cursor, Gemini
 CLI or GitHub Copilot: known from its input, or --agent). The safety valve
 lets the agent stop with a warning where its own loop guard would (Claude
 Code after 8 blocks in a row, or CLAUDE_CODE_STOP_HOOK_BLOCK_CAP; GitHub
-Copilot after 8; Cursor at loop_limit), and after TIERS_MAX_BLOCKS blocks
-(default 5) in a session for an agent without one, or when it is set. Each
+Copilot after 8; never for Cursor, whose loop_limit ends its follow-ups),
+and after TIERS_MAX_BLOCKS blocks (default 5) in a session for an agent
+without one, or when it is set. Each
 change that asks less of a person than they approved is said with the
 answer, for the person to confirm.`,
     options: ['agent'],
