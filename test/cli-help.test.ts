@@ -166,7 +166,7 @@ describe.concurrent('options refused in the tool’s words, on one line', () => 
     [['route', 'S-01', '1', '-x'], 'Unexpected option `-x`, expected one of --dir, --json, --yaml, --detail, -h/--help (see tiers route --help)'],
     [
       ['--frobnicate'],
-      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, --undo, --base, -h/--help, -v/--version, --debug (see tiers --help)'
+      'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, --detail, --timeout, --env-allow, --slice, --all, --undo, --agent, --base, -h/--help, -v/--version, --debug (see tiers --help)'
     ],
     [['status', '--dir'], 'Unexpected `--dir` without a value, expected `--dir <folder>` (see tiers status --help)'],
     [['status', '--json=yes'], 'Unexpected value for `--json`, expected `--json` alone (see tiers status --help)'],

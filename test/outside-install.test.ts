@@ -243,7 +243,7 @@ describe('installed by the README’s commands, outside the repository', () => {
     const init = ran.find(({line}) => line === 'npx tiers init')!.run as Run
     expect(init.code).toBe(0)
     expect(init.stdout).toContain('created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers\n')
-    expect(init.stdout).toContain('created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`\n')
+    expect(init.stdout).toContain('created .claude/settings.json: Claude Code’s Stop hook runs `npx tiers stop-hook`\n')
     // The deprecated setting of the example is said here, once.
     expect(init.stdout).toContain(`\nnote: .greenlight/config.json: ${exampleDeprecation}\n`)
     expect(JSON.parse(await fs.readFile(path.join(project, '.remarkrc.json'), 'utf8'))).toEqual({plugins: ['remark-preset-lint-verification-tiers']})

@@ -200,17 +200,21 @@ describe.concurrent('tiers stop-hook', () => {
       expect(await counts(folder)).toEqual({'session-1': 1})
     })
 
-    it('allows five blocks when TIERS_MAX_BLOCKS is unset or empty, reading the count from disk', async ({expect}) => {
+    it('opens the valve where Claude Code’s own guard ends the blocks when TIERS_MAX_BLOCKS is unset or empty: 8, or CLAUDE_CODE_STOP_HOOK_BLOCK_CAP; reading the count from disk', async ({expect}) => {
       const folder = await project()
-      // Four blocks so far for this session, as earlier calls would have left them.
+      // Seven blocks so far for this session, as earlier calls would have left them.
       await fs.mkdir(path.join(folder, '.greenlight', 'tiers'))
       await fs.writeFile(
         path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'),
-        JSON.stringify({version: 1, sessions: {'session-1': {blocks: 4, at: '2025-01-01T10:00:00.000Z'}}})
+        JSON.stringify({version: 1, sessions: {'session-1': {blocks: 7, at: '2025-01-01T10:00:00.000Z'}}})
       )
-      expect(await stopHook(folder, {maxBlocks: ''})).toEqual(notRun)
-      expect(await counts(folder)).toEqual({'session-1': 5})
-      expect(await stopHook(folder)).toEqual(notRunValve(5, 5))
+      const claude = (env: Record<string, string | undefined>) => tiers(folder, ['stop-hook'], hookInput(folder), {CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined, TIERS_MAX_BLOCKS: undefined, ...env})
+      expect(await claude({TIERS_MAX_BLOCKS: ''})).toEqual(notRun)
+      expect(await counts(folder)).toEqual({'session-1': 8})
+      expect(await claude({})).toEqual(notRunValve(8, 8))
+      // Claude Code’s cap set lower: the valve opens with it, never after it.
+      expect(await claude({CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1'})).toEqual(notRun)
+      expect(await claude({CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: '1'})).toEqual(notRunValve(1, 1))
     })
 
     it('all pass: allows with `{}`, and counts again from 0', async ({expect}) => {

@@ -100,7 +100,7 @@ describe('tiers init', {timeout: 60_000}, () => {
       code: 0,
       stdout: [
         'created .remarkrc.json: lints markdown with remark-preset-lint-verification-tiers',
-        'created .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        'created .claude/settings.json: Claude Code’s Stop hook runs `npx tiers stop-hook`',
         ...gitLines,
         ''
       ].join('\n'),
@@ -116,7 +116,7 @@ describe('tiers init', {timeout: 60_000}, () => {
       code: 0,
       stdout: [
         'unchanged .remarkrc.json: the preset is already there',
-        'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
+        'unchanged .claude/settings.json: the Claude Code Stop hook already runs tiers stop-hook',
         'unchanged .gitignore: it already ignores the caches and local state',
         gitLines[1],
         'nothing to change',
@@ -144,7 +144,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     expect(run.stdout).toBe(
       [
         'updated .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
-        'updated .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        'updated .claude/settings.json: Claude Code’s Stop hook runs `npx tiers stop-hook`',
         ...gitLines,
         ''
       ].join('\n')
@@ -177,7 +177,7 @@ describe('tiers init', {timeout: 60_000}, () => {
     expect(run.stdout).toBe(
       [
         'updated package.json: added remark-preset-lint-verification-tiers to the plugins of `remarkConfig`',
-        'unchanged .claude/settings.json: the Stop hook already runs tiers stop-hook',
+        'unchanged .claude/settings.json: the Claude Code Stop hook already runs tiers stop-hook',
         ...gitLines,
         ''
       ].join('\n')
@@ -241,7 +241,7 @@ describe('tiers init', {timeout: 60_000}, () => {
         '@@ -0,0 +1,6 @@',
         ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
         'would update .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
-        'would create .claude/settings.json: the agent’s Stop hook runs `npx tiers stop-hook`',
+        'would create .claude/settings.json: Claude Code’s Stop hook runs `npx tiers stop-hook`',
         gitLines[0]!.replace('created', 'would create'),
         gitLines[1],
         ''
@@ -277,7 +277,7 @@ describe('tiers init', {timeout: 60_000}, () => {
       runTiers(cwd, ['init', '--help'])
     ])
     expect(ci).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected `--ci gitlab`, expected one of github\n'})
-    expect(unknown).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--force`, expected one of --ci, --dry-run, -h/--help (see tiers init --help)\n'})
+    expect(unknown).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--force`, expected one of --agent, --ci, --dry-run, -h/--help (see tiers init --help)\n'})
     expect(near).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--dryrun`, expected `--dry-run` (see tiers init --help)\n'})
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^Usage: tiers init \[options\]\n/)

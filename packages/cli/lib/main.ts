@@ -85,6 +85,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
         all: {type: 'boolean', default: false},
         undo: {type: 'boolean', default: false},
         base: {type: 'string'},
+        agent: {type: 'string'},
         help: {type: 'boolean', short: 'h', default: false},
         version: {type: 'boolean', short: 'v', default: false},
         debug: {type: 'boolean', default: false}
@@ -131,6 +132,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       all: values.all,
       undo: values.undo,
       base: values.base ?? null,
+      agent: values.agent ?? null,
       format,
       terminal: format === 'text' ? (io.terminal?.stdout ?? null) : null,
       progress: io.terminal?.stderr ? (line) => io.stderr(printable(line)) : null,

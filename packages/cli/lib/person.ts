@@ -4,8 +4,9 @@
  * A coding agent runs its commands in the same repository with the same
  * rights, so `tiers` looks at what it can see of the command it runs in: the
  * variables coding agents set in the environment of the commands they run
- * (`agentMarkers`), and whether standard input is a terminal (the commands
- * of most agents get a pipe, a socket or nothing).
+ * (`agentMarkers`, kept with every agent tiers knows in
+ * `@verification-tiers/setup/agents`), and whether standard input is a
+ * terminal (the commands of most agents get a pipe, a socket or nothing).
  *
  * This stops an agent that is not trying to hide, not one set on it (it can
  * clear the variables or make itself a terminal): the README’s Security
@@ -13,54 +14,12 @@
  * committed state).
  */
 import type {AnswerBy} from '@verification-tiers/runtime'
+import {agentMarkers} from '@verification-tiers/setup/agents'
+import type {AgentMarker} from '@verification-tiers/setup/agents'
 
-/** A variable a coding agent sets in the environment of the commands it runs. */
-export interface AgentMarker {
-  /** Its name; one ending in `*` stands for every variable whose name starts with what comes before. */
-  variable: string
-  /** The value that marks the agent (compared in any case); absent: any value that is not empty. */
-  value?: string
-  /** The agent, as messages name it. */
-  agent: string
-}
-
-/**
- * Every known marker, the more telling first: the first found names the
- * agent (Amp also sets `CLAUDECODE`; Claude Code also sets `AI_AGENT`).
- * From what each agent sets, as of 2026 (their source, changelogs and
- * reports): add one here, and messages, the refusal and the test setup
- * follow. Not markers: `CURSOR_TRACE_ID` and `TERM_PROGRAM` (set in a
- * person’s terminal too), `CLAUDE_PROJECT_DIR` (set for hooks, not for the
- * agent’s commands).
- */
-export const agentMarkers: readonly AgentMarker[] = [
-  {variable: 'AMP_CURRENT_THREAD_ID', agent: 'Amp'},
-  {variable: 'AGENT', value: 'amp', agent: 'Amp'},
-  {variable: 'AGENT', value: 'goose', agent: 'Goose'},
-  {variable: 'GOOSE_TERMINAL', agent: 'Goose'},
-  {variable: 'CLAUDECODE', agent: 'Claude Code'},
-  {variable: 'CLAUDE_CODE_ENTRYPOINT', agent: 'Claude Code'},
-  {variable: 'CLAUDE_CODE_SESSION_ID', agent: 'Claude Code'},
-  {variable: 'CODEX_THREAD_ID', agent: 'Codex'},
-  {variable: 'CODEX_CI', agent: 'Codex'},
-  {variable: 'CODEX_SANDBOX*', agent: 'Codex'},
-  {variable: 'GEMINI_CLI', agent: 'Gemini CLI'},
-  {variable: 'CURSOR_AGENT', agent: 'Cursor'},
-  {variable: 'CURSOR_EXTENSION_HOST_ROLE', value: 'agent-exec', agent: 'Cursor'},
-  {variable: 'COPILOT_AGENT', agent: 'GitHub Copilot'},
-  {variable: 'COPILOT_CLI', agent: 'GitHub Copilot CLI'},
-  {variable: 'COPILOT_AGENT_SESSION_ID', agent: 'GitHub Copilot'},
-  {variable: 'GITHUB_COPILOT_CLI_MODE', agent: 'GitHub Copilot CLI'},
-  {variable: 'OPENCODE', agent: 'opencode'},
-  {variable: 'CLINE_ACTIVE', agent: 'Cline'},
-  {variable: 'CLINE_SANDBOX', agent: 'Cline'},
-  {variable: 'AUGMENT_AGENT', agent: 'Augment'},
-  {variable: 'ANTIGRAVITY_AGENT', agent: 'Antigravity'},
-  {variable: 'PI_CODING_AGENT', agent: 'Pi'},
-  // The conventions several agents share: the agent is not named.
-  {variable: 'AI_AGENT', agent: 'a coding agent'},
-  {variable: 'AGENT', agent: 'a coding agent'}
-]
+// Every coding agent tiers knows is in one list: the markers of their commands beside their stop hooks.
+export {agentMarkers}
+export type {AgentMarker}
 
 /** Whether `name` is a variable `marker` stands for. */
 function names(marker: AgentMarker, name: string): boolean {

@@ -1,37 +1,38 @@
 import type {Step} from './files.js'
 import isRecord from 'is-plain-obj'
 import {FileReadError} from '@verification-tiers/input/read'
+import {agentStopCommand, runsStopHook} from './agents.js'
+import type {HookAgent} from './agents.js'
 import {parseJsonFile, readIfPresent, setJson, toJson} from './files.js'
 
-export const settingsFile = '.claude/settings.json'
-/** The command the agent runs when it wants to stop. */
-export const stopHookCommand = 'npx tiers stop-hook'
-
-/** Whether a hook entry already runs `tiers stop-hook`, however it is invoked. */
-function runsStopHook(entry: unknown): boolean {
-  if (!isRecord(entry) || !Array.isArray(entry.hooks)) return false
-  return entry.hooks.some((hook) => isRecord(hook) && typeof hook.command === 'string' && /\btiers(?:\.js)?\s+stop-hook\b/.test(hook.command))
-}
-
 /**
- * The agent step: a Stop hook entry that runs `tiers stop-hook`, added to
- * Claude Code’s project settings (`.claude/settings.json`) beside the hooks
- * already there, in the format Claude Code documents.
+ * The agent step: a hook entry running `tiers stop-hook` on the agent's
+ * stop event, added to its project hooks file (`agent.file`) beside the
+ * hooks already there, in the format the agent documents; the file's
+ * header (`"version": 1`) set when it is missing. One that already runs
+ * `tiers stop-hook` is left as it is.
  */
-export async function planStopHook(cwd: string): Promise<Step> {
-  const text = await readIfPresent(cwd, settingsFile)
-  const settings = text === null ? {} : parseJsonFile(settingsFile, text)
-  if (!isRecord(settings)) throw new FileReadError(settingsFile, 'Unexpected settings that are not an object, expected an object')
+export async function planStopHook(cwd: string, agent: HookAgent): Promise<Step> {
+  const file = agent.file
+  const {event} = agent
+  const text = await readIfPresent(cwd, file)
+  const settings = text === null ? {} : parseJsonFile(file, text)
+  if (!isRecord(settings)) throw new FileReadError(file, 'Unexpected settings that are not an object, expected an object')
   const hooks = settings.hooks ?? {}
-  if (!isRecord(hooks)) throw new FileReadError(settingsFile, 'Unexpected `hooks` that is not an object, expected an object of hook events')
-  const stop = hooks.Stop ?? []
-  if (!Array.isArray(stop)) throw new FileReadError(settingsFile, 'Unexpected `hooks.Stop` that is not a list, expected a list of hook entries')
-  if (stop.some(runsStopHook)) return {kind: 'unchanged', file: settingsFile, reason: 'the Stop hook already runs tiers stop-hook'}
-  const entry = {hooks: [{type: 'command', command: stopHookCommand}]}
-  // The smallest edit: the entry appended to `hooks.Stop`, or the first Stop list, or the first hooks.
+  if (!isRecord(hooks)) throw new FileReadError(file, 'Unexpected `hooks` that is not an object, expected an object of hook events')
+  const list = hooks[event] ?? []
+  if (!Array.isArray(list)) throw new FileReadError(file, `Unexpected \`hooks.${event}\` that is not a list, expected a list of hook entries`)
+  if (list.some(runsStopHook)) return {kind: 'unchanged', file, reason: `the ${agent.name} ${event} hook already runs tiers stop-hook`}
+  const command = agentStopCommand(agent)
+  const entry = agent.entry(command)
+  const change = `${agent.name}’s ${event} hook runs \`${command}\``
+  if (text === null) return {kind: 'write', planned: {file, before: null, after: toJson({...agent.header, hooks: {[event]: [entry]}}), change}}
+  // The smallest edit: the entry appended to the event's list, or the first list, or the first hooks; the header where it is missing.
   const [at, value]: [Array<string | number>, unknown] =
-    settings.hooks === undefined ? [['hooks'], {Stop: [entry]}] : hooks.Stop === undefined ? [['hooks', 'Stop'], [entry]] : [['hooks', 'Stop', -1], entry]
-  const after = text === null ? toJson({hooks: {Stop: [entry]}}) : setJson(text, at, value)
-  const change = `the agent’s Stop hook runs \`${stopHookCommand}\``
-  return {kind: 'write', planned: {file: settingsFile, before: text, after, change}}
+    settings.hooks === undefined ? [['hooks'], {[event]: [entry]}] : hooks[event] === undefined ? [['hooks', event], [entry]] : [['hooks', event, -1], entry]
+  let after = setJson(text, at, value)
+  for (const [key, wanted] of Object.entries(agent.header)) {
+    if (settings[key] === undefined) after = setJson(after, [key], wanted)
+  }
+  return {kind: 'write', planned: {file, before: text, after, change}}
 }

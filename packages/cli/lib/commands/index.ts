@@ -25,6 +25,7 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
+  agent: {flag: '--agent <name>', text: 'the coding agent whose hook runs, for stop-hook: claude, codex, copilot, cursor or gemini (default: known from its input)'},
   base: {flag: '--base <ref>', text: 'the git revision the branch started from: ci judges only what changed since; checkpoint, review and respond hold a slice lowered since'},
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
@@ -245,12 +246,18 @@ and line.`,
     summary: 'answer a coding agent’s Stop hook (JSON on stdin)',
     description: `Answer a coding agent’s Stop hook: read its JSON on stdin, print a block while
 verification is missing, stale or failing, and let the agent stop when it
-passes; after TIERS_MAX_BLOCKS blocks (default 5) in a session the safety
-valve lets it stop with a warning. Each change that asks less of a person
-than they approved is said with the answer, for the person to confirm.`,
-    options: [],
+passes, in the protocol of the agent (Claude Code, Codex CLI, Cursor, Gemini
+CLI or GitHub Copilot: known from its input, or --agent). The safety valve
+lets the agent stop with a warning where its own loop guard would (Claude
+Code after 8 blocks in a row, or CLAUDE_CODE_STOP_HOOK_BLOCK_CAP; GitHub
+Copilot after 8; never for Cursor, whose loop_limit ends its follow-ups),
+and after TIERS_MAX_BLOCKS blocks (default 5) in a session for an agent
+without one, or when it is set. Each
+change that asks less of a person than they approved is said with the
+answer, for the person to confirm.`,
+    options: ['agent'],
     args: {min: 0, max: 0},
-    exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS or session_id'}
+    exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS, session id or --agent'}
   },
   verdict: {
     run: lazy(() => import('./verdict.js'), 'verdict'),

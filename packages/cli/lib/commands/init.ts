@@ -3,8 +3,8 @@ import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {counted} from '../words.js'
-import {ciProviders, contractsFolder, planInit, plannedDiff, writePlanned} from '@verification-tiers/setup'
-import type {CiProvider, PlannedFile, Step, TestCommand} from '@verification-tiers/setup'
+import {ciProviders, contractsFolder, defaultHookAgent, hookAgent, hookAgentIds, hookAgents, planInit, plannedDiff, unknownAgent, writePlanned} from '@verification-tiers/setup'
+import type {CiProvider, HookAgent, PlannedFile, Step, TestCommand} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
 
@@ -14,7 +14,13 @@ Set this project up for verification tiers, and say what was done:
                           .remarkrc.json or package.json#remarkConfig; a new
                           .remarkrc.json where there is none)
   .claude/settings.json   a Stop hook entry running \`npx tiers stop-hook\`,
-                          beside the hooks already there
+                          beside the hooks already there; for each other
+                          agent the project uses (its folder is there:
+                          .codex, .cursor, .gemini, .github/hooks) its own
+                          hook file instead (.codex/hooks.json,
+                          .cursor/hooks.json, .gemini/settings.json,
+                          .github/hooks/tiers.json), each running
+                          \`npx tiers stop-hook --agent <name>\`
   .gitignore              the caches and local state kept out of git: the
                           contracts cache, the lint cache, the last
                           verification run, the Stop hook’s count and locks
@@ -38,6 +44,8 @@ run before anything is written. Lines added to .gitignore go after the lines
 there, none of which changes.
 
 Options:
+  --agent <name>   set the hook up for this agent (${hookAgentIds.join(', ')}),
+                   not for those found from their folders; may be repeated
   --ci <provider>  also write a CI workflow (${ciProviders.join(', ')})
   --dry-run        print the changes as a unified diff; write nothing
   -h, --help       show this help
@@ -48,6 +56,8 @@ be merged or read, named with the reason.`
 interface InitSettings {
   ci: CiProvider | undefined
   dryRun: boolean
+  /** The agents `--agent` names, in order, each once; empty: those found from their folders. */
+  agents: HookAgent[]
 }
 
 function parseInitArgs(argv: readonly string[]): InitSettings | null {
@@ -56,16 +66,36 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {ci: {type: 'string'}, 'dry-run': {type: 'boolean', default: false}, help: {type: 'boolean', short: 'h', default: false}}
+      options: {
+        agent: {type: 'string', multiple: true},
+        ci: {type: 'string'},
+        'dry-run': {type: 'boolean', default: false},
+        help: {type: 'boolean', short: 'h', default: false}
+      }
     },
-    {command: 'init', usage: () => '--ci <provider>'}
+    {command: 'init', usage: (name) => (name === 'agent' ? '--agent <name>' : '--ci <provider>')}
   )
   const {values} = parsed
   if (values.help) return null
   if (values.ci !== undefined && !(ciProviders as readonly string[]).includes(values.ci)) {
     throw new UserError(`Unexpected \`--ci ${values.ci}\`, expected one of ${ciProviders.join(', ')}`)
   }
-  return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run']}
+  const agents: HookAgent[] = []
+  for (const id of values.agent ?? []) {
+    const agent = hookAgent(id)
+    if (agent === null) throw new UserError(unknownAgent(id))
+    if (!agents.includes(agent)) agents.push(agent)
+  }
+  return {ci: values.ci as CiProvider | undefined, dryRun: values['dry-run'], agents}
+}
+
+/** The agents the project uses, found from their folders (\`.codex\`, \`.cursor\`…), by their ids; Claude Code’s when none is there. */
+async function agentsIn(cwd: string): Promise<HookAgent[]> {
+  const found: HookAgent[] = []
+  for (const agent of [...hookAgents].sort((a, b) => a.id.localeCompare(b.id))) {
+    if (await stat(path.join(cwd, agent.folder)).then((info) => info.isDirectory(), () => false)) found.push(agent)
+  }
+  return found.length > 0 ? found : [defaultHookAgent]
 }
 
 /**
@@ -186,7 +216,8 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
   try {
     const tool = await toolIn(cwd)
     const {test, deprecated} = await readSettings(cwd, tool)
-    const steps = await planInit(cwd, {ci: settings.ci, tool, test})
+    const agents = settings.agents.length > 0 ? settings.agents : await agentsIn(cwd)
+    const steps = await planInit(cwd, {ci: settings.ci, tool, test, agents})
     if (deprecated) steps.push({kind: 'note', text: deprecated})
     const written = (list: readonly Step[]): PlannedFile[] => list.flatMap((step) => (step.kind === 'write' ? [step.planned] : []))
     const apply = async (list: readonly PlannedFile[]) => {

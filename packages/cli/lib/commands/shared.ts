@@ -33,6 +33,8 @@ export interface CommandInput {
   undo?: boolean
   /** `--base`, for `ci`, `checkpoint`, `review` and `respond`: the git revision the branch started from. */
   base?: string | null
+  /** `--agent`, for `stop-hook`: the coding agent whose hook runs. */
+  agent?: string | null
   format: 'text' | 'json' | 'yaml'
   /** Standard output is a terminal this many columns wide (`null`: piped, or a file): text may then be laid out for a person. */
   terminal?: {columns: number} | null
