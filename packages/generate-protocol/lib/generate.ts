@@ -2,7 +2,6 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import * as protocol from '@verification-tiers/protocol'
 import {inputLimits, readInputFile} from '@verification-tiers/input'
-import {parseProjectConfig} from '@verification-tiers/protocol/settings'
 import {templatesFolder} from '@verification-tiers/templates'
 import {describeOverrun, findOverruns} from './budget.js'
 import type {BudgetOverrun} from './budget.js'
@@ -10,6 +9,7 @@ import {precompilePartials} from './precompile.js'
 import {renderDocs} from './render.js'
 import {loadTemplates, partialsFolder} from './templates.js'
 import type {DocTemplate} from './templates.js'
+import {settingsValidatorsModule} from './validators.js'
 import {readIfExists, writeFileAtomic} from './write.js'
 
 /** Where to read templates and write what they give; paths relative to `root`. */
@@ -30,6 +30,8 @@ export interface GenerateOptions {
   out?: string
   /** The precompiled partials module, in the protocol package (default `packages/protocol/partials.generated.js`; none with `project`). */
   partials?: string
+  /** The settings validators module, in the protocol package (default `packages/protocol/settings-validators.generated.js`; none with `project`). */
+  validators?: string
 }
 
 /** One file the templates give. */
@@ -67,7 +69,8 @@ export class OptionsError extends Error {
 export const defaultPaths = {
   templates: 'templates',
   out: 'content',
-  partials: 'packages/protocol/partials.generated.js'
+  partials: 'packages/protocol/partials.generated.js',
+  validators: 'packages/protocol/settings-validators.generated.js'
 } as const
 
 /** The templates package, a dependency of this one, which `project` renders: the repository’s top-level `templates/`. */
@@ -92,11 +95,14 @@ export const defaultSettings: ProjectSettings = {rejectionThreshold: protocol.re
  * A project’s settings from its `config.json`, read and checked as `tiers`
  * reads it (the protocol’s `parseProjectConfig`, against the file’s schema),
  * so both name a bad file in the same words; `null` when there is none.
- * `label` is how messages name it.
+ * `label` is how messages name it. The protocol's `settings` loads the
+ * validators this generator writes: it is loaded here only, for a project,
+ * so a missing or stale validators module never stops their regeneration.
  */
 async function readProjectSettings(file: string, label: string): Promise<ProjectSettings | null> {
   const text = await readInputFile(file, {limit: inputLimits.json})
   if (text === undefined) return null
+  const {parseProjectConfig} = await import('@verification-tiers/protocol/settings')
   return {rejectionThreshold: parseProjectConfig(label, text).threshold}
 }
 
@@ -160,6 +166,8 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
       budget: null
     })
   }
+  const validatorsModule = options.validators ?? (forProject ? undefined : defaultPaths.validators)
+  if (validatorsModule !== undefined) files.push({file: relative(validatorsModule), text: settingsValidatorsModule(), lines: null, budget: null})
   return files
 }
 
