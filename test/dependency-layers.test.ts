@@ -5,7 +5,8 @@
  * import cycle, the generator importing the runtime (which loads the
  * partials it writes, so regenerating would need a build before and after),
  * a package importing the generator, a package but the runtime loading the
- * partials. depcruise exits with the number of errors.
+ * partials, a module but the protocol's settings reader loading the
+ * settings validators. depcruise exits with the number of errors.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -82,5 +83,16 @@ describe('the dependency check', () => {
         'packages/protocol/lib/words.ts': "import {partialSpecs} from '../partials.js'\nexport const words = (): unknown => partialSpecs\n"
       })
     ).toEqual({code: 1, errors: ['partials-for-the-runtime: packages/protocol/lib/words.ts']})
+  })
+
+  it('fails when a module but the settings reader loads the compiled settings validators', async () => {
+    const validators = {'packages/protocol/settings-validators.d.ts': 'export declare const settingsValidators: Readonly<Record<string, unknown>>\n', 'packages/protocol/settings-validators.generated.js': 'export const settingsValidators = {}\n'}
+    expect(
+      await check({
+        ...validators,
+        'packages/protocol/lib/settings.ts': "import {settingsValidators} from '../settings-validators.js'\nexport const files = (): string[] => Object.keys(settingsValidators)\n",
+        'packages/generate-protocol/lib/generate.ts': "import {settingsValidators} from '../../protocol/settings-validators.js'\nexport const files = (): unknown => settingsValidators\n"
+      })
+    ).toEqual({code: 1, errors: ['validators-for-the-settings: packages/generate-protocol/lib/generate.ts']})
   })
 })
