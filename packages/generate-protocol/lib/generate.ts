@@ -4,7 +4,7 @@ import * as protocol from '@verification-tiers/protocol'
 import {inputLimits, readInputFile} from '@verification-tiers/input'
 import {templatesFolder} from '@verification-tiers/templates'
 import {describeOverrun, findOverruns} from './budget.js'
-import type {BudgetOverrun} from './budget.js'
+import {GenerateError} from './errors.js'
 import {precompilePartials} from './precompile.js'
 import {renderDocs} from './render.js'
 import {loadTemplates, partialsFolder} from './templates.js'
@@ -42,28 +42,6 @@ export interface GeneratedFile {
   /** Lines and budget, for docs. */
   lines: number | null
   budget: number | null
-}
-
-/** Docs over their budget: nothing was written. */
-export class BudgetError extends Error {
-  constructor(readonly overruns: BudgetOverrun[]) {
-    super(overruns.map(describeOverrun).join('\n'))
-    this.name = 'BudgetError'
-  }
-}
-
-/**
- * Options that cannot work together (`usage`), or a folder they name that is
- * not there: nothing was read or written.
- */
-export class OptionsError extends Error {
-  constructor(
-    message: string,
-    readonly usage = true
-  ) {
-    super(message)
-    this.name = 'OptionsError'
-  }
 }
 
 export const defaultPaths = {
@@ -106,19 +84,19 @@ async function readProjectSettings(file: string, label: string): Promise<Project
   return {rejectionThreshold: parseProjectConfig(label, text).threshold}
 }
 
-/** Render everything in memory; throws `OptionsError`, a `FileReadError` for a bad settings file, `TemplateError` or `BudgetError`. */
+/** Render everything in memory; throws a `GenerateError` (options, a template, the budgets) or a `FileReadError` for a bad settings file. */
 export async function renderProtocol(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
   const root = path.resolve(options.root ?? '.')
   const relative = (file: string) => path.relative(root, path.resolve(root, file)).split(path.sep).join('/')
   const forProject = options.project !== undefined
-  if (!forProject && options.config !== undefined) throw new OptionsError('--config needs --project: the settings are a project’s')
-  if (forProject && options.out === undefined) throw new OptionsError('--project needs --out <dir>, the folder to write the docs into')
+  if (!forProject && options.config !== undefined) throw new GenerateError('--config needs --project: the settings are a project’s', true)
+  if (forProject && options.out === undefined) throw new GenerateError('--project needs --out <dir>, the folder to write the docs into', true)
   const out = options.out ?? defaultPaths.out
 
   let settings: ProjectSettings = defaultSettings
   let settingsLabel: string | null = null
   if (forProject) {
-    if (!(await isFolder(path.resolve(root, options.project!)))) throw new OptionsError(`${relative(options.project!) || '.'}: no such project folder`, false)
+    if (!(await isFolder(path.resolve(root, options.project!)))) throw new GenerateError(`${relative(options.project!) || '.'}: no such project folder`)
     const config = options.config ?? path.join(options.project!, projectConfig)
     const read = await readProjectSettings(path.resolve(root, config), relative(config))
     if (read) {
@@ -132,9 +110,9 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   const label = shipped ? packageTemplatesLabel : relative(templates)
   if (!(await isFolder(templates))) {
     if (options.templates === undefined) {
-      throw new OptionsError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``)
+      throw new GenerateError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``, true)
     }
-    throw new OptionsError(`${label}: no such templates folder`, false)
+    throw new GenerateError(`${label}: no such templates folder`)
   }
   const {docs, partials} = await loadTemplates(templates, label)
 
@@ -149,7 +127,7 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   // example (one line per rejection of its threshold) does not fail them.
   const budgeted = settings.rejectionThreshold === defaultSettings.rejectionThreshold ? rendered : renderDocs(docs, partials, renderContext(defaultSettings), notice)
   const overruns = findOverruns(budgeted, outputPath)
-  if (overruns.length > 0) throw new BudgetError(overruns)
+  if (overruns.length > 0) throw new GenerateError(overruns.map(describeOverrun).join('\n'))
   const files: GeneratedFile[] = rendered.map((doc, index) => ({
     file: outputPath(doc.template.output),
     text: doc.text,
