@@ -15,12 +15,13 @@ const schemasModule = './dist/lib/settings-schemas.js'
  * protocol's `excludePatternProblem`. With `code`, it compiles to standalone
  * code (an ES module).
  */
-export function settingsAjv(options: {code?: boolean; strict?: boolean} = {}): Ajv {
+export function settingsAjv(options: {code?: boolean} = {}): Ajv {
   const ajv = new Ajv({
     allErrors: false,
     verbose: true,
     allowUnionTypes: true,
-    strict: options.strict ?? true,
+    // A schema ajv would only warn of is an error here, before anything is written.
+    strict: true,
     messages: false,
     ...(options.code ? {code: {source: true, esm: true, lines: true}} : {})
   })
