@@ -47,6 +47,13 @@ module.exports = {
       to: {path: '^packages/protocol/partials\\.'}
     },
     {
+      name: 'validators-for-the-settings',
+      comment: 'The compiled settings validators are the generator’s output: only the protocol’s settings reader loads them (the generator loads it for a project’s settings only, with a dynamic import).',
+      severity: 'error',
+      from: {pathNot: '^packages/protocol/lib/settings\\.ts$'},
+      to: {path: '^packages/protocol/settings-validators\\.'}
+    },
+    {
       name: 'runtime-below-project',
       comment: 'The runtime works on what it is given: it loads no project, runs no check and no linter.',
       severity: 'error',
@@ -112,8 +119,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: {path: 'node_modules'},
-    // The partials’ declaration stays: it is how an import of the generated partials is seen.
-    exclude: {path: '(^|/)(dist|test|node_modules)/|(?<!/protocol/partials)\\.d\\.ts$'},
+    // The declarations of the generated modules stay: they are how an import of one is seen.
+    exclude: {path: '(^|/)(dist|test|node_modules)/|(?<!/protocol/(?:partials|settings-validators))\\.d\\.ts$'},
     tsPreCompilationDeps: true
   }
 }

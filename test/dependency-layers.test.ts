@@ -5,7 +5,8 @@
  * import cycle, the generator importing the runtime (which loads the
  * partials it writes, so regenerating would need a build before and after),
  * a package importing the generator, a package but the runtime loading the
- * partials. depcruise exits with the number of errors.
+ * partials, a module but the protocol's settings reader loading the
+ * settings validators. depcruise exits with the number of errors.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -73,14 +74,20 @@ describe('the dependency check', () => {
     })
   })
 
-  it('fails when a package but the runtime loads the generated partials', async () => {
-    const partials = {'packages/protocol/partials.d.ts': 'export declare const partialSpecs: Readonly<Record<string, unknown>>\n', 'packages/protocol/partials.generated.js': 'export const partialSpecs = {}\n'}
-    expect(
-      await check({
-        ...partials,
-        'packages/runtime/lib/checkpoint.ts': "import {partialSpecs} from '../../protocol/partials.js'\nexport const names = (): string[] => Object.keys(partialSpecs)\n",
-        'packages/protocol/lib/words.ts': "import {partialSpecs} from '../partials.js'\nexport const words = (): unknown => partialSpecs\n"
-      })
-    ).toEqual({code: 1, errors: ['partials-for-the-runtime: packages/protocol/lib/words.ts']})
+  /** A generated module of the protocol package (`partials`, `settings-validators`), its declaration, and a module importing it from `from` (a path under `packages/`). */
+  const generated = (name: string, exported: string, from: string) => {
+    const target = path.posix.relative(path.posix.dirname(from), `packages/protocol/${name}.js`)
+    return {
+      [`packages/protocol/${name}.d.ts`]: `export declare const ${exported}: Readonly<Record<string, unknown>>\n`,
+      [`packages/protocol/${name}.generated.js`]: `export const ${exported} = {}\n`,
+      [from]: `import {${exported}} from '${target.startsWith('.') ? target : `./${target}`}'\nexport const loaded = (): unknown => ${exported}\n`
+    }
+  }
+
+  it.each([
+    ['a package but the runtime loads the generated partials', 'partials', 'partialSpecs', 'packages/runtime/lib/checkpoint.ts', 'packages/protocol/lib/words.ts', 'partials-for-the-runtime'],
+    ['a module but the settings reader loads the compiled settings validators', 'settings-validators', 'settingsValidators', 'packages/protocol/lib/settings.ts', 'packages/generate-protocol/lib/generate.ts', 'validators-for-the-settings']
+  ])('fails when %s', async (_what, name, exported, allowed, refused, rule) => {
+    expect(await check({...generated(name, exported, allowed), ...generated(name, exported, refused)})).toEqual({code: 1, errors: [`${rule}: ${refused}`]})
   })
 })

@@ -25,6 +25,7 @@ import {beforeAll, describe, expect, it, onTestFinished} from 'vitest'
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(repo, 'node_modules', '.bin', 'generate-protocol')
 const partialsModule = 'packages/protocol/partials.generated.js'
+const validatorsModule = 'packages/protocol/settings-validators.generated.js'
 const tiersDoc = 'content/references/verification-tiers.md'
 const tiersTemplate = 'templates/references/verification-tiers.md.hbs'
 /** The repository's templates: the top-level workspace package the generator depends on, one copy of them. */
@@ -100,14 +101,14 @@ async function snapshot(dir: string): Promise<Map<string, {bytes: string; mtimeM
   return files
 }
 
-/** The files generate-protocol owns in the repo: the docs in content/ (not the hand-written examples) and the partials module. */
+/** The files generate-protocol owns in the repo: the docs in content/ (not the hand-written examples), the partials module and the settings validators. */
 function generatedRepoFiles(): string[] {
   const docs = fs
     .readdirSync(path.join(repo, 'content'), {recursive: true, withFileTypes: true})
     .filter((entry) => entry.isFile())
     .map((entry) => path.relative(repo, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
     .filter((file) => !file.startsWith('content/examples/'))
-  return [...docs, partialsModule].sort()
+  return [...docs, partialsModule, validatorsModule].sort()
 }
 
 function lineCount(text: string): number {
@@ -150,7 +151,7 @@ describe('generate-protocol: up to date', () => {
     expect(after).toEqual(before)
   })
 
-  it('regenerating into a temp root reproduces content/ and the partials module byte for byte', async () => {
+  it('regenerating into a temp root reproduces content/, the partials module and the settings validators byte for byte', async () => {
     // Laid out as the repository is: the templates at the top level.
     const root = await tempDir('generate-protocol-test-')
     await cp(path.join(repo, repoTemplates), path.join(root, repoTemplates), {recursive: true})
@@ -166,7 +167,8 @@ describe('generate-protocol: up to date', () => {
         const template = file.replace(/^content\//, 'templates/') + '.hbs'
         return `wrote ${file} (${lineCount(fs.readFileSync(path.join(repo, file), 'utf8'))}/${budgetOf(template)} lines)`
       }),
-      `wrote ${partialsModule}`
+      `wrote ${partialsModule}`,
+      `wrote ${validatorsModule}`
     ])
 
     const written = (await listFiles(root)).filter((file) => !file.startsWith(`${repoTemplates}/`))
@@ -240,34 +242,67 @@ describe('generate-protocol: budgets', () => {
 })
 
 describe('generate-protocol --check: stale files', () => {
-  it('names exactly the doc edited by hand and the deleted partials module, and writes nothing', async () => {
+  it('names exactly the doc and the validators edited by hand and the deleted partials module, and writes nothing', async () => {
     const root = await tempRoot()
     expect((await runHere(['--root', root])).code).toBe(0)
     const edited = path.join(root, 'content/references/checkpoint-protocol.md')
     await writeFile(edited, (await readFile(edited, 'utf8')).replace('stops the pipeline', 'halts the pipeline'))
     await rm(path.join(root, partialsModule))
+    // A validators module broken by hand is stale like any other file it writes.
+    await writeFile(path.join(root, validatorsModule), 'export const settingsValidators = (\n')
     const before = await snapshot(root)
 
     expect(await run(['--check', '--root', root])).toEqual({
       code: 1,
       stdout: [],
       stderr: [
-        `generate-protocol: stale: content/references/checkpoint-protocol.md, ${partialsModule}; run \`npm run generate-protocol\` and commit the result`
+        `generate-protocol: stale: content/references/checkpoint-protocol.md, ${partialsModule}, ${validatorsModule}; run \`npm run generate-protocol\` and commit the result`
       ]
     })
     expect(await snapshot(root)).toEqual(before)
     expect(fs.existsSync(path.join(root, partialsModule))).toBe(false)
 
-    // Regenerating repairs exactly those two.
+    // Regenerating repairs exactly those three.
     const fixed = await runHere(['--root', root])
     expect(fixed.code).toBe(0)
     const lines = lineCount(fs.readFileSync(path.join(repo, 'content/references/checkpoint-protocol.md'), 'utf8'))
     const budget = budgetOf('templates/references/checkpoint-protocol.md.hbs')
     expect(fixed.stdout.filter((line) => line.startsWith('wrote '))).toEqual([
       `wrote content/references/checkpoint-protocol.md (${lines}/${budget} lines)`,
-      `wrote ${partialsModule}`
+      `wrote ${partialsModule}`,
+      `wrote ${validatorsModule}`
     ])
+    expect(await readFile(path.join(root, validatorsModule), 'utf8')).toBe(await readFile(path.join(repo, validatorsModule), 'utf8'))
     expect((await runHere(['--check', '--root', root])).code).toBe(0)
+  })
+})
+
+describe('generate-protocol: what it loads', () => {
+  /** The bin run in a process that writes down every module it loads (`helpers/record-modules.mjs`): its exit code and those modules. */
+  async function loading(args: readonly string[], cwd: string): Promise<{code: number | null; modules: string[]}> {
+    const log = path.join(await tempDir('generate-protocol-modules-'), 'modules.txt')
+    await writeFile(log, '')
+    const recorder = path.join(repo, 'test/helpers/record-modules.mjs')
+    const code = await new Promise<number | null>((resolve) => {
+      execFile(process.execPath, ['--import', recorder, path.join(repo, 'packages/generate-protocol/bin/generate-protocol.js'), ...args], {cwd, env: {...process.env, TIERS_TEST_MODULES: log}}, (error) =>
+        resolve(error ? ((error.code as number | undefined) ?? null) : 0)
+      )
+    })
+    return {code, modules: (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('file:'))}
+  }
+  const validators = (modules: string[]) => modules.filter((url) => url.endsWith(`/${validatorsModule}`))
+
+  it('compiles the settings validators without loading the module it writes; loads it for a project’s settings only', async () => {
+    const repoRun = await loading(['--check'], repo)
+    expect(repoRun.code).toBe(0)
+    expect(repoRun.modules.some((url) => url.endsWith('/packages/generate-protocol/dist/lib/validators.js'))).toBe(true)
+    expect(validators(repoRun.modules)).toEqual([])
+
+    const project = await tempDir('generate-protocol-project-')
+    await cp(path.join(repo, 'content/examples/greenlight-project/.greenlight/config.json'), path.join(project, '.greenlight/config.json'))
+    const projectRun = await loading(['--project', '.', '--out', 'docs'], project)
+    expect(projectRun.code).toBe(0)
+    expect(validators(projectRun.modules)).toHaveLength(1)
   })
 })
 

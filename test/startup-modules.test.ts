@@ -4,7 +4,8 @@
  * loads neither the markdown parser nor the project reader; a command that
  * reads one loads the parser only for a contract file the contracts cache
  * does not hold (and then in a worker thread); `verify` loads the lint
- * engine only for a contract file its lint cache does not hold.
+ * engine only for a contract file its lint cache does not hold. A settings
+ * file is checked by the validators generate-protocol compiled, without ajv.
  *
  * Each run preloads `helpers/record-modules.mjs`, which writes down every
  * module the process and its workers resolve.
@@ -81,6 +82,14 @@ describe('what a command loads', () => {
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code)
       expect(run.modules.filter((url) => parser.test(url)), args.join(' ')).toEqual([])
     }
+  })
+
+  it.concurrent('reading a settings file loads the validators compiled at build time, not ajv', async () => {
+    const cwd = await exampleProject(folders, 'verification-tiers-modules-')
+    const run = await tiersLoading(cwd, ['status'])
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.modules.filter((url) => url.endsWith('/packages/protocol/settings-validators.generated.js'))).toHaveLength(1)
+    expect(run.modules.filter((url) => url.includes('/node_modules/ajv/'))).toEqual([])
   })
 
   it.concurrent('a second `verify` of unchanged contract files loads no lint and prints what the first printed', async () => {

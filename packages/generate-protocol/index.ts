@@ -1,10 +1,9 @@
+export {GenerateError} from './lib/errors.js'
 export {
-  BudgetError,
   defaultPaths,
   defaultSettings,
   findStale,
   generateProtocol,
-  OptionsError,
   packageTemplates,
   packageTemplatesLabel,
   projectConfig,
@@ -15,8 +14,9 @@ export type {GenerateOptions, GeneratedFile, ProjectSettings} from './lib/genera
 export {describeOverrun, findOverruns, sectionSizes} from './lib/budget.js'
 export type {BudgetOverrun, SectionSize} from './lib/budget.js'
 export {countLines, renderDocs} from './lib/render.js'
-export {loadTemplates, TemplateError} from './lib/templates.js'
+export {loadTemplates} from './lib/templates.js'
 export type {DocTemplate, PartialTemplate} from './lib/templates.js'
 export {precompilePartials} from './lib/precompile.js'
+export {settingsAjv, settingsValidatorsModule} from './lib/validators.js'
 export {main, usage} from './lib/cli.js'
 export {readIfExists, writeFileAtomic} from './lib/write.js'

@@ -23,7 +23,6 @@ export {
   readSliceState,
   stateFolder,
   statePath,
-  StateError,
   updateSliceState
 } from './lib/state.js'
 export type {AnswerBy, AnswerChannel, AnswerEntry, AnswerOrigin, AnswerProvenance, EscalationEntry, RejectionEntry, SliceDecision, SliceState} from './lib/state.js'

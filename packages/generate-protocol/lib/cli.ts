@@ -1,8 +1,8 @@
 import {parseArgs} from 'node:util'
-import {BudgetError, defaultPaths, findStale, generateProtocol, OptionsError, packageTemplatesLabel, projectConfig, renderProtocol} from './generate.js'
+import {GenerateError} from './errors.js'
+import {defaultPaths, findStale, generateProtocol, packageTemplatesLabel, projectConfig, renderProtocol} from './generate.js'
 import type {GeneratedFile} from './generate.js'
 import {FileReadError} from '@verification-tiers/input'
-import {TemplateError} from './templates.js'
 
 export const usage = `Usage: generate-protocol [--check] [--root <dir>] [--templates <dir>] [--out <dir>] [--partials <file>]
        generate-protocol --project <dir> --out <dir> [--config <file>] [--check] [--root <dir>] [--templates <dir>] [--partials <file>]
@@ -14,8 +14,9 @@ With --project, render them for a project: from the templates of
 ${packageTemplatesLabel}, with the project's settings
 (\`workflow.rejection_threshold\` of its ${projectConfig}),
 into the folder --out names. Without it, render the templates/ folder of
-the root into content/ and precompile the checkpoint partials for the
-runtime, as the verification-tiers repository builds itself.
+the root into content/, precompile the checkpoint partials and compile the
+settings validators for the runtime, as the verification-tiers repository
+builds itself.
 
 Options:
   --project <dir>    the project whose settings the docs show (${projectConfig} in it)
@@ -85,13 +86,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     for (const file of files) io.stdout(`${written.includes(file) ? 'wrote' : 'unchanged'} ${file.file}${budgetNote(file)}`)
     return 0
   } catch (error) {
-    if (error instanceof OptionsError) {
-      io.stderr(`generate-protocol: ${error.message}`)
-      return error.usage ? 2 : 1
-    }
-    if (error instanceof TemplateError || error instanceof BudgetError || error instanceof FileReadError) {
+    if (error instanceof GenerateError || error instanceof FileReadError) {
       for (const line of error.message.split('\n')) io.stderr(`generate-protocol: ${line}`)
-      return 1
+      return error instanceof GenerateError && error.usage ? 2 : 1
     }
     io.stderr(`generate-protocol: ${(error as Error).message ?? String(error)}`)
     return 1

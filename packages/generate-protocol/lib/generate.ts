@@ -2,14 +2,14 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import * as protocol from '@verification-tiers/protocol'
 import {inputLimits, readInputFile} from '@verification-tiers/input'
-import {parseProjectConfig} from '@verification-tiers/protocol/settings'
 import {templatesFolder} from '@verification-tiers/templates'
 import {describeOverrun, findOverruns} from './budget.js'
-import type {BudgetOverrun} from './budget.js'
+import {GenerateError} from './errors.js'
 import {precompilePartials} from './precompile.js'
 import {renderDocs} from './render.js'
 import {loadTemplates, partialsFolder} from './templates.js'
 import type {DocTemplate} from './templates.js'
+import {settingsValidatorsModule} from './validators.js'
 import {readIfExists, writeFileAtomic} from './write.js'
 
 /** Where to read templates and write what they give; paths relative to `root`. */
@@ -30,6 +30,8 @@ export interface GenerateOptions {
   out?: string
   /** The precompiled partials module, in the protocol package (default `packages/protocol/partials.generated.js`; none with `project`). */
   partials?: string
+  /** The settings validators module, in the protocol package (default `packages/protocol/settings-validators.generated.js`; none with `project`). */
+  validators?: string
 }
 
 /** One file the templates give. */
@@ -42,32 +44,11 @@ export interface GeneratedFile {
   budget: number | null
 }
 
-/** Docs over their budget: nothing was written. */
-export class BudgetError extends Error {
-  constructor(readonly overruns: BudgetOverrun[]) {
-    super(overruns.map(describeOverrun).join('\n'))
-    this.name = 'BudgetError'
-  }
-}
-
-/**
- * Options that cannot work together (`usage`), or a folder they name that is
- * not there: nothing was read or written.
- */
-export class OptionsError extends Error {
-  constructor(
-    message: string,
-    readonly usage = true
-  ) {
-    super(message)
-    this.name = 'OptionsError'
-  }
-}
-
 export const defaultPaths = {
   templates: 'templates',
   out: 'content',
-  partials: 'packages/protocol/partials.generated.js'
+  partials: 'packages/protocol/partials.generated.js',
+  validators: 'packages/protocol/settings-validators.generated.js'
 } as const
 
 /** The templates package, a dependency of this one, which `project` renders: the repository’s top-level `templates/`. */
@@ -92,27 +73,30 @@ export const defaultSettings: ProjectSettings = {rejectionThreshold: protocol.re
  * A project’s settings from its `config.json`, read and checked as `tiers`
  * reads it (the protocol’s `parseProjectConfig`, against the file’s schema),
  * so both name a bad file in the same words; `null` when there is none.
- * `label` is how messages name it.
+ * `label` is how messages name it. The protocol's `settings` loads the
+ * validators this generator writes: it is loaded here only, for a project,
+ * so a missing or stale validators module never stops their regeneration.
  */
 async function readProjectSettings(file: string, label: string): Promise<ProjectSettings | null> {
   const text = await readInputFile(file, {limit: inputLimits.json})
   if (text === undefined) return null
+  const {parseProjectConfig} = await import('@verification-tiers/protocol/settings')
   return {rejectionThreshold: parseProjectConfig(label, text).threshold}
 }
 
-/** Render everything in memory; throws `OptionsError`, a `FileReadError` for a bad settings file, `TemplateError` or `BudgetError`. */
+/** Render everything in memory; throws a `GenerateError` (options, a template, the budgets) or a `FileReadError` for a bad settings file. */
 export async function renderProtocol(options: GenerateOptions = {}): Promise<GeneratedFile[]> {
   const root = path.resolve(options.root ?? '.')
   const relative = (file: string) => path.relative(root, path.resolve(root, file)).split(path.sep).join('/')
   const forProject = options.project !== undefined
-  if (!forProject && options.config !== undefined) throw new OptionsError('--config needs --project: the settings are a project’s')
-  if (forProject && options.out === undefined) throw new OptionsError('--project needs --out <dir>, the folder to write the docs into')
+  if (!forProject && options.config !== undefined) throw new GenerateError('--config needs --project: the settings are a project’s', true)
+  if (forProject && options.out === undefined) throw new GenerateError('--project needs --out <dir>, the folder to write the docs into', true)
   const out = options.out ?? defaultPaths.out
 
   let settings: ProjectSettings = defaultSettings
   let settingsLabel: string | null = null
   if (forProject) {
-    if (!(await isFolder(path.resolve(root, options.project!)))) throw new OptionsError(`${relative(options.project!) || '.'}: no such project folder`, false)
+    if (!(await isFolder(path.resolve(root, options.project!)))) throw new GenerateError(`${relative(options.project!) || '.'}: no such project folder`)
     const config = options.config ?? path.join(options.project!, projectConfig)
     const read = await readProjectSettings(path.resolve(root, config), relative(config))
     if (read) {
@@ -126,9 +110,9 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   const label = shipped ? packageTemplatesLabel : relative(templates)
   if (!(await isFolder(templates))) {
     if (options.templates === undefined) {
-      throw new OptionsError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``)
+      throw new GenerateError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``, true)
     }
-    throw new OptionsError(`${label}: no such templates folder`, false)
+    throw new GenerateError(`${label}: no such templates folder`)
   }
   const {docs, partials} = await loadTemplates(templates, label)
 
@@ -143,7 +127,7 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   // example (one line per rejection of its threshold) does not fail them.
   const budgeted = settings.rejectionThreshold === defaultSettings.rejectionThreshold ? rendered : renderDocs(docs, partials, renderContext(defaultSettings), notice)
   const overruns = findOverruns(budgeted, outputPath)
-  if (overruns.length > 0) throw new BudgetError(overruns)
+  if (overruns.length > 0) throw new GenerateError(overruns.map(describeOverrun).join('\n'))
   const files: GeneratedFile[] = rendered.map((doc, index) => ({
     file: outputPath(doc.template.output),
     text: doc.text,
@@ -160,6 +144,8 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
       budget: null
     })
   }
+  const validatorsModule = options.validators ?? (forProject ? undefined : defaultPaths.validators)
+  if (validatorsModule !== undefined) files.push({file: relative(validatorsModule), text: settingsValidatorsModule(), lines: null, budget: null})
   return files
 }
 

@@ -1,7 +1,7 @@
 import {templateCompileOptions, templateHelpers} from '@verification-tiers/protocol'
 import Handlebars from 'handlebars'
 import type {DocTemplate, PartialTemplate} from './templates.js'
-import {TemplateError} from './templates.js'
+import {GenerateError, templateError} from './errors.js'
 
 /** A rendered doc, before it is checked against its budget and written. */
 export interface RenderedDoc {
@@ -38,8 +38,8 @@ export function countLines(text: string): number {
 }
 
 /** Turn a Handlebars error into one line naming the template and position. */
-export function toTemplateError(file: string, error: unknown): TemplateError {
-  if (error instanceof TemplateError) return error
+export function toTemplateError(file: string, error: unknown): GenerateError {
+  if (error instanceof GenerateError) return error
   const raw = error instanceof Error ? error.message : String(error)
   const located = error as {lineNumber?: unknown; column?: unknown}
   let line = typeof located.lineNumber === 'number' ? located.lineNumber : null
@@ -52,7 +52,7 @@ export function toTemplateError(file: string, error: unknown): TemplateError {
   const reason = (parse ? parse[2]! : raw.split('\n')[0]!)
     .replace(/ not defined in .*$/, ' not defined')
     .replace(/ - \d+:\d+$/, '')
-  return new TemplateError(file, line, column, reason)
+  return templateError(file, line, column, reason)
 }
 
 /**
@@ -70,7 +70,7 @@ function checkPartials(file: string, source: string, known: ReadonlySet<string>)
   const visitor = new Handlebars.Visitor()
   visitor.PartialStatement = (partial) => {
     if (partial.name.type === 'PathExpression' && !known.has(partial.name.original)) {
-      throw new TemplateError(file, partial.loc.start.line, partial.loc.start.column + 1, `The partial ${partial.name.original} could not be found`)
+      throw templateError(file, partial.loc.start.line, partial.loc.start.column + 1, `The partial ${partial.name.original} could not be found`)
     }
   }
   visitor.accept(tree)

@@ -1,5 +1,6 @@
 import {readdir, readFile} from 'node:fs/promises'
 import path from 'node:path'
+import {templateError} from './errors.js'
 
 /** A template that renders to one doc, under a line budget. */
 export interface DocTemplate {
@@ -21,19 +22,6 @@ export interface PartialTemplate {
   /** Path as messages show it: `templates/partials/verify-checkpoint.hbs`. */
   file: string
   source: string
-}
-
-/** A template that cannot be used as it is. */
-export class TemplateError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | null,
-    readonly column: number | null,
-    readonly reason: string
-  ) {
-    super(`${file}${line === null ? '' : `:${line}${column === null ? '' : `:${column}`}`}: ${reason}`)
-    this.name = 'TemplateError'
-  }
 }
 
 const budgetComment = /^\{\{!--\s*budget:\s*(\d+)\s*--\}\}[ \t]*\r?\n/
@@ -59,7 +47,7 @@ export async function loadTemplates(dir: string, label = dir): Promise<{docs: Do
     }
     const budget = budgetComment.exec(source)
     if (!budget) {
-      throw new TemplateError(shown, 1, 1, 'Unexpected template without a line budget, expected `{{!-- budget: <lines> --}}` as its first line')
+      throw templateError(shown, 1, 1, 'Unexpected template without a line budget, expected `{{!-- budget: <lines> --}}` as its first line')
     }
     // The budget comment stays in the source: Handlebars drops a standalone
     // comment line whole, and error lines then match the file's.

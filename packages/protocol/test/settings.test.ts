@@ -1,25 +1,46 @@
 /**
- * A project's settings files, checked against their JSON schemas with ajv:
- * each schema is a valid JSON schema (the runtime compiles it without
- * checking it again), and every fault is one line naming the file, the line
- * and column of the value, and the key.
+ * A project's settings files, checked against their JSON schemas by the
+ * validators ajv compiled from them at build time: each schema is a valid
+ * JSON schema, the compiled validators find what ajv finds compiling the
+ * schemas now, and every fault is one line naming the file, the line and
+ * column of the value, and the key.
  */
 import os from 'node:os'
 import path from 'node:path'
-import {Ajv} from 'ajv'
+import {settingsAjv} from '@verification-tiers/generate-protocol'
 import {FileReadError} from '@verification-tiers/input'
 import {parseProjectConfig, readProjectConfig, settingsKeys, settingsSchemas} from '@verification-tiers/protocol/settings'
 import type {SettingsFile} from '@verification-tiers/protocol/settings'
+import {settingsValidators} from '@verification-tiers/protocol/settings-validators'
 import {describe, expect, it} from 'vitest'
 
 describe('settingsSchemas', () => {
   it.each(Object.keys(settingsSchemas) as SettingsFile[])('%s: a valid schema under strict mode, its own keywords being annotations', (file) => {
-    const ajv = new Ajv({strict: true, allowUnionTypes: true})
-    ajv.addKeyword({keyword: 'expected', schemaType: ['string', 'object']})
-    ajv.addKeyword({keyword: 'shown', schemaType: 'string'})
-    ajv.addKeyword({keyword: 'excludePattern', type: 'string', schemaType: 'boolean', validate: () => true})
+    const ajv = settingsAjv()
     expect(ajv.validateSchema(settingsSchemas[file]), JSON.stringify(ajv.errors)).toBe(true)
     expect(() => ajv.compile(settingsSchemas[file])).not.toThrow()
+  })
+
+  it.each(Object.keys(settingsSchemas) as SettingsFile[])('%s: the compiled validator finds the fault ajv finds compiling the schema now', (file) => {
+    const compiled = settingsAjv().compile(settingsSchemas[file])
+    const values: unknown[] = [
+      {},
+      [],
+      'auto',
+      {test: {command: ' '}, workflow: {rejection_threshold: 0}},
+      {workflow: {rejection_threshold: 2.5}, freshness: {exclude: ['a//b']}},
+      {freshness: {exclude: ['ok/', 5]}},
+      {freshness: {exclude: ['**']}, verification: 'never'},
+      {freshness: {exclude: ['reports/', '*.xml']}, verification: {default: 'verify'}, tasks: {optional: 'hold'}, test: {command: 'npm test'}},
+      {verification: ['auto'], tasks: 'hold'},
+      {tasks: {optional: true}}
+    ]
+    const fault = (errors: Array<{instancePath: string; keyword: string; data?: unknown}> | null | undefined) => errors?.map(({instancePath, keyword, data}) => ({instancePath, keyword, data}))
+    for (const value of values) {
+      const generated = settingsValidators[file]
+      expect(generated(value), JSON.stringify(value)).toBe(compiled(value))
+      expect(fault(generated.errors), JSON.stringify(value)).toEqual(fault(compiled.errors))
+    }
   })
 
   it('names the keys whose near misses are faults, by the object they are in', () => {

@@ -60,7 +60,7 @@ const provenance = (context: GateContext, origin: AnswerOrigin): Required<Answer
 export function sliceThreshold(context: Pick<GateContext, 'threshold'>, state: Pick<SliceState, 'rejections' | 'rejectionCount'>): number {
   const setting = context.threshold ?? rejectionThreshold
   const since = state.rejectionCount > 0 ? state.rejections.slice(-state.rejectionCount) : []
-  return Math.min(setting, ...since.map((entry) => entry.threshold ?? setting))
+  return since.reduce((lowest, entry) => Math.min(lowest, entry.threshold ?? setting), setting)
 }
 
 /** An approval or an escalation choice that does not come from the person at a terminal: never recorded (the history would not count it). */

@@ -3,7 +3,6 @@ import isRecord from 'is-plain-obj'
 import type {Classification} from '@verification-tiers/protocol'
 import {IdError, isSliceId} from './ids.js'
 import {FileReadError} from './file-error.js'
-import type {FilePlace} from './file-error.js'
 import {jsonPlace, parseJson, readJsonFile, updateJsonFile} from './json-file.js'
 import type {JsonFileKind} from './json-file.js'
 import {deriveDecision, historyProblem} from './history.js'
@@ -115,14 +114,6 @@ export interface SliceState {
   answers: AnswerEntry[]
 }
 
-/** A state file that cannot be read or is not a slice state: never reset silently. */
-export class StateError extends FileReadError {
-  constructor(file: string, reason: string, place: FilePlace | null = null) {
-    super(file, reason, place)
-    this.name = 'StateError'
-  }
-}
-
 /** Folder of the per-slice state files inside the project folder. */
 export const stateFolder = 'tiers'
 
@@ -146,7 +137,7 @@ export function emptySliceState(sliceId: string): SliceState {
 
 /**
  * Read a slice’s state; a missing file is a fresh state, a broken one a
- * `StateError`. With `check` `all-but-decision`, a stored `decision` the
+ * `FileReadError`. With `check` `all-but-decision`, a stored `decision` the
  * history does not give is read as the history gives it: for the person at
  * a terminal, whose answer gives the decision anew.
  */
@@ -180,15 +171,15 @@ const fixHint = 'fix or remove the file (it is never reset silently)'
  * Parse and check a state file’s text: every field of the slice state, a
  * `rejectionCount` that agrees with the rejection log, and a history that
  * agrees with itself (`historyProblem`: as `check` says; `none` for a copy
- * compared entry by entry). Anything else is a `StateError` naming the
+ * compared entry by entry). Anything else is a `FileReadError` naming the
  * file, the line and column and the field. The `decision` read is the one
  * the history gives (`deriveDecision`), never the stored one alone.
  */
 export function parseSliceState(file: string, text: string, sliceId: string, check: HistoryCheck | 'none' = 'all'): SliceState {
   const parsed = parseJson(text)
-  if (!parsed.ok) throw new StateError(file, `${parsed.reason}; ${fixHint}`, parsed.place)
+  if (!parsed.ok) throw new FileReadError(file, `${parsed.reason}; ${fixHint}`, parsed.place)
   const problem = checkSliceState(parsed.value, sliceId, check)
-  if (problem) throw new StateError(file, `${problem.reason}; ${problem.hint ?? fixHint}`, jsonPlace(text, problem.path))
+  if (problem) throw new FileReadError(file, `${problem.reason}; ${problem.hint ?? fixHint}`, jsonPlace(text, problem.path))
   const value = parsed.value as Omit<SliceState, 'answers'> & {answers?: AnswerEntry[]}
   // A file written before answers were logged has none to withdraw.
   const state = {...value, answers: value.answers ?? []}

@@ -17,7 +17,7 @@ import {
   recordResponse,
   recordRoute,
   resolveSlice,
-  StateError,
+  FileReadError,
   statePath,
   withdrawAnswer
 } from '@verification-tiers/runtime'
@@ -46,7 +46,7 @@ async function readError(gate: GateContext): Promise<string> {
     () => null,
     (caught: unknown) => caught
   )
-  expect(error).toBeInstanceOf(StateError)
+  expect(error).toBeInstanceOf(FileReadError)
   return (error as Error).message.replace(`${statePath(gate.dir, 'S-01')}:`, '')
 }
 
@@ -158,9 +158,9 @@ describe('a stored decision the history does not give', () => {
     const state = await stored(gate)
     const forged = {...state, decision: {status: 'approved', at: 'x', contractsHash: 'sha256:one', mismatch: []}}
     await store(gate, forged)
-    await expect(recordResponse(gate, 'the badge', relayed)).rejects.toThrow(StateError)
-    await expect(recordRoute(gate, '1', null)).rejects.toThrow(StateError)
-    await expect(withdrawAnswer(gate, person)).rejects.toThrow(StateError)
+    await expect(recordResponse(gate, 'the badge', relayed)).rejects.toThrow(FileReadError)
+    await expect(recordRoute(gate, '1', null)).rejects.toThrow(FileReadError)
+    await expect(withdrawAnswer(gate, person)).rejects.toThrow(FileReadError)
     expect(await stored(gate)).toEqual(forged)
     const rejected = await recordResponse(gate, 'the badge', person)
     expect(rejected.state).toMatchObject({decision: null, rejectionCount: 2})
@@ -182,7 +182,7 @@ describe('a stored decision the history does not give', () => {
       '45:28: Unexpected `answers[1].escalationsBefore` 1, expected 0: the escalation choices logged before it, in order; fix the file (it is never reset silently)'
     )
     // Not repaired by an answer: the answer gives the decision, not the past.
-    await expect(recordResponse(gate, 'the badge', person)).rejects.toThrow(StateError)
+    await expect(recordResponse(gate, 'the badge', person)).rejects.toThrow(FileReadError)
   })
 
   it('reads a decision with the mismatch of the log, whatever the stored one lists', async () => {

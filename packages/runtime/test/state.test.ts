@@ -19,7 +19,7 @@ import {
   resolveSlice,
   sliceStatus,
   sliceThreshold,
-  StateError,
+  FileReadError,
   statePath,
   updateSliceState,
   withdrawAnswer
@@ -88,11 +88,11 @@ describe('parseSliceState', () => {
       try {
         parseSliceState('tiers/S-01.json', text, 'S-01')
       } catch (caught) {
-        expect(caught).toBeInstanceOf(StateError)
-        expect((caught as StateError).file).toBe('tiers/S-01.json')
+        expect(caught).toBeInstanceOf(FileReadError)
+        expect((caught as FileReadError).file).toBe('tiers/S-01.json')
         return (caught as Error).message
       }
-      throw new Error('expected a StateError')
+      throw new Error('expected a FileReadError')
     }
     expect(error('')).toBe(`tiers/S-01.json:1:1: Unexpected empty file, expected a value${fixHint}`)
     expect(error('  \n')).toBe(`tiers/S-01.json:2:1: Unexpected empty file, expected a value${fixHint}`)
@@ -109,10 +109,10 @@ describe('parseSliceState', () => {
       try {
         parseSliceState('S-01.json', JSON.stringify(value), slice)
       } catch (caught) {
-        expect(caught).toBeInstanceOf(StateError)
+        expect(caught).toBeInstanceOf(FileReadError)
         return (caught as Error).message.replace('S-01.json:', '').replace(fixHint, '')
       }
-      throw new Error('expected a StateError')
+      throw new Error('expected a FileReadError')
     }
     // Each message points at the value it is about (columns of the compact JSON).
     expect(reason(null)).toBe('1:1: Unexpected content, expected a slice state object')
@@ -210,7 +210,7 @@ describe('readSliceState and updateSliceState', () => {
     await fs.mkdir(path.join(dir, 'tiers'))
     await fs.writeFile(statePath(dir, 'S-01'), '{"version": 1, "sli')
     const change = () => updateSliceState(dir, 'S-01', () => undefined)
-    await expect(change()).rejects.toThrow(StateError)
+    await expect(change()).rejects.toThrow(FileReadError)
     await expect(change()).rejects.toThrow(/S-01\.json:1:20: Unexpected end of file in a string, expected the closing `"`;/)
     expect(await fs.readFile(statePath(dir, 'S-01'), 'utf8')).toBe('{"version": 1, "sli')
     expect(await fs.readdir(path.join(dir, 'tiers'))).toEqual(['S-01.json'])
