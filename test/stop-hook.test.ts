@@ -130,6 +130,8 @@ async function onlyAnswerFormat(folder: string): Promise<void> {
   await fs.rm(path.join(folder, '.greenlight', 'contracts', 'C-03.md'))
 }
 const failures = '  - C-01.2: exit code 1 in <n> s\n  - C-01.3: timed out after 1 s; its process group was killed'
+/** The same in a block, which shows the end of what each failing check printed (C-01.2 prints what answer.txt holds). */
+const failuresWithOutput = '  - C-01.2: exit code 1 in <n> s\n      41\n  - C-01.3: timed out after 1 s; its process group was killed'
 
 async function verify(folder: string, ...args: string[]): Promise<void> {
   const run = await tiers(folder, ['verify', ...args])
@@ -143,7 +145,7 @@ describe.concurrent('tiers stop-hook', () => {
       await verify(folder, 'S-01', '--timeout', '1')
       const block = answer({
         decision: 'block',
-        reason: `HOLD: Cannot stop - 2 criteria failed verification.\n\nFailed:\n${failures}\n\nNot verified:\n  - Slice S-02: never verified\n  - Slice S-03: never verified\n\nContinue working on failing criteria, then run tiers verify again.`
+        reason: `HOLD: Cannot stop - 2 criteria failed verification.\n\nFailed:\n${failuresWithOutput}\n\nNot verified:\n  - Slice S-02: never verified\n  - Slice S-03: never verified\n\nContinue working on failing criteria, then run tiers verify again.`
       })
       expect(normalize(await stopHook(folder, {maxBlocks: '2'}))).toEqual(block)
       expect(normalize(await stopHook(folder, {active: true, maxBlocks: '2'}))).toEqual(block)

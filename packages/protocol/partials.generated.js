@@ -399,20 +399,31 @@ export const partialSpecs = {
     + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"never"),"length"),{"name":"if","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "");
 },"useData":true},
   "stop-hook-failed": {"0":function(container,depth0,helpers,partials,data) {
-    var stack1, alias1=container.strict, alias2=container.lambda;
+    var stack1, alias1=container.strict, alias2=container.lambda, lookupProperty = container.lookupProperty || function(parent, propertyName) {
+        if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
+          return parent[propertyName];
+        }
+        return undefined
+    };
 
   return "  - "
     + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":5,"column":6},"end":{"line":5,"column":8}} ), depth0)) != null ? stack1 : "")
     + ": "
     + ((stack1 = alias2(alias1(depth0, "details", {"start":{"line":5,"column":14},"end":{"line":5,"column":21}} ), depth0)) != null ? stack1 : "")
-    + "\n";
+    + "\n"
+    + ((stack1 = lookupProperty(helpers,"if").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"output"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":6,"column":0},"end":{"line":8,"column":7}}})) != null ? stack1 : "");
 },"1":function(container,depth0,helpers,partials,data) {
     var stack1;
 
-  return "  - and "
-    + ((stack1 = container.lambda(container.strict(depth0, "moreFailures", {"start":{"line":8,"column":10},"end":{"line":8,"column":22}} ), depth0)) != null ? stack1 : "")
-    + " more\n";
+  return ((stack1 = container.lambda(container.strict(depth0, "output", {"start":{"line":7,"column":2},"end":{"line":7,"column":8}} ), depth0)) != null ? stack1 : "")
+    + "\n";
 },"2":function(container,depth0,helpers,partials,data) {
+    var stack1;
+
+  return "  - and "
+    + ((stack1 = container.lambda(container.strict(depth0, "moreFailures", {"start":{"line":11,"column":10},"end":{"line":11,"column":22}} ), depth0)) != null ? stack1 : "")
+    + " more\n";
+},"3":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=depth0 != null ? depth0 : (container.nullContext || {}), lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -421,23 +432,23 @@ export const partialSpecs = {
     };
 
   return "\nNot verified:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":15,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"groups"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":16,"column":0},"end":{"line":18,"column":9}}})) != null ? stack1 : "");
-},"3":function(container,depth0,helpers,partials,data) {
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"unverified"),{"name":"each","hash":{},"fn":container.program(4, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":16,"column":0},"end":{"line":18,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias1,lookupProperty(depth0,"groups"),{"name":"each","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":19,"column":0},"end":{"line":21,"column":9}}})) != null ? stack1 : "");
+},"4":function(container,depth0,helpers,partials,data) {
     var stack1, alias1=container.strict, alias2=container.lambda;
 
   return "  - Slice "
-    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":14,"column":12},"end":{"line":14,"column":14}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "id", {"start":{"line":17,"column":12},"end":{"line":17,"column":14}} ), depth0)) != null ? stack1 : "")
     + ": "
-    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":14,"column":20},"end":{"line":14,"column":23}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "why", {"start":{"line":17,"column":20},"end":{"line":17,"column":23}} ), depth0)) != null ? stack1 : "")
     + "\n";
-},"4":function(container,depth0,helpers,partials,data) {
+},"5":function(container,depth0,helpers,partials,data) {
     var stack1;
 
   return "  - "
     + ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
     + "\n";
-},"5":function(container,depth0,helpers,partials,data) {
+},"6":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -446,13 +457,13 @@ export const partialSpecs = {
     };
 
   return "\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":22,"column":0},"end":{"line":24,"column":9}}})) != null ? stack1 : "");
-},"6":function(container,depth0,helpers,partials,data) {
+    + ((stack1 = lookupProperty(helpers,"each").call(depth0 != null ? depth0 : (container.nullContext || {}),lookupProperty(depth0,"claims"),{"name":"each","hash":{},"fn":container.program(7, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":25,"column":0},"end":{"line":27,"column":9}}})) != null ? stack1 : "");
+},"7":function(container,depth0,helpers,partials,data) {
     var stack1;
 
   return ((stack1 = container.lambda(depth0, depth0)) != null ? stack1 : "")
     + "\n";
-},"7":function(container,depth0,helpers,partials,data) {
+},"8":function(container,depth0,helpers,partials,data) {
     var stack1, lookupProperty = container.lookupProperty || function(parent, propertyName) {
         if (Object.prototype.hasOwnProperty.call(parent, propertyName)) {
           return parent[propertyName];
@@ -475,13 +486,13 @@ export const partialSpecs = {
     + " "
     + ((stack1 = alias2(alias1(depth0, "noun", {"start":{"line":1,"column":39},"end":{"line":1,"column":43}} ), depth0)) != null ? stack1 : "")
     + " failed verification.\n\nFailed:\n"
-    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":6,"column":9}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"moreFailures"),{"name":"if","hash":{},"fn":container.program(1, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":7,"column":0},"end":{"line":9,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),lookupProperty(lookupProperty(depth0,"groups"),"length"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":10,"column":6},"end":{"line":10,"column":42}}}),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":19,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(5, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":20,"column":0},"end":{"line":25,"column":7}}})) != null ? stack1 : "")
-    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(7, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":26,"column":0},"end":{"line":29,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"each").call(alias3,lookupProperty(depth0,"failures"),{"name":"each","hash":{},"fn":container.program(0, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":4,"column":0},"end":{"line":9,"column":9}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(depth0,"moreFailures"),{"name":"if","hash":{},"fn":container.program(2, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":10,"column":0},"end":{"line":12,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(helpers,"or").call(alias3,lookupProperty(lookupProperty(depth0,"unverified"),"length"),lookupProperty(lookupProperty(depth0,"groups"),"length"),{"name":"or","hash":{},"data":data,"loc":{"start":{"line":13,"column":6},"end":{"line":13,"column":42}}}),{"name":"if","hash":{},"fn":container.program(3, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":13,"column":0},"end":{"line":22,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"claims"),"length"),{"name":"if","hash":{},"fn":container.program(6, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":23,"column":0},"end":{"line":28,"column":7}}})) != null ? stack1 : "")
+    + ((stack1 = lookupProperty(helpers,"if").call(alias3,lookupProperty(lookupProperty(depth0,"changed"),"length"),{"name":"if","hash":{},"fn":container.program(8, data, 0),"inverse":container.noop,"data":data,"loc":{"start":{"line":29,"column":0},"end":{"line":32,"column":7}}})) != null ? stack1 : "")
     + "\nContinue working on failing criteria, then run "
-    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":31,"column":49},"end":{"line":31,"column":56}} ), depth0)) != null ? stack1 : "")
+    + ((stack1 = alias2(alias1(depth0, "command", {"start":{"line":34,"column":49},"end":{"line":34,"column":56}} ), depth0)) != null ? stack1 : "")
     + " verify again.\n";
 },"usePartial":true,"useData":true},
   "stop-hook-manual": {"0":function(container,depth0,helpers,partials,data) {

@@ -98,7 +98,7 @@ export async function judgeProgress(
       const judgement = {id, name, state: 'stale', run: freshness.run.verification_run.timestamp, changed: freshness.changed, remaining: sliceCriteria(slice, context)} as const
       slices.push({judgement, unanswered})
     } else if (freshness.state === 'failed') {
-      slices.push({judgement: {id, name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details}))}, unanswered})
+      slices.push({judgement: {id, name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details, output: outputTail(result.output)}))}, unanswered})
     }
   }
   return {slices, problems, broken, notes: history.orphans, changed}
@@ -132,4 +132,22 @@ function checkRun(file: string, id: string, run: VerificationRun): void {
       throw new FileReadError(file, `Unexpected result ${index + 1} of \`${id}\`, expected \`criterion_id\` and \`status\``)
     }
   }
+}
+
+/** The lines of a failing check’s output the hold shows: enough to act on, bounded whatever the check printed. */
+const tailLines = 8
+const tailWidth = 200
+
+/**
+ * The end of a failing check’s output as the stop hook shows it: its last
+ * lines that hold anything, each cut to a width, indented under the
+ * failure; `null` when it printed nothing.
+ */
+export function outputTail(output: string | null | undefined): string | null {
+  if (!output) return null
+  const lines = output.split(/\r?\n/).filter((line) => line.trim() !== '')
+  if (lines.length === 0) return null
+  const kept = lines.slice(-tailLines).map((line) => `      ${line.length > tailWidth ? `${line.slice(0, tailWidth - 1)}…` : line}`)
+  const cut = lines.length > tailLines ? [`      (last ${tailLines} of ${lines.length} lines)`] : []
+  return [...cut, ...kept].join('\n')
 }

@@ -21,7 +21,7 @@ export interface RemainingCriterion {
 export type SliceJudgement =
   | {id: string; name: string; state: 'not-run'; remaining: RemainingCriterion[]}
   | {id: string; name: string; state: 'stale'; run: string; changed: string[]; remaining: RemainingCriterion[]}
-  | {id: string; name: string; state: 'failed'; failures: Array<{id: string; details: string}>}
+  | {id: string; name: string; state: 'failed'; failures: Array<{id: string; details: string; output?: string | null}>}
   | {id: string; name: string; state: 'passed'; manual: RemainingCriterion[]}
 
 /** The row of the stop hook’s decision matrix that applied (problems, open tasks, slices, safety valve). */
