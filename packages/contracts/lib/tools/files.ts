@@ -13,7 +13,7 @@ import {asStory, readStories} from './speckit-parse.js'
 import type {FileProblem} from './types.js'
 
 /** A spec-driven tool whose files are read as contracts. */
-export type ToolName = 'spec-kit' | 'openspec' | 'kiro'
+export type ToolName = 'spec-kit' | 'openspec' | 'kiro' | 'gsd'
 
 /** One tool's file read as contracts, as the lint rules see it. */
 export interface ToolFileReading {
@@ -89,7 +89,9 @@ export const fileDialects: readonly FileDialect[] = [
 export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
   {tool: 'spec-kit', path: /(?:^|\/)specs\/\d+-[^/]+\//},
   {tool: 'openspec', path: /(?:^|\/)openspec\//},
-  {tool: 'kiro', path: /(?:^|\/)\.kiro\//}
+  {tool: 'kiro', path: /(?:^|\/)\.kiro\//},
+  // GSD's plans, roadmap and verifications are read by the gate from their frontmatter and fields, not as contract headings.
+  {tool: 'gsd', path: /(?:^|\/)\.planning\//}
 ]
 
 /** The tool whose folder holds a path, `null` for a path in none. */
