@@ -284,7 +284,7 @@ function readFront(file: string, text: string): Front {
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!
     const line = (location(text).toPoint(base + error.pos[0])?.line ?? 1)
-    return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '')}), expected the frontmatter GSD writes`}]}
+    return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`}]}
   }
   return {doc, base, problems: []}
 }
