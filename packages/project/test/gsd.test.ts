@@ -168,15 +168,19 @@ describe('gsd', () => {
 
   it('matches phase folders to roadmap headings as GSD numbers them', () => {
     expect(['02-a', '02.1-hotfix', '12A-b', 'CK-03-c', '999.1-x', 'notes'].map(gsdPhaseNumber)).toEqual(['2', '2.1', '12A', '3', '999.1', null])
-    const roadmap = readGsdRoadmap(
-      '### Phase 2: A\n**Success Criteria**:\n1. one\n\n#### Phase 2.1: Hotfix\n**Success Criteria** (what must be TRUE):\n  1. two\n  2. three\n**Plans:** 1\n### Phase 12A: B\n### Phase CK-03: C\n**Success Criteria**:\n1. four\n\nprose after\n2. not a criterion\n'
+    const {phases: roadmap, problems} = readGsdRoadmap(
+      'ROADMAP.md',
+      '### Phase 2: A\n**Success Criteria**:\n1. one\n\n#### Phase 2.1: Hotfix\n**Success Criteria** (what must be TRUE):\n  1. two\n  2. three\n**Plans:** 1\n### Phase 12A: B\n### Phase CK-03: C\n**Success Criteria**:\n1. four\n\nprose after\n2. not a criterion\n> ### Phase 4: Quoted\n\n<details>\n\n### Phase 5: Shipped\n</details>\n'
     )
     expect([...roadmap.values()].map((phase) => [phase.number, phase.title, phase.criteria.map((item) => item.text)])).toEqual([
       ['2', 'Phase 2: A', ['one']],
       ['2.1', 'Phase 2.1: Hotfix', ['two', 'three']],
       ['12A', 'Phase 12A: B', []],
-      ['3', 'Phase CK-03: C', ['four']]
+      ['3', 'Phase CK-03: C', ['four']],
+      ['5', 'Phase 5: Shipped', []]
     ])
+    // A heading in a quote is none to markdown nor to GSD: named, never dropped.
+    expect(problems).toEqual([{file: 'ROADMAP.md', line: 17, message: 'Unexpected phase heading `### Phase 4: Quoted` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'}])
   })
 
   it('loads a `.planning` folder as GSD’s though it holds a config.json, and never reads quick/ tasks as phases', async () => {

@@ -11,6 +11,9 @@ import {splitCheck} from '../criterion.js'
 import {yaml} from '../frontmatter.js'
 import {collapse} from '../inline.js'
 import type {Contract, ContractItem, Tier} from '../types.js'
+import type {HeadingShape} from '../unread.js'
+import {hiddenUnitHeadings} from './hidden.js'
+import {inFencedExample, parseMarkdownText} from './markdown.js'
 import type {FileContract, FileProblem} from './types.js'
 
 /**
@@ -34,36 +37,51 @@ export interface GsdRoadmapPhase {
   criteria: ContractItem[]
 }
 
-// `### Phase 2: Name`, `#### Phase 2.1: Name (INSERTED)`, `### Phase CK-03: Name`.
-const phaseHeading = /^(#{2,4})[ \t]+(Phase[ \t]+((?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*)[ \t]*:?[ \t]*(.*?))[ \t]*#*[ \t]*$/
+// `### Phase 2: Name`, `#### Phase 2.1: Name (INSERTED)`, `### Phase CK-03: Name`, indented up to three spaces as markdown allows.
+const phaseHeading = /^ {0,3}(#{2,4})[ \t]+(Phase[ \t]+((?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*)[ \t]*:?[ \t]*(.*?))[ \t]*#*[ \t]*$/
 const anyHeading = /^#{1,4}[ \t]/
 const criteriaLabel = /^\s*\*\*Success Criteria\b[^*]*\*\*/i
 const numberedItem = /^([ \t]*)\d{1,9}[.)][ \t]+(\S.*)$/
 const fence = /^[ \t]{0,3}(`{3,}|~{3,})/
 
+/** A phase heading's subject, as the hidden-heading detector looks for one: `Phase 2:`, `Phase CK-03:`. */
+const phaseHeadingShape: HeadingShape = {
+  hint: (line) => /phase/i.test(line),
+  subject: (text) => /^Phase[ \t]+(?:[A-Z]{1,6}-)?\d/.test(text.trim())
+}
+
+/** What `ROADMAP.md` details: its phases by number, and the phase headings it could not read. */
+export interface GsdRoadmap {
+  phases: Map<string, GsdRoadmapPhase>
+  problems: FileProblem[]
+}
+
 /**
  * The phases `ROADMAP.md` details, each with the numbered items after its
- * `**Success Criteria**` label (wrapped lines joined). A phase detailed
- * twice (a shipped milestone kept above the active one) is the last.
+ * `**Success Criteria**` label (wrapped lines joined), read by line as GSD
+ * reads them: a heading in a `<details>` block counts. A phase detailed
+ * twice (a shipped milestone kept above the active one) is the last. A
+ * phase heading not read (in a quote or a list, behind HTML on its line, in
+ * an unclosed fence) is a problem at its line: its criteria would be
+ * missing from its phase.
  */
-export function readGsdRoadmap(text: string): Map<string, GsdRoadmapPhase> {
+export function readGsdRoadmap(file: string, text: string): GsdRoadmap {
+  const tree = parseMarkdownText(text)
+  const phases = readPhases(text, inFencedExample(tree.children, {everyCode: true}))
+  const read = new Set([...phases.values()].map((phase) => phase.headingPosition.start.line))
+  const candidates = /phase/i.test(text) ? hiddenUnitHeadings(file, text, tree, phaseHeadingShape, 'phase') : []
+  return {phases, problems: candidates.filter((problem) => problem.line === null || !read.has(problem.line))}
+}
+
+/** The phases of a roadmap, read by line; a line in code (a fenced example, as markdown reads it) is none. */
+function readPhases(text: string, inCode: (line: number) => boolean): Map<string, GsdRoadmapPhase> {
   const place = location(text)
-  const lines = lineStarts(text)
   const phases = new Map<string, GsdRoadmapPhase>()
   let phase: GsdRoadmapPhase | null = null
   let inCriteria = false
   let last: ContractItem | null = null
-  let fenced: string | null = null
-  for (const {line, start} of lines) {
-    const open = fence.exec(line)
-    if (fenced !== null) {
-      if (open && open[1]!.startsWith(fenced)) fenced = null
-      continue
-    }
-    if (open) {
-      fenced = open[1]![0]!.repeat(3)
-      continue
-    }
+  for (const [index, {line, start}] of lineStarts(text).entries()) {
+    if (inCode(index + 1)) continue
     const heading = phaseHeading.exec(line)
     if (heading || anyHeading.test(line)) {
       inCriteria = false

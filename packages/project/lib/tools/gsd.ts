@@ -51,7 +51,8 @@ async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReadi
   const budget = {left: inputLimits.contracts}
   const roadmapFile = path.join(dir, 'ROADMAP.md')
   const roadmapText = await readCountedFile(roadmapFile, budget, dir, reading.problems, 'GSD')
-  const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, phases: readGsdRoadmap(roadmapText)} : null
+  const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
+  for (const problem of roadmap?.problems ?? []) reading.problems.push(problem)
   // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
   const entries = await listFolder(path.join(dir, 'phases'), reading.problems, {reads: () => false})
   for (const {name, kind, path: folder} of entries) {
