@@ -206,6 +206,34 @@ export function readGsdVerification(file: string, text: string): GsdVerification
   }
 }
 
+/** An override that turned a person's check into a pass: its must-have names one. */
+const personCheck = /\b(?:manual|human|UAT|by hand|visual(?:ly)?)\b/i
+
+/**
+ * What a VERIFICATION says against GSD's own rule, each at its line:
+ * `status: passed` while it lists a check for a person (GSD passes a phase
+ * only when none is left), `status: human_needed` listing none, and an
+ * override whose must-have is a manual or human check (an entry the agent
+ * wrote, which answers for no one).
+ */
+export function verificationProblems(file: string, verification: GsdVerification): FileProblem[] {
+  const problems: FileProblem[] = []
+  const {status, statusLine, humanChecks} = verification
+  const checks = humanChecks.length
+  if (status === 'passed' && checks > 0) {
+    const where = verification.checksFrom === 'body' ? 'under Human Verification Required' : 'in human_verification'
+    problems.push({file, line: statusLine, message: `Unexpected \`status: passed\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
+  }
+  if (status === 'human_needed' && checks === 0) {
+    problems.push({file, line: statusLine, message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'})
+  }
+  for (const override of verification.overrides) {
+    if (!personCheck.test(override.text)) continue
+    problems.push({file, line: override.position.start.line, message: `Unexpected override of a person's check (${JSON.stringify(override.text)}), expected the check asked of a person: an override the agent writes answers for no one`})
+  }
+  return problems
+}
+
 /** How a contract of a phase is made: its label, the file it is read from, what it holds. */
 export interface GsdContractParts {
   label: string

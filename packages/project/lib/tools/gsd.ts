@@ -14,9 +14,6 @@ const phaseFolder = /^(?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*-\S/
 /** A plan of a phase folder, `NN-MM-PLAN.md`: its id is the name before `-PLAN.md`. */
 const planFile = /^(.+)-PLAN\.md$/
 
-/** An override that turned a person's check into a pass: its must-have names one. */
-const personCheck = /\b(?:manual|human|UAT|by hand|visual(?:ly)?)\b/i
-
 /**
  * GSD (get-shit-done): `.planning/ROADMAP.md` and `.planning/phases/<NN-name>/`.
  * Each phase folder is a slice; its contracts are its roadmap entry (the
@@ -76,7 +73,7 @@ interface PhaseFiles {
 }
 
 async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
-  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdVerification} = await import('@verification-tiers/contracts/tools')
+  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
     reading.problems.push(unlisted)
@@ -108,24 +105,12 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     if (typeof text !== 'string') continue
     const verification = readGsdVerification(file, text)
     for (const problem of verification.problems) reading.problems.push(problem)
-    const checks = verification.humanChecks.length
-    const status = verification.status
-    if (checks > 0) {
+    if (verification.humanChecks.length > 0) {
       read.human = true
       pending.push({label: `${name.replace(/\.md$/, '')} (human verification)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: verification.humanChecks})
     }
-    if (status === 'passed' && checks > 0) {
-      const where = verification.checksFrom === 'body' ? 'under Human Verification Required' : 'in human_verification'
-      reading.problems.push({file, line: verification.statusLine, message: `Unexpected \`status: passed\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
-    }
-    if (status === 'human_needed' && checks === 0) {
-      reading.problems.push({file, line: verification.statusLine, message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'})
-    }
-    for (const override of verification.overrides) {
-      if (!personCheck.test(override.text)) continue
-      reading.problems.push({file, line: override.position.start.line, message: `Unexpected override of a person's check (${JSON.stringify(override.text)}), expected the check asked of a person: an override the agent writes answers for no one`})
-    }
-    if (status === 'gaps_found') {
+    for (const problem of verificationProblems(file, verification)) reading.problems.push(problem)
+    if (verification.status === 'gaps_found') {
       for (const gap of verification.gaps) read.openTasks.push({text: `Gap: ${gap.text}`, file, line: gap.position.start.line})
     }
   }
