@@ -1,5 +1,5 @@
 /**
- * OpenSpec, Kiro and GSD projects through the cli (its `main`, in the test process), as on Greenlight: the
+ * OpenSpec, Kiro, GSD and BMAD projects through the cli (its `main`, in the test process), as on Greenlight: the
  * Stop hook holds until every slice is verified (and names open tasks), the
  * checkpoint lists the criteria for a person, an approval is taken.
  *
@@ -149,5 +149,25 @@ describe('tiers on a GSD project', () => {
     expect((await stopHook(project)).reason).toContain(`${project}/${problem}`)
     const ci = await runTiersBin(project, ['ci'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining(problem)])
+  })
+})
+
+describe('tiers on a BMAD project', () => {
+  it('holds a story whose status says done while a review finding is open, and takes a person’s approval of a story in review', async ({expect}) => {
+    const project = await toolProject('bmad-bike-shop', '_bmad-output')
+    const story = path.join(project, '_bmad-output', 'implementation-artifacts', '1-1-book-a-repair.md')
+    // `Status: done` is the workflow's word: the open subtask and review finding hold the story.
+    expect((await runTiers(project, ['status', '1-1-book-a-repair'])).stdout).toBe('1-1-book-a-repair Story 1.1: Book a repair: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n')
+    expect((await stopHook(project)).reason).toContain(`${story}:35: [Review][Patch] The price is shown without tax [booking.ts:40] (open task of slice 1-1-book-a-repair)`)
+    expect((await runTiers(project, ['verify', '1-2-track-a-repair'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', '1-2-track-a-repair'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain(
+      'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so\n'
+    )
+    const held = await runTiersBin(project, ['ci'])
+    expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1-2-track-a-repair Story 1.2: Track a repair: verify, never approved (${path.join(project, '_bmad-output', 'implementation-artifacts', '1-2-track-a-repair.md')}:1)\n`)])
+    expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain('APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair')
+    expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, ')
   })
 })
