@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {isBmadStory, readBmadStory} from '@verification-tiers/contracts/tools'
+import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '../lib/project.js'
 import {bmad} from '../lib/tools/bmad.js'
@@ -63,6 +63,21 @@ describe('bmad', () => {
         '2-1-pay-online',
         'Story 2.1: Pay online',
         [['Story 2.1: Pay online', '2-1-pay-online.md', 'verify', [[7, 'AC1: Card payment'], [15, 'AC2: Refused card']]]]
+      ],
+      [
+        'spec-fix-receipt-typo',
+        'Spec: Fix the total on the receipt',
+        [
+          [
+            'Spec: Fix the total on the receipt',
+            'spec-fix-receipt-typo.md',
+            'verify',
+            [
+              [22, 'Given a paid repair, when the receipt prints, then its last line reads "Total"'],
+              [23, 'Given a taxed part, when the receipt prints, then a tax line shows before the total']
+            ]
+          ]
+        ]
       ]
     ])
     expect(reading.problems).toEqual([])
@@ -73,7 +88,8 @@ describe('bmad', () => {
     expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual([
       ['1-1-book-a-repair', ['1-1-book-a-repair.md:30: Test a double booking', '1-1-book-a-repair.md:35: [Review][Patch] The price is shown without tax [booking.ts:40]']],
       ['1-2-track-a-repair', []],
-      ['2-1-pay-online', ['2-1-pay-online.md:23: Task 1: Card form']]
+      ['2-1-pay-online', ['2-1-pay-online.md:23: Task 1: Card form']],
+      ['spec-fix-receipt-typo', ['spec-fix-receipt-typo.md:19: `receipt.ts` -- add the tax line -- the missing tax']]
     ])
   })
 
@@ -86,11 +102,20 @@ describe('bmad', () => {
     expect(readBmadStory('3-1-x.md', '# Story 3.1: A\n\n**Status:** done\n', {slice: '3-1-x', defaultTier: 'verify'}).status).toBe('done')
   })
 
+  it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {
+    const options = {slice: 's', defaultTier: 'verify'} as const
+    const oneShot = readBmadSpec('spec-s.md', "---\ntitle: 'Ignore build output'\nstatus: done\nroute: 'one-shot'\n---\n\n## Intent\n\nKeep bin/ out of git.\n", options)
+    expect([oneShot.story?.contract.label, oneShot.story?.contract.criteria, oneShot.status, oneShot.problems]).toEqual(['Spec: Ignore build output', [], 'done', []])
+    const techSpec = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n", options)
+    expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([['AC 1: Given loans, when exported, then a CSV lists them'], []])
+    expect([isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('spec-s.md', '# Spec\n')]).toEqual([true, false, false])
+  })
+
   it('loads a `_bmad-output` folder as BMAD’s', async () => {
     const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bmad-')))
     folders.push(root)
     await fs.cp(shop, path.join(root, '_bmad-output'), {recursive: true})
     const project = await loadProject(path.join(root, '_bmad-output'))
-    expect([project.tool, project.slices.map((slice) => slice.id)]).toEqual(['bmad', ['1-1-book-a-repair', '1-2-track-a-repair', '2-1-pay-online']])
+    expect([project.tool, project.slices.map((slice) => slice.id)]).toEqual(['bmad', ['1-1-book-a-repair', '1-2-track-a-repair', '2-1-pay-online', 'spec-fix-receipt-typo']])
   })
 })

@@ -8,9 +8,10 @@ import type {Heading, List, Nodes, RootContent} from 'mdast'
 import type {Position} from 'unist'
 import {splitCheck} from '../criterion.js'
 import {collapse, inlineText} from '../inline.js'
-import type {Contract, ContractItem, Tier} from '../types.js'
+import type {ContractItem, Tier} from '../types.js'
 import {parseMarkdownText} from './markdown.js'
 import type {FileContract, FileProblem} from './types.js'
+import {unitContract} from './unit-contract.js'
 
 /** A story file read: its contract (`null` when the file is no story), its status as written, and what could not be read. */
 export interface BmadStory {
@@ -53,24 +54,48 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
   const label = collapse(inlineText(title.children as Nodes[]))
   const problems: FileProblem[] =
     criteria.length === 0 ? [{file, line: title.position.start.line, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}] : []
-  const end = criteria.at(-1)?.position.end ?? title.position.end
-  const position: Position = {start: title.position.start, end}
-  const contract: Contract = {
-    id: null,
-    name: label,
-    label,
-    dialect: 'bold',
-    position,
-    headingPosition: title.position,
-    tier: null,
-    effectiveTier: options.defaultTier,
-    criteria,
-    steps: [],
-    slice: options.slice,
-    sliceHeading: null,
-    fields: []
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
+  return {story, status, taskLines, problems}
+}
+
+// A Build or quick-dev spec (`spec-<slug>.md`, `tech-spec-<slug>.md`): frontmatter with its `title` and `status`.
+const specName = /^(?:tech-)?spec-[^/\\]+\.md$/
+const specFront = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
+
+/** Whether a file of the folder is a spec: its name, and frontmatter giving a `title` and a `status`. */
+export function isBmadSpec(name: string, text: string): boolean {
+  const front = specName.test(name) ? specFront.exec(text) : null
+  return front !== null && /^title:/m.test(front[1]!) && /^status:/m.test(front[1]!)
+}
+
+/**
+ * A spec as one contract, `Spec: <title>`: the items after its
+ * `**Acceptance Criteria:**` label (or under an `Acceptance Criteria`
+ * heading, where a `- [ ] AC 1: …` box is a criterion, not a task) its
+ * criteria; its `**Execution:**` items and `## Review Findings` its tasks.
+ * A one-shot spec has no criteria, and that is no problem: it asks the
+ * person only whether the change is what they meant.
+ */
+export function readBmadSpec(file: string, text: string, options: {slice: string; defaultTier: Tier}): BmadStory {
+  const front = specFront.exec(text)?.[1] ?? ''
+  const title = (/^title:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2')
+  const status = (/^status:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2') || null
+  const nodes = parseMarkdownText(text).children
+  const criteria: ContractItem[] = []
+  const taskLines: Array<[number, number]> = sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
+  let heading: number | null = null
+  for (const [index, node] of nodes.entries()) {
+    if (node.type === 'heading') heading = criteriaTitle.test(textOf(node)) ? node.depth : heading !== null && node.depth > heading ? heading : null
+    const label = node.type === 'paragraph' ? textOf(node) : ''
+    const list = nodes[index + 1]
+    if (/^Execution:?$/i.test(label) && list?.type === 'list' && list.position) taskLines.push([list.position.start.line, list.position.end.line])
+    const listed = (/^Acceptance Criteria:?$/i.test(label) && list?.type === 'list' ? list : null) ?? (heading !== null && node.type === 'list' ? node : null)
+    for (const entry of listed?.children ?? []) for (const each of item(textOf(entry.children[0] ?? entry).replace(/^\[[ xX]\]\s*/, ''), entry.position)) criteria.push(each)
   }
-  return {story: {contract, file, source: text.slice(position.start.offset ?? 0, position.end.offset ?? text.length)}, status, taskLines, problems}
+  const label = `Spec: ${title || options.slice}`
+  const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier})
+  return {story, status, taskLines, problems: []}
 }
 
 interface Section {

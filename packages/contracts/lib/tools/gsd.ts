@@ -10,11 +10,13 @@ import {location} from 'vfile-location'
 import {splitCheck} from '../criterion.js'
 import {yaml} from '../frontmatter.js'
 import {collapse} from '../inline.js'
-import type {Contract, ContractItem, Tier} from '../types.js'
+import type {ContractItem} from '../types.js'
 import type {HeadingShape} from '../unread.js'
 import {hiddenUnitHeadings} from './hidden.js'
 import {inFencedExample, parseMarkdownText} from './markdown.js'
-import type {FileContract, FileProblem} from './types.js'
+import type {FileProblem} from './types.js'
+import {unitContract} from './unit-contract.js'
+import type {UnitContractParts} from './unit-contract.js'
 
 /**
  * A phase's number as GSD compares them, from a folder name (`02.1-hotfix`,
@@ -235,39 +237,10 @@ export function verificationProblems(file: string, verification: GsdVerification
 }
 
 /** How a contract of a phase is made: its label, the file it is read from, what it holds. */
-export interface GsdContractParts {
-  label: string
-  file: string
-  text: string
-  slice: string
-  headingPosition: Position
-  criteria: ContractItem[]
-  steps: ContractItem[]
-  tier: Tier
-}
+export type GsdContractParts = UnitContractParts
 
 /** One contract of a phase: the roadmap entry, a plan, or the verification's human checks. */
-export function gsdContract(parts: GsdContractParts): FileContract {
-  const ends = [...parts.criteria, ...parts.steps].map((item) => item.position.end)
-  const end = ends.reduce((latest, point) => ((point.offset ?? 0) > (latest.offset ?? 0) ? point : latest), parts.headingPosition.end)
-  const position: Position = {start: parts.headingPosition.start, end}
-  const contract: Contract = {
-    id: null,
-    name: parts.label,
-    label: parts.label,
-    dialect: 'bold',
-    position,
-    headingPosition: parts.headingPosition,
-    tier: null,
-    effectiveTier: parts.tier,
-    criteria: parts.criteria,
-    steps: parts.steps,
-    slice: parts.slice,
-    sliceHeading: null,
-    fields: []
-  }
-  return {contract, file: parts.file, source: parts.text.slice(position.start.offset ?? 0, position.end.offset ?? parts.text.length)}
-}
+export const gsdContract = unitContract
 
 /** The position of a whole file's first line, for a contract read from its frontmatter. */
 export function firstLine(text: string): Position {

@@ -44,7 +44,7 @@ export const bmad: ProjectTool = {
 }
 
 async function readBmad(dir: string, options: ToolReadOptions): Promise<ToolReading> {
-  const {isBmadStory, readBmadStory} = await import('@verification-tiers/contracts/tools')
+  const {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} = await import('@verification-tiers/contracts/tools')
   const {readTasks} = await import('./read-tasks.js')
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const folder = path.join(dir, storiesFolder)
@@ -55,13 +55,15 @@ async function readBmad(dir: string, options: ToolReadOptions): Promise<ToolRead
   for (const {name, kind, path: file} of entries) {
     if (kind !== 'file' || !name.endsWith('.md')) continue
     const text = await readCountedFile(file, budget, dir, reading.problems, 'BMAD')
-    if (typeof text !== 'string' || !isBmadStory(text)) continue
+    if (typeof text !== 'string') continue
+    const spec = !isBmadStory(text) && isBmadSpec(name, text)
+    if (!spec && !isBmadStory(text)) continue
     const id = name.replace(/\.md$/, '')
     if (!isSliceId(id)) {
       reading.problems.push({file, line: null, message: `Unexpected story file name, its name is no slice id (${sliceIdRule}); tiers does not read it`})
       continue
     }
-    const read = readBmadStory(file, text, {slice: id, defaultTier: options.defaultTier})
+    const read = (spec ? readBmadSpec : readBmadStory)(file, text, {slice: id, defaultTier: options.defaultTier})
     for (const problem of read.problems) reading.problems.push(problem)
     if (read.story === null) continue
     const inTasks = (line: number) => read.taskLines.some(([from, to]) => from <= line && line <= to)
