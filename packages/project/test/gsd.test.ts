@@ -7,6 +7,7 @@ import {gsdPhaseNumber, readGsdRoadmap, readGsdVerification} from '@verification
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '../lib/project.js'
 import {gsd} from '../lib/tools/gsd.js'
+import {toolFor} from '../lib/tools/index.js'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
 const room = path.join(fixtures, 'gsd-reading-room')
@@ -186,5 +187,7 @@ describe('gsd', () => {
   it('loads a `.planning` folder as GSD’s though it holds a config.json, and never reads quick/ tasks as phases', async () => {
     const project = await loadProject(await planning())
     expect([project.tool, project.slicesFrom, project.slices.map((slice) => slice.id)]).toEqual(['gsd', 'gsd', ['01-seat-map', '02-booking', '02.1-late-return-fix']])
+    // A Greenlight file besides config.json makes the folder Greenlight's, whatever its name.
+    expect(await toolFor(await planning({'CONTRACTS.md': '### C-01: Seat map\n'}))).toBe(null)
   })
 })

@@ -23,13 +23,14 @@ export const projectFolderNames: readonly string[] = [greenlight.folder, ...tool
 
 /**
  * The tool whose reader reads `dir`, or `null`: a Greenlight folder, or one
- * no tool recognises. A folder named as a tool's and in its format is that
- * tool's, though it holds a file Greenlight also writes (GSD's
- * `.planning/config.json`).
+ * no tool recognises. A folder named as a tool's and in its format whose
+ * only Greenlight file is `config.json` is that tool's: GSD writes its own
+ * `.planning/config.json`.
  */
 export async function toolFor(dir: string): Promise<ProjectTool | null> {
   const named = tools.find((tool) => tool.folder === path.basename(path.resolve(dir)))
-  if (named && (await named.recognises(dir))) return named
+  const ownConfig = named !== undefined && (await greenlight.filesIn(dir)).every((file) => file === 'config.json')
+  if (named && ownConfig && (await named.recognises(dir))) return named
   if (await greenlight.recognises(dir)) return null
   for (const tool of tools) {
     if (await tool.recognises(dir)) return tool
