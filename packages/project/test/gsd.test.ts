@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gsdPhaseNumber, readGsdRoadmap, readGsdVerification} from '@verification-tiers/contracts/tools'
+import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdVerification} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '../lib/project.js'
 import {gsd} from '../lib/tools/gsd.js'
@@ -165,6 +165,16 @@ describe('gsd', () => {
     const read = readGsdVerification('V.md', text)
     expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual(['body', [['Site', 10], ['Diagram', 14]]])
     expect(readGsdVerification('V.md', text.replace('### 2. Diagram', '')).humanChecks.map((check) => check.text)).toEqual(['Open the site — expected: It loads'])
+  })
+
+  it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {
+    const plan = readGsdPlan('P.md', '---\nmust_haves:\n  truths:\n    - Users can: sign in with a code\n    - "A code expires after ten minutes"\n---\n')
+    expect(plan.truths.map((truth) => [truth.text, truth.position.start.line])).toEqual([
+      ['Users can: sign in with a code', 4],
+      ['A code expires after ten minutes', 5]
+    ])
+    const verification = readGsdVerification('V.md', '---\nstatus: human_needed\nhuman_verification:\n  - check: "Sign in on a phone"\n    why_human: "Needs a phone"\n---\n')
+    expect(verification.humanChecks.map((check) => check.text)).toEqual(['check: Sign in on a phone; why_human: Needs a phone'])
   })
 
   it('matches phase folders to roadmap headings as GSD numbers them', () => {

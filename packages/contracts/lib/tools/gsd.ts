@@ -140,7 +140,7 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
   const problems = [...front.problems]
   const list = front.doc?.getIn(['must_haves', 'truths'], true) as YamlNode | undefined
   for (const node of sequence(list)) {
-    const written = scalarText(node) ?? scalarText(mapValue(node, 'truth')) ?? scalarText(mapValue(node, 'text'))
+    const written = scalarText(node) ?? scalarText(mapValue(node, 'truth')) ?? scalarText(mapValue(node, 'text')) ?? mapText(node)
     const position = nodePosition(place, front.base, node)
     if (written === null || position === null) {
       problems.push({file, line: position?.start.line ?? null, message: 'Unexpected must-have truth that is not text, expected `must_haves: truths:` items such as `- "A user can sign in"`'})
@@ -187,7 +187,7 @@ export function readGsdVerification(file: string, text: string): GsdVerification
   const status = front.doc?.get('status', true) as YamlNode | undefined
   const entries = (key: string, field: string, item: (node: YamlNode) => string | null): ContractItem[] =>
     sequence(front.doc?.get(key, true) as YamlNode | undefined).flatMap((node) => {
-      const written = item(node) ?? scalarText(mapValue(node, field)) ?? scalarText(node)
+      const written = item(node) ?? scalarText(mapValue(node, field)) ?? scalarText(node) ?? mapText(node)
       const position = nodePosition(place, front.base, node)
       return written === null || position === null ? [] : [{text: collapse(written), position, check: null}]
     })
@@ -318,6 +318,22 @@ function sequence(node: YamlNode | undefined | null): YamlNode[] {
 function mapValue(node: YamlNode | null | undefined, key: string): YamlNode | null {
   const {isMap} = yaml()
   return isMap(node) ? ((node.get(key, true) as YamlNode | undefined) ?? null) : null
+}
+
+/**
+ * A mapping's text values as one line, `key: value` each: what a person
+ * wrote as a sentence that YAML read as a mapping (`- Users can: sign in`),
+ * or an entry without the key GSD names. `null` when it holds no text.
+ */
+function mapText(node: YamlNode | null | undefined): string | null {
+  const {isMap, isScalar} = yaml()
+  if (!isMap(node)) return null
+  const parts = node.items.flatMap((pair) => {
+    const key = isScalar(pair.key) ? String(pair.key.value) : ''
+    const value = scalarText(pair.value as YamlNode | null)
+    return value === null ? [] : [`${key}: ${value}`]
+  })
+  return parts.length === 0 ? null : parts.join('; ')
 }
 
 /** A scalar node's text (numbers and booleans as written), `null` for anything else or an empty value. */
