@@ -177,6 +177,23 @@ describe('gsd', () => {
     expect(verification.humanChecks.map((check) => check.text)).toEqual(['check: Sign in on a phone; why_human: Needs a phone'])
   })
 
+  it('reads the phases of each workstream with its own roadmap, their ids prefixed with its name', async () => {
+    const api = {
+      'workstreams/api/ROADMAP.md': '### Phase 1: Keys\n**Success Criteria**:\n1. A key signs each request\n',
+      'workstreams/api/phases/01-keys/01-01-PLAN.md': '---\nmust_haves:\n  truths:\n    - "A revoked key is refused"\n---\n',
+      'workstreams/api/phases/01-keys/01-01-SUMMARY.md': '# Summary\n'
+    }
+    const reading = await gsd.read(await planning(api), verify)
+    expect(reading.slices.map((slice) => [slice.id, slice.name, slice.contracts.flatMap(({contract}) => contract.criteria.map((item) => item.text))])).toEqual([
+      ['01-seat-map', 'Phase 1: Seat Map', expect.any(Array)],
+      ['02-booking', 'Phase 2: Booking', expect.any(Array)],
+      ['02.1-late-return-fix', 'Phase 2.1: Late Return Fix (INSERTED)', expect.any(Array)],
+      ['api.01-keys', 'Phase 1: Keys', ['A key signs each request', 'A revoked key is refused']]
+    ])
+    // A `.planning` whose phases are all in workstreams is GSD's.
+    expect(await gsd.recognises(await planning({...api, 'ROADMAP.md': null, phases: null}))).toBe(true)
+  })
+
   it('matches phase folders to roadmap headings as GSD numbers them', () => {
     expect(['02-a', '02.1-hotfix', '12A-b', 'CK-03-c', '999.1-x', 'notes'].map(gsdPhaseNumber)).toEqual(['2', '2.1', '12A', '3', '999.1', null])
     const {phases: roadmap, problems} = readGsdRoadmap(

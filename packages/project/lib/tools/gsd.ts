@@ -36,32 +36,59 @@ export const gsd: ProjectTool = {
     if (roadmap?.isFile()) return true
     const refused: ProjectProblem[] = []
     const entries = await listFolder(path.join(dir, 'phases'), refused, {reads: () => false})
-    return refused.length > 0 || entries.some((entry) => entry.kind === 'folder' && phaseFolder.test(entry.name))
+    if (refused.length > 0 || entries.some((entry) => entry.kind === 'folder' && phaseFolder.test(entry.name))) return true
+    // A `.planning` that keeps its phases in workstreams or project folders only.
+    return path.basename(dir) === gsd.folder && (await planningRoots(dir)).length > 1
   },
 
   read: readGsd
 }
 
+/** A folder holding GSD's files: `.planning` itself, a workstream (`workstreams/<ws>/`), a project (`<project>/`); its slices' ids are prefixed with its name. */
+interface PlanningRoot {
+  dir: string
+  prefix: string
+}
+
+/** The planning roots of `.planning`: itself, and each workstream or project folder under it that holds `phases/`. */
+async function planningRoots(dir: string): Promise<PlanningRoot[]> {
+  const roots: PlanningRoot[] = [{dir, prefix: ''}]
+  for (const parent of [dir, path.join(dir, 'workstreams')]) {
+    for (const entry of await listFolder(parent, [], {reads: () => false})) {
+      if (entry.kind !== 'folder' || (parent === dir && ['phases', 'workstreams', 'milestones', 'tiers'].includes(entry.name))) continue
+      const phases = await stat(path.join(entry.path, 'phases')).catch(() => null)
+      if (phases?.isDirectory()) roots.push({dir: entry.path, prefix: `${entry.name}.`})
+    }
+  }
+  return roots
+}
+
 async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReading> {
-  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = {left: inputLimits.contracts}
-  const roadmapFile = path.join(dir, 'ROADMAP.md')
+  for (const root of await planningRoots(dir)) await readRoot(root, budget, dir, options, reading)
+  return reading
+}
+
+/** One planning root: its roadmap, and each phase folder under its `phases/`. */
+async function readRoot(root: PlanningRoot, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
+  const roadmapFile = path.join(root.dir, 'ROADMAP.md')
   const roadmapText = await readCountedFile(roadmapFile, budget, dir, reading.problems, 'GSD')
   const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
   for (const problem of roadmap?.problems ?? []) reading.problems.push(problem)
   // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
-  const entries = await listFolder(path.join(dir, 'phases'), reading.problems, {reads: () => false})
+  const entries = await listFolder(path.join(root.dir, 'phases'), reading.problems, {reads: () => false})
   for (const {name, kind, path: folder} of entries) {
     if (kind !== 'folder') continue
-    if (!phaseFolder.test(name) || !isSliceId(name)) {
+    const id = `${root.prefix}${name}`
+    if (!phaseFolder.test(name) || !isSliceId(id)) {
       const why = phaseFolder.test(name) ? `its name is no slice id (${sliceIdRule})` : 'expected a phase folder named `NN-name` (`02-auth`, `02.1-hotfix`)'
       reading.problems.push({file: folder, line: null, message: `Unexpected folder in phases/, ${why}; tiers does not read it`})
       continue
     }
-    await readPhase(folder, name, roadmap, budget, dir, options, reading)
+    await readPhase(folder, id, roadmap, budget, dir, options, reading)
   }
-  return reading
 }
 
 /** What a phase folder holds, read. */
@@ -80,7 +107,7 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     return
   }
   const files = (await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})).filter((entry) => entry.kind === 'file').map((entry) => entry.name)
-  const entry = roadmap?.phases.get(gsdPhaseNumber(id) ?? '') ?? null
+  const entry = roadmap?.phases.get(gsdPhaseNumber(path.basename(folder)) ?? '') ?? null
   const read: PhaseFiles = {contracts: [], openTasks: [], human: false}
   const pending: Array<Omit<Parameters<typeof gsdContract>[0], 'tier'>> = []
   if (entry && roadmap && entry.criteria.length > 0) {
