@@ -4,13 +4,13 @@
  * indentation) and then one unit under a heading behind any markup on its
  * line, the tool's reader either reads that unit with its criterion, or
  * names its line among its problems: a spec-kit user story, an OpenSpec
- * requirement of a change, a Kiro requirement.
+ * requirement of a change, a Kiro requirement, a GSD roadmap phase.
  *
  * Seeds are fixed, so a run is reproducible. CI runs 200 documents per
  * tool; `FUZZ_SCALE` multiplies them (`npm run fuzz`), `FUZZ_SEED` picks
  * other seeds.
  */
-import {asStory, parseMarkdownText, readDeltaSpec, readRequirements, readStories} from '@verification-tiers/contracts/tools'
+import {asStory, parseMarkdownText, readDeltaSpec, readGsdRoadmap, readRequirements, readStories} from '@verification-tiers/contracts/tools'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {describe, expect, it} from 'vitest'
@@ -66,6 +66,18 @@ const shapes: Record<string, UnitShape> = {
       const {contracts, problems} = readRequirements('.kiro/specs/checkout/requirements.md', value, {slice: 'checkout', defaultTier: 'verify'})
       return {
         read: contracts.some(({contract}) => contract.headingPosition.start.line === line && contract.criteria.some((item) => item.text.includes(criterion))),
+        reported: problems.some((problem) => problem.line === line)
+      }
+    }
+  },
+  'GSD roadmap phase': {
+    headings: fc.constantFrom('Phase 2: Pay', 'Phase 2.1: Pay (INSERTED)', 'Phase CK-03: Pay', 'Phase 12A: Pay'),
+    opening: '# Roadmap: Checkout\n\n## Phase Details\n\n',
+    body: `**Goal**: Pay\n**Success Criteria** (what must be TRUE):\n  1. ${criterion}\n`,
+    outcome(value, line) {
+      const {phases, problems} = readGsdRoadmap('.planning/ROADMAP.md', value)
+      return {
+        read: [...phases.values()].some((phase) => phase.headingPosition.start.line === line && phase.criteria.some((item) => item.text.includes(criterion))),
         reported: problems.some((problem) => problem.line === line)
       }
     }

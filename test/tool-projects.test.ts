@@ -1,5 +1,5 @@
 /**
- * OpenSpec and Kiro projects through the cli (its `main`, in the test process), as on Greenlight: the
+ * OpenSpec, Kiro, GSD and BMAD projects through the cli (its `main`, in the test process), as on Greenlight: the
  * Stop hook holds until every slice is verified (and names open tasks), the
  * checkpoint lists the criteria for a person, an approval is taken.
  *
@@ -9,7 +9,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
-import {git, root} from './helpers/tiers-bin.js'
+import {git, root, runTiers as runTiersBin} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -38,10 +38,10 @@ async function toolProject(fixture: string, folder: string, keep: (file: string)
 }
 
 /** The Stop hook's answer, asked from `src/` as a coding agent would. */
-async function stopHook(project: string): Promise<{decision?: string; reason?: string}> {
+async function stopHook(project: string): Promise<{decision?: string; reason?: string; systemMessage?: string}> {
   const cwd = path.join(project, 'src')
   const run = await runTiers(cwd, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd}))
-  return JSON.parse(run.stdout) as {decision?: string; reason?: string}
+  return JSON.parse(run.stdout) as {decision?: string; reason?: string; systemMessage?: string}
 }
 
 describe('tiers on an OpenSpec project', () => {
@@ -96,5 +96,78 @@ describe('tiers on a Kiro project', () => {
     const held = await stopHook(project)
     expect(held.decision).toBe('block')
     expect(held.reason).toContain(`${path.join(project, '.kiro', 'specs', 'empty-idea')}: Unexpected feature folder without requirements.md`)
+  })
+})
+
+describe('tiers on a GSD project', () => {
+  it('holds a phase whose human checks have no person’s answer, whatever its UAT file and roadmap say, until a person approves it', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    const phase = path.join(project, '.planning', 'phases', '01-seat-map')
+    // A plan without its summary was not executed: the phase is not ready for its checkpoint.
+    const status = await runTiers(project, ['status', '01-seat-map'])
+    expect(status.stdout).toBe('01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task\n')
+    expect((await stopHook(project)).reason).toContain(`${path.join(phase, '01-02-PLAN.md')}:1: Plan 01-02 has no 01-02-SUMMARY.md: not executed (open task of slice 01-seat-map)`)
+
+    await fs.writeFile(path.join(phase, '01-02-SUMMARY.md'), '# Plan 01-02 Summary\n')
+    await fs.writeFile(path.join(project, '.planning', 'phases', '02.1-late-return-fix', '02.1-01-SUMMARY.md'), '# Plan 02.1-01 Summary\n')
+    // The UAT file says every check passed, as the agent writes a chat reply down: no person answered the gate.
+    const uat = path.join(phase, '01-HUMAN-UAT.md')
+    await fs.writeFile(uat, (await fs.readFile(uat, 'utf8')).replaceAll('result: [pending]', 'result: pass').replace('status: partial', 'status: complete'))
+    await git(project, 'add', '-A')
+    await git(project, 'commit', '-q', '-m', 'Plans executed')
+    expect((await stopHook(project)).reason).toContain('\nVERIFICATION MISSING — Slice 01-seat-map: ')
+    expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', '01-seat-map'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n')
+    expect(checkpoint.stdout).toContain('  [ ] A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green\n')
+    expect(checkpoint.stdout).toContain(
+      'Steps to verify:\n  1. Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute\n  2. Look at the map with a colour-blindness simulator turned on — expected: Free and taken seats are still told apart by their pattern\n  3. Take a seat on a phone while the map is open on a laptop — expected: The laptop shows the seat as taken within a minute\n'
+    )
+    // The agent may stop to hand the phase to a person; the hook says it waits for their answer.
+    expect(await stopHook(project)).toEqual({
+      systemMessage:
+        'All automated criteria pass. 3 slices wait for a person’s answer at their checkpoints, 15 criteria to check (tiers checkpoint <slice> shows a slice’s): 01-seat-map (Phase 1: Seat Map), 02-booking (Phase 2: Booking), 02.1-late-return-fix (Phase 2.1: Late Return Fix (INSERTED))'
+    })
+    const ci = await runTiersBin(project, ['ci'])
+    expect(ci.code).toBe(1)
+    expect(ci.stdout).toContain(
+      `  01-seat-map Phase 1: Seat Map: verify, never approved (${path.join(project, '.planning', 'ROADMAP.md')}:12, ${path.join(phase, '01-01-PLAN.md')}:1, ${path.join(phase, '01-02-PLAN.md')}:1, ${path.join(phase, '01-VERIFICATION.md')}:1)\n`
+    )
+    expect((await runTiers(project, ['respond', '01-seat-map', 'approved'])).stdout).toContain('APPROVED — Slice 01-seat-map: Phase 1: Seat Map')
+    const after = await runTiersBin(project, ['ci'])
+    expect(after.stdout).toContain('MERGE HELD — 2 things wait for a person or a fix:\n  02-booking Phase 2: Booking: verify, never approved')
+    expect(after.stdout).toContain('Approved:\n  01-seat-map Phase 1: Seat Map: approved by Tiers Test <tiers@example.com>, at a terminal, ')
+  })
+
+  it('holds the gate on a verification marked passed while it lists a human check', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    const verification = path.join(project, '.planning', 'phases', '02-booking', '02-VERIFICATION.md')
+    await fs.writeFile(verification, '---\nphase: 02-booking\nstatus: passed\nhuman_verification:\n  - test: "Book a seat on a phone"\n    expected: "The seat shows as yours"\n---\n')
+    const problem = `.planning/phases/02-booking/02-VERIFICATION.md:3: Unexpected \`status: passed\` with 1 human check listed in human_verification, expected \`status: human_needed\`: a phase passes only when no check is left to a person`
+    expect((await runTiers(project, ['status'])).stdout).toContain(`problem: ${problem}\n`)
+    expect((await stopHook(project)).reason).toContain(`${project}/${problem}`)
+    const ci = await runTiersBin(project, ['ci'])
+    expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining(problem)])
+  })
+})
+
+describe('tiers on a BMAD project', () => {
+  it('holds a story whose status says done while a review finding is open, and takes a person’s approval of a story in review', async ({expect}) => {
+    const project = await toolProject('bmad-bike-shop', '_bmad-output')
+    const story = path.join(project, '_bmad-output', 'implementation-artifacts', '1-1-book-a-repair.md')
+    // `Status: done` is the workflow's word: the open subtask and review finding hold the story.
+    expect((await runTiers(project, ['status', '1-1-book-a-repair'])).stdout).toBe('1-1-book-a-repair Story 1.1: Book a repair: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n')
+    expect((await stopHook(project)).reason).toContain(`${story}:35: [Review][Patch] The price is shown without tax [booking.ts:40] (open task of slice 1-1-book-a-repair)`)
+    expect((await runTiers(project, ['verify', '1-2-track-a-repair'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', '1-2-track-a-repair'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain(
+      'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so\n'
+    )
+    const held = await runTiersBin(project, ['ci'])
+    expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1-2-track-a-repair Story 1.2: Track a repair: verify, never approved (${path.join(project, '_bmad-output', 'implementation-artifacts', '1-2-track-a-repair.md')}:1)\n`)])
+    expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain('APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair')
+    expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, ')
   })
 })

@@ -14,7 +14,7 @@ import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from 
 // A named `require`, so the package check sees the dependency it loads on first use.
 const require = createRequire(import.meta.url)
 let yamlModule: typeof import('yaml') | undefined
-function yaml(): typeof import('yaml') {
+export function yaml(): typeof import('yaml') {
   yamlModule ??= require('yaml') as typeof import('yaml')
   return yamlModule
 }

@@ -13,6 +13,7 @@ import remarkLintContractFieldName from 'remark-lint-contract-field-name'
 import remarkLintContractFrontmatter from 'remark-lint-contract-frontmatter'
 import remarkLintContractItemList from 'remark-lint-contract-item-list'
 import remarkLintEarsShall from 'remark-lint-ears-shall'
+import remarkLintGsdVerification from 'remark-lint-gsd-verification'
 import remarkLintNoHiddenContract from 'remark-lint-no-hidden-contract'
 import remarkLintOpenspecScenario from 'remark-lint-openspec-scenario'
 import remarkLintVerificationTier from 'remark-lint-verification-tier'
@@ -33,7 +34,8 @@ const remarkPresetLintVerificationTiers: Preset = {
     remarkLintAcceptanceCriteriaCount,
     remarkLintAcceptanceCriteriaSpecific,
     remarkLintOpenspecScenario,
-    remarkLintEarsShall
+    remarkLintEarsShall,
+    remarkLintGsdVerification
   ]
 }
 

@@ -45,7 +45,8 @@ Options:
   --cache                  skip files unchanged since they were linted (their
                            messages are shown again), kept in tiers/.lint-cache
                            of the project folder here (.greenlight, specs,
-                           openspec or .kiro; ${defaultLintCachePath}
+                           openspec, .kiro, .planning or _bmad-output;
+                           ${defaultLintCachePath}
                            when there is none)
   --cache-location <file>  keep the cache in this file (implies --cache)
   --update-baseline        accept the warnings found now: write them to the

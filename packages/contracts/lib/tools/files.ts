@@ -7,13 +7,14 @@ import {labelFor} from '../dialects/index.js'
 import {labelledField} from '../fields.js'
 import {readTier} from '../tier.js'
 import type {ContractField} from '../types.js'
+import {readGsdVerification, verificationProblems} from './gsd.js'
 import {readDeltaSpec, toContract, verified} from './openspec-delta.js'
 import type {DeltaExpectation, TierStatement} from './openspec-delta.js'
 import {asStory, readStories} from './speckit-parse.js'
 import type {FileProblem} from './types.js'
 
 /** A spec-driven tool whose files are read as contracts. */
-export type ToolName = 'spec-kit' | 'openspec' | 'kiro'
+export type ToolName = 'spec-kit' | 'openspec' | 'kiro' | 'gsd'
 
 /** One tool's file read as contracts, as the lint rules see it. */
 export interface ToolFileReading {
@@ -69,6 +70,14 @@ export const fileDialects: readonly FileDialect[] = [
     }
   },
   {
+    // A GSD phase's verification: `.planning/phases/<NN-name>/NN-VERIFICATION.md` (in a workstream or project folder too). Its human checks are steps the gate asks; the lint reads what it says against GSD's rule.
+    tool: 'gsd',
+    path: /(?:^|\/)\.planning\/(?:[^/]+\/)*?phases\/[^/]+\/(?:[^/]*-)?VERIFICATION\.md$/,
+    read(file, text) {
+      return {tool: 'gsd', analysis: {contracts: [], problems: []}, problems: verificationProblems(file, readGsdVerification(file, text)), expectations: []}
+    }
+  },
+  {
     // A Kiro feature's requirements: `.kiro/specs/<feature>/requirements.md`.
     tool: 'kiro',
     path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/requirements\.md$/,
@@ -89,7 +98,9 @@ export const fileDialects: readonly FileDialect[] = [
 export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
   {tool: 'spec-kit', path: /(?:^|\/)specs\/\d+-[^/]+\//},
   {tool: 'openspec', path: /(?:^|\/)openspec\//},
-  {tool: 'kiro', path: /(?:^|\/)\.kiro\//}
+  {tool: 'kiro', path: /(?:^|\/)\.kiro\//},
+  // GSD's plans, roadmap and verifications are read by the gate from their frontmatter and fields, not as contract headings.
+  {tool: 'gsd', path: /(?:^|\/)\.planning\//}
 ]
 
 /** The tool whose folder holds a path, `null` for a path in none. */
@@ -100,8 +111,8 @@ function toolFolderOf(file: string): ToolName | null {
 
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
-  // Every tool's unit file is a `spec.md`, a `requirements.md` or a `bugfix.md`: any other path (most files) is none, without a pattern.
-  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md')) return null
+  // Every tool's unit file is a `spec.md`, a `requirements.md`, a `bugfix.md` or a GSD `VERIFICATION.md`: any other path (most files) is none, without a pattern.
+  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md') && !file.endsWith('VERIFICATION.md')) return null
   const posix = file.split(path.sep).join('/')
   for (const dialect of fileDialects) {
     const match = dialect.path.exec(posix)

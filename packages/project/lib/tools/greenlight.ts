@@ -18,7 +18,11 @@ export const greenlight = {
   folder: greenlightFolder,
   async recognises(dir: string): Promise<boolean> {
     if (path.basename(path.resolve(dir)) === greenlightFolder) return true
+    return (await greenlight.filesIn(dir)).length > 0
+  },
+  /** The files of `dir` that Greenlight writes (`config.json`, `CONTRACTS.md`…); none when it cannot be listed. */
+  async filesIn(dir: string): Promise<string[]> {
     const entries = await readdir(dir).catch(() => [] as string[])
-    return entries.some((entry) => greenlightFiles.includes(entry))
+    return entries.filter((entry) => greenlightFiles.includes(entry))
   }
 } as const

@@ -1,6 +1,8 @@
 import {lstat, readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
+import {bmad} from './bmad.js'
 import {greenlight} from './greenlight.js'
+import {gsd} from './gsd.js'
 import {kiro} from './kiro.js'
 import {openspec} from './openspec.js'
 import {speckit} from './speckit.js'
@@ -14,13 +16,21 @@ export type {OpenTask, OptionalTasks, ProjectTool, ToolReading, ToolReadOptions}
  * reads itself), in the order a folder is tried: the first that recognises
  * a folder reads it.
  */
-export const tools: readonly ProjectTool[] = [speckit, openspec, kiro]
+export const tools: readonly ProjectTool[] = [speckit, openspec, kiro, gsd, bmad]
 
 /** The folders looked for, in order, in each folder from the working one up: `.greenlight`, then each tool's. */
 export const projectFolderNames: readonly string[] = [greenlight.folder, ...tools.map((tool) => tool.folder)]
 
-/** The tool whose reader reads `dir`, or `null`: a Greenlight folder, or one no tool recognises. */
+/**
+ * The tool whose reader reads `dir`, or `null`: a Greenlight folder, or one
+ * no tool recognises. A folder named as a tool's and in its format whose
+ * only Greenlight file is `config.json` is that tool's: GSD writes its own
+ * `.planning/config.json`.
+ */
 export async function toolFor(dir: string): Promise<ProjectTool | null> {
+  const named = tools.find((tool) => tool.folder === path.basename(path.resolve(dir)))
+  const ownConfig = named !== undefined && (await greenlight.filesIn(dir)).every((file) => file === 'config.json')
+  if (named && ownConfig && (await named.recognises(dir))) return named
   if (await greenlight.recognises(dir)) return null
   for (const tool of tools) {
     if (await tool.recognises(dir)) return tool

@@ -1,11 +1,11 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {inputLimits} from '@verification-tiers/runtime'
 import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
-import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
+import {readCountedFile} from './read-file.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 
@@ -155,24 +155,7 @@ async function readOpenTasks(file: string, budget: {left: number}, dir: string, 
   return {openTasks: open, optionalTasks: optional}
 }
 
-/**
- * A markdown file of the folder: its text, `undefined` when there is none,
- * `null` when it cannot be read (a problem naming it says why). All files
- * read count against one limit, as Greenlight's contract files do.
- */
-async function readFile(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<string | null | undefined> {
-  let text: string | undefined
-  try {
-    text = await readInputFile(file, {limit: inputLimits.markdown})
-  } catch (error) {
-    if (!(error instanceof FileReadError)) throw error
-    problems.push(fileProblem(error))
-    return null
-  }
-  if (text === undefined) return undefined
-  budget.left -= Buffer.byteLength(text)
-  if (budget.left < 0) {
-    throw new ProjectError(dir, `Unexpected Kiro files of more than ${formatSize(inputLimits.contracts)} in all (at ${path.relative(dir, file)}), expected at most ${formatSize(inputLimits.contracts)}`)
-  }
-  return text
+/** A markdown file of a feature folder, counted against the limit of all Kiro files read. */
+function readFile(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<string | null | undefined> {
+  return readCountedFile(file, budget, dir, problems, 'Kiro')
 }

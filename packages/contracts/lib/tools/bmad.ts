@@ -1,0 +1,162 @@
+/**
+ * BMAD (v6): a story file of `_bmad-output/implementation-artifacts/`
+ * (`# Story 1.2: Title`) read as a contract: the items of its
+ * `## Acceptance Criteria` its criteria, the unticked boxes of its
+ * `## Tasks / Subtasks` and its unresolved review findings its open tasks.
+ */
+import type {Heading, List, Nodes, RootContent} from 'mdast'
+import type {Position} from 'unist'
+import {splitCheck} from '../criterion.js'
+import {collapse, inlineText} from '../inline.js'
+import type {ContractItem, Tier} from '../types.js'
+import {parseMarkdownText} from './markdown.js'
+import type {FileContract, FileProblem} from './types.js'
+import {unitContract} from './unit-contract.js'
+
+/** A story file read: its contract (`null` when the file is no story), its status as written, and what could not be read. */
+export interface BmadStory {
+  story: FileContract | null
+  /** The `Status:` line's value as written (`ready-for-dev`, `review`, `done`), `null` when none: what the workflow says, never evidence. */
+  status: string | null
+  /** Lines of the sections whose unticked boxes are tasks: `## Tasks / Subtasks` (with its review findings), `## Review Follow-ups`. */
+  taskLines: Array<[number, number]>
+  problems: FileProblem[]
+}
+
+// `# Story 1.2: Title`, `# Story 3.1a - Title`.
+const storyHeading = /^Story\s+(\S+?)\s*[:\-—–]\s*(.*)$|^Story\s+(\S+)$/i
+const criteriaTitle = /^Acceptance Criteria\b/i
+const tasksTitle = /^(?:Tasks\b|Review Follow-?ups?\b|Review Findings\b)/i
+
+/** Whether `text` is a story file: its first heading (after frontmatter) is `# Story …`. */
+export function isBmadStory(text: string): boolean {
+  const body = text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
+  const first = /^#[ \t]+(.+)$/m.exec(body)
+  return first !== null && storyHeading.test(first[1]!.trim()) && body.slice(0, first.index).trim() === ''
+}
+
+/**
+ * A story file as one contract: its `# Story` heading the label, each
+ * acceptance criterion one criterion however many Given/When/Then lines it
+ * holds (a `### AC…` heading, else a numbered or bulleted item at the
+ * section's top, else a paragraph opening with `**AC` or `Given`). A story
+ * without criteria is a problem at its heading.
+ */
+export function readBmadStory(file: string, text: string, options: {slice: string; defaultTier: Tier}): BmadStory {
+  const tree = parseMarkdownText(text)
+  const nodes = tree.children
+  const title = nodes.find((node): node is Heading => node.type === 'heading' && node.depth === 1)
+  const status = /^[ \t]*(?:\*\*)?Status:?(?:\*\*)?:?[ \t]*(?:\*\*)?([^*\n]+?)(?:\*\*)?[ \t]*$/im.exec(text)?.[1]?.trim() ?? null
+  const sections = sectionsOf(nodes)
+  const taskLines = sections.filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
+  if (!title?.position) return {story: null, status, taskLines, problems: []}
+  const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes))
+  const label = collapse(inlineText(title.children as Nodes[]))
+  const problems: FileProblem[] =
+    criteria.length === 0 ? [{file, line: title.position.start.line, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}] : []
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
+  return {story, status, taskLines, problems}
+}
+
+// A Build or quick-dev spec (`spec-<slug>.md`, `tech-spec-<slug>.md`): frontmatter with its `title` and `status`.
+const specName = /^(?:tech-)?spec-[^/\\]+\.md$/
+const specFront = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
+
+/** Whether a file of the folder is a spec: its name, and frontmatter giving a `title` and a `status`. */
+export function isBmadSpec(name: string, text: string): boolean {
+  const front = specName.test(name) ? specFront.exec(text) : null
+  return front !== null && /^title:/m.test(front[1]!) && /^status:/m.test(front[1]!)
+}
+
+/**
+ * A spec as one contract, `Spec: <title>`: the items after its
+ * `**Acceptance Criteria:**` label (or under an `Acceptance Criteria`
+ * heading, where a `- [ ] AC 1: …` box is a criterion, not a task) its
+ * criteria; its `**Execution:**` items and `## Review Findings` its tasks.
+ * A one-shot spec has no criteria, and that is no problem: it asks the
+ * person only whether the change is what they meant.
+ */
+export function readBmadSpec(file: string, text: string, options: {slice: string; defaultTier: Tier}): BmadStory {
+  const front = specFront.exec(text)?.[1] ?? ''
+  const title = (/^title:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2')
+  const status = (/^status:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2') || null
+  const nodes = parseMarkdownText(text).children
+  const criteria: ContractItem[] = []
+  const taskLines: Array<[number, number]> = sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
+  let heading: number | null = null
+  for (const [index, node] of nodes.entries()) {
+    if (node.type === 'heading') heading = criteriaTitle.test(textOf(node)) ? node.depth : heading !== null && node.depth > heading ? heading : null
+    const label = node.type === 'paragraph' ? textOf(node) : ''
+    const list = nodes[index + 1]
+    if (/^Execution:?$/i.test(label) && list?.type === 'list' && list.position) taskLines.push([list.position.start.line, list.position.end.line])
+    const listed = (/^Acceptance Criteria:?$/i.test(label) && list?.type === 'list' ? list : null) ?? (heading !== null && node.type === 'list' ? node : null)
+    for (const entry of listed?.children ?? []) for (const each of item(textOf(entry.children[0] ?? entry).replace(/^\[[ xX]\]\s*/, ''), entry.position)) criteria.push(each)
+  }
+  const label = `Spec: ${title || options.slice}`
+  const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier})
+  return {story, status, taskLines, problems: []}
+}
+
+interface Section {
+  title: string
+  nodes: RootContent[]
+  lines: [number, number]
+}
+
+/** The `##` sections of a document, each with its nodes (its `###` subsections included) and its lines. */
+function sectionsOf(nodes: readonly RootContent[]): Section[] {
+  const sections: Section[] = []
+  for (const node of nodes) {
+    if (node.type === 'heading' && node.depth <= 2) {
+      const line = node.position?.start.line ?? 0
+      sections.push({title: collapse(inlineText(node.children as Nodes[])), nodes: [], lines: [line, line]})
+      continue
+    }
+    const section = sections.at(-1)
+    if (!section) continue
+    section.nodes.push(node)
+    section.lines[1] = node.position?.end.line ?? section.lines[1]
+  }
+  return sections
+}
+
+/**
+ * The criteria of an Acceptance Criteria section: its `### AC1` headings;
+ * else its `**AC1 — Title**` paragraphs, each with the Given/When/Then
+ * paragraphs and lists after it; else the items of its lists at the
+ * section's top; else its Given paragraphs.
+ */
+function criteriaOf(nodes: readonly RootContent[]): ContractItem[] {
+  const headings = nodes.filter((node): node is Heading => node.type === 'heading' && acTitle.test(textOf(node)))
+  if (headings.length > 0) return headings.flatMap((heading) => item(textOf(heading), heading.position))
+  if (nodes.some((node) => node.type === 'paragraph' && acTitle.test(textOf(node)))) {
+    const found: ContractItem[] = []
+    for (const node of nodes) {
+      if (!node.position) continue
+      const text = node.type === 'paragraph' ? textOf(node) : ''
+      const last = found.at(-1)
+      if (acTitle.test(text)) {
+        for (const each of item(text, node.position)) found.push(each)
+      }
+      else if (last) {
+        if (text !== '') last.text = `${last.text} ${text}`
+        last.position = {start: last.position.start, end: node.position.end}
+      }
+    }
+    return found
+  }
+  const listed = nodes.filter((node): node is List => node.type === 'list').flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
+  if (listed.length > 0) return listed
+  return nodes.flatMap((node) => (node.type === 'paragraph' && /^Given\b/i.test(textOf(node)) ? item(textOf(node), node.position) : []))
+}
+
+const acTitle = /^AC[\s\-_]*\d/i
+
+function textOf(node: Nodes): string {
+  return collapse(inlineText('children' in node ? (node.children as Nodes[]) : []).replace(/\*\*|__/g, ''))
+}
+
+function item(text: string, position: Position | undefined): ContractItem[] {
+  return position && text !== '' ? [{...splitCheck(text), position}] : []
+}

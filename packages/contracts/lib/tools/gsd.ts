@@ -1,0 +1,370 @@
+/**
+ * GSD (get-shit-done): the files of a phase under `.planning/` read as
+ * contracts. The roadmap's `**Success Criteria**` of a phase, each plan's
+ * `must_haves.truths`, and the `human_verification` entries of its
+ * `NN-VERIFICATION.md`, each at its line.
+ */
+import type {Point, Position} from 'unist'
+import type {Document, Node as YamlNode} from 'yaml'
+import {location} from 'vfile-location'
+import {splitCheck} from '../criterion.js'
+import {yaml} from '../frontmatter.js'
+import {collapse} from '../inline.js'
+import type {ContractItem} from '../types.js'
+import type {HeadingShape} from '../unread.js'
+import {hiddenUnitHeadings} from './hidden.js'
+import {inFencedExample, parseMarkdownText} from './markdown.js'
+import type {FileProblem} from './types.js'
+import {unitContract} from './unit-contract.js'
+import type {UnitContractParts} from './unit-contract.js'
+
+/**
+ * A phase's number as GSD compares them, from a folder name (`02.1-hotfix`,
+ * `CK-03-sync`, `12A-ui`) or a roadmap heading's (`2.1`, `CK-03`): a
+ * project code prefix dropped, the integer without its leading zeros, a
+ * letter and decimals kept. `null` when the name starts with no number.
+ */
+export function gsdPhaseNumber(name: string): string | null {
+  const match = /^(?:[A-Z]{1,6}-)?0*(\d+)([A-Za-z]?(?:\.\d+)*)(?=-|$)/.exec(name)
+  return match ? `${match[1]}${match[2]}` : null
+}
+
+/** A phase's entry in `ROADMAP.md`: its heading and its success criteria. */
+export interface GsdRoadmapPhase {
+  /** As `gsdPhaseNumber` gives it. */
+  number: string
+  /** The heading's text: `Phase 2: Sign in`. */
+  title: string
+  headingPosition: Position
+  criteria: ContractItem[]
+}
+
+// `### Phase 2: Name`, `#### Phase 2.1: Name (INSERTED)`, `### Phase CK-03: Name`, indented up to three spaces as markdown allows.
+const phaseHeading = /^ {0,3}(#{2,4})[ \t]+(Phase[ \t]+((?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*)[ \t]*:?[ \t]*(.*?))[ \t]*#*[ \t]*$/
+const anyHeading = /^#{1,4}[ \t]/
+const criteriaLabel = /^\s*\*\*Success Criteria\b[^*]*\*\*/i
+const numberedItem = /^([ \t]*)\d{1,9}[.)][ \t]+(\S.*)$/
+const fence = /^[ \t]{0,3}(`{3,}|~{3,})/
+
+/** A phase heading's subject, as the hidden-heading detector looks for one: `Phase 2:`, `Phase CK-03:`. */
+const phaseHeadingShape: HeadingShape = {
+  hint: (line) => /phase/i.test(line),
+  subject: (text) => /^Phase[ \t]+(?:[A-Z]{1,6}-)?\d/.test(text.trim())
+}
+
+/** What `ROADMAP.md` details: its phases by number, and the phase headings it could not read. */
+export interface GsdRoadmap {
+  phases: Map<string, GsdRoadmapPhase>
+  problems: FileProblem[]
+}
+
+/**
+ * The phases `ROADMAP.md` details, each with the numbered items after its
+ * `**Success Criteria**` label (wrapped lines joined), read by line as GSD
+ * reads them: a heading in a `<details>` block counts. A phase detailed
+ * twice (a shipped milestone kept above the active one) is the last. A
+ * phase heading not read (in a quote or a list, behind HTML on its line, in
+ * an unclosed fence) is a problem at its line: its criteria would be
+ * missing from its phase.
+ */
+export function readGsdRoadmap(file: string, text: string): GsdRoadmap {
+  const tree = parseMarkdownText(text)
+  const phases = readPhases(text, inFencedExample(tree.children, {everyCode: true}))
+  const read = new Set([...phases.values()].map((phase) => phase.headingPosition.start.line))
+  const candidates = /phase/i.test(text) ? hiddenUnitHeadings(file, text, tree, phaseHeadingShape, 'phase') : []
+  return {phases, problems: candidates.filter((problem) => problem.line === null || !read.has(problem.line))}
+}
+
+/** The phases of a roadmap, read by line; a line in code (a fenced example, as markdown reads it) is none. */
+function readPhases(text: string, inCode: (line: number) => boolean): Map<string, GsdRoadmapPhase> {
+  const place = location(text)
+  const phases = new Map<string, GsdRoadmapPhase>()
+  let phase: GsdRoadmapPhase | null = null
+  let inCriteria = false
+  let last: ContractItem | null = null
+  for (const [index, {line, start}] of lineStarts(text).entries()) {
+    if (inCode(index + 1)) continue
+    const heading = phaseHeading.exec(line)
+    if (heading || anyHeading.test(line)) {
+      inCriteria = false
+      last = null
+      phase = null
+      if (heading) {
+        const number = gsdPhaseNumber(heading[3]!)
+        if (number === null) continue
+        phase = {number, title: collapse(heading[2]!), headingPosition: span(place, start, start + line.length), criteria: []}
+        phases.set(number, phase)
+      }
+      continue
+    }
+    if (phase === null) continue
+    if (criteriaLabel.test(line)) {
+      inCriteria = true
+      last = null
+      continue
+    }
+    if (!inCriteria) continue
+    const item = numberedItem.exec(line)
+    if (item) {
+      const from = start + line.indexOf(item[2]!)
+      last = {...splitCheck(collapse(item[2]!)), position: span(place, from, start + line.trimEnd().length)}
+      phase.criteria.push(last)
+    } else if (line.trim() === '') {
+      last = null
+    } else if (last !== null && /^[ \t]+\S/.test(line) && !/^\s*[-*+][ \t]/.test(line)) {
+      // A wrapped criterion continues on an indented line.
+      last.text = `${last.text} ${collapse(line)}`
+      last.position = {start: last.position.start, end: place.toPoint(start + line.trimEnd().length) ?? last.position.end}
+    } else if (!/^[ \t]/.test(line)) {
+      // The next field (`**Plans**:`) or paragraph ends the list.
+      inCriteria = false
+      last = null
+    }
+  }
+  return phases
+}
+
+/** What a plan (`NN-MM-PLAN.md`) asks: its must-have truths, and the checks it plans for a person. */
+export interface GsdPlan {
+  truths: ContractItem[]
+  /** `checkpoint:human-verify` tasks (by their `<name>`) and `<human-check>` blocks (their test and expected result). */
+  humanChecks: ContractItem[]
+  problems: FileProblem[]
+}
+
+/** A plan's frontmatter truths and its planned human checks. */
+export function readGsdPlan(file: string, text: string): GsdPlan {
+  const place = location(text)
+  const front = readFront(file, text)
+  const truths: ContractItem[] = []
+  const problems = [...front.problems]
+  const list = front.doc?.getIn(['must_haves', 'truths'], true) as YamlNode | undefined
+  for (const node of sequence(list)) {
+    const written = scalarText(node) ?? scalarText(mapValue(node, 'truth')) ?? scalarText(mapValue(node, 'text')) ?? mapText(node)
+    const position = nodePosition(place, front.base, node)
+    if (written === null || position === null) {
+      problems.push({file, line: position?.start.line ?? null, message: 'Unexpected must-have truth that is not text, expected `must_haves: truths:` items such as `- "A user can sign in"`'})
+      continue
+    }
+    truths.push({...splitCheck(collapse(written)), position})
+  }
+  const humanChecks: ContractItem[] = []
+  for (const match of text.matchAll(/<task\b[^>]*\btype=["']checkpoint:human-verify["'][^>]*>([\s\S]*?)<\/task>/g)) {
+    const name = /<name>([\s\S]*?)<\/name>/.exec(match[1]!)
+    const at = match.index
+    humanChecks.push({text: collapse(name ? name[1]! : 'Human verification task'), position: span(place, at, at + match[0].length), check: null})
+  }
+  for (const match of text.matchAll(/<human-check>([\s\S]*?)<\/human-check>/g)) {
+    const test = /<test>([\s\S]*?)<\/test>/.exec(match[1]!)
+    const expected = /<expected>([\s\S]*?)<\/expected>/.exec(match[1]!)
+    const at = match.index
+    humanChecks.push({text: checkText(test?.[1] ?? match[1]!, expected?.[1] ?? null), position: span(place, at, at + match[0].length), check: null})
+  }
+  humanChecks.sort((a, b) => a.position.start.line - b.position.start.line)
+  return {truths, humanChecks, problems}
+}
+
+/** What a phase's `NN-VERIFICATION.md` says. */
+export interface GsdVerification {
+  /** Its frontmatter `status` as written (`passed`, `gaps_found`, `human_needed`), `null` when none. */
+  status: string | null
+  statusLine: number | null
+  /** The checks it leaves to a person: its `human_verification` entries, or its body's list when that lists more. */
+  humanChecks: ContractItem[]
+  /** Where the checks were read: `frontmatter` or `body` (`## Human Verification Required`). */
+  checksFrom: 'frontmatter' | 'body'
+  /** The `gaps` entries' truths: what the verifier found not done. */
+  gaps: ContractItem[]
+  /** The `overrides` entries' must-haves: what was accepted as passed though not verified. */
+  overrides: ContractItem[]
+  problems: FileProblem[]
+}
+
+/** A VERIFICATION file's status, human checks, gaps and overrides. */
+export function readGsdVerification(file: string, text: string): GsdVerification {
+  const place = location(text)
+  const front = readFront(file, text)
+  const status = front.doc?.get('status', true) as YamlNode | undefined
+  const entries = (key: string, field: string, item: (node: YamlNode) => string | null): ContractItem[] =>
+    sequence(front.doc?.get(key, true) as YamlNode | undefined).flatMap((node) => {
+      const written = item(node) ?? scalarText(mapValue(node, field)) ?? scalarText(node) ?? mapText(node)
+      const position = nodePosition(place, front.base, node)
+      return written === null || position === null ? [] : [{text: collapse(written), position, check: null}]
+    })
+  const fromFront = entries('human_verification', 'test', (node) => {
+    const test = scalarText(mapValue(node, 'test'))
+    return test === null ? null : checkText(test, scalarText(mapValue(node, 'expected')))
+  })
+  const fromBody = bodyChecks(text, place)
+  const body = fromBody.length > fromFront.length
+  return {
+    status: scalarText(status ?? null),
+    statusLine: nodePosition(place, front.base, status ?? null)?.start.line ?? null,
+    humanChecks: body ? fromBody : fromFront,
+    checksFrom: body ? 'body' : 'frontmatter',
+    gaps: entries('gaps', 'truth', () => null),
+    overrides: entries('overrides', 'must_have', () => null),
+    problems: front.problems
+  }
+}
+
+/** An override that turned a person's check into a pass: its must-have names one. */
+const personCheck = /\b(?:manual|human|UAT|by hand|visual(?:ly)?)\b/i
+
+/**
+ * What a VERIFICATION says against GSD's own rule, each at its line:
+ * `status: passed` while it lists a check for a person (GSD passes a phase
+ * only when none is left), `status: human_needed` listing none, and an
+ * override whose must-have is a manual or human check (an entry the agent
+ * wrote, which answers for no one).
+ */
+export function verificationProblems(file: string, verification: GsdVerification): FileProblem[] {
+  const problems: FileProblem[] = []
+  const {status, statusLine, humanChecks} = verification
+  const checks = humanChecks.length
+  if (status === 'passed' && checks > 0) {
+    const where = verification.checksFrom === 'body' ? 'under Human Verification Required' : 'in human_verification'
+    problems.push({file, line: statusLine, message: `Unexpected \`status: passed\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
+  }
+  if (status === 'human_needed' && checks === 0) {
+    problems.push({file, line: statusLine, message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'})
+  }
+  for (const override of verification.overrides) {
+    if (!personCheck.test(override.text)) continue
+    problems.push({file, line: override.position.start.line, message: `Unexpected override of a person's check (${JSON.stringify(override.text)}), expected the check asked of a person: an override the agent writes answers for no one`})
+  }
+  return problems
+}
+
+/** How a contract of a phase is made: its label, the file it is read from, what it holds. */
+export type GsdContractParts = UnitContractParts
+
+/** One contract of a phase: the roadmap entry, a plan, or the verification's human checks. */
+export const gsdContract = unitContract
+
+/** The position of a whole file's first line, for a contract read from its frontmatter. */
+export function firstLine(text: string): Position {
+  const end = text.search(/\r?\n|$/)
+  return {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: end + 1, offset: end}}
+}
+
+/** A check for a person as one line: what to do, and what they should see. */
+function checkText(test: string, expected: string | null): string {
+  return expected === null || collapse(expected) === '' ? collapse(test) : `${collapse(test)} — expected: ${collapse(expected)}`
+}
+
+// `## Human Verification Required` (any level), then `### 1. Name` headings or `1. item` lines.
+const humanSection = /^(#{2,4})[ \t]+Human Verification Required\b/i
+const numberedHeading = /^#{3,6}[ \t]+\d{1,9}[.)][ \t]+(\S.*?)[ \t]*#*$/
+
+/** The checks a VERIFICATION's body lists under `Human Verification Required`, each at its line. */
+function bodyChecks(text: string, place: ReturnType<typeof location>): ContractItem[] {
+  const items: ContractItem[] = []
+  let depth = 0
+  let fenced = false
+  for (const {line, start} of lineStarts(text)) {
+    if (fence.test(line)) fenced = !fenced
+    if (fenced) continue
+    const heading = /^(#{1,6})[ \t]/.exec(line)
+    const section = humanSection.exec(line)
+    if (section) {
+      depth = section[1]!.length
+      continue
+    }
+    if (depth === 0) continue
+    if (heading && heading[1]!.length <= depth) {
+      depth = 0
+      continue
+    }
+    const item = numberedHeading.exec(line) ?? (/^\d{1,9}[.)][ \t]+(\S.*)$/.exec(line) as RegExpExecArray | null)
+    if (!item) continue
+    const from = start + line.indexOf(item[1]!)
+    items.push({text: collapse(item[1]!.replace(/\*\*|__/g, '')), position: span(place, from, start + line.trimEnd().length), check: null})
+  }
+  return items
+}
+
+interface Front {
+  doc: Document | null
+  /** Offset of the frontmatter's first line in the file. */
+  base: number
+  problems: FileProblem[]
+}
+
+/** A file's YAML frontmatter (`---` … `---`), parsed; `null` when it has none. A YAML error is a problem at its line. */
+function readFront(file: string, text: string): Front {
+  const open = /^(?:\uFEFF)?---[ \t]*\r?\n/.exec(text)
+  if (!open) return {doc: null, base: 0, problems: []}
+  const base = open[0].length
+  const close = /^---[ \t]*$/m.exec(text.slice(base))
+  if (!close) return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
+  const {parseDocument} = yaml()
+  const doc = parseDocument(text.slice(base, base + close.index), {uniqueKeys: false})
+  if (doc.errors.length > 0) {
+    const error = doc.errors[0]!
+    const line = (location(text).toPoint(base + error.pos[0])?.line ?? 1)
+    return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`}]}
+  }
+  return {doc, base, problems: []}
+}
+
+/** The items of a YAML sequence node, none for anything else. */
+function sequence(node: YamlNode | undefined | null): YamlNode[] {
+  const {isSeq} = yaml()
+  return isSeq(node) ? (node.items as YamlNode[]) : []
+}
+
+/** A mapping node's value at `key`. */
+function mapValue(node: YamlNode | null | undefined, key: string): YamlNode | null {
+  const {isMap} = yaml()
+  return isMap(node) ? ((node.get(key, true) as YamlNode | undefined) ?? null) : null
+}
+
+/**
+ * A mapping's text values as one line, `key: value` each: what a person
+ * wrote as a sentence that YAML read as a mapping (`- Users can: sign in`),
+ * or an entry without the key GSD names. `null` when it holds no text.
+ */
+function mapText(node: YamlNode | null | undefined): string | null {
+  const {isMap, isScalar} = yaml()
+  if (!isMap(node)) return null
+  const parts = node.items.flatMap((pair) => {
+    const key = isScalar(pair.key) ? String(pair.key.value) : ''
+    const value = scalarText(pair.value as YamlNode | null)
+    return value === null ? [] : [`${key}: ${value}`]
+  })
+  return parts.length === 0 ? null : parts.join('; ')
+}
+
+/** A scalar node's text (numbers and booleans as written), `null` for anything else or an empty value. */
+function scalarText(node: YamlNode | null | undefined): string | null {
+  const {isScalar} = yaml()
+  if (!isScalar(node) || node.value === null || node.value === undefined) return null
+  const written = collapse(String(node.value))
+  return written === '' ? null : written
+}
+
+/** Where a YAML node is in the file. */
+function nodePosition(place: ReturnType<typeof location>, base: number, node: YamlNode | null): Position | null {
+  const range = node?.range
+  if (!range) return null
+  const start = place.toPoint(base + range[0])
+  const end = place.toPoint(base + range[1])
+  return start && end ? {start, end} : null
+}
+
+function span(place: ReturnType<typeof location>, from: number, to: number): Position {
+  const start = place.toPoint(from) as Point
+  return {start, end: place.toPoint(to) ?? start}
+}
+
+/** Each line of `text` with its offset. */
+function lineStarts(text: string): Array<{line: string; start: number}> {
+  const lines: Array<{line: string; start: number}> = []
+  let start = 0
+  for (const line of text.split('\n')) {
+    lines.push({line: line.replace(/\r$/, ''), start})
+    start += line.length + 1
+  }
+  return lines
+}

@@ -1,0 +1,38 @@
+import type {Position} from 'unist'
+import type {Contract, ContractItem, Tier} from '../types.js'
+import type {FileContract} from './types.js'
+
+/** How a tool's unit is made a contract: its label, the file it is read from, what it holds. */
+export interface UnitContractParts {
+  label: string
+  file: string
+  text: string
+  slice: string
+  headingPosition: Position
+  criteria: ContractItem[]
+  steps: ContractItem[]
+  tier: Tier
+}
+
+/** A tool's unit as a contract (GSD's roadmap entry, plan or verification; a BMAD story or spec): it states no tier, so it takes `tier`. */
+export function unitContract(parts: UnitContractParts): FileContract {
+  const ends = [...parts.criteria, ...parts.steps].map((item) => item.position.end)
+  const end = ends.reduce((latest, point) => ((point.offset ?? 0) > (latest.offset ?? 0) ? point : latest), parts.headingPosition.end)
+  const position: Position = {start: parts.headingPosition.start, end}
+  const contract: Contract = {
+    id: null,
+    name: parts.label,
+    label: parts.label,
+    dialect: 'bold',
+    position,
+    headingPosition: parts.headingPosition,
+    tier: null,
+    effectiveTier: parts.tier,
+    criteria: parts.criteria,
+    steps: parts.steps,
+    slice: parts.slice,
+    sliceHeading: null,
+    fields: []
+  }
+  return {contract, file: parts.file, source: parts.text.slice(position.start.offset ?? 0, position.end.offset ?? parts.text.length)}
+}

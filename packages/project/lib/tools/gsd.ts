@@ -1,0 +1,168 @@
+import {stat} from 'node:fs/promises'
+import path from 'node:path'
+import type {Tier} from '@verification-tiers/contracts'
+import type {FileContract, GsdRoadmapPhase} from '@verification-tiers/contracts/tools'
+import {inputLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import type {ProjectProblem} from '../problems.js'
+import {listFolder, unlistedFolder} from '../walk.js'
+import {readCountedFile} from './read-file.js'
+import type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
+
+/** A phase folder: an optional project code, a number (`02`, `02.1`, `12A`), a dash, a name. */
+const phaseFolder = /^(?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*-\S/
+
+/** A plan of a phase folder, `NN-MM-PLAN.md`: its id is the name before `-PLAN.md`. */
+const planFile = /^(.+)-PLAN\.md$/
+
+/**
+ * GSD (get-shit-done): `.planning/ROADMAP.md` and `.planning/phases/<NN-name>/`.
+ * Each phase folder is a slice; its contracts are its roadmap entry (the
+ * `**Success Criteria**` items), each plan (`NN-MM-PLAN.md`, its
+ * `must_haves.truths`, and the `checkpoint:human-verify` tasks and
+ * `<human-check>` blocks it plans) and its `NN-VERIFICATION.md`'s
+ * `human_verification` entries, the checks it leaves to a person. A plan
+ * without its `NN-MM-SUMMARY.md` is an open task, and so is each `gaps`
+ * entry of a verification that found gaps. Statuses (the verification's,
+ * a UAT file's results, the roadmap's ticks) are what the workflow says:
+ * never a person's answer to the gate.
+ */
+export const gsd: ProjectTool = {
+  name: 'gsd',
+  folder: '.planning',
+
+  /** A `ROADMAP.md`, or a `phases/` folder holding a phase folder; a `phases/` that cannot be listed makes it one, for the reader to name. */
+  async recognises(dir) {
+    const roadmap = await stat(path.join(dir, 'ROADMAP.md')).catch(() => null)
+    if (roadmap?.isFile()) return true
+    const refused: ProjectProblem[] = []
+    const entries = await listFolder(path.join(dir, 'phases'), refused, {reads: () => false})
+    if (refused.length > 0 || entries.some((entry) => entry.kind === 'folder' && phaseFolder.test(entry.name))) return true
+    // A `.planning` that keeps its phases in workstreams or project folders only.
+    return path.basename(dir) === gsd.folder && (await planningRoots(dir)).length > 1
+  },
+
+  read: readGsd
+}
+
+/** A folder holding GSD's files: `.planning` itself, a workstream (`workstreams/<ws>/`), a project (`<project>/`); its slices' ids are prefixed with its name. */
+interface PlanningRoot {
+  dir: string
+  prefix: string
+}
+
+/** The planning roots of `.planning`: itself, and each workstream or project folder under it that holds `phases/`. */
+async function planningRoots(dir: string): Promise<PlanningRoot[]> {
+  const roots: PlanningRoot[] = [{dir, prefix: ''}]
+  for (const parent of [dir, path.join(dir, 'workstreams')]) {
+    for (const entry of await listFolder(parent, [], {reads: () => false})) {
+      if (entry.kind !== 'folder' || (parent === dir && ['phases', 'workstreams', 'milestones', 'tiers'].includes(entry.name))) continue
+      const phases = await stat(path.join(entry.path, 'phases')).catch(() => null)
+      if (phases?.isDirectory()) roots.push({dir: entry.path, prefix: `${entry.name}.`})
+    }
+  }
+  return roots
+}
+
+async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReading> {
+  const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const budget = {left: inputLimits.contracts}
+  for (const root of await planningRoots(dir)) await readRoot(root, budget, dir, options, reading)
+  return reading
+}
+
+/** One planning root: its roadmap, and each phase folder under its `phases/`. */
+async function readRoot(root: PlanningRoot, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
+  const roadmapFile = path.join(root.dir, 'ROADMAP.md')
+  const roadmapText = await readCountedFile(roadmapFile, budget, dir, reading.problems, 'GSD')
+  const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
+  for (const problem of roadmap?.problems ?? []) reading.problems.push(problem)
+  // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
+  const entries = await listFolder(path.join(root.dir, 'phases'), reading.problems, {reads: () => false})
+  for (const {name, kind, path: folder} of entries) {
+    if (kind !== 'folder') continue
+    const id = `${root.prefix}${name}`
+    if (!phaseFolder.test(name) || !isSliceId(id)) {
+      const why = phaseFolder.test(name) ? `its name is no slice id (${sliceIdRule})` : 'expected a phase folder named `NN-name` (`02-auth`, `02.1-hotfix`)'
+      reading.problems.push({file: folder, line: null, message: `Unexpected folder in phases/, ${why}; tiers does not read it`})
+      continue
+    }
+    await readPhase(folder, id, roadmap, budget, dir, options, reading)
+  }
+}
+
+/** What a phase folder holds, read. */
+interface PhaseFiles {
+  contracts: FileContract[]
+  openTasks: OpenTask[]
+  /** Whether any check is left to a person (planned or listed by the verifier). */
+  human: boolean
+}
+
+async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
+  const unlisted = await unlistedFolder(folder)
+  if (unlisted) {
+    reading.problems.push(unlisted)
+    return
+  }
+  const files = (await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})).filter((entry) => entry.kind === 'file').map((entry) => entry.name)
+  const entry = roadmap?.phases.get(gsdPhaseNumber(path.basename(folder)) ?? '') ?? null
+  const read: PhaseFiles = {contracts: [], openTasks: [], human: false}
+  const pending: Array<Omit<Parameters<typeof gsdContract>[0], 'tier'>> = []
+  if (entry && roadmap && entry.criteria.length > 0) {
+    pending.push({label: `${entry.title} (success criteria)`, file: roadmap.file, text: roadmap.text, slice: id, headingPosition: entry.headingPosition, criteria: entry.criteria, steps: []})
+  }
+  for (const name of files.filter((file) => planFile.test(file)).sort()) {
+    const file = path.join(folder, name)
+    const text = await readCountedFile(file, budget, dir, reading.problems, 'GSD')
+    if (typeof text !== 'string') continue
+    const plan = readGsdPlan(file, text)
+    for (const problem of plan.problems) reading.problems.push(problem)
+    const planId = planFile.exec(name)![1]!
+    // A plan is done when its summary exists: GSD writes it after executing the plan.
+    if (!files.includes(`${planId}-SUMMARY.md`)) read.openTasks.push({text: `Plan ${planId} has no ${planId}-SUMMARY.md: not executed`, file, line: 1})
+    if (plan.humanChecks.length > 0) read.human = true
+    if (plan.truths.length + plan.humanChecks.length === 0) continue
+    pending.push({label: `Plan ${planId} (must-haves)`, file, text, slice: id, headingPosition: firstLine(text), criteria: plan.truths, steps: plan.humanChecks})
+  }
+  for (const name of files.filter((file) => /(?:^|-)VERIFICATION\.md$/.test(file)).sort()) {
+    const file = path.join(folder, name)
+    const text = await readCountedFile(file, budget, dir, reading.problems, 'GSD')
+    if (typeof text !== 'string') continue
+    const verification = readGsdVerification(file, text)
+    for (const problem of verification.problems) reading.problems.push(problem)
+    if (verification.humanChecks.length > 0) {
+      read.human = true
+      pending.push({label: `${name.replace(/\.md$/, '')} (human verification)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: verification.humanChecks})
+    }
+    for (const problem of verificationProblems(file, verification)) reading.problems.push(problem)
+    if (verification.status === 'gaps_found') {
+      for (const gap of verification.gaps) read.openTasks.push({text: `Gap: ${gap.text}`, file, line: gap.position.start.line})
+    }
+  }
+  // A phase with a check left to a person is verify, whatever the default.
+  const tier: Tier = read.human ? 'verify' : options.defaultTier
+  for (const parts of pending) read.contracts.push(gsdContract({...parts, tier}))
+  if (read.contracts.length === 0) {
+    reading.problems.push({
+      file: folder,
+      line: null,
+      message: 'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'
+    })
+    return
+  }
+  for (const contract of read.contracts) reading.contracts.push(contract)
+  reading.slices.push({
+    id,
+    name: entry?.title ?? id,
+    contracts: read.contracts,
+    missing: [],
+    tier: read.human ? null : options.defaultTier === 'auto' ? 'auto' : null,
+    humanCheck: null,
+    verification: null,
+    retired: null,
+    openTasks: read.openTasks,
+    optionalTasks: []
+  })
+}

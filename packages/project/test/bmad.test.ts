@@ -1,0 +1,121 @@
+/** The BMAD reader: story files of `_bmad-output/implementation-artifacts` as slices and contracts, their open tasks. */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
+import {afterAll, describe, expect, it} from 'vitest'
+import {loadProject} from '../lib/project.js'
+import {bmad} from '../lib/tools/bmad.js'
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
+const shop = path.join(fixtures, 'bmad-bike-shop')
+const stories = path.join(shop, 'implementation-artifacts')
+const verify = {defaultTier: 'verify', optionalTasks: 'show'} as const
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+describe('bmad', () => {
+  it('is the `_bmad-output` folder, recognised by a story file in implementation-artifacts', async () => {
+    expect([bmad.name, bmad.folder]).toEqual(['bmad', '_bmad-output'])
+    const folders = [shop, path.join(fixtures, 'gsd-reading-room'), path.join(fixtures, 'no-such-folder')]
+    expect(await Promise.all(folders.map((folder) => bmad.recognises(folder)))).toEqual([true, false, false])
+  })
+
+  it('reads each story file as a slice and its contract, one criterion per acceptance criterion however it is written', async () => {
+    const reading = await bmad.read(shop, verify)
+    expect(reading.slices.map((slice) => [slice.id, slice.name, slice.contracts.map(({contract, file}) => [contract.label, path.relative(stories, file), contract.effectiveTier, contract.criteria.map((item) => [item.position.start.line, item.text])])])).toEqual([
+      [
+        '1-1-book-a-repair',
+        'Story 1.1: Book a repair',
+        [
+          [
+            'Story 1.1: Book a repair',
+            '1-1-book-a-repair.md',
+            'verify',
+            [
+              [17, 'Given the booking page When the cyclist picks a free slot and a repair type Then the slot is held for them And a confirmation shows the slot and the price'],
+              [20, 'Given a slot booked by someone else When the cyclist picks it Then it is refused with a message'],
+              [24, 'Given a day the shop is closed When the cyclist opens it Then no slot is offered']
+            ]
+          ]
+        ]
+      ],
+      [
+        '1-2-track-a-repair',
+        'Story 1.2: Track a repair',
+        [
+          [
+            'Story 1.2: Track a repair',
+            '1-2-track-a-repair.md',
+            'verify',
+            [
+              [7, 'AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands'],
+              [13, 'AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so']
+            ]
+          ]
+        ]
+      ],
+      [
+        '2-1-pay-online',
+        'Story 2.1: Pay online',
+        [['Story 2.1: Pay online', '2-1-pay-online.md', 'verify', [[7, 'AC1: Card payment'], [15, 'AC2: Refused card']]]]
+      ],
+      [
+        'spec-fix-receipt-typo',
+        'Spec: Fix the total on the receipt',
+        [
+          [
+            'Spec: Fix the total on the receipt',
+            'spec-fix-receipt-typo.md',
+            'verify',
+            [
+              [22, 'Given a paid repair, when the receipt prints, then its last line reads "Total"'],
+              [23, 'Given a taxed part, when the receipt prints, then a tax line shows before the total']
+            ]
+          ]
+        ]
+      ]
+    ])
+    expect(reading.problems).toEqual([])
+  })
+
+  it('counts the unticked boxes of Tasks / Subtasks and open review findings as open tasks, never a status or a box elsewhere', async () => {
+    const reading = await bmad.read(shop, verify)
+    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual([
+      ['1-1-book-a-repair', ['1-1-book-a-repair.md:30: Test a double booking', '1-1-book-a-repair.md:35: [Review][Patch] The price is shown without tax [booking.ts:40]']],
+      ['1-2-track-a-repair', []],
+      ['2-1-pay-online', ['2-1-pay-online.md:23: Task 1: Card form']],
+      ['spec-fix-receipt-typo', ['spec-fix-receipt-typo.md:19: `receipt.ts` -- add the tax line -- the missing tax']]
+    ])
+  })
+
+  it('tells a story file from the folder’s other files, and reports a story without acceptance criteria', () => {
+    expect(['# Story 1.1: A\n', '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n', '# Story se1-2: C\n'].map(isBmadStory)).toEqual([true, true, true])
+    expect(['# Deferred work\n', '---\ntitle: x\n---\n\n## Intent\n', 'Intro\n\n# Story 1.1: A\n'].map(isBmadStory)).toEqual([false, false, false])
+    expect(readBmadStory('3-1-x.md', '# Story 3.1: Empty\n\nStatus: draft\n', {slice: '3-1-x', defaultTier: 'verify'}).problems).toEqual([
+      {file: '3-1-x.md', line: 1, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}
+    ])
+    expect(readBmadStory('3-1-x.md', '# Story 3.1: A\n\n**Status:** done\n', {slice: '3-1-x', defaultTier: 'verify'}).status).toBe('done')
+  })
+
+  it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {
+    const options = {slice: 's', defaultTier: 'verify'} as const
+    const oneShot = readBmadSpec('spec-s.md', "---\ntitle: 'Ignore build output'\nstatus: done\nroute: 'one-shot'\n---\n\n## Intent\n\nKeep bin/ out of git.\n", options)
+    expect([oneShot.story?.contract.label, oneShot.story?.contract.criteria, oneShot.status, oneShot.problems]).toEqual(['Spec: Ignore build output', [], 'done', []])
+    const techSpec = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n", options)
+    expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([['AC 1: Given loans, when exported, then a CSV lists them'], []])
+    expect([isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('spec-s.md', '# Spec\n')]).toEqual([true, false, false])
+  })
+
+  it('loads a `_bmad-output` folder as BMAD’s', async () => {
+    const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bmad-')))
+    folders.push(root)
+    await fs.cp(shop, path.join(root, '_bmad-output'), {recursive: true})
+    const project = await loadProject(path.join(root, '_bmad-output'))
+    expect([project.tool, project.slices.map((slice) => slice.id)]).toEqual(['bmad', ['1-1-book-a-repair', '1-2-track-a-repair', '2-1-pay-online', 'spec-fix-receipt-typo']])
+  })
+})

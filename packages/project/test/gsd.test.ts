@@ -1,0 +1,220 @@
+/** The GSD reader: phase folders of `.planning/phases` as slices, the roadmap, plans and verifications as contracts. */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdVerification} from '@verification-tiers/contracts/tools'
+import {afterAll, describe, expect, it} from 'vitest'
+import {loadProject} from '../lib/project.js'
+import {gsd} from '../lib/tools/gsd.js'
+import {toolFor} from '../lib/tools/index.js'
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
+const room = path.join(fixtures, 'gsd-reading-room')
+const verify = {defaultTier: 'verify', optionalTasks: 'show'} as const
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+/** A copy of the fixture as `<tmp>/.planning`, with `files` written over it (`null` removes one). */
+async function planning(files: Record<string, string | null> = {}): Promise<string> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-gsd-')))
+  folders.push(root)
+  const dir = path.join(root, '.planning')
+  await fs.cp(room, dir, {recursive: true})
+  for (const [file, text] of Object.entries(files)) {
+    const at = path.join(dir, file)
+    if (text === null) await fs.rm(at, {recursive: true})
+    else {
+      await fs.mkdir(path.dirname(at), {recursive: true})
+      await fs.writeFile(at, text)
+    }
+  }
+  return dir
+}
+
+const passedWithChecks = `---
+phase: 02-booking
+status: passed
+score: 2/2
+human_verification:
+  - test: "Book a seat on a phone"
+    expected: "The seat shows as yours"
+    why_human: "Needs a phone"
+---
+`
+
+describe('gsd', () => {
+  it('is the `.planning` folder, recognised by its roadmap or a phase folder', async () => {
+    expect([gsd.name, gsd.folder]).toEqual(['gsd', '.planning'])
+    expect(await gsd.recognises(room)).toBe(true)
+    expect(await gsd.recognises(await planning({'ROADMAP.md': null}))).toBe(true)
+    expect(await gsd.recognises(path.join(fixtures, 'kiro-garden'))).toBe(false)
+    expect(await gsd.recognises(path.join(fixtures, 'no-such-folder'))).toBe(false)
+  })
+
+  it('reads each phase folder as a slice: the roadmap entry, each plan and the verification’s human checks its contracts', async () => {
+    const reading = await gsd.read(room, verify)
+    expect(
+      reading.slices.map((slice) => [slice.id, slice.name, slice.tier, slice.contracts.map(({contract, file}) => [contract.label, path.relative(room, file), contract.effectiveTier, contract.criteria.map((item) => item.position.start.line), contract.steps.map((item) => item.text)])])
+    ).toEqual([
+      [
+        '01-seat-map',
+        'Phase 1: Seat Map',
+        null,
+        [
+          ['Phase 1: Seat Map (success criteria)', 'ROADMAP.md', 'verify', [16, 17, 19], []],
+          ['Plan 01-01 (must-haves)', 'phases/01-seat-map/01-01-PLAN.md', 'verify', [10, 11, 12], []],
+          ['Plan 01-02 (must-haves)', 'phases/01-seat-map/01-02-PLAN.md', 'verify', [10, 11, 12], ['Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute']],
+          [
+            '01-VERIFICATION (human verification)',
+            'phases/01-seat-map/01-VERIFICATION.md',
+            'verify',
+            [],
+            [
+              'Look at the map with a colour-blindness simulator turned on — expected: Free and taken seats are still told apart by their pattern',
+              'Take a seat on a phone while the map is open on a laptop — expected: The laptop shows the seat as taken within a minute'
+            ]
+          ]
+        ]
+      ],
+      [
+        '02-booking',
+        'Phase 2: Booking',
+        null,
+        [
+          ['Phase 2: Booking (success criteria)', 'ROADMAP.md', 'verify', [30, 31], []],
+          ['Plan 02-01 (must-haves)', 'phases/02-booking/02-01-PLAN.md', 'verify', [8, 9], []]
+        ]
+      ],
+      [
+        '02.1-late-return-fix',
+        'Phase 2.1: Late Return Fix (INSERTED)',
+        null,
+        [
+          ['Phase 2.1: Late Return Fix (INSERTED) (success criteria)', 'ROADMAP.md', 'verify', [37], []],
+          ['Plan 02.1-01 (must-haves)', 'phases/02.1-late-return-fix/02.1-01-PLAN.md', 'verify', [8], []]
+        ]
+      ]
+    ])
+    // A wrapped success criterion is one criterion; the plan's `<verification>` boxes and the roadmap's ticks are none.
+    expect(reading.slices[0]!.contracts[0]!.contract.criteria[1]!.text).toBe('A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green')
+    expect(reading.contracts).toEqual(reading.slices.flatMap((slice) => slice.contracts))
+    expect(reading.problems).toEqual([])
+  })
+
+  it('counts a plan without its summary as an open task, and the gaps of a verification that found some', async () => {
+    const dir = await planning({
+      'phases/02-booking/02-VERIFICATION.md': '---\nphase: 02-booking\nstatus: gaps_found\ngaps:\n  - truth: "A second booking is refused"\n    status: failed\n---\n'
+    })
+    const reading = await gsd.read(dir, verify)
+    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(dir, task.file)}:${task.line}: ${task.text}`)])).toEqual([
+      ['01-seat-map', ['phases/01-seat-map/01-02-PLAN.md:1: Plan 01-02 has no 01-02-SUMMARY.md: not executed']],
+      ['02-booking', ['phases/02-booking/02-VERIFICATION.md:5: Gap: A second booking is refused']],
+      ['02.1-late-return-fix', ['phases/02.1-late-return-fix/02.1-01-PLAN.md:1: Plan 02.1-01 has no 02.1-01-SUMMARY.md: not executed']]
+    ])
+  })
+
+  it('takes the default tier for a phase without human checks, and verify for one with them', async () => {
+    const reading = await gsd.read(room, {defaultTier: 'auto', optionalTasks: 'show'})
+    expect(reading.slices.map((slice) => [slice.id, slice.tier, [...new Set(slice.contracts.map(({contract}) => contract.effectiveTier))]])).toEqual([
+      ['01-seat-map', null, ['verify']],
+      ['02-booking', 'auto', ['auto']],
+      ['02.1-late-return-fix', 'auto', ['auto']]
+    ])
+  })
+
+  it('reports a passed verification that still lists human checks, in its frontmatter or its body', async () => {
+    const body = '---\nphase: 02-booking\nstatus: passed\n---\n\n## Human Verification Required\n\n1. **Slot list**: open the day view on a phone\n2. **Refusal**: try to book a taken seat\n'
+    const front = await gsd.read(await planning({'phases/02-booking/02-VERIFICATION.md': passedWithChecks}), verify)
+    const listed = await gsd.read(await planning({'phases/02-booking/02-VERIFICATION.md': body}), verify)
+    expect(front.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
+      ['02-VERIFICATION.md', 3, 'Unexpected `status: passed` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person']
+    ])
+    expect(listed.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
+      ['02-VERIFICATION.md', 3, 'Unexpected `status: passed` with 2 human checks listed under Human Verification Required, expected `status: human_needed`: a phase passes only when no check is left to a person']
+    ])
+    // The checks are asked all the same: the slice is verify with them as its steps.
+    expect(listed.slices[1]!.contracts.at(-1)!.contract.steps.map((step) => [step.text, step.position.start.line])).toEqual([
+      ['Slot list: open the day view on a phone', 8],
+      ['Refusal: try to book a taken seat', 9]
+    ])
+  })
+
+  it('reports an override of a person’s check, a human_needed without checks, unreadable frontmatter and a phase with nothing to check', async () => {
+    const dir = await planning({
+      'phases/02-booking/02-VERIFICATION.md': '---\nstatus: human_needed\noverrides:\n  - must_have: "Manual UAT of the booking screen"\n    accepted_by: "orchestrator"\n  - must_have: "Uses the shared date picker"\n    accepted_by: "developer"\n---\n',
+      'phases/02.1-late-return-fix/02.1-01-PLAN.md': '---\nmust_haves: [truths\n---\n',
+      'phases/04-extras/04-CONTEXT.md': '# Context\n',
+      'phases/notes/README.md': '# Notes\n'
+    })
+    const reading = await gsd.read(dir, verify)
+    expect(reading.problems.map((problem) => [path.relative(dir, problem.file), problem.line, problem.message])).toEqual([
+      ['phases/02-booking/02-VERIFICATION.md', 2, 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'],
+      ['phases/02-booking/02-VERIFICATION.md', 4, 'Unexpected override of a person\'s check ("Manual UAT of the booking screen"), expected the check asked of a person: an override the agent writes answers for no one'],
+      ['phases/02.1-late-return-fix/02.1-01-PLAN.md', 3, expect.stringMatching(/^Unexpected frontmatter that is not YAML \(.+\), expected the frontmatter GSD writes$/)],
+      ['phases/04-extras', null, 'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'],
+      ['phases/notes', null, 'Unexpected folder in phases/, expected a phase folder named `NN-name` (`02-auth`, `02.1-hotfix`); tiers does not read it']
+    ])
+  })
+
+  it('reads the body’s human checks when they are more than the frontmatter lists', () => {
+    const text = '---\nstatus: human_needed\nhuman_verification:\n  - test: "Open the site"\n    expected: "It loads"\n---\n\n## Human Verification Required\n\n### 1. Site\n\n**Test:** Open the site\n\n### 2. Diagram\n\n```\n### 9. Not a check\n```\n\n## Gaps Summary\n\n1. Not a check either\n'
+    const read = readGsdVerification('V.md', text)
+    expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual(['body', [['Site', 10], ['Diagram', 14]]])
+    expect(readGsdVerification('V.md', text.replace('### 2. Diagram', '')).humanChecks.map((check) => check.text)).toEqual(['Open the site — expected: It loads'])
+  })
+
+  it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {
+    const plan = readGsdPlan('P.md', '---\nmust_haves:\n  truths:\n    - Users can: sign in with a code\n    - "A code expires after ten minutes"\n---\n')
+    expect(plan.truths.map((truth) => [truth.text, truth.position.start.line])).toEqual([
+      ['Users can: sign in with a code', 4],
+      ['A code expires after ten minutes', 5]
+    ])
+    const verification = readGsdVerification('V.md', '---\nstatus: human_needed\nhuman_verification:\n  - check: "Sign in on a phone"\n    why_human: "Needs a phone"\n---\n')
+    expect(verification.humanChecks.map((check) => check.text)).toEqual(['check: Sign in on a phone; why_human: Needs a phone'])
+  })
+
+  it('reads the phases of each workstream with its own roadmap, their ids prefixed with its name', async () => {
+    const api = {
+      'workstreams/api/ROADMAP.md': '### Phase 1: Keys\n**Success Criteria**:\n1. A key signs each request\n',
+      'workstreams/api/phases/01-keys/01-01-PLAN.md': '---\nmust_haves:\n  truths:\n    - "A revoked key is refused"\n---\n',
+      'workstreams/api/phases/01-keys/01-01-SUMMARY.md': '# Summary\n'
+    }
+    const reading = await gsd.read(await planning(api), verify)
+    expect(reading.slices.map((slice) => [slice.id, slice.name, slice.contracts.flatMap(({contract}) => contract.criteria.map((item) => item.text))])).toEqual([
+      ['01-seat-map', 'Phase 1: Seat Map', expect.any(Array)],
+      ['02-booking', 'Phase 2: Booking', expect.any(Array)],
+      ['02.1-late-return-fix', 'Phase 2.1: Late Return Fix (INSERTED)', expect.any(Array)],
+      ['api.01-keys', 'Phase 1: Keys', ['A key signs each request', 'A revoked key is refused']]
+    ])
+    // A `.planning` whose phases are all in workstreams is GSD's.
+    expect(await gsd.recognises(await planning({...api, 'ROADMAP.md': null, phases: null}))).toBe(true)
+  })
+
+  it('matches phase folders to roadmap headings as GSD numbers them', () => {
+    expect(['02-a', '02.1-hotfix', '12A-b', 'CK-03-c', '999.1-x', 'notes'].map(gsdPhaseNumber)).toEqual(['2', '2.1', '12A', '3', '999.1', null])
+    const {phases: roadmap, problems} = readGsdRoadmap(
+      'ROADMAP.md',
+      '### Phase 2: A\n**Success Criteria**:\n1. one\n\n#### Phase 2.1: Hotfix\n**Success Criteria** (what must be TRUE):\n  1. two\n  2. three\n**Plans:** 1\n### Phase 12A: B\n### Phase CK-03: C\n**Success Criteria**:\n1. four\n\nprose after\n2. not a criterion\n> ### Phase 4: Quoted\n\n<details>\n\n### Phase 5: Shipped\n</details>\n'
+    )
+    expect([...roadmap.values()].map((phase) => [phase.number, phase.title, phase.criteria.map((item) => item.text)])).toEqual([
+      ['2', 'Phase 2: A', ['one']],
+      ['2.1', 'Phase 2.1: Hotfix', ['two', 'three']],
+      ['12A', 'Phase 12A: B', []],
+      ['3', 'Phase CK-03: C', ['four']],
+      ['5', 'Phase 5: Shipped', []]
+    ])
+    // A heading in a quote is none to markdown nor to GSD: named, never dropped.
+    expect(problems).toEqual([{file: 'ROADMAP.md', line: 17, message: 'Unexpected phase heading `### Phase 4: Quoted` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'}])
+  })
+
+  it('loads a `.planning` folder as GSD’s though it holds a config.json, and never reads quick/ tasks as phases', async () => {
+    const project = await loadProject(await planning())
+    expect([project.tool, project.slicesFrom, project.slices.map((slice) => slice.id)]).toEqual(['gsd', 'gsd', ['01-seat-map', '02-booking', '02.1-late-return-fix']])
+    // A Greenlight file besides config.json makes the folder Greenlight's, whatever its name.
+    expect(await toolFor(await planning({'CONTRACTS.md': '### C-01: Seat map\n'}))).toBe(null)
+  })
+})
