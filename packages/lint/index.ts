@@ -7,7 +7,7 @@ export {checkEngineConfigFiles, engineConfigNames} from './lib/config-files.js'
 // The error of a file that cannot be used (a baseline, a configuration file the engine would open), as every package names one.
 export {FileReadError} from '@verification-tiers/input/read'
 export type {FileText} from './lib/lint-file.js'
-export {findFiles, lintWithEngine, projectContext, remarkEngineOptions} from './lib/engine.js'
+export {findFiles, lintWithEngine, remarkEngineOptions} from './lib/engine.js'
 export type {LintInput} from './lib/engine.js'
 export {lintFormats} from './lib/settings.js'
 export type {LintFormat, LintSettings} from './lib/settings.js'

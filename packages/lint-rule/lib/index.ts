@@ -19,13 +19,6 @@ import type {ProjectContext, ProjectSlices} from './slices.js'
 import {ruleUrl} from './url.js'
 import {ancestorsAt} from './ancestors.js'
 
-declare module 'unified' {
-  interface Data {
-    /** What the rules know of the linted file’s project beyond the file: given by `tiers lint` and the gate, never read by a rule. */
-    verificationTiers?: ProjectContext | undefined
-  }
-}
-
 declare module 'vfile' {
   interface DataMap {
     /** The file’s contracts as the rules read them, with the tree they were read from. */

@@ -2,6 +2,7 @@ import path from 'node:path'
 import type {Contract} from '@verification-tiers/contracts'
 import {graphNames, slicesByContract} from '@verification-tiers/graph'
 import type {FolderGraph, GraphSlice} from '@verification-tiers/graph'
+import type {ProjectGraphs} from '@verification-tiers/graph/remark'
 import type {VFile} from 'vfile'
 
 /** What a check may ask about the slices of the project the linted file is in. */
@@ -20,16 +21,12 @@ export interface ProjectSlices {
 
 /**
  * What a processor gives the rules about a file’s project beyond the file,
- * as `processor.data('verificationTiers')`: the rules read only the tree and
- * the file, so whatever runs them (`tiers lint`, the gate) reads the graph.
+ * as `processor.data('verificationTiers')`: the slice graph of a project
+ * folder (see `projectFolderOf`). The rules read only the tree and the file,
+ * so whatever runs them (`tiers lint`, the preset’s `remarkSliceGraph`)
+ * reads the graph.
  */
-export interface ProjectContext {
-  /**
-   * The slice graph of a project folder (see `projectFolderOf`), `null` when
-   * it has none, or one that cannot be read (the gate reports it).
-   */
-  graphOf(folder: string): FolderGraph | null
-}
+export type ProjectContext = ProjectGraphs
 
 /** No graph: every contract is in no slice, as before the rules knew graphs. */
 export const noSlices: ProjectSlices = {graphFile: null, names: [], slicesOf: () => []}

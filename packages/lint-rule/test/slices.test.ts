@@ -11,7 +11,7 @@ import os from 'node:os'
 import path from 'node:path'
 import type {Root} from 'mdast'
 import {contractRule, projectFolderOf, readDocument} from '@verification-tiers/lint-rule'
-import {projectContext} from '@verification-tiers/lint'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
@@ -36,7 +36,7 @@ async function project(files: Record<string, string>): Promise<string> {
 const parser = unified().use(remarkParse).use(remarkFrontmatter)
 
 /** Each contract of `dir/name` with the ids of its slices and their tiers, as a rule sees them given the graphs `tiers lint` gives (`null`: none). */
-function read(dir: string, name = 'CONTRACTS.md', value?: string, project: ReturnType<typeof projectContext> | null = projectContext()) {
+function read(dir: string, name = 'CONTRACTS.md', value?: string, project: ReturnType<typeof projectGraphs> | null = projectGraphs()) {
   const file = new VFile({path: path.join(dir, name), value: value ?? ''})
   const tree = parser.parse(file) as Root
   const {analysis, slices} = readDocument(tree, file, project ?? undefined)
@@ -103,7 +103,7 @@ describe('contractRule and the slice graph', () => {
       for (const contract of analysis.contracts) file.message(`${contract.label} in ${slices.slicesOf(contract).map((slice) => slice.id).join(', ')}`)
     })
     const file = new VFile({path: path.join(dir, 'CONTRACTS.md'), value: contracts})
-    const processor = unified().use(remarkParse).use(rule('one')).use(rule('two')).data('verificationTiers', projectContext())
+    const processor = unified().use(remarkParse).use(rule('one')).use(rule('two')).data('verificationTiers', projectGraphs())
     processor.runSync(processor.parse(file), file)
     expect(file.messages.map((message) => `${message.ruleId}: ${message.reason}`)).toEqual(['one: Potting bench in B-1', 'one: W-2 Watering can in ', 'two: Potting bench in B-1', 'two: W-2 Watering can in '])
     expect(seen[0]).toBe(seen[1])

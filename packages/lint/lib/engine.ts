@@ -1,7 +1,5 @@
 import type {Root} from 'mdast'
-import type {FolderGraph} from '@verification-tiers/graph'
-import {readGraphSync} from '@verification-tiers/graph/markdown'
-import type {ProjectContext} from '@verification-tiers/lint-rule'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import type {Plugin, Processor} from 'unified'
@@ -44,38 +42,15 @@ export type LintInput = {paths: string[]} | {files: VFile[]}
 const remarkParser = unified().use(remarkParse).freeze()
 
 /**
- * What the rules are given of each file's project: the slice graph of its
- * project folder, read once per run (the rules read no file). A graph that
- * cannot be read is none here: the gate reports it, and linting goes on.
- */
-export function projectContext(): ProjectContext {
-  const graphs = new Map<string, FolderGraph | null>()
-  return {
-    graphOf(folder) {
-      if (!graphs.has(folder)) graphs.set(folder, readGraphOrNull(folder))
-      return graphs.get(folder) ?? null
-    }
-  }
-}
-
-function readGraphOrNull(folder: string): FolderGraph | null {
-  try {
-    return readGraphSync(folder)
-  } catch {
-    return null
-  }
-}
-
-/**
  * Lint as the remark CLI does: the same engine, with the same configuration
  * files, ignore files, plugins and default configuration; and, besides, the
- * rules are given each file's slice graph (`projectContext`).
+ * rules are given each file's slice graph, each graph read once in the run.
  */
 export function lintWithEngine(settings: LintSettings, input: LintInput): Promise<VFile[]> {
   const given = 'paths' in input
   return runEngine({
     ...remarkEngineOptions(settings),
-    processor: remarkParser().data('verificationTiers', projectContext()),
+    processor: remarkParser().data('verificationTiers', projectGraphs()),
     files: given ? input.paths : input.files,
     // Files already read were found, and ignore files applied, on the first pass.
     detectIgnore: given ? settings.detectIgnore : false,

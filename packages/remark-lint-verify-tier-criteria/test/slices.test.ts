@@ -12,7 +12,7 @@ import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import type {Options} from 'remark-lint-verify-tier-criteria'
 import {afterAll, describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
-import {projectContext} from '@verification-tiers/lint'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkLint from 'remark-lint'
 import remarkParse from 'remark-parse'
@@ -35,7 +35,7 @@ async function lint(files: Record<string, string>, options?: Options, name = 'CO
   }
   const file = new VFile({path: path.join(dir, name), value: files[name]})
   const base = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(remarkLintVerifyTierCriteria, options)
-  const processor = given ? base.data('verificationTiers', projectContext()) : base
+  const processor = given ? base.data('verificationTiers', projectGraphs()) : base
   await processor.run(processor.parse(file), file)
   return file.messages.map(summary)
 }
