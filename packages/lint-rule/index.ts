@@ -1,4 +1,4 @@
-export {contractRule, inlineCode, readDocument} from './lib/index.js'
+export {contractRule, inlineCode, readDocument, remarkContracts} from './lib/index.js'
 export {repositoryUrl, ruleUrl} from './lib/url.js'
 export type {CheckContext, ContractCheck, DocumentReading, Report, ReportFields} from './lib/index.js'
 export {projectFolderOf} from './lib/slices.js'

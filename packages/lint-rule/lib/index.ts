@@ -86,6 +86,17 @@ function readContracts(tree: Root, file: VFile, project: ProjectContext | undefi
 }
 
 /**
+ * unified plugin reading a file’s contracts into `file.data.contracts`
+ * (`readDocument`), with the slice graph the processor gives: the rules, and
+ * any plugin after it, find them there.
+ */
+export function remarkContracts(this: {data(key: 'verificationTiers'): ProjectContext | undefined}) {
+  return (tree: Root, file: VFile): undefined => {
+    readDocument(tree, file, this.data('verificationTiers'))
+  }
+}
+
+/**
  * A remark-lint rule over the contract model: origin `remark-lint:<ruleId>`,
  * docs `url`, and the document’s contracts and their slices read once per
  * tree and shared with every other rule. The slice graph is what the

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type {Root} from 'mdast'
-import {contractRule, projectFolderOf, readDocument} from '@verification-tiers/lint-rule'
+import {contractRule, projectFolderOf, readDocument, remarkContracts} from '@verification-tiers/lint-rule'
 import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
@@ -75,6 +75,24 @@ describe('contractRule and the slice graph', () => {
       ['Potting bench', ['B-1:auto']],
       ['W-2 Watering can', ['B-1:auto']]
     ])
+  })
+
+  it('reads the contracts into `file.data.contracts` with `remarkContracts`, where the rules after it find them', async () => {
+    const dir = await project({'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench"], "tier": "verify"}]}'})
+    const seen: unknown[] = []
+    const rule = contractRule('seen', (analysis) => {
+      seen.push(analysis)
+    })
+    const file = new VFile({path: path.join(dir, 'CONTRACTS.md'), value: contracts})
+    const processor = unified().use(remarkParse).use(remarkContracts).use(rule).data('verificationTiers', projectGraphs())
+    await processor.run(processor.parse(file), file)
+    const reading = file.data.contracts!
+    expect(reading.analysis.contracts.map((contract) => [contract.label, reading.slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])).toEqual([
+      ['Potting bench', ['B-1:verify']],
+      ['W-2 Watering can', []]
+    ])
+    expect(seen).toEqual([reading.analysis])
+    expect(seen[0]).toBe(reading.analysis)
   })
 
   it('reads the document once per tree, in `file.data.contracts`, and again for another tree', () => {
