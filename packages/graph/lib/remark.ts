@@ -1,4 +1,6 @@
+import {statSync} from 'node:fs'
 import type {Processor} from 'unified'
+import {graphFiles} from './files.js'
 import type {FolderGraph} from './graph.js'
 import {readGraphSync} from './read-sync.js'
 
@@ -32,12 +34,40 @@ function readGraphOrNull(folder: string): FolderGraph | null {
 }
 
 /**
- * unified plugin giving the lint rules each file's slice graph
- * (`projectGraphs`, read for this processor), unless what runs the
- * processor gave them one already (`tiers lint` gives one for a whole run).
+ * unified plugin giving the lint rules each file's slice graph, unless what
+ * runs the processor gave one already (`tiers lint` gives one for a whole
+ * run). The remark CLI and an editor's language server make a processor for
+ * each file: the graphs are kept across them, each read again only when its
+ * files change, so a folder of contract files reads its graph once and an
+ * editor sees each edit.
  */
 export default function remarkSliceGraph(this: Processor): undefined {
-  if (!this.data('verificationTiers')) this.data('verificationTiers', projectGraphs())
+  if (!this.data('verificationTiers')) this.data('verificationTiers', keptGraphs)
+}
+
+/** Graphs read by `remarkSliceGraph`, by folder, with the stamp of their files when read. */
+const kept = new Map<string, {stamp: string; graph: FolderGraph | null}>()
+
+const keptGraphs: ProjectGraphs = {
+  graphOf(folder) {
+    const files = graphFiles(folder)
+    const stamp = `${stampOf(files.json)}|${stampOf(files.markdown)}`
+    const known = kept.get(folder)
+    if (known?.stamp === stamp) return known.graph
+    const graph = readGraphOrNull(folder)
+    kept.set(folder, {stamp, graph})
+    return graph
+  }
+}
+
+/** What changes when a file is edited or replaced: its size, times and inode; `-` when there is none. */
+function stampOf(file: string): string {
+  try {
+    const info = statSync(file, {throwIfNoEntry: false})
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : '-'
+  } catch {
+    return '?'
+  }
 }
 
 declare module 'unified' {
