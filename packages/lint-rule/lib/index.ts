@@ -21,8 +21,8 @@ import {ancestorsAt} from './ancestors.js'
 
 declare module 'vfile' {
   interface DataMap {
-    /** The file’s contracts as the rules read them, with the tree they were read from. */
-    contracts: DocumentReading & {tree: Root}
+    /** The file’s contracts as the rules read them, with the tree they were read from (held weakly: a file kept after its run does not keep its tree). */
+    contracts: DocumentReading & {tree: WeakRef<Root>}
   }
 }
 
@@ -66,8 +66,8 @@ export interface DocumentReading {
  */
 export function readDocument(tree: Root, file: VFile, project?: ProjectContext): DocumentReading {
   const known = file.data.contracts
-  if (known?.tree === tree) return known
-  const document = {...readContracts(tree, file, project), placed: new WeakMap<Node[], boolean>(), tree}
+  if (known?.tree.deref() === tree) return known
+  const document = {...readContracts(tree, file, project), placed: new WeakMap<Node[], boolean>(), tree: new WeakRef(tree)}
   file.data.contracts = document
   return document
 }
