@@ -69,10 +69,17 @@ module.exports = {
     },
     {
       name: 'lint-stands-alone',
-      comment: 'The lint engine knows markdown and remark only, not projects, state or checks.',
+      comment: 'The lint engine knows markdown and remark, and the slice graph it gives the rules; not projects, state or checks.',
       severity: 'error',
       from: {path: '^packages/lint/'},
-      to: {path: '^packages/(runtime|project|evidence|cli|contracts|graph|protocol)/'}
+      to: {path: '^packages/(runtime|project|evidence|cli|contracts|protocol)/'}
+    },
+    {
+      name: 'rules-read-no-file',
+      comment: 'A lint rule reads the tree and the file it is given, nothing else: what it needs of the project comes from the processor.',
+      severity: 'error',
+      from: {path: '^packages/(lint-rule|remark-lint-[^/]+|remark-preset-lint-[^/]+)/'},
+      to: {path: '^(node:)?fs(/promises)?$'}
     },
     {
       name: 'setup-stands-alone',

@@ -294,4 +294,27 @@ describe('remark CLI', () => {
       expect(strictByFile['enabled.md']).toEqual(['enabled.md', c05Tier(1), c05Criteria])
     })
   })
+
+  describe('the slice graph', () => {
+    // C-01 states no tier; GRAPH.md puts it in S-01, on `auto`.
+    const graphProject = () =>
+      linkedProject(folders, 'verification-tiers-graph-', {
+        '.greenlight/CONTRACTS.md': '### C-01: PlantStore\n\n**Boundary:** Command handler -> SQLite file\n',
+        '.greenlight/GRAPH.md': '## S-01: Storage\n\nVerification: auto\nContract: C-01\n'
+      })
+    const c01 =
+      '1:1-1:21 warning Unexpected contract C-01 PlantStore without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint'
+
+    it.concurrent('is given to the rules by the preset, or by its plugin before a rule; a rule alone reads the document alone', async () => {
+      const cwd = await graphProject()
+      const [alone, withGraph, withPreset] = await Promise.all([
+        remark(['--no-config', '--quiet', '--use', 'remark-lint-verify-tier-criteria', '.greenlight'], cwd),
+        remark(['--no-config', '--quiet', '--use', '@verification-tiers/graph/remark', '--use', 'remark-lint-verify-tier-criteria', '.greenlight'], cwd),
+        remark(['--no-config', '--quiet', '--use', preset, '.greenlight'], cwd)
+      ])
+      expect({...alone, stderr: alone.stderr.replace(/ +/g, ' ')}).toEqual({code: 0, stdout: '', stderr: ['.greenlight/CONTRACTS.md', c01, '', '⚠ 1 warning', ''].join('\n')})
+      expect(withGraph).toEqual({code: 0, stdout: '', stderr: ''})
+      expect(withPreset).toEqual({code: 0, stdout: '', stderr: ''})
+    })
+  })
 })

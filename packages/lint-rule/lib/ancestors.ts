@@ -12,11 +12,11 @@ import type {Node, Position} from 'unist'
  * tree, not a walk over every node: most files get no message, and those
  * that do get a few.
  */
-export function ancestorsAt(tree: Root, place: Position): Node[] | undefined {
+export function ancestorsAt(tree: Root, place: Position, placed: WeakMap<Node[], boolean> = new WeakMap()): Node[] | undefined {
   const from = place.start.offset
   const to = place.end.offset
   if (from === undefined || to === undefined) return undefined
-  return deepestHolding(tree, [], from, to)
+  return deepestHolding(tree, [], from, to, placed)
 }
 
 /** Whether `node` has offsets and they hold `from`..`to`; `undefined` when it has no offsets. */
@@ -32,13 +32,13 @@ function holds(node: Node, from: number, to: number): boolean | undefined {
  * `from`..`to`; `parents` are `node`'s ancestors. A loop over an explicit
  * stack, not recursion: quotes and lists can nest thousands deep.
  */
-function deepestHolding(node: Node, parents: Node[], from: number, to: number): Node[] | undefined {
+function deepestHolding(node: Node, parents: Node[], from: number, to: number, placed: WeakMap<Node[], boolean>): Node[] | undefined {
   // In tree order the last holder is in the last child's subtree that has one, else the node itself.
   // Frames: a node, its path, and how many of its children are still to try (from the last).
   const stack: Array<{node: Node; path: Node[]; next: number}> = []
   // A node with offsets that does not hold the place holds no descendant that does.
   if (holds(node, from, to) === false) return undefined
-  stack.push(frameOf(node, [...parents, node], from))
+  stack.push(frameOf(node, [...parents, node], from, placed))
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!
     const children = childrenOf(frame.node)
@@ -49,7 +49,7 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
       // Siblings and their subtrees are in document order: before one that ends before the place, none reaches it.
       if (end !== undefined && end < from) break
       if (holds(child, from, to) === false) continue
-      stack.push(frameOf(child, [...frame.path, child], from))
+      stack.push(frameOf(child, [...frame.path, child], from, placed))
       descended = true
       break
     }
@@ -62,8 +62,8 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number): 
 }
 
 /** A node entered on the way down: its path, and the last of its children that may hold the place. */
-function frameOf(node: Node, path: Node[], from: number): {node: Node; path: Node[]; next: number} {
-  return {node, path, next: lastStartingBy(childrenOf(node), from)}
+function frameOf(node: Node, path: Node[], from: number, placed: WeakMap<Node[], boolean>): {node: Node; path: Node[]; next: number} {
+  return {node, path, next: lastStartingBy(childrenOf(node), from, placed)}
 }
 
 function childrenOf(node: Node): Node[] {
@@ -76,8 +76,8 @@ function childrenOf(node: Node): Node[] {
  * when a child has no offsets (a plugin made it; what it holds may start
  * anywhere between its siblings), so that every child is tried.
  */
-function lastStartingBy(children: Node[], from: number): number {
-  if (!allPlaced(children)) return children.length - 1
+function lastStartingBy(children: Node[], from: number, placed: WeakMap<Node[], boolean>): number {
+  if (!allPlaced(children, placed)) return children.length - 1
   let low = 0
   let high = children.length - 1
   let found = -1
@@ -93,9 +93,8 @@ function lastStartingBy(children: Node[], from: number): number {
   return found
 }
 
-/** Whether every child has offsets: looked at once per list of children, however many messages point into it. */
-const placed = new WeakMap<Node[], boolean>()
-function allPlaced(children: Node[]): boolean {
+/** Whether every child has offsets: looked at once per list of children (`placed` keeps what was found), however many messages point into it. */
+function allPlaced(children: Node[], placed: WeakMap<Node[], boolean>): boolean {
   let known = placed.get(children)
   if (known === undefined) {
     known = true

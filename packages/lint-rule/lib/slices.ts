@@ -1,14 +1,13 @@
-import {statSync} from 'node:fs'
 import path from 'node:path'
 import type {Contract} from '@verification-tiers/contracts'
-import {graphFiles, graphNames, slicesByContract} from '@verification-tiers/graph'
-import {readGraphSync} from '@verification-tiers/graph/markdown'
+import {graphNames, slicesByContract} from '@verification-tiers/graph'
 import type {FolderGraph, GraphSlice} from '@verification-tiers/graph'
+import type {ProjectGraphs} from '@verification-tiers/graph/remark'
 import type {VFile} from 'vfile'
 
 /** What a check may ask about the slices of the project the linted file is in. */
 export interface ProjectSlices {
-  /** The graph’s file (`…/GRAPH.json` or `…/GRAPH.md`), `null` when the file’s project has none the rules could read. */
+  /** The graph’s file (`…/GRAPH.json` or `…/GRAPH.md`), `null` when the processor gave no graph for the file’s project. */
   graphFile: string | null
   /** Ids and names the graph lists: a heading of one of these is a contract, as the gate reads it. */
   names: readonly string[]
@@ -19,6 +18,15 @@ export interface ProjectSlices {
    */
   slicesOf(contract: Contract): readonly GraphSlice[]
 }
+
+/**
+ * What a processor gives the rules about a file’s project beyond the file,
+ * as `processor.data('verificationTiers')`: the slice graph of a project
+ * folder (see `projectFolderOf`). The rules read only the tree and the file,
+ * so whatever runs them (`tiers lint`, the preset’s `remarkSliceGraph`)
+ * reads the graph.
+ */
+export type ProjectContext = ProjectGraphs
 
 /** No graph: every contract is in no slice, as before the rules knew graphs. */
 export const noSlices: ProjectSlices = {graphFile: null, names: [], slicesOf: () => []}
@@ -48,54 +56,14 @@ export function projectFolderOfPath(absolute: string): string | null {
   return null
 }
 
-/** Graphs read, by folder, with the stamp of their files when read: one read per folder while the files stay as they are. */
-const graphs = new Map<string, {stamp: string; graph: FolderGraph | null}>()
-
-/** What changes when a file is edited or replaced: its size, times and inode; `-` when there is none. */
-function stampOf(file: string): string {
-  try {
-    const info = statSync(file, {throwIfNoEntry: false})
-    return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : '-'
-  } catch {
-    return '?'
-  }
-}
-
-/**
- * The graph of a project folder, read once while its files stay unchanged
- * (an editor’s language server sees each edit). A graph that cannot be read
- * is no graph here: the gate reports it, and a lint rule never throws.
- */
-export function graphOf(dir: string): FolderGraph | null {
-  const files = graphFiles(dir)
-  const stamp = `${stampOf(files.json)}|${stampOf(files.markdown)}`
-  const cached = graphs.get(dir)
-  if (cached?.stamp === stamp) return cached.graph
-  let graph: FolderGraph | null = null
-  try {
-    graph = readGraphSync(dir)
-  } catch {
-    graph = null
-  }
-  graphs.set(dir, {stamp, graph})
-  return graph
-}
-
-/** What the checks ask of a graph, over the contracts of one document. */
-export function sliceView(graph: FolderGraph, contracts: readonly Contract[]): ProjectSlices {
+/** What the checks ask of a graph, over the contracts of one document whose headings were read with `names`. */
+export function sliceView(graph: FolderGraph, names: readonly string[], contracts: readonly Contract[]): ProjectSlices {
   // Matched when a check first asks: most documents have no contract, and most checks never ask.
   let placed: Map<Contract, GraphSlice[]> | undefined
-  return {graphFile: graph.file, names: namesOfGraph(graph), slicesOf: (contract) => (placed ??= slicesByContract(graph.slices, contracts, (each) => each)).get(contract) ?? []}
+  return {graphFile: graph.file, names, slicesOf: (contract) => (placed ??= slicesByContract(graph.slices, contracts, (each) => each)).get(contract) ?? []}
 }
 
-/** The names a graph lists (`graphNames`), worked out once per graph read: every file of its project asks. */
+/** The names a graph lists: a heading of one of these is a contract. */
 export function namesOfGraph(graph: FolderGraph): readonly string[] {
-  let names = graphNamesRead.get(graph)
-  if (!names) {
-    names = Object.freeze(graphNames(graph))
-    graphNamesRead.set(graph, names)
-  }
-  return names
+  return Object.freeze(graphNames(graph))
 }
-
-const graphNamesRead = new WeakMap<FolderGraph, readonly string[]>()

@@ -1,15 +1,17 @@
 /**
  * What every rule made with `contractRule` learns from the project’s slice
- * graph: which folder’s graph applies to a file, the graph’s names (a heading
- * it names is a contract), each contract’s slices, a graph read again when
- * it changes, and a graph that cannot be read ignored without a throw.
+ * graph the processor gives (`processor.data('verificationTiers')`, as
+ * `tiers lint` does): which folder’s graph applies to a file, the graph’s
+ * names (a heading it names is a contract), each contract’s slices; given no
+ * graph, the document alone, whatever files lie beside it.
  */
 import {execFileSync} from 'node:child_process'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import type {Root} from 'mdast'
-import {contractRule, projectFolderOf, readDocument} from '@verification-tiers/lint-rule'
+import {contractRule, projectFolderOf, readDocument, remarkContracts} from '@verification-tiers/lint-rule'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
@@ -33,11 +35,11 @@ async function project(files: Record<string, string>): Promise<string> {
 
 const parser = unified().use(remarkParse).use(remarkFrontmatter)
 
-/** Each contract of `dir/name` with the ids of its slices and their tiers, as a rule sees them. */
-function read(dir: string, name = 'CONTRACTS.md', value?: string) {
+/** Each contract of `dir/name` with the ids of its slices and their tiers, as a rule sees them given the graphs `tiers lint` gives (`null`: none). */
+function read(dir: string, name = 'CONTRACTS.md', value?: string, project: ReturnType<typeof projectGraphs> | null = projectGraphs()) {
   const file = new VFile({path: path.join(dir, name), value: value ?? ''})
   const tree = parser.parse(file) as Root
-  const {analysis, slices} = readDocument(tree, file)
+  const {analysis, slices} = readDocument(tree, file, project ?? undefined)
   return {graphFile: slices.graphFile, contracts: analysis.contracts.map((contract) => [contract.label, slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])}
 }
 
@@ -66,21 +68,40 @@ describe('contractRule and the slice graph', () => {
     expect(read(await project({}), 'CONTRACTS.md', contracts).contracts).toEqual([['W-2 Watering can', []]])
   })
 
-  it('reads the graph again when it changes, as an editor’s language server needs', async () => {
-    const dir = await project({'GRAPH.md': '## B-1: Benches\n\n- Contracts: W-2\n- Tier: auto\n'})
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([['W-2 Watering can', ['B-1:auto']]])
-    await fs.writeFile(path.join(dir, 'GRAPH.md'), '## B-1: Benches\n\n- Contracts: W-2\n- Tier: verify. Human check: fill the can\n\n## B-2: Beds\n\n- Contracts: W-2\n')
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([['W-2 Watering can', ['B-1:verify', 'B-2:null']]])
-    await fs.writeFile(path.join(dir, 'GRAPH.json'), '{"slices": {"J-1": {"contracts": ["W-2"]}}}')
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([['W-2 Watering can', ['J-1:null']]])
+  it('reads no file itself: given no graph, the document alone, with a graph beside it', async () => {
+    const dir = await project({'CONTRACTS.md': contracts, 'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench", "W2"], "verification": "auto"}]}'})
+    expect(read(dir, 'CONTRACTS.md', contracts, null)).toEqual({graphFile: null, contracts: [['W-2 Watering can', []]]})
+    expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([
+      ['Potting bench', ['B-1:auto']],
+      ['W-2 Watering can', ['B-1:auto']]
+    ])
   })
 
-  it('reads the names the graph lists again when it changes: a heading it stops naming is no contract', async () => {
-    const dir = await project({'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench"]}]}'})
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['Potting bench', 'W-2 Watering can'])
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['Potting bench', 'W-2 Watering can'])
-    await fs.writeFile(path.join(dir, 'GRAPH.json'), '{"slices": [{"id": "B-1", "contracts": ["W-2"]}]}')
-    expect(read(dir, 'CONTRACTS.md', contracts).contracts.map(([label]) => label)).toEqual(['W-2 Watering can'])
+  it('reads the contracts into `file.data.contracts` with `remarkContracts`, where the rules after it find them', async () => {
+    const dir = await project({'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench"], "tier": "verify"}]}'})
+    const seen: unknown[] = []
+    const rule = contractRule('seen', (analysis) => {
+      seen.push(analysis)
+    })
+    const file = new VFile({path: path.join(dir, 'CONTRACTS.md'), value: contracts})
+    const processor = unified().use(remarkParse).use(remarkContracts).use(rule).data('verificationTiers', projectGraphs())
+    await processor.run(processor.parse(file), file)
+    const reading = file.data.contracts!
+    expect(reading.analysis.contracts.map((contract) => [contract.label, reading.slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])).toEqual([
+      ['Potting bench', ['B-1:verify']],
+      ['W-2 Watering can', []]
+    ])
+    expect(seen).toEqual([reading.analysis])
+    expect(seen[0]).toBe(reading.analysis)
+  })
+
+  it('reads the document once per tree, in `file.data.contracts`, and again for another tree', () => {
+    const file = new VFile({path: path.join(os.tmpdir(), 'CONTRACTS.md'), value: contracts})
+    const tree = parser.parse(file) as Root
+    const first = readDocument(tree, file)
+    expect(file.data.contracts?.analysis).toBe(first.analysis)
+    expect(readDocument(tree, file).analysis).toBe(first.analysis)
+    expect(readDocument(parser.parse(file) as Root, file).analysis).not.toBe(first.analysis)
   })
 
   it('goes on without a graph it cannot read, a FIFO included, and never throws', async () => {
@@ -95,12 +116,12 @@ describe('contractRule and the slice graph', () => {
   it('runs synchronously, so `runSync` and `processSync` work with the rules, and reads the document once for every rule', async () => {
     const dir = await project({'GRAPH.json': '{"slices": {"B-1": {"contracts": ["Potting bench"]}}}'})
     const seen: unknown[] = []
-    const rule = (id: string) => contractRule(id, (analysis, file, _options, slices) => {
+    const rule = (id: string) => contractRule(id, (analysis, file, _options, {slices}) => {
       seen.push(analysis)
       for (const contract of analysis.contracts) file.message(`${contract.label} in ${slices.slicesOf(contract).map((slice) => slice.id).join(', ')}`)
     })
     const file = new VFile({path: path.join(dir, 'CONTRACTS.md'), value: contracts})
-    const processor = unified().use(remarkParse).use(rule('one')).use(rule('two'))
+    const processor = unified().use(remarkParse).use(rule('one')).use(rule('two')).data('verificationTiers', projectGraphs())
     processor.runSync(processor.parse(file), file)
     expect(file.messages.map((message) => `${message.ruleId}: ${message.reason}`)).toEqual(['one: Potting bench in B-1', 'one: W-2 Watering can in ', 'two: Potting bench in B-1', 'two: W-2 Watering can in '])
     expect(seen[0]).toBe(seen[1])

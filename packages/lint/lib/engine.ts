@@ -1,4 +1,5 @@
 import type {Root} from 'mdast'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkParse from 'remark-parse'
 import {unified} from 'unified'
 import type {Plugin, Processor} from 'unified'
@@ -42,13 +43,14 @@ const remarkParser = unified().use(remarkParse).freeze()
 
 /**
  * Lint as the remark CLI does: the same engine, with the same configuration
- * files, ignore files, plugins and default configuration.
+ * files, ignore files, plugins and default configuration; and, besides, the
+ * rules are given each file's slice graph, each graph read once in the run.
  */
 export function lintWithEngine(settings: LintSettings, input: LintInput): Promise<VFile[]> {
   const given = 'paths' in input
   return runEngine({
     ...remarkEngineOptions(settings),
-    processor: remarkParser,
+    processor: remarkParser().data('verificationTiers', projectGraphs()),
     files: given ? input.paths : input.files,
     // Files already read were found, and ignore files applied, on the first pass.
     detectIgnore: given ? settings.detectIgnore : false,

@@ -2,7 +2,7 @@
  * remark-lint rule to warn when a contract has more acceptance criteria than
  * a maximum: a checkpoint with many criteria gets skimmed, not checked.
  */
-import {contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule} from '@verification-tiers/lint-rule'
 
 /** Configuration: the maximum, or an object with it. */
 export type Options = number | {max?: number | null | undefined}
@@ -11,7 +11,7 @@ const defaultMax = 5
 
 const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefined>(
   'acceptance-criteria-count',
-  function ({contracts}, file, options, _slices, tool) {
+  function ({contracts}, file, options, {tool, report}) {
     const given = typeof options === 'number' ? options : (options?.max ?? null)
     // spec-kit, OpenSpec and Kiro ask for as many scenarios as a unit needs: their files are counted against a `max` the user sets, never the default.
     if (tool !== null && given === null) return
@@ -25,7 +25,6 @@ const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefine
       const extra = contract.criteria[max]
       if (!extra) continue
       report(
-        file,
         `Unexpected ${contract.criteria.length} acceptance ${contract.criteria.length === 1 ? 'criterion' : 'criteria'} on ${contract.label}, expected at most ${max}`,
         extra.position
       )

@@ -3,7 +3,7 @@
  * (“should work”, “works as expected”) with no command attached. A criterion
  * with `-- verified by: \`command\`` passes whatever its words.
  */
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
 /** Phrases that say nothing a person or a command could check. */
 export const defaultVaguePhrases: readonly string[] = Object.freeze([
@@ -38,7 +38,7 @@ export type Options = readonly string[] | {phrases?: readonly string[] | null | 
 
 const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undefined>(
   'acceptance-criteria-specific',
-  function ({contracts}, file, options) {
+  function ({contracts}, _file, options, {report}) {
     const phrases = Array.isArray(options) ? options : ((options as {phrases?: readonly string[]} | null)?.phrases ?? defaultVaguePhrases)
     const anyPhrase = anyPhrasePattern(phrases)
     for (let index = 0; index < contracts.length; index++) {
@@ -52,7 +52,6 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
           const found = phrasePattern(phrase).exec(outcome)
           if (!found) continue
           report(
-            file,
             `Unexpected vague criterion ${inlineCode(found[0])} in ${contract.label}, expected an observable outcome or a ${inlineCode('-- verified by:')} check`,
             criterion.position,
             {actual: found[0]}

@@ -3,9 +3,9 @@
  * criteria or steps: nobody checks them on the auto tier, so they mislead.
  */
 import {labelFor} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
-const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields', function ({contracts}, file, _options, _slices, tool) {
+const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields', function ({contracts}, _file, _options, {tool, report}) {
   // A spec-kit, OpenSpec or Kiro unit needs its criteria whatever its tier: the tool's template asks for them.
   if (tool) return
   for (let index = 0; index < contracts.length; index++) {
@@ -20,7 +20,6 @@ const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields',
       if (field.items.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       report(
-        file,
         `Unexpected ${what} on auto contract ${contract.label}, expected none as the ${inlineCode('auto')} tier ignores them, or ${verify}`,
         field.labelPosition
       )

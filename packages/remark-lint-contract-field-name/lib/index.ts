@@ -4,9 +4,9 @@
  * `acceptance-criteria` in YAML), or when a contract gives a field twice.
  */
 import type {ContractField, FieldKey} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
-const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, file, _options, _slices, tool) {
+const remarkLintContractFieldName = contractRule('contract-field-name', function ({contracts}, _file, _options, {tool, report}) {
   // A spec-kit, OpenSpec or Kiro file names its sections as the tool's template does, in any language: no label of ours to suggest.
   if (tool) return
   for (let index = 0; index < contracts.length; index++) {
@@ -17,7 +17,6 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
       if (!field.key || !field.expectedLabel) continue
       if (field.label !== field.expectedLabel) {
         report(
-          file,
           `Unexpected field name ${inlineCode(field.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel)}`,
           field.labelPosition,
           {actual: field.label, expected: [field.expectedLabel]}
@@ -25,7 +24,7 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
       }
       const earlier = first.get(field.key)
       if (earlier) {
-        report(file, `Unexpected second ${inlineCode(field.expectedLabel)} field in ${contract.label}, expected each field once`, field.labelPosition, {
+        report(`Unexpected second ${inlineCode(field.expectedLabel)} field in ${contract.label}, expected each field once`, field.labelPosition, {
           cause: {reason: `First ${inlineCode(field.expectedLabel)} field of ${contract.label}`, place: earlier.labelPosition}
         })
       } else {

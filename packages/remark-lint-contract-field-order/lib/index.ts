@@ -5,12 +5,12 @@
  */
 import {dialectOf} from '@verification-tiers/contracts'
 import type {ContractField, FieldKey} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
 const order: readonly FieldKey[] = ['security', 'verification', 'acceptanceCriteria', 'steps', 'dependencies']
 const tierFields: ReadonlySet<FieldKey> = new Set(['verification', 'acceptanceCriteria', 'steps'])
 
-const remarkLintContractFieldOrder = contractRule('contract-field-order', function ({contracts}, file) {
+const remarkLintContractFieldOrder = contractRule('contract-field-order', function ({contracts}, _file, _options, {report}) {
   for (const contract of contracts) {
     // First of each ordered field; YAML keys and body labels are ordered apart.
     const fields: ContractField[] = []
@@ -25,7 +25,6 @@ const remarkLintContractFieldOrder = contractRule('contract-field-order', functi
         .find((earlier) => sameBlock(earlier, field) && rank(earlier) > rank(field) && (tierFields.has(earlier.key!) || tierFields.has(field.key!)))
       if (!misplaced) continue
       report(
-        file,
         `Unexpected ${inlineCode(field.label)} after ${inlineCode(misplaced.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel!)} before ${inlineCode(misplaced.expectedLabel!)}`,
         field.labelPosition
       )

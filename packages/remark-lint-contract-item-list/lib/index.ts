@@ -4,9 +4,9 @@
  * block in place of the list, a table or a quote anywhere up to the next
  * label. It is read as no criteria or steps at all.
  */
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
-const remarkLintContractItemList = contractRule('contract-item-list', function ({contracts}, file) {
+const remarkLintContractItemList = contractRule('contract-item-list', function ({contracts}, _file, _options, {report}) {
   for (let index = 0; index < contracts.length; index++) {
     const contract = contracts[index]!
     for (let each = 0; each < contract.fields.length; each++) {
@@ -17,7 +17,6 @@ const remarkLintContractItemList = contractRule('contract-item-list', function (
       for (let at = 0; at < field.unread.length; at++) {
         const text = field.unread[at]!
         report(
-          file,
           `Unexpected ${text.kind} under ${inlineCode(field.label)} in ${contract.label}, expected a list of ${what}`,
           text.position
         )

@@ -5,7 +5,7 @@
  * criterion without it states no response to check. A criterion in another
  * form or language is not checked.
  */
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
 /** The words an EARS requirement starts with: event, unwanted behaviour, state, option, or ubiquitous. */
 const earsStart = /^(when|if|while|where|the)\b/i
@@ -13,7 +13,7 @@ const shall = /\bshall\b/i
 // A letter of a script other than Latin: the criterion is written in another language (`WHEN … THEN …しなければならない`), whose word for SHALL is its own.
 const otherScript = /[^\P{L}\p{Script=Latin}]/u
 
-const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, file, _options, _slices, tool) {
+const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, _file, _options, {tool, report}) {
   if (tool?.tool !== 'kiro') return
   for (let index = 0; index < contracts.length; index++) {
     const contract = contracts[index]!
@@ -23,7 +23,7 @@ const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, fi
       if (!start || shall.test(criterion.text) || otherScript.test(criterion.text)) continue
       const keyword = start[1]!.toUpperCase()
       const form = keyword === 'THE' ? 'THE <system> SHALL <response>' : `${keyword} … THE <system> SHALL <response>`
-      report(file, `Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)
+      report(`Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)
     }
   }
 })

@@ -4,14 +4,13 @@
  * be written down.
  */
 import {labelFor, tiers} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
-const remarkLintExplicitVerificationTier = contractRule('explicit-verification-tier', function ({contracts}, file) {
+const remarkLintExplicitVerificationTier = contractRule('explicit-verification-tier', function ({contracts}, _file, _options, {report}) {
   for (const contract of contracts) {
     if (contract.tier !== null) continue
     const label = labelFor('verification', contract.dialect)
     report(
-      file,
       `Unexpected contract ${contract.label} without a verification tier, expected ${tiers.map((tier) => inlineCode(label + ': ' + tier)).join(' or ')}`,
       contract.headingPosition
     )

@@ -6,12 +6,12 @@
  * after the `#`.
  */
 import {describeContractProblem} from '@verification-tiers/contracts'
-import {contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule} from '@verification-tiers/lint-rule'
 
-const remarkLintNoHiddenContract = contractRule('no-hidden-contract', function ({problems}, file) {
+const remarkLintNoHiddenContract = contractRule('no-hidden-contract', function ({problems}, _file, _options, {report}) {
   for (let index = 0; index < problems.length; index++) {
     const problem = problems[index]!
-    if (problem.kind === 'unread-heading') report(file, describeContractProblem(problem), problem.place)
+    if (problem.kind === 'unread-heading') report(describeContractProblem(problem), problem.place)
   }
 })
 

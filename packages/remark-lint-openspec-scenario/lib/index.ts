@@ -5,12 +5,12 @@
  * (`openspec/changes/<change>/specs/<capability>/spec.md`) and a capability's
  * spec (`openspec/specs/<capability>/spec.md`); other files have none.
  */
-import {contractRule, report} from '@verification-tiers/lint-rule'
+import {contractRule} from '@verification-tiers/lint-rule'
 
-const remarkLintOpenspecScenario = contractRule('openspec-scenario', function (_analysis, file, _options, _slices, tool) {
+const remarkLintOpenspecScenario = contractRule('openspec-scenario', function (_analysis, _file, _options, {tool, report}) {
   if (tool?.tool !== 'openspec') return
   // The reader's own words, as the gate reports them, at the heading.
-  for (const expectation of tool.expectations) report(file, expectation.message, expectation.place)
+  for (const expectation of tool.expectations) report(expectation.message, expectation.place)
 })
 
 export default remarkLintOpenspecScenario

@@ -6,14 +6,14 @@
  * markdown hides is `remark-lint-no-hidden-contract`’s.
  */
 import {describeContractProblem, isTier, readTier, tiers} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
-const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, file) {
+const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, _file, _options, {report}) {
   for (let index = 0; index < problems.length; index++) {
     const problem = problems[index]!
     if (problem.kind !== 'tier-conflict') continue
     const cause = problem.otherPlace ? {cause: {reason: `First tier ${inlineCode(problem.expected)} of ${problem.subject}`, place: problem.otherPlace}} : {}
-    report(file, describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected], ...cause})
+    report(describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected], ...cause})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
   for (let index = 0; index < contracts.length; index++) {
@@ -24,14 +24,13 @@ const remarkLintVerificationTier = contractRule('verification-tier', function ({
       const value = readTier(field.value)
       if (isTier(value)) continue
       if (value === '') {
-        report(file, `Unexpected empty verification tier on ${contract.label}, expected ${allTiers}`, field.labelPosition)
+        report(`Unexpected empty verification tier on ${contract.label}, expected ${allTiers}`, field.labelPosition)
         continue
       }
       // A tier in other casing has one fix; anything else could mean either.
       const recased = tiers.find((tier) => tier === value.toLowerCase())
       const expected = recased ? [recased] : [...tiers]
       report(
-        file,
         `Unexpected verification tier ${inlineCode(value)} on ${contract.label}, expected ${expected.map(inlineCode).join(' or ')}`,
         field.valuePosition ?? field.labelPosition,
         {actual: field.value, expected}

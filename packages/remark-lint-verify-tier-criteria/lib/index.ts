@@ -7,7 +7,7 @@
  */
 import {defaultTier, effectiveTier, labelFor} from '@verification-tiers/contracts'
 import type {Contract} from '@verification-tiers/contracts'
-import {contractRule, inlineCode, report} from '@verification-tiers/lint-rule'
+import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 import type {GraphSlice} from '@verification-tiers/lint-rule'
 
 /** Configuration. */
@@ -27,7 +27,7 @@ function emptyCheckpoint(contract: Contract, slices: readonly GraphSlice[]): Gra
 
 const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
   'verify-tier-criteria',
-  function ({contracts}, file, options, project) {
+  function ({contracts}, _file, options, {slices: project, report}) {
     const ignoreDefaultTier = options?.ignoreDefaultTier ?? false
     for (let index = 0; index < contracts.length; index++) {
       const contract = contracts[index]!
@@ -40,7 +40,6 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
         // Written `verify`, or an invalid tier (`Verify`, `manual`), which counts as verify.
         const field = contract.fields.find((candidate) => candidate.key === 'verification')
         report(
-          file,
           `Unexpected verify contract ${contract.label} without acceptance criteria or steps, expected at least one criterion or step`,
           field?.position ?? contract.headingPosition
         )
@@ -48,7 +47,6 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
         const verification = labelFor('verification', contract.dialect)
         const from = slice?.tier === 'verify' ? `its slice ${slice.id} is on ${inlineCode('verify')}` : `its tier defaults to ${inlineCode(defaultTier)}`
         report(
-          file,
           `Unexpected contract ${contract.label} without acceptance criteria or steps (${from}), expected at least one criterion or step, or ${inlineCode(verification + ': auto')}`,
           contract.headingPosition
         )

@@ -1,7 +1,9 @@
 /**
  * The rule agrees with the gate on what a slice graph beside the contracts
- * states: a contract with no tier of its own takes its slices’ tier, and a
- * slice with a human check of its own gives the person something to check.
+ * states, when the processor gives it (as `tiers lint` does): a contract
+ * with no tier of its own takes its slices’ tier, and a slice with a human
+ * check of its own gives the person something to check. Given no graph, the
+ * rule reads the document alone.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -10,6 +12,7 @@ import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import type {Options} from 'remark-lint-verify-tier-criteria'
 import {afterAll, describe, expect, it} from 'vitest'
 import {ruleHarness} from '../../../test/helpers/rule-harness.js'
+import {projectGraphs} from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkLint from 'remark-lint'
 import remarkParse from 'remark-parse'
@@ -22,8 +25,8 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-/** Lint `CONTRACTS.md` of a project folder holding `files`, as the remark CLI does. */
-async function lint(files: Record<string, string>, options?: Options, name = 'CONTRACTS.md') {
+/** Lint `CONTRACTS.md` of a project folder holding `files`, given its graph as `tiers lint` gives it (or, with `given` false, as the remark CLI does). */
+async function lint(files: Record<string, string>, options?: Options, name = 'CONTRACTS.md', given = true) {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-lint-slices-'))
   folders.push(dir)
   for (const [file, text] of Object.entries(files)) {
@@ -31,7 +34,8 @@ async function lint(files: Record<string, string>, options?: Options, name = 'CO
     await fs.writeFile(path.join(dir, file), text)
   }
   const file = new VFile({path: path.join(dir, name), value: files[name]})
-  const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(remarkLintVerifyTierCriteria, options)
+  const base = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(remarkLintVerifyTierCriteria, options)
+  const processor = given ? base.data('verificationTiers', projectGraphs()) : base
   await processor.run(processor.parse(file), file)
   return file.messages.map(summary)
 }
@@ -90,6 +94,16 @@ describe('verify-tier-criteria with a slice graph', () => {
     const reasons = [expected('1:1-1:18', defaultReason('K-7 Seed tray')), expected('5:1-5:19', defaultReason('K-8 Cold frame')), expected('9:1-9:20', defaultReason('K-9 Rain barrel'))]
     expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.json': '{"slices": ['})).toEqual(reasons)
     expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.md': '### g1a. trays\n\n- Contracts: K7\n- Tier: sometimes\n'})).toEqual(reasons)
+  })
+
+  it('reads no graph itself: given none, as by the remark CLI, it reads the document alone', async () => {
+    const graph = '### g1a. trays\n\n- Contracts: K7, K8, K9\n- Tier: auto\n'
+    expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.md': graph}, undefined, 'CONTRACTS.md', false)).toEqual([
+      expected('1:1-1:18', defaultReason('K-7 Seed tray')),
+      expected('5:1-5:19', defaultReason('K-8 Cold frame')),
+      expected('9:1-9:20', defaultReason('K-9 Rain barrel'))
+    ])
+    expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.md': graph})).toEqual([])
   })
 
   it('leaves every contract without a tier of its own alone with `ignoreDefaultTier`, whatever its slice', async () => {

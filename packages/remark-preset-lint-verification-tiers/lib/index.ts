@@ -1,9 +1,11 @@
 /**
  * remark preset to lint verification-tier contracts: remark-lint itself (so
  * `<!--lint disable …-->` comments work), remark-frontmatter for contracts in
- * YAML frontmatter, and the contract rules. An invalid tier and a contract
+ * YAML frontmatter, the slice graph of each file's project for the rules
+ * (which read no file themselves), and the contract rules. An invalid tier and a contract
  * heading the reader cannot see are errors; the rest are warnings. Change either the usual remark-lint way.
  */
+import remarkSliceGraph from '@verification-tiers/graph/remark'
 import remarkFrontmatter from 'remark-frontmatter'
 import remarkLint from 'remark-lint'
 import remarkLintAcceptanceCriteriaCount from 'remark-lint-acceptance-criteria-count'
@@ -22,6 +24,7 @@ import type {Preset} from 'unified'
 
 const remarkPresetLintVerificationTiers: Preset = {
   plugins: [
+    remarkSliceGraph,
     remarkFrontmatter,
     remarkLint,
     remarkLintContractFrontmatter,
