@@ -14,8 +14,9 @@ const require = createRequire(import.meta.url)
 
 /** The keys tiers reads, by the object they are in (`''`: the file’s top level). */
 export const configKeys: Readonly<Record<string, readonly string[]>> = {
-  '': ['test', 'workflow', 'verification', 'tasks', 'freshness'],
+  '': ['test', 'workflow', 'verification', 'tasks', 'freshness', 'limits'],
   freshness: ['exclude'],
+  limits: ['file_mib', 'total_mib'],
   tasks: ['optional'],
   test: ['command'],
   verification: ['default'],

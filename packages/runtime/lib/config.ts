@@ -4,7 +4,8 @@ import {findDuplicateKey, findMisspeltKey} from './config-keys.js'
 import {FileReadError} from './file-error.js'
 import {excludePatternProblem, freshnessExcludeRule} from './freshness.js'
 import {jsonPlace, parseJsonText} from './json-file.js'
-import {inputLimits, readInputFile} from './read-input.js'
+import {defaultReadLimits, inputLimits, readInputFile, readLimitCeilings} from './read-input.js'
+import type {ReadLimits} from './read-input.js'
 import type {ProjectConfig} from './report.js'
 
 /** A project’s `config.json`, checked, and the rejection threshold it sets. */
@@ -42,7 +43,7 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
     throw new FileReadError(file, `Unexpected second \`${duplicate.key}\`${where}, expected each key once: JSON keeps only the last one`, duplicate.place)
   }
   if (!isRecord(value)) throw fail([], `Unexpected ${describe(value)}, expected an object of settings, such as \`{"test": {"command": "npm test"}}\``)
-  const {workflow, test, freshness} = value
+  const {workflow, test, freshness, limits} = value
   if (workflow !== undefined && !isRecord(workflow)) {
     throw fail(['workflow'], `Unexpected \`workflow\` ${describe(workflow)}, expected an object, such as \`{"rejection_threshold": 3}\``)
   }
@@ -51,6 +52,9 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
   }
   if (freshness !== undefined && !isRecord(freshness)) {
     throw fail(['freshness'], `Unexpected \`freshness\` ${describe(freshness)}, expected an object, such as \`{"exclude": ["reports/"]}\``)
+  }
+  if (limits !== undefined && !isRecord(limits)) {
+    throw fail(['limits'], `Unexpected \`limits\` ${describe(limits)}, expected an object, such as \`{"file_mib": 2, "total_mib": 8}\``)
   }
   const misspelt = findMisspeltKey(value)
   if (misspelt) {
@@ -74,6 +78,11 @@ export function parseProjectConfig(file: string, text: string): ReadConfig {
     const what = typeof entry === 'string' ? `\`${JSON.stringify(entry)}\` (${problem})` : describe(entry)
     throw fail(['freshness', 'exclude', index], `Unexpected ${what} in \`freshness.exclude\`, expected ${freshnessExcludeRule}`)
   }
+  for (const key of ['file_mib', 'total_mib'] as const) {
+    const mebibytes = limits?.[key]
+    if (mebibytes === undefined || (typeof mebibytes === 'number' && mebibytes > 0 && mebibytes <= readLimitCeilings[key])) continue
+    throw fail(['limits', key], `Unexpected \`limits.${key}\` ${describe(mebibytes)}, expected a number of MiB above 0 and at most ${readLimitCeilings[key]}`)
+  }
   const threshold = workflow?.rejection_threshold
   if (threshold !== undefined && !(typeof threshold === 'number' && Number.isSafeInteger(threshold) && threshold >= 1)) {
     throw fail(['workflow', 'rejection_threshold'], `Unexpected \`workflow.rejection_threshold\` ${JSON.stringify(threshold)}, expected a whole number of 1 or more`)
@@ -91,6 +100,17 @@ export function projectTestCommand(config: ProjectConfig): string | null {
 export function projectFreshnessExclude(config: ProjectConfig): string[] {
   const exclude = (config as {freshness?: {exclude?: unknown}}).freshness?.exclude
   return Array.isArray(exclude) ? exclude.filter((entry): entry is string => typeof entry === 'string') : []
+}
+
+/**
+ * How much of the project the gate reads (`limits.file_mib` and
+ * `limits.total_mib`, in MiB, checked by `parseProjectConfig`), in bytes;
+ * `defaultReadLimits` where unset.
+ */
+export function projectReadLimits(config: ProjectConfig): ReadLimits {
+  const limits = (config as {limits?: {file_mib?: unknown; total_mib?: unknown}}).limits
+  const bytes = (mebibytes: unknown, fallback: number) => (typeof mebibytes === 'number' && mebibytes > 0 ? Math.floor(mebibytes * 1024 * 1024) : fallback)
+  return {file: bytes(limits?.file_mib, defaultReadLimits.file), total: bytes(limits?.total_mib, defaultReadLimits.total)}
 }
 
 /** A JSON value as messages name it: `` `null` ``, `` number `5` ``, `a list`. */

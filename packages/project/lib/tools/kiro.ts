@@ -1,7 +1,9 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {FileReadError, formatSize, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {defaultReadLimits, FileReadError} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
 import {fileProblem} from '../problems.js'
@@ -68,11 +70,11 @@ async function specsEntries(dir: string): Promise<{folders: string[]; files: str
 const markdownName = /\.(?:md|markdown)$/i
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
-async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
+async function loneRequirements(dir: string, files: readonly string[], budget: ReadBudget, problems: ProjectProblem[]): Promise<void> {
   const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
-    const text = await readFile(file, budget, dir, problems)
+    const text = await readFile(file, budget, problems)
     if (typeof text !== 'string') continue
     // Headings of the document: a template in a fenced example shows a requirement, it is none.
     for (const node of parseMarkdownText(text).children) {
@@ -88,7 +90,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   const {readBugfix, readRequirements} = await import('@verification-tiers/contracts/tools')
   const {folders: features, files, problems: unread} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: [...unread]}
-  const budget = {left: inputLimits.contracts}
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   await loneRequirements(dir, files, budget, reading.problems)
   for (const feature of features) {
     const folder = path.join(specs, feature)
@@ -103,13 +105,13 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       continue
     }
     let requirementsFile = path.join(folder, 'requirements.md')
-    let text = await readFile(requirementsFile, budget, dir, reading.problems)
+    let text = await readFile(requirementsFile, budget, reading.problems)
     if (text === null) continue
     // A bugfix spec writes `bugfix.md` where a feature writes `requirements.md`.
     const bugfix = text === undefined
     if (bugfix) {
       requirementsFile = path.join(folder, 'bugfix.md')
-      text = await readFile(requirementsFile, budget, dir, reading.problems)
+      text = await readFile(requirementsFile, budget, reading.problems)
       if (text === null) continue
     }
     if (text === undefined) {
@@ -135,7 +137,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       humanCheck: null,
       verification: null,
       retired: null,
-      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems, options))
+      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, reading.problems, options))
     })
   }
   // With nothing read, what the walk could not read says why; without it, the folder is not Kiro's format.
@@ -147,8 +149,8 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 }
 
 /** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
-async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
-  const text = await readFile(file, budget, dir, problems)
+async function readOpenTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
+  const text = await readFile(file, budget, problems)
   if (typeof text !== 'string') return {openTasks: [], optionalTasks: []}
   const {readTasks, taskList} = await import('./read-tasks.js')
   const {open, optional} = taskList(readTasks(file, text), options.optionalTasks)
@@ -158,21 +160,15 @@ async function readOpenTasks(file: string, budget: {left: number}, dir: string, 
 /**
  * A markdown file of the folder: its text, `undefined` when there is none,
  * `null` when it cannot be read (a problem naming it says why). All files
- * read count against one limit, as Greenlight's contract files do.
+ * read count against the project's total, as Greenlight's files do (the
+ * budget's `ProjectError`).
  */
-async function readFile(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<string | null | undefined> {
-  let text: string | undefined
+async function readFile(file: string, budget: ReadBudget, problems: ProjectProblem[]): Promise<string | null | undefined> {
   try {
-    text = await readInputFile(file, {limit: inputLimits.markdown})
+    return await budget.read(file)
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
     problems.push(fileProblem(error))
     return null
   }
-  if (text === undefined) return undefined
-  budget.left -= Buffer.byteLength(text)
-  if (budget.left < 0) {
-    throw new ProjectError(dir, `Unexpected Kiro files of more than ${formatSize(inputLimits.contracts)} in all (at ${path.relative(dir, file)}), expected at most ${formatSize(inputLimits.contracts)}`)
-  }
-  return text
 }
