@@ -15,7 +15,7 @@ import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
 import {greenlight, toolFor} from './tools/index.js'
 import {unlistedFolder, walkFiles} from './walk.js'
-import type {OpenTask, OptionalTasks, ProjectTool} from './tools/index.js'
+import type {OpenTask, OptionalTasks, ProjectTool, ToolReading} from './tools/index.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -141,7 +141,15 @@ export const toolConfigFile = 'tiers.json'
 async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project> {
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file)
-  const reading = await tool.read(dir, {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config), limits: projectReadLimits(config)})
+  const options = {defaultTier: defaultTierOf(file, config), optionalTasks: optionalTasksOf(file, config), limits: projectReadLimits(config)}
+  // Read in the parse worker, under the deadline of a load's parses, as Greenlight's contract files are: some markdown takes the parser minutes.
+  const parser = lazyReader()
+  let reading: ToolReading
+  try {
+    reading = await (await parser.get()).readTool(tool.name, dir, options)
+  } finally {
+    await parser.close()
+  }
   const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
 }
