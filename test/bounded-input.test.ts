@@ -1,9 +1,10 @@
 /**
  * Every input `tiers` reads is bounded and checked: a regular file (a FIFO,
  * a folder or a device is a one-line error naming the file, exit 2, never a
- * hang), of at most 16 MiB, with 32 MiB of contract files in all (larger
- * is a one-line error naming the file and its size, and saying what to do),
- * and of the shape `tiers` reads:
+ * hang), each markdown file of at most 1 MiB, with 4 MiB of the project's
+ * files in all, JSON of at most 16 MiB (larger is a one-line error naming
+ * the file, or the project, and the limit, and saying what to do; `limits`
+ * of `config.json` raises the first two), and of the shape `tiers` reads:
  * `config.json`’s settings and the slice state files are checked field by
  * field, with the file, line, column and field in the message.
  *
@@ -138,7 +139,13 @@ describe('other files that are not regular files', () => {
 })
 
 describe('files over the size limit: an error naming the file and its size', () => {
-  it.concurrent('a CONTRACTS.md of 17 MiB says to split it', {timeout: 30_000}, async ({expect}) => {
+  /** Set `limits` in the project's `config.json`, keeping its other settings. */
+  async function setLimits(folder: string, limits: Record<string, number>): Promise<void> {
+    const config = file(folder, 'config.json')
+    await fs.writeFile(config, JSON.stringify({...JSON.parse(await fs.readFile(config, 'utf8')), limits}, null, 2) + '\n')
+  }
+
+  it.concurrent('a CONTRACTS.md of 17 MiB says to split it, or to raise the limit', {timeout: 30_000}, async ({expect}) => {
     const folder = await project()
     const contracts = file(folder, 'CONTRACTS.md')
     const text = await fs.readFile(contracts, 'utf8')
@@ -148,34 +155,65 @@ describe('files over the size limit: an error naming the file and its size', () 
     expectError(
       await tiers(folder, ['status'], {limitMs: 25_000}),
       2,
-      '.greenlight/CONTRACTS.md: Unexpected size of 17 MiB, expected at most 16 MiB; split the contracts over several files in contracts/'
+      '.greenlight/CONTRACTS.md: Unexpected size of 17 MiB, expected at most 1 MiB; split the contracts over several files in contracts/, or raise `limits.file_mib` in config.json (16 at most)'
     )
     expect(Date.now() - started).toBeLessThan(10_000)
   })
 
-  it.concurrent('a contract file of 16 MiB and one byte', {timeout: 30_000}, async () => {
+  it.concurrent('a contract file of 1 MiB and one byte; read with `limits.file_mib` raised to 2', {timeout: 30_000}, async ({expect}) => {
     const folder = await project()
     const contract = file(folder, 'contracts', 'C-06.md')
     const text = await fs.readFile(contract, 'utf8')
-    await fs.writeFile(contract, text + '\n'.repeat(16 * mebibyte + 1 - Buffer.byteLength(text)))
+    await fs.writeFile(contract, text + '\n'.repeat(mebibyte + 1 - Buffer.byteLength(text)))
     expectError(
       await tiers(folder, ['status'], {limitMs: 25_000}),
       2,
-      '.greenlight/contracts/C-06.md: Unexpected size of 16.0 MiB, expected at most 16 MiB; split the contracts over several files in contracts/'
+      '.greenlight/contracts/C-06.md: Unexpected size of 1.0 MiB, expected at most 1 MiB; split the contracts over several files in contracts/, or raise `limits.file_mib` in config.json (16 at most)'
     )
+    await setLimits(folder, {file_mib: 2})
+    const run = await tiers(folder, ['status'], {limitMs: 25_000})
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warning})
+    expect(run.stdout).toContain('S-02 Currency Formatting: verify')
   })
 
-  it.concurrent('contract files of more than 32 MiB in all, each under 16 MiB', {timeout: 30_000}, async ({expect}) => {
+  it.concurrent('project files of more than 4 MiB in all, each under 1 MiB; read with `limits.total_mib` raised to 8', {timeout: 30_000}, async ({expect}) => {
     const folder = await project()
-    for (const name of ['C-07.md', 'C-08.md', 'C-09.md']) await fs.writeFile(file(folder, 'contracts', name), '\n'.repeat(12 * mebibyte))
+    // One line of text each, which the parser reads fast (as many blank lines take it seconds).
+    for (const name of ['C-07.md', 'C-08.md', 'C-09.md', 'C-10.md', 'C-11.md']) await fs.writeFile(file(folder, 'contracts', name), 'x'.repeat(Math.floor(0.9 * mebibyte)))
     const started = Date.now()
     expectError(
       await tiers(folder, ['status'], {limitMs: 25_000}),
       2,
-      '.greenlight: Unexpected contract files of more than 32 MiB in all (at contracts/C-09.md), expected at most 32 MiB'
+      '.greenlight: Unexpected files of more than 4 MiB in all for tiers to read (at contracts/C-11.md), expected at most 4 MiB: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
     )
     // Nothing parsed: the sizes alone are wrong.
     expect(Date.now() - started).toBeLessThan(10_000)
+    await setLimits(folder, {total_mib: 8})
+    const run = await tiers(folder, ['status'], {limitMs: 25_000})
+    // Read: the files without a contract are the problems now.
+    expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warning})
+    expect(run.stdout).toContain('problem: .greenlight/contracts/C-11.md: Unexpected contract file without a contract tiers can read')
+  })
+
+  it.concurrent('the graph counts in the total, and the stop hook blocks naming the limit', {timeout: 30_000}, async ({expect}) => {
+    const folder = await project()
+    // 0.0003 MiB is 314 bytes: the example's GRAPH.json (309 bytes) fits, CONTRACTS.md after it does not.
+    await setLimits(folder, {total_mib: 0.0003})
+    const message = 'Unexpected files of more than 314 bytes in all for tiers to read (at CONTRACTS.md), expected at most 314 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
+    expectError(await tiers(folder, ['status']), 2, `.greenlight: ${message}`)
+    const run = await tiers(folder, ['stop-hook'], {input: JSON.stringify({session_id: 's', cwd: folder})})
+    expect(run).toEqual({
+      code: 0,
+      stdout:
+        JSON.stringify({
+          decision: 'block',
+          reason: `HOLD: Cannot stop - verification cannot be checked.\n${path.join(folder, '.greenlight')}: ${message}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+        }) + '\n',
+      stderr: ''
+    })
+    // A GRAPH.json over the total alone is named.
+    await setLimits(folder, {total_mib: 0.0002})
+    expectError(await tiers(folder, ['status']), 2, '.greenlight: Unexpected files of more than 209 bytes in all for tiers to read (at GRAPH.json), expected at most 209 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)')
   })
 
   it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async () => {
@@ -201,7 +239,12 @@ describe('config.json: what tiers reads of it must have the right type', () => {
     ['null', `1:1: Unexpected \`null\`, expected an object of settings, ${example}`],
     ['"yolo"', `1:1: Unexpected string \`"yolo"\`, expected an object of settings, ${example}`],
     ['{\n  "test": ["npm test"]\n}', '2:11: Unexpected `test` list, expected an object, such as `{"command": "npm test"}`'],
-    ['{\n  "test": {"command": 5}\n}', '2:23: Unexpected `test.command` number `5`, expected the project’s test command as a string']
+    ['{\n  "test": {"command": 5}\n}', '2:23: Unexpected `test.command` number `5`, expected the project’s test command as a string'],
+    ['{"limits": 4}', '1:12: Unexpected `limits` number `4`, expected an object, such as `{"file_mib": 2, "total_mib": 8}`'],
+    ['{"limits": {"file_mib": 17}}', '1:25: Unexpected `limits.file_mib` number `17`, expected a number of MiB above 0 and at most 16'],
+    ['{"limits": {"total_mib": 0}}', '1:26: Unexpected `limits.total_mib` number `0`, expected a number of MiB above 0 and at most 32'],
+    ['{"limits": {"total_mib": "8 MiB"}}', '1:26: Unexpected `limits.total_mib` string `"8 MiB"`, expected a number of MiB above 0 and at most 32'],
+    ['{"limits": {"totalmib": 8}}', '1:25: Unexpected key `limits.totalmib`, expected `limits.total_mib` (did you mean `total_mib`?)']
   ])('%s', async ([text, reason]) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), text)

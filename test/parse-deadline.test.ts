@@ -10,9 +10,10 @@
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
 import fs from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, exampleProject, fixtureCopy} from './helpers/tiers-bin.js'
+import {builtBin, exampleProject, fixtureCopy, root, runTiers as runBin} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -141,5 +142,27 @@ describe('the parse deadline of a run', () => {
       stdout: '',
       stderr: `tiers: .greenlight/contracts/C-06.md: ${message.slice(message.indexOf('Unexpected'))}\n`
     })
+  })
+})
+
+describe('the parse deadline of a spec-driven tool’s folder', () => {
+  // Emphasis and link openers markdown can only resolve by comparing each with the others: minutes of parsing in 141 kB.
+  const slow = `\n${'**a'.repeat(20_000)}\n${'[*'.repeat(20_000)}\n${'*_'.repeat(20_000)}\n`
+
+  it('a spec-kit spec.md that takes longer than TIERS_PARSE_TOTAL_TIMEOUT: the stop hook blocks naming the folder, never a hang', async ({expect}) => {
+    const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-tool-deadline-'))
+    folders.push(folder)
+    await fs.cp(path.join(root, 'packages', 'project', 'test', 'fixtures', 'speckit-garden'), folder, {recursive: true})
+    await fs.appendFile(path.join(folder, 'specs', '001-plant-log', 'spec.md'), slow)
+    const specs = path.join(folder, 'specs')
+    const message = `${specs}: Unexpected markdown files that take over 0.5 s to parse in all, expected fewer or smaller files, or lists, quotes and emphasis nested less deeply (or more seconds in TIERS_PARSE_TOTAL_TIMEOUT)`
+    // Through the real bin: the reader's thread is ended, and the hook answers.
+    const stop = await runBin(folder, ['stop-hook'], JSON.stringify({session_id: 'deadline', cwd: folder}), {TIERS_PARSE_TOTAL_TIMEOUT: '0.5'})
+    expect({code: stop.code, stderr: stop.stderr}).toEqual({code: 0, stderr: ''})
+    expect(JSON.parse(stop.stdout)).toEqual({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification cannot be checked.\n${message}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
+    })
+    expect(await runTiers(folder, ['status'], '', {TIERS_PARSE_TOTAL_TIMEOUT: '0.5'})).toEqual({code: 2, stdout: '', stderr: `tiers: specs: ${message.slice(message.indexOf('Unexpected'))}\n`})
   })
 })

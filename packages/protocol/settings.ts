@@ -6,6 +6,7 @@ export {
   nearMissEdits,
   parseProjectConfig,
   projectFreshnessExclude,
+  projectReadLimits,
   projectTestCommand,
   readProjectConfig,
   settingsKeys,

@@ -34,8 +34,8 @@ export {approvedPins, describeWeakening, findWeakenings, holdSlice, slicePins} f
 export type {ContractPin, SlicePins, Weakening, WeakeningKind} from './lib/weakening.js'
 export {IdError, isSessionId, isSliceId, sessionIdPattern, sessionIdRule, sliceIdPattern, sliceIdRule} from './lib/ids.js'
 // Reading input, with the input package's reader, for the packages above that read what the runtime reads.
-export {describeJsonError, FileReadError, firstNonUtf8, formatSize, inputLimits, jsonPlace, parseJson, parseJsonText, readInputFile} from '@verification-tiers/input'
-export type {FilePlace, JsonParse, ReadInputOptions} from '@verification-tiers/input'
+export {defaultReadLimits, describeJsonError, FileReadError, firstNonUtf8, formatSize, inputLimits, jsonPlace, parseJson, parseJsonText, readInputFile, readLimitCeilings} from '@verification-tiers/input'
+export type {FilePlace, JsonParse, ReadInputOptions, ReadLimits} from '@verification-tiers/input'
 export {readJsonFile, updateJsonFile} from './lib/json-file.js'
 export type {JsonFileKind} from './lib/json-file.js'
 export {ConcurrentChangeError, GateError} from './errors.js'
@@ -43,7 +43,7 @@ export {FileWriteError, prepareOwnFolder, writeFailure, writeOwnFile} from './li
 export {isHardFail, isPass, parseVerdict, toJobStatus} from './lib/verdict.js'
 export type {JobStatus, ParsedVerdict} from './lib/verdict.js'
 // A project's settings, read by the protocol, for the packages above that read them.
-export {isNearMiss, parseProjectConfig, projectFreshnessExclude, projectTestCommand, readProjectConfig, settingsKeys} from '@verification-tiers/protocol/settings'
+export {isNearMiss, parseProjectConfig, projectFreshnessExclude, projectReadLimits, projectTestCommand, readProjectConfig, settingsKeys} from '@verification-tiers/protocol/settings'
 export type {ProjectConfig, ReadConfig, SettingsFile} from '@verification-tiers/protocol/settings'
 export {defaultFreshnessExclude, excludeMatcher, excludePatternProblem, freshnessExcludeRule, parseExcludePattern} from './lib/freshness.js'
 export type {ExcludePattern} from './lib/freshness.js'

@@ -6,14 +6,35 @@ import {FileReadError} from './file-error.js'
 const mebibyte = 1024 * 1024
 
 /**
- * Largest inputs `tiers` reads, whole, on every run: 16 MiB of markdown in
- * one file (a contract file, `GRAPH.md`), 32 MiB of contract files in all,
- * and 16 MiB of JSON (`config.json`, `GRAPH.json`, the state files): the
+ * Largest inputs `tiers` reads, whole, on every run: 1 MiB of markdown in one
+ * file (a contract file, `GRAPH.md`, a tool's spec or tasks list), 4 MiB of a
+ * project's files in all (every markdown file and graph the gate reads), and
+ * 16 MiB of JSON (`config.json`, `GRAPH.json`, the state files): the
  * verification status keeps the end of the output of every failing check,
  * up to 8 KiB of each stream, so it is the one JSON file that grows with the
- * project.
+ * project. A project reads more with `limits.file_mib` and
+ * `limits.total_mib` in its settings, up to `readLimitCeilings`.
  */
-export const inputLimits = {markdown: 16 * mebibyte, contracts: 32 * mebibyte, json: 16 * mebibyte} as const
+export const inputLimits = {markdown: 1 * mebibyte, total: 4 * mebibyte, json: 16 * mebibyte} as const
+
+/**
+ * How much of a project the gate reads: the largest markdown file, and all
+ * the files it reads together, in bytes.
+ */
+export interface ReadLimits {
+  file: number
+  total: number
+}
+
+/** The limits of a project that sets none. */
+export const defaultReadLimits: ReadLimits = {file: inputLimits.markdown, total: inputLimits.total}
+
+/**
+ * The most a project's settings may raise its limits to, in MiB: a parse
+ * holds about 900 bytes of memory for each byte of dense markdown, and the
+ * gate must answer before the agent's hook is cut off.
+ */
+export const readLimitCeilings = {file_mib: 16, total_mib: 32} as const
 
 /** How to read one input file. */
 export interface ReadInputOptions {

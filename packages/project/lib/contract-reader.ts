@@ -4,6 +4,7 @@ import type {FolderGraph} from '@verification-tiers/graph'
 import {firstLine, ProjectError} from './errors.js'
 import {describeShape, markdownShape} from './markdown-shape.js'
 import type {MarkdownShape} from './markdown-shape.js'
+import type {ToolReading, ToolReadOptions} from './tools/types.js'
 
 /** Seconds a contract file or `GRAPH.md` may take to parse (`TIERS_PARSE_TIMEOUT` sets another). */
 export const defaultParseSeconds = 10
@@ -12,16 +13,13 @@ export const parseTimeoutVariable = 'TIERS_PARSE_TIMEOUT'
 export const defaultTotalParseSeconds = 30
 export const totalParseTimeoutVariable = 'TIERS_PARSE_TOTAL_TIMEOUT'
 
-/** What the loader sends the worker: one file, a contract file or `GRAPH.md`. */
-export interface ParseRequest {
-  kind: 'contracts' | 'graph'
-  file: string
-  text: string
-  names: ReadOptions['names'] | undefined
-}
+/** What the loader sends the worker: one file, a contract file or `GRAPH.md`; or the folder of a spec-driven tool (`file`), which the tool's reader reads whole. */
+export type ParseRequest =
+  | {kind: 'contracts' | 'graph'; file: string; text: string; names: ReadOptions['names'] | undefined}
+  | {kind: 'tool'; file: string; tool: string; options: ToolReadOptions}
 
-/** What the worker answers: the file's contracts and problems or its graph, a project error's place and reason, or another error's message. */
-export type ParseReply = {analysis: ContractAnalysis} | {graph: FolderGraph} | {place: string; reason: string} | {failure: string}
+/** What the worker answers: the file's contracts and problems, its graph, or the tool's reading; a project error's place and reason, or another error's message. */
+export type ParseReply = {analysis: ContractAnalysis} | {graph: FolderGraph} | {reading: ToolReading} | {place: string; reason: string} | {failure: string}
 
 /** The deadline of one file's parse, in seconds: `TIERS_PARSE_TIMEOUT` when it is a number above 0. */
 export function parseSeconds(env: NodeJS.ProcessEnv = process.env): number {
@@ -48,6 +46,8 @@ export interface ParseDeadlines {
 export interface ContractReader {
   read(file: string, text: string, options?: ReadOptions): Promise<ContractAnalysis>
   readGraph(file: string, text: string): Promise<FolderGraph>
+  /** The folder `dir` of the spec-driven tool named `tool`, read by its reader in the worker, under the reader's deadline of all its parses. */
+  readTool(tool: string, dir: string, options: ToolReadOptions): Promise<ToolReading>
   /** Ends the worker; the reader starts another if read again. */
   close(): Promise<void>
 }
@@ -74,15 +74,25 @@ function adviceFor(kind: ParseRequest['kind'], shape: MarkdownShape, total: bool
  * contract headings, lists and nesting, as its lines show them), with what
  * to change. Parsing is linear in a file's size (`contracts/edit-map`), but
  * some markdown (deep nesting, long runs of emphasis markers) takes
- * remark-parse minutes.
+ * remark-parse minutes. A spec-driven tool's folder (`readTool`) is one
+ * request, under the reader's deadline alone; over it, the error names the
+ * folder. A hook that does not answer in the agent's time lets the agent
+ * stop, so no parse of the gate runs without a deadline.
  */
 export function openContractReader({file: seconds = parseSeconds(), total = totalParseSeconds()}: Partial<ParseDeadlines> = {}): ContractReader {
   let started: Promise<Worker> | undefined
   /** When the first file went to the worker (`performance.now()`), and the files parsed since. */
   let clock: number | undefined
   const parsed = {files: 0, bytes: 0}
-  /** The file that ran out of time: over its own deadline, or over the reader's (`total`). */
-  const late = ({kind, file, text}: ParseRequest, over: 'file' | 'total') => {
+  /** The file that ran out of time: over its own deadline, or over the reader's (`total`); a tool's folder, read whole, over the reader's. */
+  const late = (request: ParseRequest, over: 'file' | 'total') => {
+    if (request.kind === 'tool') {
+      return new ProjectError(
+        request.file,
+        `Unexpected markdown files that take over ${total} s to parse in all, expected fewer or smaller files, or lists, quotes and emphasis nested less deeply (or more seconds in ${totalParseTimeoutVariable})`
+      )
+    }
+    const {kind, file, text} = request
     const shape = markdownShape(text)
     const what = describeShape(shape)
     if (over === 'file') {
@@ -99,7 +109,7 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
     void worker.terminate()
   }
   /** One file through the worker: its reply, or the `ProjectError` that stands for it. */
-  const ask = async (request: ParseRequest): Promise<ParseReply & ({analysis: ContractAnalysis} | {graph: FolderGraph})> => {
+  const ask = async (request: ParseRequest): Promise<ParseReply & ({analysis: ContractAnalysis} | {graph: FolderGraph} | {reading: ToolReading})> => {
     const {file} = request
     started ??= startWorker(request.kind)
     const worker = await started.catch((error: unknown) => {
@@ -110,7 +120,8 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
     clock ??= now
     const left = total * 1000 - (now - clock)
     if (left <= 0) throw late(request, 'total')
-    const over = left < seconds * 1000 ? 'total' : 'file'
+    // A tool's folder is one request of many files: only the reader's deadline is its.
+    const over = request.kind === 'tool' || left < seconds * 1000 ? 'total' : 'file'
     worker.ref()
     return new Promise((resolve, reject) => {
       const fail = (error: ProjectError) => {
@@ -121,8 +132,10 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
       const timer = setTimeout(() => fail(late(request, over)), over === 'total' ? left : seconds * 1000)
       const onMessage = (reply: ParseReply) => {
         settle()
-        parsed.files++
-        parsed.bytes += Buffer.byteLength(request.text)
+        if (request.kind !== 'tool') {
+          parsed.files++
+          parsed.bytes += Buffer.byteLength(request.text)
+        }
         if ('place' in reply) reject(new ProjectError(reply.place, reply.reason))
         else if ('failure' in reply) reject(new ProjectError(file, `Unexpected markdown the parser cannot read (${reply.failure}), expected ${advice}`))
         else resolve(reply)
@@ -148,6 +161,11 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
       const reply = await ask({kind: 'graph', file, text, names: undefined})
       if ('graph' in reply) return reply.graph
       throw new ProjectError(file, 'Unexpected answer of the markdown parser, expected slices')
+    },
+    async readTool(tool, dir, options) {
+      const reply = await ask({kind: 'tool', file: dir, tool, options})
+      if ('reading' in reply) return reply.reading
+      throw new ProjectError(dir, 'Unexpected answer of the markdown parser, expected contracts')
     },
     async close() {
       const worker = await started?.catch(() => undefined)

@@ -3,8 +3,10 @@ import path from 'node:path'
 import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {contractTier, formatSize, hashContracts, inputLimits, isSliceId, jsonPlace, parseJsonText, readInputFile, readProjectConfig, resolveSlice, sliceIdRule, slicePins} from '@verification-tiers/runtime'
+import {contractTier, hashContracts, inputLimits, isSliceId, jsonPlace, parseJsonText, projectReadLimits, readInputFile, readProjectConfig, resolveSlice, sliceIdRule, slicePins} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice, SliceInput} from '@verification-tiers/runtime'
+import {openBudget} from './budget.js'
+import type {ReadBudget} from './budget.js'
 import {hashContractText, openCache} from './cache.js'
 import type {ContractCache, Warn} from './cache.js'
 import {checkSliceId, graphNames, indexContracts, jsonGraph, matchSlice, readGraph as readFolderGraph} from '@verification-tiers/graph'
@@ -14,7 +16,7 @@ import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
 import {greenlight, toolFor} from './tools/index.js'
 import {unlistedFolder, walkFiles} from './walk.js'
-import type {OpenTask, OptionalTasks, ProjectTool} from './tools/index.js'
+import type {OpenTask, OptionalTasks, ProjectTool, ToolReading} from './tools/index.js'
 
 /** A contract with the file it is in and its markdown as written. */
 export interface LoadedContract {
@@ -82,7 +84,8 @@ export interface LoadOptions {
  * Read the project: `config.json`, `GRAPH.json` (else `GRAPH.md`), then
  * `CONTRACTS.md` and every markdown file under `contracts/`, each optional
  * but contracts. Each is read as every input is (`readInputFile`): a regular
- * file of UTF-8, of at most 16 MiB, and 32 MiB of contract files in all.
+ * file of UTF-8, each markdown file of at most 1 MiB, and 4 MiB of them and
+ * the graph in all (`limits` of `config.json` raises both: `openBudget`).
  * The graph is read first, so a heading it names is read as a contract.
  * What the walk of `contracts/` cannot list, name or reach (a folder that
  * cannot be listed, a name not in UTF-8, a symbolic link, a folder more than
@@ -102,6 +105,7 @@ export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptio
   const tool = await toolFor(dir)
   if (tool) return loadToolProject(dir, tool)
   const {config, threshold} = await readProjectConfig(path.join(dir, 'config.json'))
+  const budget = openBudget(dir, projectReadLimits(config), 'config.json')
   const unreadGraph: ProjectProblem[] = []
   // One cache and one parse worker for the run: the graph and the contract files each skip their parse when unchanged.
   const warnings: string[] = []
@@ -111,12 +115,12 @@ export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptio
   let graph: FolderGraph | null
   let loaded: Awaited<ReturnType<typeof loadContracts>>
   try {
-    graph = await readGraph(dir, cache, parser).catch((error: unknown) => {
+    graph = await readGraph(dir, cache, parser, budget).catch((error: unknown) => {
       if (graphError === 'throw' || !(error instanceof ProjectError)) throw error
       unreadGraph.push(problemOf(error))
       return null
     })
-    loaded = await loadContracts(dir, cache, parser, graph ? graphNames(graph) : [])
+    loaded = await loadContracts(dir, cache, parser, budget, graph ? graphNames(graph) : [])
   } finally {
     await parser.close()
     // Kept even when a file ran out of parse time: the next run does not parse again what this one read.
@@ -145,7 +149,15 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
   const file = path.join(dir, toolConfigFile)
   const {config, threshold} = await readProjectConfig(file, 'tiers.json')
   const defaultTier = defaultTierOf(config)
-  const reading = await tool.read(dir, {defaultTier, optionalTasks: optionalTasksOf(config)})
+  const options = {defaultTier, optionalTasks: optionalTasksOf(config), limits: projectReadLimits(config)}
+  // Read in the parse worker, under the deadline of a load's parses, as Greenlight's contract files are: some markdown takes the parser minutes.
+  const parser = lazyReader()
+  let reading: ToolReading
+  try {
+    reading = await (await parser.get()).readTool(tool.name, dir, options)
+  } finally {
+    await parser.close()
+  }
   // A slice on the settings’ default tier takes it from there: that is where a change of it is shown.
   if (defaultTier === 'auto') {
     const statedAt = await settingPlace(file, ['verification', 'default'])
@@ -218,12 +230,13 @@ function lazyReader(): LazyReader {
   }
 }
 
-/** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none; each read as every input is. */
-function readGraph(dir: string, cache: ContractCache, parser: LazyReader): Promise<FolderGraph | null> {
+/** The project’s slice graph: `GRAPH.json`, else `GRAPH.md`, else none; each read as every input is, and counted in the project’s total. */
+function readGraph(dir: string, cache: ContractCache, parser: LazyReader, budget: ReadBudget): Promise<FolderGraph | null> {
   return readFolderGraph(dir, {
     readFile: async (file) => {
-      if (!file.endsWith('.json')) return readMarkdown(file)
+      if (!file.endsWith('.json')) return budget.read(file)
       const json = await readInputFile(file, {limit: inputLimits.json})
+      if (json !== undefined) budget.count(file, json)
       // Syntax errors are placed by the runtime’s JSON reader first, with line and column.
       if (json !== undefined) parseJsonText(file, json)
       return json
@@ -320,20 +333,14 @@ async function contractFiles(folder: string, problems: ProjectProblem[]): Promis
 }
 
 /** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
-async function loadContracts(dir: string, cache: ContractCache, parser: LazyReader, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
+async function loadContracts(dir: string, cache: ContractCache, parser: LazyReader, budget: ReadBudget, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
   const problems: ProjectProblem[] = []
   const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts'), problems))]
   // All read before any is parsed: a project over the limit in all fails at once.
   const texts: Array<[string, string]> = []
-  let total = 0
   for (const file of files) {
-    const text = await readMarkdown(file, 'split the contracts over several files in contracts/')
-    if (text === undefined) continue
-    total += Buffer.byteLength(text)
-    if (total > inputLimits.contracts) {
-      throw new ProjectError(dir, `Unexpected contract files of more than ${formatSize(inputLimits.contracts)} in all (at ${path.relative(dir, file)}), expected at most ${formatSize(inputLimits.contracts)}`)
-    }
-    texts.push([file, text])
+    const text = await budget.read(file, 'split the contracts over several files in contracts/')
+    if (text !== undefined) texts.push([file, text])
   }
   const loaded: LoadedContract[] = []
   for (const [file, text] of texts) {
@@ -525,9 +532,4 @@ function sliceLine(loaded: LoadedContract, id: string): number {
   let index = lines.findIndex((line) => /slice/i.test(line) && line.includes(id))
   if (index === -1) index = lines.findIndex((line) => line.includes(id))
   return index === -1 ? loaded.contract.headingPosition.start.line : loaded.contract.position.start.line + index
-}
-
-/** A markdown input of the project, `undefined` when there is none; `advice` says what to do about one over the size limit. */
-function readMarkdown(file: string, advice?: string): Promise<string | undefined> {
-  return readInputFile(file, advice === undefined ? {limit: inputLimits.markdown} : {limit: inputLimits.markdown, advice})
 }

@@ -4,6 +4,8 @@
  * compiles them into the validators `settings` loads
  * (`settings-validators.generated.js`), so no `tiers` process loads ajv.
  */
+import {readLimitCeilings} from '@verification-tiers/input'
+
 /** The settings files, by name. */
 export type SettingsFile = 'config.json' | 'tiers.json'
 
@@ -43,6 +45,7 @@ export interface SettingsSchema {
   enum?: readonly unknown[]
   pattern?: string
   minimum?: number
+  exclusiveMinimum?: number
   maximum?: number
   if?: SettingsSchema
   then?: SettingsSchema
@@ -72,6 +75,14 @@ const commonProperties: Record<string, SettingsSchema> = {
     properties: {
       rejection_threshold: {type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, expected: 'a whole number of 1 or more', shown: 'json'},
       visual_checkpoint: {}
+    }
+  },
+  limits: {
+    type: 'object',
+    expected: 'an object, such as `{"file_mib": 2, "total_mib": 8}`',
+    properties: {
+      file_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.file_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.file_mib}`, shown: 'json'},
+      total_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.total_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.total_mib}`, shown: 'json'}
     }
   },
   freshness: {

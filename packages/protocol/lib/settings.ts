@@ -10,7 +10,8 @@
  * other tools and are not checked.
  */
 import {editDistance} from '@verification-tiers/contracts/edit-distance'
-import {findDuplicateKey, FileReadError, inputLimits, jsonPlace, parseJsonText, readInputFile} from '@verification-tiers/input'
+import {defaultReadLimits, findDuplicateKey, FileReadError, inputLimits, jsonPlace, parseJsonText, readInputFile} from '@verification-tiers/input'
+import type {ReadLimits} from '@verification-tiers/input'
 import {settingsValidators} from '@verification-tiers/protocol/settings-validators'
 import type {SettingsFault} from '@verification-tiers/protocol/settings-validators'
 import {excludePatternProblem, settingsSchemas} from './settings-schemas.js'
@@ -104,6 +105,17 @@ export function projectTestCommand(config: ProjectConfig): string | null {
 export function projectFreshnessExclude(config: ProjectConfig): string[] {
   const exclude = (config as {freshness?: {exclude?: unknown}}).freshness?.exclude
   return Array.isArray(exclude) ? exclude.filter((entry): entry is string => typeof entry === 'string') : []
+}
+
+/**
+ * How much of the project the gate reads (`limits.file_mib` and
+ * `limits.total_mib`, in MiB, checked by the settings’ schema), in bytes;
+ * `defaultReadLimits` where unset.
+ */
+export function projectReadLimits(config: ProjectConfig): ReadLimits {
+  const limits = (config as {limits?: {file_mib?: unknown; total_mib?: unknown}}).limits
+  const bytes = (mebibytes: unknown, fallback: number) => (typeof mebibytes === 'number' && mebibytes > 0 ? Math.floor(mebibytes * 1024 * 1024) : fallback)
+  return {file: bytes(limits?.file_mib, defaultReadLimits.file), total: bytes(limits?.total_mib, defaultReadLimits.total)}
 }
 
 /** `Unexpected …, expected …` for the first fault ajv found, at `path` (keys, and list indexes as numbers). */

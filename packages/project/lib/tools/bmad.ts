@@ -1,5 +1,6 @@
 import path from 'node:path'
-import {inputLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 import {readCountedFile} from './read-file.js'
@@ -31,10 +32,11 @@ export const bmad: ProjectTool = {
     const refused: ProjectProblem[] = []
     const entries = await listFolder(path.join(dir, storiesFolder), refused, {reads: (name) => name.endsWith('.md')})
     if (refused.length > 0) return true
-    const budget = {left: inputLimits.contracts}
+    // Recognising reads with the default limits: the settings are the reader's, once the tool is known.
+    const budget = openBudget(dir, defaultReadLimits, 'tiers.json')
     for (const entry of entries) {
       if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue
-      const text = await readCountedFile(entry.path, budget, dir, [], 'BMAD').catch(() => null)
+      const text = await readCountedFile(entry.path, budget, []).catch(() => null)
       if (typeof text === 'string' && isBmadStory(text)) return true
     }
     return false
@@ -50,11 +52,11 @@ async function readBmad(dir: string, options: ToolReadOptions): Promise<ToolRead
   const folder = path.join(dir, storiesFolder)
   const unlisted = await unlistedFolder(folder)
   if (unlisted) return {...reading, problems: [unlisted]}
-  const budget = {left: inputLimits.contracts}
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   const entries = await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})
   for (const {name, kind, path: file} of entries) {
     if (kind !== 'file' || !name.endsWith('.md')) continue
-    const text = await readCountedFile(file, budget, dir, reading.problems, 'BMAD')
+    const text = await readCountedFile(file, budget, reading.problems)
     if (typeof text !== 'string') continue
     const spec = !isBmadStory(text) && isBmadSpec(name, text)
     if (!spec && !isBmadStory(text)) continue

@@ -2,7 +2,9 @@ import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Tier} from '@verification-tiers/contracts'
 import type {FileContract, GsdRoadmapPhase} from '@verification-tiers/contracts/tools'
-import {inputLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 import {readCountedFile} from './read-file.js'
@@ -65,16 +67,16 @@ async function planningRoots(dir: string): Promise<PlanningRoot[]> {
 
 async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
-  const budget = {left: inputLimits.contracts}
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   for (const root of await planningRoots(dir)) await readRoot(root, budget, dir, options, reading)
   return reading
 }
 
 /** One planning root: its roadmap, and each phase folder under its `phases/`. */
-async function readRoot(root: PlanningRoot, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+async function readRoot(root: PlanningRoot, budget: ReadBudget, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
   const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
   const roadmapFile = path.join(root.dir, 'ROADMAP.md')
-  const roadmapText = await readCountedFile(roadmapFile, budget, dir, reading.problems, 'GSD')
+  const roadmapText = await readCountedFile(roadmapFile, budget, reading.problems)
   const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
   for (const problem of roadmap?.problems ?? []) reading.problems.push(problem)
   // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
@@ -87,7 +89,7 @@ async function readRoot(root: PlanningRoot, budget: {left: number}, dir: string,
       reading.problems.push({file: folder, line: null, message: `Unexpected folder in phases/, ${why}; tiers does not read it`})
       continue
     }
-    await readPhase(folder, id, roadmap, budget, dir, options, reading)
+    await readPhase(folder, id, roadmap, budget, options, reading)
   }
 }
 
@@ -99,7 +101,7 @@ interface PhaseFiles {
   human: boolean
 }
 
-async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: {left: number}, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
   const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
@@ -115,7 +117,7 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
   }
   for (const name of files.filter((file) => planFile.test(file)).sort()) {
     const file = path.join(folder, name)
-    const text = await readCountedFile(file, budget, dir, reading.problems, 'GSD')
+    const text = await readCountedFile(file, budget, reading.problems)
     if (typeof text !== 'string') continue
     const plan = readGsdPlan(file, text)
     for (const problem of plan.problems) reading.problems.push(problem)
@@ -128,7 +130,7 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
   }
   for (const name of files.filter((file) => /(?:^|-)VERIFICATION\.md$/.test(file)).sort()) {
     const file = path.join(folder, name)
-    const text = await readCountedFile(file, budget, dir, reading.problems, 'GSD')
+    const text = await readCountedFile(file, budget, reading.problems)
     if (typeof text !== 'string') continue
     const verification = readGsdVerification(file, text)
     for (const problem of verification.problems) reading.problems.push(problem)

@@ -1,7 +1,9 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import {isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {inputLimits} from '@verification-tiers/runtime'
+import {defaultReadLimits} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
@@ -68,11 +70,11 @@ async function specsEntries(dir: string): Promise<{folders: string[]; files: str
 const markdownName = /\.(?:md|markdown)$/i
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
-async function loneRequirements(dir: string, files: readonly string[], budget: {left: number}, problems: ProjectProblem[]): Promise<void> {
+async function loneRequirements(dir: string, files: readonly string[], budget: ReadBudget, problems: ProjectProblem[]): Promise<void> {
   const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
-    const text = await readFile(file, budget, dir, problems)
+    const text = await readFile(file, budget, problems)
     if (typeof text !== 'string') continue
     // Headings of the document: a template in a fenced example shows a requirement, it is none.
     for (const node of parseMarkdownText(text).children) {
@@ -88,7 +90,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   const {readBugfix, readRequirements} = await import('@verification-tiers/contracts/tools')
   const {folders: features, files, problems: unread} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: [...unread]}
-  const budget = {left: inputLimits.contracts}
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   await loneRequirements(dir, files, budget, reading.problems)
   for (const feature of features) {
     const folder = path.join(specs, feature)
@@ -103,13 +105,13 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       continue
     }
     let requirementsFile = path.join(folder, 'requirements.md')
-    let text = await readFile(requirementsFile, budget, dir, reading.problems)
+    let text = await readFile(requirementsFile, budget, reading.problems)
     if (text === null) continue
     // A bugfix spec writes `bugfix.md` where a feature writes `requirements.md`.
     const bugfix = text === undefined
     if (bugfix) {
       requirementsFile = path.join(folder, 'bugfix.md')
-      text = await readFile(requirementsFile, budget, dir, reading.problems)
+      text = await readFile(requirementsFile, budget, reading.problems)
       if (text === null) continue
     }
     if (text === undefined) {
@@ -135,7 +137,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       humanCheck: null,
       verification: null,
       retired: null,
-      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, dir, reading.problems, options))
+      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, reading.problems, options))
     })
   }
   // With nothing read, what the walk could not read says why; without it, the folder is not Kiro's format.
@@ -147,15 +149,15 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 }
 
 /** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
-async function readOpenTasks(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
-  const text = await readFile(file, budget, dir, problems)
+async function readOpenTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
+  const text = await readFile(file, budget, problems)
   if (typeof text !== 'string') return {openTasks: [], optionalTasks: []}
   const {readTasks, taskList} = await import('./read-tasks.js')
   const {open, optional} = taskList(readTasks(file, text), options.optionalTasks)
   return {openTasks: open, optionalTasks: optional}
 }
 
-/** A markdown file of a feature folder, counted against the limit of all Kiro files read. */
-function readFile(file: string, budget: {left: number}, dir: string, problems: ProjectProblem[]): Promise<string | null | undefined> {
-  return readCountedFile(file, budget, dir, problems, 'Kiro')
+/** A markdown file of a feature folder, counted against the project’s limits (see `readCountedFile`). */
+function readFile(file: string, budget: ReadBudget, problems: ProjectProblem[]): Promise<string | null | undefined> {
+  return readCountedFile(file, budget, problems)
 }

@@ -2,7 +2,9 @@ import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {defaultReadLimits, FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
 import {fileProblem} from '../problems.js'
@@ -90,12 +92,13 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
     throw new ProjectError(dir, 'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md')
   }
   const readers = await loadReaders()
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   // A change is a folder: one that cannot be listed, linked or named is a problem; files beside the changes are not read.
   for (const entry of await listFolder(changesDir, reading.problems, {reads: () => false})) {
     if (entry.name === 'archive') continue
     // A file beside the change folders (a plan of their order, a readme) is no change: OpenSpec makes changes of folders only.
     if (entry.kind !== 'folder') continue
-    const change = await readChange(entry.path, entry.name, options, reading, readers)
+    const change = await readChange(entry.path, entry.name, options, reading, readers, budget)
     changes.push(change)
   }
   return {reading, changes}
@@ -110,7 +113,7 @@ async function loadReaders() {
 type Readers = Awaited<ReturnType<typeof loadReaders>>
 
 /** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
-async function readChange(dir: string, id: string, {defaultTier, optionalTasks}: ToolReadOptions, reading: ToolReading, readers: Readers): Promise<OpenSpecChange> {
+async function readChange(dir: string, id: string, {defaultTier, optionalTasks}: ToolReadOptions, reading: ToolReading, readers: Readers, budget: ReadBudget): Promise<OpenSpecChange> {
   const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, toString, verified} = readers
   const problems = reading.problems
   const validId = isSliceId(id)
@@ -124,7 +127,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   }
 
   const proposalFile = path.join(dir, 'proposal.md')
-  const proposal = await readMarkdown(proposalFile, problems)
+  const proposal = await readMarkdown(proposalFile, problems, budget)
   const proposalTree = proposal === undefined ? null : parseMarkdownText(proposal)
   const title = proposalTree?.children.find((node) => node.type === 'heading' && node.depth === 1)
   // `# Change: Add X` names the change `Add X`.
@@ -136,7 +139,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   const contracts: LoadedContract[] = []
   const labels = new Map<string, string>()
   for (const file of files) {
-    const text = await readMarkdown(file, problems)
+    const text = await readMarkdown(file, problems, budget)
     if (text === undefined) continue
     const delta = readDeltaSpec(file, text, parseMarkdownText(text))
     const fileProblems = delta.problems
@@ -158,7 +161,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   }
 
   const tasksFile = path.join(dir, 'tasks.md')
-  const tasks = await readMarkdown(tasksFile, problems)
+  const tasks = await readMarkdown(tasksFile, problems, budget)
   if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks), optionalTasks)
 
   if (validId) {
@@ -204,11 +207,12 @@ async function markdownFiles(folder: string, problems: ProjectProblem[]): Promis
 /**
  * A markdown file of the folder, `undefined` when there is none; given
  * `problems`, one that cannot be read (not UTF-8, not a regular file, too
- * large) is a problem naming it, and `undefined`.
+ * large) is a problem naming it, and `undefined`. Given the `budget`, it is
+ * counted in the project's total.
  */
-async function readMarkdown(file: string, problems?: ProjectProblem[]): Promise<string | undefined> {
+async function readMarkdown(file: string, problems?: ProjectProblem[], budget?: ReadBudget): Promise<string | undefined> {
   try {
-    return await readInputFile(file, {limit: inputLimits.markdown})
+    return await (budget ? budget.read(file) : readInputFile(file, {limit: inputLimits.markdown}))
   } catch (error) {
     if (!(error instanceof FileReadError) || problems === undefined) throw error
     problems.push(fileProblem(error))

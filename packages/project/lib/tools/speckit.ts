@@ -1,7 +1,9 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {FileReadError, inputLimits, isSliceId, readInputFile, sliceIdRule} from '@verification-tiers/runtime'
+import {defaultReadLimits, FileReadError, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import type {LoadedContract} from '../project.js'
 import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
@@ -46,6 +48,7 @@ export const speckit: ProjectTool = {
 
 async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
+  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
   // Files beside the features are not read; a folder that cannot be listed, linked or named is a problem.
   const entries = await listFolder(dir, reading.problems, {reads: () => false})
   for (const {name, kind, path: folder} of entries) {
@@ -58,7 +61,7 @@ async function readSpecKit(dir: string, options: ToolReadOptions): Promise<ToolR
       reading.problems.push({file: folder, line: null, message: `Unexpected folder, ${why}; tiers does not read it`})
       continue
     }
-    const feature = await readFeature(folder, name, options)
+    const feature = await readFeature(folder, name, options, budget)
     for (const problem of feature.problems) reading.problems.push(problem)
     if (feature.contracts.length === 0) continue
     for (const contract of feature.contracts) reading.contracts.push(contract)
@@ -86,16 +89,16 @@ interface Feature {
 }
 
 /** One feature folder: its spec's user stories as contracts, and its open tasks. */
-async function readFeature(folder: string, id: string, options: ToolReadOptions): Promise<Feature> {
+async function readFeature(folder: string, id: string, options: ToolReadOptions, budget: ReadBudget): Promise<Feature> {
   // A feature folder that cannot be listed cannot be read: one problem naming it, not one for each of its files.
   const unlisted = await unlistedFolder(folder)
   if (unlisted) return {title: null, contracts: [], problems: [unlisted], tasks: {open: [], optional: []}}
   const file = path.join(folder, 'spec.md')
-  const read = await readInputFile(file, {limit: inputLimits.markdown}).catch((error: unknown) => {
+  const read = await budget.read(file).catch((error: unknown) => {
     if (error instanceof FileReadError) return error
     throw error
   })
-  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks)
+  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks, budget)
   const feature: Feature = {title: null, contracts: [], problems: [...tasks.problems], tasks}
   // A spec that cannot be read (not UTF-8, not a regular file, too large) is a problem naming it: the feature's other problems still show.
   if (read instanceof FileReadError) {

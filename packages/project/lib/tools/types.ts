@@ -1,4 +1,5 @@
 import type {Tier} from '@verification-tiers/contracts'
+import type {ReadLimits} from '@verification-tiers/runtime'
 import type {LoadedContract, ProjectSlice} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
 
@@ -29,6 +30,8 @@ export interface ToolReadOptions {
   defaultTier: Tier
   /** What an open optional task does (`tasks.optional` of the settings). */
   optionalTasks: OptionalTasks
+  /** How much of the folder the reader reads (`limits` of the settings); the runtime's `defaultReadLimits` when not given. */
+  limits?: ReadLimits
 }
 
 /**
