@@ -5,7 +5,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
-import {loadProject} from '../lib/project.js'
+import {loadProject} from '@verification-tiers/project'
 import {bmad} from '../lib/tools/bmad.js'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')

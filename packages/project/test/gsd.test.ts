@@ -5,7 +5,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdVerification} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
-import {loadProject} from '../lib/project.js'
+import {loadProject} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
 import {toolFor} from '../lib/tools/index.js'
 

@@ -81,8 +81,8 @@ const commonProperties: Record<string, SettingsSchema> = {
     type: 'object',
     expected: 'an object, such as `{"file_mib": 2, "total_mib": 8}`',
     properties: {
-      file_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.file_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.file_mib}`, shown: 'json'},
-      total_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.total_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.total_mib}`, shown: 'json'}
+      file_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.file_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.file_mib}`},
+      total_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.total_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.total_mib}`}
     }
   },
   freshness: {

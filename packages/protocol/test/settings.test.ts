@@ -44,7 +44,7 @@ describe('settingsSchemas', () => {
   })
 
   it('names the keys whose near misses are faults, by the object they are in', () => {
-    const common = {'': ['test', 'workflow', 'freshness'], test: ['command'], workflow: ['rejection_threshold', 'visual_checkpoint'], freshness: ['exclude']}
+    const common = {'': ['test', 'workflow', 'limits', 'freshness'], test: ['command'], workflow: ['rejection_threshold', 'visual_checkpoint'], limits: ['file_mib', 'total_mib'], freshness: ['exclude']}
     expect(settingsKeys('config.json')).toEqual(common)
     expect(settingsKeys('tiers.json')).toEqual({...common, '': [...common[''], 'verification', 'tasks'], verification: ['default'], tasks: ['optional']})
   })

@@ -68,12 +68,12 @@ async function planningRoots(dir: string): Promise<PlanningRoot[]> {
 async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const reading: ToolReading = {contracts: [], slices: [], problems: []}
   const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
-  for (const root of await planningRoots(dir)) await readRoot(root, budget, dir, options, reading)
+  for (const root of await planningRoots(dir)) await readRoot(root, budget, options, reading)
   return reading
 }
 
 /** One planning root: its roadmap, and each phase folder under its `phases/`. */
-async function readRoot(root: PlanningRoot, budget: ReadBudget, dir: string, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+async function readRoot(root: PlanningRoot, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
   const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
   const roadmapFile = path.join(root.dir, 'ROADMAP.md')
   const roadmapText = await readCountedFile(roadmapFile, budget, reading.problems)
