@@ -74,7 +74,7 @@ async function loneRequirements(dir: string, files: readonly string[], budget: R
   const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
-    const text = await readFile(file, budget, problems)
+    const text = await readCountedFile(file, budget, problems)
     if (typeof text !== 'string') continue
     // Headings of the document: a template in a fenced example shows a requirement, it is none.
     for (const node of parseMarkdownText(text).children) {
@@ -105,13 +105,13 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       continue
     }
     let requirementsFile = path.join(folder, 'requirements.md')
-    let text = await readFile(requirementsFile, budget, reading.problems)
+    let text = await readCountedFile(requirementsFile, budget, reading.problems)
     if (text === null) continue
     // A bugfix spec writes `bugfix.md` where a feature writes `requirements.md`.
     const bugfix = text === undefined
     if (bugfix) {
       requirementsFile = path.join(folder, 'bugfix.md')
-      text = await readFile(requirementsFile, budget, reading.problems)
+      text = await readCountedFile(requirementsFile, budget, reading.problems)
       if (text === null) continue
     }
     if (text === undefined) {
@@ -150,14 +150,10 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 
 /** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
 async function readOpenTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
-  const text = await readFile(file, budget, problems)
+  const text = await readCountedFile(file, budget, problems)
   if (typeof text !== 'string') return {openTasks: [], optionalTasks: []}
   const {readTasks, taskList} = await import('./read-tasks.js')
   const {open, optional} = taskList(readTasks(file, text), options.optionalTasks)
   return {openTasks: open, optionalTasks: optional}
 }
 
-/** A markdown file of a feature folder, counted against the project’s limits (see `readCountedFile`). */
-function readFile(file: string, budget: ReadBudget, problems: ProjectProblem[]): Promise<string | null | undefined> {
-  return readCountedFile(file, budget, problems)
-}
