@@ -52,6 +52,28 @@ describe('tiers ci', () => {
     })
   })
 
+  it('reads no contracts cache: entries forged in the user’s cache folder, lowering every tier, fool `status` on this machine, never the merge gate', async () => {
+    const folder = await repository()
+    const env = {XDG_CACHE_HOME: path.join(folder, 'user-cache'), TIERS_NO_CACHE: undefined}
+    expect((await runTiers(folder, ['status'], '', env)).code).toBe(0)
+    // The agent can write the user's cache folder as it can write the project: every stored contract made `auto`.
+    const models = path.join(folder, 'user-cache', 'verification-tiers', 'contracts')
+    for (const model of await fs.readdir(models)) {
+      for (const name of await fs.readdir(path.join(models, model))) {
+        const entry = path.join(models, model, name)
+        const stored = JSON.parse(await fs.readFile(entry, 'utf8'))
+        for (const contract of stored.contracts ?? []) Object.assign(contract, {tier: 'auto', effectiveTier: 'auto'})
+        await fs.writeFile(entry, JSON.stringify(stored))
+      }
+    }
+    expect((await runTiers(folder, ['status'], '', env)).stdout).toContain('S-01 S-01: auto, 0/3 rejections')
+    expect(await runTiers(folder, ['ci'], '', env)).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 2 things wait for a person or a fix:\n  S-01: verify, never approved (${path.join(folder, file)}:3)\n  S-02: verify, never approved (${path.join(folder, file)}:10)\n\n${closing}\n`,
+      stderr: ''
+    })
+  })
+
   it('on a feature branch: a changed contract needs a new approval; with --base, a slice the branch did not change is not its to approve', async () => {
     const folder = await repository()
     await approve(folder, 'S-02')

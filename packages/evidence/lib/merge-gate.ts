@@ -85,7 +85,8 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec, .kiro, .planning or _bmad-output here or above`})
   }
   for (const folder of dirs) {
-    const project = await loadProject(folder)
+    // The agent can write the user's cache folder: the merge gate reads every file itself.
+    const project = await loadProject(folder, {cache: false})
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
     const before = base === null ? null : await slicesAtBase(project, base)
     const history = await judgeHistory(project, base ?? 'HEAD')
@@ -208,7 +209,7 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
       await writeFile(target, await runGit(root, ['show', `${base}:${file}`]))
     }
     // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
-    const then = await loadProject(path.join(scratch, relative)).catch(() => null)
+    const then = await loadProject(path.join(scratch, relative), {cache: false}).catch(() => null)
     for (const slice of then?.slices ?? []) {
       const {contractsHash, pins} = gateContext(then!, slice)
       hashes.set(slice.id, {contractsHash, pins})

@@ -17,8 +17,11 @@ import {firstLine} from './errors.js'
  * `GRAPH.md`), found by the hash of the text it was read from, so a command
  * does not read an unchanged file again, in this folder or in any copy of
  * the project (a git worktree, a checkout in CI). It is kept in the user’s
- * cache folder, outside every project: whoever can edit the project cannot
- * make an entry say what its file does not. Entries are kept under the code
+ * cache folder, outside every project, so no project or checkout carries
+ * entries. On the machine where a coding agent runs, the agent can write
+ * that folder as it can write the installed code: the merge gate (`tiers
+ * ci`, on a fresh runner) reads no cache (`loadProject`'s `cache: false`).
+ * Entries are kept under the code
  * that read them (the contract model), so another version’s are never used;
  * no path is part of an entry.
  */
@@ -95,9 +98,9 @@ const warned = new Set<string>()
 
 const graphKinds: Record<FolderGraph['from'], EntryKind> = {'GRAPH.json': 'graph-json', 'GRAPH.md': 'graph-md'}
 
-/** The contracts cache for this run (see `ContractCache`). Set `TIERS_NO_CACHE` for none. */
-export function openCache(warn: Warn): ContractCache {
-  if (process.env.TIERS_NO_CACHE) return noCache
+/** The contracts cache for this run (see `ContractCache`): none when `use` is false or `TIERS_NO_CACHE` is set. */
+export function openCache(warn: Warn, {use = true}: {use?: boolean} = {}): ContractCache {
+  if (!use || process.env.TIERS_NO_CACHE) return noCache
   const model = modelHash()
   // One folder per model in the user's cache folder.
   const root = path.join(userCacheFolder(), 'contracts')

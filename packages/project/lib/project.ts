@@ -78,6 +78,12 @@ export interface LoadOptions {
    * without slices (for a command that shows what was read).
    */
   graphError?: 'throw' | 'problem'
+  /**
+   * Whether the contracts cache of the user's cache folder is used (the
+   * default) or every file is read again (`false`, as `TIERS_NO_CACHE` does):
+   * the merge gate reads everything, as the agent can write the cache too.
+   */
+  cache?: boolean
 }
 
 /**
@@ -96,7 +102,7 @@ export interface LoadOptions {
  * like contracts but were not read): a project whose contracts the reader
  * cannot see must never pass as no project.
  */
-export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptions = {}): Promise<Project> {
+export async function loadProject(dir: string, {graphError = 'throw', cache: useCache = true}: LoadOptions = {}): Promise<Project> {
   const info = await stat(dir).catch(() => null)
   if (!info?.isDirectory()) throw new UserError(`${dir}: no such project folder, expected \`--dir <folder>\` holding CONTRACTS.md`)
   // A project folder that cannot be listed is named as such, not by the first of its files that cannot be opened.
@@ -110,7 +116,7 @@ export async function loadProject(dir: string, {graphError = 'throw'}: LoadOptio
   // One cache and one parse worker for the run: the graph and the contract files each skip their parse when unchanged.
   const warnings: string[] = []
   const warn: Warn = (message) => void warnings.push(message)
-  const cache = openCache(warn)
+  const cache = openCache(warn, {use: useCache})
   const parser = lazyReader()
   let graph: FolderGraph | null
   let loaded: Awaited<ReturnType<typeof loadContracts>>
