@@ -8,6 +8,7 @@ import {ProjectError} from '../errors.js'
 import type {ProjectSlice} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
 import {readCountedFile} from './read-file.js'
+import {readOpenTasks} from './tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 
@@ -137,7 +138,7 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       humanCheck: null,
       verification: null,
       retired: null,
-      ...(await readOpenTasks(path.join(folder, 'tasks.md'), budget, reading.problems, options))
+      ...(await featureTasks(path.join(folder, 'tasks.md'), budget, reading.problems, options))
     })
   }
   // With nothing read, what the walk could not read says why; without it, the folder is not Kiro's format.
@@ -149,11 +150,8 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
 }
 
 /** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
-async function readOpenTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
-  const text = await readCountedFile(file, budget, problems)
-  if (typeof text !== 'string') return {openTasks: [], optionalTasks: []}
-  const {readTasks, taskList} = await import('./read-tasks.js')
-  const {open, optional} = taskList(readTasks(file, text), options.optionalTasks)
+async function featureTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
+  const {open, optional} = await readOpenTasks(file, options.optionalTasks, budget, problems)
   return {openTasks: open, optionalTasks: optional}
 }
 

@@ -2,13 +2,13 @@ import type {Dirent} from 'node:fs'
 import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {effectiveTier, isSliceId, sliceIdRule} from '@verification-tiers/contracts/gate-terms'
-import {defaultReadLimits, FileReadError, inputLimits, readInputFile} from '@verification-tiers/runtime'
+import {defaultReadLimits, inputLimits, readInputFile} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
 import {ProjectError} from '../errors.js'
 import type {LoadedContract} from '../project.js'
-import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
+import {readCountedFile} from './read-file.js'
 import {listFolder, unlistedFolder, walkFiles} from '../walk.js'
 import type {DeltaRequirement} from '@verification-tiers/contracts/tools'
 import type {TaskList} from './read-tasks.js'
@@ -60,7 +60,7 @@ async function recognises(dir: string): Promise<boolean> {
   if (changes && (await isDirectory(path.join(dir, 'changes', 'archive')))) return true
   // A capability's spec.md holds `### Requirement:` headings: spec-kit's `specs/<feature>/spec.md` holds user stories.
   for (const capability of specs ? await folders(path.join(dir, 'specs')) : []) {
-    const spec = await readMarkdown(path.join(dir, 'specs', capability, 'spec.md')).catch(() => undefined)
+    const spec = await readMarkdown(path.join(dir, 'specs', capability, 'spec.md'))
     if (spec !== undefined && /^#{1,6}[ \t]+Requirement[ \t]*[:：]/im.test(spec)) return true
   }
   const refused: ProjectProblem[] = []
@@ -127,7 +127,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   }
 
   const proposalFile = path.join(dir, 'proposal.md')
-  const proposal = await readMarkdown(proposalFile, problems, budget)
+  const proposal = (await readCountedFile(proposalFile, budget, problems)) ?? undefined
   const proposalTree = proposal === undefined ? null : parseMarkdownText(proposal)
   const title = proposalTree?.children.find((node) => node.type === 'heading' && node.depth === 1)
   // `# Change: Add X` names the change `Add X`.
@@ -139,7 +139,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   const contracts: LoadedContract[] = []
   const labels = new Map<string, string>()
   for (const file of files) {
-    const text = await readMarkdown(file, problems, budget)
+    const text = (await readCountedFile(file, budget, problems)) ?? undefined
     if (text === undefined) continue
     const delta = readDeltaSpec(file, text, parseMarkdownText(text))
     const fileProblems = delta.problems
@@ -161,7 +161,7 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   }
 
   const tasksFile = path.join(dir, 'tasks.md')
-  const tasks = await readMarkdown(tasksFile, problems, budget)
+  const tasks = (await readCountedFile(tasksFile, budget, problems)) ?? undefined
   if (tasks !== undefined) change.tasks = taskList(readTasks(tasksFile, tasks), optionalTasks)
 
   if (validId) {
@@ -204,20 +204,9 @@ async function markdownFiles(folder: string, problems: ProjectProblem[]): Promis
   return files
 }
 
-/**
- * A markdown file of the folder, `undefined` when there is none; given
- * `problems`, one that cannot be read (not UTF-8, not a regular file, too
- * large) is a problem naming it, and `undefined`. Given the `budget`, it is
- * counted in the project's total.
- */
-async function readMarkdown(file: string, problems?: ProjectProblem[], budget?: ReadBudget): Promise<string | undefined> {
-  try {
-    return await (budget ? budget.read(file) : readInputFile(file, {limit: inputLimits.markdown}))
-  } catch (error) {
-    if (!(error instanceof FileReadError) || problems === undefined) throw error
-    problems.push(fileProblem(error))
-    return undefined
-  }
+/** A markdown file of the folder, `undefined` when there is none or it cannot be read: for recognising the folder, which names no problem. */
+async function readMarkdown(file: string): Promise<string | undefined> {
+  return readInputFile(file, {limit: inputLimits.markdown}).catch(() => undefined)
 }
 
 /** Whether `folder` is there but cannot be listed. */

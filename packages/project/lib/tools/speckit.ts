@@ -1,12 +1,12 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import {describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {defaultReadLimits, FileReadError, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
 import type {LoadedContract} from '../project.js'
-import {fileProblem} from '../problems.js'
 import type {ProjectProblem} from '../problems.js'
+import {readCountedFile} from './read-file.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 import {readOpenTasks} from './tasks.js'
 import type {ProjectTool, ToolReading, ToolReadOptions} from './types.js'
@@ -85,7 +85,7 @@ interface Feature {
   title: string | null
   contracts: LoadedContract[]
   problems: ProjectProblem[]
-  tasks: Pick<Awaited<ReturnType<typeof readOpenTasks>>, 'open' | 'optional'>
+  tasks: Awaited<ReturnType<typeof readOpenTasks>>
 }
 
 /** One feature folder: its spec's user stories as contracts, and its open tasks. */
@@ -94,18 +94,12 @@ async function readFeature(folder: string, id: string, options: ToolReadOptions,
   const unlisted = await unlistedFolder(folder)
   if (unlisted) return {title: null, contracts: [], problems: [unlisted], tasks: {open: [], optional: []}}
   const file = path.join(folder, 'spec.md')
-  const read = await budget.read(file).catch((error: unknown) => {
-    if (error instanceof FileReadError) return error
-    throw error
-  })
-  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks, budget)
-  const feature: Feature = {title: null, contracts: [], problems: [...tasks.problems], tasks}
   // A spec that cannot be read (not UTF-8, not a regular file, too large) is a problem naming it: the feature's other problems still show.
-  if (read instanceof FileReadError) {
-    feature.problems.unshift(fileProblem(read))
-    return feature
-  }
-  const text = read
+  const problems: ProjectProblem[] = []
+  const text = await readCountedFile(file, budget, problems)
+  const tasks = await readOpenTasks(path.join(folder, 'tasks.md'), options.optionalTasks, budget, problems)
+  const feature: Feature = {title: null, contracts: [], problems, tasks}
+  if (text === null) return feature
   if (text === undefined) {
     feature.problems.push({file: folder, line: null, message: `Unexpected feature folder without spec.md, expected \`${id}/spec.md\` with user stories`})
     return feature
