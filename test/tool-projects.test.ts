@@ -152,6 +152,21 @@ describe('tiers on a GSD project', () => {
   })
 })
 
+describe('tiers on a GSD project whose phases are all archived', () => {
+  it('is GSD’s, holding no slice: status says so, the hook and ci pass', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning', (file) => !file.includes(`${path.sep}phases`) && !file.endsWith('ROADMAP.md'))
+    const archived = path.join(project, '.planning', 'milestones', 'v1.0-phases', '01-seat-map')
+    await fs.mkdir(archived, {recursive: true})
+    await fs.writeFile(path.join(archived, '01-01-PLAN.md'), '---\nphase: 01-seat-map\nmust_haves:\n  truths:\n    - "The map shows every seat"\n---\n')
+    await fs.writeFile(path.join(archived, '01-01-SUMMARY.md'), '# Plan 01-01 Summary\n')
+    await git(project, 'add', '-A')
+    await git(project, 'commit', '-q', '-m', 'Archive the milestone')
+    expect(await runTiers(project, ['status'])).toEqual({code: 0, stdout: 'note: .planning holds no slice: nothing waits for a check or a person\n', stderr: ''})
+    expect((await stopHook(project)).decision).toBeUndefined()
+    expect((await runTiersBin(project, ['ci'])).code).toBe(0)
+  })
+})
+
 describe('tiers on a BMAD project', () => {
   it('holds a story whose status says done while a review finding is open, and takes a person’s approval of a story in review', async ({expect}) => {
     const project = await toolProject('bmad-bike-shop', '_bmad-output')

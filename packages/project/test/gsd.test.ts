@@ -167,6 +167,32 @@ describe('gsd', () => {
     expect(readGsdVerification('V.md', text.replace('### 2. Diagram', '')).humanChecks.map((check) => check.text)).toEqual(['Open the site — expected: It loads'])
   })
 
+  it('reads the human checks a verification writes as `### 1.` headings under a `### Human Verification Required` of the same level', () => {
+    const text = '---\nstatus: passed\n---\n\n### Human Verification Required\n\n### 1. Colour-blind view\n\n**Test:** Turn the simulator on\n\n### 2. Printed map\n\n**Test:** Print the map\n\n### Gaps Summary\n\n### 3. Not a check\n'
+    const read = readGsdVerification('V.md', text)
+    expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual([
+      'body',
+      [
+        ['Colour-blind view', 7],
+        ['Printed map', 11]
+      ]
+    ])
+  })
+
+  it('reads a plan’s truths when YAML it cannot parse is elsewhere in the frontmatter, as GSD does; an error in the truths is a problem', () => {
+    const plan = (links: string) => `---\nphase: 04\nmust_haves:\n  truths:\n    - "A saved seat stays saved"\n    - "A taken seat cannot be booked"\n  key_links:\n${links}---\n\n# Plan\n`
+    const lenient = readGsdPlan('P.md', plan('    - from: a.ts\n      pattern: "Engine\\.start"\n    - contains: "one", "two"\n'))
+    expect([lenient.truths.map((truth) => [truth.text, truth.position.start.line]), lenient.problems]).toEqual([
+      [
+        ['A saved seat stays saved', 5],
+        ['A taken seat cannot be booked', 6]
+      ],
+      []
+    ])
+    const broken = readGsdPlan('P.md', plan('    - from: a.ts\n').replace('- "A taken seat cannot be booked"', '- "A taken seat" cannot be booked"'))
+    expect([broken.truths, broken.problems.map((problem) => [problem.line, problem.message.replace(/ \(.+\)/, ' (…)')])]).toEqual([[], [[6, 'Unexpected frontmatter that is not YAML (…), expected the frontmatter GSD writes']]])
+  })
+
   it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {
     const plan = readGsdPlan('P.md', '---\nmust_haves:\n  truths:\n    - Users can: sign in with a code\n    - "A code expires after ten minutes"\n---\n')
     expect(plan.truths.map((truth) => [truth.text, truth.position.start.line])).toEqual([

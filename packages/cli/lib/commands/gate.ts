@@ -328,6 +328,8 @@ export const status: Command = async (input) => {
   for (const line of lost) lines.push(`problem: ${line}`)
   for (const line of orphans) lines.push(`note: ${line}`)
   if (progress.unreadRuns !== null) lines.push(`problem: ${progress.unreadRuns}; every slice counts as never verified`)
+  // An empty answer would read as a failure to read: say that the project holds no slice.
+  if (lines.length === 0) lines.push(`note: ${project.dir} holds no slice: nothing waits for a check or a person`)
   return {
     text: lines.join('\n'),
     data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems, lostHistory: lost, orphans, unreadRuns: progress.unreadRuns},

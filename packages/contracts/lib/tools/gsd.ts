@@ -135,7 +135,8 @@ export interface GsdPlan {
 /** A plan's frontmatter truths and its planned human checks. */
 export function readGsdPlan(file: string, text: string): GsdPlan {
   const place = location(text)
-  const front = readFront(file, text)
+  // GSD reads its plans' frontmatter leniently: YAML GSD wrote wrong elsewhere (an artifact's pattern) leaves the truths readable.
+  const front = readFront(file, text, ['must_haves', 'truths'])
   const truths: ContractItem[] = []
   const problems = [...front.problems]
   const list = front.doc?.getIn(['must_haves', 'truths'], true) as YamlNode | undefined
@@ -255,7 +256,7 @@ function checkText(test: string, expected: string | null): string {
 
 // `## Human Verification Required` (any level), then `### 1. Name` headings or `1. item` lines.
 const humanSection = /^(#{2,4})[ \t]+Human Verification Required\b/i
-const numberedHeading = /^#{3,6}[ \t]+\d{1,9}[.)][ \t]+(\S.*?)[ \t]*#*$/
+const numberedHeading = /^#{2,6}[ \t]+\d{1,9}[.)][ \t]+(\S.*?)[ \t]*#*$/
 
 /** The checks a VERIFICATION's body lists under `Human Verification Required`, each at its line. */
 function bodyChecks(text: string, place: ReturnType<typeof location>): ContractItem[] {
@@ -272,7 +273,8 @@ function bodyChecks(text: string, place: ReturnType<typeof location>): ContractI
       continue
     }
     if (depth === 0) continue
-    if (heading && heading[1]!.length <= depth) {
+    // GSD's verifier writes its items as `### 1. Name` under a `### Human Verification Required` of the same level.
+    if (heading && heading[1]!.length <= depth && !(heading[1]!.length === depth && numberedHeading.test(line))) {
       depth = 0
       continue
     }
@@ -291,8 +293,12 @@ interface Front {
   problems: FileProblem[]
 }
 
-/** A file's YAML frontmatter (`---` … `---`), parsed; `null` when it has none. A YAML error is a problem at its line. */
-function readFront(file: string, text: string): Front {
+/**
+ * A file's YAML frontmatter (`---` … `---`), parsed; `null` when it has
+ * none. A YAML error is a problem at its line, unless `needed` names the
+ * one value the caller reads and it is there, the error outside it.
+ */
+function readFront(file: string, text: string, needed?: readonly string[]): Front {
   const open = /^(?:\uFEFF)?---[ \t]*\r?\n/.exec(text)
   if (!open) return {doc: null, base: 0, problems: []}
   const base = open[0].length
@@ -300,8 +306,10 @@ function readFront(file: string, text: string): Front {
   if (!close) return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
   const {parseDocument} = yaml()
   const doc = parseDocument(text.slice(base, base + close.index), {uniqueKeys: false})
-  if (doc.errors.length > 0) {
-    const error = doc.errors[0]!
+  const value = needed ? (doc.getIn(needed, true) as YamlNode | undefined) : undefined
+  const outside = (at: number) => value?.range !== undefined && value.range !== null && (at < value.range[0] || at >= value.range[2])
+  if (doc.errors.length > 0 && !doc.errors.every((error) => outside(error.pos[0]))) {
+    const error = doc.errors.find((each) => !outside(each.pos[0]))!
     const line = (location(text).toPoint(base + error.pos[0])?.line ?? 1)
     return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`}]}
   }

@@ -32,13 +32,16 @@ export const gsd: ProjectTool = {
   name: 'gsd',
   folder: '.planning',
 
-  /** A `ROADMAP.md`, or a `phases/` folder holding a phase folder; a `phases/` that cannot be listed makes it one, for the reader to name. */
+  /** A `ROADMAP.md`, a `phases/` folder holding a phase folder, or phases archived under `milestones/`; a `phases/` that cannot be listed makes it one, for the reader to name. */
   async recognises(dir) {
     const roadmap = await stat(path.join(dir, 'ROADMAP.md')).catch(() => null)
     if (roadmap?.isFile()) return true
     const refused: ProjectProblem[] = []
     const entries = await listFolder(path.join(dir, 'phases'), refused, {reads: () => false})
     if (refused.length > 0 || entries.some((entry) => entry.kind === 'folder' && phaseFolder.test(entry.name))) return true
+    // A `.planning` whose phases were all archived with their milestones (`milestones/v1.0-phases/`): GSD's, with nothing active.
+    const milestones = await listFolder(path.join(dir, 'milestones'), [], {reads: () => false})
+    if (milestones.some((entry) => entry.kind === 'folder' && entry.name.endsWith('-phases'))) return true
     // A `.planning` that keeps its phases in workstreams or project folders only.
     return path.basename(dir) === gsd.folder && (await planningRoots(dir)).length > 1
   },
