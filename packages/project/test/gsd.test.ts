@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdVerification} from '@verification-tiers/contracts/tools'
+import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdValidation, readGsdVerification} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
@@ -124,6 +124,18 @@ describe('gsd', () => {
       ['02-booking', 'auto', ['auto']],
       ['02.1-late-return-fix', 'auto', ['auto']]
     ])
+    // A check the validation strategy leaves to a person makes its phase verify too, before any verification.
+    const planned = await planning({'phases/02-booking/02-VALIDATION.md': '## Manual-Only Verifications\n\n| Behavior | Test Instructions |\n|---|---|\n| A booked seat shows on a phone | Book one on a phone |\n'})
+    const read = await gsd.read(planned, {defaultTier: 'auto', optionalTasks: 'show'})
+    expect(read.slices.map((slice) => [slice.id, slice.tier, slice.contracts.map(({contract}) => [contract.label, contract.effectiveTier, contract.steps.length])])[1]).toEqual([
+      '02-booking',
+      null,
+      [
+        ['Phase 2: Booking (success criteria)', 'verify', 0],
+        ['Plan 02-01 (must-haves)', 'verify', 0],
+        ['02-VALIDATION (manual-only checks)', 'verify', 1]
+      ]
+    ])
   })
 
   it('reports a passed verification that still lists human checks, in its frontmatter or its body', async () => {
@@ -191,6 +203,14 @@ describe('gsd', () => {
     ])
     const broken = readGsdPlan('P.md', plan('    - from: a.ts\n').replace('- "A taken seat cannot be booked"', '- "A taken seat" cannot be booked"'))
     expect([broken.truths, broken.problems.map((problem) => [problem.line, problem.message.replace(/ \(.+\)/, ' (…)')])]).toEqual([[], [[6, 'Unexpected frontmatter that is not YAML (…), expected the frontmatter GSD writes']]])
+  })
+
+  it('reads the rows of a validation’s Manual-Only Verifications table as checks for a person, never the template’s placeholder', () => {
+    const text = '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
+    expect(readGsdValidation(text).map((check) => [check.text, check.position.start.line])).toEqual([
+      ['Seats read well in dark mode — Switch the theme, look at the map', 15],
+      ['Printing keeps the legend', 17]
+    ])
   })
 
   it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {

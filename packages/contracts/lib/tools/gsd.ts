@@ -9,7 +9,8 @@ import type {Document, Node as YamlNode} from 'yaml'
 import {location} from 'vfile-location'
 import {splitCheck} from '../criterion.js'
 import {yaml} from '../frontmatter.js'
-import {collapse} from '../inline.js'
+import type {Nodes} from 'mdast'
+import {collapse, inlineText} from '../inline.js'
 import type {ContractItem} from '../types.js'
 import type {HeadingShape} from '../unread.js'
 import {hiddenUnitHeadings} from './hidden.js'
@@ -163,6 +164,33 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
   }
   humanChecks.sort((a, b) => a.position.start.line - b.position.start.line)
   return {truths, humanChecks, problems}
+}
+
+/**
+ * The checks a phase's `NN-VALIDATION.md` plans for a person: each row of
+ * the table under its `## Manual-Only Verifications` heading, as the
+ * behaviour and its test instructions, at its line. The template's own
+ * placeholder row (`{behavior}`) is none.
+ */
+export function readGsdValidation(text: string): ContractItem[] {
+  const tree = parseMarkdownText(text)
+  const checks: ContractItem[] = []
+  let inSection = false
+  for (const node of tree.children) {
+    if (node.type === 'heading') inSection = /^Manual[- ]Only Verifications?\b/i.test(collapse(inlineText(node.children as Nodes[])))
+    if (!inSection || node.type !== 'table') continue
+    const [head, ...rows] = node.children
+    const names = (head?.children ?? []).map((cell) => collapse(inlineText(cell.children as Nodes[])).toLowerCase())
+    const behaviour = Math.max(0, names.findIndex((name) => name.startsWith('behavio')))
+    const steps = names.findIndex((name) => name.includes('instruction') || name === 'test' || name === 'steps')
+    for (const row of rows) {
+      const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[])))
+      const what = cells[behaviour] ?? ''
+      if (what === '' || /^\{.*\}$/.test(what) || !row.position) continue
+      checks.push({text: checkText(what, steps < 0 ? null : (cells[steps] ?? null)).replace(' — expected: ', ' — '), position: row.position, check: null})
+    }
+  }
+  return checks
 }
 
 /** What a phase's `NN-VERIFICATION.md` says. */

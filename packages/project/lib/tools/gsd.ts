@@ -105,7 +105,7 @@ interface PhaseFiles {
 }
 
 async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
-  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
+  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdValidation, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
     reading.problems.push(unlisted)
@@ -145,6 +145,16 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     if (verification.status === 'gaps_found') {
       for (const gap of verification.gaps) read.openTasks.push({text: `Gap: ${gap.text}`, file, line: gap.position.start.line})
     }
+  }
+  // The checks the phase's validation strategy leaves to a person, planned before any verification.
+  for (const name of files.filter((file) => /(?:^|-)VALIDATION\.md$/.test(file)).sort()) {
+    const file = path.join(folder, name)
+    const text = await readCountedFile(file, budget, reading.problems)
+    if (typeof text !== 'string') continue
+    const checks = readGsdValidation(text)
+    if (checks.length === 0) continue
+    read.human = true
+    pending.push({label: `${name.replace(/\.md$/, '')} (manual-only checks)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: checks})
   }
   // A phase with a check left to a person is verify, whatever the default.
   const tier: Tier = read.human ? 'verify' : options.defaultTier
