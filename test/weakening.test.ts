@@ -282,6 +282,35 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n', stderr: ''})
   })
 
+  it('places a change to a BMAD spec’s frozen intent: a text added or moved at its line, one removed at the block, all removed at the spec', async () => {
+    const artifacts = '_bmad-output/implementation-artifacts'
+    const root = await repository({
+      [`${artifacts}/spec-fix-receipt.md`]: receiptSpec,
+      [`${artifacts}/1-1-print-a-receipt.md`]: '# Story 1.1: Print a receipt\n\n## Acceptance Criteria\n\n1. Given a paid repair, then a receipt prints\n',
+      '_bmad-output/tiers.json': '{"test": {"command": "true"}}\n'
+    })
+    expect((await runTiersHere(root, ['verify', 'spec-fix-receipt'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'spec-fix-receipt', 'yes'])).code).toBe(0)
+    const spec = path.join(root, artifacts, 'spec-fix-receipt.md')
+    const changed = async () => JSON.parse((await runTiersHere(root, ['status', 'spec-fix-receipt', '--json'])).stdout).slices[0].weakenings.map((weakening: {line: string}) => weakening.line)
+    const place = `${artifacts}/spec-fix-receipt.md`
+    await fs.writeFile(spec, receiptSpec.replace('**Problem:** The receipt misspells its total.\n\n', ''))
+    expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → removed (${place}:7)`])
+    await fs.writeFile(spec, receiptSpec.replace('## Boundaries & Constraints\n', '## Boundaries & Constraints\n\n**Always:** round the total.\n'))
+    expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent without "Always: round the total." → added (${place}:15)`])
+    await fs.writeFile(spec, receiptSpec.replace('## Intent\n\n**Problem:** The receipt misspells its total.\n\n', '').replace('</frozen', '## Intent\n\n**Problem:** The receipt misspells its total.\n\n</frozen'))
+    expect(await changed()).toEqual([
+      `Spec: Fix the total on the receipt: intent "## Intent" → moved (${place}:13)`,
+      `Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → moved (${place}:15)`
+    ])
+    await fs.writeFile(spec, receiptSpec.replace(/<frozen-after-approval[^]*<\/frozen-after-approval>\n/, ''))
+    expect(await changed()).toEqual(
+      ['## Intent', 'Problem: The receipt misspells its total.', '## Boundaries & Constraints', 'Never: change the price of a repair.'].map(
+        (text) => `Spec: Fix the total on the receipt: intent ${JSON.stringify(text)} → removed (${place}:1)`
+      )
+    )
+  })
+
   it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {
     const graph = (tier: string) => `{\n  "slices": {\n    "S-01": {\n      "name": "Hello",\n      "contracts": ["C-01"],\n      "tier": "${tier}"\n    }\n  }\n}\n`
     const contracts = (criterion: string) => `# Contracts\n\n### C-01: Greeting\n\n**Acceptance Criteria:**\n- ${criterion}\n`

@@ -166,29 +166,48 @@ function lostItems(was: readonly string[], now: readonly string[]): Array<{was: 
  * what is left of `now` was added. `now` is an index in `now`.
  */
 function intentChanges(was: readonly string[], now: readonly string[]): Array<{was: string | null; now: number | null}> {
-  // Lengths of the longest common sequences of the tails: `common[i][j]` for `was[i…]` and `now[j…]`.
-  const common = Array.from({length: was.length + 1}, () => new Array<number>(now.length + 1).fill(0))
+  // What is the same at both ends is kept; the sequence is sought only between.
+  let head = 0
+  while (head < was.length && head < now.length && was[head] === now[head]) head++
+  let tail = 0
+  while (tail < was.length - head && tail < now.length - head && was[was.length - 1 - tail] === now[now.length - 1 - tail]) tail++
+  const {lost, added} = unkept(was.slice(head, was.length - tail), now.slice(head, now.length - tail))
+  const changes: Array<{was: string | null; now: number | null}> = []
+  const rest: string[] = []
+  const others = added.map((index) => index + head)
+  for (const text of lost) {
+    const at = others.findIndex((index) => now[index] === text)
+    if (at === -1) rest.push(text)
+    else changes.push({was: text, now: others.splice(at, 1)[0]!})
+  }
+  for (const [index, text] of rest.entries()) changes.push({was: text, now: others[index] ?? null})
+  for (const index of others.slice(rest.length)) changes.push({was: null, now: index})
+  return changes
+}
+
+// Beyond this many pairs of texts, none is sought in common: every text of either side counts as changed.
+const commonLimit = 1_000_000
+
+/** The texts of `was` outside a longest sequence it has in common with `now`, and the indexes of those of `now`. */
+function unkept(was: readonly string[], now: readonly string[]): {lost: string[]; added: number[]} {
+  if (was.length * now.length > commonLimit) return {lost: [...was], added: now.map((_, index) => index)}
+  // `common[i * width + j]`: the length of the longest common sequence of `was[i…]` and `now[j…]`.
+  const width = now.length + 1
+  const common = new Uint32Array((was.length + 1) * width)
   for (let i = was.length - 1; i >= 0; i--) {
-    for (let j = now.length - 1; j >= 0; j--) common[i]![j] = was[i] === now[j] ? common[i + 1]![j + 1]! + 1 : Math.max(common[i + 1]![j]!, common[i]![j + 1]!)
+    for (let j = now.length - 1; j >= 0; j--) {
+      common[i * width + j] = was[i] === now[j] ? common[(i + 1) * width + j + 1]! + 1 : Math.max(common[(i + 1) * width + j]!, common[i * width + j + 1]!)
+    }
   }
   const lost: string[] = []
   const added: number[] = []
   let [i, j] = [0, 0]
   while (i < was.length || j < now.length) {
     if (i < was.length && j < now.length && was[i] === now[j]) [i, j] = [i + 1, j + 1]
-    else if (j === now.length || (i < was.length && common[i + 1]![j]! >= common[i]![j + 1]!)) lost.push(was[i++]!)
+    else if (j === now.length || (i < was.length && common[(i + 1) * width + j]! >= common[i * width + j + 1]!)) lost.push(was[i++]!)
     else added.push(j++)
   }
-  const changes: Array<{was: string | null; now: number | null}> = []
-  const rest: string[] = []
-  for (const text of lost) {
-    const at = added.findIndex((index) => now[index] === text)
-    if (at === -1) rest.push(text)
-    else changes.push({was: text, now: added.splice(at, 1)[0]!})
-  }
-  for (const [index, text] of rest.entries()) changes.push({was: text, now: added[index] ?? null})
-  for (const index of added.slice(rest.length)) changes.push({was: null, now: index})
-  return changes
+  return {lost, added}
 }
 
 /** A weakening in one line: `C-01 Greeting: tier verify → auto`. */

@@ -173,6 +173,14 @@ describe('findWeakenings', () => {
       expect(lines(approved, pins({contracts: [spec(null)]}))).toEqual(intent.map((text) => `Spec: Receipt: intent ${JSON.stringify(text)} → removed`))
     })
 
+    it('compares long intent at its changed part, and past a million pairs of texts counts every text of the part as changed', () => {
+      const long = Array.from({length: 1100}, (_, index) => `Line ${index}`)
+      const reworded = long.with(550, 'Line 550, or not')
+      expect(lines(pins({contracts: [spec(long)]}), pins({contracts: [spec(reworded)]}))).toEqual(['Spec: Receipt: intent "Line 550" → "Line 550, or not"'])
+      const reversed = findWeakenings(pins({contracts: [spec(long)]}), pins({contracts: [spec(long.toReversed())]}), 'slice S-01 Hello')
+      expect([reversed.length, new Set(reversed.map((weakening) => weakening.now))]).toEqual([1100, new Set(['moved'])])
+    })
+
     it('finds nothing when the approval pinned none (it was given before intent was pinned), or the contract was auto', () => {
       const before = pins({contracts: [spec(null)]})
       expect(findWeakenings(before, pins({contracts: [spec(['Anything'])]}), 'slice S-01 Hello')).toEqual([])

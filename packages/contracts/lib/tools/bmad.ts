@@ -99,8 +99,7 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   }
   const label = `Spec: ${title || options.slice}`
   const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
-  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier})
-  if (frozen.intent) story.contract.intent = frozen.intent
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier, intent: frozen.intent})
   return {story, status, taskLines, problems: frozen.problems}
 }
 
