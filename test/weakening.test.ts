@@ -303,7 +303,7 @@ describe('a slice lowered after a person approved it (in this process)', () => {
       `Spec: Fix the total on the receipt: intent "## Intent" → moved (${place}:13)`,
       `Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → moved (${place}:15)`
     ])
-    await fs.writeFile(spec, receiptSpec.replace(/<frozen-after-approval[^]*<\/frozen-after-approval>\n/, ''))
+    await fs.writeFile(spec, receiptSpec.replace(/<frozen-after-approval[\s\S]*<\/frozen-after-approval>\n/, ''))
     expect(await changed()).toEqual(
       ['## Intent', 'Problem: The receipt misspells its total.', '## Boundaries & Constraints', 'Never: change the price of a repair.'].map(
         (text) => `Spec: Fix the total on the receipt: intent ${JSON.stringify(text)} → removed (${place}:1)`
