@@ -309,6 +309,13 @@ describe('a slice lowered after a person approved it (in this process)', () => {
         (text) => `Spec: Fix the total on the receipt: intent ${JSON.stringify(text)} → removed (${place}:1)`
       )
     )
+    // A block left unclosed holds the merge at its tag.
+    await fs.writeFile(spec, receiptSpec.replace('</frozen-after-approval>\n', ''))
+    const ci = await runTiersHere(root, ['ci'])
+    expect([ci.code, ci.stdout.split('\n')[1]]).toEqual([
+      1,
+      `  ${spec}:7: Unexpected \`<frozen-after-approval>\` without its closing tag, expected \`</frozen-after-approval>\` on a line of its own`
+    ])
   })
 
   it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {
