@@ -132,6 +132,78 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
   })
 })
 
+/** A BMAD spec whose frozen block holds the intent a person approved. */
+const receiptSpec = `---
+title: 'Fix the total on the receipt'
+type: 'bugfix'
+status: 'in-review'
+---
+
+<frozen-after-approval reason="human-owned intent — do not modify unless human renegotiates">
+
+## Intent
+
+**Problem:** The receipt misspells its total.
+
+## Boundaries & Constraints
+
+**Never:** change the price of a repair.
+
+</frozen-after-approval>
+
+## Tasks & Acceptance
+
+**Acceptance Criteria:**
+- Given a paid repair, when the receipt prints, then its last line reads "Total"
+`
+
+describe.runIf(existsSync(scriptBin))('the intent of a BMAD spec changed after a person approved it (through the real bin)', () => {
+  it('holds the spec, saying the change old → new with its line, until a person approves it as it is', async () => {
+    const artifacts = '_bmad-output/implementation-artifacts'
+    const root = await repository({
+      [`${artifacts}/spec-fix-receipt.md`]: receiptSpec,
+      [`${artifacts}/1-1-print-a-receipt.md`]: '# Story 1.1: Print a receipt\n\nStatus: review\n\n## Acceptance Criteria\n\n1. Given a paid repair, when the cyclist asks, then a receipt prints\n',
+      '_bmad-output/tiers.json': '{"test": {"command": "true"}}\n'
+    })
+    const stopHook = async () => JSON.parse((await runTiers(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
+    expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
+    for (const slice of ['1-1-print-a-receipt', 'spec-fix-receipt']) expect((await runTiers(root, ['respond', slice, 'yes'], '', {}, {terminal: true})).code).toBe(0)
+    const state = JSON.parse(await fs.readFile(path.join(root, '_bmad-output', 'tiers', 'spec-fix-receipt.json'), 'utf8'))
+    expect(state.answers[0].pins.contracts[0].intent).toEqual(['## Intent', 'Problem: The receipt misspells its total.', '## Boundaries & Constraints', 'Never: change the price of a repair.'])
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Approve the spec')
+    expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
+    expect(await stopHook()).toEqual({})
+
+    // The agent edits a line of the block only the person may change.
+    const spec = path.join(root, artifacts, 'spec-fix-receipt.md')
+    await fs.writeFile(spec, receiptSpec.replace('**Never:** change the price of a repair.', '**Never:** change the price of a repair without asking.'))
+    const change = (file: string) =>
+      `Spec: Fix the total on the receipt: intent "Never: change the price of a repair." → "Never: change the price of a repair without asking." (${file}:15)`
+    const status = await runTiers(root, ['status', 'spec-fix-receipt'])
+    expect({code: status.code, stdout: normalize(status.stdout)}).toEqual({
+      code: 0,
+      stdout: `spec-fix-receipt Spec: Fix the total on the receipt: verify, 0/3 rejections, approved <time> (stale: contracts changed since), run stale, next: verify; changed since approved (verify until a person approves it as it is): ${change(`${artifacts}/spec-fix-receipt.md`)}\n`
+    })
+    expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
+    expect(await stopHook()).toEqual({
+      systemMessage: `All automated criteria pass. For a human to check:\n  - Spec: Fix the total on the receipt.1: Given a paid repair, when the receipt prints, then its last line reads "Total"\nChanged since a person approved the slice ${holdRule}:\n  - ${change(spec)}`
+    })
+    const held = await runTiers(root, ['ci'])
+    expect([held.code, held.stdout.split('\n').slice(0, 2)]).toEqual([
+      1,
+      ['MERGE HELD — 1 thing waits for a person or a fix:', `  spec-fix-receipt Spec: Fix the total on the receipt: changed since a person approved it, not confirmed by a person: ${change(spec)}`]
+    ])
+    // The agent cannot confirm it; the person does.
+    expect((await runTiers(root, ['respond', 'spec-fix-receipt', 'yes'])).code).toBe(1)
+    const confirmed = await runTiers(root, ['respond', 'spec-fix-receipt', 'yes'], '', {}, {terminal: true})
+    expect(confirmed.stdout).toContain(`Confirmed, as changed since a person approved the slice:\n  - ${change(`${artifacts}/spec-fix-receipt.md`)}\n`)
+    expect(normalize((await runTiers(root, ['status', 'spec-fix-receipt'])).stdout)).toBe('spec-fix-receipt Spec: Fix the total on the receipt: verify, 0/3 rejections, approved <time>, run passes, next: done\n')
+    expect((await runTiers(root, ['ci'])).code).toBe(0)
+    expect(await stopHook()).toEqual({})
+  })
+})
+
 describe('a slice lowered after a person approved it (in this process)', () => {
   it('a Kiro project whose tiers.json sets the default to auto: held, placed at the setting, until a person approves', async () => {
     const requirements = `# Requirements Document
@@ -208,6 +280,42 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     await git(root, 'add', '-A')
     await git(root, 'commit', '-q', '-m', 'Approve S-01 as auto')
     expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n', stderr: ''})
+  })
+
+  it('places a change to a BMAD spec’s frozen intent: a text added or moved at its line, one removed at the block, all removed at the spec', async () => {
+    const artifacts = '_bmad-output/implementation-artifacts'
+    const root = await repository({
+      [`${artifacts}/spec-fix-receipt.md`]: receiptSpec,
+      [`${artifacts}/1-1-print-a-receipt.md`]: '# Story 1.1: Print a receipt\n\n## Acceptance Criteria\n\n1. Given a paid repair, then a receipt prints\n',
+      '_bmad-output/tiers.json': '{"test": {"command": "true"}}\n'
+    })
+    expect((await runTiersHere(root, ['verify', 'spec-fix-receipt'])).code).toBe(0)
+    expect((await runTiersHere(root, ['respond', 'spec-fix-receipt', 'yes'])).code).toBe(0)
+    const spec = path.join(root, artifacts, 'spec-fix-receipt.md')
+    const changed = async () => JSON.parse((await runTiersHere(root, ['status', 'spec-fix-receipt', '--json'])).stdout).slices[0].weakenings.map((weakening: {line: string}) => weakening.line)
+    const place = `${artifacts}/spec-fix-receipt.md`
+    await fs.writeFile(spec, receiptSpec.replace('**Problem:** The receipt misspells its total.\n\n', ''))
+    expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → removed (${place}:7)`])
+    await fs.writeFile(spec, receiptSpec.replace('## Boundaries & Constraints\n', '## Boundaries & Constraints\n\n**Always:** round the total.\n'))
+    expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent without "Always: round the total." → added (${place}:15)`])
+    await fs.writeFile(spec, receiptSpec.replace('## Intent\n\n**Problem:** The receipt misspells its total.\n\n', '').replace('</frozen', '## Intent\n\n**Problem:** The receipt misspells its total.\n\n</frozen'))
+    expect(await changed()).toEqual([
+      `Spec: Fix the total on the receipt: intent "## Intent" → moved (${place}:13)`,
+      `Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → moved (${place}:15)`
+    ])
+    await fs.writeFile(spec, receiptSpec.replace(/<frozen-after-approval[\s\S]*<\/frozen-after-approval>\n/, ''))
+    expect(await changed()).toEqual(
+      ['## Intent', 'Problem: The receipt misspells its total.', '## Boundaries & Constraints', 'Never: change the price of a repair.'].map(
+        (text) => `Spec: Fix the total on the receipt: intent ${JSON.stringify(text)} → removed (${place}:1)`
+      )
+    )
+    // A block left unclosed holds the merge at its tag.
+    await fs.writeFile(spec, receiptSpec.replace('</frozen-after-approval>\n', ''))
+    const ci = await runTiersHere(root, ['ci'])
+    expect([ci.code, ci.stdout.split('\n')[1]]).toEqual([
+      1,
+      `  ${spec}:7: Unexpected \`<frozen-after-approval>\` without its closing tag, expected \`</frozen-after-approval>\` on a line of its own`
+    ])
   })
 
   it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {

@@ -14,6 +14,7 @@ export type {
   Contract,
   ContractAnalysis,
   ContractField,
+  ContractIntent,
   ContractItem,
   ContractProblem,
   ContractText,

@@ -110,6 +110,20 @@ export interface Contract {
   slice: string | null
   sliceHeading: SliceHeading | null
   fields: ContractField[]
+  /**
+   * What a person approved as fixed intent, which only they may change: a
+   * BMAD spec's `<frozen-after-approval>` block. Absent when the contract
+   * has none.
+   */
+  intent?: ContractIntent
+}
+
+/** A block of intent a person owns, as written. */
+export interface ContractIntent {
+  /** The block, its opening tag to its closing one (the end of the file when it is unclosed); the first block when there are two. */
+  position: Position
+  /** Each heading, paragraph, list item and table row inside, in order, each with its line; of every block when there are two. */
+  items: ContractItem[]
 }
 
 /** Something that keeps a contract from being read fully. */

@@ -40,7 +40,7 @@ export function placeWeakenings(slice: ProjectSlice, weakenings: readonly Weaken
 
 /**
  * Where a weakening is now: a contract’s at its heading (a reworded item at
- * its own line), unless its tier comes from the slice; the slice’s where the
+ * its own line, intent removed at its block), unless its tier comes from the slice; the slice’s where the
  * project states it (its graph entry, a tool’s `tiers.json`); a contract
  * gone, nowhere.
  */
@@ -51,6 +51,9 @@ function placeOf(slice: ProjectSlice, weakening: Weakening, loaded: LoadedContra
   if (!loaded) return weakening.kind === 'slice-tier' && slice.tier !== 'auto' ? null : stated
   const {contract, file} = loaded
   if (weakening.kind === 'contract-tier' && contract.tier === null && stated !== null) return stated
-  const item = weakening.item ? contract[weakening.item.list][weakening.item.index] : undefined
-  return `${file}:${(item?.position ?? contract.headingPosition).start.line}`
+  const list = weakening.item?.list === 'intent' ? (contract.intent?.items ?? []) : weakening.item ? contract[weakening.item.list] : []
+  const item = weakening.item ? list[weakening.item.index] : undefined
+  // Intent removed is placed at its block, while there is one.
+  const block = weakening.kind === 'intent-changed' ? contract.intent?.position : undefined
+  return `${file}:${(item?.position ?? block ?? contract.headingPosition).start.line}`
 }

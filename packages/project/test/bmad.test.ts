@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
+import {isBmadSpec, isBmadStory, parseMarkdownText, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '@verification-tiers/project'
 import {bmad} from '../lib/tools/bmad.js'
@@ -109,6 +109,64 @@ describe('bmad', () => {
     const techSpec = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n", options)
     expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([['AC 1: Given loans, when exported, then a CSV lists them'], []])
     expect([isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('spec-s.md', '# Spec\n')]).toEqual([true, false, false])
+  })
+
+  describe('the frozen block of a spec', () => {
+    const options = {slice: 's', defaultTier: 'verify'} as const
+    const front = "---\ntitle: 'Receipt'\nstatus: 'in-review'\n---\n\n"
+    /** The spec's intent as `line: text`, and its problems as `file:line: message`. */
+    const read = (body: string) => {
+      const spec = readBmadSpec('spec-s.md', front + body, options)
+      const intent = spec.story?.contract.intent
+      return {
+        block: intent && [intent.position.start.line, intent.position.end.line],
+        intent: intent?.items.map((item) => `${item.position.start.line}: ${item.text}`),
+        problems: spec.problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`)
+      }
+    }
+    const matrix = '| Scenario | Input | Expected |\n|---|---|---|\n| Paid | a repair | "Total" |'
+
+    it('reads each heading, paragraph, list item and table row inside as one text with its line, the tag with its attributes', () => {
+      const split = `<frozen-after-approval reason="human-owned intent — do not modify unless human renegotiates">\n\n## Intent\n\n**Problem:** The receipt\nmisspells its total.\n\n**Approach:** Spell it.\n\n## Boundaries & Constraints\n\n**Never:** change the price\n\n- keep the layout\n\n${matrix}\n\n</frozen-after-approval>\n\n## Tasks & Acceptance\n`
+      expect(read(split)).toEqual({
+        block: [6, 25],
+        intent: ['8: ## Intent', '10: Problem: The receipt misspells its total.', '13: Approach: Spell it.', '15: ## Boundaries & Constraints', '17: Never: change the price', '19: keep the layout', '21: Scenario | Input | Expected', '23: Paid | a repair | "Total"'],
+        problems: []
+      })
+    })
+
+    it('reads a block without blank lines, which markdown parses as one HTML block, the same way, the tag without attributes', () => {
+      const html = `<frozen-after-approval>\n## Intent\n**Problem:** The receipt misspells its total.\n## Boundaries & Constraints\n- **Never:** change the price\n- keep the layout\n## I/O & Edge-Case Matrix\n${matrix}\n</frozen-after-approval>\n## Tasks & Acceptance\n`
+      expect(parseMarkdownText(front + html).children.map((node) => node.type)).toEqual(['yaml', 'html'])
+      expect(read(html)).toEqual({
+        block: [6, 16],
+        intent: ['7: ## Intent', '8: Problem: The receipt misspells its total.', '9: ## Boundaries & Constraints', '10: Never: change the price', '11: keep the layout', '12: ## I/O & Edge-Case Matrix', '13: Scenario | Input | Expected', '15: Paid | a repair | "Total"'],
+        problems: []
+      })
+      expect(read(html.replace('<frozen-after-approval>', '<Frozen-After-Approval reason="anything">')).intent).toHaveLength(8)
+    })
+
+    it('takes no intent from a spec without the block, nor from an unattended build’s `<intent-contract>`, nor a tag in code or prose', () => {
+      expect(read('## Intent\n\nKeep bin/ out of git.\n')).toEqual({block: undefined, intent: undefined, problems: []})
+      expect(read('<intent-contract>\n\n## Intent\n\nKeep bin/ out of git.\n\n</intent-contract>\n')).toEqual({block: undefined, intent: undefined, problems: []})
+      expect(read('```markdown\n<frozen-after-approval>\n```\n\nThe `<frozen-after-approval>` block is the person’s.\n')).toEqual({block: undefined, intent: undefined, problems: []})
+    })
+
+    it('reports an unclosed block, a second block and a closing tag alone at their line, and reads what is inside', () => {
+      expect(read('<frozen-after-approval>\n\n## Intent\n\nSpell the total.\n')).toEqual({
+        block: [6, 11],
+        intent: ['8: ## Intent', '10: Spell the total.'],
+        problems: ['spec-s.md:6: Unexpected `<frozen-after-approval>` without its closing tag, expected `</frozen-after-approval>` on a line of its own']
+      })
+      expect(read('<frozen-after-approval>\nSpell the total.\n</frozen-after-approval>\n\n<frozen-after-approval>\nKeep the layout.\n</frozen-after-approval>\n</frozen-after-approval>\n')).toEqual({
+        block: [6, 8],
+        intent: ['7: Spell the total.', '11: Keep the layout.'],
+        problems: [
+          'spec-s.md:10: Unexpected second `<frozen-after-approval>` block, expected one block of the intent a person approved',
+          'spec-s.md:13: Unexpected `</frozen-after-approval>` without its opening tag, expected `<frozen-after-approval>` before it'
+        ]
+      })
+    })
   })
 
   it('loads a `_bmad-output` folder as BMAD’s', async () => {

@@ -139,6 +139,55 @@ describe('findWeakenings', () => {
     expect(findWeakenings(before, pins({contracts: [greeting(), contract(null, 'Farewell', 'auto', [])]}), 'slice S-01 Hello')).toEqual([])
   })
 
+  describe('of the intent only a person may change (a BMAD spec’s frozen block)', () => {
+    const intent = ['## Intent', 'Problem: The receipt misspells its total.', 'Never: change the price', 'Keep the layout']
+    const spec = (texts: string[] | null, tier: string | null = 'verify'): Contract => {
+      const made = contract(null, 'Spec: Receipt', tier, ['The total reads "Total"'])
+      const item = (text: string, index: number) => ({text, position: {start: {line: 10 + index, column: 1}, end: {line: 10 + index, column: 1}}, check: null})
+      return texts === null ? made : {...made, intent: {position: {start: {line: 9, column: 1}, end: {line: 20, column: 1}}, items: texts.map(item)}}
+    }
+    const approved = pins({contracts: [spec(intent)]})
+
+    it('is pinned when the contract has it, and absent from the pin otherwise', () => {
+      expect(approved.contracts).toEqual([{key: 'Spec: Receipt', label: 'Spec: Receipt', tier: 'verify', criteria: ['The total reads "Total"'], steps: [], intent}])
+      expect(pins({contracts: [spec(null)]}).contracts[0]).not.toHaveProperty('intent')
+    })
+
+    it('finds nothing when it is the same', () => {
+      expect(findWeakenings(approved, pins({contracts: [spec([...intent])]}), 'slice S-01 Hello')).toEqual([])
+    })
+
+    it('finds any change: a text reworded, removed, added or moved, with the old and the new text and where the new one is', () => {
+      const changed = ['## Intent', 'Problem: The receipt misspells its total.', 'Keep the layout', 'Always: change the price when asked', 'Never: change the price']
+      expect(findWeakenings(approved, pins({contracts: [spec(['## Intent', 'Problem: The receipt is wrong.', 'Never: change the price', 'Keep the layout'])]}), 'slice S-01 Hello')).toEqual([
+        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent "Problem: The receipt misspells its total."', now: '"Problem: The receipt is wrong."', item: {list: 'intent', index: 1}}
+      ])
+      expect(findWeakenings(approved, pins({contracts: [spec(changed)]}), 'slice S-01 Hello')).toEqual([
+        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent "Never: change the price"', now: 'moved', item: {list: 'intent', index: 4}},
+        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent without "Always: change the price when asked"', now: 'added', item: {list: 'intent', index: 3}}
+      ])
+      expect(lines(approved, pins({contracts: [spec(['## Intent', 'Keep the layout'])]}))).toEqual([
+        'Spec: Receipt: intent "Problem: The receipt misspells its total." → removed',
+        'Spec: Receipt: intent "Never: change the price" → removed'
+      ])
+      expect(lines(approved, pins({contracts: [spec(null)]}))).toEqual(intent.map((text) => `Spec: Receipt: intent ${JSON.stringify(text)} → removed`))
+    })
+
+    it('compares long intent at its changed part, and past a million pairs of texts counts every text of the part as changed', () => {
+      const long = Array.from({length: 1100}, (_, index) => `Line ${index}`)
+      const reworded = long.with(550, 'Line 550, or not')
+      expect(lines(pins({contracts: [spec(long)]}), pins({contracts: [spec(reworded)]}))).toEqual(['Spec: Receipt: intent "Line 550" → "Line 550, or not"'])
+      const reversed = findWeakenings(pins({contracts: [spec(long)]}), pins({contracts: [spec(long.toReversed())]}), 'slice S-01 Hello')
+      expect([reversed.length, new Set(reversed.map((weakening) => weakening.now))]).toEqual([1100, new Set(['moved'])])
+    })
+
+    it('finds nothing when the approval pinned none (it was given before intent was pinned), or the contract was auto', () => {
+      const before = pins({contracts: [spec(null)]})
+      expect(findWeakenings(before, pins({contracts: [spec(['Anything'])]}), 'slice S-01 Hello')).toEqual([])
+      expect(findWeakenings(pins({contracts: [spec(intent, 'auto')]}), pins({contracts: [spec([], 'auto')]}), 'slice S-01 Hello')).toEqual([])
+    })
+  })
+
   it('matches repeated texts once each: one of two equal criteria removed is a removal', () => {
     const twice = pins({contracts: [greeting('verify', ['Same', 'Same'], [])]})
     expect(lines(twice, pins({contracts: [greeting('verify', ['Same'], [])]}))).toEqual(['C-01 Greeting: acceptance criterion "Same" → removed'])
@@ -224,7 +273,13 @@ describe('the gate of a weakened slice', () => {
     const answer = {reply: 'yes', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
     const broken = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null, answers: [{...answer, pins: {...gate.pins, contracts: [{key: 'C-01'}]}}]}
     expect(() => parseSliceState('S-01.json', JSON.stringify(broken, null, 2), 'S-01')).toThrow(
-      'S-01.json:17:15: Unexpected `answers[0].pins` {"tier":"verify","humanCheck":null,"ret…, expected `{"tier", "humanCheck", "retired", "contracts"}` with each contract’s `key`, `label`, `tier`, `criteria` and `steps`; fix or remove the file (it is never reset silently)'
+      'S-01.json:17:15: Unexpected `answers[0].pins` {"tier":"verify","humanCheck":null,"ret…, expected `{"tier", "humanCheck", "retired", "contracts"}` with each contract’s `key`, `label`, `tier`, `criteria`, `steps` and, when it has one, `intent`; fix or remove the file (it is never reset silently)'
     )
+    const pinned = (intent?: unknown) => ({key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting names the person'], steps: [], ...(intent === undefined ? {} : {intent})})
+    const written = (intent?: unknown) => JSON.stringify({...broken, answers: [{...answer, pins: {...gate.pins, contracts: [pinned(intent)]}}]}, null, 2)
+    // A state file written before intent was pinned reads as it is; one with intent reads it; intent of another shape is refused.
+    expect(parseSliceState('S-01.json', written(), 'S-01').answers[0]?.pins?.contracts).toEqual([pinned()])
+    expect(parseSliceState('S-01.json', written(['## Intent']), 'S-01').answers[0]?.pins?.contracts).toEqual([pinned(['## Intent'])])
+    expect(() => parseSliceState('S-01.json', written('## Intent'), 'S-01')).toThrow('S-01.json:17:15: Unexpected `answers[0].pins`')
   })
 })

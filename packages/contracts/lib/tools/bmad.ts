@@ -9,6 +9,7 @@ import type {Position} from 'unist'
 import {splitCheck} from '../criterion.js'
 import {collapse, inlineText} from '../inline.js'
 import type {ContractItem, Tier} from '../types.js'
+import {readFrozenIntent} from './frozen-intent.js'
 import {parseMarkdownText} from './markdown.js'
 import type {FileContract, FileProblem} from './types.js'
 import {unitContract} from './unit-contract.js'
@@ -74,13 +75,17 @@ export function isBmadSpec(name: string, text: string): boolean {
  * heading, where a `- [ ] AC 1: …` box is a criterion, not a task) its
  * criteria; its `**Execution:**` items and `## Review Findings` its tasks.
  * A one-shot spec has no criteria, and that is no problem: it asks the
- * person only whether the change is what they meant.
+ * person only whether the change is what they meant. Its
+ * `<frozen-after-approval>` block, the intent only the person may change,
+ * is the contract's `intent`.
  */
 export function readBmadSpec(file: string, text: string, options: {slice: string; defaultTier: Tier}): BmadStory {
   const front = specFront.exec(text)?.[1] ?? ''
   const title = (/^title:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2')
   const status = (/^status:[ \t]*(.*)$/m.exec(front)?.[1] ?? '').trim().replace(/^(['"])(.*)\1$/, '$2') || null
-  const nodes = parseMarkdownText(text).children
+  const tree = parseMarkdownText(text)
+  const nodes = tree.children
+  const frozen = readFrozenIntent(file, text, tree)
   const criteria: ContractItem[] = []
   const taskLines: Array<[number, number]> = sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
   let heading: number | null = null
@@ -94,8 +99,8 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   }
   const label = `Spec: ${title || options.slice}`
   const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
-  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier})
-  return {story, status, taskLines, problems: []}
+  const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier, intent: frozen.intent})
+  return {story, status, taskLines, problems: frozen.problems}
 }
 
 interface Section {

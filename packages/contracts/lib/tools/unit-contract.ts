@@ -1,5 +1,5 @@
 import type {Position} from 'unist'
-import type {Contract, ContractItem, Tier} from '../types.js'
+import type {Contract, ContractIntent, ContractItem, Tier} from '../types.js'
 import type {FileContract} from './types.js'
 
 /** How a tool's unit is made a contract: its label, the file it is read from, what it holds. */
@@ -12,6 +12,8 @@ export interface UnitContractParts {
   criteria: ContractItem[]
   steps: ContractItem[]
   tier: Tier
+  /** What only a person may change once they approved it (a BMAD spec's frozen block), when the unit has it. */
+  intent?: ContractIntent | null
 }
 
 /** A tool's unit as a contract (GSD's roadmap entry, plan or verification; a BMAD story or spec): it states no tier, so it takes `tier`. */
@@ -32,7 +34,8 @@ export function unitContract(parts: UnitContractParts): FileContract {
     steps: parts.steps,
     slice: parts.slice,
     sliceHeading: null,
-    fields: []
+    fields: [],
+    ...(parts.intent ? {intent: parts.intent} : {})
   }
   return {contract, file: parts.file, source: parts.text.slice(position.start.offset ?? 0, position.end.offset ?? parts.text.length)}
 }
