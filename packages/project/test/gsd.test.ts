@@ -326,6 +326,12 @@ describe('gsd', () => {
     expect((await gsd.read(room, verify)).slices.map((slice) => slice.records?.length ?? 0)).toEqual([1, 1, 0])
   })
 
+  it('reads roadmap phases without a folder as no slices and no problems: not started, or shipped and their folder removed', async () => {
+    // Phases 1, 2 and 2.1 are ticked complete, phase 3 is not: GSD makes a phase's folder when it plans it, and a project may delete a shipped one.
+    const reading = await gsd.read(await planning({phases: null}), verify)
+    expect([reading.slices, reading.contracts, reading.problems]).toEqual([[], [], []])
+  })
+
   it('matches phase folders to roadmap headings as GSD numbers them', () => {
     expect(['02-a', '02.1-hotfix', '12A-b', 'CK-03-c', '999.1-x', 'notes'].map(gsdPhaseNumber)).toEqual(['2', '2.1', '12A', '3', '999.1', null])
     const {phases: roadmap, problems} = readGsdRoadmap(
