@@ -125,6 +125,7 @@ describe('tiers on a GSD project', () => {
     const checkpoint = await runTiers(project, ['checkpoint', '01-seat-map'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toContain(`ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n\n${record}: 2 pass (status complete)\n\nPlease verify the output matches your intent.\n`)
+    expect(JSON.parse((await runTiers(project, ['checkpoint', '01-seat-map', '--json'])).stdout).records).toEqual(JSON.parse(passed.stdout).slices[0].records)
     expect(checkpoint.stdout).toContain('  [ ] A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green\n')
     expect(checkpoint.stdout).toContain(
       'Steps to verify:\n  1. Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute\n  2. Look at the map with a colour-blindness simulator turned on — expected: Free and taken seats are still told apart by their pattern\n  3. Take a seat on a phone while the map is open on a laptop — expected: The laptop shows the seat as taken within a minute\n'
