@@ -18,7 +18,7 @@ export interface SliceRecord {
 }
 
 /** What a record is, beside what it says: the wording every place that shows one uses. */
-export const recordDisclaimer = 'the agent’s transcript, not your answer'
+const recordDisclaimer = 'the agent’s transcript, not your answer'
 
 /** A record as one line: `GSD’s UAT record (05-UAT.md, the agent’s transcript, not your answer): 3 pass, 1 issue`. */
 export function recordLine(record: SliceRecord): string {
