@@ -713,8 +713,8 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null}
+        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null, records: []},
+        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null, records: []}
       ],
       broken: [],
       problems: [],

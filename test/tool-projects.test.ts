@@ -105,7 +105,8 @@ describe('tiers on a GSD project', () => {
     const phase = path.join(project, '.planning', 'phases', '01-seat-map')
     // A plan without its summary was not executed: the phase is not ready for its checkpoint.
     const status = await runTiers(project, ['status', '01-seat-map'])
-    expect(status.stdout).toBe('01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task\n')
+    const record = 'GSD’s UAT record (01-HUMAN-UAT.md, the agent’s transcript, not your answer)'
+    expect(status.stdout).toBe(`01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task; ${record}: 2 pending (status partial)\n`)
     expect((await stopHook(project)).reason).toContain(`${path.join(phase, '01-02-PLAN.md')}:1: Plan 01-02 has no 01-02-SUMMARY.md: not executed (open task of slice 01-seat-map)`)
 
     await fs.writeFile(path.join(phase, '01-02-SUMMARY.md'), '# Plan 01-02 Summary\n')
@@ -117,9 +118,14 @@ describe('tiers on a GSD project', () => {
     await git(project, 'commit', '-q', '-m', 'Plans executed')
     expect((await stopHook(project)).reason).toContain('\nVERIFICATION MISSING — Slice 01-seat-map: ')
     expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
+    // Shown where a person looks, as the workflow's record: the slice still waits for the person's own answer.
+    const passed = await runTiers(project, ['status', '01-seat-map', '--json'])
+    expect(JSON.parse(passed.stdout).slices[0]).toMatchObject({next: 'checkpoint', decision: null, records: [{file: path.join('.planning', 'phases', '01-seat-map', '01-HUMAN-UAT.md'), line: 2, text: `${record}: 2 pass (status complete)`}]})
+    expect((await runTiers(project, ['status', '01-seat-map'])).stdout).toBe(`01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, run passes, next: checkpoint; ${record}: 2 pass (status complete)\n`)
     const checkpoint = await runTiers(project, ['checkpoint', '01-seat-map'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
-    expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n')
+    expect(checkpoint.stdout).toContain(`ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n\n${record}: 2 pass (status complete)\n\nPlease verify the output matches your intent.\n`)
+    expect(JSON.parse((await runTiers(project, ['checkpoint', '01-seat-map', '--json'])).stdout).records).toEqual(JSON.parse(passed.stdout).slices[0].records)
     expect(checkpoint.stdout).toContain('  [ ] A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green\n')
     expect(checkpoint.stdout).toContain(
       'Steps to verify:\n  1. Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute\n  2. Look at the map with a colour-blindness simulator turned on — expected: Free and taken seats are still told apart by their pattern\n  3. Take a seat on a phone while the map is open on a laptop — expected: The laptop shows the seat as taken within a minute\n'

@@ -1,6 +1,8 @@
 export {findSlice, gateContext, loadProject, toolConfigFile} from './lib/project.js'
 export type {LoadedContract, LoadOptions, Project, ProjectSlice} from './lib/project.js'
 export {formatProblem} from './lib/problems.js'
+export {recordLine} from './lib/records.js'
+export type {SliceRecord} from './lib/records.js'
 export type {ProjectProblem} from './lib/problems.js'
 // The graph’s readers, from where they live, for the commands that used them from here.
 export {readGraphJson, readTierText} from '@verification-tiers/graph'

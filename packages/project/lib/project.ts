@@ -14,6 +14,7 @@ import type {ContractIndex, FolderGraph} from '@verification-tiers/graph'
 import type {ContractReader} from './contract-reader.js'
 import {ProjectError, UserError} from './errors.js'
 import type {ProjectProblem} from './problems.js'
+import type {SliceRecord} from './records.js'
 import {greenlight, toolFor} from './tools/index.js'
 import {unlistedFolder, walkFiles} from './walk.js'
 import type {OpenTask, OptionalTasks, ProjectTool, ToolReading} from './tools/index.js'
@@ -45,6 +46,8 @@ export interface ProjectSlice {
   openTasks: OpenTask[]
   /** The unticked optional tasks (Kiro’s `- [ ]*`) that do not hold the slice: shown, never dropped. */
   optionalTasks: OpenTask[]
+  /** What the tool's workflow recorded of a person's answers (GSD's UAT files): shown beside the checks, never an answer to the gate; absent when none. */
+  records?: SliceRecord[]
   /**
    * Where what the project states for the slice itself (its tier, its human
    * check) is written, `file:line` or `file`: its graph entry, or a tool’s

@@ -3,9 +3,9 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdValidation, readGsdVerification} from '@verification-tiers/contracts/tools'
+import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdUat, readGsdValidation, readGsdVerification} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
-import {loadProject} from '@verification-tiers/project'
+import {loadProject, recordLine} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
 import {toolFor} from '../lib/tools/index.js'
 
@@ -238,6 +238,118 @@ describe('gsd', () => {
     ])
     // A `.planning` whose phases are all in workstreams is GSD's.
     expect(await gsd.recognises(await planning({...api, 'ROADMAP.md': null, phases: null}))).toBe(true)
+  })
+
+  it('reads a UAT file’s status and each `### N. Name` test’s result, as GSD writes them or with a blank line between', () => {
+    const text = [
+      '---',
+      'status: diagnosed',
+      'phase: 02-booking',
+      '---',
+      '',
+      '## Current Test',
+      '',
+      'number: 3',
+      'result: pass',
+      '',
+      '## Tests',
+      '',
+      '### 1. Book a seat',
+      '',
+      'expected: The seat shows as yours',
+      '',
+      'result: [pending]',
+      '',
+      '### 2. Cancel a booking',
+      'expected: The seat is free again',
+      'result: pending',
+      '### 3. Two readers, one seat',
+      'expected: The second is refused',
+      'result: issue',
+      'reported: "both got the seat"',
+      'severity: major',
+      '### 4. Phone layout',
+      'result: skipped',
+      'reason: no phone at hand',
+      '### 5. Printed ticket',
+      'result: blocked',
+      'blocked_by: physical-device',
+      '### 6. Reminder mail',
+      'result: "Pass"',
+      '### 7. Late return',
+      'expected: The seat frees itself',
+      '',
+      '```',
+      '### 8. Not a test',
+      'result: pass',
+      '```',
+      '',
+      '## Summary',
+      '',
+      'result: pass',
+      ''
+    ].join('\n')
+    const uat = readGsdUat('02-UAT.md', text)
+    expect([uat.status, uat.statusLine]).toEqual(['diagnosed', 2])
+    expect(uat.tests.map((test) => [test.name, test.result, test.line])).toEqual([
+      ['Book a seat', 'pending', 13],
+      ['Cancel a booking', 'pending', 19],
+      ['Two readers, one seat', 'issue', 22],
+      ['Phone layout', 'skipped', 27],
+      ['Printed ticket', 'blocked', 30],
+      ['Reminder mail', 'pass', 33],
+      ['Late return', null, 35]
+    ])
+    // A hand-written UAT (results in a table) has no tests to list; frontmatter that is not YAML has no status: neither is a problem.
+    const table = '---\nphase: 21\ntype: uat\nstatus: passed\ntester: A. Reader\n---\n\n# Phase 21 — Manual UAT\n\n## Results\n\n| # | Check | Result |\n| --- | --- | --- |\n| 1 | Map loads | PASS |\n| 2 | Phone | SKIP |\n'
+    expect(readGsdUat('21-UAT.md', table)).toEqual({status: 'passed', statusLine: 4, tests: []})
+    expect(readGsdUat('21-UAT.md', '---\nstatus: [partial\n---\n\n### 1. Map\nresult: pass\n')).toEqual({status: null, statusLine: null, tests: [{name: 'Map', result: 'pass', line: 5}]})
+  })
+
+  it('shows each UAT file of a phase as the workflow’s record, never an answer, a tier or a problem', async () => {
+    const allPass = '---\nstatus: complete\n---\n\n## Tests\n\n### 1. Book a seat\nexpected: The seat shows as yours\nresult: pass\n\n### 2. Two readers\n\nexpected: The second is refused\n\nresult: pass\n'
+    const dir = await planning({
+      'phases/02-booking/02-UAT.md': allPass,
+      'phases/02-booking/02-HUMAN-UAT.md': '---\nphase: 02\ntype: uat\nstatus: passed\n---\n\n| Check | Result |\n| --- | --- |\n| Phone | PASS |\n',
+      'phases/02.1-late-return-fix/02.1-UAT.md': '---\nstatus: testing\n---\n\n### 1. Free at the end\nresult: issue\n### 2. Free early\nresult: [pending]\n### 3. Free twice\nresult: pass\n### 4. Notes\nexpected: kept\n'
+    })
+    await fs.writeFile(path.join(dir, 'phases/01-seat-map/01-UAT.md'), Buffer.from([0xff, 0xfe, 0x00]))
+    for (const defaultTier of ['verify', 'auto'] as const) {
+      const reading = await gsd.read(dir, {defaultTier, optionalTasks: 'show'})
+      expect(reading.slices.map((slice) => [slice.id, slice.tier, (slice.records ?? []).map((record) => `${path.relative(dir, record.file)}:${record.line}: ${recordLine(record)}`)])).toEqual([
+        [
+          '01-seat-map',
+          null,
+          [
+            'phases/01-seat-map/01-HUMAN-UAT.md:2: GSD’s UAT record (01-HUMAN-UAT.md, the agent’s transcript, not your answer): 2 pending (status partial)',
+            // A UAT file that cannot be read says so in its record: it holds nothing.
+            'phases/01-seat-map/01-UAT.md:null: GSD’s UAT record (01-UAT.md, the agent’s transcript, not your answer): not read: Unexpected byte 0xFF, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)'
+          ]
+        ],
+        // All pass and `status: complete`: the tier stays the phase’s own, the checks are asked all the same.
+        [
+          '02-booking',
+          defaultTier === 'auto' ? 'auto' : null,
+          [
+            'phases/02-booking/02-HUMAN-UAT.md:4: GSD’s UAT record (02-HUMAN-UAT.md, the agent’s transcript, not your answer): tests not in a shape tiers can list (status passed)',
+            'phases/02-booking/02-UAT.md:2: GSD’s UAT record (02-UAT.md, the agent’s transcript, not your answer): 2 pass (status complete)'
+          ]
+        ],
+        ['02.1-late-return-fix', defaultTier === 'auto' ? 'auto' : null, ['phases/02.1-late-return-fix/02.1-UAT.md:2: GSD’s UAT record (02.1-UAT.md, the agent’s transcript, not your answer): 1 pass, 1 issue, 1 pending, 1 without a result (status testing)']]
+      ])
+      // The roadmap ticks phase 1 complete while its HUMAN-UAT is all pending: neither closes its checks, neither is a problem.
+      expect(reading.slices[0]!.contracts.at(-1)!.contract.steps).toHaveLength(2)
+      expect(reading.slices[0]!.openTasks.map((task) => task.text)).toEqual(['Plan 01-02 has no 01-02-SUMMARY.md: not executed'])
+      expect(reading.problems).toEqual([])
+    }
+    // A phase without a UAT file has no records.
+    expect((await gsd.read(room, verify)).slices.map((slice) => slice.records?.length ?? 0)).toEqual([1, 1, 0])
+  })
+
+  it('reads roadmap phases without a folder as no slices and no problems: not started, or shipped and their folder removed', async () => {
+    // Phases 1, 2 and 2.1 are ticked complete, phase 3 is not: GSD makes a phase's folder when it plans it, and a project may delete a shipped one.
+    const reading = await gsd.read(await planning({phases: null}), verify)
+    expect([reading.slices, reading.contracts, reading.problems]).toEqual([[], [], []])
   })
 
   it('matches phase folders to roadmap headings as GSD numbers them', () => {

@@ -22,6 +22,8 @@ export interface VerifyCheckpointData {
   changed?: readonly string[] | undefined
   /** What `changed` is measured from: `a person approved the slice` (the default), or a git revision. */
   changedSince?: string | undefined
+  /** What the tool's workflow recorded of a person's answers (GSD's UAT files), one line each: shown beside the checks, never an answer. */
+  records?: readonly string[] | undefined
 }
 
 /** Data of the rejection options: the user’s words. */
@@ -79,9 +81,10 @@ export const placeholders = {
     humanCheck: null,
     verification: null,
     retired: null,
-    changed: []
+    changed: [],
+    records: []
   },
-  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null, changed: []},
+  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null, changed: [], records: []},
   rejectionOptions: {feedback: "{user's response}"},
   escalation: escalationPlaceholder(rejectionThreshold),
   // An example log: a test gap, then an implementation gap.

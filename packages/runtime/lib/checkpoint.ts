@@ -62,7 +62,7 @@ export const approvedSince = 'a person approved the slice'
 /** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
   // The slice’s own check and texts are optional: a slice without them renders as before.
-  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, changed: [], changedSince: approvedSince, ...data})
+  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, changed: [], changedSince: approvedSince, records: [], ...data})
 }
 
 /** The three ways to address a rejection, with the user’s words. */

@@ -1,6 +1,6 @@
 import type {Freshness, HistoryJudgement} from '@verification-tiers/evidence/gate'
-import {findSlice, formatProblem, gateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
-import type {PlacedWeakening, Project} from '@verification-tiers/project'
+import {findSlice, formatProblem, gateContext, loadProject, placeWeakenings, recordLine, UserError} from '@verification-tiers/project'
+import type {PlacedWeakening, Project, ProjectSlice} from '@verification-tiers/project'
 import {
   ConcurrentChangeError,
   escalationData,
@@ -73,7 +73,9 @@ async function showCheckpoint({project, context, warnings: projectWarnings, weak
   // No test command ran: the headline says so rather than claim passing tests.
   // What lowered the bar since a person approved the slice is shown, old and new: approving confirms it.
   const changed = weakenings.map((weakening) => weakening.line)
-  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed, changedSince: since})
+  // What the workflow recorded of a person's answers is shown beside the checks: the agent's transcript, never this answer.
+  const records = shownRecords(findSlice(project, slice.id))
+  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed, changedSince: since, records: records.map((record) => record.text)})
   return {
     text,
     data: {
@@ -86,6 +88,7 @@ async function showCheckpoint({project, context, warnings: projectWarnings, weak
       criteria: slice.criteria,
       steps: slice.steps,
       changed: weakenings,
+      records,
       checkpoint: text
     },
     warnings
@@ -312,7 +315,8 @@ export const status: Command = async (input) => {
       openTasks: slice.openTasks.length,
       optionalTasks: slice.optionalTasks.length,
       humanCheck,
-      retired
+      retired,
+      records: shownRecords(slice)
     })
   }
   const broken = id ? [] : project.slices.filter((slice) => slice.missing.length > 0)
@@ -362,6 +366,20 @@ type ShownStatus = SliceProgressStatus & {
   optionalTasks: number
   humanCheck: string | null
   retired: string | null
+  /** What the tool's workflow recorded of a person's answers, each as the line shown: never an answer to the gate. */
+  records: ShownRecord[]
+}
+
+/** A record of the workflow's, where it is and as its line shows it. */
+interface ShownRecord {
+  file: string
+  line: number | null
+  text: string
+}
+
+/** The records of a slice (GSD's UAT files), as status and the checkpoint show them. */
+function shownRecords(slice: ProjectSlice): ShownRecord[] {
+  return (slice.records ?? []).map((record) => ({file: record.file, line: record.line, text: recordLine(record)}))
 }
 
 function describeStatus(status: ShownStatus): string {

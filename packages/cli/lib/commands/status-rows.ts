@@ -42,6 +42,8 @@ export interface StatusExtras {
   retired: string | null
   /** What lowered the bar since a person approved the slice, one line each (old → new, and where). */
   weakenings: ReadonlyArray<{line: string}>
+  /** What the tool's workflow recorded of a person's answers (GSD's UAT files), one line each: shown, never an answer. */
+  records: ReadonlyArray<{text: string}>
 }
 
 /**
@@ -84,7 +86,8 @@ export function statusNotes(status: StatusExtras): string[] {
     ...(status.contracts === 0 ? ['no contracts'] : []),
     ...(status.nothingToCheck.length > 0 ? [`nothing to check in ${status.nothingToCheck.join(', ')} (verify, no acceptance criteria or steps)`] : []),
     ...(status.retired === null ? [] : [`human check retired: ${status.retired}`]),
-    ...(status.weakenings.length > 0 ? [`changed since approved (verify until a person approves it as it is): ${changedLines(status)}`] : [])
+    ...(status.weakenings.length > 0 ? [`changed since approved (verify until a person approves it as it is): ${changedLines(status)}`] : []),
+    ...status.records.map((record) => record.text)
   ]
 }
 
@@ -96,7 +99,8 @@ function tableNotes(status: StatusExtras): StatusNote[] {
     ...(status.contracts === 0 ? [{title: 'No contracts', detail: ''}] : []),
     ...(status.nothingToCheck.length > 0 ? [{title: 'Nothing to check (verify, no acceptance criteria or steps)', detail: status.nothingToCheck.join(', ')}] : []),
     ...(status.retired === null ? [] : [{title: 'Human check retired', detail: status.retired}]),
-    ...(status.weakenings.length > 0 ? [{title: 'Changed since approved (verify until a person approves it as it is)', detail: changedLines(status)}] : [])
+    ...(status.weakenings.length > 0 ? [{title: 'Changed since approved (verify until a person approves it as it is)', detail: changedLines(status)}] : []),
+    ...status.records.map((record) => ({title: 'Recorded by the workflow', detail: record.text}))
   ]
 }
 

@@ -265,6 +265,56 @@ export function verificationProblems(file: string, verification: GsdVerification
   return problems
 }
 
+/** One test of a UAT file (`### N. Name` with its `result:`). */
+export interface GsdUatTest {
+  /** The heading's text after its number. */
+  name: string
+  /** Its `result:` lowercased, brackets and quotes dropped (`[pending]` is `pending`); `null` when it has none. */
+  result: string | null
+  line: number
+}
+
+/** What a phase's `NN-UAT.md` or `NN-HUMAN-UAT.md` records: the workflow's transcript of a person's answers, never an answer to the gate. */
+export interface GsdUat {
+  /** Its frontmatter `status` as written (`testing`, `partial`, `complete`, `diagnosed`, or a hand-written file's own), `null` when none or unreadable. */
+  status: string | null
+  statusLine: number | null
+  /** Its `### N. Name` tests, each with its `result:` (a blank line may separate them); none for a file in another shape (results in a table). */
+  tests: GsdUatTest[]
+}
+
+const uatTest = /^ {0,3}#{3}[ \t]+\d{1,9}[.)][ \t]+(\S.*?)[ \t]*#*[ \t]*$/
+const uatResult = /^result:[ \t]*(.*?)[ \t]*$/
+
+/**
+ * A UAT file's status and tests, read by line as GSD's `uat.cjs` reads them
+ * (a test is a `### N. Name` heading, its result the first `result:` line
+ * before the next heading), outside fenced code. Never a problem: a file in
+ * another shape, or with frontmatter that is not YAML, is a record whose
+ * tests or status could not be read.
+ */
+export function readGsdUat(file: string, text: string): GsdUat {
+  const place = location(text)
+  const front = readFront(file, text)
+  const status = front.doc?.get('status', true) as YamlNode | undefined
+  const tests: GsdUatTest[] = []
+  let test: GsdUatTest | null = null
+  let fenced = false
+  for (const [index, {line}] of lineStarts(text).entries()) {
+    if (fence.test(line)) fenced = !fenced
+    if (fenced) continue
+    const heading = uatTest.exec(line)
+    if (heading || anyHeading.test(line)) {
+      test = heading ? {name: collapse(heading[1]!), result: null, line: index + 1} : null
+      if (test) tests.push(test)
+      continue
+    }
+    const result = test?.result === null ? uatResult.exec(line) : null
+    if (test && result) test.result = collapse(result[1]!.replace(/^\[(.*)\]$|^(["'])(.*)\2$/, '$1$3')).toLowerCase() || null
+  }
+  return {status: scalarText(status ?? null), statusLine: nodePosition(place, front.base, status ?? null)?.start.line ?? null, tests}
+}
+
 /** How a contract of a phase is made: its label, the file it is read from, what it holds. */
 export type GsdContractParts = UnitContractParts
 

@@ -1,11 +1,12 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Tier} from '@verification-tiers/contracts'
-import type {FileContract, GsdRoadmapPhase} from '@verification-tiers/contracts/tools'
+import type {FileContract, GsdRoadmapPhase, GsdUat} from '@verification-tiers/contracts/tools'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
+import type {SliceRecord} from '../records.js'
 import {listFolder, unlistedFolder} from '../walk.js'
 import {readCountedFile} from './read-file.js'
 import type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
@@ -15,6 +16,15 @@ const phaseFolder = /^(?:[A-Z]{1,6}-)?\d+[A-Za-z]?(?:\.\d+)*-\S/
 
 /** A plan of a phase folder, `NN-MM-PLAN.md`: its id is the name before `-PLAN.md`. */
 const planFile = /^(.+)-PLAN\.md$/
+
+/** A UAT file of a phase folder: `NN-UAT.md` (a verify-work session), `NN-HUMAN-UAT.md` (the checks its verification left to a person). */
+const uatFile = /(?:^|-)UAT\.md$/
+
+/** The results GSD writes, in the order a record counts them; any other is counted after them, as written. */
+const uatResults = ['pass', 'issue', 'pending', 'skipped', 'blocked']
+
+/** A UAT file, as its record names it. */
+const uatRecord = 'GSD’s UAT record'
 
 /**
  * GSD (get-shit-done): `.planning/ROADMAP.md` and `.planning/phases/<NN-name>/`.
@@ -26,7 +36,9 @@ const planFile = /^(.+)-PLAN\.md$/
  * without its `NN-MM-SUMMARY.md` is an open task, and so is each `gaps`
  * entry of a verification that found gaps. Statuses (the verification's,
  * a UAT file's results, the roadmap's ticks) are what the workflow says:
- * never a person's answer to the gate.
+ * never a person's answer to the gate. Its UAT files (`NN-UAT.md`,
+ * `NN-HUMAN-UAT.md`) are the slice's records: their results counted, shown
+ * beside its checks, never approving, holding or changing its tier.
  */
 export const gsd: ProjectTool = {
   name: 'gsd',
@@ -156,6 +168,7 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     read.human = true
     pending.push({label: `${name.replace(/\.md$/, '')} (manual-only checks)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: checks})
   }
+  const records = await readUatRecords(folder, files, budget)
   // A phase with a check left to a person is verify, whatever the default.
   const tier: Tier = read.human ? 'verify' : options.defaultTier
   for (const parts of pending) read.contracts.push(gsdContract({...parts, tier}))
@@ -178,6 +191,42 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     verification: null,
     retired: null,
     openTasks: read.openTasks,
-    optionalTasks: []
+    optionalTasks: [],
+    ...(records.length > 0 ? {records} : {})
   })
+}
+
+/**
+ * The UAT files of a phase, each as a record of what it says: its tests'
+ * results counted and its status. A file in another shape (results in a
+ * table) or that cannot be read is a record saying so, never a problem:
+ * it is the workflow's transcript, not a unit the gate reads.
+ */
+async function readUatRecords(folder: string, files: readonly string[], budget: ReadBudget): Promise<SliceRecord[]> {
+  const {readGsdUat} = await import('@verification-tiers/contracts/tools')
+  const records: SliceRecord[] = []
+  for (const name of files.filter((file) => uatFile.test(file)).sort()) {
+    const file = path.join(folder, name)
+    const unread: ProjectProblem[] = []
+    const text = await readCountedFile(file, budget, unread)
+    if (typeof text !== 'string') {
+      if (text === null) records.push({what: uatRecord, file, line: null, says: `not read: ${unread[0]?.message ?? 'unreadable'}`})
+      continue
+    }
+    const uat = readGsdUat(file, text)
+    records.push({what: uatRecord, file, line: uat.statusLine, says: uatSays(uat)})
+  }
+  return records
+}
+
+/** What a UAT file records, short: `3 pass, 1 issue, 2 pending (status partial)`. */
+function uatSays(uat: GsdUat): string {
+  const status = uat.status === null ? '' : ` (status ${uat.status})`
+  if (!uat.tests.some((test) => test.result !== null)) return `tests not in a shape tiers can list${status}`
+  const counts = new Map<string, number>(uatResults.map((result) => [result, 0]))
+  for (const {result} of uat.tests) if (result !== null) counts.set(result, (counts.get(result) ?? 0) + 1)
+  const parts = [...counts].filter(([, count]) => count > 0).map(([result, count]) => `${count} ${result}`)
+  const without = uat.tests.filter((test) => test.result === null).length
+  if (without > 0) parts.push(`${without} without a result`)
+  return `${parts.join(', ')}${status}`
 }
