@@ -94,12 +94,22 @@ describe('bmad', () => {
   })
 
   it('tells a story file from the folder’s other files, and reports a story without acceptance criteria', () => {
-    expect(['# Story 1.1: A\n', '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n', '# Story se1-2: C\n'].map(isBmadStory)).toEqual([true, true, true])
-    expect(['# Deferred work\n', '---\ntitle: x\n---\n\n## Intent\n', 'Intro\n\n# Story 1.1: A\n'].map(isBmadStory)).toEqual([false, false, false])
+    expect(['# Story 1.1: A\n\n## Story\n', '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n\n## Acceptance Criteria\n', '# Story se1-2: C\n\n## Tasks / Subtasks\n', '# Story 4.1: D\n\n## Status\n\nDraft\n'].map(isBmadStory)).toEqual([true, true, true, true])
+    // A story's companion (a decision document headed as its story, with none of the template's sections) is no story.
+    expect(['# Deferred work\n', '---\ntitle: x\n---\n\n## Intent\n', 'Intro\n\n# Story 1.1: A\n\n## Story\n', '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n'].map(isBmadStory)).toEqual([false, false, false, false])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: Empty\n\nStatus: draft\n', {slice: '3-1-x', defaultTier: 'verify'}).problems).toEqual([
       {file: '3-1-x.md', line: 1, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}
     ])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: A\n\n**Status:** done\n', {slice: '3-1-x', defaultTier: 'verify'}).status).toBe('done')
+  })
+
+  it('reads Given paragraphs as one criterion each, a list after a Then part of it', () => {
+    const text = '# Story 5.4: Audit\n\n## Acceptance Criteria\n\n**Given** a query\n**When** it runs\n**Then** one audit row holds:\n\n- the user\n- the time\n\n**Given** a failed query\n**Then** the row says why\n\n## Tasks / Subtasks\n\n- [ ] Log it\n'
+    const story = readBmadStory('5-4-audit.md', text, {slice: '5-4-audit', defaultTier: 'verify'})
+    expect(story.story?.contract.criteria.map((item) => [item.text, item.position.start.line, item.position.end.line])).toEqual([
+      ['Given a query When it runs Then one audit row holds:', 5, 10],
+      ['Given a failed query Then the row says why', 12, 13]
+    ])
   })
 
   it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {
@@ -108,6 +118,9 @@ describe('bmad', () => {
     expect([oneShot.story?.contract.label, oneShot.story?.contract.criteria, oneShot.status, oneShot.problems]).toEqual(['Spec: Ignore build output', [], 'done', []])
     const techSpec = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n", options)
     expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([['AC 1: Given loans, when exported, then a CSV lists them'], []])
+    // The old tech-spec's `### Tasks` under `## Implementation Plan` holds its tasks, to the next heading of its level.
+    const planned = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n## Implementation Plan\n\n### Tasks\n\n- [ ] Task 1: Add the route\n- [x] Task 2: Add the button\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n", options)
+    expect(planned.taskLines).toEqual([[8, 11]])
     expect([isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('spec-s.md', '# Spec\n')]).toEqual([true, false, false])
   })
 

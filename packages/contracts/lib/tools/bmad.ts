@@ -29,11 +29,14 @@ const storyHeading = /^Story\s+(\S+?)\s*[:\-—–]\s*(.*)$|^Story\s+(\S+)$/i
 const criteriaTitle = /^Acceptance Criteria\b/i
 const tasksTitle = /^(?:Tasks\b|Review Follow-?ups?\b|Review Findings\b)/i
 
-/** Whether `text` is a story file: its first heading (after frontmatter) is `# Story …`. */
+// A section the story template writes: a document headed `# Story 3.1: … — Decision Document` with none of them is a story's companion, not a story.
+const storySection = /^#{2,3}[ \t]+(?:Story|Acceptance Criteria|Tasks\b|Dev Notes|Dev Agent Record|Status)\b/im
+
+/** Whether `text` is a story file: its first heading (after frontmatter) is `# Story …`, and it holds a section of the story template. */
 export function isBmadStory(text: string): boolean {
   const body = text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
   const first = /^#[ \t]+(.+)$/m.exec(body)
-  return first !== null && storyHeading.test(first[1]!.trim()) && body.slice(0, first.index).trim() === ''
+  return first !== null && storyHeading.test(first[1]!.trim()) && body.slice(0, first.index).trim() === '' && storySection.test(body)
 }
 
 /**
@@ -87,7 +90,7 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   const nodes = tree.children
   const frozen = readFrozenIntent(file, text, tree)
   const criteria: ContractItem[] = []
-  const taskLines: Array<[number, number]> = sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
+  const taskLines: Array<[number, number]> = [...sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines), ...subsectionLines(nodes, /^Tasks\b/i)]
   let heading: number | null = null
   for (const [index, node] of nodes.entries()) {
     if (node.type === 'heading') heading = criteriaTitle.test(textOf(node)) ? node.depth : heading !== null && node.depth > heading ? heading : null
@@ -101,6 +104,20 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
   const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier, intent: frozen.intent})
   return {story, status, taskLines, problems: frozen.problems}
+}
+
+/** The lines of each `###` (or deeper) section whose title matches `title`, to the next heading of its level or above: a tech-spec's `### Tasks` under `## Implementation Plan`. */
+function subsectionLines(nodes: readonly RootContent[], title: RegExp): Array<[number, number]> {
+  const found: Array<[number, number]> = []
+  let open: {depth: number; lines: [number, number]} | null = null
+  for (const node of nodes) {
+    if (node.type === 'heading' && open && node.depth <= open.depth) open = null
+    if (node.type === 'heading' && node.depth > 2 && title.test(textOf(node)) && node.position) {
+      open = {depth: node.depth, lines: [node.position.start.line, node.position.end.line]}
+      found.push(open.lines)
+    } else if (open && node.position) open.lines[1] = node.position.end.line
+  }
+  return found
 }
 
 interface Section {
@@ -128,32 +145,35 @@ function sectionsOf(nodes: readonly RootContent[]): Section[] {
 
 /**
  * The criteria of an Acceptance Criteria section: its `### AC1` headings;
- * else its `**AC1 — Title**` paragraphs, each with the Given/When/Then
- * paragraphs and lists after it; else the items of its lists at the
- * section's top; else its Given paragraphs.
+ * else its `**AC1 — Title**` paragraphs, or else its `Given` paragraphs,
+ * each with the paragraphs and lists after it (a Then that ends in a list
+ * of fields is one criterion); else the items of its lists at the
+ * section's top.
  */
 function criteriaOf(nodes: readonly RootContent[]): ContractItem[] {
   const headings = nodes.filter((node): node is Heading => node.type === 'heading' && acTitle.test(textOf(node)))
   if (headings.length > 0) return headings.flatMap((heading) => item(textOf(heading), heading.position))
-  if (nodes.some((node) => node.type === 'paragraph' && acTitle.test(textOf(node)))) {
-    const found: ContractItem[] = []
-    for (const node of nodes) {
-      if (!node.position) continue
-      const text = node.type === 'paragraph' ? textOf(node) : ''
-      const last = found.at(-1)
-      if (acTitle.test(text)) {
-        for (const each of item(text, node.position)) found.push(each)
-      }
-      else if (last) {
-        if (text !== '') last.text = `${last.text} ${text}`
-        last.position = {start: last.position.start, end: node.position.end}
-      }
-    }
-    return found
+  for (const opens of [acTitle, /^Given\b/i]) {
+    if (nodes.some((node) => node.type === 'paragraph' && opens.test(textOf(node)))) return grouped(nodes, opens)
   }
-  const listed = nodes.filter((node): node is List => node.type === 'list').flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
-  if (listed.length > 0) return listed
-  return nodes.flatMap((node) => (node.type === 'paragraph' && /^Given\b/i.test(textOf(node)) ? item(textOf(node), node.position) : []))
+  return nodes.filter((node): node is List => node.type === 'list').flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
+}
+
+/** One criterion per paragraph that `opens` one, with the blocks after it up to the next; what comes before the first is an introduction. */
+function grouped(nodes: readonly RootContent[], opens: RegExp): ContractItem[] {
+  const found: ContractItem[] = []
+  for (const node of nodes) {
+    if (!node.position) continue
+    const text = node.type === 'paragraph' ? textOf(node) : ''
+    const last = found.at(-1)
+    if (node.type === 'paragraph' && opens.test(text)) {
+      for (const each of item(text, node.position)) found.push(each)
+    } else if (last) {
+      if (text !== '') last.text = `${last.text} ${text}`
+      last.position = {start: last.position.start, end: node.position.end}
+    }
+  }
+  return found
 }
 
 const acTitle = /^AC[\s\-_]*\d/i
