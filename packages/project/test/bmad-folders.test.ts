@@ -134,6 +134,19 @@ describe('bmad v4', () => {
     ])
   })
 
+  it('reads the stories within the read limits of its settings', async () => {
+    const dir = path.join(bakery, '.bmad-core')
+    await expect(bmadV4.read(dir, {...verify, limits: {file: 1_000_000, total: 1000}})).rejects.toThrow(
+      `${dir}: Unexpected files of more than 1000 bytes in all for tiers to read (at ../docs/stories/1.1.order-a-cake.story.md), expected at most 1000 bytes: fewer or smaller files, or raise \`limits.total_mib\` in tiers.json (32 at most)`
+    )
+    const reading = await bmadV4.read(dir, {...verify, limits: {file: 340, total: 1_000_000}})
+    expect(reading.problems.map((problem) => `${path.relative(stories, problem.file)}: ${problem.message}`)).toEqual([
+      '1.1.order-a-cake.story.md: Unexpected size of 881 bytes, expected at most 340 bytes; raise `limits.file_mib` in tiers.json (16 at most)',
+      '1.2.story.md: Unexpected size of 349 bytes, expected at most 340 bytes; raise `limits.file_mib` in tiers.json (16 at most)'
+    ])
+    expect(sliced(bakery, reading)).toEqual(['2.6.1.pickup-slot.story: docs/stories/2.6.1.pickup-slot.story.md (2, 3)', '3.1.z: docs/stories/epic/3/3.1.z.md (1, 0)'])
+  })
+
   it('loads a `.bmad-core` folder as BMAD v4’s, found from the repository and below it', async () => {
     const root = await repository({})
     await fs.cp(bakery, root, {recursive: true})
