@@ -107,7 +107,10 @@ describe('bmad v4', () => {
       '.bmad-core/core-config.yaml:4: Unexpected `devStoryLocation` that is no folder name, expected the folder of the story files, relative to the repository; no story is read'
     ])
     expect(await problemOf('devStoryLocation: ../outside\n')).toEqual([
-      `.bmad-core/core-config.yaml:1: Unexpected \`devStoryLocation\` ../outside, outside the repository ${root}, expected a folder in it; no story is read`
+      `.bmad-core/core-config.yaml:1: Unexpected \`devStoryLocation\` ../outside, which is no folder inside the repository ${root}, expected a folder in it; no story is read`
+    ])
+    expect(await problemOf('devStoryLocation: .\n')).toEqual([
+      `.bmad-core/core-config.yaml:1: Unexpected \`devStoryLocation\` ., which is no folder inside the repository ${root}, expected a folder in it; no story is read`
     ])
     expect(await problemOf('devStoryLocation: docs/storys\n')).toEqual([
       '.bmad-core/core-config.yaml:1: Unexpected `devStoryLocation` docs/storys, which is no folder, expected the folder of the story files; no story is read'
@@ -189,7 +192,7 @@ describe('bmad v6, its story folder configured', () => {
       return reading.problems.map((problem) => `${path.relative(root, problem.file)}:${problem.line}: ${problem.message.replace(root, '<root>')}`)
     }
     expect(await problemsOf('implementation_artifacts: "{project-root}/../shared/stories"\n')).toEqual([
-      '_bmad/bmm/config.yaml:1: Unexpected `implementation_artifacts` {project-root}/../shared/stories, outside the repository <root>, expected a folder in it; no story is read'
+      '_bmad/bmm/config.yaml:1: Unexpected `implementation_artifacts` {project-root}/../shared/stories, which is no folder inside the repository <root>, expected a folder in it; no story is read'
     ])
     expect(await problemsOf('implementation_artifacts: "{project-root}/_bmad-output/a\nplanning: x\n')).toEqual([
       "_bmad/bmm/config.yaml:3: Unexpected text that is not YAML (Missing closing \"quote), expected BMAD's settings; no story is read"

@@ -1,4 +1,4 @@
-import {stat} from 'node:fs/promises'
+import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
@@ -81,11 +81,12 @@ export const bmadV4: ProjectTool = {
   name: 'bmad-v4',
   folder: '.bmad-core',
 
-  /** A `.bmad-core` holding `core-config.yaml`: the method is installed, whether or not a story is written yet. */
+  /** A `.bmad-core` holding `core-config.yaml`: the method is installed, whether or not a story is written yet. One that cannot be looked in counts, for the reader to name. */
   async recognises(dir) {
-    const problems: ProjectProblem[] = []
-    const entries = await listFolder(dir, problems, {reads: (name) => name === v4Config})
-    return problems.length > 0 || entries.some((entry) => entry.name === v4Config && entry.kind !== 'folder')
+    return lstat(path.join(dir, v4Config)).then(
+      (info) => !info.isDirectory(),
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR'
+    )
   },
 
   async read(dir, options) {
@@ -176,15 +177,15 @@ async function readConfig(file: string, budget: ReadBudget): Promise<{file: stri
   return {file, values, problems}
 }
 
-/** The folder a setting names, resolved by `resolve` against `root`; a setting that is no text, or names a folder outside `root`, is a problem at its line. */
+/** The folder a setting names, resolved by `resolve` against `root`; a setting that is no text, or names no folder inside `root` (`root` itself, or one outside), is a problem at its line. */
 function inRepository(file: string, key: string, setting: Setting, root: string, resolve: (value: string) => string): StoryFolder {
   if (typeof setting.value !== 'string' || setting.value.trim() === '') {
     return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` that is no folder name, expected the folder of the story files, relative to the repository; no story is read`}]}
   }
   const folder = path.resolve(root, resolve(setting.value.trim()))
   const relative = path.relative(root, folder)
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
-    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` ${setting.value.trim()}, outside the repository ${root}, expected a folder in it; no story is read`}]}
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` ${setting.value.trim()}, which is no folder inside the repository ${root}, expected a folder in it; no story is read`}]}
   }
   return {folder, problems: []}
 }
