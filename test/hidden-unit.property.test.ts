@@ -4,13 +4,14 @@
  * indentation) and then one unit under a heading behind any markup on its
  * line, the tool's reader either reads that unit with its criterion, or
  * names its line among its problems: a spec-kit user story, an OpenSpec
- * requirement of a change, a Kiro requirement, a GSD roadmap phase.
+ * requirement of a change, a Kiro requirement, a GSD roadmap phase, a
+ * BMAD story (v6 and v4) and its acceptance criteria.
  *
  * Seeds are fixed, so a run is reproducible. CI runs 200 documents per
  * tool; `FUZZ_SCALE` multiplies them (`npm run fuzz`), `FUZZ_SEED` picks
  * other seeds.
  */
-import {asStory, parseMarkdownText, readDeltaSpec, readGsdRoadmap, readRequirements, readStories} from '@verification-tiers/contracts/tools'
+import {asStory, parseMarkdownText, readBmadStory, readDeltaSpec, readGsdRoadmap, readRequirements, readStories} from '@verification-tiers/contracts/tools'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {describe, expect, it} from 'vitest'
@@ -25,6 +26,8 @@ const criterion = 'the saved card is charged once'
 /** How one tool writes a unit: its heading's text, the body under it, and how its reader reads a document. */
 interface UnitShape {
   headings: Arbitrary<string>
+  /** The depth of the unit's heading, as its tool writes it: 2 to 4 unless given. */
+  depths?: Arbitrary<number>
   /** What the document holds before the prefix (the section a unit lives in). */
   opening: string
   body: string
@@ -81,13 +84,38 @@ const shapes: Record<string, UnitShape> = {
         reported: problems.some((problem) => problem.line === line)
       }
     }
+  },
+  'BMAD story': {
+    headings: fc.constantFrom('Story 2.1: Pay', 'Story 1.2 - Pay', 'Story se1-3: Pay', 'Story 4.5'),
+    depths: fc.constant(1),
+    opening: '',
+    body: `Status: Draft\n\n## Acceptance Criteria\n\n1. **Given** a saved card, **When** the buyer pays, **Then** ${criterion}\n`,
+    outcome: bmadOutcome((story, line) => story.contract.headingPosition.start.line === line)
+  },
+  'BMAD acceptance criteria heading': {
+    headings: fc.constantFrom('Acceptance Criteria', 'Acceptance Criteria (v2)', 'acceptance criteria'),
+    depths: fc.constant(2),
+    opening: '# Story 2.1: Pay\n\n## Status\n\nApproved\n\n',
+    body: `1. Given a saved card, when the buyer pays, then ${criterion}\n`,
+    outcome: bmadOutcome(() => true)
+  }
+}
+
+/** How a BMAD story file (v6's and v4's are read alike) is read: its story, with the criterion, at `line` by `at`. */
+function bmadOutcome(at: (story: NonNullable<ReturnType<typeof readBmadStory>['story']>, line: number) => boolean): UnitShape['outcome'] {
+  return (value, line) => {
+    const {story, problems} = readBmadStory('docs/stories/2.1.story.md', value, {slice: '2.1.story', defaultTier: 'verify'})
+    return {
+      read: story !== null && at(story, line) && story.contract.criteria.some((item) => item.text.includes(criterion)),
+      reported: problems.some((problem) => problem.line === line)
+    }
   }
 }
 
 /** A document of `shape`: its opening, any prefix, then the unit's heading behind any markup, then its body. */
 function documents(shape: UnitShape) {
   return fc
-    .tuple(prefix, linePrefix, fc.constantFrom(2, 3, 3, 3, 4), shape.headings)
+    .tuple(prefix, linePrefix, shape.depths ?? fc.constantFrom(2, 3, 3, 3, 4), shape.headings)
     .map(([start, before, depth, heading]) => {
       const head = shape.opening + start
       return {value: `${head}${before}${'#'.repeat(depth)} ${heading}\n\n${shape.body}`, line: head.split('\n').length}

@@ -21,14 +21,15 @@ afterAll(async () => {
 
 /**
  * A committed project holding a copy of `fixture` as its tool folder
- * (`openspec`, `.kiro`), a passing test command in its `tiers.json`, and an
- * empty `src/` to work in; `keep` filters what of the fixture is copied.
+ * (`openspec`, `.kiro`), a passing test command in its `tiers.json` (in
+ * `settingsIn`, the tool folder unless given), and an empty `src/` to work
+ * in; `keep` filters what of the fixture is copied.
  */
-async function toolProject(fixture: string, folder: string, keep: (file: string) => boolean = () => true): Promise<string> {
+async function toolProject(fixture: string, folder: string, keep: (file: string) => boolean = () => true, settingsIn: string = folder): Promise<string> {
   const project = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), `verification-tiers-${fixture}-`)))
   folders.push(project)
   await fs.cp(path.join(fixtures, fixture), path.join(project, folder), {recursive: true, filter: keep})
-  await fs.writeFile(path.join(project, folder, 'tiers.json'), '{"test": {"command": "true"}}\n')
+  await fs.writeFile(path.join(project, settingsIn, 'tiers.json'), '{"test": {"command": "true"}}\n')
   await fs.mkdir(path.join(project, 'src'))
   await fs.writeFile(path.join(project, 'src', 'index.ts'), 'export {}\n')
   await git(project, 'init', '-q')
@@ -190,5 +191,28 @@ describe('tiers on a BMAD project', () => {
     expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1-2-track-a-repair Story 1.2: Track a repair: verify, never approved (${path.join(project, '_bmad-output', 'implementation-artifacts', '1-2-track-a-repair.md')}:1)\n`)])
     expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain('APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair')
     expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, ')
+  })
+})
+
+describe('tiers on a BMAD v4 project', () => {
+  it('finds `.bmad-core`, holds a story on its open subtask whatever its status says, and takes a person’s approval of a story in review', async ({expect}) => {
+    const project = await toolProject('bmad-v4-bakery', '.', () => true, '.bmad-core')
+    const stories = path.join(project, 'docs', 'stories')
+    expect((await runTiers(project, ['status', '1.1.order-a-cake.story'])).stdout).toBe(
+      '1.1.order-a-cake.story Story 1.1: Order a cake: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task\n'
+    )
+    expect((await stopHook(project)).reason).toContain(`${path.join(stories, '1.1.order-a-cake.story.md')}:24: Show the price beside each cake (open task of slice 1.1.order-a-cake.story)`)
+    expect((await runTiers(project, ['verify', '1.2.story'])).code).toBe(0)
+    const checkpoint = await runTiers(project, ['checkpoint', '1.2.story'])
+    expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
+    expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice 1.2.story: Story 1.2: Pay a deposit\n')
+    expect(checkpoint.stdout).toContain('Acceptance criteria:\n  [ ] AC1: Deposit\n  [ ] AC2: Receipt\n')
+    const held = await runTiersBin(project, ['ci'])
+    expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1.2.story Story 1.2: Pay a deposit: verify, never approved (${path.join(stories, '1.2.story.md')}:1)\n`)])
+    expect((await runTiers(project, ['respond', '1.2.story', 'approved'])).stdout).toContain('APPROVED — Slice 1.2.story: Story 1.2: Pay a deposit')
+    expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1.2.story Story 1.2: Pay a deposit: approved by Tiers Test <tiers@example.com>, at a terminal, ')
+    expect(await fs.readdir(path.join(project, '.bmad-core', 'tiers'))).toContain('1.2.story.json')
+    const init = await runTiers(project, ['init', '--ci', 'github'])
+    expect([init.code, init.stdout.split('\n')[0]]).toEqual([0, 'note: found a bmad-v4 project in .bmad-core: tiers reads its files as they are'])
   })
 })

@@ -82,7 +82,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
   const judged: MergeJudgement = {holds: [], approved: [], approvals: [], unchanged: [], orphans: []}
   if (dirs.length === 0) {
-    judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec, .kiro, .planning or _bmad-output here or above`})
+    judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec, .kiro, .planning, _bmad-output or .bmad-core here or above`})
   }
   for (const folder of dirs) {
     // The agent can write the user's cache folder: the merge gate reads every file itself.

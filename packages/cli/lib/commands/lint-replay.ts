@@ -119,7 +119,7 @@ export function lintSettingsOf(parsed: LintArgs, argv: readonly string[], cwd: s
  * them (`projectFolderNames` of `@verification-tiers/project`, which a
  * replayed run does not load).
  */
-export const projectFolderNames = ['.greenlight', 'specs', 'openspec', '.kiro', '.planning', '_bmad-output'] as const
+export const projectFolderNames = ['.greenlight', 'specs', 'openspec', '.kiro', '.planning', '_bmad-output', '.bmad-core'] as const
 
 /**
  * Where `--cache` keeps the cache without `--cache-location`: in tiers’ own

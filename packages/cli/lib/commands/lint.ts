@@ -45,7 +45,8 @@ Options:
   --cache                  skip files unchanged since they were linted (their
                            messages are shown again), kept in tiers/.lint-cache
                            of the project folder here (.greenlight, specs,
-                           openspec, .kiro, .planning or _bmad-output;
+                           openspec, .kiro, .planning, _bmad-output or
+                           .bmad-core;
                            ${defaultLintCachePath}
                            when there is none)
   --cache-location <file>  keep the cache in this file (implies --cache)

@@ -4,12 +4,14 @@
  * `## Acceptance Criteria` its criteria, the unticked boxes of its
  * `## Tasks / Subtasks` and its unresolved review findings its open tasks.
  */
-import type {Heading, List, Nodes, RootContent} from 'mdast'
+import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
 import type {Position} from 'unist'
 import {splitCheck} from '../criterion.js'
 import {collapse, inlineText} from '../inline.js'
 import type {ContractItem, Tier} from '../types.js'
 import {readFrozenIntent} from './frozen-intent.js'
+import type {HeadingShape} from '../unread.js'
+import {hiddenUnitHeadings} from './hidden.js'
 import {parseMarkdownText} from './markdown.js'
 import type {FileContract, FileProblem} from './types.js'
 import {unitContract} from './unit-contract.js'
@@ -49,15 +51,20 @@ export function isBmadStory(text: string): boolean {
 export function readBmadStory(file: string, text: string, options: {slice: string; defaultTier: Tier}): BmadStory {
   const tree = parseMarkdownText(text)
   const nodes = tree.children
-  const title = nodes.find((node): node is Heading => node.type === 'heading' && node.depth === 1)
+  const titles = nodes.filter((node): node is Heading => node.type === 'heading' && node.depth === 1)
+  const title = titles.find((node) => storyHeading.test(textOf(node))) ?? titles[0]
   const status = /^[ \t]*(?:\*\*)?Status:?(?:\*\*)?:?[ \t]*(?:\*\*)?([^*\n]+?)(?:\*\*)?[ \t]*$/im.exec(text)?.[1]?.trim() ?? null
   const sections = sectionsOf(nodes)
   const taskLines = sections.filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
-  if (!title?.position) return {story: null, status, taskLines, problems: []}
-  const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes))
+  // A `# Story` or `## Acceptance Criteria` heading markup hid (in a list or a quote, after HTML): its story or its criteria would be missing.
+  const hidden = /story|acceptance/i.test(text) ? [...hiddenUnitHeadings(file, text, tree, storyHeadingShape, 'story'), ...hiddenUnitHeadings(file, text, tree, criteriaHeadingShape, 'acceptance criteria')] : []
+  if (!title?.position) return {story: null, status, taskLines, problems: hidden}
+  const lines = text.split(/\r?\n|\r/)
+  const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes, lines))
   const label = collapse(inlineText(title.children as Nodes[]))
   const problems: FileProblem[] =
     criteria.length === 0 ? [{file, line: title.position.start.line, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}] : []
+  for (const problem of hidden) problems.push(problem)
   const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
   return {story, status, taskLines, problems}
 }
@@ -145,18 +152,24 @@ function sectionsOf(nodes: readonly RootContent[]): Section[] {
 
 /**
  * The criteria of an Acceptance Criteria section: its `### AC1` headings;
- * else its `**AC1 — Title**` paragraphs, or else its `Given` paragraphs,
- * each with the paragraphs and lists after it (a Then that ends in a list
- * of fields is one criterion); else the items of its lists at the
- * section's top.
+ * else its `**AC1 — Title**` paragraphs, each with the Given/When/Then
+ * paragraphs and lists after it; else its numbered items at the
+ * section's top; else its `Given` paragraphs, each with the paragraphs and
+ * lists after it (a Then that ends in a list of fields is one criterion);
+ * else the items of its lists.
  */
-function criteriaOf(nodes: readonly RootContent[]): ContractItem[] {
+function criteriaOf(nodes: readonly RootContent[], lines: readonly string[]): ContractItem[] {
   const headings = nodes.filter((node): node is Heading => node.type === 'heading' && acTitle.test(textOf(node)))
   if (headings.length > 0) return headings.flatMap((heading) => item(textOf(heading), heading.position))
-  for (const opens of [acTitle, /^Given\b/i]) {
-    if (nodes.some((node) => node.type === 'paragraph' && opens.test(textOf(node)))) return grouped(nodes, opens)
-  }
-  return nodes.filter((node): node is List => node.type === 'list').flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
+  const opens = (pattern: RegExp) => nodes.some((node) => node.type === 'paragraph' && pattern.test(textOf(node)))
+  if (opens(acTitle)) return grouped(nodes, acTitle)
+  const lists = nodes.filter((node): node is List => node.type === 'list')
+  const itemsOf = (each: List[]) => each.flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
+  // Numbered items are the criteria; bullets beside them (an out-of-scope list) are not. A numbered line markdown joined to the paragraph above (`6.` cannot open a list there) is one too.
+  const numbered = [...itemsOf(lists.filter((list) => list.ordered)), ...nodes.flatMap((node) => (node.type === 'paragraph' ? joinedItems(node, lines) : []))]
+  if (numbered.length > 0) return numbered.sort((a, b) => a.position.start.line - b.position.start.line)
+  if (opens(/^Given\b/i)) return grouped(nodes, /^Given\b/i)
+  return itemsOf(lists)
 }
 
 /** One criterion per paragraph that `opens` one, with the blocks after it up to the next; what comes before the first is an introduction. */
@@ -177,6 +190,33 @@ function grouped(nodes: readonly RootContent[], opens: RegExp): ContractItem[] {
 }
 
 const acTitle = /^AC[\s\-_]*\d/i
+
+// `6. **AC6:** text`, a numbered line inside a paragraph.
+const joinedItem = /^([ \t]{0,3})\d{1,9}[.)][ \t]+(\S.*)$/
+
+/**
+ * The numbered lines of a paragraph after its first (`**Quality:**` then
+ * `10. …`), each an item: markdown reads them as the paragraph's text, as
+ * a list numbered from other than 1 cannot interrupt a paragraph, while a
+ * person reads a numbered list.
+ */
+function joinedItems(node: Paragraph, lines: readonly string[]): ContractItem[] {
+  const {position} = node
+  if (!position) return []
+  const found: ContractItem[] = []
+  for (let line = position.start.line + 1; line <= position.end.line; line++) {
+    const match = joinedItem.exec(lines[line - 1] ?? '')
+    if (!match) continue
+    const value = match[0]
+    const place: Position = {start: {line, column: match[1]!.length + 1}, end: {line, column: value.length + 1}}
+    for (const each of item(textOf(parseMarkdownText(match[2]!).children[0] ?? {type: 'text', value: ''}), place)) found.push(each)
+  }
+  return found
+}
+
+/** What reads as a story's heading, or its acceptance criteria's, to the eye, where markdown made no heading. */
+const storyHeadingShape: HeadingShape = {hint: (line) => /story/i.test(line), subject: (text) => storyHeading.test(text.trim())}
+const criteriaHeadingShape: HeadingShape = {hint: (line) => /acceptance/i.test(line), subject: (text) => criteriaTitle.test(text.trim())}
 
 function textOf(node: Nodes): string {
   return collapse(inlineText('children' in node ? (node.children as Nodes[]) : []).replace(/\*\*|__/g, ''))

@@ -1,19 +1,38 @@
+import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
+import type {ReadBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
-import {listFolder, unlistedFolder} from '../walk.js'
+import {listFolder, unlistedFolder, walkFiles} from '../walk.js'
+import type {FolderEntry} from '../walk.js'
 import {readCountedFile} from './read-file.js'
 import type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
 
-/** Where BMAD v6 writes its story files, in its output folder. */
+/** Where BMAD v6 writes its story files, in its output folder, unless its configuration names another. */
 const storiesFolder = 'implementation-artifacts'
+
+/** BMAD v6's configuration of its workflows, at the repository root: where `implementation_artifacts` (earlier `sprint_artifacts`) names the story folder. */
+const v6Config = path.join('_bmad', 'bmm', 'config.yaml')
+
+/** BMAD v4's configuration, in its installed `.bmad-core`: where `devStoryLocation` names the story folder. */
+const v4Config = 'core-config.yaml'
+
+/** How deep a v4 story folder is read: `docs/stories/epic/1/1.2.story.md` is two folders down. */
+const v4Depth = 4
 
 /** A review finding the workflow left open: `[Review][Patch]`, `[Review][Decision]`, `[AI-Review][High]`. */
 const reviewItem = /^\[(?:AI-)?Review\]/i
 
+/** The folder whose story files are read, or `null` with the problems that say why none is. */
+interface StoryFolder {
+  folder: string | null
+  problems: ProjectProblem[]
+}
+
 /**
- * BMAD (v6): `_bmad-output/implementation-artifacts/<epic>-<story>-<slug>.md`.
+ * BMAD (v6): `_bmad-output/implementation-artifacts/<epic>-<story>-<slug>.md`,
+ * or the folder `implementation_artifacts` names in `_bmad/bmm/config.yaml`.
  * Each story file (its first heading `# Story 1.2: Title`) is a slice and
  * its one contract, the items of its `## Acceptance Criteria` the
  * criteria. The unticked boxes of its `## Tasks / Subtasks` (subtasks and
@@ -26,57 +45,204 @@ export const bmad: ProjectTool = {
   name: 'bmad',
   folder: '_bmad-output',
 
-  /** An `implementation-artifacts/` folder holding a story file; one that cannot be listed makes it one, for the reader to name. */
+  /** The story folder holding a story file; one that cannot be listed, or a configuration that cannot be read, makes it one, for the reader to name. */
   async recognises(dir) {
-    const {isBmadStory} = await import('@verification-tiers/contracts/tools')
-    const refused: ProjectProblem[] = []
-    const entries = await listFolder(path.join(dir, storiesFolder), refused, {reads: (name) => name.endsWith('.md')})
-    if (refused.length > 0) return true
     // Recognising reads with the default limits: the settings are the reader's, once the tool is known.
     const budget = openBudget(dir, defaultReadLimits, 'tiers.json')
-    for (const entry of entries) {
-      if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue
-      const text = await readCountedFile(entry.path, budget, []).catch(() => null)
-      if (typeof text === 'string' && isBmadStory(text)) return true
-    }
-    return false
+    const {folder, problems} = await v6StoryFolder(dir, budget)
+    if (problems.length > 0) return true
+    return folder !== null && holdsStory(folder, budget)
   },
 
-  read: readBmad
+  async read(dir, options) {
+    const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
+    const {folder, problems} = await v6StoryFolder(dir, budget)
+    if (folder === null) return {contracts: [], slices: [], problems}
+    const unlisted = await unlistedFolder(folder)
+    if (unlisted) return {contracts: [], slices: [], problems: [...problems, unlisted]}
+    const reading: ToolReading = {contracts: [], slices: [], problems}
+    const entries = await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})
+    await readStories(entries, budget, options, reading, {specs: true})
+    return reading
+  }
 }
 
-async function readBmad(dir: string, options: ToolReadOptions): Promise<ToolReading> {
+/**
+ * BMAD (v4): the method installed in `.bmad-core`, its stories in the
+ * folder `devStoryLocation` of `.bmad-core/core-config.yaml` names
+ * (`docs/stories` by default), its subfolders too. A story file (`# Story
+ * 1.2: Title`, as `1.2.story.md` or `1.2.short-title.md`) is a slice and its
+ * one contract, read as v6's are; its `## Status` is the workflow's word,
+ * and its `## QA Results` no task. The folder's other files (indexes, epic
+ * files, summaries) are not stories. Stories v6 reads too (its story folder
+ * configured as the same) are left to v6: none is gated twice.
+ */
+export const bmadV4: ProjectTool = {
+  name: 'bmad-v4',
+  folder: '.bmad-core',
+
+  /** A `.bmad-core` holding `core-config.yaml`: the method is installed, whether or not a story is written yet. One that cannot be looked in counts, for the reader to name. */
+  async recognises(dir) {
+    return lstat(path.join(dir, v4Config)).then(
+      (info) => !info.isDirectory(),
+      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT' && error.code !== 'ENOTDIR'
+    )
+  },
+
+  async read(dir, options) {
+    const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
+    const {folder, problems} = await v4StoryFolder(dir, budget)
+    const reading: ToolReading = {contracts: [], slices: [], problems}
+    if (folder === null) return reading
+    const tooDeep = `Unexpected folder nested more than ${v4Depth} deep in the story folder, expected story files at most ${v4Depth} folders down; the folder is not read`
+    const entries = await walkFiles(folder, reading.problems, {reads: (name) => name.endsWith('.md'), depth: v4Depth, tooDeep})
+    // A story v6 reads (its story folder configured as this one) is v6's.
+    const v6 = path.join(path.dirname(dir), bmad.folder)
+    const v6Folder = (await bmad.recognises(v6)) ? (await v6StoryFolder(v6, openBudget(dir, defaultReadLimits, 'tiers.json'))).folder : null
+    const own = entries.filter((entry) => v6Folder === null || path.resolve(path.dirname(entry.path)) !== path.resolve(v6Folder))
+    await readStories(own, budget, options, reading, {specs: false})
+    return reading
+  }
+}
+
+/**
+ * v6's story folder: `implementation_artifacts` (else `sprint_artifacts`)
+ * of `_bmad/bmm/config.yaml` beside `dir`, with `{project-root}` and
+ * `{output_folder}` put in, else `implementation-artifacts` in `dir`. A
+ * folder configured outside the repository, and a configuration that
+ * cannot be read, are a problem and no folder: tiers never reads another
+ * folder in its place.
+ */
+async function v6StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFolder> {
+  const root = path.dirname(path.resolve(dir))
+  const config = await readConfig(path.join(root, v6Config), budget)
+  if (config.problems.length > 0) return {folder: null, problems: config.problems}
+  const {values} = config
+  const key = ['implementation_artifacts', 'sprint_artifacts'].find((each) => values?.has(each))
+  if (values === null || key === undefined) return {folder: path.join(dir, storiesFolder), problems: []}
+  const output = values.get('output_folder')
+  const outputFolder = typeof output?.value === 'string' ? output.value.replaceAll('{project-root}', root) : path.join(root, bmad.folder)
+  const found = inRepository(config.file, key, values.get(key)!, root, (value) => value.replaceAll('{project-root}', root).replaceAll('{output_folder}', outputFolder))
+  // `dir` as given (relative or not), so that messages name the files as the other readers do.
+  return found.folder === null ? found : {folder: path.join(dir, path.relative(path.join(root, bmad.folder), found.folder)), problems: []}
+}
+
+/** v4's story folder: `devStoryLocation` of `.bmad-core/core-config.yaml`, relative to the repository root (the folder holding `.bmad-core`), `docs/stories` by default. */
+async function v4StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFolder> {
+  const root = path.dirname(dir)
+  const config = await readConfig(path.join(dir, v4Config), budget)
+  if (config.problems.length > 0) return {folder: null, problems: config.problems}
+  const setting = config.values?.get('devStoryLocation')
+  const found = setting === undefined ? {folder: path.join(root, 'docs', 'stories'), problems: []} : inRepository(config.file, 'devStoryLocation', setting, root, (value) => value)
+  if (found.folder === null) return found
+  const listed = await unlistedFolder(found.folder)
+  if (listed) return {folder: null, problems: [listed]}
+  if (await stat(found.folder).then((info) => info.isDirectory(), () => false)) return found
+  const where = setting === undefined ? {file: config.file, line: null} : {file: config.file, line: setting.line}
+  const named = setting === undefined ? `no \`devStoryLocation\`, so the default ${path.join('docs', 'stories')}` : `\`devStoryLocation\` ${path.relative(root, found.folder)}`
+  return {folder: null, problems: [{...where, message: `Unexpected ${named}, which is no folder, expected the folder of the story files; no story is read`}]}
+}
+
+/** A setting of a configuration file: its value and its line. */
+interface Setting {
+  value: unknown
+  line: number | null
+}
+
+/**
+ * The top-level settings of a YAML configuration file, `null` when there is
+ * no file; a file that cannot be read, is not YAML or is not a mapping is
+ * a problem naming it (and its line, where the parser gives one).
+ */
+async function readConfig(file: string, budget: ReadBudget): Promise<{file: string; values: Map<string, Setting> | null; problems: ProjectProblem[]}> {
+  const problems: ProjectProblem[] = []
+  const text = await readCountedFile(file, budget, problems)
+  if (typeof text !== 'string') return {file, values: null, problems}
+  const {isMap, isScalar, LineCounter, parseDocument} = await import('yaml')
+  const lines = new LineCounter()
+  const doc = parseDocument(text, {lineCounter: lines})
+  const error = doc.errors[0]
+  if (error) {
+    const line = error.linePos?.[0].line ?? null
+    return {file, values: null, problems: [{file, line, message: `Unexpected text that is not YAML (${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}), expected BMAD's settings; no story is read`}]}
+  }
+  const values = new Map<string, Setting>()
+  if (doc.contents === null) return {file, values, problems}
+  if (!isMap(doc.contents)) return {file, values: null, problems: [{file, line: 1, message: 'Unexpected YAML that is no mapping, expected BMAD\'s settings as `key: value` lines; no story is read'}]}
+  for (const pair of doc.contents.items) {
+    if (!isScalar(pair.key)) continue
+    const start = (pair.value as {range?: [number, number, number]} | null)?.range?.[0] ?? pair.key.range?.[0]
+    values.set(String(pair.key.value), {value: isScalar(pair.value) ? pair.value.value : pair.value, line: start === undefined ? null : lines.linePos(start).line})
+  }
+  return {file, values, problems}
+}
+
+/** The folder a setting names, resolved by `resolve` against `root`; a setting that is no text, or names no folder inside `root` (`root` itself, or one outside), is a problem at its line. */
+function inRepository(file: string, key: string, setting: Setting, root: string, resolve: (value: string) => string): StoryFolder {
+  if (typeof setting.value !== 'string' || setting.value.trim() === '') {
+    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` that is no folder name, expected the folder of the story files, relative to the repository; no story is read`}]}
+  }
+  const folder = path.resolve(root, resolve(setting.value.trim()))
+  const relative = path.relative(root, folder)
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
+    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` ${setting.value.trim()}, which is no folder inside the repository ${root}, expected a folder in it; no story is read`}]}
+  }
+  return {folder, problems: []}
+}
+
+/** Whether `folder` holds a story file (one that cannot be listed counts, for the reader to name). */
+async function holdsStory(folder: string, budget: ReadBudget): Promise<boolean> {
+  const {isBmadStory} = await import('@verification-tiers/contracts/tools')
+  const refused: ProjectProblem[] = []
+  const entries = await listFolder(folder, refused, {reads: (name) => name.endsWith('.md')})
+  if (refused.length > 0) return true
+  for (const entry of entries) {
+    if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue
+    const text = await readCountedFile(entry.path, budget, []).catch(() => null)
+    if (typeof text === 'string' && isBmadStory(text)) return true
+  }
+  return false
+}
+
+/**
+ * Each story file of `entries` (and, with `specs`, each Build or quick-dev
+ * spec) as a slice and its contract, added to `reading`. A story whose name
+ * is no slice id, or the id of a story read before (in another folder), is
+ * a problem naming it.
+ */
+async function readStories(entries: readonly FolderEntry[], budget: ReadBudget, options: ToolReadOptions, reading: ToolReading, {specs}: {specs: boolean}): Promise<void> {
   const {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} = await import('@verification-tiers/contracts/tools')
   const {readTasks} = await import('./read-tasks.js')
-  const reading: ToolReading = {contracts: [], slices: [], problems: []}
-  const folder = path.join(dir, storiesFolder)
-  const unlisted = await unlistedFolder(folder)
-  if (unlisted) return {...reading, problems: [unlisted]}
-  const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
-  const entries = await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})
+  const read = new Map<string, string>()
   for (const {name, kind, path: file} of entries) {
     if (kind !== 'file' || !name.endsWith('.md')) continue
     const text = await readCountedFile(file, budget, reading.problems)
     if (typeof text !== 'string') continue
-    const spec = !isBmadStory(text) && isBmadSpec(name, text)
+    const spec = specs && !isBmadStory(text) && isBmadSpec(name, text)
     if (!spec && !isBmadStory(text)) continue
     const id = name.replace(/\.md$/, '')
     if (!isSliceId(id)) {
       reading.problems.push({file, line: null, message: `Unexpected story file name, its name is no slice id (${sliceIdRule}); tiers does not read it`})
       continue
     }
-    const read = (spec ? readBmadSpec : readBmadStory)(file, text, {slice: id, defaultTier: options.defaultTier})
-    for (const problem of read.problems) reading.problems.push(problem)
-    if (read.story === null) continue
-    const inTasks = (line: number) => read.taskLines.some(([from, to]) => from <= line && line <= to)
+    const twin = read.get(id)
+    if (twin !== undefined) {
+      reading.problems.push({file, line: null, message: `Unexpected story file named as ${twin}, expected one story file of each name: its name is its slice's; tiers does not read it`})
+      continue
+    }
+    read.set(id, file)
+    const story = (spec ? readBmadSpec : readBmadStory)(file, text, {slice: id, defaultTier: options.defaultTier})
+    for (const problem of story.problems) reading.problems.push(problem)
+    if (story.story === null) continue
+    const inTasks = (line: number) => story.taskLines.some(([from, to]) => from <= line && line <= to)
     const openTasks: OpenTask[] = readTasks(file, text)
       .filter((task) => !task.done && (inTasks(task.line) || reviewItem.test(task.text)))
       .map(({text: task, line}) => ({text: task, file, line}))
-    reading.contracts.push(read.story)
+    reading.contracts.push(story.story)
     reading.slices.push({
       id,
-      name: read.story.contract.label,
-      contracts: [read.story],
+      name: story.story.contract.label,
+      contracts: [story.story],
       missing: [],
       tier: options.defaultTier === 'auto' ? 'auto' : null,
       humanCheck: null,
@@ -86,5 +252,4 @@ async function readBmad(dir: string, options: ToolReadOptions): Promise<ToolRead
       optionalTasks: []
     })
   }
-  return reading
 }

@@ -1,6 +1,6 @@
 import {lstat, readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {bmad} from './bmad.js'
+import {bmad, bmadV4} from './bmad.js'
 import {greenlight} from './greenlight.js'
 import {gsd} from './gsd.js'
 import {kiro} from './kiro.js'
@@ -16,7 +16,7 @@ export type {OpenTask, OptionalTasks, ProjectTool, ToolReading, ToolReadOptions}
  * reads itself), in the order a folder is tried: the first that recognises
  * a folder reads it.
  */
-export const tools: readonly ProjectTool[] = [speckit, openspec, kiro, gsd, bmad]
+export const tools: readonly ProjectTool[] = [speckit, openspec, kiro, gsd, bmad, bmadV4]
 
 /** The folders looked for, in order, in each folder from the working one up: `.greenlight`, then each tool's. */
 export const projectFolderNames: readonly string[] = [greenlight.folder, ...tools.map((tool) => tool.folder)]
