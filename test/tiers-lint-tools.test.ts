@@ -161,7 +161,11 @@ describe('tiers lint on BMAD and GSD folders', {timeout: 120_000}, () => {
 
   it('reports a story without acceptance criteria, in the gate’s words, and only that', async () => {
     const cwd = await linkedProject(folders, 'verification-tiers-lint-tools-', {...files, '_bmad-output/implementation-artifacts/2-1-harvest-log.md': storyWithout})
-    const [tiers, frail] = await Promise.all([runTiers(cwd, ['lint', '--no-color', '.'], '', env), runTiers(cwd, ['lint', '--frail', '--no-color', '.'], '', env)])
+    const [tiers, frail, remark] = await Promise.all([
+      runTiers(cwd, ['lint', '--no-color', '.'], '', env),
+      runTiers(cwd, ['lint', '--frail', '--no-color', '.'], '', env),
+      runProcess(remarkBin, ['--use', preset, '--no-color', '--no-stdout', '--quiet', '.'], {cwd, env})
+    ])
     const report = [
       '_bmad-output/implementation-artifacts/2-1-harvest-log.md',
       '1:1-1:25 warning Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items verify-tier-criteria remark-lint',
@@ -171,5 +175,6 @@ describe('tiers lint on BMAD and GSD folders', {timeout: 120_000}, () => {
     ].join('\n')
     expect(tiers).toEqual({code: 0, stdout: '', stderr: report})
     expect(frail).toEqual({code: 1, stdout: '', stderr: report})
+    expect({code: remark.code, stderr: remark.stderr}).toEqual({code: 0, stderr: report})
   })
 })
