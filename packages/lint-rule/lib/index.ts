@@ -30,7 +30,7 @@ declare module 'vfile' {
 export interface CheckContext {
   /** What the project’s slice graph states of each contract. */
   slices: ProjectSlices
-  /** The reading of a spec-kit, OpenSpec or Kiro file (`null` for any other file). */
+  /** The reading of a file of a spec-kit, OpenSpec, Kiro, GSD or BMAD folder (`null` for any other file). */
   tool: ToolFileReading | null
   /** Add a message of this rule on this file, at a place in its tree. */
   report: Report
@@ -50,7 +50,7 @@ export type Report = (reason: string, place: Position, fields?: ReportFields) =>
 export interface DocumentReading {
   analysis: ContractAnalysis
   slices: ProjectSlices
-  /** The file read as its tool’s file (its path is `specs/NNN-name/spec.md`, an OpenSpec `spec.md`, a Kiro `requirements.md`), else `null`. */
+  /** The file read as its tool’s file (its path is `specs/NNN-name/spec.md`, an OpenSpec `spec.md`, a Kiro `requirements.md`, a BMAD story, or any other file of a tool’s folder), else `null`. */
   tool: ToolFileReading | null
   /** Which lists of children all have offsets, as `ancestors` are looked for: known once per list for every rule. */
   placed: WeakMap<Node[], boolean>

@@ -1,9 +1,10 @@
 /**
- * The preset's rules on spec-kit, OpenSpec and Kiro files: each file is read
+ * The preset's rules on spec-kit, OpenSpec, Kiro, GSD and BMAD files: each file is read
  * as its tool's reader reads it (found by its path), so the same messages
  * point at the user's text.
  */
 import remarkLintAcceptanceCriteriaCount from 'remark-lint-acceptance-criteria-count'
+import remarkLintVerifyTierCriteria from 'remark-lint-verify-tier-criteria'
 import remarkPresetLintVerificationTiers from 'remark-preset-lint-verification-tiers'
 import {describe, expect, it} from 'vitest'
 import {lintAt} from '../../../test/helpers/lint-at.js'
@@ -104,5 +105,100 @@ describe('the preset on tool files', () => {
     expect(await lint('openspec/changes/add-fees/specs/fees/spec.md', value)).toEqual([
       '5:19-5:26: Unexpected verification tier `someday` on fees: Late fees, expected `auto` or `verify` (verification-tier)'
     ])
+  })
+})
+
+describe('the preset on BMAD and GSD files', () => {
+  // BMAD's planning documents: stories with Given/When/Then and decision records, headed as contracts are elsewhere.
+  const epics = `# Garden Log - Epic Breakdown
+
+## Epic 1: Plantings
+
+### Story 1.1: Add a planting
+
+As a gardener, I want to add a planting, so that I remember what grows where.
+
+**Acceptance Criteria:**
+
+**Given** an empty bed
+**When** I add tomatoes to it
+**Then** the bed lists tomatoes
+`
+  const architecture = `# Architecture Decision Document
+
+### ADR-001: Keep plantings in SQLite
+
+We keep plantings in one SQLite file.
+
+### ADR-002: Send reminders by e-mail
+
+**Verification:** a manual check of the inbox
+`
+  // A story whose Dev Notes hold an \`AC4\` heading and a Verification line: notes for the developer, not the story's criteria.
+  const story = (criteria: string) => `# Story 1.2: Water reminder
+
+Status: review
+
+## Story
+
+As a gardener, I want a reminder, so that nothing dries out.
+${criteria}
+## Dev Notes
+
+### AC4 — Quiet hours
+
+No e-mail leaves between ten at night and seven.
+
+**Verification:** Run the reminder job at eleven and see that nothing goes out.
+`
+  const criteria = '\n## Acceptance Criteria\n\n1. Given a bed watered three days ago, when the morning comes, then the gardener gets one e-mail naming the bed\n'
+
+  it('BMAD: no contract in the planning documents, nor in a story\'s Dev Notes', async () => {
+    for (const [path, value] of [
+      ['_bmad-output/planning-artifacts/epics.md', epics],
+      ['_bmad-output/planning-artifacts/architecture.md', architecture],
+      ['_bmad-output/implementation-artifacts/deferred-work.md', architecture],
+      ['_bmad-output/implementation-artifacts/stories/1-2-water-reminder.md', architecture],
+      ['_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(criteria)]
+    ]) {
+      expect([path, await lint(path!, value!)]).toEqual([path, []])
+    }
+    // Outside BMAD's folder the same texts hold contracts, with problems.
+    expect(await lint('docs/epics.md', epics)).toContain(
+      '5:1-5:30: Unexpected contract Story 1.1: Add a planting without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` (verify-tier-criteria)'
+    )
+    expect(await lint('docs/1-2-water-reminder.md', story(criteria))).toEqual([
+      '19:19-19:80: Unexpected verification tier `Run the reminder job at eleven and see that nothing goes out.` on AC-4 Quiet hours, expected `auto` or `verify` (verification-tier)',
+      '19:1-19:80: Unexpected verify contract AC-4 Quiet hours without acceptance criteria or steps, expected at least one criterion or step (verify-tier-criteria)'
+    ])
+  })
+
+  it('BMAD: a story without criteria in the gate\'s words, a vague criterion; a spec without criteria is a one-shot change', async () => {
+    expect(await lint('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(''))).toEqual([
+      '1:1-1:28: Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items (verify-tier-criteria)'
+    ])
+    expect(await lint('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(criteria.replace('gets one e-mail naming the bed', 'reminder works as expected')))).toEqual([
+      '11:1-11:108: Unexpected vague criterion `works as expected` in Story 1.2: Water reminder, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
+    ])
+    // `ignoreDefaultTier` leaves a unit that states no tier alone.
+    expect(await lintAt('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(''), [[remarkLintVerifyTierCriteria, {ignoreDefaultTier: true}]])).toEqual([])
+    const spec = (criteria: string) => `---\ntitle: 'Fix the bed label'\nstatus: 'review'\n---\n\n# Fix the bed label\n${criteria}\n**Execution:**\n\n- [ ] Change the label\n\n### C-01: Label\n\n**Verification:** someday\n`
+    expect(await lint('_bmad-output/implementation-artifacts/spec-fix-bed-label.md', spec(''))).toEqual([])
+    expect(await lint('_bmad-output/implementation-artifacts/spec-fix-bed-label.md', spec('\n**Acceptance Criteria:**\n\n- The label works as expected\n'))).toEqual([
+      '10:1-10:30: Unexpected vague criterion `works as expected` in Spec: Fix the bed label, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
+    ])
+  })
+
+  it('GSD: no contract in the roadmap, a phase\'s context or research', async () => {
+    const roadmap = '# Roadmap\n\n### Phase 1: Shelf\n\n**Goal**: Readers find a book on the shelf map\n\n**Success Criteria** (what must be TRUE):\n  1. The map shows each shelf at its place\n'
+    const notes = '# Phase 1: Shelf - Research\n\n### D-01: Draw shelves as boxes\n\n**Verification:** eyeball it\n\n**Acceptance Criteria:**\n- It works as expected\n'
+    for (const [path, value] of [
+      ['.planning/ROADMAP.md', roadmap],
+      ['.planning/phases/01-shelf/01-CONTEXT.md', notes],
+      ['.planning/phases/01-shelf/01-RESEARCH.md', notes]
+    ]) {
+      expect([path, await lint(path!, value!)]).toEqual([path, []])
+    }
+    expect((await lint('docs/01-RESEARCH.md', notes)).length).toBe(2)
   })
 })

@@ -27,8 +27,15 @@ function emptyCheckpoint(contract: Contract, slices: readonly GraphSlice[]): Gra
 
 const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
   'verify-tier-criteria',
-  function ({contracts}, _file, options, {slices: project, report}) {
+  function ({contracts}, _file, options, {slices: project, tool, report}) {
     const ignoreDefaultTier = options?.ignoreDefaultTier ?? false
+    if (tool?.tool === 'bmad') {
+      // A BMAD story states no tier: a story without criteria is reported in the gate's words, at its heading; a spec
+      // without criteria (a one-shot change) asks the person only whether it is what they meant.
+      const story = contracts[0]
+      if (story && !ignoreDefaultTier) for (const problem of tool.problems) report(problem.message, story.headingPosition)
+      return
+    }
     for (let index = 0; index < contracts.length; index++) {
       const contract = contracts[index]!
       if (contract.criteria.length > 0 || contract.steps.length > 0) continue

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import type {ContractAnalysis} from '../types.js'
+import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from './bmad.js'
 import {readBugfix} from './kiro-bugfix.js'
 import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
@@ -14,7 +15,7 @@ import {asStory, readStories} from './speckit-parse.js'
 import type {FileProblem} from './types.js'
 
 /** A spec-driven tool whose files are read as contracts. */
-export type ToolName = 'spec-kit' | 'openspec' | 'kiro' | 'gsd'
+export type ToolName = 'spec-kit' | 'openspec' | 'kiro' | 'gsd' | 'bmad'
 
 /** One tool's file read as contracts, as the lint rules see it. */
 export interface ToolFileReading {
@@ -78,6 +79,17 @@ export const fileDialects: readonly FileDialect[] = [
     }
   },
   {
+    // A BMAD story (`# Story 1.2: Title`) or Build spec (`spec-<slug>.md`, `tech-spec-<slug>.md`) of `_bmad-output/implementation-artifacts/`: the story or spec is the unit, with its acceptance criteria; the rest of the file (Dev Notes, tasks) is no contract. Any other file there holds none.
+    tool: 'bmad',
+    path: /(?:^|\/)_bmad-output\/implementation-artifacts\/([^/]+)\.md$/,
+    read(file, text, match) {
+      const options = {slice: match[1]!, defaultTier: 'verify' as const}
+      const name = `${match[1]!}.md`
+      const read = isBmadStory(text) ? readBmadStory(file, text, options) : isBmadSpec(name, text) ? readBmadSpec(file, text, options) : null
+      return {tool: 'bmad', analysis: {contracts: read?.story ? [read.story.contract] : [], problems: []}, problems: read?.problems ?? [], expectations: []}
+    }
+  },
+  {
     // A Kiro feature's requirements: `.kiro/specs/<feature>/requirements.md`.
     tool: 'kiro',
     path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/requirements\.md$/,
@@ -92,7 +104,8 @@ export const fileDialects: readonly FileDialect[] = [
  * The folders each tool writes, matched against a path with `/` separators:
  * a markdown file there that is not one of the tool's unit files (a
  * spec-kit `plan.md`, `research.md` or checklist, an OpenSpec proposal or
- * archived change, a Kiro `design.md`) holds no contracts, whatever its
+ * archived change, a Kiro `design.md`, GSD's roadmap and context, BMAD's
+ * epics and architecture) holds no contracts, whatever its
  * headings look like: the gate reads only the unit files.
  */
 export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
@@ -100,7 +113,9 @@ export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
   {tool: 'openspec', path: /(?:^|\/)openspec\//},
   {tool: 'kiro', path: /(?:^|\/)\.kiro\//},
   // GSD's plans, roadmap and verifications are read by the gate from their frontmatter and fields, not as contract headings.
-  {tool: 'gsd', path: /(?:^|\/)\.planning\//}
+  {tool: 'gsd', path: /(?:^|\/)\.planning\//},
+  // BMAD's planning artifacts (epics, architecture, PRD) and the output folder's other files are the workflow's documents, not units the gate reads.
+  {tool: 'bmad', path: /(?:^|\/)_bmad-output\//}
 ]
 
 /** The tool whose folder holds a path, `null` for a path in none. */
@@ -111,8 +126,8 @@ function toolFolderOf(file: string): ToolName | null {
 
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
-  // Every tool's unit file is a `spec.md`, a `requirements.md`, a `bugfix.md` or a GSD `VERIFICATION.md`: any other path (most files) is none, without a pattern.
-  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md') && !file.endsWith('VERIFICATION.md')) return null
+  // Every tool's unit file is a `spec.md`, a `requirements.md`, a `bugfix.md`, a GSD `VERIFICATION.md` or a file of BMAD's output folder: any other path (most files) is none, without a pattern.
+  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md') && !file.endsWith('VERIFICATION.md') && !file.includes('_bmad-output')) return null
   const posix = file.split(path.sep).join('/')
   for (const dialect of fileDialects) {
     const match = dialect.path.exec(posix)
