@@ -65,6 +65,8 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
 
 // A criterion's condition (Given/When/Then, EARS' WHEN, IF, WHILE, WHERE), opening it or a clause of it (`Renew a loan: WHEN …`), and where its outcome starts.
 const condition = /(?:^|[:;])[\s*_`>]*(?:given|when|if|while|where)(?![\p{L}\p{N}])/iu
+// A capital Given after a title (`AC3 — Alerts Given the alarm is implemented When …`), as BMAD writes its criteria.
+const titledCondition = /(?<![\p{L}\p{N}])(?:Given|GIVEN)(?![\p{L}\p{N}])/u
 const outcomeStart = /(?<![\p{L}\p{N}])(?:then|shall)(?![\p{L}\p{N}])/giu
 
 /**
@@ -73,7 +75,7 @@ const outcomeStart = /(?<![\p{L}\p{N}])(?:then|shall)(?![\p{L}\p{N}])/giu
  * export is implemented`) say when, not what to check.
  */
 function outcomeOf(text: string): string {
-  const found = condition.exec(text)
+  const found = condition.exec(text) ?? titledCondition.exec(text)
   if (!found) return text
   outcomeStart.lastIndex = found.index + found[0].length
   const start = outcomeStart.exec(text)
