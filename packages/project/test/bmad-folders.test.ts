@@ -112,11 +112,17 @@ describe('bmad v4', () => {
     expect(await problemOf('devStoryLocation: .\n')).toEqual([
       `.bmad-core/core-config.yaml:1: Unexpected \`devStoryLocation\` ., which is no folder inside the repository ${root}, expected a folder in it; no story is read`
     ])
+    expect(await problemOf('devStoryLocation: docs/stories/1.1.story.md\n')).toEqual(['docs/stories/1.1.story.md:null: Unexpected file, expected a folder'])
+    // A story folder not made yet: BMAD makes it with the first story, so a fresh install holds no story and nothing is wrong.
+    expect(await problemOf('devStoryLocation: docs/storys\n')).toEqual([])
+    await fs.rm(path.join(root, 'docs'), {recursive: true})
+    expect(await problemOf('slashPrefix: BMad\n')).toEqual([])
+    // Once the gate keeps a slice's state, stories it read must not vanish with their folder.
+    await fs.mkdir(path.join(root, '.bmad-core', 'tiers'))
+    await fs.writeFile(path.join(root, '.bmad-core', 'tiers', '1.1.story.json'), '{}\n')
     expect(await problemOf('devStoryLocation: docs/storys\n')).toEqual([
       '.bmad-core/core-config.yaml:1: Unexpected `devStoryLocation` docs/storys, which is no folder, expected the folder of the story files; no story is read'
     ])
-    expect(await problemOf('devStoryLocation: docs/stories/1.1.story.md\n')).toEqual(['docs/stories/1.1.story.md:null: Unexpected file, expected a folder'])
-    await fs.rm(path.join(root, 'docs'), {recursive: true})
     expect(await problemOf('slashPrefix: BMad\n')).toEqual([
       '.bmad-core/core-config.yaml:null: Unexpected no `devStoryLocation`, so the default docs/stories, which is no folder, expected the folder of the story files; no story is read'
     ])

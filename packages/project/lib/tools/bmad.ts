@@ -1,4 +1,4 @@
-import {lstat, stat} from 'node:fs/promises'
+import {lstat, readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
@@ -137,10 +137,19 @@ async function v4StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFold
   if (found.folder === null) return found
   const listed = await unlistedFolder(found.folder)
   if (listed) return {folder: null, problems: [listed]}
-  if (await stat(found.folder).then((info) => info.isDirectory(), () => false)) return found
+  const info = await stat(found.folder).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined))
+  if (info?.isDirectory()) return found
+  // BMAD makes the folder with its first story: before it (no slice has state yet), there is no story to read and nothing is wrong.
+  if (info === null && !(await holdsSliceState(dir))) return {folder: null, problems: []}
   const where = setting === undefined ? {file: config.file, line: null} : {file: config.file, line: setting.line}
   const named = setting === undefined ? `no \`devStoryLocation\`, so the default ${path.join('docs', 'stories')}` : `\`devStoryLocation\` ${path.relative(root, found.folder)}`
   return {folder: null, problems: [{...where, message: `Unexpected ${named}, which is no folder, expected the folder of the story files; no story is read`}]}
+}
+
+/** Whether the gate keeps the state of a slice in the tool folder `dir` (`tiers/<slice>.json`): it has read stories there before. */
+async function holdsSliceState(dir: string): Promise<boolean> {
+  const names = await readdir(path.join(dir, 'tiers')).catch(() => [] as string[])
+  return names.some((name) => name.endsWith('.json') && !name.startsWith('.'))
 }
 
 /** A setting of a configuration file: its value and its line. */
