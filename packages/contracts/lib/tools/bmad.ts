@@ -4,7 +4,7 @@
  * `## Acceptance Criteria` its criteria, the unticked boxes of its
  * `## Tasks / Subtasks` and its unresolved review findings its open tasks.
  */
-import type {Heading, List, Nodes, Paragraph, RootContent} from 'mdast'
+import type {Heading, List, Nodes, Paragraph, Root, RootContent} from 'mdast'
 import type {Position} from 'unist'
 import {splitCheck} from '../criterion.js'
 import {collapse, inlineText} from '../inline.js'
@@ -24,6 +24,8 @@ export interface BmadStory {
   /** Lines of the sections whose unticked boxes are tasks: `## Tasks / Subtasks` (with its review findings), `## Review Follow-ups`. */
   taskLines: Array<[number, number]>
   problems: FileProblem[]
+  /** The file's tree, for a caller that reads more of it (its task boxes) without parsing it again. */
+  tree: Root
 }
 
 // `# Story 1.2: Title`, `# Story 3.1a - Title`.
@@ -58,7 +60,7 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
   const taskLines = sections.filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
   // A `# Story` or `## Acceptance Criteria` heading markup hid (in a list or a quote, after HTML): its story or its criteria would be missing.
   const hidden = /story|acceptance/i.test(text) ? [...hiddenUnitHeadings(file, text, tree, storyHeadingShape, 'story'), ...hiddenUnitHeadings(file, text, tree, criteriaHeadingShape, 'acceptance criteria')] : []
-  if (!title?.position) return {story: null, status, taskLines, problems: hidden}
+  if (!title?.position) return {story: null, status, taskLines, problems: hidden, tree}
   const lines = text.split(/\r?\n|\r/)
   const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes, lines))
   const label = collapse(inlineText(title.children as Nodes[]))
@@ -66,7 +68,7 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
     criteria.length === 0 ? [{file, line: title.position.start.line, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}] : []
   for (const problem of hidden) problems.push(problem)
   const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
-  return {story, status, taskLines, problems}
+  return {story, status, taskLines, problems, tree}
 }
 
 // A Build or quick-dev spec (`spec-<slug>.md`, `tech-spec-<slug>.md`): frontmatter with its `title` and `status`.
@@ -110,7 +112,7 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   const label = `Spec: ${title || options.slice}`
   const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}
   const story = unitContract({label, file, text, slice: options.slice, headingPosition, criteria, steps: [], tier: options.defaultTier, intent: frozen.intent})
-  return {story, status, taskLines, problems: frozen.problems}
+  return {story, status, taskLines, problems: frozen.problems, tree}
 }
 
 /** The lines of each `###` (or deeper) section whose title matches `title`, to the next heading of its level or above: a tech-spec's `### Tasks` under `## Implementation Plan`. */

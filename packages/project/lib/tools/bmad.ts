@@ -244,7 +244,7 @@ async function readStories(entries: readonly FolderEntry[], budget: ReadBudget, 
     for (const problem of story.problems) reading.problems.push(problem)
     if (story.story === null) continue
     const inTasks = (line: number) => story.taskLines.some(([from, to]) => from <= line && line <= to)
-    const openTasks: OpenTask[] = readTasks(file, text)
+    const openTasks: OpenTask[] = readTasks(file, text, story.tree)
       .filter((task) => !task.done && (inTasks(task.line) || reviewItem.test(task.text)))
       .map(({text: task, line}) => ({text: task, file, line}))
     reading.contracts.push(story.story)

@@ -1,4 +1,4 @@
-import type {List, ListItem, Nodes} from 'mdast'
+import type {List, ListItem, Nodes, Root} from 'mdast'
 import {collapse, inlineText} from '@verification-tiers/contracts'
 import {inFencedExample, parseMarkdownText} from '@verification-tiers/contracts/tools'
 import type {OpenTask, OptionalTasks} from './types.js'
@@ -31,10 +31,10 @@ const boxLine = /^[\s>]*(?:(?:[-*+]|\d{1,9}[.)])\s*)?(\[(?:[xX]|[^\p{L}\p{N}\]])
  * each is a task. Items without a checkbox are not tasks. A line a person
  * reads as a task that markdown made no list item (`-[ ] task`, a box on
  * the line after another task) is a task too, so none is hidden; boxes in
- * code (a fenced example, indented code) are none.
+ * code (a fenced example, indented code) are none. `tree` is the text's,
+ * when the caller parsed it already.
  */
-export function readTasks(file: string, text: string): TaskItem[] {
-  const tree = parseMarkdownText(text)
+export function readTasks(file: string, text: string, tree: Root = parseMarkdownText(text)): TaskItem[] {
   const tasks: TaskItem[] = []
   const walk = (nodes: readonly Nodes[]) => {
     for (const node of nodes) {
