@@ -21,8 +21,15 @@ afterAll(async () => {
 describe('bmad', () => {
   it('is the `_bmad-output` folder, recognised by a story file in implementation-artifacts', async () => {
     expect([bmad.name, bmad.folder]).toEqual(['bmad', '_bmad-output'])
-    const folders = [shop, path.join(fixtures, 'gsd-reading-room'), path.join(fixtures, 'no-such-folder')]
-    expect(await Promise.all(folders.map((folder) => bmad.recognises(folder)))).toEqual([true, false, false])
+    const candidates = [shop, path.join(fixtures, 'gsd-reading-room'), path.join(fixtures, 'no-such-folder')]
+    expect(await Promise.all(candidates.map((folder) => bmad.recognises(folder)))).toEqual([true, false, false])
+    // A folder of Build specs and no story yet is BMAD's too: its specs are slices.
+    const specsOnly = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bmad-specs-'))
+    folders.push(specsOnly)
+    await fs.mkdir(path.join(specsOnly, 'implementation-artifacts'))
+    await fs.writeFile(path.join(specsOnly, 'implementation-artifacts', 'spec-qr-join.md'), "---\ntitle: 'Join by QR code'\nstatus: 'done'\n---\n\n## Tasks & Acceptance\n\n**Acceptance Criteria:**\n- Given a game, when a player scans its code, then the player joins it\n")
+    expect(await bmad.recognises(specsOnly)).toBe(true)
+    expect((await bmad.read(specsOnly, verify)).slices.map((slice) => [slice.id, slice.name, slice.contracts[0]!.contract.criteria.length])).toEqual([['spec-qr-join', 'Spec: Join by QR code', 1]])
   })
 
   it('reads each story file as a slice and its contract, one criterion per acceptance criterion however it is written', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdUat, readGsdValidation, readGsdVerification} from '@verification-tiers/contracts/tools'
+import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdUat, readGsdValidation, readGsdVerification, verificationProblems} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject, recordLine} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
@@ -206,11 +206,30 @@ describe('gsd', () => {
   })
 
   it('reads the rows of a validation’s Manual-Only Verifications table as checks for a person, never the template’s placeholder', () => {
-    const text = '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
+    const text = '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n| (none) | — | — | All phase behaviors have automated verification |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
     expect(readGsdValidation(text).map((check) => [check.text, check.position.start.line])).toEqual([
       ['Seats read well in dark mode — Switch the theme, look at the map', 15],
       ['Printing keeps the legend', 17]
     ])
+  })
+
+  it('keeps a phase’s criteria when the roadmap details it again with a status line only', () => {
+    const text = '## Phase Details\n\n### Phase 3: Tents\n\n**Success Criteria** (what must be TRUE):\n  1. A tent can be booked\n  2. A booked tent shows as taken\n\n## Progress\n\n### Phase 3: Tents\n\n**Status:** Complete\n'
+    expect(readGsdRoadmap('ROADMAP.md', text).phases.get('3')?.criteria.map((item) => [item.text, item.position.start.line])).toEqual([
+      ['A tent can be booked', 6],
+      ['A booked tent shows as taken', 7]
+    ])
+  })
+
+  it('reads a verification’s frontmatter when YAML it cannot parse is in a block it does not read; reports any status but human_needed over a listed check', () => {
+    const text = '---\nphase: 05\nstatus: verified\nre_verification:\n  previous_status: gaps_found\n   gaps_closed: ["a"]\nhuman_verification:\n  - test: "Print the map"\n    expected: "The legend shows"\n---\n'
+    const read = readGsdVerification('V.md', text)
+    expect([read.status, read.humanChecks.map((check) => check.text), read.problems]).toEqual(['verified', ['Print the map — expected: The legend shows'], []])
+    expect(verificationProblems('V.md', read).map((problem) => [problem.line, problem.message])).toEqual([
+      [3, 'Unexpected `status: verified` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person']
+    ])
+    const broken = readGsdVerification('V.md', text.replace('  - test: "Print the map"', '  - test: "Print" the map"'))
+    expect(broken.problems.map((problem) => problem.line)).toEqual([8])
   })
 
   it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {

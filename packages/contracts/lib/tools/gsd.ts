@@ -63,7 +63,8 @@ export interface GsdRoadmap {
  * The phases `ROADMAP.md` details, each with the numbered items after its
  * `**Success Criteria**` label (wrapped lines joined), read by line as GSD
  * reads them: a heading in a `<details>` block counts. A phase detailed
- * twice (a shipped milestone kept above the active one) is the last. A
+ * twice (a shipped milestone kept above the active one) is the last entry
+ * that lists criteria (a later one with a status line only adds none). A
  * phase heading not read (in a quote or a list, behind HTML on its line, in
  * an unclosed fence) is a problem at its line: its criteria would be
  * missing from its phase.
@@ -79,7 +80,7 @@ export function readGsdRoadmap(file: string, text: string): GsdRoadmap {
 /** The phases of a roadmap, read by line; a line in code (a fenced example, as markdown reads it) is none. */
 function readPhases(text: string, inCode: (line: number) => boolean): Map<string, GsdRoadmapPhase> {
   const place = location(text)
-  const phases = new Map<string, GsdRoadmapPhase>()
+  const entries: GsdRoadmapPhase[] = []
   let phase: GsdRoadmapPhase | null = null
   let inCriteria = false
   let last: ContractItem | null = null
@@ -94,7 +95,7 @@ function readPhases(text: string, inCode: (line: number) => boolean): Map<string
         const number = gsdPhaseNumber(heading[3]!)
         if (number === null) continue
         phase = {number, title: collapse(heading[2]!), headingPosition: span(place, start, start + line.length), criteria: []}
-        phases.set(number, phase)
+        entries.push(phase)
       }
       continue
     }
@@ -122,6 +123,9 @@ function readPhases(text: string, inCode: (line: number) => boolean): Map<string
       last = null
     }
   }
+  // A phase detailed twice is its last entry with criteria: a later one that only says where the phase stands adds none.
+  const phases = new Map<string, GsdRoadmapPhase>()
+  for (const entry of entries) if (entry.criteria.length > 0 || !phases.has(entry.number)) phases.set(entry.number, entry)
   return phases
 }
 
@@ -137,7 +141,7 @@ export interface GsdPlan {
 export function readGsdPlan(file: string, text: string): GsdPlan {
   const place = location(text)
   // GSD reads its plans' frontmatter leniently: YAML GSD wrote wrong elsewhere (an artifact's pattern) leaves the truths readable.
-  const front = readFront(file, text, ['must_haves', 'truths'])
+  const front = readFront(file, text, [['must_haves', 'truths']])
   const truths: ContractItem[] = []
   const problems = [...front.problems]
   const list = front.doc?.getIn(['must_haves', 'truths'], true) as YamlNode | undefined
@@ -186,7 +190,8 @@ export function readGsdValidation(text: string): ContractItem[] {
     for (const row of rows) {
       const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[])))
       const what = cells[behaviour] ?? ''
-      if (what === '' || /^\{.*\}$/.test(what) || !row.position) continue
+      // The template's placeholder (`{behavior}`) and a row saying there is none (`(none)`, `—`, `N/A`) are no check.
+      if (/^(?:\{.*\}|\(?none\)?|n\/?a|[-—–]*)$/i.test(what) || !row.position) continue
       checks.push({text: checkText(what, steps < 0 ? null : (cells[steps] ?? null)).replace(' — expected: ', ' — '), position: row.position, check: null})
     }
   }
@@ -212,7 +217,7 @@ export interface GsdVerification {
 /** A VERIFICATION file's status, human checks, gaps and overrides. */
 export function readGsdVerification(file: string, text: string): GsdVerification {
   const place = location(text)
-  const front = readFront(file, text)
+  const front = readFront(file, text, [['status'], ['human_verification'], ['gaps'], ['overrides']])
   const status = front.doc?.get('status', true) as YamlNode | undefined
   const entries = (key: string, field: string, item: (node: YamlNode) => string | null): ContractItem[] =>
     sequence(front.doc?.get(key, true) as YamlNode | undefined).flatMap((node) => {
@@ -242,7 +247,8 @@ const personCheck = /\b(?:manual|human|UAT|by hand|visual(?:ly)?)\b/i
 
 /**
  * What a VERIFICATION says against GSD's own rule, each at its line:
- * `status: passed` while it lists a check for a person (GSD passes a phase
+ * `status: passed` (or any word but `human_needed` and `gaps_found`) while
+ * it lists a check for a person (GSD passes a phase
  * only when none is left), `status: human_needed` listing none, and an
  * override whose must-have is a manual or human check (an entry the agent
  * wrote, which answers for no one).
@@ -251,9 +257,10 @@ export function verificationProblems(file: string, verification: GsdVerification
   const problems: FileProblem[] = []
   const {status, statusLine, humanChecks} = verification
   const checks = humanChecks.length
-  if (status === 'passed' && checks > 0) {
+  // GSD writes passed, gaps_found or human_needed; any other word over a listed check (`verified`, `approved`) claims what `passed` does.
+  if (status !== null && status !== 'human_needed' && status !== 'gaps_found' && checks > 0) {
     const where = verification.checksFrom === 'body' ? 'under Human Verification Required' : 'in human_verification'
-    problems.push({file, line: statusLine, message: `Unexpected \`status: passed\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
+    problems.push({file, line: statusLine, message: `Unexpected \`status: ${status}\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
   }
   if (status === 'human_needed' && checks === 0) {
     problems.push({file, line: statusLine, message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'})
@@ -373,10 +380,12 @@ interface Front {
 
 /**
  * A file's YAML frontmatter (`---` … `---`), parsed; `null` when it has
- * none. A YAML error is a problem at its line, unless `needed` names the
- * one value the caller reads and it is there, the error outside it.
+ * none. A YAML error is a problem at its line, unless it lies in a value
+ * the caller does not read: GSD reads its frontmatter leniently, so YAML it
+ * wrote wrong elsewhere (an artifact's pattern, a re-verification block)
+ * leaves the `needed` values (paths of keys) readable.
  */
-function readFront(file: string, text: string, needed?: readonly string[]): Front {
+function readFront(file: string, text: string, needed: ReadonlyArray<readonly string[]> = []): Front {
   const open = /^(?:\uFEFF)?---[ \t]*\r?\n/.exec(text)
   if (!open) return {doc: null, base: 0, problems: []}
   const base = open[0].length
@@ -384,14 +393,34 @@ function readFront(file: string, text: string, needed?: readonly string[]): Fron
   if (!close) return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
   const {parseDocument} = yaml()
   const doc = parseDocument(text.slice(base, base + close.index), {uniqueKeys: false})
-  const value = needed ? (doc.getIn(needed, true) as YamlNode | undefined) : undefined
-  const outside = (at: number) => value?.range !== undefined && value.range !== null && (at < value.range[0] || at >= value.range[2])
-  if (doc.errors.length > 0 && !doc.errors.every((error) => outside(error.pos[0]))) {
-    const error = doc.errors.find((each) => !outside(each.pos[0]))!
-    const line = (location(text).toPoint(base + error.pos[0])?.line ?? 1)
+  const error = doc.errors.find((each) => !aside(doc, each.pos[0], needed))
+  if (error) {
+    const line = location(text).toPoint(base + error.pos[0])?.line ?? 1
     return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`}]}
   }
   return {doc, base, problems: []}
+}
+
+/** Whether offset `at` lies in a value no `needed` path reads: inside a pair whose key is on none of them, below the keys that are. */
+function aside(doc: Document, at: number, needed: ReadonlyArray<readonly string[]>): boolean {
+  const {isMap, isScalar} = yaml()
+  let node: unknown = doc.contents
+  let paths = needed
+  for (;;) {
+    if (!isMap(node)) return false
+    const pair = node.items.find((each) => {
+      const start = (each.key as YamlNode | null)?.range?.[0]
+      const end = (each.value as YamlNode | null)?.range?.[2] ?? (each.key as YamlNode | null)?.range?.[2]
+      return start !== undefined && end !== undefined && start <= at && at < end
+    })
+    if (!pair || !isScalar(pair.key)) return false
+    const key = String(pair.key.value)
+    const onPath = paths.filter((path) => path[0] === key)
+    if (onPath.length === 0) return true
+    if (onPath.some((path) => path.length === 1)) return false
+    paths = onPath.map((path) => path.slice(1))
+    node = pair.value
+  }
 }
 
 /** The items of a YAML sequence node, none for anything else. */

@@ -45,13 +45,13 @@ export const bmad: ProjectTool = {
   name: 'bmad',
   folder: '_bmad-output',
 
-  /** The story folder holding a story file; one that cannot be listed, or a configuration that cannot be read, makes it one, for the reader to name. */
+  /** The story folder holding a story file or a spec; one that cannot be listed, or a configuration that cannot be read, makes it one, for the reader to name. */
   async recognises(dir) {
     // Recognising reads with the default limits: the settings are the reader's, once the tool is known.
     const budget = openBudget(dir, defaultReadLimits, 'tiers.json')
     const {folder, problems} = await v6StoryFolder(dir, budget)
     if (problems.length > 0) return true
-    return folder !== null && holdsStory(folder, budget)
+    return folder !== null && holdsUnit(folder, budget)
   },
 
   async read(dir, options) {
@@ -199,16 +199,16 @@ function inRepository(file: string, key: string, setting: Setting, root: string,
   return {folder, problems: []}
 }
 
-/** Whether `folder` holds a story file (one that cannot be listed counts, for the reader to name). */
-async function holdsStory(folder: string, budget: ReadBudget): Promise<boolean> {
-  const {isBmadStory} = await import('@verification-tiers/contracts/tools')
+/** Whether `folder` holds a story file or a Build spec (one that cannot be listed counts, for the reader to name). */
+async function holdsUnit(folder: string, budget: ReadBudget): Promise<boolean> {
+  const {isBmadSpec, isBmadStory} = await import('@verification-tiers/contracts/tools')
   const refused: ProjectProblem[] = []
   const entries = await listFolder(folder, refused, {reads: (name) => name.endsWith('.md')})
   if (refused.length > 0) return true
   for (const entry of entries) {
     if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue
     const text = await readCountedFile(entry.path, budget, []).catch(() => null)
-    if (typeof text === 'string' && isBmadStory(text)) return true
+    if (typeof text === 'string' && (isBmadStory(text) || isBmadSpec(entry.name, text))) return true
   }
   return false
 }
