@@ -232,6 +232,27 @@ describe('gsd', () => {
     expect(broken.problems.map((problem) => problem.line)).toEqual([8])
   })
 
+  it('takes a phase’s roadmap entry from the one milestone roadmap that details it when ROADMAP.md does not', async () => {
+    const milestone = '## Phase Details\n\n### Phase 5: Map\n\n**Success Criteria**:\n  1. The map loads\n  2. The map zooms\n'
+    const files = {
+      'phases/05-map/05-01-PLAN.md': '---\nmust_haves:\n  truths:\n    - "A seat is drawn"\n---\n',
+      'phases/05-map/05-01-SUMMARY.md': '# Summary\n',
+      'milestones/v1.0-ROADMAP.md': milestone
+    }
+    const mapOf = async (dir: string) => (await gsd.read(dir, verify)).slices.find((slice) => slice.id === '05-map')
+    const one = await mapOf(await planning(files))
+    expect([one?.name, one?.contracts.map(({contract, file}) => [contract.label, path.basename(file), contract.criteria.length])]).toEqual([
+      'Phase 5: Map',
+      [
+        ['Phase 5: Map (success criteria)', 'v1.0-ROADMAP.md', 2],
+        ['Plan 05-01 (must-haves)', '05-01-PLAN.md', 1]
+      ]
+    ])
+    // Two milestones detailing the same number (numbering restarted): neither entry is the phase's.
+    const two = await mapOf(await planning({...files, 'milestones/v2.0-ROADMAP.md': milestone}))
+    expect([two?.name, two?.contracts.map(({contract}) => contract.label)]).toEqual(['05-map', ['Plan 05-01 (must-haves)']])
+  })
+
   it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {
     const plan = readGsdPlan('P.md', '---\nmust_haves:\n  truths:\n    - Users can: sign in with a code\n    - "A code expires after ten minutes"\n---\n')
     expect(plan.truths.map((truth) => [truth.text, truth.position.start.line])).toEqual([

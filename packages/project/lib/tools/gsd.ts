@@ -92,8 +92,9 @@ async function readRoot(root: PlanningRoot, budget: ReadBudget, options: ToolRea
   const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
   const roadmapFile = path.join(root.dir, 'ROADMAP.md')
   const roadmapText = await readCountedFile(roadmapFile, budget, reading.problems)
-  const roadmap = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
-  for (const problem of roadmap?.problems ?? []) reading.problems.push(problem)
+  const active = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
+  for (const problem of active?.problems ?? []) reading.problems.push(problem)
+  const roadmap = roadmapIndex(active, await milestoneRoadmaps(root.dir, budget))
   // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
   const entries = await listFolder(path.join(root.dir, 'phases'), reading.problems, {reads: () => false})
   for (const {name, kind, path: folder} of entries) {
@@ -116,7 +117,43 @@ interface PhaseFiles {
   human: boolean
 }
 
-async function readPhase(folder: string, id: string, roadmap: {file: string; text: string; phases: Map<string, GsdRoadmapPhase>} | null, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
+/** A roadmap read: its file, its text and the phases it details. */
+interface ReadRoadmap {
+  file: string
+  text: string
+  phases: Map<string, GsdRoadmapPhase>
+}
+
+/** A phase's roadmap entry, with the roadmap that details it. */
+type RoadmapEntry = {roadmap: ReadRoadmap; phase: GsdRoadmapPhase}
+
+/** The roadmaps a milestone kept (`milestones/v1.0-ROADMAP.md`): where a phase still under `phases/` may be detailed once its milestone shipped. */
+async function milestoneRoadmaps(dir: string, budget: ReadBudget): Promise<ReadRoadmap[]> {
+  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
+  const found: ReadRoadmap[] = []
+  for (const entry of await listFolder(path.join(dir, 'milestones'), [], {reads: (name) => name.endsWith('-ROADMAP.md')})) {
+    if (entry.kind !== 'file' || !entry.name.endsWith('-ROADMAP.md')) continue
+    const text = await readCountedFile(entry.path, budget, [])
+    if (typeof text === 'string') found.push({file: entry.path, text, phases: readGsdRoadmap(entry.path, text).phases})
+  }
+  return found
+}
+
+/**
+ * Each phase's entry: in `ROADMAP.md`, else in the one milestone roadmap
+ * that details its number (a number several milestones detail, as when a
+ * milestone restarts the numbering, is none of theirs).
+ */
+function roadmapIndex(active: ReadRoadmap | null, milestones: readonly ReadRoadmap[]): (number: string) => RoadmapEntry | null {
+  return (number) => {
+    const own = active?.phases.get(number)
+    if (active && own) return {roadmap: active, phase: own}
+    const kept = milestones.filter((each) => each.phases.has(number))
+    return kept.length === 1 ? {roadmap: kept[0]!, phase: kept[0]!.phases.get(number)!} : null
+  }
+}
+
+async function readPhase(folder: string, id: string, roadmap: (number: string) => RoadmapEntry | null, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
   const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdValidation, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
@@ -124,11 +161,12 @@ async function readPhase(folder: string, id: string, roadmap: {file: string; tex
     return
   }
   const files = (await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})).filter((entry) => entry.kind === 'file').map((entry) => entry.name)
-  const entry = roadmap?.phases.get(gsdPhaseNumber(path.basename(folder)) ?? '') ?? null
+  const found = roadmap(gsdPhaseNumber(path.basename(folder)) ?? '')
+  const entry = found?.phase ?? null
   const read: PhaseFiles = {contracts: [], openTasks: [], human: false}
   const pending: Array<Omit<Parameters<typeof gsdContract>[0], 'tier'>> = []
-  if (entry && roadmap && entry.criteria.length > 0) {
-    pending.push({label: `${entry.title} (success criteria)`, file: roadmap.file, text: roadmap.text, slice: id, headingPosition: entry.headingPosition, criteria: entry.criteria, steps: []})
+  if (found && entry && entry.criteria.length > 0) {
+    pending.push({label: `${entry.title} (success criteria)`, file: found.roadmap.file, text: found.roadmap.text, slice: id, headingPosition: entry.headingPosition, criteria: entry.criteria, steps: []})
   }
   for (const name of files.filter((file) => planFile.test(file)).sort()) {
     const file = path.join(folder, name)
