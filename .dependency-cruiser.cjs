@@ -6,7 +6,8 @@ module.exports = {
   forbidden: [
     {
       name: 'no-cycle',
-      comment: 'No import cycle, between packages or inside one. A cycle through type imports alone loads nothing twice (the model’s types name the dialects of its registry), so it is no cycle at run time.',
+      comment:
+        'No import cycle, between packages or inside one. A cycle through type imports alone loads nothing twice (the model’s types name the dialects of its registry), so it is no cycle at run time.',
       severity: 'error',
       from: {},
       to: {circular: true, viaOnly: {dependencyTypesNot: ['type-only']}}
@@ -34,7 +35,8 @@ module.exports = {
     },
     {
       name: 'generator-below-what-it-writes',
-      comment: 'The generator renders the protocol with a project’s settings (protocol, input, the model under them) and writes the partials the runtime loads: it imports nothing that loads them, so it runs before they are written and one build serves both.',
+      comment:
+        'The generator renders the protocol with a project’s settings (protocol, input, the model under them) and writes the partials the runtime loads: it imports nothing that loads them, so it runs before they are written and one build serves both.',
       severity: 'error',
       from: {path: '^packages/generate-protocol/'},
       to: {path: '^packages/(?!(generate-protocol|protocol|input|contracts)/)[^/]+/'}
@@ -48,7 +50,8 @@ module.exports = {
     },
     {
       name: 'validators-for-the-settings',
-      comment: 'The compiled settings validators are the generator’s output: only the protocol’s settings reader loads them (the generator loads it for a project’s settings only, with a dynamic import).',
+      comment:
+        'The compiled settings validators are the generator’s output: only the protocol’s settings reader loads them (the generator loads it for a project’s settings only, with a dynamic import).',
       severity: 'error',
       from: {pathNot: '^packages/protocol/lib/settings\\.ts$'},
       to: {path: '^packages/protocol/settings-validators\\.'}

@@ -21,9 +21,36 @@ export function contractCorpus(slices) {
       const id = `C-${String(++n).padStart(4, '0')}`
       const tier = c % 3 === 0 ? 'auto' : 'verify'
       if (c % 3 === 2) {
-        lines.push(`### ${id}: Block${n}`, '', '```', `Contract: Block${n}`, `Slice: ${slice}`, `Verification: ${tier}`, 'Acceptance Criteria:', `  - Block ${n} shows its total`, `  - Block ${n} sorts by date`, 'Steps:', `  - Open /blocks/${n}`, '```', '')
+        lines.push(
+          `### ${id}: Block${n}`,
+          '',
+          '```',
+          `Contract: Block${n}`,
+          `Slice: ${slice}`,
+          `Verification: ${tier}`,
+          'Acceptance Criteria:',
+          `  - Block ${n} shows its total`,
+          `  - Block ${n} sorts by date`,
+          'Steps:',
+          `  - Open /blocks/${n}`,
+          '```',
+          ''
+        )
       } else {
-        lines.push(`### ${id}: Card${n}`, '', `**Boundary:** Card${n} component -> rendered card`, `**Slice:** ${slice}`, `**Verification:** ${tier}`, '**Acceptance Criteria:**', `- Card ${n} shows the name`, `- Card ${n} shows the status -- verified by: \`true\``, '', '**Steps:**', `1. Open /cards/${n}`, '')
+        lines.push(
+          `### ${id}: Card${n}`,
+          '',
+          `**Boundary:** Card${n} component -> rendered card`,
+          `**Slice:** ${slice}`,
+          `**Verification:** ${tier}`,
+          '**Acceptance Criteria:**',
+          `- Card ${n} shows the name`,
+          `- Card ${n} shows the status -- verified by: \`true\``,
+          '',
+          '**Steps:**',
+          `1. Open /cards/${n}`,
+          ''
+        )
       }
     }
   }
@@ -128,7 +155,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const results = []
   // The test fixture (3,413 lines, every dialect), then about 3,000 and 7,600 generated lines.
   const fixture = path.join(root, 'test/fixtures/large-contracts.md')
-  for (const [slices, file] of [[0, fixture], [40, null], [100, null]]) {
+  for (const [slices, file] of [
+    [0, fixture],
+    [40, null],
+    [100, null]
+  ]) {
     const result = benchCheckpoint(slices, file)
     results.push(result)
     const what = file ? `test/fixtures/large-contracts.md, ${result.lines} lines` : `${result.lines} generated lines`
@@ -146,8 +177,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`\n${source} (CONTRACTS.md ${(result.bytes / 1024).toFixed(0)} KiB), median of ${runs} cold starts:`)
     console.log(`  node start-up alone          ${ms(result.nodeStartMs)}`)
     console.log(`  tiers verify --all (once)    ${ms(result.verifyAllMs)}`)
-    console.log(`  checkpoint ${result.slice}, cache off  ${ms(result.checkpointColdMs)} (${(result.checkpointColdMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
-    console.log(`  checkpoint ${result.slice}, cache warm ${ms(result.checkpointWarmMs)} (${(result.checkpointWarmMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
+    console.log(
+      `  checkpoint ${result.slice}, cache off  ${ms(result.checkpointColdMs)} (${(result.checkpointColdMs / result.nodeStartMs).toFixed(1)}x node start-up)`
+    )
+    console.log(
+      `  checkpoint ${result.slice}, cache warm ${ms(result.checkpointWarmMs)} (${(result.checkpointWarmMs / result.nodeStartMs).toFixed(1)}x node start-up)`
+    )
     console.log(`  status, cache off            ${ms(result.statusColdMs)} (${(result.statusColdMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
     console.log(`  status, cache warm           ${ms(result.statusWarmMs)} (${(result.statusWarmMs / result.nodeStartMs).toFixed(1)}x node start-up)`)
   }

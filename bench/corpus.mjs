@@ -35,11 +35,18 @@ const toolFolders = ['.greenlight', 'specs', 'openspec', '.kiro']
 /** The markdown files `tiers` reads in a project folder: for Greenlight its contract files and its graph, for the other tools every markdown file of their folder. */
 function markdownOf(project) {
   if (path.basename(project) !== '.greenlight') {
-    return readdirSync(project, {recursive: true}).filter((name) => name.endsWith('.md')).map((name) => path.join(project, name))
+    return readdirSync(project, {recursive: true})
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => path.join(project, name))
   }
   const files = ['CONTRACTS.md', 'GRAPH.md'].map((name) => path.join(project, name)).filter((file) => existsSync(file))
   const folder = path.join(project, 'contracts')
-  if (existsSync(folder)) files.push(...readdirSync(folder).filter((name) => name.endsWith('.md')).map((name) => path.join(folder, name)))
+  if (existsSync(folder))
+    files.push(
+      ...readdirSync(folder)
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => path.join(folder, name))
+    )
   return files
 }
 
@@ -76,7 +83,9 @@ function benchProject(name) {
 if (!existsSync(corpusRoot)) {
   console.log(`no corpus at ${corpusRoot}: nothing to measure`)
 } else {
-  const names = readdirSync(corpusRoot).filter((name) => toolFolders.some((folder) => existsSync(path.join(corpusRoot, name, folder)))).sort()
+  const names = readdirSync(corpusRoot)
+    .filter((name) => toolFolders.some((folder) => existsSync(path.join(corpusRoot, name, folder))))
+    .sort()
   const rows = []
   const ms = (value) => `${value.toFixed(0)} ms`.padStart(8)
   console.log(`median of ${runs} runs each; ratios against the remark CLI parsing the same files\n`)

@@ -83,7 +83,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         const verify = spawnSync(process.execPath, [tiers, 'verify', 'S-01'], {cwd: dir, encoding: 'utf8'})
         if (verify.status !== 0) throw new Error(`tiers verify exited ${verify.status}: ${verify.stdout}${verify.stderr}`)
         const checkpointMs = median(process.execPath, [tiers, 'checkpoint', 'S-01'], dir)
-        const what = extra === null ? 'nothing else' : extra === 'node_modules' ? `node_modules/ of ${files} files (left out)` : `vendor-out/ of ${files} files (ignored by git, hashed)`
+        const what =
+          extra === null
+            ? 'nothing else'
+            : extra === 'node_modules'
+              ? `node_modules/ of ${files} files (left out)`
+              : `vendor-out/ of ${files} files (ignored by git, hashed)`
         const name = `${inGit ? 'in git' : 'outside git'}, ${what}`
         results.push({name, inGit, extra, files: extra ? files : 0, checkpointMs})
         console.log(`  ${name.padEnd(60)} ${checkpointMs.toFixed(0)} ms`)

@@ -88,7 +88,9 @@ function featureTasks(n, tasks) {
   const lines = [`# Tasks: Feature ${n}\n\n**Input**: Design documents from \`/specs/${n}-feature/\`\n`]
   for (let t = 1; t <= tasks; t++) {
     if (t % 10 === 1) lines.push(`\n## Phase ${Math.ceil(t / 10)}: User Story ${Math.ceil(t / 10)}\n`)
-    lines.push(`- [x] T${String(t).padStart(3, '0')} [P] [US${Math.ceil(t / 10)}] Add the planting form field ${t} in src/components/planting-form-${t}.tsx with its validation`)
+    lines.push(
+      `- [x] T${String(t).padStart(3, '0')} [P] [US${Math.ceil(t / 10)}] Add the planting form field ${t} in src/components/planting-form-${t}.tsx with its validation`
+    )
   }
   return lines.join('\n') + '\n'
 }
@@ -124,7 +126,11 @@ function projects(limits) {
     {name: 'Greenlight at the limits (contract files of 1 MiB, 4 MiB in all)', files: atLimits},
     {name: 'Greenlight, one contract file at its limit', files: greenlight(limits.file)},
     {name: 'spec-kit at the limits (features of a spec.md and a tasks.md, 4 MiB in all)', files: features},
-    {name: 'Greenlight over the total by one small file', files: {...atLimits, '.greenlight/contracts/zz-more.md': ordinaryContracts(2000, {first: 10_000_000, tier: 'auto'})}, over: true}
+    {
+      name: 'Greenlight over the total by one small file',
+      files: {...atLimits, '.greenlight/contracts/zz-more.md': ordinaryContracts(2000, {first: 10_000_000, tier: 'auto'})},
+      over: true
+    }
   ]
 }
 

@@ -98,13 +98,21 @@ if (existsSync(shared)) {
   for (const name of readdirSync(shared).sort()) {
     const greenlight = path.join(shared, name, '.greenlight')
     if (!existsSync(greenlight)) continue
-    corpora.splice(corpora.length - 1, 0, corpus(`corpus-${name}`, (dir) => writableCopy(greenlight, path.join(dir, 'greenlight'))))
+    corpora.splice(
+      corpora.length - 1,
+      0,
+      corpus(`corpus-${name}`, (dir) => writableCopy(greenlight, path.join(dir, 'greenlight')))
+    )
     corpora.splice(corpora.length - 1, 0, {...corpus(`corpus-${name}-contracts`, (dir) => contractFilesOf(greenlight, dir)), contractFiles: true})
   }
 }
 if (process.env.BENCH_PROJECT) {
   const greenlight = path.join(path.resolve(process.env.BENCH_PROJECT), '.greenlight')
-  corpora.splice(1, 0, corpus('project', (dir) => cpSync(greenlight, path.join(dir, 'greenlight'), {recursive: true})))
+  corpora.splice(
+    1,
+    0,
+    corpus('project', (dir) => cpSync(greenlight, path.join(dir, 'greenlight'), {recursive: true}))
+  )
 }
 
 // The three in-process pipelines run in one process, in rounds; their rows share that run, and so do their ratios.
@@ -118,7 +126,10 @@ const workerRun = (dir) => {
 }
 // The median time of the pipeline's passes (main thread).
 const inProcess = (mode) => (dir) => ({ms: workerRun(dir).best[mode].thread.median, peakKb: null})
-const tiers = (...args) => (dir) => measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', ...args, '.'], dir)
+const tiers =
+  (...args) =>
+  (dir) =>
+    measure(process.execPath, [bin('tiers'), 'lint', '--no-config', '--no-ignore', '--quiet', ...args, '.'], dir)
 
 const parseAlone = 'parse alone (remark-parse + remark-frontmatter), in process'
 const lintAlone = 'parse + remark-lint alone, in process'
@@ -199,7 +210,9 @@ const percent = (value) => (value === null || value === undefined || Number.isNa
 const fixed = (value, digits = 2) => (value === null || value === undefined ? 'n/a' : value.toFixed(digits))
 console.log(`${pad('tool', 62)}${pad('corpus', 28)}${pad('files', 7)}${pad('MB', 6)}${pad('s', 7)}peak MB`)
 for (const entry of rows) {
-  console.log(`${pad(entry.tool, 62)}${pad(entry.corpus, 28)}${pad(entry.files, 7)}${pad(entry.mb.toFixed(2), 6)}${pad((entry.ms / 1000).toFixed(2), 7)}${entry.peakMb === null ? 'n/a' : entry.peakMb.toFixed(0)}`)
+  console.log(
+    `${pad(entry.tool, 62)}${pad(entry.corpus, 28)}${pad(entry.files, 7)}${pad(entry.mb.toFixed(2), 6)}${pad((entry.ms / 1000).toFixed(2), 7)}${entry.peakMb === null ? 'n/a' : entry.peakMb.toFixed(0)}`
+  )
 }
 console.log('')
 for (const [name, each] of Object.entries(ratios)) {
@@ -212,4 +225,7 @@ for (const [name, each] of Object.entries(ratios)) {
   )
 }
 mkdirSync(path.join(root, 'bench/results'), {recursive: true})
-writeFileSync(path.join(root, 'bench/results/lint.json'), JSON.stringify({date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, ratios}, null, 2) + '\n')
+writeFileSync(
+  path.join(root, 'bench/results/lint.json'),
+  JSON.stringify({date: new Date().toISOString(), node: process.version, cpus: os.cpus().length, rows, ratios}, null, 2) + '\n'
+)

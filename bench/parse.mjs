@@ -48,7 +48,11 @@ async function child(how, count) {
     const {analyzeContractFile} = await import(pathToFileURL(path.join(root, 'packages/project/dist/lib/parse.js')).href)
     parse = () => analyzeContractFile('CONTRACTS.md', text)
   } else {
-    const [{unified}, {default: remarkParse}, {default: remarkFrontmatter}] = await Promise.all([import('unified'), import('remark-parse'), import('remark-frontmatter')])
+    const [{unified}, {default: remarkParse}, {default: remarkFrontmatter}] = await Promise.all([
+      import('unified'),
+      import('remark-parse'),
+      import('remark-frontmatter')
+    ])
     const processor = unified().use(remarkParse).use(remarkFrontmatter)
     parse = () => processor.parse(text)
   }
@@ -63,7 +67,16 @@ async function child(how, count) {
   const cold = timed()
   // The original is timed cold only: a second parse would double its slowest runs.
   const warm = how === 'original' ? {wallMs: Number.NaN, cpuMs: Number.NaN} : timed()
-  console.log(JSON.stringify({wallMs: cold.wallMs, cpuMs: cold.cpuMs, warmWallMs: warm.wallMs, warmCpuMs: warm.cpuMs, bytes: Buffer.byteLength(text), patch: editMapPatch.state}))
+  console.log(
+    JSON.stringify({
+      wallMs: cold.wallMs,
+      cpuMs: cold.cpuMs,
+      warmWallMs: warm.wallMs,
+      warmCpuMs: warm.cpuMs,
+      bytes: Buffer.byteLength(text),
+      patch: editMapPatch.state
+    })
+  )
 }
 
 /** The trimmed mean of `values` (the lowest and highest left out, from 4 values up), with their range. */
@@ -82,7 +95,17 @@ function timeParse(how, count) {
     samples.push(JSON.parse(result.stdout))
   }
   const of = (key) => trimmed(samples.map((sample) => sample[key]))
-  return {how, count, bytes: samples[0].bytes, patch: samples[0].patch, wallMs: of('wallMs'), cpuMs: of('cpuMs'), warmWallMs: of('warmWallMs'), warmCpuMs: of('warmCpuMs'), samples}
+  return {
+    how,
+    count,
+    bytes: samples[0].bytes,
+    patch: samples[0].patch,
+    wallMs: of('wallMs'),
+    cpuMs: of('cpuMs'),
+    warmWallMs: of('warmWallMs'),
+    warmCpuMs: of('warmCpuMs'),
+    samples
+  }
 }
 
 /** The time ratio per doubling from `a` to `b` (`b.count` = 4 `a.count`: two doublings). */
@@ -91,7 +114,8 @@ const perDoubling = (a, b, key) => (b[key].mean / a[key].mean) ** (1 / Math.log2
 function benchGrowth() {
   const sizes = [2000, 8000, 32000]
   const rows = []
-  const ms = ({mean, min, max}) => `${Math.round(mean).toLocaleString('en-US')} ms (${Math.round(min).toLocaleString('en-US')}-${Math.round(max).toLocaleString('en-US')})`.padStart(24)
+  const ms = ({mean, min, max}) =>
+    `${Math.round(mean).toLocaleString('en-US')} ms (${Math.round(min).toLocaleString('en-US')}-${Math.round(max).toLocaleString('en-US')})`.padStart(24)
   const load = () =>
     os
       .loadavg()
@@ -109,7 +133,9 @@ function benchGrowth() {
     console.log(`${label}`)
     for (const result of row) {
       const warm = how === 'original' ? '' : `   warm ${ms(result.warmWallMs)} /${ms(result.warmCpuMs)}`
-      console.log(`  ${result.count.toLocaleString('en-US').padStart(6)} contracts (${(result.bytes / 1024).toFixed(0).padStart(5)} KiB) cold ${ms(result.wallMs)} /${ms(result.cpuMs)}${warm}`)
+      console.log(
+        `  ${result.count.toLocaleString('en-US').padStart(6)} contracts (${(result.bytes / 1024).toFixed(0).padStart(5)} KiB) cold ${ms(result.wallMs)} /${ms(result.cpuMs)}${warm}`
+      )
     }
     for (let i = 1; i < row.length; i++) {
       const cold = [perDoubling(row[i - 1], row[i], 'wallMs'), perDoubling(row[i - 1], row[i], 'cpuMs')]

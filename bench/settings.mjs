@@ -26,7 +26,11 @@ process.on('exit', () => {
 /** The CPU time, in ms, of one run of `args` in `cwd`. */
 function cpu(dir, cwd, args) {
   const out = path.join(dir, 'cpu')
-  const result = spawnSync(process.execPath, ['--import', path.join(dir, 'preload.mjs'), ...args], {cwd, encoding: 'utf8', env: {...process.env, BENCH_CPU_OUT: out}})
+  const result = spawnSync(process.execPath, ['--import', path.join(dir, 'preload.mjs'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: {...process.env, BENCH_CPU_OUT: out}
+  })
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr}`)
   return Number(readFileSync(out, 'utf8')) / 1000
 }

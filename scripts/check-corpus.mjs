@@ -141,18 +141,35 @@ async function checkLint(name, lintCounts, want) {
   const named = Object.keys(want ?? {}).filter((key) => key.startsWith('remark-lint-'))
   for (const rule of named) check(name, `lint: ${rule}`, want[rule], byRule[rule] ?? 0)
   const others = Object.entries(byRule).filter(([rule]) => !named.includes(rule))
-  check(name, 'lint: any other rule', want?.['any other rule'] ?? 0, others.reduce((sum, [, count]) => sum + count, 0))
+  check(
+    name,
+    'lint: any other rule',
+    want?.['any other rule'] ?? 0,
+    others.reduce((sum, [, count]) => sum + count, 0)
+  )
   if (others.length > 0) say(`     other rules: ${JSON.stringify(Object.fromEntries(others))}`)
   for (const key of Object.keys(want ?? {})) {
     const on = /^messages on (.+)\/\*\.md$/.exec(key)
-    if (on) check(name, `lint: ${key}`, want[key], Object.entries(byFolder).filter(([where]) => where === on[1] || where.startsWith(on[1] + path.sep)).reduce((sum, [, count]) => sum + count, 0))
+    if (on)
+      check(
+        name,
+        `lint: ${key}`,
+        want[key],
+        Object.entries(byFolder)
+          .filter(([where]) => where === on[1] || where.startsWith(on[1] + path.sep))
+          .reduce((sum, [, count]) => sum + count, 0)
+      )
   }
 }
 
 /** Run the cli in `folder`: exit code and both streams, whatever the code. */
 async function runBin(folder, args) {
   try {
-    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args], {cwd: folder, maxBuffer: 256 * 1024 * 1024, env: {...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1'}})
+    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args], {
+      cwd: folder,
+      maxBuffer: 256 * 1024 * 1024,
+      env: {...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1'}
+    })
     return {code: 0, stdout, stderr}
   } catch (error) {
     return {code: typeof error.code === 'number' ? error.code : 1, stdout: String(error.stdout ?? ''), stderr: String(error.stderr ?? error.message)}
@@ -183,12 +200,20 @@ async function checkFirstCiRun(name, dir, addUnit, problems = 0) {
     // A Greenlight project's own slices are unverified here; a tool project's first run passes with no test command of its own, unless a person counted a true problem in it.
     if (dir !== '.greenlight' && /run: npx tiers verify --all$/m.test(workflow)) {
       const verify = await runBin(folder, ['verify', '--all'])
-      const what = problems === 0 ? 'the first CI verify --all passes' : `the first CI verify --all fails on the ${problems} problem${problems === 1 ? '' : 's'} a person counted`
+      const what =
+        problems === 0
+          ? 'the first CI verify --all passes'
+          : `the first CI verify --all fails on the ${problems} problem${problems === 1 ? '' : 's'} a person counted`
       check(name, what, {code: problems === 0 ? 0 : 1, stderr: ''}, {code: verify.code, stderr: unexpectedWarnings(verify.stderr)})
     }
     await addUnit(path.join(folder, dir))
     const second = await runBin(folder, args)
-    check(name, 'a new warning fails the CI lint, naming it', {code: 1, names: true}, {code: second.code, names: (second.stdout + second.stderr).includes('Late Addition')})
+    check(
+      name,
+      'a new warning fails the CI lint, naming it',
+      {code: 1, names: true},
+      {code: second.code, names: (second.stdout + second.stderr).includes('Late Addition')}
+    )
   } finally {
     await rm(folder, {recursive: true, force: true})
   }
@@ -262,7 +287,12 @@ async function checkProject(name, want, lintCounts) {
       } else {
         const ids = sliceRange(slices, key)
         const got = ids.map((id) => slices.find((slice) => slice.slice.toLowerCase() === id.toLowerCase()))
-        check(name, `tier of ${key}`, ids.map(() => value), got.map((slice) => (slice ? sliceTier(slice) : 'no such slice')))
+        check(
+          name,
+          `tier of ${key}`,
+          ids.map(() => value),
+          got.map((slice) => (slice ? sliceTier(slice) : 'no such slice'))
+        )
       }
     }
     for (const [key, sample] of Object.entries(want.samples ?? {})) {
@@ -271,7 +301,12 @@ async function checkProject(name, want, lintCounts) {
       if (slice) {
         const verify = shown.filter((one) => one.slices.includes(slice.slice) && one.tierInSlice === 'verify').map((one) => one.name)
         const got = {criteria: slice.criteria, steps: slice.steps, contracts: verify.sort(), tier: slice.tier}
-        check(name, `slice ${key}`, sample, pick(got, sample, (list) => [...list].sort()))
+        check(
+          name,
+          `slice ${key}`,
+          sample,
+          pick(got, sample, (list) => [...list].sort())
+        )
       } else if (contract) {
         const got = {tier: contract.tierInSlice, criteria: contract.criteria.length, steps: contract.steps.length, slice: contract.slices[0] ?? null}
         check(name, `contract ${key}`, sample, pick(got, sample))
@@ -302,7 +337,11 @@ const sum = (list, count) => list.reduce((total, each) => total + count(each), 0
 const toolProjects = {
   'spec-kit': {
     folder: 'specs',
-    addUnit: (dir) => writeUnit(path.join(dir, '999-late', 'spec.md'), '# Feature Specification: Late\n\n## User Scenarios & Testing\n\n### User Story 1 - Late Addition (Priority: P1)\n\nNothing to check yet.\n'),
+    addUnit: (dir) =>
+      writeUnit(
+        path.join(dir, '999-late', 'spec.md'),
+        '# Feature Specification: Late\n\n## User Scenarios & Testing\n\n### User Story 1 - Late Addition (Priority: P1)\n\nNothing to check yet.\n'
+      ),
     figures: {
       features: ['slices', ({status}) => status.slices.length],
       user_stories: ['contracts', ({contracts}) => contracts.summary.contracts],
@@ -313,18 +352,30 @@ const toolProjects = {
   },
   openspec: {
     folder: 'openspec',
-    addUnit: (dir) => writeUnit(path.join(dir, 'changes', 'zz-late', 'specs', 'late', 'spec.md'), '## ADDED Requirements\n\n### Requirement: Late Addition\nThe system SHALL be late.\n'),
+    addUnit: (dir) =>
+      writeUnit(
+        path.join(dir, 'changes', 'zz-late', 'specs', 'late', 'spec.md'),
+        '## ADDED Requirements\n\n### Requirement: Late Addition\nThe system SHALL be late.\n'
+      ),
     figures: {
       active_changes: ['slices', ({status}) => status.slices.length],
       // REMOVED and RENAMED requirements are shown, never verified: the contracts of the changes are the ADDED and MODIFIED ones.
-      active_delta_requirements: ['contracts in changes', ({status}) => sum(status.slices, (slice) => slice.contracts), (counts) => counts.ADDED + counts.MODIFIED],
+      active_delta_requirements: [
+        'contracts in changes',
+        ({status}) => sum(status.slices, (slice) => slice.contracts),
+        (counts) => counts.ADDED + counts.MODIFIED
+      ],
       active_delta_scenarios: ['criteria', ({contracts}) => sum(contracts.contracts, (contract) => contract.criteria.length)],
       active_tasks: ['open tasks', ({status}) => sum(status.slices, (slice) => slice.openTasks), (tasks) => tasks.total - tasks.checked]
     }
   },
   kiro: {
     folder: '.kiro',
-    addUnit: (dir) => writeUnit(path.join(dir, 'specs', 'zz-late', 'requirements.md'), '# Requirements Document\n\n### Requirement 1: Late Addition\n\nNothing to check yet.\n'),
+    addUnit: (dir) =>
+      writeUnit(
+        path.join(dir, 'specs', 'zz-late', 'requirements.md'),
+        '# Requirements Document\n\n### Requirement 1: Late Addition\n\nNothing to check yet.\n'
+      ),
     figures: {
       features: ['slices', ({status}) => status.slices.length],
       requirements: ['contracts', ({contracts}) => contracts.summary.contracts],
@@ -367,7 +418,9 @@ async function checkCorpusProject(name, want, lintCounts) {
   if (isGreenlightProject(name, want)) await checkProject(name, want, lintCounts)
   if (existsSync(path.join(corpus, name, '.greenlight'))) {
     if (existsSync(path.join(corpus, name, '.greenlight', 'CONTRACTS.md'))) {
-      await checkFirstCiRun(name, '.greenlight', (dir) => appendFile(path.join(dir, 'CONTRACTS.md'), '\n\n### ZZ-9999: Late Addition\n\n**Verification:** verify\n'))
+      await checkFirstCiRun(name, '.greenlight', (dir) =>
+        appendFile(path.join(dir, 'CONTRACTS.md'), '\n\n### ZZ-9999: Late Addition\n\n**Verification:** verify\n')
+      )
     }
     return
   }

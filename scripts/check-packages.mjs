@@ -123,13 +123,15 @@ function manifestProblems(packages, rootManifest) {
   const versions = new Map(packages.map((pkg) => [pkg.manifest.name, {version: pkg.manifest.version, dir: pkg.dir}]))
   const release = mostCommon(packages.map((pkg) => pkg.manifest.version))
   const repository = typeof rootManifest.repository === 'object' ? rootManifest.repository : null
-  if (!repository) problems.push('package.json: no `repository` object, expected {"type": "git", "url": …}, which every package repeats with its folder as `directory`')
+  if (!repository)
+    problems.push('package.json: no `repository` object, expected {"type": "git", "url": …}, which every package repeats with its folder as `directory`')
   for (const {dir, manifest, files} of packages) {
     const at = `${dir}/package.json`
     if (manifest.private) problems.push(`${at}: \`private\` is true, expected every package under packages/ to be publishable`)
     if (typeof manifest.license !== 'string') problems.push(`${at}: no \`license\`, expected an SPDX identifier such as "MIT"`)
     // npm publishes a scoped package as restricted unless told: `npm publish` would fail without a paid plan.
-    if (manifest.name?.startsWith('@') && manifest.publishConfig?.access !== 'public') problems.push(`${at}: \`publishConfig.access\` is ${JSON.stringify(manifest.publishConfig?.access) ?? 'missing'}, expected "public" for a scoped package`)
+    if (manifest.name?.startsWith('@') && manifest.publishConfig?.access !== 'public')
+      problems.push(`${at}: \`publishConfig.access\` is ${JSON.stringify(manifest.publishConfig?.access) ?? 'missing'}, expected "public" for a scoped package`)
     if (!files.some((file) => /^licen[cs]e(\.|$)/i.test(file))) {
       problems.push(`${dir}: ships no LICENSE file, expected one beside its package.json (npm packs it with the package)`)
     }
@@ -179,14 +181,18 @@ async function engineProblems(packages, rootManifest) {
     const unsupported = []
     for (const dependency of await installedClosure(dir, manifest, fields)) {
       const needs = dependency.engines?.node
-      if (typeof needs === 'string' && semver.validRange(needs) !== null && !semver.subset(range, needs)) unsupported.push(`${dependency.name}@${dependency.version} needs ${JSON.stringify(needs)}`)
+      if (typeof needs === 'string' && semver.validRange(needs) !== null && !semver.subset(range, needs))
+        unsupported.push(`${dependency.name}@${dependency.version} needs ${JSON.stringify(needs)}`)
     }
     if (unsupported.length > 0) {
       const shown = unsupported.length > 3 ? `${unsupported.slice(0, 3).join(', ')}, and ${unsupported.length - 3} more` : unsupported.join(', ')
-      problems.push(`${at}: \`engines.node\` is ${JSON.stringify(range)}, which allows Node.js versions its dependencies do not support (${shown}): expected a range every one of them allows`)
+      problems.push(
+        `${at}: \`engines.node\` is ${JSON.stringify(range)}, which allows Node.js versions its dependencies do not support (${shown}): expected a range every one of them allows`
+      )
     }
   }
-  if (existsSync('package.json')) await check('package.json', '.', rootManifest, ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
+  if (existsSync('package.json'))
+    await check('package.json', '.', rootManifest, ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'])
   for (const {dir, manifest} of packages) await check(`${dir}/package.json`, dir, manifest, installedFields)
   return problems
 }
@@ -350,7 +356,9 @@ async function dependencyProblems(packages) {
           `${module.source}: imports ${dependency.module}, which ${pkg.dir}/package.json does not declare: add ${name} to its dependencies (peerDependencies for a host the user installs, such as unified or remark)`
         )
       } else if (rule === 'dev-only') {
-        problems.push(`${module.source}: imports ${dependency.module}, which ${pkg.dir}/package.json declares only in devDependencies: consumers do not install those`)
+        problems.push(
+          `${module.source}: imports ${dependency.module}, which ${pkg.dir}/package.json declares only in devDependencies: consumers do not install those`
+        )
       } else if (rule === 'unresolvable') {
         problems.push(`${module.source}: imports ${dependency.module}, which cannot be resolved from ${pkg.dir}`)
       }
@@ -360,7 +368,9 @@ async function dependencyProblems(packages) {
     for (const field of installedFields) {
       for (const name of Object.keys(manifest[field] ?? {})) {
         if (!used.get(dir).has(name)) {
-          problems.push(`${dir}/package.json: ${field} has ${name}, which nothing the package ships imports: remove it (what only the build needs belongs in the root devDependencies)`)
+          problems.push(
+            `${dir}/package.json: ${field} has ${name}, which nothing the package ships imports: remove it (what only the build needs belongs in the root devDependencies)`
+          )
         }
       }
     }

@@ -93,7 +93,9 @@ export function stagedManifest(manifest, carried, isInternal) {
     }
   }
   const staged = {...manifest, dependencies: sortKeys(dependencies)}
-  const bundled = Object.keys(manifest.dependencies ?? {}).filter(isInternal).sort()
+  const bundled = Object.keys(manifest.dependencies ?? {})
+    .filter(isInternal)
+    .sort()
   if (bundled.length > 0) staged.bundleDependencies = bundled
   if (Object.keys(peerDependencies).length > 0) staged.peerDependencies = sortKeys(peerDependencies)
   if (Object.keys(peerDependenciesMeta).length > 0) staged.peerDependenciesMeta = sortKeys(peerDependenciesMeta)

@@ -115,7 +115,13 @@ const graph = {
 }
 
 /** What `tiers init` keeps out of git: one machine’s run, counts, caches and locks. */
-const gitignore = ['.greenlight/tiers/verification-status.json', '.greenlight/tiers/stop-hook.json', '.greenlight/tiers/.verify-lint-cache', '.greenlight/tiers/*.lock', ''].join('\n')
+const gitignore = [
+  '.greenlight/tiers/verification-status.json',
+  '.greenlight/tiers/stop-hook.json',
+  '.greenlight/tiers/.verify-lint-cache',
+  '.greenlight/tiers/*.lock',
+  ''
+].join('\n')
 
 const dirOf = (folder: string) => path.join(folder, '.greenlight')
 const stateFile = (folder: string, slice: string) => path.join(dirOf(folder), 'tiers', `${slice}.json`)
@@ -174,7 +180,12 @@ const markerArb = fc.constantFrom(...agentMarkers).map((marker) => {
 })
 
 type Action =
-  | {kind: 'contract'; contract: 'C-01' | 'C-02'; edit: 'tier-auto' | 'tier-removed' | 'item-removed' | 'item-reworded' | 'steps-removed' | 'deleted'; index: number}
+  | {
+      kind: 'contract'
+      contract: 'C-01' | 'C-02'
+      edit: 'tier-auto' | 'tier-removed' | 'item-removed' | 'item-reworded' | 'steps-removed' | 'deleted'
+      index: number
+    }
   | {kind: 'setting'; edit: 'default-auto' | 'threshold-raised' | 'graph-auto' | 'check-retired'; slice: SliceId}
   | {kind: 'state'; slice: SliceId; edit: StateEdit}
   | {kind: 'run-deleted'}
@@ -233,15 +244,33 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('contract' as const),
       contract: fc.constantFrom('C-01' as const, 'C-02' as const),
-      edit: fc.constantFrom('tier-auto' as const, 'tier-removed' as const, 'item-removed' as const, 'item-reworded' as const, 'steps-removed' as const, 'deleted' as const),
+      edit: fc.constantFrom(
+        'tier-auto' as const,
+        'tier-removed' as const,
+        'item-removed' as const,
+        'item-reworded' as const,
+        'steps-removed' as const,
+        'deleted' as const
+      ),
       index: fc.nat(3)
     }),
     weight: 3
   },
-  {arbitrary: fc.record({kind: fc.constant('setting' as const), edit: fc.constantFrom('default-auto' as const, 'threshold-raised' as const, 'graph-auto' as const, 'check-retired' as const), slice: sliceArb}), weight: 2},
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('setting' as const),
+      edit: fc.constantFrom('default-auto' as const, 'threshold-raised' as const, 'graph-auto' as const, 'check-retired' as const),
+      slice: sliceArb
+    }),
+    weight: 2
+  },
   {arbitrary: fc.record({kind: fc.constant('state' as const), slice: sliceArb, edit: stateEditArb}), weight: 6},
   fc.constant({kind: 'run-deleted' as const}),
-  fc.record({kind: fc.constant('done-claim' as const), slice: sliceArb, where: fc.constantFrom('state-item' as const, 'state-table' as const, 'slice-file' as const)}),
+  fc.record({
+    kind: fc.constant('done-claim' as const),
+    slice: sliceArb,
+    where: fc.constantFrom('state-item' as const, 'state-table' as const, 'slice-file' as const)
+  }),
   {arbitrary: fc.constant({kind: 'commit' as const}), weight: 2},
   {arbitrary: tiersArb, weight: 4}
 )
@@ -397,9 +426,14 @@ async function act(folder: string, action: Action): Promise<void> {
       return fs.writeFile(file, edited)
     }
     case 'setting':
-      if (action.edit === 'default-auto') return editJson<Record<string, unknown>>(path.join(dir, 'config.json'), (config) => ({...config, verification: {default: 'auto'}}))
+      if (action.edit === 'default-auto')
+        return editJson<Record<string, unknown>>(path.join(dir, 'config.json'), (config) => ({...config, verification: {default: 'auto'}}))
       // More rejections before the escalation: S-02 would no longer wait for the person’s choice.
-      if (action.edit === 'threshold-raised') return editJson<{workflow?: Record<string, unknown>}>(path.join(dir, 'config.json'), (config) => ({...config, workflow: {...config.workflow, rejection_threshold: 10}}))
+      if (action.edit === 'threshold-raised')
+        return editJson<{workflow?: Record<string, unknown>}>(path.join(dir, 'config.json'), (config) => ({
+          ...config,
+          workflow: {...config.workflow, rejection_threshold: 10}
+        }))
       return editJson<typeof graph>(path.join(dir, 'GRAPH.json'), (value) => {
         const entry = value.slices[action.slice]
         if (entry) entry.verification = action.edit === 'graph-auto' ? 'auto' : 'was verify; the check is retired, the agent says it is done'
@@ -499,10 +533,7 @@ function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly 
 const examples: Action[][] = [
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: ['COPILOT_CLI', '1'], terminal: false}],
   [{kind: 'tiers', args: ['respond', '--undo', 'S-02'], input: '', marker: null, terminal: false}],
-  [
-    ...Array.from({length: 3}, (): Action => ({kind: 'state', slice: 'S-02', edit: {kind: 'withdrawn-by-hand', channel: 'none'}})),
-    {kind: 'commit'}
-  ],
+  [...Array.from({length: 3}, (): Action => ({kind: 'state', slice: 'S-02', edit: {kind: 'withdrawn-by-hand', channel: 'none'}})), {kind: 'commit'}],
   // A rejection threshold raised after S-02 reached it.
   [{kind: 'setting', edit: 'threshold-raised', slice: 'S-02'}],
   // The workflow’s word for a slice with no run: `STATE.md` calling S-02 done never lets it go.
@@ -529,17 +560,21 @@ describe('agent actions never approve', () => {
     })
   })
 
-  it('for any sequence of agent actions: no approval, no lowered bar, no passing merge, no rejection taken back', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(actionArb, {minLength: 1, maxLength: 6}), async (actions) => {
-        const folder = await startCopy()
-        for (const action of actions) await act(folder, action)
-        expectHeld(await judge(folder), actions)
-        await fs.rm(folder, {recursive: true, force: true})
-      }),
-      {seed: baseSeed, numRuns: runs(16), endOnFailure: true, examples: examples.map((sequence) => [sequence])}
-    )
-  }, 120_000 + runs(16) * 10_000)
+  it(
+    'for any sequence of agent actions: no approval, no lowered bar, no passing merge, no rejection taken back',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(actionArb, {minLength: 1, maxLength: 6}), async (actions) => {
+          const folder = await startCopy()
+          for (const action of actions) await act(folder, action)
+          expectHeld(await judge(folder), actions)
+          await fs.rm(folder, {recursive: true, force: true})
+        }),
+        {seed: baseSeed, numRuns: runs(16), endOnFailure: true, examples: examples.map((sequence) => [sequence])}
+      )
+    },
+    120_000 + runs(16) * 10_000
+  )
 })
 
 describe.runIf(existsSync(scriptBin))('the person’s path', () => {
@@ -547,13 +582,17 @@ describe.runIf(existsSync(scriptBin))('the person’s path', () => {
     const folder = await startCopy()
     const review = await runTiers(folder, ['review', 'S-01'], 'yes\n', {}, {terminal: true})
     expect(review.code).toBe(0)
-    expect(review.stdout).toMatch(/^ALL TESTS PASSING — Slice S-01: Greeting\n[\s\S]*\nYour answer \(yes, or what is wrong\): APPROVED — Slice S-01: Greeting\n/)
+    expect(review.stdout).toMatch(
+      /^ALL TESTS PASSING — Slice S-01: Greeting\n[\s\S]*\nYour answer \(yes, or what is wrong\): APPROVED — Slice S-01: Greeting\n/
+    )
     const row = (JSON.parse((await runTiers(folder, ['status', 'S-01', '--json'])).stdout) as {slices: StatusRow[]}).slices[0]
     expect(row).toMatchObject({slice: 'S-01', tier: 'verify', next: 'done'})
     const ci = await runTiers(folder, ['ci', '--base', 'main'])
     expect([ci.code, ci.stdout]).toEqual([
       0,
-      expect.stringMatching(/^MERGE READY — every verify slice is approved for its contracts as they are \(1 approved; 1 unchanged since main\)\n {2}S-01 Greeting: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z\n$/)
+      expect.stringMatching(
+        /^MERGE READY — every verify slice is approved for its contracts as they are \(1 approved; 1 unchanged since main\)\n {2}S-01 Greeting: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z\n$/
+      )
     ])
   })
 })

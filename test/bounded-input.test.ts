@@ -180,7 +180,8 @@ describe('files over the size limit: an error naming the file and its size', () 
   it.concurrent('project files of more than 4 MiB in all, each under 1 MiB; read with `limits.total_mib` raised to 8', {timeout: 30_000}, async ({expect}) => {
     const folder = await project()
     // One line of text each, which the parser reads fast (as many blank lines take it seconds).
-    for (const name of ['C-07.md', 'C-08.md', 'C-09.md', 'C-10.md', 'C-11.md']) await fs.writeFile(file(folder, 'contracts', name), 'x'.repeat(Math.floor(0.9 * mebibyte)))
+    for (const name of ['C-07.md', 'C-08.md', 'C-09.md', 'C-10.md', 'C-11.md'])
+      await fs.writeFile(file(folder, 'contracts', name), 'x'.repeat(Math.floor(0.9 * mebibyte)))
     const started = Date.now()
     expectError(
       await tiers(folder, ['status'], {limitMs: 25_000}),
@@ -200,7 +201,8 @@ describe('files over the size limit: an error naming the file and its size', () 
     const folder = await project()
     // 0.0003 MiB is 314 bytes: the example's GRAPH.json (309 bytes) fits, CONTRACTS.md after it does not.
     await setLimits(folder, {total_mib: 0.0003})
-    const message = 'Unexpected files of more than 314 bytes in all for tiers to read (at CONTRACTS.md), expected at most 314 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
+    const message =
+      'Unexpected files of more than 314 bytes in all for tiers to read (at CONTRACTS.md), expected at most 314 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
     expectError(await tiers(folder, ['status']), 2, `.greenlight: ${message}`)
     const run = await tiers(folder, ['stop-hook'], {input: JSON.stringify({session_id: 's', cwd: folder})})
     expect(run).toEqual({
@@ -214,7 +216,11 @@ describe('files over the size limit: an error naming the file and its size', () 
     })
     // A GRAPH.json over the total alone is named.
     await setLimits(folder, {total_mib: 0.0002})
-    expectError(await tiers(folder, ['status']), 2, '.greenlight: Unexpected files of more than 209 bytes in all for tiers to read (at GRAPH.json), expected at most 209 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)')
+    expectError(
+      await tiers(folder, ['status']),
+      2,
+      '.greenlight: Unexpected files of more than 209 bytes in all for tiers to read (at GRAPH.json), expected at most 209 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
+    )
   })
 
   it.concurrent('a GRAPH.json and a state file of 20 MiB', {timeout: 30_000}, async () => {
@@ -227,7 +233,11 @@ describe('files over the size limit: an error naming the file and its size', () 
     await fs.mkdir(file(folder, 'tiers'), {recursive: true})
     const state = JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null})
     await fs.writeFile(file(folder, 'tiers', 'S-01.json'), state + ' '.repeat(20 * mebibyte - state.length))
-    expectError(await tiers(folder, ['status', 'S-01'], {limitMs: 25_000}), 2, '.greenlight/tiers/S-01.json: Unexpected size of 20 MiB, expected at most 16 MiB')
+    expectError(
+      await tiers(folder, ['status', 'S-01'], {limitMs: 25_000}),
+      2,
+      '.greenlight/tiers/S-01.json: Unexpected size of 20 MiB, expected at most 16 MiB'
+    )
   })
 })
 
@@ -263,7 +273,15 @@ describe('config.json: what tiers reads of it must have the right type', () => {
 })
 
 describe('slice state files: every field checked', () => {
-  const rejection = (feedback: string) => ({feedback, partial: false, at: '2025-01-01T00:00:00.000Z', classification: null, action: null, detail: null, routedAt: null})
+  const rejection = (feedback: string) => ({
+    feedback,
+    partial: false,
+    at: '2025-01-01T00:00:00.000Z',
+    classification: null,
+    action: null,
+    detail: null,
+    routedAt: null
+  })
   const base = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [] as unknown[], escalations: [] as unknown[], decision: null as unknown}
   const fix = '; fix or remove the file (it is never reset silently)'
 
@@ -310,10 +328,26 @@ describe('slice state files: every field checked', () => {
   })
 
   it.concurrent.for([
-    ['a rejection without `partial`', {...base, rejectionCount: 1, rejections: [{feedback: 'no', at: 'x', classification: null, action: null, detail: null, routedAt: null}]}, '6:5: Unexpected `rejections[0].partial` missing, expected `true` or `false`'],
-    ['an unknown classification', {...base, rejectionCount: 1, rejections: [{...rejection('no'), classification: 'gap'}]}, '10:25: Unexpected `rejections[0].classification` "gap", expected null, `test_gap`, `contract_gap` or `implementation_gap`'],
-    ['an escalation of another kind', {...base, rejectionCount: 0, escalations: [{choice: '4', decision: 'abandon', at: 'x', rejectionCount: 0}]}, '9:19: Unexpected `escalations[0].decision` "abandon", expected `rescope`, `pair` or `skip`'],
-    ['a mismatch that is not a list of strings', {...base, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'y', mismatch: 'too small'}}, '11:17: Unexpected `decision.mismatch` "too small", expected a list of strings']
+    [
+      'a rejection without `partial`',
+      {...base, rejectionCount: 1, rejections: [{feedback: 'no', at: 'x', classification: null, action: null, detail: null, routedAt: null}]},
+      '6:5: Unexpected `rejections[0].partial` missing, expected `true` or `false`'
+    ],
+    [
+      'an unknown classification',
+      {...base, rejectionCount: 1, rejections: [{...rejection('no'), classification: 'gap'}]},
+      '10:25: Unexpected `rejections[0].classification` "gap", expected null, `test_gap`, `contract_gap` or `implementation_gap`'
+    ],
+    [
+      'an escalation of another kind',
+      {...base, rejectionCount: 0, escalations: [{choice: '4', decision: 'abandon', at: 'x', rejectionCount: 0}]},
+      '9:19: Unexpected `escalations[0].decision` "abandon", expected `rescope`, `pair` or `skip`'
+    ],
+    [
+      'a mismatch that is not a list of strings',
+      {...base, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'y', mismatch: 'too small'}},
+      '11:17: Unexpected `decision.mismatch` "too small", expected a list of strings'
+    ]
   ] as const)('%s', async ([, state, reason]) => {
     const folder = await withState(state)
     expectError(await tiersHere(folder, ['status', 'S-01']), 2, `.greenlight/tiers/S-01.json:${reason}${fix}`)

@@ -76,8 +76,7 @@ function tiny(dir: string, change: (manifest: Record<string, unknown>) => void =
 const installed = (name: string): {version: string; engines: {node: string}} =>
   JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')) as {version: string; engines: {node: string}}
 
-const declare = (name: string) =>
-  `add ${name} to its dependencies (peerDependencies for a host the user installs, such as unified or remark)`
+const declare = (name: string) => `add ${name} to its dependencies (peerDependencies for a host the user installs, such as unified or remark)`
 
 /** A small package that breaks one rule each: `files` by the folder it gets, and the lines the check prints about it. */
 interface Case {
@@ -166,7 +165,9 @@ const cases: Case[] = [
           'dist/old.js': "import {diffLines} from 'diff'\nexport const old = diffLines\n"
         }
       ),
-    problems: (dir) => [`packages/${dir}: ships 1 built file whose source is gone (dist/old.js), left by an earlier build: delete packages/${dir}/dist and build again`]
+    problems: (dir) => [
+      `packages/${dir}: ships 1 built file whose source is gone (dist/old.js), left by an earlier build: delete packages/${dir}/dist and build again`
+    ]
   },
   {
     name: 'exports that point at a file it does not ship',
@@ -241,7 +242,8 @@ describe('the Node.js versions the docs name', () => {
     for (const dir of (await fs.readdir(path.join(root, 'packages'))).sort()) {
       const readme = path.join(root, 'packages', dir, 'readme.md')
       const engines = manifest(`packages/${dir}/package.json`).engines.node
-      for (const [, version] of readFileSync(readme, 'utf8').matchAll(/Node\.js (\d+(?:\.\d+)*) (?:or|and) later/g)) said.push(`${dir}: ${version} (engines ${engines})`)
+      for (const [, version] of readFileSync(readme, 'utf8').matchAll(/Node\.js (\d+(?:\.\d+)*) (?:or|and) later/g))
+        said.push(`${dir}: ${version} (engines ${engines})`)
       expect(said.filter((line) => line.startsWith(`${dir}: `)).length, `${dir}/readme.md names its Node.js versions`).toBeGreaterThan(0)
     }
     const expected = said.map((line) => {

@@ -31,7 +31,19 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const example = path.join(repo, 'content/examples/greenlight-project/.greenlight')
 
 /** Partials the runtime renders that no doc shows (a routed rejection’s hand-off, the verifier’s tier report). */
-const runtimeOnly = ['changed-since-approved', 'criteria-remaining', 'evidence-refusal', 'evidence-state', 'route', 'stop-hook-failed', 'stop-hook-manual', 'stop-hook-missing', 'stop-hook-valve', 'tier-report', 'verification-summary']
+const runtimeOnly = [
+  'changed-since-approved',
+  'criteria-remaining',
+  'evidence-refusal',
+  'evidence-state',
+  'route',
+  'stop-hook-failed',
+  'stop-hook-manual',
+  'stop-hook-missing',
+  'stop-hook-valve',
+  'tier-report',
+  'verification-summary'
+]
 
 /** The ```text blocks of a generated doc, in order. */
 function textBlocks(doc: string): string[] {
@@ -73,7 +85,11 @@ describe('the docs show what the runtime prints', () => {
       'rejection-options',
       'verify-checkpoint'
     ])
-    expect(partialNames().filter((name) => !shown.includes(name)).sort()).toEqual(runtimeOnly)
+    expect(
+      partialNames()
+        .filter((name) => !shown.includes(name))
+        .sort()
+    ).toEqual(runtimeOnly)
   })
 
   it('renderPartial renders by name and rejects an unknown name', () => {
@@ -175,7 +191,11 @@ describe('a real slice: S-01 of the greenlight example project', () => {
   })
 
   const headline = 'ALL TESTS PASSING — Slice S-01: Campaign Cards'
-  const choices = ['  1) Yes — mark complete and continue', "  2) No — I'll describe what's wrong", "  3) Partially — some criteria met, I'll describe the gaps"]
+  const choices = [
+    '  1) Yes — mark complete and continue',
+    "  2) No — I'll describe what's wrong",
+    "  3) Partially — some criteria met, I'll describe the gaps"
+  ]
   const criteriaLines = [
     'Acceptance criteria:',
     '  [ ] Campaigns render as cards in a 3-column grid on a 1280px wide screen',
@@ -200,7 +220,9 @@ describe('a real slice: S-01 of the greenlight example project', () => {
   })
 
   it('end to end: contracts read from CONTRACTS.md, slice resolved, checkpoint rendered', () => {
-    const tree = remark().use(remarkFrontmatter).parse(fs.readFileSync(path.join(example, 'CONTRACTS.md'), 'utf8'))
+    const tree = remark()
+      .use(remarkFrontmatter)
+      .parse(fs.readFileSync(path.join(example, 'CONTRACTS.md'), 'utf8'))
     const contracts = extractContracts(tree as Root).filter((contract) => ['C-01', 'C-02', 'C-03'].includes(contract.id ?? ''))
     expect(contracts.map((contract) => [contract.id, contract.tier])).toEqual([
       ['C-01', 'verify'],
@@ -209,15 +231,42 @@ describe('a real slice: S-01 of the greenlight example project', () => {
     ])
     const resolved = resolveSlice({id: 'S-01', name: 'Campaign Cards', contracts})
     expect(resolved.tier).toBe('verify')
-    expect(verifyCheckpointData(resolved)).toEqual({...slice([...criteriaC01, ...criteriaC03], [...stepsC01, ...stepsC03]), humanCheck: null, verification: null, retired: null})
+    expect(verifyCheckpointData(resolved)).toEqual({
+      ...slice([...criteriaC01, ...criteriaC03], [...stepsC01, ...stepsC03]),
+      humanCheck: null,
+      verification: null,
+      retired: null
+    })
     expect(renderVerifyCheckpoint(verifyCheckpointData(resolved))).toBe(
-      [headline, '', 'Please verify the output matches your intent.', '', ...criteriaLines, '', ...stepLines, '', 'Does this match what you intended?', ...choices].join('\n')
+      [
+        headline,
+        '',
+        'Please verify the output matches your intent.',
+        '',
+        ...criteriaLines,
+        '',
+        ...stepLines,
+        '',
+        'Does this match what you intended?',
+        ...choices
+      ].join('\n')
     )
   })
 
   it('both criteria and steps: shows both, criteria first, in contract order', () => {
     expect(renderVerifyCheckpoint(slice([...criteriaC01, ...criteriaC03], [...stepsC01, ...stepsC03]))).toBe(
-      [headline, '', 'Please verify the output matches your intent.', '', ...criteriaLines, '', ...stepLines, '', 'Does this match what you intended?', ...choices].join('\n')
+      [
+        headline,
+        '',
+        'Please verify the output matches your intent.',
+        '',
+        ...criteriaLines,
+        '',
+        ...stepLines,
+        '',
+        'Does this match what you intended?',
+        ...choices
+      ].join('\n')
     )
   })
 

@@ -34,10 +34,7 @@ describe.concurrent('did you mean', () => {
     [['hlep'], 'Unexpected command `hlep`, expected `help`'],
     [['deploy'], `Unexpected command \`deploy\`, expected one of: ${known}`],
     [['status', '--jsn'], 'Unexpected option `--jsn`, expected `--json` (see tiers status --help)'],
-    [
-      ['verify', 'S-01', '--timout=5'],
-      'Unexpected option `--timout`, expected `--timeout` (see tiers verify --help)'
-    ],
+    [['verify', 'S-01', '--timout=5'], 'Unexpected option `--timout`, expected `--timeout` (see tiers verify --help)'],
     [['status', '--frobnicate'], 'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)']
   ] as const)('tiers %j', async ([args, message], {expect}) => {
     const folder = await evidenceProject(folders, 'verification-tiers-suggest-', {commit: false})
@@ -72,7 +69,9 @@ describe.concurrent('the project found from a subfolder', () => {
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     // Piped: no progress lines, the report alone on stdout.
     expect(run.stdout.startsWith('Verification Results — Slice S-02: Answer Format (')).toBe(true)
-    const status = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8')) as {slices: Record<string, unknown>}
+    const status = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8')) as {
+      slices: Record<string, unknown>
+    }
     expect(Object.keys(status.slices)).toEqual(['S-02'])
     await expect(fs.access(path.join(folder, 'src', '.greenlight', 'tiers', 'verification-status.json'))).rejects.toThrow()
   })
@@ -111,7 +110,10 @@ describe.concurrent('tiers status piped', () => {
  * output a person reads. The terminal is 80 columns wide unless COLUMNS says.
  */
 const atTerminal = (cwd: string, args: string[]) =>
-  runProcess('/usr/bin/script', ['-qec', [process.execPath, tiersBin, ...args].map((word) => JSON.stringify(word)).join(' '), '/dev/null'], {cwd, env: {COLUMNS: '80', NO_COLOR: '1'}})
+  runProcess('/usr/bin/script', ['-qec', [process.execPath, tiersBin, ...args].map((word) => JSON.stringify(word)).join(' '), '/dev/null'], {
+    cwd,
+    env: {COLUMNS: '80', NO_COLOR: '1'}
+  })
 
 describe.runIf(existsSync('/usr/bin/script')).concurrent('at a terminal', () => {
   it('tiers status is an aligned table, within the width, with totals', async ({expect}) => {

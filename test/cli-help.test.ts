@@ -104,19 +104,22 @@ Exit codes:
   })
 
   // Every command’s help goes through the same dispatch: a command with arguments and one without stand for all.
-  it.for(['checkpoint', 'status'])('`tiers %s -h`, `tiers help <command>` and `--help` after arguments print what `--help` prints', async (command, {expect}) => {
-    const folder = await project()
-    const [long, short, viaHelp, withSlice] = await Promise.all([
-      tiers(folder, command, '--help'),
-      tiers(folder, command, '-h'),
-      tiers(folder, 'help', command),
-      tiers(folder, command, 'S-01', '--help')
-    ])
-    expect({code: long.code, stderr: long.stderr}).toEqual({code: 0, stderr: ''})
-    expect(short).toEqual(long)
-    expect(viaHelp).toEqual(long)
-    expect(withSlice).toEqual(long)
-  })
+  it.for(['checkpoint', 'status'])(
+    '`tiers %s -h`, `tiers help <command>` and `--help` after arguments print what `--help` prints',
+    async (command, {expect}) => {
+      const folder = await project()
+      const [long, short, viaHelp, withSlice] = await Promise.all([
+        tiers(folder, command, '--help'),
+        tiers(folder, command, '-h'),
+        tiers(folder, 'help', command),
+        tiers(folder, command, 'S-01', '--help')
+      ])
+      expect({code: long.code, stderr: long.stderr}).toEqual({code: 0, stderr: ''})
+      expect(short).toEqual(long)
+      expect(viaHelp).toEqual(long)
+      expect(withSlice).toEqual(long)
+    }
+  )
 
   it('lists every command with its usage in `tiers --help`, and `tiers help` is that help', async ({expect}) => {
     const folder = await project()
@@ -145,8 +148,7 @@ Exit codes:
       tiers(folder, 'help', 'status', 'route')
     ])
     expect(viaHelp).toEqual(lint)
-    const message =
-      'Unexpected command `chekpoint`, expected `checkpoint`'
+    const message = 'Unexpected command `chekpoint`, expected `checkpoint`'
     expect(unknown).toEqual(refused(message))
     expect(unknownFlag).toEqual(refused(message))
     expect(extra).toEqual(refused('Unexpected extra argument `route`, expected `tiers help [command]`'))

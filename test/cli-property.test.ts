@@ -186,7 +186,9 @@ async function snapshot(folder: string): Promise<Map<string, string>> {
         entries.set(full, 'folder')
         await walk(full)
       } else if (info.isFile()) {
-        const hash = createHash('sha1').update(await fs.readFile(full)).digest('hex')
+        const hash = createHash('sha1')
+          .update(await fs.readFile(full))
+          .digest('hex')
         entries.set(full, `file ${info.ino} ${info.size} ${info.mtimeMs} ${hash}`)
       } else {
         entries.set(full, `mode ${info.mode}`)
@@ -204,7 +206,8 @@ function changesOutside(before: Map<string, string>, after: Map<string, string>,
   const changed: string[] = []
   for (const file of new Set([...before.keys(), ...after.keys()])) {
     if (allowed.some((folder) => inside(file, folder))) continue
-    if (before.get(file) !== after.get(file)) changed.push(`${path.relative(temporary, file)}: ${before.get(file) ?? 'absent'} -> ${after.get(file) ?? 'absent'}`)
+    if (before.get(file) !== after.get(file))
+      changed.push(`${path.relative(temporary, file)}: ${before.get(file) ?? 'absent'} -> ${after.get(file) ?? 'absent'}`)
   }
   return changed
 }
@@ -216,10 +219,47 @@ function changesOutside(before: Map<string, string>, after: Map<string, string>,
 const noNul = (value: string) => value.replace(/\0/g, '')
 
 const specialIds = [
-  'S-01', 'S-02', 'S-03', 's-01', 'S-1', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf',
-  '../../x', '../../../pwned', '..', '.', '', 'verification-status', 'stop-hook', 'Stop-Hook', '.contracts-cache',
-  'S-01.json', 'S-01.json.lock', 'a/b', 'a\\b', 'S-01/../S-02', '-S', '--json', 'ÄÖÜ-1', '漢字', 'S 01', '\u202eS-01',
-  'S-01\n', 'S\t1', 'S\u0007', 'x'.repeat(100), 'x'.repeat(101), 'y'.repeat(5000), '%s', '${HOME}', '`id`', '$(id)'
+  'S-01',
+  'S-02',
+  'S-03',
+  's-01',
+  'S-1',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '../../x',
+  '../../../pwned',
+  '..',
+  '.',
+  '',
+  'verification-status',
+  'stop-hook',
+  'Stop-Hook',
+  '.contracts-cache',
+  'S-01.json',
+  'S-01.json.lock',
+  'a/b',
+  'a\\b',
+  'S-01/../S-02',
+  '-S',
+  '--json',
+  'ÄÖÜ-1',
+  '漢字',
+  'S 01',
+  '\u202eS-01',
+  'S-01\n',
+  'S\t1',
+  'S\u0007',
+  'x'.repeat(100),
+  'x'.repeat(101),
+  'y'.repeat(5000),
+  '%s',
+  '${HOME}',
+  '`id`',
+  '$(id)'
 ]
 
 /** Slice ids as they may come: real, path-like, Object.prototype’s names, Unicode, control characters, very long. */
@@ -233,7 +273,20 @@ const sliceId: Arbitrary<string> = fc.oneof(
 )
 
 const sessionId: Arbitrary<string> = fc.oneof(
-  fc.constantFrom('session-1', '__proto__', 'constructor', 'default', '', '../x', 'a/b', 's'.repeat(128), 's'.repeat(129), '1b4e28ba-2fa1-11d2-883f-0016d3cca427', 'a:b', '\n'),
+  fc.constantFrom(
+    'session-1',
+    '__proto__',
+    'constructor',
+    'default',
+    '',
+    '../x',
+    'a/b',
+    's'.repeat(128),
+    's'.repeat(129),
+    '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+    'a:b',
+    '\n'
+  ),
   fc.string({unit: 'grapheme', maxLength: 10}),
   fc.stringMatching(/^[A-Za-z0-9_.:-]{1,20}$/)
 )
@@ -247,8 +300,22 @@ const relativePath: Arbitrary<string> = fc
 /** Paths for `--dir` (relative to the project, or absolute within the temporary folder: `@` stands for it). */
 const dirPath: Arbitrary<string> = fc.oneof(
   fc.constantFrom(
-    '.greenlight', './.greenlight/', '.greenlight/../.greenlight', '.greenlight/tiers', '.greenlight/contracts', '.greenlight/CONTRACTS.md',
-    '.greenlight/GRAPH.json', 'missing', '..', '.', '', '@/project/.greenlight', '@/missing', '@', 'ünïcode', 'a\nb'
+    '.greenlight',
+    './.greenlight/',
+    '.greenlight/../.greenlight',
+    '.greenlight/tiers',
+    '.greenlight/contracts',
+    '.greenlight/CONTRACTS.md',
+    '.greenlight/GRAPH.json',
+    'missing',
+    '..',
+    '.',
+    '',
+    '@/project/.greenlight',
+    '@/missing',
+    '@',
+    'ünïcode',
+    'a\nb'
   ),
   relativePath
 )
@@ -363,14 +430,19 @@ function configFile(good: string): Arbitrary<string | null> {
   const structured = fc
     .record(
       {
-        workflow: fc.oneof(jsonValue, fc.record({rejection_threshold: fc.oneof(fc.integer({min: -2, max: 5}), jsonValue), visual_checkpoint: fc.boolean()}, {requiredKeys: []})),
+        workflow: fc.oneof(
+          jsonValue,
+          fc.record({rejection_threshold: fc.oneof(fc.integer({min: -2, max: 5}), jsonValue), visual_checkpoint: fc.boolean()}, {requiredKeys: []})
+        ),
         test: fc.oneof(jsonValue, fc.record({command: fc.oneof(fc.constantFrom(...safeCommands), jsonValue), timeout: jsonValue}, {requiredKeys: []})),
         mode: jsonValue
       },
       {requiredKeys: []}
     )
     .map((value) => JSON.stringify(value))
-  return jsonFile(good, {good: 12, mutated: 2, none: 1, random: 1, broken: 1, structured: 2}, structured).map((text) => (text === null ? null : safeConfig(text)))
+  return jsonFile(good, {good: 12, mutated: 2, none: 1, random: 1, broken: 1, structured: 2}, structured).map((text) =>
+    text === null ? null : safeConfig(text)
+  )
 }
 
 /** A config whose `test.command` string (wherever the JSON parser finds one) is replaced by a safe one. */
@@ -394,7 +466,10 @@ function graphFile(good: string): Arbitrary<string | null> {
   const slice = fc.record(
     {
       name: fc.oneof(fc.string({maxLength: 12}), jsonValue),
-      contracts: fc.oneof(fc.array(fc.oneof(fc.constantFrom('C-01', 'C-02', 'C-03', 'C-04', 'C-05', 'C-06', 'C-07', 'C-99'), sliceId), {maxLength: 4}), jsonValue),
+      contracts: fc.oneof(
+        fc.array(fc.oneof(fc.constantFrom('C-01', 'C-02', 'C-03', 'C-04', 'C-05', 'C-06', 'C-07', 'C-99'), sliceId), {maxLength: 4}),
+        jsonValue
+      ),
       verification: fc.oneof(fc.constantFrom('auto', 'verify', 'Auto!'), jsonValue),
       depends_on: fc.oneof(fc.array(sliceId, {maxLength: 2}), jsonValue)
     },
@@ -432,7 +507,11 @@ const hookInput: Arbitrary<string> = fc.oneof(
     arbitrary: fc
       .record(
         {
-          session_id: fc.oneof({weight: 3, arbitrary: fc.constantFrom('session-1', 'session-2')}, {weight: 2, arbitrary: sessionId}, {weight: 1, arbitrary: jsonValue}),
+          session_id: fc.oneof(
+            {weight: 3, arbitrary: fc.constantFrom('session-1', 'session-2')},
+            {weight: 2, arbitrary: sessionId},
+            {weight: 1, arbitrary: jsonValue}
+          ),
           cwd: fc.oneof(
             {weight: 4, arbitrary: fc.constant('@/project')},
             {weight: 2, arbitrary: fc.constantFrom('@', '@/missing', '.', '', '..', '@/project\u0000', 'a\nb', '@/project/.greenlight')},
@@ -484,7 +563,9 @@ const commandArgs: Arbitrary<string[]> = fc.oneof(
   {weight: 2, arbitrary: fc.tuple(sliceId, fc.array(freeText, {minLength: 1, maxLength: 3})).map(([id, words]) => ['respond', id, ...words])},
   {
     weight: 1,
-    arbitrary: fc.tuple(sliceId, choice, fc.option(freeText, {nil: undefined})).map(([id, pick, detail]) => ['route', id, pick, ...(detail === undefined ? [] : [`--detail=${detail}`])])
+    arbitrary: fc
+      .tuple(sliceId, choice, fc.option(freeText, {nil: undefined}))
+      .map(([id, pick, detail]) => ['route', id, pick, ...(detail === undefined ? [] : [`--detail=${detail}`])])
   },
   {weight: 1, arbitrary: fc.tuple(sliceId, choice).map(([id, pick]) => ['escalate', id, pick])},
   {weight: 1, arbitrary: fc.option(sliceId, {nil: undefined}).map((id) => (id === undefined ? ['status'] : ['status', id]))},
@@ -493,15 +574,24 @@ const commandArgs: Arbitrary<string[]> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.oneof(sliceId.map((id) => [id]), fc.constant(['--all'])), fc.option(fc.constantFrom('1', '3', '3', '3', '0', '1e10', 'x'), {nil: undefined, freq: 2}))
+      .tuple(
+        fc.oneof(
+          sliceId.map((id) => [id]),
+          fc.constant(['--all'])
+        ),
+        fc.option(fc.constantFrom('1', '3', '3', '3', '0', '1e10', 'x'), {nil: undefined, freq: 2})
+      )
       .map(([target, timeout]) => ['verify', ...target, ...(timeout === undefined ? [] : [`--timeout=${timeout}`])])
   },
   {weight: 1, arbitrary: fc.array(freeText, {maxLength: 2}).map((words) => ['verdict', ...words])},
   {
     weight: 1,
-    arbitrary: fc.array(fc.oneof(fc.constantFrom('checkpoint', 'stop-hook', 'help', '--help', '-h', '--frobnicate', '--dir', '--all', '--', 'constructor', '__proto__'), sliceId), {
-      maxLength: 4
-    })
+    arbitrary: fc.array(
+      fc.oneof(fc.constantFrom('checkpoint', 'stop-hook', 'help', '--help', '-h', '--frobnicate', '--dir', '--all', '--', 'constructor', '__proto__'), sliceId),
+      {
+        maxLength: 4
+      }
+    )
   }
 )
 
@@ -513,7 +603,18 @@ const maxBlocks: Arbitrary<string | undefined> = fc.oneof(
 
 /** The gate’s flow on a real slice: verify, checkpoint, reply, route, escalate, as a user runs it. */
 const flowArgs: Arbitrary<string[]> = fc.tuple(fc.constantFrom('S-01', 'S-02'), fc.nat()).map(([slice, pick]) => {
-  const flows = [['verify', slice], ['verify', '--all'], ['checkpoint', slice], ['respond', slice, 'yes'], ['respond', slice, 'the grid shows 2 columns'], ['route', slice, '1'], ['route', slice, '3', '--detail', 'more'], ['escalate', slice, '3'], ['status'], ['report', slice]]
+  const flows = [
+    ['verify', slice],
+    ['verify', '--all'],
+    ['checkpoint', slice],
+    ['respond', slice, 'yes'],
+    ['respond', slice, 'the grid shows 2 columns'],
+    ['route', slice, '1'],
+    ['route', slice, '3', '--detail', 'more'],
+    ['escalate', slice, '3'],
+    ['status'],
+    ['report', slice]
+  ]
   return flows[pick % flows.length]!
 })
 
@@ -570,7 +671,10 @@ function scenario(): Arbitrary<Scenario> {
     stateS02: stateFile('S-02.json'),
     odd: fc.constant({id: 'S-01', text: null}),
     // One scenario in four has a link, whatever else changed.
-    link: fc.oneof({weight: 3, arbitrary: fc.constant(null)}, {weight: 1, arbitrary: fc.constantFrom('.', 'S-01.json', 'S-02.json', 'verification-status.json', 'stop-hook.json', '.contracts-cache.json')})
+    link: fc.oneof(
+      {weight: 3, arbitrary: fc.constant(null)},
+      {weight: 1, arbitrary: fc.constantFrom('.', 'S-01.json', 'S-02.json', 'verification-status.json', 'stop-hook.json', '.contracts-cache.json')}
+    )
   })
   const noisy = fc.record({
     graph: graphFile(real.graph!),
@@ -771,7 +875,10 @@ async function runSteps(steps: readonly Step[], together: boolean): Promise<void
       killGroup(result.pid)
     }
     // Besides the state folder, the user's contracts cache (`xdg/`) is where tiers writes.
-    const outside = changesOutside(before, await snapshot(temporary), [...batch.map((one) => allowedFolder(one, before)), path.join(temporary, 'xdg', 'verification-tiers', 'contracts')])
+    const outside = changesOutside(before, await snapshot(temporary), [
+      ...batch.map((one) => allowedFolder(one, before)),
+      path.join(temporary, 'xdg', 'verification-tiers', 'contracts')
+    ])
     if (outside.length > 0) results[0]!.problems.push(`written outside the state folder${batch.length > 1 ? 's' : ''}: ${outside.join('; ')}`)
     checked.push(...results)
   }
@@ -815,13 +922,22 @@ beforeAll(async () => {
   // Real state files, from a real run: a verify, a rejection routed, an approval, a stop hook. The
   // commands of the cli in this process, with the bin's environment: only the scenarios' need processes.
   await fs.cp(pristine, project, {recursive: true})
-  const env = Object.fromEntries(['HOME', 'TMPDIR', 'XDG_CACHE_HOME', 'TIERS_NO_CACHE', 'TIERS_TEST_PAUSE', 'TIERS_TEST_PAUSE_LOG'].map((name) => [name, environment[name]]))
-  for (const args of [['verify', '--all'], ['respond', 'S-01', 'too small'], ['route', 'S-01', '3', '--detail', 'bigger'], ['respond', 'S-02', 'yes'], ['stop-hook']]) {
+  const env = Object.fromEntries(
+    ['HOME', 'TMPDIR', 'XDG_CACHE_HOME', 'TIERS_NO_CACHE', 'TIERS_TEST_PAUSE', 'TIERS_TEST_PAUSE_LOG'].map((name) => [name, environment[name]])
+  )
+  for (const args of [
+    ['verify', '--all'],
+    ['respond', 'S-01', 'too small'],
+    ['route', 'S-01', '3', '--detail', 'bigger'],
+    ['respond', 'S-02', 'yes'],
+    ['stop-hook']
+  ]) {
     const run = await runTiersHere(project, args, JSON.stringify({session_id: 'session-1', cwd: project}), env)
     if (run.code !== 0) throw new Error(`tiers ${args.join(' ')} exited ${run.code}: ${run.stderr}`)
   }
   const tiers = path.join(project, '.greenlight', 'tiers')
-  for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json', '.verify-lint-cache']) real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
+  for (const name of ['verification-status.json', 'stop-hook.json', 'S-01.json', 'S-02.json', '.verify-lint-cache'])
+    real[name] = await fs.readFile(path.join(tiers, name), 'utf8')
   const cacheFolder = path.join(temporary, 'xdg', 'verification-tiers', 'contracts')
   const model = path.join(cacheFolder, (await fs.readdir(cacheFolder))[0]!)
   for (const name of await fs.readdir(model)) {
@@ -841,7 +957,9 @@ afterAll(async () => {
 })
 
 describe.runIf(process.platform === 'linux')('tiers under random ids, paths and JSON', () => {
-  it('exits 0, 1 or 2 with at most one error line, writes only in its state folder, never exits 2 as a stop hook, and leaves no process', {timeout: 600_000 * scale}, async () => {
+  it('exits 0, 1 or 2 with at most one error line, writes only in its state folder, never exits 2 as a stop hook, and leaves no process', {
+    timeout: 600_000 * scale
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(scenario(), async (given) => {
         await setUp(given)

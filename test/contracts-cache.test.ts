@@ -76,7 +76,8 @@ async function readEntries(folder: string): Promise<Record<string, Entry>> {
 /** Which entry: the graph’s, or the contracts’ whose first contract has this id (`C-01`: CONTRACTS.md; `C-06`: contracts/C-06.md) or name. */
 type Which = 'graph' | string
 
-const matches = (entry: Entry, which: Which) => (which === 'graph' ? entry.graph !== undefined : entry.contracts?.[0]?.id === which || entry.contracts?.[0]?.name === which)
+const matches = (entry: Entry, which: Which) =>
+  which === 'graph' ? entry.graph !== undefined : entry.contracts?.[0]?.id === which || entry.contracts?.[0]?.name === which
 
 /** The file of one entry of the cache of `folder`. */
 async function entryFile(folder: string, which: Which): Promise<string> {
@@ -119,7 +120,9 @@ async function tiersLoading(cwd: string, args: string[], cache: string, env: Rec
 const asksTheHuman = /^ALL TESTS PASSING — Slice S-01: Campaign Cards\n\nPlease verify the output matches your intent\./
 
 describe('the contracts cache', () => {
-  it.concurrent('is kept in the user’s cache folder, one file per entry named by its kind and content hash, under the model’s folder; no path of the project in it, nothing written in the project', async ({expect}) => {
+  it.concurrent('is kept in the user’s cache folder, one file per entry named by its kind and content hash, under the model’s folder; no path of the project in it, nothing written in the project', async ({
+    expect
+  }) => {
     const folder = await project()
     const dir = path.join(folder, '.greenlight')
     const run = await tiers(folder, ['status'])
@@ -142,9 +145,14 @@ describe('the contracts cache', () => {
     }
     // Contract files: their hash takes in the names the graph lists, so it is not the text’s alone.
     const contracts = Object.values(entries).filter((entry) => entry.kind === 'contracts')
-    expect(contracts.map((entry) => entry.contracts!.map((contract) => contract.id))).toEqual(expect.arrayContaining([['C-01', 'C-02', 'C-03', 'C-04', 'C-05'], ['C-06']]))
+    expect(contracts.map((entry) => entry.contracts!.map((contract) => contract.id))).toEqual(
+      expect.arrayContaining([['C-01', 'C-02', 'C-03', 'C-04', 'C-05'], ['C-06']])
+    )
     expect(contracts.map((entry) => entry.hash)).not.toContain(sha256(await fs.readFile(path.join(dir, 'CONTRACTS.md'))))
-    expect((await readEntry(folder, 'C-01')).contracts![0]!.position).toEqual({start: {line: 8, column: 1, offset: 208}, end: {line: 45, column: 23, offset: 1084}})
+    expect((await readEntry(folder, 'C-01')).contracts![0]!.position).toEqual({
+      start: {line: 8, column: 1, offset: 208},
+      end: {line: 45, column: 23, offset: 1084}
+    })
     await expect(fs.readdir(path.join(dir, 'tiers'))).rejects.toThrow()
   })
 
@@ -155,13 +163,18 @@ describe('the contracts cache', () => {
     await editEntry(folder, 'C-01', (entry) => {
       entry.contracts![0]!.name = 'Stored Name'
     })
-    const names = async () => ((JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{name: string}>}).contracts.map((contract) => contract.name)).slice(0, 2)
+    const names = async () =>
+      (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{name: string}>}).contracts
+        .map((contract) => contract.name)
+        .slice(0, 2)
     expect(await names()).toEqual(['Stored Name', 'CampaignSummaryApi'])
     await fs.appendFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '\n')
     expect(await names()).toEqual(['CampaignCardGrid', 'CampaignSummaryApi'])
   })
 
-  it.concurrent('a copy of the project in another folder reads every file from the cache: the markdown parser is not loaded, and it shows what the files say', async ({expect}) => {
+  it.concurrent('a copy of the project in another folder reads every file from the cache: the markdown parser is not loaded, and it shows what the files say', async ({
+    expect
+  }) => {
     const first = await project()
     const second = await project()
     const cold = await tiersLoading(first, ['contracts', '--json'], first)
@@ -194,7 +207,8 @@ describe('the contracts cache', () => {
       const graph = path.join(dir, 'GRAPH.json')
       await fs.writeFile(graph, (await fs.readFile(graph, 'utf8')).replace('"C-03"]', '"C-03", "C-99"]'))
     }
-    const problem = (file: string) => `problem: ${file}:6: Unexpected "C-99" in the contracts of slice S-01, expected the id or name of a contract in CONTRACTS.md or contracts/`
+    const problem = (file: string) =>
+      `problem: ${file}:6: Unexpected "C-99" in the contracts of slice S-01, expected the id or name of a contract in CONTRACTS.md or contracts/`
     expect((await tiers(first, ['status'])).stdout).toContain(problem('.greenlight/GRAPH.json'))
     const entries = await readEntries(first)
     // The second copy reads the graph from the first one’s entry (nothing new written), and names its own file.
@@ -207,10 +221,17 @@ describe('the contracts cache', () => {
   it.concurrent('keeps contracts without ids too (named by their headings), used while the file is unchanged', async ({expect}) => {
     const folder = await project()
     const dir = path.join(folder, '.greenlight')
-    await fs.writeFile(path.join(dir, 'CONTRACTS.md'), '## Tea\n\n### Kettle\n\n**Verification:** verify\n\n**Acceptance Criteria:**\n\n- The water boils within three minutes\n')
+    await fs.writeFile(
+      path.join(dir, 'CONTRACTS.md'),
+      '## Tea\n\n### Kettle\n\n**Verification:** verify\n\n**Acceptance Criteria:**\n\n- The water boils within three minutes\n'
+    )
     await fs.rm(path.join(dir, 'contracts'), {recursive: true, force: true})
     await fs.writeFile(path.join(dir, 'GRAPH.json'), JSON.stringify({slices: {'S-01': {name: 'Tea', contracts: ['Kettle']}}}))
-    const names = async () => (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{id: string | null; name: string}>}).contracts.map((contract) => [contract.id, contract.name])
+    const names = async () =>
+      (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{id: string | null; name: string}>}).contracts.map((contract) => [
+        contract.id,
+        contract.name
+      ])
     expect(await names()).toEqual([[null, 'Kettle']])
     await editEntry(folder, 'Kettle', (entry) => {
       entry.contracts![0]!.name = 'Stored Kettle'
@@ -227,7 +248,9 @@ describe('the contracts cache', () => {
     await fs.rm(path.join(dir, 'contracts'), {recursive: true, force: true})
     const names = async (listed: string) => {
       await fs.writeFile(path.join(dir, 'GRAPH.json'), JSON.stringify({slices: {'S-01': {name: 'Shop', contracts: [listed]}}}))
-      return (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{name: string}>}).contracts.map((contract) => contract.name)
+      return (JSON.parse((await tiers(folder, ['contracts', '--json'])).stdout) as {contracts: Array<{name: string}>}).contracts.map(
+        (contract) => contract.name
+      )
     }
     expect(await names('Payment')).toEqual([])
     expect(await names('checkout FLOW')).toEqual(['Checkout flow'])

@@ -24,7 +24,12 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-type Block = {kind: 'list'; marker: string; items: number} | {kind: 'section'; marker: string; items: number} | {kind: 'table'} | {kind: 'quote'} | {kind: 'prose'}
+type Block =
+  | {kind: 'list'; marker: string; items: number}
+  | {kind: 'section'; marker: string; items: number}
+  | {kind: 'table'}
+  | {kind: 'quote'}
+  | {kind: 'prose'}
 
 const marker = fc.constantFrom('-', '*', '+', '1.', '2)')
 const block: fc.Arbitrary<Block> = fc.oneof(
@@ -83,7 +88,10 @@ describe('no criterion is dropped in silence, through the gate', () => {
         const {value, items, unread} = documentOf(blocks)
         await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), value)
         const shown = await runTiers(folder, ['contracts', '--json'])
-        const [contract] = JSON.parse(shown.stdout).contracts as Array<{criteria: Array<{text: string; line: number}>; unread: Array<{kind: string; line: number}>}>
+        const [contract] = JSON.parse(shown.stdout).contracts as Array<{
+          criteria: Array<{text: string; line: number}>
+          unread: Array<{kind: string; line: number}>
+        }>
         expect(contract!.criteria.map(({text, line}) => ({text, line}))).toEqual(items)
         expect(contract!.unread.map(({kind, line}) => ({kind, line}))).toEqual(unread)
       }),

@@ -86,18 +86,32 @@ describe('the dependency check', () => {
   }
 
   it.each([
-    ['a package but the runtime loads the generated partials', 'partials', 'partialSpecs', 'packages/runtime/lib/checkpoint.ts', 'packages/protocol/lib/words.ts', 'partials-for-the-runtime'],
-    ['a module but the settings reader loads the compiled settings validators', 'settings-validators', 'settingsValidators', 'packages/protocol/lib/settings.ts', 'packages/generate-protocol/lib/generate.ts', 'validators-for-the-settings']
+    [
+      'a package but the runtime loads the generated partials',
+      'partials',
+      'partialSpecs',
+      'packages/runtime/lib/checkpoint.ts',
+      'packages/protocol/lib/words.ts',
+      'partials-for-the-runtime'
+    ],
+    [
+      'a module but the settings reader loads the compiled settings validators',
+      'settings-validators',
+      'settingsValidators',
+      'packages/protocol/lib/settings.ts',
+      'packages/generate-protocol/lib/generate.ts',
+      'validators-for-the-settings'
+    ]
   ])('fails when %s', async (_what, name, exported, allowed, refused, rule) => {
     expect(await check({...generated(name, exported, allowed), ...generated(name, exported, refused)})).toEqual({code: 1, errors: [`${rule}: ${refused}`]})
   })
 
   it('fails when a rule, the rules’ factory or a preset imports `fs`, by any of its names', async () => {
     const run = await check({
-        'packages/lint-rule/lib/graph.ts': "import {statSync} from 'node:fs'\nexport const stat = (): unknown => statSync\n",
-        'packages/remark-lint-ears-shall/lib/index.ts': "import {readFile} from 'fs/promises'\nexport const read = (): unknown => readFile\n",
-        'packages/remark-preset-lint-verification-tiers/lib/index.ts': "import fs from 'node:fs/promises'\nexport const files = (): unknown => fs\n",
-        'packages/lint/lib/engine.ts': "import {readFileSync} from 'node:fs'\nexport const read = (): unknown => readFileSync\n"
+      'packages/lint-rule/lib/graph.ts': "import {statSync} from 'node:fs'\nexport const stat = (): unknown => statSync\n",
+      'packages/remark-lint-ears-shall/lib/index.ts': "import {readFile} from 'fs/promises'\nexport const read = (): unknown => readFile\n",
+      'packages/remark-preset-lint-verification-tiers/lib/index.ts': "import fs from 'node:fs/promises'\nexport const files = (): unknown => fs\n",
+      'packages/lint/lib/engine.ts': "import {readFileSync} from 'node:fs'\nexport const read = (): unknown => readFileSync\n"
     })
     // depcruise lists them in no set order.
     expect({...run, errors: [...run.errors].sort()}).toEqual({

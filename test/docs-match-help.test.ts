@@ -66,7 +66,11 @@ function helpCommands(help: string): string[] {
 }
 
 /** A token of a command line without the brackets and punctuation around it: `[--detail` → `--detail`, `--timeout=5` → `--timeout`. */
-const bare = (token: string): string => token.replace(/^[[(`'"]+/, '').replace(/[\]),.:;`'"]+$/, '').replace(/=.*$/, '')
+const bare = (token: string): string =>
+  token
+    .replace(/^[[(`'"]+/, '')
+    .replace(/[\]),.:;`'"]+$/, '')
+    .replace(/=.*$/, '')
 
 /** Where a shell line ends a command: a comment, a pipe, a redirection, the next command. */
 const separators = new Set(['#', '|', '||', '&&', ';', '>', '2>', '<'])
@@ -166,7 +170,9 @@ describe('the docs and `--help` agree', () => {
   })
 
   it('every `tiers <command>` the docs name is a command of `tiers --help`', () => {
-    const unknown = claims.filter((claim) => claim.command !== null && !commands.includes(claim.command)).map((claim) => `${where(claim)}: tiers ${claim.command}`)
+    const unknown = claims
+      .filter((claim) => claim.command !== null && !commands.includes(claim.command))
+      .map((claim) => `${where(claim)}: tiers ${claim.command}`)
     expect(unknown).toEqual([])
   })
 
@@ -184,7 +190,9 @@ describe('the docs and `--help` agree', () => {
   it('every option the docs say a command does not take is not in its help', () => {
     const absent = claims.filter((claim) => claim.absent)
     expect(absent.length).toBeGreaterThan(0)
-    const taken = absent.filter((claim) => holds(optionsOf.get(claim.command ?? '') ?? globalOptions, claim.option!)).map((claim) => `${where(claim)}: ${claim.option}`)
+    const taken = absent
+      .filter((claim) => holds(optionsOf.get(claim.command ?? '') ?? globalOptions, claim.option!))
+      .map((claim) => `${where(claim)}: ${claim.option}`)
     expect(taken).toEqual([])
   })
 
@@ -205,7 +213,8 @@ describe('the docs and `--help` agree', () => {
       }
     }
     // The options `tiers --help` lists are in the readme's list of options.
-    for (const option of globalOptions) if (!documented.some((claim) => claim.option === option && claim.heading === 'Options')) missing.push(`tiers ${option} (Options)`)
+    for (const option of globalOptions)
+      if (!documented.some((claim) => claim.option === option && claim.heading === 'Options')) missing.push(`tiers ${option} (Options)`)
     expect(missing).toEqual([])
   })
 

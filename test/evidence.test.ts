@@ -282,7 +282,9 @@ function failingRun(head: string, written = ['sleep.pid']) {
 
 describe.concurrent('tiers verify and tiers checkpoint', () => {
   // One run of every slice: S-01’s passing run is the evidence its checkpoint is opened and closed on.
-  it('runs every slice with --all: the fix passes S-01, S-02 passes, S-03’s own short timeout fails it; S-01’s checkpoint opens, and closes again when a source, HEAD or a contract changes', async ({expect}) => {
+  it('runs every slice with --all: the fix passes S-01, S-02 passes, S-03’s own short timeout fails it; S-01’s checkpoint opens, and closes again when a source, HEAD or a contract changes', async ({
+    expect
+  }) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
     // Fixed, not committed: the run records the worktree as it is.
@@ -375,19 +377,30 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     // S-02 again, alone: none of its checks sleeps, and its lint is replayed from the run before.
     const s02 = await here(folder, ['verify', 'S-02', '--json'])
     expect(s02.code).toBe(0)
-    expect(JSON.parse(s02.stdout)).toMatchObject({verification_run: {slice: 'S-02', timeout_seconds: 60}, summary: {total: 4, pass: 4, fail: 0, timeout: 0, manual: 0}, all_automated_pass: true})
+    expect(JSON.parse(s02.stdout)).toMatchObject({
+      verification_run: {slice: 'S-02', timeout_seconds: 60},
+      summary: {total: 4, pass: 4, fail: 0, timeout: 0, manual: 0},
+      all_automated_pass: true
+    })
 
     // S-01’s checkpoint closes again when a source, HEAD or a contract changes.
     const json = await here(folder, ['checkpoint', 'S-01', '--json'])
     expect(json.code).toBe(0)
-    expect(JSON.parse(json.stdout)).toMatchObject({evidence: {state: 'fresh', run: timestamp, failures: [], changed: []}, checkpoint: checkpointPassing.slice(0, -1)})
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      evidence: {state: 'fresh', run: timestamp, failures: [], changed: []},
+      checkpoint: checkpointPassing.slice(0, -1)
+    })
 
     // A tracked source changes: stale, until it is as the run saw it.
     const source = path.join(folder, 'src', 'answer.sh')
     const original = await fs.readFile(source, 'utf8')
     await fs.writeFile(source, original + '# tuned\n')
     const edited = await here(folder, ['checkpoint', 'S-01'])
-    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({code: 1, stdout: stale('uncommitted changes differ (src/answer.sh edited)'), stderr: ''})
+    expect({code: edited.code, stdout: normalize(edited.stdout), stderr: edited.stderr}).toEqual({
+      code: 1,
+      stdout: stale('uncommitted changes differ (src/answer.sh edited)'),
+      stderr: ''
+    })
     await fs.writeFile(source, original)
     expect(await here(folder, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: checkpointPassing, stderr: ''})
 
@@ -408,12 +421,22 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
     await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('reads well to a person', 'reads well to a person on a phone'))
     const changed = await here(folder, ['checkpoint', 'S-01'])
-    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({code: 1, stdout: stale('the contracts changed and uncommitted changes differ (.greenlight/CONTRACTS.md edited)')})
+    expect({code: changed.code, stdout: normalize(changed.stdout)}).toEqual({
+      code: 1,
+      stdout: stale('the contracts changed and uncommitted changes differ (.greenlight/CONTRACTS.md edited)')
+    })
     const changedJson = JSON.parse((await here(folder, ['checkpoint', 'S-01', '--json'])).stdout)
-    expect(changedJson.evidence).toEqual({state: 'stale', run: timestamp, failures: [], changed: ['the contracts changed', 'uncommitted changes differ (.greenlight/CONTRACTS.md edited)']})
+    expect(changedJson.evidence).toEqual({
+      state: 'stale',
+      run: timestamp,
+      failures: [],
+      changed: ['the contracts changed', 'uncommitted changes differ (.greenlight/CONTRACTS.md edited)']
+    })
   })
 
-  it('prints --all as JSON: every run and whether all passed; a frontmatter criterion has its own timeout, and a grandchild that would sleep 30 s is killed', async ({expect}) => {
+  it('prints --all as JSON: every run and whether all passed; a frontmatter criterion has its own timeout, and a grandchild that would sleep 30 s is killed', async ({
+    expect
+  }) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
     const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
@@ -478,16 +501,47 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     await fs.writeFile(c03File, (await fs.readFile(c03File, 'utf8')).replace('verification: verify', 'verification: Verify'))
     const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
-    const checks = JSON.parse(run.stdout).runs.map((entry: any) => [entry.verification_run.slice, entry.results.find((result: any) => result.criterion_id === 'contracts')])
-    const contractCheck = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract', method: 'lint', command: null, exit_code: null, duration_ms: null, output: null}
+    const checks = JSON.parse(run.stdout).runs.map((entry: any) => [
+      entry.verification_run.slice,
+      entry.results.find((result: any) => result.criterion_id === 'contracts')
+    ])
+    const contractCheck = {
+      criterion_id: 'contracts',
+      contract: null,
+      text: 'The slice’s contracts are found and valid',
+      level: 'contract',
+      method: 'lint',
+      command: null,
+      exit_code: null,
+      duration_ms: null,
+      output: null
+    }
     expect(checks).toEqual([
       ['S-01', {...contractCheck, status: 'pass', details: 'C-01 AnswerFile: found, no lint errors', category: null}],
-      ['S-02', {...contractCheck, status: 'fail', details: 'CONTRACTS.md:28: Unexpected verification tier `Auto` on C-02 AnswerFormat, expected `auto` (verification-tier)', category: 'lint_failure'}],
-      ['S-03', {...contractCheck, status: 'fail', details: 'C-03.md:5: Unexpected verification tier `Verify` on C-03 AnswerCache, expected `verify` (verification-tier)', category: 'lint_failure'}]
+      [
+        'S-02',
+        {
+          ...contractCheck,
+          status: 'fail',
+          details: 'CONTRACTS.md:28: Unexpected verification tier `Auto` on C-02 AnswerFormat, expected `auto` (verification-tier)',
+          category: 'lint_failure'
+        }
+      ],
+      [
+        'S-03',
+        {
+          ...contractCheck,
+          status: 'fail',
+          details: 'C-03.md:5: Unexpected verification tier `Verify` on C-03 AnswerCache, expected `verify` (verification-tier)',
+          category: 'lint_failure'
+        }
+      ]
     ])
   })
 
-  it('gives pass, fail, timeout and requires-human, writes the status file, exits 1; the checkpoint stays closed; prints the same run as JSON, exactly what the status file keeps, and as YAML', async ({expect}) => {
+  it('gives pass, fail, timeout and requires-human, writes the status file, exits 1; the checkpoint stays closed; prints the same run as JSON, exactly what the status file keeps, and as YAML', async ({
+    expect
+  }) => {
     const folder = await project()
     const head = await git(folder, 'rev-parse', 'HEAD')
     const run = await tiers(folder, ['verify', 'S-01', '--timeout', '1'])

@@ -56,14 +56,19 @@ describe('the gate reads what the author wrote', () => {
 
   it('refuses slice ids that differ only in case, naming both lines, in every command', async ({expect}) => {
     const graph = '{\n  "slices": {\n    "s-01": {"name": "Small", "contracts": ["C-01"]},\n    "S-01": {"name": "Big", "contracts": ["C-02"]}\n  }\n}\n'
-    const contracts = '### C-01: Badge\n\n**Verification:** auto\n\n### C-02: Cart\n\n**Verification:** verify\n**Acceptance Criteria:**\n- The cart shows its total\n'
+    const contracts =
+      '### C-01: Badge\n\n**Verification:** auto\n\n### C-02: Cart\n\n**Verification:** verify\n**Acceptance Criteria:**\n- The cart shows its total\n'
     const folder = await project({'CONTRACTS.md': contracts, 'GRAPH.json': graph})
-    const line = 'tiers: .greenlight/GRAPH.json:4: Unexpected second slice "S-01", the same id as "s-01" at line 3 in any case, expected slice ids that differ in more than case\n'
+    const line =
+      'tiers: .greenlight/GRAPH.json:4: Unexpected second slice "S-01", the same id as "s-01" at line 3 in any case, expected slice ids that differ in more than case\n'
     for (const args of [['status'], ['verify', 'S-01'], ['checkpoint', 'S-01'], ['respond', 'S-01', 'approve']]) {
       expect(await runTiers(folder, args)).toEqual({code: 2, stdout: '', stderr: line})
     }
     const hook = await runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 's', cwd: folder}))
-    expect(JSON.parse(hook.stdout)).toMatchObject({decision: 'block', reason: expect.stringContaining('GRAPH.json:4: Unexpected second slice "S-01"') as unknown as string})
+    expect(JSON.parse(hook.stdout)).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('GRAPH.json:4: Unexpected second slice "S-01"') as unknown as string
+    })
   })
 
   it('reads contract files in subfolders of contracts/ and with other markdown endings, so none is skipped in silence', async ({expect}) => {
@@ -107,7 +112,8 @@ describe('a folder under a contract folder that cannot be listed (chmod 000)', (
     locked.push(folder)
     await fs.chmod(folder, 0o000)
   }
-  const contract = (id: string, slice = 'S-01') => `### ${id}: Part\n\n**Slice:** ${slice}\n**Verification:** verify\n**Acceptance Criteria:**\n- ${id} is shown\n`
+  const contract = (id: string, slice = 'S-01') =>
+    `### ${id}: Part\n\n**Slice:** ${slice}\n**Verification:** verify\n**Acceptance Criteria:**\n- ${id} is shown\n`
   const unlisted = 'Unexpected folder that cannot be listed (EACCES), expected a folder tiers can read'
 
   /** What the gate says of a project: `verify --all`'s code and lines of what it did not read, the Stop hook's decision and reason, `contracts --json`'s problems. */
@@ -129,27 +135,72 @@ describe('a folder under a contract folder that cannot be listed (chmod 000)', (
     const folder = await project({'contracts/C-01.md': contract('C-01'), 'contracts/billing/C-02.md': contract('C-02')})
     await lock(path.join(folder, '.greenlight', 'contracts', 'billing'))
     const seen = await gate(folder)
-    expect(seen).toMatchObject({verify: 1, unread: [`  .greenlight/contracts/billing: ${unlisted}`], decision: 'block', problems: [{file: '.greenlight/contracts/billing', line: null, message: unlisted}]})
+    expect(seen).toMatchObject({
+      verify: 1,
+      unread: [`  .greenlight/contracts/billing: ${unlisted}`],
+      decision: 'block',
+      problems: [{file: '.greenlight/contracts/billing', line: null, message: unlisted}]
+    })
     expect(seen.reason).toContain(`${path.join(folder, '.greenlight', 'contracts', 'billing')}: ${unlisted}\n`)
   })
 
   it.for([
-    ['spec-kit: a feature folder', 'specs', {'specs/001-beds/spec.md': '# Feature Specification: Beds\n\n## User Scenarios & Testing\n\n### User Story 1 - Dig (Priority: P1)\n\n**Acceptance Scenarios**:\n\n1. **Given** a bed, **When** I dig, **Then** it is dug\n', 'specs/002-paths/spec.md': 'x'}, 'specs/002-paths'],
-    ['OpenSpec: a capability folder of a change’s specs/', 'openspec', {'openspec/project.md': '# Project\n', 'openspec/changes/add-x/proposal.md': '# Change: Add x\n', 'openspec/changes/add-x/specs/search/spec.md': '## ADDED Requirements\n\n### Requirement: Search\nThe system SHALL find.\n\n#### Scenario: Found\n- **WHEN** I search\n- **THEN** it finds\n'}, 'openspec/changes/add-x/specs/search'],
-    ['OpenSpec: a change folder', 'openspec', {'openspec/project.md': '# Project\n', 'openspec/changes/add-x/proposal.md': '# Change: Add x\n'}, 'openspec/changes/add-x'],
-    ['Kiro: its specs/', '.kiro', {'.kiro/specs/beds/requirements.md': '# Requirements\n\n### Requirement 1\n\n#### Acceptance Criteria\n\n1. WHEN I dig THEN the system SHALL dig\n'}, '.kiro/specs'],
-    ['Kiro: a feature folder', '.kiro', {'.kiro/specs/beds/requirements.md': '# Requirements\n\n### Requirement 1\n\n#### Acceptance Criteria\n\n1. WHEN I dig THEN the system SHALL dig\n', '.kiro/specs/paths/requirements.md': 'x'}, '.kiro/specs/paths']
-  ] as Array<[string, string, Record<string, string>, string]>)('%s is a problem naming it; the Stop hook blocks', async ([, tool, files, target], {expect}) => {
-    const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-fail-closed-')))
-    folders.push(folder)
-    for (const [name, text] of Object.entries({...files, [`${tool}/tiers.json`]: '{"test": {"command": "true"}}'})) {
-      await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
-      await fs.writeFile(path.join(folder, name), text)
+    [
+      'spec-kit: a feature folder',
+      'specs',
+      {
+        'specs/001-beds/spec.md':
+          '# Feature Specification: Beds\n\n## User Scenarios & Testing\n\n### User Story 1 - Dig (Priority: P1)\n\n**Acceptance Scenarios**:\n\n1. **Given** a bed, **When** I dig, **Then** it is dug\n',
+        'specs/002-paths/spec.md': 'x'
+      },
+      'specs/002-paths'
+    ],
+    [
+      'OpenSpec: a capability folder of a change’s specs/',
+      'openspec',
+      {
+        'openspec/project.md': '# Project\n',
+        'openspec/changes/add-x/proposal.md': '# Change: Add x\n',
+        'openspec/changes/add-x/specs/search/spec.md':
+          '## ADDED Requirements\n\n### Requirement: Search\nThe system SHALL find.\n\n#### Scenario: Found\n- **WHEN** I search\n- **THEN** it finds\n'
+      },
+      'openspec/changes/add-x/specs/search'
+    ],
+    [
+      'OpenSpec: a change folder',
+      'openspec',
+      {'openspec/project.md': '# Project\n', 'openspec/changes/add-x/proposal.md': '# Change: Add x\n'},
+      'openspec/changes/add-x'
+    ],
+    [
+      'Kiro: its specs/',
+      '.kiro',
+      {'.kiro/specs/beds/requirements.md': '# Requirements\n\n### Requirement 1\n\n#### Acceptance Criteria\n\n1. WHEN I dig THEN the system SHALL dig\n'},
+      '.kiro/specs'
+    ],
+    [
+      'Kiro: a feature folder',
+      '.kiro',
+      {
+        '.kiro/specs/beds/requirements.md': '# Requirements\n\n### Requirement 1\n\n#### Acceptance Criteria\n\n1. WHEN I dig THEN the system SHALL dig\n',
+        '.kiro/specs/paths/requirements.md': 'x'
+      },
+      '.kiro/specs/paths'
+    ]
+  ] as Array<[string, string, Record<string, string>, string]>)(
+    '%s is a problem naming it; the Stop hook blocks',
+    async ([, tool, files, target], {expect}) => {
+      const folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-fail-closed-')))
+      folders.push(folder)
+      for (const [name, text] of Object.entries({...files, [`${tool}/tiers.json`]: '{"test": {"command": "true"}}'})) {
+        await fs.mkdir(path.dirname(path.join(folder, name)), {recursive: true})
+        await fs.writeFile(path.join(folder, name), text)
+      }
+      await lock(path.join(folder, target))
+      const seen = await gate(folder)
+      expect(seen.problems).toContainEqual({file: target, line: null, message: unlisted})
+      expect({verify: seen.verify, decision: seen.decision}).toEqual({verify: 1, decision: 'block'})
+      expect(seen.reason).toContain(`${path.join(folder, target)}: ${unlisted}\n`)
     }
-    await lock(path.join(folder, target))
-    const seen = await gate(folder)
-    expect(seen.problems).toContainEqual({file: target, line: null, message: unlisted})
-    expect({verify: seen.verify, decision: seen.decision}).toEqual({verify: 1, decision: 'block'})
-    expect(seen.reason).toContain(`${path.join(folder, target)}: ${unlisted}\n`)
-  })
+  )
 })

@@ -72,9 +72,24 @@ async function commitAll(folder: string): Promise<void> {
 }
 
 /** A project: `.greenlight` with S-01 and `config.json` (`test.command` `command`, and `settings`), `src/app.txt`, and `files`; in git unless `inGit` is false. */
-async function project({command = 'test -f src/app.txt', settings = {}, files = {}, inGit = true}: {command?: string; settings?: Record<string, unknown>; files?: Record<string, string>; inGit?: boolean} = {}): Promise<string> {
+async function project({
+  command = 'test -f src/app.txt',
+  settings = {},
+  files = {},
+  inGit = true
+}: {
+  command?: string
+  settings?: Record<string, unknown>
+  files?: Record<string, string>
+  inGit?: boolean
+} = {}): Promise<string> {
   const folder = await tempFolder()
-  await write(folder, {'.greenlight/CONTRACTS.md': contracts, '.greenlight/config.json': JSON.stringify({test: {command}, ...settings}), 'src/app.txt': 'total\n', ...files})
+  await write(folder, {
+    '.greenlight/CONTRACTS.md': contracts,
+    '.greenlight/config.json': JSON.stringify({test: {command}, ...settings}),
+    'src/app.txt': 'total\n',
+    ...files
+  })
   if (inGit) await commitAll(folder)
   return folder
 }
@@ -165,7 +180,10 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
   })
 
   it('what `freshness.exclude` names is left out, tracked or not, and listed; the rest is still seen', async ({expect}) => {
-    const folder = await project({settings: {freshness: {exclude: ['fixtures/generated/', '*.snap']}}, files: {'fixtures/generated/a.json': '{}\n', 'src/app.snap': 'one\n'}})
+    const folder = await project({
+      settings: {freshness: {exclude: ['fixtures/generated/', '*.snap']}},
+      files: {'fixtures/generated/a.json': '{}\n', 'src/app.snap': 'one\n'}
+    })
     await write(folder, {'fixtures/generated/b.json': '{}\n'})
     const run = await runTiers(folder, ['verify', 'S-01', '--json'])
     expect(run.code).toBe(0)
@@ -239,9 +257,12 @@ Not fresh: ${why}, so this run proves nothing for the checkpoint.
     expect(await refusal(folder)).toEqual(stale(`git HEAD moved (${first.slice(0, 7)} → ${second.slice(0, 7)})`))
   })
 
-  it('a test command that writes a report with a new name each run, and one under the same name: written by the checks, named, and the checkpoint opens; a source edited after still closes it', async ({expect}) => {
+  it('a test command that writes a report with a new name each run, and one under the same name: written by the checks, named, and the checkpoint opens; a source edited after still closes it', async ({
+    expect
+  }) => {
     // Neither report is ignored by git: `git status` shows both.
-    const script = 'mkdir -p reports && echo "<testsuite time=\\"$(date +%s%N)\\"/>" > "reports/junit-$(date +%s%N).xml" && date +%s%N > results.txt && test -f src/app.txt'
+    const script =
+      'mkdir -p reports && echo "<testsuite time=\\"$(date +%s%N)\\"/>" > "reports/junit-$(date +%s%N).xml" && date +%s%N > results.txt && test -f src/app.txt'
     const folder = await project({command: script})
     const reports = async () => (await fs.readdir(path.join(folder, 'reports'))).map((file) => `reports/${file}`)
     const first = await verify(folder)
@@ -275,7 +296,9 @@ Written by the checks, no change to the sources: ${added[0]}, results.txt
     expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (results.txt edited)'))
   })
 
-  it('an edit, while the checks ran, of a file that was there before makes the run stale, naming the file; once `freshness.exclude` names it, the checkpoint opens', async ({expect}) => {
+  it('an edit, while the checks ran, of a file that was there before makes the run stale, naming the file; once `freshness.exclude` names it, the checkpoint opens', async ({
+    expect
+  }) => {
     const folder = await project({command: 'date +%s%N >> build.log && test -f src/app.txt', files: {'.gitignore': '*.log\n'}})
     await write(folder, {'build.log': 'started\n'})
     const why = 'the sources changed while the checks ran (build.log edited; if the checks write it themselves, name it in `freshness.exclude`)'
@@ -289,7 +312,10 @@ Not fresh: ${why}, so this run proves nothing for the checkpoint.
     // The status file keeps the reason.
     const status = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8'))
     expect(status.slices['S-01'].verification_run.unproven).toBe(why)
-    await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), JSON.stringify({test: {command: 'date +%s%N >> build.log && test -f src/app.txt'}, freshness: {exclude: ['*.log']}}))
+    await fs.writeFile(
+      path.join(folder, '.greenlight', 'config.json'),
+      JSON.stringify({test: {command: 'date +%s%N >> build.log && test -f src/app.txt'}, freshness: {exclude: ['*.log']}})
+    )
     expect(tail(await verify(folder))).toBe(`
 Summary: 3/3 automated checks pass
 
@@ -303,10 +329,17 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): build.log
   it('refuses a `freshness.exclude` that is no list of paths, naming the file, line and column (exit 2)', async ({expect}) => {
     const folder = await project({inGit: false})
     const config = path.join(folder, '.greenlight', 'config.json')
-    const rule = 'expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+    const rule =
+      'expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
     const cases: Array<[string, string]> = [
-      ['{"freshness": {"exclude": "reports"}}', '1:27: Unexpected `freshness.exclude` string `"reports"`, expected a list of what to leave out of the fingerprint, such as `["reports/", "*.xml"]`'],
-      ['{"freshness": {"exclude": ["reports/", "!keep"]}}', `1:40: Unexpected \`"!keep"\` (a leading \`!\`: nothing left out can be taken back in) in \`freshness.exclude\`, ${rule}`],
+      [
+        '{"freshness": {"exclude": "reports"}}',
+        '1:27: Unexpected `freshness.exclude` string `"reports"`, expected a list of what to leave out of the fingerprint, such as `["reports/", "*.xml"]`'
+      ],
+      [
+        '{"freshness": {"exclude": ["reports/", "!keep"]}}',
+        `1:40: Unexpected \`"!keep"\` (a leading \`!\`: nothing left out can be taken back in) in \`freshness.exclude\`, ${rule}`
+      ],
       ['{"freshness": {"exclude": ["**"]}}', `1:28: Unexpected \`"**"\` (every file left out) in \`freshness.exclude\`, ${rule}`],
       ['{"freshness": {"exclude": ["../up"]}}', `1:28: Unexpected \`"../up"\` (an empty, \`.\` or \`..\` folder) in \`freshness.exclude\`, ${rule}`],
       ['{"freshness": {"exclude": [3]}}', `1:28: Unexpected number \`3\` in \`freshness.exclude\`, ${rule}`],

@@ -28,16 +28,7 @@ import {unified} from 'unified'
 import type {Point, Position} from 'unist'
 import {VFile} from 'vfile'
 import {describe, expect, it} from 'vitest'
-import {
-  cleanContract,
-  contractDocument,
-  deepNesting,
-  noise,
-  noisyDocument,
-  oddUnicode,
-  randomString,
-  withLineEndings
-} from './fuzz/arbitraries.js'
+import {cleanContract, contractDocument, deepNesting, noise, noisyDocument, oddUnicode, randomString, withLineEndings} from './fuzz/arbitraries.js'
 import {positionsOf} from './helpers/positions.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
@@ -258,9 +249,7 @@ const anyDocument: Arbitrary<string> = withLineEndings(
 const smallInput: Arbitrary<string> = withLineEndings(fc.oneof(randomString, oddUnicode), {bom: true})
 
 /** Nesting 50 levels deep and more, alone or before contracts. */
-const deepInput: Arbitrary<string> = withLineEndings(
-  fc.tuple(deepNesting, fc.option(contractDocument, {nil: ''})).map(([deep, doc]) => deep + '\n\n' + doc)
-)
+const deepInput: Arbitrary<string> = withLineEndings(fc.tuple(deepNesting, fc.option(contractDocument, {nil: ''})).map(([deep, doc]) => deep + '\n\n' + doc))
 
 const contractInput: Arbitrary<string> = withLineEndings(contractDocument)
 
@@ -269,19 +258,31 @@ const contractInput: Arbitrary<string> = withLineEndings(contractDocument)
 
 describe('fuzz: the presets', () => {
   it('strict: never throws on any document, and places every message inside it', () => {
-    fc.assert(fc.property(anyDocument, (value) => lintsCleanly(value)), settings(500, 0))
+    fc.assert(
+      fc.property(anyDocument, (value) => lintsCleanly(value)),
+      settings(500, 0)
+    )
   })
 
   it('default: never throws on any document, and places every message inside it', () => {
-    fc.assert(fc.property(anyDocument, (value) => lintsCleanly(value, [lenient])), settings(250, 1))
+    fc.assert(
+      fc.property(anyDocument, (value) => lintsCleanly(value, [lenient])),
+      settings(250, 1)
+    )
   })
 
   it('both: never throw on random strings and odd Unicode', () => {
-    fc.assert(fc.property(smallInput, (value) => lintsCleanly(value, [strict, lenient])), settings(1500, 2))
+    fc.assert(
+      fc.property(smallInput, (value) => lintsCleanly(value, [strict, lenient])),
+      settings(1500, 2)
+    )
   })
 
   it('strict: never throws on nesting 50 levels deep and more', () => {
-    fc.assert(fc.property(deepInput, (value) => lintsCleanly(value)), settings(60, 3))
+    fc.assert(
+      fc.property(deepInput, (value) => lintsCleanly(value)),
+      settings(60, 3)
+    )
   })
 })
 
@@ -312,9 +313,7 @@ describe('fuzz: clean contracts read as written', () => {
         const {file, tree} = parse(value)
         const contracts = extractContracts(tree, file)
         const items = (list: readonly ContractItem[]) => list.map((item) => ({text: item.text, method: item.check?.method ?? null}))
-        expect(contracts.map((contract) => ({tier: contract.tier, criteria: items(contract.criteria), steps: items(contract.steps)}))).toEqual([
-          expected
-        ])
+        expect(contracts.map((contract) => ({tier: contract.tier, criteria: items(contract.criteria), steps: items(contract.steps)}))).toEqual([expected])
         const source = value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
         for (const item of [...contracts[0]!.criteria, ...contracts[0]!.steps]) {
           // YAML strings may be quoted; the item's first word is in its span whatever the dialect.
@@ -332,8 +331,7 @@ describe('fuzz: clean contracts read as written', () => {
 /** Contract label, tier and every field with its label and value spans, as `line:column-line:column`. */
 function outline(value: string) {
   const {file, tree} = parse(value)
-  const span = (position: Position | null) =>
-    position && `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
+  const span = (position: Position | null) => position && `${position.start.line}:${position.start.column}-${position.end.line}:${position.end.column}`
   return extractContracts(tree, file).map((contract) => ({
     label: contract.label,
     tier: contract.tier,

@@ -48,7 +48,10 @@ function tiersFrom(cwd: string, args: string[], input: string, limitMs = 20_000)
 
 describe('config.json: a mistake never turns the test check off in silence', () => {
   it.concurrent.for([
-    ['{"test": {"command": ""}}', '1:22: Unexpected empty `test.command`, expected the project’s test command, such as `npm test`, or no `command` key to run none'],
+    [
+      '{"test": {"command": ""}}',
+      '1:22: Unexpected empty `test.command`, expected the project’s test command, such as `npm test`, or no `command` key to run none'
+    ],
     ['{"test": {"command": null}}', '1:22: Unexpected `test.command` `null`, expected the project’s test command as a string'],
     ['{"test": {"commnad": "true"}}', '1:22: Unexpected key `test.commnad`, expected `test.command` (did you mean `command`?)'],
     ['{"tests": {"command": "true"}}', '1:11: Unexpected key `tests`, expected `test` (did you mean `test`?)'],
@@ -65,7 +68,10 @@ describe('config.json: a mistake never turns the test check off in silence', () 
 
   it.concurrent('keys of other tools, far from every key tiers reads, are left to them', async ({expect}) => {
     const folder = await project()
-    await fs.writeFile(configFile(folder), '{"mode": "yolo", "profiles": {}, "test": {"command": "true", "filter_flag": "-run"}, "workflow": {"security_scan": true}}')
+    await fs.writeFile(
+      configFile(folder),
+      '{"mode": "yolo", "profiles": {}, "test": {"command": "true", "filter_flag": "-run"}, "workflow": {"security_scan": true}}'
+    )
     expect((await runTiers(folder, ['status'])).code).toBe(0)
   })
 
@@ -83,7 +89,10 @@ describe('config.json: a mistake never turns the test check off in silence', () 
     const letters = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split(''))
     const edit = (kinds: string[]) => fc.tuple(fc.constantFrom(...kinds), fc.nat(), letters)
     // A swap counts as one edit only alone: after another edit it may stand for three.
-    const edits = fc.oneof(fc.array(edit(['insert', 'delete', 'replace', 'case']), {minLength: 1, maxLength: 2}), fc.array(edit(['swap']), {minLength: 1, maxLength: 1}))
+    const edits = fc.oneof(
+      fc.array(edit(['insert', 'delete', 'replace', 'case']), {minLength: 1, maxLength: 2}),
+      fc.array(edit(['swap']), {minLength: 1, maxLength: 1})
+    )
     const configKeys = settingsKeys('config.json')
     const places = Object.entries(configKeys).flatMap(([parent, keys]) => keys.map((key) => ({parent, key})))
     fc.assert(
@@ -94,7 +103,8 @@ describe('config.json: a mistake never turns the test check off in silence', () 
           if (kind === 'insert') misspelt = misspelt.slice(0, index) + letter + misspelt.slice(index)
           else if (kind === 'delete' && misspelt.length > 1) misspelt = misspelt.slice(0, index) + misspelt.slice(index + 1)
           else if (kind === 'replace') misspelt = misspelt.slice(0, index) + letter + misspelt.slice(index + 1)
-          else if (kind === 'swap' && index + 1 < misspelt.length) misspelt = misspelt.slice(0, index) + misspelt[index + 1] + misspelt[index] + misspelt.slice(index + 2)
+          else if (kind === 'swap' && index + 1 < misspelt.length)
+            misspelt = misspelt.slice(0, index) + misspelt[index + 1] + misspelt[index] + misspelt.slice(index + 2)
           else if (kind === 'case') misspelt = misspelt.toUpperCase()
         }
         // An edit that gives back a key tiers reads is no misspelling.
@@ -111,7 +121,11 @@ describe('config.json: a mistake never turns the test check off in silence', () 
           message = (error as Error).message
         }
         // The key named is the one missing at this level (possibly a sibling the misspelling is nearer to).
-        expect(message).toMatch(new RegExp(`Unexpected key \`${(parent ? `${parent}.` : '') + misspelt.replace(/[$.]/g, '\\$&')}\`, expected .*\\(did you mean \`(${siblings.join('|')})\`\\?\\)$`))
+        expect(message).toMatch(
+          new RegExp(
+            `Unexpected key \`${(parent ? `${parent}.` : '') + misspelt.replace(/[$.]/g, '\\$&')}\`, expected .*\\(did you mean \`(${siblings.join('|')})\`\\?\\)$`
+          )
+        )
       }),
       {numRuns: 300}
     )
@@ -129,7 +143,11 @@ describe.skipIf(process.platform === 'win32')('standard input: read up to its li
 
   it.concurrent('tiers verdict - on /dev/zero fails with one line', {timeout: 30_000}, async ({expect}) => {
     const folder = await project()
-    expect(await tiersFrom(folder, ['verdict', '-'], '/dev/zero')).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected standard input of more than 1048576 bytes, expected at most 1048576 bytes\n'})
+    expect(await tiersFrom(folder, ['verdict', '-'], '/dev/zero')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'tiers: Unexpected standard input of more than 1048576 bytes, expected at most 1048576 bytes\n'
+    })
   })
 
   it.concurrent('stop-hook input that starts with a byte order mark is read', async ({expect}) => {
@@ -173,7 +191,10 @@ describe('control characters of user-written text are printed escaped', () => {
   it.concurrent('an escape sequence that would erase the line above shows as text', async ({expect}) => {
     const folder = await project()
     const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
-    await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('- Each card shows the campaign name', '- Each card shows \u001b[1A\u001b[2Kthe campaign name'))
+    await fs.writeFile(
+      contracts,
+      (await fs.readFile(contracts, 'utf8')).replace('- Each card shows the campaign name', '- Each card shows \u001b[1A\u001b[2Kthe campaign name')
+    )
     const run = await runTiers(folder, ['contracts'])
     expect(run.stdout).toContain('Each card shows \\x1b[1A\\x1b[2Kthe campaign name')
   })

@@ -88,7 +88,10 @@ describe.concurrent('(1) a verify contract after markdown a shortcut could misre
       for (const [index, [, before, heading]] of shapes.entries()) {
         const n = index + 1
         contracts += `## S-0${n}: Grid ${n}\n\n### C-0${n}: GridApi${n}\n\n**Verification:** auto\n\n`
-        files[`C-1${n}.md`] = contract(before, heading.replace('02: GridIndex', `1${n}: GridIndex${n}`), 'verify').replace('**Slice:** S-01', `**Slice:** S-0${n}`)
+        files[`C-1${n}.md`] = contract(before, heading.replace('02: GridIndex', `1${n}: GridIndex${n}`), 'verify').replace(
+          '**Slice:** S-01',
+          `**Slice:** S-0${n}`
+        )
       }
       const folder = await gridProject(files, contracts)
       return {folder, verify: await tiers(folder, ['verify', '--all'])}
@@ -101,7 +104,9 @@ describe.concurrent('(1) a verify contract after markdown a shortcut could misre
     const checkpoint = await tiers(folder, ['checkpoint', `S-0${n}`])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toMatch(
-      new RegExp(`^ALL TESTS PASSING — Slice S-0${n}: Grid ${n}\\n\\nPlease verify the output matches your intent\\.\\n\\nAcceptance criteria:\\n {2}\\[ \\] Cells are numbered from the top left\\n`)
+      new RegExp(
+        `^ALL TESTS PASSING — Slice S-0${n}: Grid ${n}\\n\\nPlease verify the output matches your intent\\.\\n\\nAcceptance criteria:\\n {2}\\[ \\] Cells are numbered from the top left\\n`
+      )
     )
   })
 
@@ -109,7 +114,9 @@ describe.concurrent('(1) a verify contract after markdown a shortcut could misre
     const folder = await gridProject({'C-02.md': contract(before, heading, 'sometimes')})
     const run = await tiers(folder, ['lint', '--frail', '--no-color', '.greenlight/contracts'])
     expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(/^\.greenlight\/contracts\/C-02\.md\n\d+:19-\d+:28 error Unexpected verification tier `sometimes` on C-02 GridIndex, expected `auto` or `verify` verification-tier remark-lint\n\n✖ 1 error\n$/)
+    expect(run.stderr).toMatch(
+      /^\.greenlight\/contracts\/C-02\.md\n\d+:19-\d+:28 error Unexpected verification tier `sometimes` on C-02 GridIndex, expected `auto` or `verify` verification-tier remark-lint\n\n✖ 1 error\n$/
+    )
   })
 })
 
@@ -119,13 +126,19 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
     return runProcess(process.execPath, ['--import', fullDisk, tiersBin, ...args], {
       cwd: folder,
       input,
-      env: {TIERS_TEST_FULL_DISK: file(folder, 'tiers'), XDG_CACHE_HOME: path.join(folder, 'user-cache'), TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined}
+      env: {
+        TIERS_TEST_FULL_DISK: file(folder, 'tiers'),
+        XDG_CACHE_HOME: path.join(folder, 'user-cache'),
+        TIERS_MAX_BLOCKS: undefined,
+        GITHUB_ACTIONS: undefined
+      }
     })
   }
 
   const noSpace = 'cannot be written (ENOSPC: no space left on device)'
   /** What the checkpoint, and so the stop hook, says of a slice never verified. */
-  const neverVerified = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+  const neverVerified = (slice: string) =>
+    `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
   const exampleCriteria = [
     'C-01.1: Campaigns render as cards in a 3-column grid on a 1280px wide screen',
     'C-01.2: Each card shows the campaign name, its status and its spend',
@@ -140,13 +153,16 @@ describe.runIf(process.platform !== 'win32').concurrent('(2) a full disk under t
 
   it('the stop hook lets the agent stop, with a warning that says what it would have said, and leaves nothing behind', async ({expect}) => {
     const folder = await project()
-    const run = await onFullDisk(folder, ['stop-hook'], JSON.stringify({session_id: 'session-1', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
+    const run = await onFullDisk(
+      folder,
+      ['stop-hook'],
+      JSON.stringify({session_id: 'session-1', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false})
+    )
     expect(run).toEqual({
       code: 0,
       stdout:
         JSON.stringify({
-          systemMessage:
-            `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\n\n${neverVerified('S-01: Campaign Cards')}\n\n${neverVerified('S-02: Currency Formatting')}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${exampleCriteria}`
+          systemMessage: `WARNING: ${file(folder, 'tiers', 'stop-hook.json')}: ${noSpace}; the stop hook cannot count its blocks, so it lets the agent stop.\nThe stop hook would have blocked: HOLD: Cannot stop - verification not run.\n\n${neverVerified('S-01: Campaign Cards')}\n\n${neverVerified('S-02: Currency Formatting')}\n\nRun tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.\nCriteria remaining:\n${exampleCriteria}`
         }) + '\n',
       // The contracts cache is written, in the user's cache folder.
       stderr: ''
@@ -175,7 +191,9 @@ describe.concurrent('(1) a contract the graph leaves out', () => {
     `### ${id}: ${name}\n\n**Slice:** ${slice}\n**Verification:** verify\n**Acceptance Criteria:**\n- ${criterion}\n`
 
   // Both in one project, verified once: C-07 names S-01, of the graph; C-08 names S-09, which the graph does not have.
-  it('a contract the graph lists nowhere, whose Slice field names a slice of the graph, is checked with that slice, with a warning; one whose Slice field names a slice the graph does not have is a slice of its own, which the stop hook waits for', async ({expect}) => {
+  it('a contract the graph lists nowhere, whose Slice field names a slice of the graph, is checked with that slice, with a warning; one whose Slice field names a slice the graph does not have is a slice of its own, which the stop hook waits for', async ({
+    expect
+  }) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'contracts', 'C-07.md'), sliced('C-07', 'GridExport', 'S-01', "The export keeps the grid's order"))
     await fs.writeFile(file(folder, 'contracts', 'C-08.md'), sliced('C-08', 'GridImport', 'S-09', "The import keeps the file's order"))
@@ -224,10 +242,16 @@ describe.concurrent('(1) a contract the graph leaves out', () => {
     await fs.writeFile(file(folder, 'contracts', 'C-07.md'), '### C-07: GridExport\n\n**Verification:** verify\n')
     const run = await tiers(folder, ['status', 'S-01'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
-    expect(run.stdout).toContain('problem: .greenlight/contracts/C-07.md:1: Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it\n')
+    expect(run.stdout).toContain(
+      'problem: .greenlight/contracts/C-07.md:1: Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it\n'
+    )
     const listed = await tiers(folder, ['contracts', '--json'])
     expect(JSON.parse(listed.stdout).problems).toEqual([
-      {file: '.greenlight/contracts/C-07.md', line: 1, message: 'Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it'}
+      {
+        file: '.greenlight/contracts/C-07.md',
+        line: 1,
+        message: 'Unexpected verify contract C-07 GridExport in no slice, expected it under a slice in GRAPH.json, so that a checkpoint shows it'
+      }
     ])
   })
 })
@@ -243,16 +267,25 @@ describe.runIf(process.platform !== 'win32').concurrent('(3) a symbolic link in 
     return {folder, outside}
   }
 
-  it('a tiers folder that is a link: respond and verify fail naming it, the stop hook lets the agent stop, and nothing is written where it points', async ({expect}) => {
+  it('a tiers folder that is a link: respond and verify fail naming it, the stop hook lets the agent stop, and nothing is written where it points', async ({
+    expect
+  }) => {
     const {folder, outside} = await linked()
     await fs.symlink(outside, file(folder, 'tiers'))
-    for (const args of [['respond', 'S-01', 'the grid shows 2 columns'], ['verify', 'S-01']]) {
+    for (const args of [
+      ['respond', 'S-01', 'the grid shows 2 columns'],
+      ['verify', 'S-01']
+    ]) {
       const run = await tiers(folder, args)
       expect({code: run.code, stderr: run.stderr}).toEqual({code: 2, stderr: `tiers: .greenlight/tiers: ${refused}\n`})
     }
     const hook = await tiers(folder, ['stop-hook'], JSON.stringify({session_id: 'session-1', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
     expect(hook.code).toBe(0)
-    expect(JSON.parse(hook.stdout).systemMessage).toMatch(new RegExp(`^WARNING: ${file(folder, 'tiers').replaceAll('/', '\\/')}: Unexpected symbolic link, expected a folder: .*; the stop hook cannot count its blocks, so it lets the agent stop\\.`))
+    expect(JSON.parse(hook.stdout).systemMessage).toMatch(
+      new RegExp(
+        `^WARNING: ${file(folder, 'tiers').replaceAll('/', '\\/')}: Unexpected symbolic link, expected a folder: .*; the stop hook cannot count its blocks, so it lets the agent stop\\.`
+      )
+    )
     expect(await fs.readdir(outside)).toEqual([])
   })
 
@@ -265,7 +298,8 @@ describe.runIf(process.platform !== 'win32').concurrent('(3) a symbolic link in 
     const run = await tiers(folder, ['respond', 'S-01', 'the grid shows 2 columns'])
     expect({code: run.code, stderr: run.stderr}).toEqual({
       code: 2,
-      stderr: 'tiers: .greenlight/tiers/S-01.json: Unexpected symbolic link, expected a regular file: tiers writes its own files only inside the project, never through a link\n'
+      stderr:
+        'tiers: .greenlight/tiers/S-01.json: Unexpected symbolic link, expected a regular file: tiers writes its own files only inside the project, never through a link\n'
     })
     expect(await fs.readdir(outside)).toEqual(['S-01.json'])
     expect(await fs.readFile(path.join(outside, 'S-01.json'), 'utf8')).toBe(state)
@@ -302,36 +336,40 @@ describe.runIf(process.platform === 'linux')('(4) a tiers busy reading contracts
   // Emphasis and link openers markdown can only resolve by comparing each with the others: a long read (many seconds).
   const slow = `### C-06: Export\n\n${'**a'.repeat(20_000)}\n${'[*'.repeat(20_000)}\n${'*_'.repeat(20_000)}\n`
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('on %s ends within a second, writing nothing', async (signal) => {
-    const folder = await project()
-    await fs.writeFile(file(folder, 'contracts', 'C-06.md'), slow)
-    const env: NodeJS.ProcessEnv = {...process.env, XDG_CACHE_HOME: path.join(folder, 'user-cache')}
-    const child = spawn(process.execPath, [tiersBin, 'respond', 'S-02', 'the grid shows 2 columns'], {cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe']})
-    let stderr = ''
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.stdout.resume()
-    const ended = new Promise<{code: number | null; signal: NodeJS.Signals | null; at: number}>((resolve) => {
-      child.on('close', (code, signal) => resolve({code, signal, at: Date.now()}))
-    })
-    let done = false
-    void ended.then(() => (done = true))
-    try {
-      // Past its start (about half a second of CPU: all of a `respond` of the example takes no more), into the reading.
-      const until = Date.now() + 20_000
-      while (cpuMs(child.pid!) < 1000 && !done && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(done).toBe(false)
-      const sent = Date.now()
-      child.kill(signal)
-      const stop = setTimeout(() => child.kill('SIGKILL'), 5000)
-      const end = await ended
-      clearTimeout(stop)
-      expect({code: end.code, signal: end.signal, stderr}).toEqual({code: null, signal, stderr: ''})
-      expect(end.at - sent).toBeLessThan(1000)
-      // Nothing recorded, and no lock.
-      await expect(fs.access(file(folder, 'tiers', 'S-02.json'))).rejects.toThrow()
-      expect((await fs.readdir(file(folder, 'tiers')).catch(() => [])).filter((name) => name.endsWith('.lock'))).toEqual([])
-    } finally {
-      child.kill('SIGKILL')
-    }
-  }, 40_000)
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'on %s ends within a second, writing nothing',
+    async (signal) => {
+      const folder = await project()
+      await fs.writeFile(file(folder, 'contracts', 'C-06.md'), slow)
+      const env: NodeJS.ProcessEnv = {...process.env, XDG_CACHE_HOME: path.join(folder, 'user-cache')}
+      const child = spawn(process.execPath, [tiersBin, 'respond', 'S-02', 'the grid shows 2 columns'], {cwd: folder, env, stdio: ['ignore', 'pipe', 'pipe']})
+      let stderr = ''
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+      child.stdout.resume()
+      const ended = new Promise<{code: number | null; signal: NodeJS.Signals | null; at: number}>((resolve) => {
+        child.on('close', (code, signal) => resolve({code, signal, at: Date.now()}))
+      })
+      let done = false
+      void ended.then(() => (done = true))
+      try {
+        // Past its start (about half a second of CPU: all of a `respond` of the example takes no more), into the reading.
+        const until = Date.now() + 20_000
+        while (cpuMs(child.pid!) < 1000 && !done && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(done).toBe(false)
+        const sent = Date.now()
+        child.kill(signal)
+        const stop = setTimeout(() => child.kill('SIGKILL'), 5000)
+        const end = await ended
+        clearTimeout(stop)
+        expect({code: end.code, signal: end.signal, stderr}).toEqual({code: null, signal, stderr: ''})
+        expect(end.at - sent).toBeLessThan(1000)
+        // Nothing recorded, and no lock.
+        await expect(fs.access(file(folder, 'tiers', 'S-02.json'))).rejects.toThrow()
+        expect((await fs.readdir(file(folder, 'tiers')).catch(() => [])).filter((name) => name.endsWith('.lock'))).toEqual([])
+      } finally {
+        child.kill('SIGKILL')
+      }
+    },
+    40_000
+  )
 })

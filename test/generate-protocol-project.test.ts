@@ -115,7 +115,11 @@ describe('generate-protocol --project', () => {
     expect(withoutThreshold(doc)).toEqual(withoutThreshold(repoDoc))
 
     // `--check` in this process: the bin’s is the next test but one.
-    expect(await generateHere(folder, '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
+    expect(await generateHere(folder, '--project', '.', '--out', 'docs/agents', '--check')).toEqual({
+      code: 0,
+      stdout: 'generate-protocol: up to date\n',
+      stderr: ''
+    })
   })
 
   it('without a config.json the docs are the repository’s, but for the notice', async () => {
@@ -142,7 +146,12 @@ describe('generate-protocol --project', () => {
     })
     const again = await generateHere(folder, '--project', '.', '--out', 'docs')
     expect(again.stdout).toBe(
-      ['unchanged docs/CLAUDE.md (8/10 lines)', 'unchanged docs/references/checkpoint-protocol.md (99/120 lines)', 'wrote docs/references/verification-tiers.md (150/150 lines)', ''].join('\n')
+      [
+        'unchanged docs/CLAUDE.md (8/10 lines)',
+        'unchanged docs/references/checkpoint-protocol.md (99/120 lines)',
+        'wrote docs/references/verification-tiers.md (150/150 lines)',
+        ''
+      ].join('\n')
     )
   })
 
@@ -211,9 +220,19 @@ describe('generate-protocol --project', () => {
         error: '.greenlight/config.json:1:1: Unexpected empty file, expected a value'
       },
       {name: 'a project folder that is not there', args: ['--project', 'app', '--out', 'docs'], code: 1, error: 'app: no such project folder'},
-      {name: 'a templates folder that is not there', args: ['--project', '.', '--out', 'docs', '--templates', 'mine'], code: 1, error: 'mine: no such templates folder'},
+      {
+        name: 'a templates folder that is not there',
+        args: ['--project', '.', '--out', 'docs', '--templates', 'mine'],
+        code: 1,
+        error: 'mine: no such templates folder'
+      },
       {bin: true, name: '--project without --out', args: ['--project', '.'], code: 2, error: '--project needs --out <dir>, the folder to write the docs into'},
-      {name: '--config without --project', args: ['--config', 'settings.json', '--out', 'docs'], code: 2, error: '--config needs --project: the settings are a project’s'},
+      {
+        name: '--config without --project',
+        args: ['--config', 'settings.json', '--out', 'docs'],
+        code: 2,
+        error: '--config needs --project: the settings are a project’s'
+      },
       {
         name: 'no option in a project without templates/',
         args: ['--check'],

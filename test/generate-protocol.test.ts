@@ -233,9 +233,7 @@ describe('generate-protocol: budgets', () => {
       expect(after.get(file)?.bytes, `${file} was rewritten`).toBe(bytes)
       expect(after.get(file)?.mtimeMs, `${file} was touched`).toBe(mtimeMs)
     }
-    expect([...after.keys()].filter((file) => !file.startsWith('templates/'))).toEqual(
-      [...before.keys()].filter((file) => !file.startsWith('templates/'))
-    )
+    expect([...after.keys()].filter((file) => !file.startsWith('templates/'))).toEqual([...before.keys()].filter((file) => !file.startsWith('templates/')))
     expect(await snapshot(path.join(root, 'templates'))).toEqual(templatesBefore)
     expect([...after.keys()].filter((file) => file.endsWith('.tmp'))).toEqual([])
   })
@@ -284,8 +282,11 @@ describe('generate-protocol: what it loads', () => {
     await writeFile(log, '')
     const recorder = path.join(repo, 'test/helpers/record-modules.mjs')
     const code = await new Promise<number | null>((resolve) => {
-      execFile(process.execPath, ['--import', recorder, path.join(repo, 'packages/generate-protocol/bin/generate-protocol.js'), ...args], {cwd, env: {...process.env, TIERS_TEST_MODULES: log}}, (error) =>
-        resolve(error ? ((error.code as number | undefined) ?? null) : 0)
+      execFile(
+        process.execPath,
+        ['--import', recorder, path.join(repo, 'packages/generate-protocol/bin/generate-protocol.js'), ...args],
+        {cwd, env: {...process.env, TIERS_TEST_MODULES: log}},
+        (error) => resolve(error ? ((error.code as number | undefined) ?? null) : 0)
       )
     })
     return {code, modules: (await readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('file:'))}
@@ -384,10 +385,7 @@ describe('generate-protocol: blank lines and lint', () => {
     expect(result.stdout).toContain('wrote content/references/blank.md (26/40 lines)')
     const text = await readFile(path.join(root, 'content/references/blank.md'), 'utf8')
     expect(text).toBe(
-      notice(template) +
-        '# Blank lines\n\nBefore the checkpoint.\n\n' +
-        renderVerifyCheckpoint(placeholders.verifyCheckpoint) +
-        '\n\nAfter the checkpoint.\n'
+      notice(template) + '# Blank lines\n\nBefore the checkpoint.\n\n' + renderVerifyCheckpoint(placeholders.verifyCheckpoint) + '\n\nAfter the checkpoint.\n'
     )
     expect(text).toContain('Before the checkpoint.\n\nALL TESTS PASSING — Slice {slice_id}: {slice_name}\n')
     expect(text).toContain("I'll describe the gaps\n\nAfter the checkpoint.\n")

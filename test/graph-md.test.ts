@@ -57,7 +57,8 @@ Warnings:
 `
 
 /** S-01 in `tiers status`: C-01 takes the default `verify` with nothing to check. */
-const storageStatus = 'S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 PlantStore (verify, no acceptance criteria or steps)'
+const storageStatus =
+  'S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 PlantStore (verify, no acceptance criteria or steps)'
 
 const reminder = `TIER REPORT — Slice S-02: Watering Reminder
 
@@ -81,7 +82,10 @@ Contracts: C-01, C-02
 Contracts: C-03 C-04 (C-04 snoozes what the reminder says)
 `)
     expect(await report(folder, 'S-02')).toBe(reminder)
-    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\nContracts: C-02 (kept by C-01)\n\n## S-02: Watering Reminder\n\nContracts: C-03 C-04\n')
+    await fs.writeFile(
+      path.join(folder, '.greenlight', 'GRAPH.md'),
+      '## S-01: Storage\n\nContracts: C-02 (kept by C-01)\n\n## S-02: Watering Reminder\n\nContracts: C-03 C-04\n'
+    )
     const contracts = JSON.parse((await tiers(folder, 'contracts', '--json')).stdout)
     expect(contracts.contracts.map((contract: {id: string; slices: string[]}) => [contract.id, contract.slices])).toEqual([
       ['C-01', ['S-01']],
@@ -131,7 +135,10 @@ Depends on: S-01
     await fs.writeFile(contracts, (await fs.readFile(contracts, 'utf8')).replace('### C-04: ReminderSnooze', '### C4. ReminderSnooze'))
     expect(await report(folder, 'S-01')).toBe(storage)
     expect(await report(folder, 'S-02')).toBe(reminder.replace('C-04 ReminderSnooze', 'C-4 ReminderSnooze'))
-    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\nContracts: C-01, C-05, C-0002\n\n## S-02: Watering Reminder\n\nContracts: C-03, C-04\n')
+    await fs.writeFile(
+      path.join(folder, '.greenlight', 'GRAPH.md'),
+      '## S-01: Storage\n\nContracts: C-01, C-05, C-0002\n\n## S-02: Watering Reminder\n\nContracts: C-03, C-04\n'
+    )
     expect(await tiers(folder, 'report', 'S-01')).toEqual({
       code: 2,
       stdout: '',
@@ -173,7 +180,15 @@ The store first, then the reminders.
     const status = await tiers(folder, 'status', '--json')
     expect(status.stderr).toBe('')
     const slices = JSON.parse(status.stdout).slices
-    expect(slices.map((slice: {slice: string; tier: string; contracts: number; humanCheck: string | null; retired: string | null}) => [slice.slice, slice.tier, slice.contracts, slice.humanCheck, slice.retired])).toEqual([
+    expect(
+      slices.map((slice: {slice: string; tier: string; contracts: number; humanCheck: string | null; retired: string | null}) => [
+        slice.slice,
+        slice.tier,
+        slice.contracts,
+        slice.humanCheck,
+        slice.retired
+      ])
+    ).toEqual([
       ['p1a', 'verify', 2, null, null],
       ['p1b', 'verify', 2, 'leave a plant dry for a day and see the reminder at nine.', null],
       ['p2a', 'auto', 0, null, 'was verify; the check is retired because sharing moved to the web app.']
@@ -303,7 +318,12 @@ Contracts: C-03, C-04
       stderr: ''
     })
     // Other words after `Verification:` say what the tests prove; a `Tier:` must be a tier.
-    await fs.writeFile(path.join(folder, '.greenlight', 'GRAPH.md'), '## S-01: Storage\n\n**Verification:** the user sees the list\n**Tier:** the user sees the list\nContracts: C-01\n')
-    expect(await tiers(folder, 'status')).toEqual(broken('4: Unexpected slice tier `the user sees the list` for S-01, expected `auto` or `verify`, then any words'))
+    await fs.writeFile(
+      path.join(folder, '.greenlight', 'GRAPH.md'),
+      '## S-01: Storage\n\n**Verification:** the user sees the list\n**Tier:** the user sees the list\nContracts: C-01\n'
+    )
+    expect(await tiers(folder, 'status')).toEqual(
+      broken('4: Unexpected slice tier `the user sees the list` for S-01, expected `auto` or `verify`, then any words')
+    )
   })
 })

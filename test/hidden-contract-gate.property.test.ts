@@ -60,14 +60,18 @@ async function judge(value: string, line: number): Promise<Verdict> {
 }
 
 describe('the gate fails closed on a contract it cannot read', () => {
-  it(`lists the criterion at the checkpoint, or blocks the stop naming what it did not read (${numRuns} projects)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(hiddenContractDocument('**Slice:** S-01\n'), async ({value, line}) => {
-        const verdict = await judge(value, line)
-        // A contract it read may be held back by another problem of the file; one it did not read must be named.
-        expect(verdict.listed || (verdict.blocked && (verdict.named || verdict.read))).toBe(true)
-      }),
-      {seed, numRuns}
-    )
-  }, 60_000 * Math.max(1, scale * 2))
+  it(
+    `lists the criterion at the checkpoint, or blocks the stop naming what it did not read (${numRuns} projects)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hiddenContractDocument('**Slice:** S-01\n'), async ({value, line}) => {
+          const verdict = await judge(value, line)
+          // A contract it read may be held back by another problem of the file; one it did not read must be named.
+          expect(verdict.listed || (verdict.blocked && (verdict.named || verdict.read))).toBe(true)
+        }),
+        {seed, numRuns}
+      )
+    },
+    60_000 * Math.max(1, scale * 2)
+  )
 })

@@ -39,9 +39,7 @@ function outcome(value: string, line: number, key: string): Outcome {
   const contracts = extractContracts(tree, file)
   const read = contracts.some(
     (contract) =>
-      contract.headingPosition.start.line === line &&
-      contract.effectiveTier === 'verify' &&
-      contract.criteria.some((item) => item.text.includes(criterion))
+      contract.headingPosition.start.line === line && contract.effectiveTier === 'verify' && contract.criteria.some((item) => item.text.includes(criterion))
   )
   const reported = findUnreadContracts(value, tree, contracts).some(
     (unread) => unread.place.start.line === line && unread.text.includes(key) && unread.reason !== ''

@@ -43,7 +43,9 @@ const shapes: Record<string, UnitShape> = {
     outcome(value, line) {
       const {contracts, problems} = readStories('specs/001-checkout/spec.md', value)
       return {
-        read: contracts.some((contract) => contract.headingPosition.start.line === line && asStory(contract).criteria.some((item) => item.text.includes(criterion))),
+        read: contracts.some(
+          (contract) => contract.headingPosition.start.line === line && asStory(contract).criteria.some((item) => item.text.includes(criterion))
+        ),
         reported: problems.some((problem) => problem.place.start.line === line)
       }
     }
@@ -56,7 +58,9 @@ const shapes: Record<string, UnitShape> = {
       const file = 'openspec/changes/add-pay/specs/checkout/spec.md'
       const {requirements, problems} = readDeltaSpec(file, value, parseMarkdownText(value))
       return {
-        read: requirements.some((requirement) => requirement.headingPosition.start.line === line && requirement.scenarios.some((item) => item.text.includes(criterion))),
+        read: requirements.some(
+          (requirement) => requirement.headingPosition.start.line === line && requirement.scenarios.some((item) => item.text.includes(criterion))
+        ),
         reported: problems.some((problem) => problem.line === line)
       }
     }
@@ -114,12 +118,10 @@ function bmadOutcome(at: (story: NonNullable<ReturnType<typeof readBmadStory>['s
 
 /** A document of `shape`: its opening, any prefix, then the unit's heading behind any markup, then its body. */
 function documents(shape: UnitShape) {
-  return fc
-    .tuple(prefix, linePrefix, shape.depths ?? fc.constantFrom(2, 3, 3, 3, 4), shape.headings)
-    .map(([start, before, depth, heading]) => {
-      const head = shape.opening + start
-      return {value: `${head}${before}${'#'.repeat(depth)} ${heading}\n\n${shape.body}`, line: head.split('\n').length}
-    })
+  return fc.tuple(prefix, linePrefix, shape.depths ?? fc.constantFrom(2, 3, 3, 3, 4), shape.headings).map(([start, before, depth, heading]) => {
+    const head = shape.opening + start
+    return {value: `${head}${before}${'#'.repeat(depth)} ${heading}\n\n${shape.body}`, line: head.split('\n').length}
+  })
 }
 
 describe('no unit of a spec-driven tool is hidden silently', () => {

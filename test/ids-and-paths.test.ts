@@ -34,7 +34,8 @@ afterAll(async () => {
 
 const nothingToCheck = 'tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps'
 
-const sliceRule = 'expected a slice id such as `S-01`: 1 to 100 letters, digits, `_`, `-` or `.`, not starting with `-` or `.`, and not `verification-status` or `stop-hook`'
+const sliceRule =
+  'expected a slice id such as `S-01`: 1 to 100 letters, digits, `_`, `-` or `.`, not starting with `-` or `.`, and not `verification-status` or `stop-hook`'
 const sessionRule = 'expected a session id such as a UUID: 1 to 128 letters, digits, `_`, `-`, `.` or `:`'
 
 /** Run the real `tiers` bin in `cwd`. */
@@ -175,7 +176,9 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
     const folder = await project()
     const before = await outsideState(folder)
     const hook = (session: string) =>
-      runTiers(folder, ['stop-hook'], JSON.stringify({session_id: session, cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}), {TIERS_MAX_BLOCKS: '2'})
+      runTiers(folder, ['stop-hook'], JSON.stringify({session_id: session, cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}), {
+        TIERS_MAX_BLOCKS: '2'
+      })
     const counts = async () => {
       const saved = JSON.parse(await fs.readFile(file(folder, 'tiers', 'stop-hook.json'), 'utf8'))
       return Object.fromEntries(Object.entries(saved.sessions as Record<string, {blocks: number}>).map(([session, entry]) => [session, entry.blocks]))
@@ -216,11 +219,13 @@ describe.concurrent('ids named like Object.prototype’s properties', () => {
 
 describe.concurrent('the id patterns, and state paths as a second guard', () => {
   it('takes real slice and session ids, and no path', ({expect}) => {
-    for (const id of ['S-01', 'S-1', 'S-23', 's-01', 'S-001', 'auth_flow', 'v1.2', '__proto__', 'constructor', 'x'.repeat(100)]) expect([id, isSliceId(id)]).toEqual([id, true])
+    for (const id of ['S-01', 'S-1', 'S-23', 's-01', 'S-001', 'auth_flow', 'v1.2', '__proto__', 'constructor', 'x'.repeat(100)])
+      expect([id, isSliceId(id)]).toEqual([id, true])
     for (const id of ['', '.', '..', '../x', 'a/b', 'a\\b', '.hidden', '-x', 'S 01', 'S-01\n', 'stop-hook', 'Verification-Status', 'x'.repeat(101)]) {
       expect([id, isSliceId(id)]).toEqual([id, false])
     }
-    for (const id of ['0f8fad5b-d9cb-469f-a165-70867728950e', 'sess_01HZX3Q9', 'V1StGXR8_Z5jdHi6B-myT', '-leading-dash', 'default', '__proto__']) expect([id, isSessionId(id)]).toEqual([id, true])
+    for (const id of ['0f8fad5b-d9cb-469f-a165-70867728950e', 'sess_01HZX3Q9', 'V1StGXR8_Z5jdHi6B-myT', '-leading-dash', 'default', '__proto__'])
+      expect([id, isSessionId(id)]).toEqual([id, true])
     for (const id of ['', '../x', 'a/b', 'a b', 'a\nb', 'x'.repeat(129)]) expect([id, isSessionId(id)]).toEqual([id, false])
   })
 

@@ -30,8 +30,7 @@ afterAll(async () => {
 /** A temporary copy of the example project; `tiers` runs in it with its own cache key folder. */
 const project = (): Promise<string> => exampleProject(folders, 'verification-tiers-json-', 'true')
 
-const tiers = (folder: string, args: string[], input = ''): Promise<Run> =>
-  runTiers(folder, args, input, {XDG_CACHE_HOME: path.join(folder, 'user-cache')})
+const tiers = (folder: string, args: string[], input = ''): Promise<Run> => runTiers(folder, args, input, {XDG_CACHE_HOME: path.join(folder, 'user-cache')})
 
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
 
@@ -62,7 +61,11 @@ describe('describeJsonError: the place and kind of each JSON error', () => {
     ['an unclosed list', '{"a": [1, 2\n', '2:1: Unexpected end of file, expected `,` or `]`'],
     ['an unclosed string', '{"a": "b', '1:9: Unexpected end of file in a string, expected the closing `"`'],
     // Bad strings, at the fault inside them.
-    ['a line break in a string', '{"a": "one\ntwo"}', '1:11: Unexpected line break in a string, expected the closing `"` first (or `\\n` for a line break in the text)'],
+    [
+      'a line break in a string',
+      '{"a": "one\ntwo"}',
+      '1:11: Unexpected line break in a string, expected the closing `"` first (or `\\n` for a line break in the text)'
+    ],
     [
       'an unknown escape',
       '{"path": "C:\\Users"}',

@@ -111,9 +111,7 @@ class Client {
       new Promise<Result>((resolve, reject) => {
         this.pending.set(id, {
           resolve: (message) =>
-            message.error
-              ? reject(new Error(`${method} failed: ${message.error.code} ${message.error.message}`))
-              : resolve(message.result as Result),
+            message.error ? reject(new Error(`${method} failed: ${message.error.code} ${message.error.message}`)) : resolve(message.result as Result),
           reject
         })
         this.send({jsonrpc: '2.0', id, method, params})
@@ -127,10 +125,7 @@ class Client {
 
   /** The first notification (already received or still to come) that `test` accepts. */
   notification<Params>(method: string, test: (params: Params) => boolean): Promise<Params> {
-    const find = () =>
-      this.notifications.find((message) => message.method === method && test(message.params as Params))?.params as
-        | Params
-        | undefined
+    const find = () => this.notifications.find((message) => message.method === method && test(message.params as Params))?.params as Params | undefined
     return bounded(
       method,
       new Promise<Params>((resolve, reject) => {
@@ -152,10 +147,9 @@ class Client {
 
   /** Diagnostics the server published for `uri` at document `version`. */
   diagnostics(uri: string, version: number): Promise<Diagnostic[]> {
-    return this.notification<PublishDiagnosticsParams>(
-      'textDocument/publishDiagnostics',
-      (params) => params.uri === uri && params.version === version
-    ).then((params) => params.diagnostics)
+    return this.notification<PublishDiagnosticsParams>('textDocument/publishDiagnostics', (params) => params.uri === uri && params.version === version).then(
+      (params) => params.diagnostics
+    )
   }
 
   private send(message: Message): void {
@@ -275,10 +269,7 @@ describe('remark language server with the preset', () => {
   beforeAll(async () => {
     workspace = path.join(root, 'test', `.tmp-lsp-${randomBytes(6).toString('hex')}`)
     await fs.mkdir(workspace)
-    await fs.writeFile(
-      path.join(workspace, '.remarkrc.json'),
-      JSON.stringify({plugins: ['remark-preset-lint-verification-tiers']}, null, 2) + '\n'
-    )
+    await fs.writeFile(path.join(workspace, '.remarkrc.json'), JSON.stringify({plugins: ['remark-preset-lint-verification-tiers']}, null, 2) + '\n')
     await fs.writeFile(path.join(workspace, '.remarkignore'), '')
     await fs.writeFile(path.join(workspace, 'CONTRACTS.md'), contracts)
     uri = pathToFileURL(path.join(workspace, 'CONTRACTS.md')).href

@@ -93,14 +93,8 @@ describe('a large committed contracts file (test/fixtures/large-contracts.md)', 
 
   it('finds every contract, in order', () => {
     expect(contracts.length).toBe(201)
-    expect(contracts.map((contract) => contract.id)).toEqual([
-      'C-000',
-      ...numbers.map((i) => (i % 5 === 0 ? null : 'C-' + pad(i, 3)))
-    ])
-    expect(contracts.map((contract) => contract.name)).toEqual([
-      'Overview',
-      ...numbers.map((i) => ['Job', 'Widget', 'Api', 'Badge', 'Format'][i % 5]! + i)
-    ])
+    expect(contracts.map((contract) => contract.id)).toEqual(['C-000', ...numbers.map((i) => (i % 5 === 0 ? null : 'C-' + pad(i, 3)))])
+    expect(contracts.map((contract) => contract.name)).toEqual(['Overview', ...numbers.map((i) => ['Job', 'Widget', 'Api', 'Badge', 'Format'][i % 5]! + i)])
     expect(contracts.map((contract) => contract.slice)).toEqual([null, ...numbers.map((i) => 'S-' + pad(Math.ceil(i / 10), 2))])
     expect(analysis.problems).toEqual([])
   })
@@ -110,7 +104,12 @@ describe('a large committed contracts file (test/fixtures/large-contracts.md)', 
     expect(countBy(contracts, (contract) => String(contract.tier))).toEqual({auto: 77, verify: 110, Verify: 10, null: 4})
     expect(contracts.reduce((sum, contract) => sum + contract.criteria.length, 0)).toBe(288)
     expect(contracts.reduce((sum, contract) => sum + contract.steps.length, 0)).toBe(140)
-    expect(countBy(contracts.flatMap((contract) => contract.criteria), (item) => item.check?.method ?? 'none')).toEqual({
+    expect(
+      countBy(
+        contracts.flatMap((contract) => contract.criteria),
+        (item) => item.check?.method ?? 'none'
+      )
+    ).toEqual({
       bash: 120,
       manual: 40,
       none: 128
@@ -169,10 +168,7 @@ describe('a large committed contracts file (test/fixtures/large-contracts.md)', 
     const jobHeading = lineOf(lines, '### Contract: Job200')
     expect(job.label).toBe('Job200')
     expect(span(job.headingPosition)).toBe(`${jobHeading}:1-${jobHeading}:21`)
-    expect(job.criteria.map((item) => span(item.position))).toEqual([
-      `${jobHeading + 7}:7-${jobHeading + 7}:76`,
-      `${jobHeading + 8}:7-${jobHeading + 8}:39`
-    ])
+    expect(job.criteria.map((item) => span(item.position))).toEqual([`${jobHeading + 7}:7-${jobHeading + 7}:76`, `${jobHeading + 8}:7-${jobHeading + 8}:39`])
     // The last contract ends with its list, on the last line but the final newline.
     expect(span(job.position)).toBe(`${jobHeading}:1-${lines.length - 1}:6`)
   })
@@ -190,9 +186,7 @@ describe('a large committed contracts file (test/fixtures/large-contracts.md)', 
       'acceptance-criteria-specific': 8
     })
     expect(file.messages.every((message) => message.source === 'remark-lint')).toBe(true)
-    expect(file.messages.filter((message) => message.fatal).map((message) => message.ruleId)).toEqual(
-      Array.from({length: 10}, () => 'verification-tier')
-    )
+    expect(file.messages.filter((message) => message.fatal).map((message) => message.ruleId)).toEqual(Array.from({length: 10}, () => 'verification-tier'))
     const job20 = lineOf(lines, '### Contract: Job20')
     const api57 = lineOf(lines, '### C-057: Api57')
     const api2 = lineOf(lines, '### C-002: Api2')
@@ -247,8 +241,7 @@ describe('a large committed contracts file (test/fixtures/large-contracts.md)', 
     ])
     expect(pick('acceptance-criteria-specific', 'C-026')).toEqual([
       {
-        reason:
-          'Unexpected vague criterion `works as expected` in C-026 Widget26, expected an observable outcome or a `-- verified by:` check',
+        reason: 'Unexpected vague criterion `works as expected` in C-026 Widget26, expected an observable outcome or a `-- verified by:` check',
         line: widget26 + 28,
         column: 3,
         place: `${widget26 + 28}:3-${widget26 + 28}:38`,
@@ -304,13 +297,16 @@ describe('bad input', () => {
       'Tabs are not allowed as indentation',
       '4:1-4:1'
     ]
-  ] as Array<[string, string, string, string, string[]?]>)('reports malformed YAML frontmatter (%s) once, at its place, and reads the body', async (_, value, reason, place, wrong = []) => {
-    const {file, analysis} = await lint(value)
-    expect(file.messages.map(summary)).toEqual([frontmatterMessage(reason, place)])
-    expect(analysis.problems.map((problem) => problem.kind)).toEqual(['yaml-syntax'])
-    expect(analysis.contracts.map((contract) => [contract.label, contract.dialect, contract.tier])).toEqual([['C-44 Broken', 'bold', 'auto']])
-    expect(misplaced(value, analysis)).toEqual(wrong)
-  })
+  ] as Array<[string, string, string, string, string[]?]>)(
+    'reports malformed YAML frontmatter (%s) once, at its place, and reads the body',
+    async (_, value, reason, place, wrong = []) => {
+      const {file, analysis} = await lint(value)
+      expect(file.messages.map(summary)).toEqual([frontmatterMessage(reason, place)])
+      expect(analysis.problems.map((problem) => problem.kind)).toEqual(['yaml-syntax'])
+      expect(analysis.contracts.map((contract) => [contract.label, contract.dialect, contract.tier])).toEqual([['C-44 Broken', 'bold', 'auto']])
+      expect(misplaced(value, analysis)).toEqual(wrong)
+    }
+  )
 
   it('reads a fenced block nested in 4,000 quotes without running out of stack', async () => {
     const quotes = '>'.repeat(4000)
@@ -323,9 +319,7 @@ describe('bad input', () => {
   it('reads a contract heading with no fields, and lints it as a verify contract without criteria', async () => {
     const value = ['# Contracts', '', '### C-09: Empty', '', '### C-10:', '', '### Contract: Nothing'].join('\n')
     const {file, analysis} = await lint(value)
-    expect(
-      analysis.contracts.map((contract) => [contract.id, contract.name, contract.label, contract.fields.length, span(contract.position)])
-    ).toEqual([
+    expect(analysis.contracts.map((contract) => [contract.id, contract.name, contract.label, contract.fields.length, span(contract.position)])).toEqual([
       ['C-09', 'Empty', 'C-09 Empty', 0, '3:1-3:16'],
       ['C-10', '', 'C-10', 0, '5:1-5:10'],
       [null, 'Nothing', 'Nothing', 0, '7:1-7:22']
@@ -383,7 +377,12 @@ describe('bad input', () => {
 
     it('is noisy: NULs, replacement characters, CR and LF', () => {
       expect(bytes.length).toBe(62_107)
-      expect(countBy([...bytes].filter((character) => '\0\r\n\uFFFD'.includes(character)), (character) => character.codePointAt(0)!.toString(16))).toEqual({
+      expect(
+        countBy(
+          [...bytes].filter((character) => '\0\r\n\uFFFD'.includes(character)),
+          (character) => character.codePointAt(0)!.toString(16)
+        )
+      ).toEqual({
         '0': 917,
         a: 236,
         d: 276,
@@ -399,7 +398,17 @@ describe('bad input', () => {
 
     it('reads a contract before noise exactly, whatever follows', async () => {
       // A label ends the criteria: the lists, tables and quotes of the noise after it are no criteria.
-      const prefix = ['### C-01: Noise', '', '**Verification:** verify', '**Acceptance Criteria:**', '- Survives noise -- verified by: `make noise`', '', '**Notes:** noise below', '', ''].join('\n')
+      const prefix = [
+        '### C-01: Noise',
+        '',
+        '**Verification:** verify',
+        '**Acceptance Criteria:**',
+        '- Survives noise -- verified by: `make noise`',
+        '',
+        '**Notes:** noise below',
+        '',
+        ''
+      ].join('\n')
       const value = prefix + bytes
       const {file, tree, analysis} = await lint(value)
       expect(file.messages).toEqual([])
@@ -470,7 +479,15 @@ describe('bad input', () => {
       labels.push(`C-${count} ` + ['Bold', 'Fenced', 'Comment', 'Untiered'][count % 4]! + count)
       switch (count % 4) {
         case 0: {
-          push(`### C-${count}: Bold${count}`, '', '**Verification:** verify', '**Acceptance Criteria:**', `- Bold ${count} renders`, `- Bold ${count} saves`, '')
+          push(
+            `### C-${count}: Bold${count}`,
+            '',
+            '**Verification:** verify',
+            '**Acceptance Criteria:**',
+            `- Bold ${count} renders`,
+            `- Bold ${count} saves`,
+            ''
+          )
           break
         }
         case 1: {
@@ -497,8 +514,6 @@ describe('bad input', () => {
     expect(analysis.contracts.map((contract) => contract.headingPosition.start.line)).toEqual(headings)
     expect(countBy(analysis.contracts, (contract) => contract.dialect)).toEqual({bold: 108, fenced: 55, comment: 55})
     expect(countBy(analysis.contracts, (contract) => String(contract.tier))).toEqual({verify: 54, auto: 110, null: 54})
-    expect(file.messages.map((message) => [message.ruleId, message.line, message.column])).toEqual(
-      untiered.map((at) => ['verify-tier-criteria', at, 1])
-    )
+    expect(file.messages.map((message) => [message.ruleId, message.line, message.column])).toEqual(untiered.map((at) => ['verify-tier-criteria', at, 1]))
   })
 })

@@ -19,7 +19,6 @@ import {builtBin, linkedProject, remarkBin, runProcess} from './helpers/tiers-bi
 import {runTiersHere} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-
 /** No colour forced on or off, and `tiers lint` not pushed into the github format, by the environment. */
 const env = {FORCE_COLOR: undefined, NO_COLOR: undefined, GITHUB_ACTIONS: undefined}
 
@@ -48,8 +47,24 @@ const docs = (rule: string): string => `https://github.com/verification-tiers/ve
 const contractFolder = (): Promise<string> =>
   linkedProject(folders, 'verification-tiers-reporters-', {
     '.remarkrc.json': JSON.stringify({plugins: ['remark-preset-lint-verification-tiers']}),
-    '.greenlight/CONTRACTS.md': ['# Contracts', '', '### C-01: CartTotal', '', '**Verification:** Verify', '**Acceptence Criteria:**', '- The total includes tax', ''].join('\n'),
-    '.greenlight/contracts/C-03.md': ['### C-03: Receipt', '', '**Verification:** verify', '**Acceptance Criteria:**', '- The receipt works as expected', ''].join('\n'),
+    '.greenlight/CONTRACTS.md': [
+      '# Contracts',
+      '',
+      '### C-01: CartTotal',
+      '',
+      '**Verification:** Verify',
+      '**Acceptence Criteria:**',
+      '- The total includes tax',
+      ''
+    ].join('\n'),
+    '.greenlight/contracts/C-03.md': [
+      '### C-03: Receipt',
+      '',
+      '**Verification:** verify',
+      '**Acceptance Criteria:**',
+      '- The receipt works as expected',
+      ''
+    ].join('\n'),
     '.greenlight/contracts/C-04.md': ['### C-04: Refund', '', '**Verification:** auto', ''].join('\n')
   })
 
@@ -85,7 +100,13 @@ function junitReport({name, quiet = false}: {name?: string; quiet?: boolean} = {
     `  <testsuite name="${receipt}" tests="1" failures="1" errors="0" skipped="0">`,
     ...failure('5:3-5:32', 5, 'warning', vagueReason, 'acceptance-criteria-specific'),
     '  </testsuite>',
-    ...(quiet ? [] : [`  <testsuite name="${refund}" tests="1" failures="0" errors="0" skipped="0">`, `    <testcase name="no issues found" classname="${refund}" file="${refund}"/>`, '  </testsuite>']),
+    ...(quiet
+      ? []
+      : [
+          `  <testsuite name="${refund}" tests="1" failures="0" errors="0" skipped="0">`,
+          `    <testcase name="no issues found" classname="${refund}" file="${refund}"/>`,
+          '  </testsuite>'
+        ]),
     '</testsuites>',
     ''
   ].join('\n')
@@ -93,7 +114,13 @@ function junitReport({name, quiet = false}: {name?: string; quiet?: boolean} = {
 
 /** Rule, level, text, file and region of each result. */
 const sarifResults = (text: string) =>
-  validSarif(text).runs[0]?.results.map((result) => [result.ruleId, result.level, result.message.text, result.locations[0]?.physicalLocation.artifactLocation.uri, result.locations[0]?.physicalLocation.region])
+  validSarif(text).runs[0]?.results.map((result) => [
+    result.ruleId,
+    result.level,
+    result.message.text,
+    result.locations[0]?.physicalLocation.artifactLocation.uri,
+    result.locations[0]?.physicalLocation.region
+  ])
 
 const expectedSarifResults = [
   ['verification-tier', 'error', tierReason, contracts, {startLine: 5, startColumn: 19, endLine: 5, endColumn: 25}],
@@ -114,7 +141,11 @@ describe('remark --report with our reporters', {timeout: 120_000}, () => {
   // and `tiers lint --format junit`'s below.
   it.concurrent('`--report @verification-tiers/junit` prints JUnit XML; remark’s `--quiet` reaches it', async () => {
     const cwd = await contractFolder()
-    expect(await remark(cwd, ['--quiet', '--report', '@verification-tiers/junit', '.greenlight'])).toEqual({code: 1, stdout: '', stderr: junitReport({quiet: true})})
+    expect(await remark(cwd, ['--quiet', '--report', '@verification-tiers/junit', '.greenlight'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: junitReport({quiet: true})
+    })
   })
 
   // Without options the tool is `defaultTool` (packages/vfile-reporter-sarif's test); here, options reach it through remark.
@@ -131,7 +162,11 @@ describe('remark --report with our reporters', {timeout: 120_000}, () => {
 describe('tiers lint: the same reporters', {timeout: 120_000}, () => {
   it.concurrent('`--format github`, `junit` and `sarif` print on stdout what remark’s `--report` prints', async () => {
     const cwd = await contractFolder()
-    const [github, junit, sarif] = await Promise.all([lint(cwd, ['--format', 'github', '.greenlight']), lint(cwd, ['--format', 'junit', '.greenlight']), lint(cwd, ['--format', 'sarif', '.greenlight'])])
+    const [github, junit, sarif] = await Promise.all([
+      lint(cwd, ['--format', 'github', '.greenlight']),
+      lint(cwd, ['--format', 'junit', '.greenlight']),
+      lint(cwd, ['--format', 'sarif', '.greenlight'])
+    ])
     expect(github).toEqual({code: 1, stdout: githubReport, stderr: ''})
     expect(junit).toEqual({code: 1, stdout: junitReport({name: 'tiers lint'}), stderr: ''})
     expect([sarif.code, sarif.stderr]).toEqual([1, ''])
@@ -140,7 +175,10 @@ describe('tiers lint: the same reporters', {timeout: 120_000}, () => {
 
   it.concurrent('`--format junit` takes `--quiet` and `--silent`', async () => {
     const cwd = await contractFolder()
-    const [quiet, silent] = await Promise.all([lint(cwd, ['--format', 'junit', '--quiet', '.greenlight']), lint(cwd, ['--format', 'junit', '--silent', '.greenlight'])])
+    const [quiet, silent] = await Promise.all([
+      lint(cwd, ['--format', 'junit', '--quiet', '.greenlight']),
+      lint(cwd, ['--format', 'junit', '--silent', '.greenlight'])
+    ])
     expect(quiet).toEqual({code: 1, stdout: junitReport({name: 'tiers lint', quiet: true}), stderr: ''})
     expect(silent.code).toBe(1)
     expect(silent.stdout.match(/<testcase /g)).toHaveLength(1)
@@ -195,7 +233,11 @@ describe('tiers lint --output-file', {timeout: 120_000}, () => {
       lint(cwd, ['--format', 'junit', '--output-file', 'a-folder', '.greenlight']),
       lint(cwd, ['--format', 'junit', '--output-file=', '.greenlight'])
     ])
-    expect(underFile).toEqual({code: 2, stdout: '', stderr: `tiers: could not write the report to ${contracts}/lint.xml: Unexpected file in its path, expected folders\n`})
+    expect(underFile).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `tiers: could not write the report to ${contracts}/lint.xml: Unexpected file in its path, expected folders\n`
+    })
     expect(isFolder).toEqual({code: 2, stdout: '', stderr: 'tiers: could not write the report to a-folder: Unexpected folder, expected a file\n'})
     expect(empty).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected empty `--output-file`, expected a file name\n'})
     expect((await fs.readdir(cwd)).sort()).toEqual(before)

@@ -98,7 +98,11 @@ const feedbacks = async (folder: string) =>
 
 /** What `respond` prints for the `count`th rejection of S-01 (the options, then the count). */
 const recorded = (feedback: string, count: number) =>
-  expect.stringMatching(new RegExp(`^Recorded as feedback: "${feedback}"\\n[\\s\\S]*\\nYour feedback: "${feedback}"\\n[\\s\\S]*\\nRejection ${count} of 3 recorded\\. Record the choice: tiers route S-01 <1\\|2\\|3> \\[--detail <text>\\]\\n$`))
+  expect.stringMatching(
+    new RegExp(
+      `^Recorded as feedback: "${feedback}"\\n[\\s\\S]*\\nYour feedback: "${feedback}"\\n[\\s\\S]*\\nRejection ${count} of 3 recorded\\. Record the choice: tiers route S-01 <1\\|2\\|3> \\[--detail <text>\\]\\n$`
+    )
+  )
 
 /** Only the state file is left: no lock folder, no temporary file. */
 async function onlyStateLeft(folder: string): Promise<void> {
@@ -113,7 +117,11 @@ describe.runIf(process.platform === 'linux').concurrent('a lock holder paused pa
     await stopped(first)
     const pausedAt = Date.now()
     await makeStale(folder)
-    expect(await runTiers(folder, ['respond', 'S-01', 'the badge is orange'])).toEqual({code: 0, stdout: recorded('the badge is orange', 1), stderr: warningLine})
+    expect(await runTiers(folder, ['respond', 'S-01', 'the badge is orange'])).toEqual({
+      code: 0,
+      stdout: recorded('the badge is orange', 1),
+      stderr: warningLine
+    })
     // Past 5 s, `proper-lockfile`’s default refresh: the paused holder’s timer finds its lock gone as soon as it runs.
     await sleep(pausedAt + 6_000 - Date.now())
     process.kill(first.pid, 'SIGCONT')

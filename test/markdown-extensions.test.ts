@@ -26,7 +26,8 @@ async function projectOfEveryExtension(): Promise<string> {
     '.greenlight/GRAPH.json': JSON.stringify({slices: {'S-01': {name: 'Every extension', contracts: markdownExtensions.map((_, index) => `C-${index + 1}`)}}})
   }
   for (const [index, extension] of markdownExtensions.entries()) {
-    files[`.greenlight/contracts/c.${extension}`] = `### C-${index + 1}: In ${extension}\n\n**Verification:** verify\n\n**Acceptance criteria:**\n\n- The .${extension} file is read\n`
+    files[`.greenlight/contracts/c.${extension}`] =
+      `### C-${index + 1}: In ${extension}\n\n**Verification:** verify\n\n**Acceptance criteria:**\n\n- The .${extension} file is read\n`
   }
   return linkedProject(folders, 'verification-tiers-extensions-', files)
 }
@@ -56,7 +57,9 @@ describe('the markdown extensions of contract files', () => {
     const contracts = await runTiers(project, ['contracts'])
     expect(contracts.code).toBe(0)
     expect(contracts.stdout).toContain(`C-5 In mkd — .greenlight/contracts/c.mkd:1\n`)
-    expect(contracts.stdout).toContain(`${markdownExtensions.length} contracts in ${markdownExtensions.length} files: ${markdownExtensions.length} verify, 0 auto\n`)
+    expect(contracts.stdout).toContain(
+      `${markdownExtensions.length} contracts in ${markdownExtensions.length} files: ${markdownExtensions.length} verify, 0 auto\n`
+    )
     expect(contracts.stdout).not.toContain('C-99')
   })
 })

@@ -132,11 +132,15 @@ beforeAll(async () => {
   const installedAt = performance.now()
 
   // Beyond the README's lines: remark's own CLI, the strict preset and the GitHub reporter, from the same release set, as the README says.
-  const remarkCli = (JSON.parse(await fs.readFile(path.join(repo, 'package-lock.json'), 'utf8')) as {packages: Record<string, {version: string}>})
-    .packages['node_modules/remark-cli']!.version
+  const remarkCli = (JSON.parse(await fs.readFile(path.join(repo, 'package-lock.json'), 'utf8')) as {packages: Record<string, {version: string}>}).packages[
+    'node_modules/remark-cli'
+  ]!.version
   const extras = ['remark-preset-lint-verification-tiers-strict.tgz', 'verification-tiers-vfile-reporter-github.tgz']
   for (const tarball of extras) await fs.copyFile(path.join(repo, 'release', tarball), path.join(project, 'vendor', tarball))
-  const extra = await runProcess('npm', ['install', '--save-dev', `remark-cli@${remarkCli}`, ...extras.map((tarball) => `./vendor/${tarball}`)], {cwd: project, env})
+  const extra = await runProcess('npm', ['install', '--save-dev', `remark-cli@${remarkCli}`, ...extras.map((tarball) => `./vendor/${tarball}`)], {
+    cwd: project,
+    env
+  })
   if (extra.code !== 0) throw new Error(`npm install remark-cli, the strict preset and the GitHub reporter exited ${extra.code}:\n${extra.stderr}`)
   console.info(
     `outside install: the README's ${ran.length} lines in ${((installedAt - started) / 1000).toFixed(1)} s, remark-cli, the strict preset and the reporter in ${((performance.now() - installedAt) / 1000).toFixed(1)} s`
@@ -162,7 +166,6 @@ function installed(name: string, ...args: string[]): Promise<Run> {
   return runProcess(path.join(project, 'node_modules', '.bin', name), args, {cwd: project, env})
 }
 
-
 const c05Criteria =
   'Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto`'
 const c05Tier = 'Unexpected contract C-05 SpendColumnHeader without a verification tier, expected `Verification: auto` or `Verification: verify`'
@@ -186,7 +189,10 @@ describe('installed by the README’s commands, outside the repository', () => {
     expect(lines).toContain('npx tiers init')
     const installs = lines.filter((line) => line.startsWith('npm install ')).map((line) => line.split(/\s+/).filter((word) => word.endsWith('.tgz')))
     // From the project's own vendor/, where they were copied: the paths package.json keeps.
-    expect(installs).toEqual([['./vendor/verification-tiers-cli.tgz', './vendor/remark-preset-lint-verification-tiers.tgz'], ['./vendor/verification-tiers-generate-protocol.tgz']])
+    expect(installs).toEqual([
+      ['./vendor/verification-tiers-cli.tgz', './vendor/remark-preset-lint-verification-tiers.tgz'],
+      ['./vendor/verification-tiers-generate-protocol.tgz']
+    ])
     // Only the clone and its `npm ci` are stood in for; every other line ran, and passed.
     expect(ran.filter(({run}) => typeof run === 'string' && run !== 'cd').map(({line, run}) => [line, run])).toEqual([
       [lines[0], 'linked'],
@@ -195,7 +201,8 @@ describe('installed by the README’s commands, outside the repository', () => {
     for (const {run} of ran) if (typeof run !== 'string') expect(run.code).toBe(0)
     // The release set: one tarball per package, named without its version.
     const pack = ran.find(({line}) => line === 'npm run pack:release')!.run as Run
-    for (const name of versions.keys()) expect(pack.stdout).toContain(`\nrelease/${name.replace(/^@/, '').replace('/', '-')}.tgz: ${name}@${versions.get(name)}`)
+    for (const name of versions.keys())
+      expect(pack.stdout).toContain(`\nrelease/${name.replace(/^@/, '').replace('/', '-')}.tgz: ${name}@${versions.get(name)}`)
   })
 
   it('asks the registry for no package of this repository, and finds every tarball it serves', () => {
@@ -223,8 +230,19 @@ describe('installed by the README’s commands, outside the repository', () => {
     const script = `for (const name of ${JSON.stringify([...versions.keys()])}) { try { console.log(name, import.meta.resolve(name)) } catch { console.log(name, 'none') } }`
     const resolved = await runProcess(process.execPath, ['--input-type=module', '-e', script], {cwd: cli})
     expect(resolved.stderr).toBe('')
-    const found = new Map(resolved.stdout.trim().split('\n').map((line) => line.split(' ') as [string, string]))
-    for (const name of ['@verification-tiers/contracts', '@verification-tiers/lint', '@verification-tiers/runtime', 'remark-preset-lint-verification-tiers', 'remark-lint-verification-tier']) {
+    const found = new Map(
+      resolved.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ') as [string, string])
+    )
+    for (const name of [
+      '@verification-tiers/contracts',
+      '@verification-tiers/lint',
+      '@verification-tiers/runtime',
+      'remark-preset-lint-verification-tiers',
+      'remark-lint-verification-tier'
+    ]) {
       expect(found.get(name)!.startsWith(`file://${project}/node_modules/`), `${name}: ${found.get(name)}`).toBe(true)
       expect((await fs.lstat(path.join(fileDir(found.get(name)!, name)))).isSymbolicLink()).toBe(false)
     }
@@ -333,16 +351,26 @@ describe('installed by the README’s commands, outside the repository', () => {
     const result = await installed('remark', '--report', '@verification-tiers/github', '.greenlight')
     expect(result.code).toBe(0)
     expect(result.stderr.split('\n').filter((line) => line.startsWith('::'))).toEqual([
-      expect.stringMatching(/^::warning file=\.greenlight\/CONTRACTS\.md,line=84,.*verify-tier-criteria::Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps/)
+      expect.stringMatching(
+        /^::warning file=\.greenlight\/CONTRACTS\.md,line=84,.*verify-tier-criteria::Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps/
+      )
     ])
   })
 
   it('tiers lint reports C-05 with the project’s configuration: exit 0, and 1 with --frail', async () => {
-    for (const [args, code] of [[[], 0], [['--frail'], 1]] as const) {
+    for (const [args, code] of [
+      [[], 0],
+      [['--frail'], 1]
+    ] as const) {
       const lint = await installed('tiers', 'lint', ...args, '.greenlight')
       expect({code: lint.code, stdout: lint.stdout}).toEqual({code, stdout: ''})
       // Colours and the padding of the columns aside: the report's words.
-      const lines = lint.stderr.split('\n').map((line) => line.replace(/\u001B\[[\d;]*m/g, '').replace(/ {2,}/g, ' ').trimEnd())
+      const lines = lint.stderr.split('\n').map((line) =>
+        line
+          .replace(/\u001B\[[\d;]*m/g, '')
+          .replace(/ {2,}/g, ' ')
+          .trimEnd()
+      )
       expect(lines).toContain('.greenlight/CONTRACTS.md')
       expect(lines).toContain(`84:1-84:28 warning ${c05Criteria} verify-tier-criteria remark-lint`)
       expect(lines).toContain('⚠ 1 warning')
@@ -371,7 +399,11 @@ describe('installed by the README’s commands, outside the repository', () => {
     )
     expect(doc).toContain('At 5 rejections of one slice, stop looping and escalate:')
     expect(doc).toContain('This slice has been rejected 5 times. The verification criteria may not match')
-    expect(await installed('generate-protocol', '--project', '.', '--out', 'docs/agents', '--check')).toEqual({code: 0, stdout: 'generate-protocol: up to date\n', stderr: ''})
+    expect(await installed('generate-protocol', '--project', '.', '--out', 'docs/agents', '--check')).toEqual({
+      code: 0,
+      stdout: 'generate-protocol: up to date\n',
+      stderr: ''
+    })
   })
 })
 
@@ -413,7 +445,8 @@ describe('the workflow `tiers init --ci github` writes, run in a fresh clone of 
   beforeAll(async () => {
     init = await runProcess('npx', ['tiers', 'init', '--ci', 'github'], {cwd: project, env})
     if (init.code !== 0) throw new Error(`npx tiers init --ci github exited ${init.code}:\n${init.stdout}${init.stderr}`)
-    steps = (parseYaml(await fs.readFile(path.join(project, '.github/workflows/verification-tiers.yml'), 'utf8')) as {jobs: {tiers: {steps: WorkflowStep[]}}}).jobs.tiers.steps
+    steps = (parseYaml(await fs.readFile(path.join(project, '.github/workflows/verification-tiers.yml'), 'utf8')) as {jobs: {tiers: {steps: WorkflowStep[]}}})
+      .jobs.tiers.steps
     // Committed with what the README and init wrote (node_modules/ is ignored: init said so), then a change that touches no contract.
     await git(project, 'add', '-A')
     await git(project, 'commit', '-q', '-m', 'Set up verification tiers')

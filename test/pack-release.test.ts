@@ -33,7 +33,10 @@ async function repository(manifests: Record<string, Record<string, unknown>>): P
   await fs.writeFile(path.join(folder, 'package.json'), JSON.stringify({name: 'repository', private: true, workspaces: ['packages/*']}, null, 2))
   for (const [dir, manifest] of Object.entries(manifests)) {
     await fs.mkdir(path.join(folder, 'packages', dir), {recursive: true})
-    await fs.writeFile(path.join(folder, 'packages', dir, 'package.json'), JSON.stringify({version: '0.0.0', license: 'MIT', type: 'module', ...manifest}, null, 2))
+    await fs.writeFile(
+      path.join(folder, 'packages', dir, 'package.json'),
+      JSON.stringify({version: '0.0.0', license: 'MIT', type: 'module', ...manifest}, null, 2)
+    )
     await fs.writeFile(path.join(folder, 'packages', dir, 'index.js'), `export const name = ${JSON.stringify(manifest.name)}\n`)
   }
   return folder
@@ -89,7 +92,10 @@ describe('pack-release', () => {
     })
     // The packages themselves are packed as they are.
     const thing = await readTarball(path.join(repo, 'release', 'remark-lint-thing.tgz'))
-    expect(thing).toEqual({carried: [], manifest: {name: 'remark-lint-thing', version: '0.0.0', license: 'MIT', type: 'module', dependencies: {'unified-lint-rule': '^3.0.0'}}})
+    expect(thing).toEqual({
+      carried: [],
+      manifest: {name: 'remark-lint-thing', version: '0.0.0', license: 'MIT', type: 'module', dependencies: {'unified-lint-rule': '^3.0.0'}}
+    })
     expect(JSON.parse(await fs.readFile(path.join(repo, 'packages/app/package.json'), 'utf8'))).not.toHaveProperty('bundleDependencies')
   })
 

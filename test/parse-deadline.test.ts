@@ -70,7 +70,8 @@ describe('a GRAPH.md nested thousands deep', () => {
 const shape = (bytes: number, what: string) => `${bytes} bytes: ${what}`
 
 /** `count` ordinary contracts (ids from C-1000), each with a list of one item, joined by blank lines: 77 bytes each. */
-const ordinary = (count: number) => Array.from({length: count}, (_, n) => `### C-${1000 + n}: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item ${n}\n`).join('\n')
+const ordinary = (count: number) =>
+  Array.from({length: count}, (_, n) => `### C-${1000 + n}: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item ${n}\n`).join('\n')
 
 /** The size of a project's file, as the message counts it. */
 const bytesOf = async (folder: string, file: string) => (await fs.stat(path.join(folder, '.greenlight', file))).size
@@ -106,7 +107,10 @@ describe('the parse deadline of a file', () => {
   it('a contract file too large for TIERS_PARSE_TIMEOUT: its contracts and lists, and to split it, never nesting', async ({expect}) => {
     // 10,000 contracts (770 kB): seconds of parsing, in time linear in their number, but over half a second.
     const {folder} = await projectWith('contracts/C-06.md', ordinary(10_000))
-    const what = shape(await bytesOf(folder, 'contracts/C-06.md'), '10001 contract headings, 10000 lists of 10000 items, lists and quotes nested at most 1 deep')
+    const what = shape(
+      await bytesOf(folder, 'contracts/C-06.md'),
+      '10001 contract headings, 10000 lists of 10000 items, lists and quotes nested at most 1 deep'
+    )
     expect(await runTiers(folder, ['contracts'], '', {TIERS_PARSE_TIMEOUT: '0.5'})).toEqual({
       code: 2,
       stdout: '',
@@ -114,7 +118,10 @@ describe('the parse deadline of a file', () => {
     })
     // A GRAPH.md too large: the graph as GRAPH.json.
     const graph = await projectWith('GRAPH.md', ordinary(10_000), 'graph-md')
-    const graphWhat = shape(await bytesOf(graph.folder, 'GRAPH.md'), '10000 contract headings, 10001 lists of 10002 items, lists and quotes nested at most 1 deep')
+    const graphWhat = shape(
+      await bytesOf(graph.folder, 'GRAPH.md'),
+      '10000 contract headings, 10001 lists of 10002 items, lists and quotes nested at most 1 deep'
+    )
     expect(await runTiers(graph.folder, ['status'], '', {TIERS_PARSE_TIMEOUT: '0.5'})).toEqual({
       code: 2,
       stdout: '',
@@ -124,12 +131,22 @@ describe('the parse deadline of a file', () => {
 })
 
 describe('the parse deadline of a run', () => {
-  it('files that together take longer than TIERS_PARSE_TOTAL_TIMEOUT: the file the time ran out in, what it holds and what was read before it', async ({expect}) => {
+  it('files that together take longer than TIERS_PARSE_TOTAL_TIMEOUT: the file the time ran out in, what it holds and what was read before it', async ({
+    expect
+  }) => {
     const {folder} = await projectWith('contracts/C-06.md', ordinary(10_000))
-    const what = shape(await bytesOf(folder, 'contracts/C-06.md'), '10001 contract headings, 10000 lists of 10000 items, lists and quotes nested at most 1 deep')
+    const what = shape(
+      await bytesOf(folder, 'contracts/C-06.md'),
+      '10001 contract headings, 10000 lists of 10000 items, lists and quotes nested at most 1 deep'
+    )
     const before = await bytesOf(folder, 'CONTRACTS.md')
     const cache = path.join(folder, 'user-cache')
-    const stop = await runTiers(folder, ['stop-hook'], '{"session_id": "deadline"}', {TIERS_PARSE_TIMEOUT: '600', TIERS_PARSE_TOTAL_TIMEOUT: '0.5', XDG_CACHE_HOME: cache, TIERS_NO_CACHE: undefined})
+    const stop = await runTiers(folder, ['stop-hook'], '{"session_id": "deadline"}', {
+      TIERS_PARSE_TIMEOUT: '600',
+      TIERS_PARSE_TOTAL_TIMEOUT: '0.5',
+      XDG_CACHE_HOME: cache,
+      TIERS_NO_CACHE: undefined
+    })
     const message = `${path.join(folder, '.greenlight', 'contracts', 'C-06.md')}: Unexpected markdown files that take over 0.5 s to parse in all: the time ran out in this one (${what}) after 1 other file of ${before} bytes, expected fewer or smaller contract files (or more seconds in TIERS_PARSE_TOTAL_TIMEOUT); the files read in time are kept in the contracts cache, for the next run`
     expect(stop.code).toBe(0)
     expect(JSON.parse(stop.stdout)).toEqual({decision: 'block', reason: expect.stringContaining(`\n${message}\n`)})
@@ -163,6 +180,10 @@ describe('the parse deadline of a spec-driven tool’s folder', () => {
       decision: 'block',
       reason: `HOLD: Cannot stop - verification cannot be checked.\n${message}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
     })
-    expect(await runTiers(folder, ['status'], '', {TIERS_PARSE_TOTAL_TIMEOUT: '0.5'})).toEqual({code: 2, stdout: '', stderr: `tiers: specs: ${message.slice(message.indexOf('Unexpected'))}\n`})
+    expect(await runTiers(folder, ['status'], '', {TIERS_PARSE_TOTAL_TIMEOUT: '0.5'})).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `tiers: specs: ${message.slice(message.indexOf('Unexpected'))}\n`
+    })
   })
 })

@@ -43,7 +43,8 @@ const verifiedProject = verifiedExampleCopies(folders, 'verification-tiers-perso
 /** The real bin with a pipe for standard input, as a coding agent’s command has it. */
 const piped = (cwd: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Run> => runTiers(cwd, args, '', env)
 /** The real bin at a pseudo-terminal, as the person runs it; `input` is what they type. */
-const atTerminal = (cwd: string, args: string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> => runTiers(cwd, args, input, env, {terminal: true})
+const atTerminal = (cwd: string, args: string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> =>
+  runTiers(cwd, args, input, env, {terminal: true})
 
 const stateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)
 const readState = async (folder: string, slice: string) => JSON.parse(await fs.readFile(stateFile(folder, slice), 'utf8'))
@@ -101,7 +102,11 @@ describe('without a terminal (a pipe, as a coding agent’s command has)', () =>
 
   it.concurrent('refuses `tiers review` before showing anything', async () => {
     const folder = await verifiedProject()
-    expect(await runTiers(folder, ['review', 'S-01'], 'yes\n')).toEqual({code: 1, stdout: '', stderr: refusal('review of slice S-01', noTerminal, 'tiers review S-01')})
+    expect(await runTiers(folder, ['review', 'S-01'], 'yes\n')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: refusal('review of slice S-01', noTerminal, 'tiers review S-01')
+    })
     expect(await stateBytes(folder, 'S-01')).toBeNull()
   })
 })
@@ -132,7 +137,9 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     for (const feedback of ['one', 'two', 'three']) expect((await piped(folder, ['respond', 'S-01', feedback])).code).toBe(0)
     const skipped = await atTerminal(folder, ['escalate', 'S-01', '3'])
     expect(skipped.code).toBe(0)
-    expect((await readState(folder, 'S-01')).escalations).toEqual([{choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3, by: testIdentity, channel: 'terminal', fingerprint}])
+    expect((await readState(folder, 'S-01')).escalations).toEqual([
+      {choice: '3', decision: 'skip', at: expect.stringMatching(isoTime), rejectionCount: 3, by: testIdentity, channel: 'terminal', fingerprint}
+    ])
   })
 
   it.concurrent('refuses an approval from every marker of the registry, each named with its agent, recording nothing', async () => {
@@ -188,7 +195,11 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     // A rejection, relayed, puts back no decision; it is the person’s to take back all the same: the escalation counts it.
     expect((await piped(folder, ['respond', 'S-01', 'too small'])).code).toBe(0)
     const rejected = await stateBytes(folder, 'S-01')
-    expect(await piped(folder, ['respond', '--undo', 'S-01'])).toEqual({code: 1, stdout: '', stderr: refusal('withdrawal of slice S-01’s latest answer', noTerminal, 'tiers respond --undo S-01')})
+    expect(await piped(folder, ['respond', '--undo', 'S-01'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: refusal('withdrawal of slice S-01’s latest answer', noTerminal, 'tiers respond --undo S-01')
+    })
     expect((await atTerminal(folder, ['respond', '--undo', 'S-01'], '', {GEMINI_CLI: '1'})).code).toBe(1)
     expect(await stateBytes(folder, 'S-01')).toBe(rejected)
     expect((await atTerminal(folder, ['respond', '--undo', 'S-01'])).code).toBe(0)
@@ -231,11 +242,14 @@ describe.runIf(existsSync(scriptBin))('tiers review, at a terminal', () => {
     const first = await atTerminal(folder, ['review'], 'looks good\n')
     expect(first.code).toBe(0)
     expect(first.stdout).toMatch(/^ALL TESTS PASSING — Slice S-01: Campaign Cards\n[\s\S]*: APPROVED — Slice S-01: Campaign Cards\n/)
-    expect((await atTerminal(folder, ['review'], 'ok\n')).stdout).toMatch(/^ALL TESTS PASSING — Slice S-02: [\s\S]*: APPROVED — Slice S-02: Currency Formatting\n/)
+    expect((await atTerminal(folder, ['review'], 'ok\n')).stdout).toMatch(
+      /^ALL TESTS PASSING — Slice S-02: [\s\S]*: APPROVED — Slice S-02: Currency Formatting\n/
+    )
     expect(await atTerminal(folder, ['review'], 'ok\n')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'tiers: Unexpected `tiers review` without a slice while none waits for its checkpoint (S-01 done, S-02 done), expected a slice: `tiers review <slice>`\n'
+      stderr:
+        'tiers: Unexpected `tiers review` without a slice while none waits for its checkpoint (S-01 done, S-02 done), expected a slice: `tiers review <slice>`\n'
     })
   })
 
@@ -259,7 +273,9 @@ describe.runIf(existsSync(scriptBin))('tiers review, at a terminal', () => {
     const ended = await atTerminal(folder, ['review', 'S-01'])
     expect(ended.code).toBe(1)
     expect(ended.stdout.endsWith(prompt)).toBe(true)
-    expect(ended.stderr).toBe('tiers: Unexpected end of input before an answer to slice S-01, expected the person’s answer typed at the terminal: nothing was recorded\n')
+    expect(ended.stderr).toBe(
+      'tiers: Unexpected end of input before an answer to slice S-01, expected the person’s answer typed at the terminal: nothing was recorded\n'
+    )
     expect(await stateBytes(folder, 'S-01')).toBeNull()
   })
 })
@@ -270,12 +286,18 @@ describe('a property: no approval from an agent’s command', () => {
     .tuple(fc.constantFrom(...approvalReplies), fc.boolean(), fc.constantFrom('', ' ', '  '), fc.constantFrom('', ...replyEndings))
     .map(([reply, upper, spaces, ending]) => `${spaces}${upper ? reply.toUpperCase() : reply}${ending}${spaces}`)
   /** One marker set off: its variable (a prefix marker’s with a suffix), with a value that is not empty (its own, in any case, for a value marker). */
-  const markerArb = fc.constantFrom(...agentMarkers).chain((marker) =>
-    fc.tuple(
-      marker.variable.endsWith('*') ? fc.stringMatching(/^[A-Z_]{0,8}$/).map((suffix) => `${marker.variable.slice(0, -1)}${suffix}`) : fc.constant(marker.variable),
-      marker.value === undefined ? fc.string({minLength: 1, maxLength: 12}).filter((value) => !value.includes('\0')) : fc.constantFrom(marker.value, marker.value.toUpperCase())
+  const markerArb = fc
+    .constantFrom(...agentMarkers)
+    .chain((marker) =>
+      fc.tuple(
+        marker.variable.endsWith('*')
+          ? fc.stringMatching(/^[A-Z_]{0,8}$/).map((suffix) => `${marker.variable.slice(0, -1)}${suffix}`)
+          : fc.constant(marker.variable),
+        marker.value === undefined
+          ? fc.string({minLength: 1, maxLength: 12}).filter((value) => !value.includes('\0'))
+          : fc.constantFrom(marker.value, marker.value.toUpperCase())
+      )
     )
-  )
   const markersArb = fc.uniqueArray(markerArb, {minLength: 1, maxLength: 5, selector: ([name]) => name})
 
   it('for any agent markers and any approval reply, respond exits 1 with one line and records nothing', async () => {
@@ -286,7 +308,9 @@ describe('a property: no approval from an agent’s command', () => {
         const run = await runTiersHere(folder, ['respond', 'S-02', reply], '', Object.fromEntries(markers))
         expect(run.code).toBe(1)
         expect(run.stdout).toBe('')
-        expect(run.stderr).toMatch(/^tiers: Unexpected approval of slice S-02 from .+’s command \([A-Z_]+ is [^)]+\), expected the person’s own answer at a terminal: run `tiers review S-02` \(or `tiers respond S-02 [^`]+`\) in your terminal\n$/)
+        expect(run.stderr).toMatch(
+          /^tiers: Unexpected approval of slice S-02 from .+’s command \([A-Z_]+ is [^)]+\), expected the person’s own answer at a terminal: run `tiers review S-02` \(or `tiers respond S-02 [^`]+`\) in your terminal\n$/
+        )
         // The variable it names is one of those set.
         const named = /command \(([A-Z_]+) is /.exec(run.stderr)?.[1]
         expect(markers.map(([name]) => name)).toContain(named)

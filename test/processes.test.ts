@@ -41,7 +41,17 @@ async function project(commands: string[], config: object = {}): Promise<string>
   folders.push(folder)
   await fs.mkdir(path.join(folder, '.greenlight'))
   const criteria = commands.map((command, index) => `- Check ${index + 1} -- verified by: \`${command}\``)
-  const contracts = ['# Contracts', '', '### C-01: Processes', '', '**Slice:** S-01', '**Verification:** verify', '**Acceptance Criteria:**', ...criteria, ''].join('\n')
+  const contracts = [
+    '# Contracts',
+    '',
+    '### C-01: Processes',
+    '',
+    '**Slice:** S-01',
+    '**Verification:** verify',
+    '**Acceptance Criteria:**',
+    ...criteria,
+    ''
+  ].join('\n')
   await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), contracts)
   await fs.writeFile(path.join(folder, '.greenlight', 'config.json'), JSON.stringify(config))
   return folder
@@ -75,7 +85,9 @@ const escape = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 40' &"
 
 describe.concurrent('tiers verify and the processes of its checks', () => {
   // Both in one run: each check has a group of its own, and every check passes.
-  it('does not wait for a process that left the group (`setsid`) and holds the output: the check passes as its shell exits, and the process is ended; ends what a passing check left running in its group, even what ignores SIGTERM', async ({expect}) => {
+  it('does not wait for a process that left the group (`setsid`) and holds the output: the check passes as its shell exits, and the process is ended; ends what a passing check left running in its group, even what ignores SIGTERM', async ({
+    expect
+  }) => {
     // The shell exits once the sleep has left its group (its pid written after `setsid`), so the test does not race it.
     const folder = await project([
       `${escape} while [ ! -s escaped.pid ]; do sleep 0.05; done; echo started`,
@@ -124,7 +136,11 @@ describe('tiers verify on a signal', () => {
     // The shell and its children ignore SIGTERM and SIGINT: only SIGKILL ends them.
     const folder = await project(["trap '' TERM INT; sleep 30 & echo $! > background.pid; echo $$ > shell.pid; sleep 31"], {test: {command: 'true'}})
     const {child, ended} = start(folder, ['verify', 'S-01', '--timeout', '20'])
-    await until(() => existsSync(path.join(folder, 'shell.pid')) && readFileSync(path.join(folder, 'shell.pid'), 'utf8').endsWith('\n'), 10_000, 'the check to start')
+    await until(
+      () => existsSync(path.join(folder, 'shell.pid')) && readFileSync(path.join(folder, 'shell.pid'), 'utf8').endsWith('\n'),
+      10_000,
+      'the check to start'
+    )
     const shell = await readPid(folder, 'shell.pid')
     const background = await readPid(folder, 'background.pid')
     const sent = Date.now()
@@ -149,7 +165,11 @@ describe('tiers verify on a signal', () => {
   it('on SIGKILL, which runs no handler, still ends the running check’s group: its watchdog does', {retry: 2}, async ({expect}) => {
     const folder = await project(['sleep 30 & echo $! > background.pid; echo $$ > shell.pid; sleep 31'])
     const {child, ended} = start(folder, ['verify', 'S-01', '--timeout', '20'])
-    await until(() => existsSync(path.join(folder, 'shell.pid')) && readFileSync(path.join(folder, 'shell.pid'), 'utf8').endsWith('\n'), 10_000, 'the check to start')
+    await until(
+      () => existsSync(path.join(folder, 'shell.pid')) && readFileSync(path.join(folder, 'shell.pid'), 'utf8').endsWith('\n'),
+      10_000,
+      'the check to start'
+    )
     const shell = await readPid(folder, 'shell.pid')
     const background = await readPid(folder, 'background.pid')
     child.kill('SIGKILL')
@@ -186,7 +206,10 @@ describe('tiers verify --env-allow', () => {
 
   it('gives them only the named variables and the base (PATH, HOME, …), named repeatedly or with commas', async ({expect}) => {
     const folder = await envProject()
-    const run = await runTiers(folder, ['verify', 'S-01', '--env-allow', 'TIERS_TEST_ONE', '--env-allow=TIERS_TEST_TWO,NOT_SET'], '', {...environment, HOME: '/home/tester'})
+    const run = await runTiers(folder, ['verify', 'S-01', '--env-allow', 'TIERS_TEST_ONE', '--env-allow=TIERS_TEST_TWO,NOT_SET'], '', {
+      ...environment,
+      HOME: '/home/tester'
+    })
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     for (const name of ['check.env', 'test.env']) {
       const seen = await variables(folder, name)
@@ -199,7 +222,7 @@ describe('tiers verify --env-allow', () => {
     }
   })
 
-  it('gives them the base alone with `--env-allow \'\'`', async ({expect}) => {
+  it("gives them the base alone with `--env-allow ''`", async ({expect}) => {
     const folder = await envProject()
     const run = await runTiers(folder, ['verify', 'S-01', '--env-allow', ''], '', environment)
     expect(run.code).toBe(0)
@@ -230,21 +253,32 @@ describe.concurrent('runCommand, which `tiers verify` runs the checks with', () 
     const folder = await project([])
     const controller = new AbortController()
     const running = runCommand("trap '' TERM; sleep 30 & echo $! > background.pid; sleep 31", {cwd: folder, timeoutMs: 20_000, signal: controller.signal})
-    await until(() => existsSync(path.join(folder, 'background.pid')) && readFileSync(path.join(folder, 'background.pid'), 'utf8').endsWith('\n'), 10_000, 'the command to start')
+    await until(
+      () => existsSync(path.join(folder, 'background.pid')) && readFileSync(path.join(folder, 'background.pid'), 'utf8').endsWith('\n'),
+      10_000,
+      'the command to start'
+    )
     const aborted = Date.now()
     controller.abort()
     const result = await running
     expect(result).toMatchObject({status: 'fail', exitCode: null, signal: 'SIGKILL'})
     expect(Date.now() - aborted).toBeLessThan(1000)
     expect(isRunning(await readPid(folder, 'background.pid'))).toBe(false)
-    expect(await runCommand('echo never > never.txt', {cwd: folder, timeoutMs: 1000, signal: controller.signal})).toMatchObject({status: 'fail', error: 'interrupted before it started'})
+    expect(await runCommand('echo never > never.txt', {cwd: folder, timeoutMs: 1000, signal: controller.signal})).toMatchObject({
+      status: 'fail',
+      error: 'interrupted before it started'
+    })
     expect(existsSync(path.join(folder, 'never.txt'))).toBe(false)
   })
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])('does not start a command with `timeoutMs` %s', async (timeoutMs) => {
     const folder = await project([])
     const result = await runCommand('echo never > never.txt', {cwd: folder, timeoutMs})
-    expect(result).toMatchObject({status: 'fail', exitCode: null, error: `Unexpected timeout of ${timeoutMs} ms, expected a number above 0 and at most 2147483647`})
+    expect(result).toMatchObject({
+      status: 'fail',
+      exitCode: null,
+      error: `Unexpected timeout of ${timeoutMs} ms, expected a number above 0 and at most 2147483647`
+    })
     expect(existsSync(path.join(folder, 'never.txt'))).toBe(false)
   })
 })

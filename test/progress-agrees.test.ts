@@ -76,20 +76,31 @@ const remaining = 'Criteria remaining: 6, 1 for a person at the checkpoint, 5 ch
 describe('tiers status and the stop hook agree on which slices are in progress', () => {
   it('never verified, then verified, then an edit: the same slices in progress, grouped and counted, the file named once', async ({expect}) => {
     const folder = await project()
-    expect(await hook(folder, expect)).toEqual({decision: 'block', reason: `HOLD: Cannot stop - verification not run.\n\nNever verified, 5 slices: ${named}\n\n${runAll}\n${remaining}`})
+    expect(await hook(folder, expect)).toEqual({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification not run.\n\nNever verified, 5 slices: ${named}\n\n${runAll}\n${remaining}`
+    })
     expect(await status(folder, expect)).toEqual({slices: Object.fromEntries(ids.map((id) => [id, 'not-run, next: verify'])), inProgress: ids})
 
     expect((await runTiers(folder, ['verify', '--all'])).code).toBe(0)
     // Only S-05 is in progress: its checkpoint waits for a person, who the hook lets the agent stop for.
     expect(await hook(folder, expect)).toEqual({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-05.2: The receipt reads well'})
     expect(await status(folder, expect)).toEqual({
-      slices: {'S-01': 'done, next: done', 'S-02': 'done, next: done', 'S-03': 'done, next: done', 'S-04': 'done, next: done', 'S-05': 'passed, next: checkpoint'},
+      slices: {
+        'S-01': 'done, next: done',
+        'S-02': 'done, next: done',
+        'S-03': 'done, next: done',
+        'S-04': 'done, next: done',
+        'S-05': 'passed, next: checkpoint'
+      },
       inProgress: ['S-05']
     })
 
     await fs.appendFile(path.join(folder, 'src', 'a.txt'), 'two\n')
     const {reason} = await hook(folder, expect)
-    expect(reason).toBe(`HOLD: Cannot stop - verification stale.\n\nStale, 5 slices, since their latest runs uncommitted changes differ (src/a.txt edited): ${named}\n\n${runAll}\n${remaining}`)
+    expect(reason).toBe(
+      `HOLD: Cannot stop - verification stale.\n\nStale, 5 slices, since their latest runs uncommitted changes differ (src/a.txt edited): ${named}\n\n${runAll}\n${remaining}`
+    )
     expect(reason?.split('src/a.txt')).toHaveLength(2)
     expect(await status(folder, expect)).toEqual({slices: Object.fromEntries(ids.map((id) => [id, 'stale, next: verify'])), inProgress: ids})
     const table = await runTiers(folder, ['status'])

@@ -74,7 +74,8 @@ function readExamples(source: string): Example[] {
     const where = (what: string) => new Error(`${what} (readme line ${nodes[index]?.position?.start.line ?? line})`)
     if (!isHeading(heading, 5)) throw where('Expected a `#####` example heading')
     const name = heading.children.length === 1 && heading.children[0]!.type === 'inlineCode' ? heading.children[0]!.value : ''
-    if (!/^(?:[\w.-]+\/)*[\w.-]+\.md$/.test(name)) throw where("Expected an example heading to be a file name (or a path, for a tool's file) in inline code, such as `ok.md`")
+    if (!/^(?:[\w.-]+\/)*[\w.-]+\.md$/.test(name))
+      throw where("Expected an example heading to be a file name (or a path, for a tool's file) in inline code, such as `ok.md`")
     index++
 
     // Prose about the example, and the options it runs with, come before `###### In`.
@@ -201,8 +202,14 @@ for (const id of ruleIds) {
     it('has well-formed examples, at least one without and one with messages', () => {
       if (readError) throw readError
       expect(examples.length).toBeGreaterThan(0)
-      expect(examples.some((example) => example.output.length === 0), 'an example with no messages').toBe(true)
-      expect(examples.some((example) => example.output.length > 0), 'an example with messages').toBe(true)
+      expect(
+        examples.some((example) => example.output.length === 0),
+        'an example with no messages'
+      ).toBe(true)
+      expect(
+        examples.some((example) => example.output.length > 0),
+        'an example with messages'
+      ).toBe(true)
     })
 
     for (const example of examples) {

@@ -214,7 +214,9 @@ Warnings:
 `)
     const status = await tiers(folder, 'status')
     expect(status.code).toBe(0)
-    expect(status.stdout).toBe(`S-01 Boil: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 BoilTime (verify, no acceptance criteria or steps)
+    expect(
+      status.stdout
+    ).toBe(`S-01 Boil: verify, 0/3 rejections, undecided, never verified, next: verify; nothing to check in C-01 BoilTime (verify, no acceptance criteria or steps)
 S-02 Alarm: verify, 0/3 rejections, undecided, never verified, next: verify
 S-03 Settings: verify, 0/3 rejections, undecided, never verified, next: verify
 `)
@@ -241,7 +243,14 @@ Contracts:
   C-02 PlantSchema: verify — criteria: 1, steps: 0
 `)
     const contracts = JSON.parse((await tiers(folder, 'contracts', '--json')).stdout)
-    expect(contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [contract.id, contract.slices, contract.tierInSlice, contract.tierFrom])).toEqual([
+    expect(
+      contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [
+        contract.id,
+        contract.slices,
+        contract.tierInSlice,
+        contract.tierFrom
+      ])
+    ).toEqual([
       ['C-01', ['S-01'], 'auto', 'slice'],
       ['C-02', ['S-01'], 'verify', 'contract'],
       ['C-03', ['S-02'], 'verify', 'default'],
@@ -261,14 +270,18 @@ Contracts:
     expect(run.stdout).toBe('Slice S-01: Storage is auto: every contract is auto, so no checkpoint is needed.\n')
   })
 
-  it('reads a slice without contracts as one (its contracts keep their Slice field), and names the file and line of a bad tier, exiting 2', async ({expect}) => {
+  it('reads a slice without contracts as one (its contracts keep their Slice field), and names the file and line of a bad tier, exiting 2', async ({
+    expect
+  }) => {
     const folder = await copy('graph-md')
     const graph = path.join(folder, '.greenlight', 'GRAPH.md')
     const text = await fs.readFile(graph, 'utf8')
     await fs.writeFile(graph, text.replace('Contracts: C-01, C-02\n', ''))
     const status = await tiers(folder, 'status')
     expect([status.code, status.stdout.split('\n')[0]]).toEqual([0, 'S-01 Storage: verify, 0/3 rejections, undecided, never verified, next: verify'])
-    expect(status.stderr).toContain('tiers: warning: .greenlight/CONTRACTS.md:6: C-01 PlantStore is in slice S-01, but GRAPH.md does not list it there; it is checked with S-01')
+    expect(status.stderr).toContain(
+      'tiers: warning: .greenlight/CONTRACTS.md:6: C-01 PlantStore is in slice S-01, but GRAPH.md does not list it there; it is checked with S-01'
+    )
     await fs.writeFile(graph, text.replace('Verification: auto', 'Tier: sometimes'))
     expect(await tiers(folder, 'status')).toEqual({
       code: 2,
@@ -286,7 +299,14 @@ Contracts:
     )
     const contracts = JSON.parse((await tiers(folder, 'contracts', '--json')).stdout)
     // Contracts the graph does not list keep the slice their Slice field names, and no stated tier.
-    expect(contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [contract.id, contract.slices, contract.tierInSlice, contract.tierFrom])).toEqual([
+    expect(
+      contracts.contracts.map((contract: {id: string; slices: string[]; tierInSlice: string; tierFrom: string}) => [
+        contract.id,
+        contract.slices,
+        contract.tierInSlice,
+        contract.tierFrom
+      ])
+    ).toEqual([
       ['C-01', ['S-01'], 'auto', 'slice'],
       ['C-02', ['S-01'], 'verify', 'contract'],
       ['C-03', ['S-02'], 'verify', 'default'],

@@ -39,7 +39,8 @@ function raise(version: string, bump: (typeof bumps)[number]): string {
 
 async function readManifests(dir: string): Promise<Map<string, Manifest>> {
   const manifests = new Map<string, Manifest>()
-  for (const folder of await workspaceFolders(dir)) manifests.set(folder, JSON.parse(await fs.readFile(path.join(dir, folder, 'package.json'), 'utf8')) as Manifest)
+  for (const folder of await workspaceFolders(dir))
+    manifests.set(folder, JSON.parse(await fs.readFile(path.join(dir, folder, 'package.json'), 'utf8')) as Manifest)
   return manifests
 }
 
@@ -68,7 +69,10 @@ describe('changeset version', () => {
     expect(pending.length, 'pending changesets').toBeGreaterThan(0)
     const next = raise([...versions][0]!, bumps[Math.max(...pending)]!)
 
-    const result = await runProcess(process.execPath, [path.join(root, 'node_modules/@changesets/cli/bin.js'), 'version'], {cwd: copy, env: consumerEnvChanges()})
+    const result = await runProcess(process.execPath, [path.join(root, 'node_modules/@changesets/cli/bin.js'), 'version'], {
+      cwd: copy,
+      env: consumerEnvChanges()
+    })
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
 

@@ -55,15 +55,7 @@ const greenlight = (...args: string[]) => remarkOnce(['--no-config', '--no-ignor
 const c05 =
   '84:1-84:28 warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria remark-lint'
 
-const greenlightReport = [
-  `${example}/CONTRACTS.md`,
-  c05,
-  '',
-  `${example}/contracts/C-06.md: no issues found`,
-  '',
-  '⚠ 1 warning',
-  ''
-].join('\n')
+const greenlightReport = [`${example}/CONTRACTS.md`, c05, '', `${example}/contracts/C-06.md: no issues found`, '', '⚠ 1 warning', ''].join('\n')
 
 /** Two criteria and a tier in the wrong case. */
 const cartTotal = [
@@ -94,16 +86,11 @@ const orderEmail = [
 /** A frontmatter contract with a tier in the wrong case. */
 const exportCsv = '---\nid: C-06\ncontract: ExportCsv\nverification: Verify\nsteps:\n  - Click Export\n---\n\n# C-06: ExportCsv\n'
 
-const cartTotalError =
-  '3:19-3:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint'
+const cartTotalError = '3:19-3:25 error Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify` verification-tier remark-lint'
 
 /** `.remarkrc.json` of the task: a looser count, and no tier check. */
 const config = {
-  plugins: [
-    preset,
-    ['remark-lint-acceptance-criteria-count', ['warn', {max: 1}]],
-    ['remark-lint-verification-tier', false]
-  ]
+  plugins: [preset, ['remark-lint-acceptance-criteria-count', ['warn', {max: 1}]], ['remark-lint-verification-tier', false]]
 }
 
 const configuredLine = '6:3-6:32 warning Unexpected 2 acceptance criteria on C-01 CartTotal, expected at most 1 acceptance-criteria-count remark-lint'
@@ -171,10 +158,7 @@ describe('remark CLI', () => {
 
     // The two runs above: the one with `--frail` also has `--use remark-frontmatter`.
     it.concurrent('reports the same with or without `--use remark-frontmatter`', async () => {
-      const [alone, withFrontmatter] = await Promise.all([
-        greenlight('--use', preset),
-        greenlight('--use', 'remark-frontmatter', '--use', preset, '--frail')
-      ])
+      const [alone, withFrontmatter] = await Promise.all([greenlight('--use', preset), greenlight('--use', 'remark-frontmatter', '--use', preset, '--frail')])
       expect(alone).toEqual({code: 0, stdout: '', stderr: greenlightReport})
       expect(withFrontmatter).toEqual({...alone, code: 1})
     })
@@ -279,7 +263,13 @@ describe('remark CLI', () => {
         ' error Unexpected value `1.5` for `max`, expected a whole number of 0 or more acceptance-criteria-count remark-lint'
       ])
       // Nothing but the five folders' files: configured, package, strict-rules, max-warned, max-failed.
-      expect(Object.keys(byFile)).toEqual(['configured/contracts.md', 'max-failed/contracts.md', 'max-warned/contracts.md', 'package/contracts.md', 'strict-rules/spend.md'])
+      expect(Object.keys(byFile)).toEqual([
+        'configured/contracts.md',
+        'max-failed/contracts.md',
+        'max-warned/contracts.md',
+        'package/contracts.md',
+        'strict-rules/spend.md'
+      ])
       expect(reportSummary(run.stderr)).toBe('6 messages (✖ 3 errors, ⚠ 3 warnings)')
     })
 
@@ -312,7 +302,11 @@ describe('remark CLI', () => {
         remark(['--no-config', '--quiet', '--use', '@verification-tiers/graph/remark', '--use', 'remark-lint-verify-tier-criteria', '.greenlight'], cwd),
         remark(['--no-config', '--quiet', '--use', preset, '.greenlight'], cwd)
       ])
-      expect({...alone, stderr: alone.stderr.replace(/ +/g, ' ')}).toEqual({code: 0, stdout: '', stderr: ['.greenlight/CONTRACTS.md', c01, '', '⚠ 1 warning', ''].join('\n')})
+      expect({...alone, stderr: alone.stderr.replace(/ +/g, ' ')}).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: ['.greenlight/CONTRACTS.md', c01, '', '⚠ 1 warning', ''].join('\n')
+      })
       expect(withGraph).toEqual({code: 0, stdout: '', stderr: ''})
       expect(withPreset).toEqual({code: 0, stdout: '', stderr: ''})
     })

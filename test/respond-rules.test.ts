@@ -51,7 +51,9 @@ async function ok(folder: string, ...args: string[]): Promise<Run> {
 const refused = (message: string): Run => ({code: 1, stdout: '', stderr: `tiers: ${message}\n`})
 
 const approvalRefusal = (slice: string, why: string) =>
-  refused(`Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice}\`, then \`tiers checkpoint ${slice}\``)
+  refused(
+    `Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice}\`, then \`tiers checkpoint ${slice}\``
+  )
 
 describe.concurrent('an approval needs a checkpoint shown on fresh passing verification', () => {
   it('refuses an approval of a slice never verified (exit 1), and writes nothing', async ({expect}) => {
@@ -77,11 +79,17 @@ describe.concurrent('an approval needs a checkpoint shown on fresh passing verif
     const contract = path.join(folder, '.greenlight', 'contracts', 'C-06.md')
     await fs.writeFile(contract, (await fs.readFile(contract, 'utf8')).replace('account currency', 'account currency, two decimals'))
     // The contract file is a source too: the fingerprint of the tree sees it change.
-    expect(await tiers(folder, 'respond', 'S-02', 'yes')).toEqual(approvalRefusal('S-02', 'the latest verification of slice S-02 is stale (the contracts changed; uncommitted changes differ (.greenlight/contracts/C-06.md edited))'))
+    expect(await tiers(folder, 'respond', 'S-02', 'yes')).toEqual(
+      approvalRefusal(
+        'S-02',
+        'the latest verification of slice S-02 is stale (the contracts changed; uncommitted changes differ (.greenlight/contracts/C-06.md edited))'
+      )
+    )
     await ok(folder, 'verify', 'S-02')
     expect(await tiers(folder, 'respond', 'S-02', 'yes')).toEqual({
       code: 0,
-      stdout: 'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo S-02\n',
+      stdout:
+        'APPROVED — Slice S-02: Currency Formatting\n\nRecorded. The slice is complete: go on to summary and docs.\nTo withdraw this answer: tiers respond --undo S-02\n',
       stderr: warningLine
     })
     expect((await readState(folder, 'S-02')).decision).toMatchObject({status: 'approved', mismatch: []})
@@ -165,14 +173,16 @@ describe.concurrent('answers a person gives', () => {
       expect(await tiers(folder, 'respond', 'S-02', reply), reply).toEqual({code: 0, stdout: approved('S-02', 'Currency Formatting'), stderr: warningLine})
       const undo = await ok(folder, 'respond', '--undo', 'S-02')
       expect(undo.stdout).toMatch(
-        new RegExp(`^WITHDRAWN — Slice S-02: Currency Formatting\n\nWithdrawn: the approval ${escape(JSON.stringify(reply))} recorded \\S+; it stays in the history, marked withdrawn\\.\nNow: 0 rejections, undecided\\.\n$`)
+        new RegExp(
+          `^WITHDRAWN — Slice S-02: Currency Formatting\n\nWithdrawn: the approval ${escape(JSON.stringify(reply))} recorded \\S+; it stays in the history, marked withdrawn\\.\nNow: 0 rejections, undecided\\.\n$`
+        )
       )
       expect((await readState(folder, 'S-02')).decision).toBeNull()
     }
     const state = await readState(folder, 'S-02')
-    expect(state.answers.map((answer: {reply: string; outcome: string; withdrawnAt: string | null}) => [answer.reply, answer.outcome, answer.withdrawnAt !== null])).toEqual(
-      replies.map((reply) => [reply, 'approval', true])
-    )
+    expect(
+      state.answers.map((answer: {reply: string; outcome: string; withdrawnAt: string | null}) => [answer.reply, answer.outcome, answer.withdrawnAt !== null])
+    ).toEqual(replies.map((reply) => [reply, 'approval', true]))
   })
 
   it('takes a second approval of the same contracts as already approved: nothing stacks, one --undo puts the slice back', async ({expect}) => {
@@ -181,7 +191,9 @@ describe.concurrent('answers a person gives', () => {
     const decided = (await readState(folder, 'S-02')).decision
     for (const reply of ['lgtm', '1) Yes — mark complete and continue']) {
       const again = await ok(folder, 'respond', 'S-02', reply)
-      expect(again.stdout, reply).toBe(`ALREADY APPROVED — Slice S-02: Currency Formatting\n\nThe slice was approved at ${decided.at} for its contracts as they are: nothing was recorded.\n`)
+      expect(again.stdout, reply).toBe(
+        `ALREADY APPROVED — Slice S-02: Currency Formatting\n\nThe slice was approved at ${decided.at} for its contracts as they are: nothing was recorded.\n`
+      )
     }
     expect((await readState(folder, 'S-02')).answers.length).toBe(1)
     await ok(folder, 'respond', '--undo', 'S-02')
@@ -193,12 +205,16 @@ describe.concurrent('answers a person gives', () => {
     // Every bare form is read in \`packages/runtime/test/response.test.ts\`; here one of each kind goes through the bin.
     for (const reply of ['N.', '2)']) {
       expect(await tiers(folder, 'respond', 'S-01', reply), reply).toEqual(
-        refused(`Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is wrong: tiers respond S-01 "what is wrong"; nothing was recorded`)
+        refused(
+          `Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is wrong: tiers respond S-01 "what is wrong"; nothing was recorded`
+        )
       )
     }
     for (const reply of ['Partially.']) {
       expect(await tiers(folder, 'respond', 'S-01', reply), reply).toEqual(
-        refused(`Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is missing: tiers respond S-01 "partially: what is missing"; nothing was recorded`)
+        refused(
+          `Unexpected reply ${JSON.stringify(reply)} to slice S-01 without a description, expected what is missing: tiers respond S-01 "partially: what is missing"; nothing was recorded`
+        )
       )
     }
     await expect(fs.access(stateFile(folder, 'S-01'))).rejects.toThrow()
@@ -211,7 +227,11 @@ describe.concurrent('answers a person gives', () => {
     const folder = await project()
     const reply = 'yes, but the header is wrong'
     const run = await ok(folder, 'respond', 'S-01', reply)
-    expect(run.stdout.startsWith(`Recorded as feedback, not an approval: "${reply}"\nIf it was meant as an approval: tiers respond --undo S-01, then tiers respond S-01 yes\n\nYour feedback: "${reply}"\n`)).toBe(true)
+    expect(
+      run.stdout.startsWith(
+        `Recorded as feedback, not an approval: "${reply}"\nIf it was meant as an approval: tiers respond --undo S-01, then tiers respond S-01 yes\n\nYour feedback: "${reply}"\n`
+      )
+    ).toBe(true)
     expect(run.stdout).toContain('\nRejection 1 of 3 recorded.')
     await ok(folder, 'route', 'S-01', '1')
 
@@ -254,7 +274,9 @@ describe.concurrent('answers a person gives', () => {
     await ok(folder, 'escalate', 'S-01', '1')
     const before = await fs.readFile(stateFile(folder, 'S-01'), 'utf8')
     expect(await tiers(folder, 'respond', '--undo', 'S-01')).toEqual(
-      refused('Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("three"), expected none: the answer can no longer be withdrawn')
+      refused(
+        'Unexpected `--undo`: an escalation choice of slice S-01 was recorded after its latest answer ("three"), expected none: the answer can no longer be withdrawn'
+      )
     )
     expect(await fs.readFile(stateFile(folder, 'S-01'), 'utf8')).toBe(before)
   })

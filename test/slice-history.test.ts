@@ -25,14 +25,16 @@ const repository = () => twoSliceRepository(folders, 'verification-tiers-history
 const contractsFile = (folder: string) => path.join(folder, '.greenlight', 'CONTRACTS.md')
 
 /** The stop hook as the agent in `folder` runs it: the real bin, its input on a pipe. */
-const stopHook = (folder: string) => runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 'history', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
+const stopHook = (folder: string) =>
+  runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 'history', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
 /** The hook’s block when the gate cannot check the work, listing `lines`. */
 const unchecked = (...lines: string[]) => ({
   code: 0,
   stdout: `${JSON.stringify({decision: 'block', reason: `HOLD: Cannot stop - verification cannot be checked.\n${lines.join('\n')}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`})}\n`,
   stderr: ''
 })
-const closing = 'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+const closing =
+  'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
 const neverApproved = (folder: string, slice: string, line: number) => `${slice}: verify, never approved (${contractsFile(folder)}:${line})`
 
 /** Three rejections of S-01, recorded as an orchestrator relays them, and committed. */
@@ -51,7 +53,10 @@ describe('a decision no answer gives', () => {
     const hash: string = status.slices['S-01'].verification_run.contracts_hash
     // What an agent writes to pass the gate: the decision alone, for the contracts as they are.
     const decision = {status: 'approved', at: '2025-01-01T00:00:00.000Z', contractsHash: hash, mismatch: []}
-    await fs.writeFile(sliceStateFile(folder, 'S-01'), `${JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision, answers: []}, null, 2)}\n`)
+    await fs.writeFile(
+      sliceStateFile(folder, 'S-01'),
+      `${JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision, answers: []}, null, 2)}\n`
+    )
     await commitState(folder, 'S-01', 'Approve S-01')
 
     const line = `${sliceStateFile(folder, 'S-01')}:7:15: Unexpected \`decision\` approved 2025-01-01T00:00:00.000Z for ${hash.slice(0, 19)}… with no approval by a person behind it in \`answers\`, expected null; the person answers its checkpoint again (\`tiers review S-01\`), or fix the file (it is never reset silently)`
@@ -67,7 +72,9 @@ describe('a decision no answer gives', () => {
     expect((await runTiersHere(folder, ['review', 'S-01'], 'yes\n')).stdout).toMatch(/: APPROVED — Slice S-01: S-01\n\nRecorded\./)
     await commitState(folder, 'S-01', 'Approve S-01 again')
     const held = await runTiers(folder, ['ci'])
-    expect(held.stdout).toMatch(/^MERGE HELD — 1 thing waits for a person or a fix:\n {2}S-02: verify, never approved .*\n\nApproved:\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z\n\n/)
+    expect(held.stdout).toMatch(
+      /^MERGE HELD — 1 thing waits for a person or a fix:\n {2}S-02: verify, never approved .*\n\nApproved:\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z\n\n/
+    )
   })
 })
 
@@ -89,13 +96,18 @@ describe('history lost against the committed one', () => {
     )
     expect(JSON.parse((await runTiers(folder, ['status', 'S-02', '--json'])).stdout).lostHistory).toEqual([])
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-01'])
-    expect([checkpoint.code, checkpoint.stdout]).toEqual([1, `VERIFICATION UNCHECKED — Slice S-01: S-01\n\nThe gate could not read or match part of the project:\n  ${line}\n\nFix these, then run \`tiers verify S-01\` and \`tiers checkpoint S-01\` again.\n`])
+    expect([checkpoint.code, checkpoint.stdout]).toEqual([
+      1,
+      `VERIFICATION UNCHECKED — Slice S-01: S-01\n\nThe gate could not read or match part of the project:\n  ${line}\n\nFix these, then run \`tiers verify S-01\` and \`tiers checkpoint S-01\` again.\n`
+    ])
 
     // Cut short, it lost what it no longer holds.
     await git(folder, 'checkout', 'HEAD', '--', file)
     const state = JSON.parse(await fs.readFile(file, 'utf8'))
     await fs.writeFile(file, JSON.stringify({...state, rejectionCount: 1, rejections: state.rejections.slice(0, 1), answers: state.answers.slice(0, 1)}))
-    expect(JSON.parse((await runTiers(folder, ['status', '--json'])).stdout).lostHistory).toEqual([line.replace('lost 3 rejections and 3 answers', 'lost 2 rejections and 2 answers')])
+    expect(JSON.parse((await runTiers(folder, ['status', '--json'])).stdout).lostHistory).toEqual([
+      line.replace('lost 3 rejections and 3 answers', 'lost 2 rejections and 2 answers')
+    ])
 
     // Restored as the line says, nothing is lost: the slice waits for its escalation.
     await git(folder, 'checkout', 'HEAD', '--', file)
@@ -112,9 +124,17 @@ describe('history lost against the committed one', () => {
     const lost = `${file}: Unexpected history of slice S-01: lost 3 rejections and 3 answers compared with the committed one (main), expected every committed answer, rejection and escalation choice still there, in order: restore them (\`git checkout main -- ${file}\`)`
     // Locally nothing is lost since HEAD; the branch lost it since its base.
     expect((await runTiers(folder, ['status'])).stdout).not.toMatch(/problem/)
-    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({code: 1, stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${lost}\n\n${closing}\n`, stderr: ''})
+    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${lost}\n\n${closing}\n`,
+      stderr: ''
+    })
     await git(folder, 'checkout', 'main', '--', file)
-    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved; 2 unchanged since main)\n', stderr: ''})
+    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({
+      code: 0,
+      stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved; 2 unchanged since main)\n',
+      stderr: ''
+    })
   })
 
   it('loses nothing by an answer withdrawn with --undo and committed', async () => {
@@ -128,7 +148,12 @@ describe('history lost against the committed one', () => {
     expect((await runTiers(folder, ['status', '--json'])).stdout).toMatch(/"lostHistory": \[\]/)
     await commitState(folder, 'S-01', 'Withdraw the rejection of S-01')
     const ci = await runTiers(folder, ['ci', '--base', 'main'])
-    expect([ci.code, ci.stdout]).toEqual([0, expect.stringMatching(/^MERGE READY — every verify slice is approved for its contracts as they are \(1 approved; 1 unchanged since main\)\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, /)])
+    expect([ci.code, ci.stdout]).toEqual([
+      0,
+      expect.stringMatching(
+        /^MERGE READY — every verify slice is approved for its contracts as they are \(1 approved; 1 unchanged since main\)\n {2}S-01: approved by Tiers Test <tiers@example\.com>, at a terminal, /
+      )
+    ])
   })
 
   it('holds status and the merge when a committed rejection is withdrawn by hand, not by the person at a terminal, naming the file', async () => {
@@ -142,9 +167,15 @@ describe('history lost against the committed one', () => {
     await fs.writeFile(file, JSON.stringify({...state, rejectionCount: 2}))
     const changed = (shown: string, revision: string) =>
       `${shown}: Unexpected history of slice S-01: lost 1 rejection, and changed 1 answer compared with the committed one (${revision}), expected every committed answer, rejection and escalation choice still there, in order: restore them (\`git checkout ${revision} -- ${shown}\`)`
-    expect(JSON.parse((await runTiers(folder, ['status', '--json'])).stdout).lostHistory).toEqual([changed(path.join('.greenlight', 'tiers', 'S-01.json'), 'HEAD')])
+    expect(JSON.parse((await runTiers(folder, ['status', '--json'])).stdout).lostHistory).toEqual([
+      changed(path.join('.greenlight', 'tiers', 'S-01.json'), 'HEAD')
+    ])
     await commitState(folder, 'S-01', 'Take a rejection back')
-    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({code: 1, stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${changed(file, 'main')}\n\n${closing}\n`, stderr: ''})
+    expect(await runTiers(folder, ['ci', '--base', 'main'])).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${changed(file, 'main')}\n\n${closing}\n`,
+      stderr: ''
+    })
   })
 
   it('fails closed when git cannot answer, in one line', async () => {
@@ -155,7 +186,11 @@ describe('history lost against the committed one', () => {
     await fs.writeFile(path.join(folder, '.git'), `gitdir: ${path.join(folder, 'no-such-repository')}\n`)
     const hook = JSON.parse((await stopHook(folder)).stdout)
     expect(hook.decision).toBe('block')
-    expect(hook.reason.split('\n')[1]).toMatch(new RegExp(`^${escape(path.join(folder, '.greenlight', 'tiers'))}: Unexpected git error \\(\`git cat-file\` .*\\), expected the state files committed at HEAD: without them nothing proves that no answer was lost$`))
+    expect(hook.reason.split('\n')[1]).toMatch(
+      new RegExp(
+        `^${escape(path.join(folder, '.greenlight', 'tiers'))}: Unexpected git error \\(\`git cat-file\` .*\\), expected the state files committed at HEAD: without them nothing proves that no answer was lost$`
+      )
+    )
   })
 })
 
@@ -165,7 +200,8 @@ describe('a state file no slice has', () => {
     await threeRejections(folder)
     await fs.writeFile(contractsFile(folder), twoSlices('The farewell reads well to a person', 'S-07'))
     const file = sliceStateFile(folder, 'S-01')
-    const orphanLine = (file: string) => `${file} holds the history of S-01 (3 rejections and 3 answers), which no slice has: if the slice was renamed, rename the file to its new id (and its \`slice\` with it)`
+    const orphanLine = (file: string) =>
+      `${file} holds the history of S-01 (3 rejections and 3 answers), which no slice has: if the slice was renamed, rename the file to its new id (and its \`slice\` with it)`
     const orphan = orphanLine(file)
     expect((await runTiers(folder, ['status'])).stdout).toBe(
       `S-07 S-07: verify, 0/3 rejections, undecided, never verified, next: verify\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\nnote: ${orphanLine(path.join('.greenlight', 'tiers', 'S-01.json'))}\n`
@@ -181,7 +217,9 @@ describe('a state file no slice has', () => {
     const state = JSON.parse(await fs.readFile(file, 'utf8'))
     await fs.writeFile(sliceStateFile(folder, 'S-07'), JSON.stringify({...state, slice: 'S-07'}))
     await fs.rm(file)
-    expect((await runTiers(folder, ['status'])).stdout).toBe('S-07 S-07: verify, 3/3 rejections, undecided, never verified, next: escalation\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\n')
+    expect((await runTiers(folder, ['status'])).stdout).toBe(
+      'S-07 S-07: verify, 3/3 rejections, undecided, never verified, next: escalation\nS-02 S-02: verify, 0/3 rejections, undecided, never verified, next: verify\n'
+    )
   })
 })
 

@@ -22,7 +22,13 @@ async function project(): Promise<string> {
   const folder = await fixtureCopy(folders, 'graph-md')
   const contracts = path.join(folder, '.greenlight', 'CONTRACTS.md')
   const text = await fs.readFile(contracts, 'utf8')
-  await fs.writeFile(contracts, text.replace('**Boundary:** Command handler -> SQLite file\n**Slice:** S-01\n', '**Boundary:** Command handler -> SQLite file\n**Slice:** S-01\n**Acceptance Criteria:**\n- Plants survive a restart\n'))
+  await fs.writeFile(
+    contracts,
+    text.replace(
+      '**Boundary:** Command handler -> SQLite file\n**Slice:** S-01\n',
+      '**Boundary:** Command handler -> SQLite file\n**Slice:** S-01\n**Acceptance Criteria:**\n- Plants survive a restart\n'
+    )
+  )
   return folder
 }
 

@@ -53,7 +53,11 @@ describe('tiers on a spec-kit project', () => {
     expect(text.stdout).toContain('002-watering-reminders Watering Reminders: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n')
 
     const contracts = await runTiers(path.join(folder, 'src'), ['contracts', '--json'])
-    const read = JSON.parse(contracts.stdout) as {summary: {contracts: number; criteria: number; steps: number; auto: number}; problems: unknown[]; contracts: Array<{label: string; line: number; tierInSlice: string; criteria: Array<{text: string; line: number}>}>}
+    const read = JSON.parse(contracts.stdout) as {
+      summary: {contracts: number; criteria: number; steps: number; auto: number}
+      problems: unknown[]
+      contracts: Array<{label: string; line: number; tierInSlice: string; criteria: Array<{text: string; line: number}>}>
+    }
     expect(read.summary).toMatchObject({contracts: 4, criteria: 7, steps: 3, auto: 1})
     expect(read.problems).toEqual([])
     expect(read.contracts.map((contract) => [contract.label, contract.line, contract.tierInSlice])).toEqual([
@@ -75,7 +79,9 @@ describe('tiers on a spec-kit project', () => {
     expect(checkpoint.stderr).toBe('')
     expect(checkpoint.code).toBe(0)
     expect(checkpoint.stdout).toContain('Slice 001-plant-log: Plant Log')
-    expect(checkpoint.stdout).toContain("Given an empty log, When the gardener saves a planting of basil in bed 2, Then the list shows basil in bed 2 with today's date.")
+    expect(checkpoint.stdout).toContain(
+      "Given an empty log, When the gardener saves a planting of basil in bed 2, Then the list shows basil in bed 2 with today's date."
+    )
     expect(checkpoint.stdout).toContain('Add one planting through the form and find it in the list with its bed and date.')
     // The auto story is not for a person.
     expect(checkpoint.stdout).not.toContain('the CSV file has a header')
@@ -105,7 +111,9 @@ describe('tiers on a spec-kit project', () => {
     )
     const respond = await runTiers(folder, ['respond', '002-watering-reminders', 'approved'])
     expect(respond.code).toBe(1)
-    expect(respond.stderr).toContain(`Unexpected approval of slice 002-watering-reminders with 2 open tasks (${tasks}:4: T002 [US1] Schedule the morning check; ${tasks}:6: Name the bed in the reminder)`)
+    expect(respond.stderr).toContain(
+      `Unexpected approval of slice 002-watering-reminders with 2 open tasks (${tasks}:4: T002 [US1] Schedule the morning check; ${tasks}:6: Name the bed in the reminder)`
+    )
   })
 
   it('the stop hook finds specs/ from a folder below and names the open tasks', async () => {
@@ -115,7 +123,9 @@ describe('tiers on a spec-kit project', () => {
     expect(hook.code).toBe(0)
     const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
     expect(answer.decision).toBe('block')
-    expect(answer.reason).toContain(`${path.join(folder, 'specs', '002-watering-reminders', 'tasks.md')}:4: T002 [US1] Schedule the morning check (open task of slice 002-watering-reminders)`)
+    expect(answer.reason).toContain(
+      `${path.join(folder, 'specs', '002-watering-reminders', 'tasks.md')}:4: T002 [US1] Schedule the morning check (open task of slice 002-watering-reminders)`
+    )
   })
 
   it('the stop hook judges a .greenlight beside specs/ and specs/ too: neither hides the other', async () => {
@@ -126,15 +136,22 @@ describe('tiers on a spec-kit project', () => {
     const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
     expect([hook.code, answer.decision]).toEqual([0, 'block'])
     expect(answer.reason).toContain('(open task of slice 002-watering-reminders)')
-    expect(answer.reason).toContain(`${path.join(folder, '.greenlight', 'CONTRACTS.md')}:5: Unexpected contract heading \`### C-02: Hidden seed\` inside a list item`)
+    expect(answer.reason).toContain(
+      `${path.join(folder, '.greenlight', 'CONTRACTS.md')}:5: Unexpected contract heading \`### C-02: Hidden seed\` inside a list item`
+    )
   })
 
   it('tiers init sets up the remark configuration, the Stop hook and a workflow that lints specs/', async () => {
     const folder = await specKitProject('speckit-garden')
     const init = await runTiers(folder, ['init', '--ci', 'github'])
     expect(init.code).toBe(0)
-    expect({stderr: init.stderr, first: init.stdout.split('\n')[0]}).toEqual({stderr: '', first: 'note: found a spec-kit project in specs: tiers reads its files as they are'})
-    expect(await fs.readFile(path.join(folder, '.github', 'workflows', 'verification-tiers.yml'), 'utf8')).toContain('      - run: npx tiers lint --frail specs\n')
+    expect({stderr: init.stderr, first: init.stdout.split('\n')[0]}).toEqual({
+      stderr: '',
+      first: 'note: found a spec-kit project in specs: tiers reads its files as they are'
+    })
+    expect(await fs.readFile(path.join(folder, '.github', 'workflows', 'verification-tiers.yml'), 'utf8')).toContain(
+      '      - run: npx tiers lint --frail specs\n'
+    )
     expect(await fs.readFile(path.join(folder, '.claude', 'settings.json'), 'utf8')).toContain('npx tiers stop-hook')
     expect(await fs.readFile(path.join(folder, '.remarkrc.json'), 'utf8')).toContain('remark-preset-lint-verification-tiers')
   })

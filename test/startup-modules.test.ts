@@ -41,7 +41,11 @@ async function tiersLoading(cwd: string, args: string[], {input = '', env = {}}:
   const log = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-modules-')), 'modules.txt')
   folders.push(path.dirname(log))
   await fs.writeFile(log, '')
-  const run = await runProcess(process.execPath, ['--import', recorder, bin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, TIERS_NO_CACHE: undefined, XDG_CACHE_HOME: path.join(cwd, 'user-cache'), ...env, TIERS_TEST_MODULES: log}})
+  const run = await runProcess(process.execPath, ['--import', recorder, bin, ...args], {
+    cwd,
+    input,
+    env: {TIERS_MAX_BLOCKS: undefined, TIERS_NO_CACHE: undefined, XDG_CACHE_HOME: path.join(cwd, 'user-cache'), ...env, TIERS_TEST_MODULES: log}
+  })
   const modules = [...new Set((await fs.readFile(log, 'utf8')).split('\n').filter((line) => line.startsWith('file:')))]
   return {...run, modules}
 }
@@ -52,9 +56,15 @@ describe('what a command loads', () => {
     for (const args of [['--version'], ['--help'], ['respond', '--help'], ['help', 'stop-hook'], ['verdict', 'PASS']]) {
       const run = await tiersLoading(cwd, args)
       expect(run.code, args.join(' ')).toBe(0)
-      expect(run.modules.filter((url) => parser.test(url) || projectReader.test(url)), args.join(' ')).toEqual([])
+      expect(
+        run.modules.filter((url) => parser.test(url) || projectReader.test(url)),
+        args.join(' ')
+      ).toEqual([])
       // The recorder saw the run: the bin and the cli’s entry.
-      expect(run.modules.some((url) => url.endsWith('/packages/cli/dist/lib/main.js')), args.join(' ')).toBe(true)
+      expect(
+        run.modules.some((url) => url.endsWith('/packages/cli/dist/lib/main.js')),
+        args.join(' ')
+      ).toBe(true)
     }
   })
 
@@ -80,7 +90,10 @@ describe('what a command loads', () => {
     for (const [args, code, input] of runs) {
       const run = await tiersLoading(cwd, args, {input})
       expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(code)
-      expect(run.modules.filter((url) => parser.test(url)), args.join(' ')).toEqual([])
+      expect(
+        run.modules.filter((url) => parser.test(url)),
+        args.join(' ')
+      ).toEqual([])
     }
   })
 
@@ -97,7 +110,10 @@ describe('what a command loads', () => {
     const verify = async () => {
       const run = await tiersLoading(cwd, ['verify', '--all', '--json'])
       // Times aside, one run prints what another does.
-      const stdout = run.stdout.replace(/"timestamp": "[^"]+"/g, '"timestamp": "…"').replace(/"duration_ms": \d+/g, '"duration_ms": 0').replace(/in \d+\.\d s/g, 'in 0.0 s')
+      const stdout = run.stdout
+        .replace(/"timestamp": "[^"]+"/g, '"timestamp": "…"')
+        .replace(/"duration_ms": \d+/g, '"duration_ms": 0')
+        .replace(/in \d+\.\d s/g, 'in 0.0 s')
       return {code: run.code, stdout, stderr: run.stderr, lint: run.modules.filter((url) => lint.test(url) || parser.test(url))}
     }
     const first = await verify()

@@ -93,7 +93,13 @@ const blockOf: Record<Agent, (reason: string) => Record<string, string>> = {
 }
 
 /** The folder it works in, with neither the agents’ variables nor a cap of its own set by the environment the tests run in. */
-const clean = {CLAUDE_PROJECT_DIR: undefined, GEMINI_PROJECT_DIR: undefined, CURSOR_PROJECT_DIR: undefined, CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined, TIERS_MAX_BLOCKS: undefined}
+const clean = {
+  CLAUDE_PROJECT_DIR: undefined,
+  GEMINI_PROJECT_DIR: undefined,
+  CURSOR_PROJECT_DIR: undefined,
+  CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined,
+  TIERS_MAX_BLOCKS: undefined
+}
 
 /** `tiers stop-hook` (with `args`) through the real bin, fed `input`, from the system’s temp folder so that the project is found from the input alone. */
 function hook(input: unknown, args: readonly string[] = [], env: Record<string, string | undefined> = {}): Promise<Run> {
@@ -150,7 +156,9 @@ describe.concurrent('tiers stop-hook, for each coding agent', () => {
     const folder = await evidenceProject(folders, 'verification-tiers-agents-')
     const refused = (stderr: string): Run => ({code: 1, stdout: '', stderr: `tiers: ${stderr}\n`})
     for (const agent of agents) {
-      expect(await hook('[1]', ['--agent', agent]), agent).toEqual(refused('Unexpected stop-hook input (a list), expected the hook’s JSON object on standard input'))
+      expect(await hook('[1]', ['--agent', agent]), agent).toEqual(
+        refused('Unexpected stop-hook input (a list), expected the hook’s JSON object on standard input')
+      )
     }
     const bad = (agent: Agent, key: string) => hook({...inputs[agent](folder), [key]: '../x'})
     const badCursor = await bad('cursor', 'conversation_id')
@@ -158,7 +166,9 @@ describe.concurrent('tiers stop-hook, for each coding agent', () => {
     expect(badCursor.code).toBe(1)
     const badCopilot = await bad('copilot', 'sessionId')
     expect(badCopilot.stderr.split(' in the stop')[0]).toBe('tiers: Unexpected `sessionId` "../x"')
-    expect(await hook(inputs.claude(folder), ['--agent', 'windsurf'])).toEqual(refused('Unexpected `--agent windsurf`, expected one of claude, codex, copilot, cursor, gemini'))
+    expect(await hook(inputs.claude(folder), ['--agent', 'windsurf'])).toEqual(
+      refused('Unexpected `--agent windsurf`, expected one of claude, codex, copilot, cursor, gemini')
+    )
     // Nothing was counted.
     await expect(fs.access(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'))).rejects.toThrow()
   })
@@ -188,7 +198,13 @@ describe.concurrent('tiers stop-hook, for each coding agent', () => {
     // Cursor goes on blocking: its own `loop_limit` ends the follow-ups.
     expect(shape(await hook(inputs.cursor(folder)))).toEqual({code: 0, keys: ['followup_message'], stderr: ''})
     const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8')).sessions
-    expect(Object.fromEntries(agents.map((agent) => [agent, counts[sessions[agent]].blocks]))).toEqual({claude: 0, codex: 0, cursor: 102, gemini: 0, copilot: 0})
+    expect(Object.fromEntries(agents.map((agent) => [agent, counts[sessions[agent]].blocks]))).toEqual({
+      claude: 0,
+      codex: 0,
+      cursor: 102,
+      gemini: 0,
+      copilot: 0
+    })
   })
 
   it('reads the project from each agent’s variables: GEMINI_PROJECT_DIR for Gemini CLI, and not Claude Code’s for Codex', async () => {

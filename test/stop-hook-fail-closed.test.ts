@@ -107,7 +107,12 @@ async function verifiedCopy(): Promise<string> {
   return folder
 }
 
-function hook(folder: string, input: Record<string, unknown> = {session_id: 's', cwd: folder}, env: Record<string, string | undefined> = {}, cwd = folder): Promise<Run> {
+function hook(
+  folder: string,
+  input: Record<string, unknown> = {session_id: 's', cwd: folder},
+  env: Record<string, string | undefined> = {},
+  cwd = folder
+): Promise<Run> {
   return runTiers(cwd, ['stop-hook'], JSON.stringify(input), env)
 }
 
@@ -124,10 +129,14 @@ const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** A stale slice as the block says it: in the words of `tiers checkpoint`, the run’s time aside. */
 const staleOf = (slice: string, why: string) => `VERIFICATION STALE — Slice ${slice}\n\nThe latest run (<time>) passed, but since then ${why}.`
 const staleIn = (slice: string, why: string | RegExp) =>
-  new RegExp(`\\nVERIFICATION STALE — Slice ${literal(slice)}\\n\\nThe latest run \\(\\d{4}-[\\d:.T-]+Z\\) passed, but since then ${typeof why === 'string' ? literal(why) : why.source}\\.\\n`)
+  new RegExp(
+    `\\nVERIFICATION STALE — Slice ${literal(slice)}\\n\\nThe latest run \\(\\d{4}-[\\d:.T-]+Z\\) passed, but since then ${typeof why === 'string' ? literal(why) : why.source}\\.\\n`
+  )
 const withoutTimes = (text: string) => text.replace(/The latest run \(\d{4}-[\d:.T-]+Z\)/g, 'The latest run (<time>)')
-const missingOf = (slice: string) => `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
-const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const missingOf = (slice: string) =>
+  `VERIFICATION MISSING — Slice ${slice}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
+const runAll =
+  'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 /** What the hook says of the verified project (`verifiedCopy`): S-02 was never verified; S-01’s run stands. */
 const s02NeverVerified = {
   decision: 'block',
@@ -143,7 +152,9 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
   it('says a run from before an edit is stale, with the slice’s criteria, as the checkpoint does', async ({expect}) => {
     const folder = await scratch({files: {'src/app.txt': 'app total\n'}})
     expect((await runTiers(folder, ['verify', '--all'])).code).toBe(0)
-    expect(await answerOf(hook(folder), expect)).toEqual({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-02.2: The page reads well to a person'})
+    expect(await answerOf(hook(folder), expect)).toEqual({
+      systemMessage: 'All automated criteria pass. For a human to check:\n  - C-02.2: The page reads well to a person'
+    })
     await fs.appendFile(path.join(folder, 'src', 'app.txt'), 'edited\n')
     const answer = await answerOf(hook(folder), expect)
     expect({...answer, reason: withoutTimes(answer.reason!)}).toEqual({
@@ -153,13 +164,20 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     // The checkpoint says the same of S-02, word for word.
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
     expect(checkpoint.code).toBe(1)
-    expect(withoutTimes(checkpoint.stdout)).toBe(`${staleOf('S-02: Checkout', 'uncommitted changes differ (src/app.txt edited)')}\n\nRun \`tiers verify S-02\`, then \`tiers checkpoint S-02\` again.\n`)
+    expect(withoutTimes(checkpoint.stdout)).toBe(
+      `${staleOf('S-02: Checkout', 'uncommitted changes differ (src/app.txt edited)')}\n\nRun \`tiers verify S-02\`, then \`tiers checkpoint S-02\` again.\n`
+    )
   })
 
   it('finds the project from the hook’s `cwd` in a subfolder, or from its own folder there', async ({expect}) => {
     const folder = await scratch()
     const src = path.join(folder, 'src')
-    const blocked = {decision: 'block', reason: expect.stringMatching(/^HOLD: Cannot stop - verification not run\.\n\nVERIFICATION MISSING — Slice S-01: Build\n[\s\S]*\nVERIFICATION MISSING — Slice S-02: Checkout\n/)}
+    const blocked = {
+      decision: 'block',
+      reason: expect.stringMatching(
+        /^HOLD: Cannot stop - verification not run\.\n\nVERIFICATION MISSING — Slice S-01: Build\n[\s\S]*\nVERIFICATION MISSING — Slice S-02: Checkout\n/
+      )
+    }
     expect(await answerOf(hook(folder, {session_id: 's', cwd: src}, {}, os.tmpdir()), expect)).toEqual(blocked)
     expect(await answerOf(hook(folder, {session_id: 't'}, {}, src), expect)).toEqual(blocked)
     const counts = JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'), 'utf8'))
@@ -172,7 +190,9 @@ describe.concurrent('the stop hook judges the work, not the records', () => {
     folders.push(stray)
     await fs.writeFile(path.join(stray, '.greenlight'), 'not a folder\n')
     // Alone, it lets the agent stop: its blocks could not be counted.
-    expect((await answerOf(hook(stray, {session_id: 's', cwd: stray}), expect)).systemMessage).toMatch(/^WARNING: .*\.greenlight: Unexpected file where the project folder should be/)
+    expect((await answerOf(hook(stray, {session_id: 's', cwd: stray}), expect)).systemMessage).toMatch(
+      /^WARNING: .*\.greenlight: Unexpected file where the project folder should be/
+    )
     // Beside a project, the project counts the blocks, and the file blocks as a project that cannot be read.
     const answer = await answerOf(hook(stray, {session_id: 's', cwd: stray}, {CLAUDE_PROJECT_DIR: folder}), expect)
     expect(answer.decision).toBe('block')
@@ -208,7 +228,9 @@ describe.concurrent('freshness that cannot be fooled', () => {
     const folder = await scratch({files: {'.greenlight/config.json': JSON.stringify({test: {command: 'echo total >> src/app.txt'}})}})
     const run = await runTiers(folder, ['verify', 'S-02'])
     const why = 'the sources changed while the checks ran (src/app.txt edited; if the checks write it themselves, name it in `freshness.exclude`)'
-    expect(run.stdout).toContain(`\nNot fresh: ${why}, so this run proves nothing for the checkpoint.\n  Run tiers verify S-02 again while nothing else changes the files\n`)
+    expect(run.stdout).toContain(
+      `\nNot fresh: ${why}, so this run proves nothing for the checkpoint.\n  Run tiers verify S-02 again while nothing else changes the files\n`
+    )
     const checkpoint = await runTiers(folder, ['checkpoint', 'S-02'])
     expect(checkpoint.code).toBe(1)
     expect(checkpoint.stdout).toContain(`passed, but since then ${why}.`)
@@ -261,7 +283,10 @@ describe.concurrent('freshness that cannot be fooled', () => {
     expect(answer.reason).toMatch(staleIn('S-01: Build', 'uncommitted changes differ (src/notes.txt edited)'))
   })
 
-  it('a FIFO at .git/info/exclude: git is stopped at its time limit and nothing is fresh; one named .gitignore is no hang, as no .gitignore is read', async ({expect, skip}) => {
+  it('a FIFO at .git/info/exclude: git is stopped at its time limit and nothing is fresh; one named .gitignore is no hang, as no .gitignore is read', async ({
+    expect,
+    skip
+  }) => {
     if (!unix) return skip('no FIFOs')
     const env = {TIERS_GIT_TIMEOUT_SECONDS: '1'}
     const {folder, answer} = await afterVerify(async (folder) => {
@@ -279,7 +304,10 @@ describe.concurrent('freshness that cannot be fooled', () => {
   })
 
   it('outside git, a changed test command (or a file it names) makes the run stale', async ({expect}) => {
-    const folder = await scratch({commit: false, files: {'check.sh': 'test -f src/app.txt\n', 'src/app.txt': 'total\n', '.greenlight/config.json': JSON.stringify({test: {command: 'sh check.sh'}})}})
+    const folder = await scratch({
+      commit: false,
+      files: {'check.sh': 'test -f src/app.txt\n', 'src/app.txt': 'total\n', '.greenlight/config.json': JSON.stringify({test: {command: 'sh check.sh'}})}
+    })
     expect((await runTiers(folder, ['verify', 'S-02'])).code).toBe(0)
     expect((await runTiers(folder, ['checkpoint', 'S-02'])).stdout).toMatch(/^ALL TESTS PASSING — Slice S-02: Checkout\n/)
     await fs.writeFile(path.join(folder, 'check.sh'), 'true\n')
@@ -295,7 +323,11 @@ describe.concurrent('freshness that cannot be fooled', () => {
 
 describe.concurrent('the stop hook’s own files', () => {
   it('takes a counts file of the right shape with bad values for an unreadable one: the valve fires, naming it', async ({expect}) => {
-    for (const entry of [{blocks: 'x', at: 'x'}, {blocks: -1000000, at: '2025-01-01T00:00:00.000Z'}, {blocks: 1.5, at: '2025-01-01T00:00:00.000Z'}]) {
+    for (const entry of [
+      {blocks: 'x', at: 'x'},
+      {blocks: -1000000, at: '2025-01-01T00:00:00.000Z'},
+      {blocks: 1.5, at: '2025-01-01T00:00:00.000Z'}
+    ]) {
       const folder = await scratch()
       const file = path.join(folder, '.greenlight', 'tiers', 'stop-hook.json')
       await fs.mkdir(path.dirname(file))

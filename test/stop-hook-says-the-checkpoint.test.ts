@@ -109,7 +109,8 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
     const folder = await till()
     const state = path.join(folder, '.greenlight', 'STATE.md')
     const word = 'that is the workflow’s word, not evidence'
-    const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+    const runAll =
+      'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
     const refunds = '  - C-32.1 (for a person at the checkpoint): A refund slip names the original sale'
     expect((await runTiers(folder, ['verify', 'S-07'])).code).toBe(0)
     // STATE.md calls S-08 complete: it was never verified, so it holds, and the hook says where the claim is.
@@ -118,8 +119,11 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
       reason: `HOLD: Cannot stop - verification not run.\n\nVERIFICATION MISSING — Slice S-08: Refunds\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.\n\n${state}:6 calls S-08 complete; ${word}: it has no passing run and no person’s approval\n\n${runAll}\nCriteria remaining:\n${refunds}`
     })
     expect((await runTiers(folder, ['verify', 'S-08'])).code).toBe(0)
-    const runAt = (JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8')) as {slices: Record<string, {verification_run: {timestamp: string}}>}).slices['S-07']!
-      .verification_run.timestamp
+    const runAt = (
+      JSON.parse(await fs.readFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), 'utf8')) as {
+        slices: Record<string, {verification_run: {timestamp: string}}>
+      }
+    ).slices['S-07']!.verification_run.timestamp
     expect(await hook(folder, expect)).toEqual({
       systemMessage: `All automated criteria pass. For a human to check:\n${forPerson.replaceAll(' (for a person at the checkpoint)', '')}\n${refunds.replace(' (for a person at the checkpoint)', '')}`
     })
@@ -132,7 +136,9 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
     const {reason} = await hook(folder, expect)
     const head = `HOLD: Cannot stop - verification stale.\n\n${stale}\n\nVERIFICATION STALE — Slice S-08: Refunds\n`
     expect(reason?.slice(0, head.length)).toBe(head)
-    expect(reason).toContain(`\n\n${state}:5 calls S-07 complete; ${word}: its passing run is stale and no person’s approval\n${state}:6 calls S-08 complete; ${word}: its passing run is stale and no person’s approval\n\n`)
+    expect(reason).toContain(
+      `\n\n${state}:5 calls S-07 complete; ${word}: its passing run is stale and no person’s approval\n${state}:6 calls S-08 complete; ${word}: its passing run is stale and no person’s approval\n\n`
+    )
     const tail = `\nCriteria remaining:\n${forPerson}\n${refunds}`
     expect(reason?.slice(-tail.length)).toBe(tail)
     // Never “not run”, never “none found”.
@@ -149,7 +155,9 @@ describe.concurrent('the stop hook says what the checkpoint says', () => {
     expect(answer.decision).toBe('block')
     expect(answer.reason).toMatch(/^HOLD: Cannot stop - tasks open\.\n/)
     expect(answer.reason).toContain(`\n${tasks}:4: T002 [US1] Schedule the morning check (open task of slice 002-watering-reminders)\n`)
-    expect(answer.reason).toMatch(/\nFinish them \(or remove the ones no longer planned\), then run tiers verify --all to verify all acceptance criteria before completing\.$/)
+    expect(answer.reason).toMatch(
+      /\nFinish them \(or remove the ones no longer planned\), then run tiers verify --all to verify all acceptance criteria before completing\.$/
+    )
     expect(answer.reason).not.toContain('cannot be checked')
   })
 })

@@ -98,7 +98,6 @@ async function scratch(notes: Record<SliceId, string[]>): Promise<string> {
   return folder
 }
 
-
 describe('the stop hook over random work', () => {
   it('never allows while a slice has no passing run since its last change', async () => {
     await fc.assert(
@@ -139,7 +138,10 @@ describe('the stop hook over random work', () => {
               return passed === null || passed < model.changedAt[id]
             })
             if (unverified.length > 0) {
-              expect(answer, `slices ${unverified.join(', ')} have no passing run since their last change`).toEqual({decision: 'block', reason: expect.any(String)})
+              expect(answer, `slices ${unverified.join(', ')} have no passing run since their last change`).toEqual({
+                decision: 'block',
+                reason: expect.any(String)
+              })
             }
           }
         }

@@ -70,7 +70,9 @@ function answer(value: Record<string, string>): Run {
 /** Measured durations and the times of runs, which change from run to run. */
 const normalize = (run: Run): Run => ({
   ...run,
-  stdout: run.stdout.replace(/exit code (\d+) in \d+\.\d s/g, 'exit code $1 in <n> s').replace(/The latest run \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/g, 'The latest run (<time>)')
+  stdout: run.stdout
+    .replace(/exit code (\d+) in \d+\.\d s/g, 'exit code $1 in <n> s')
+    .replace(/The latest run \(\d{4}-\d\d-\d\dT[\d:.]+Z\)/g, 'The latest run (<time>)')
 })
 
 async function counts(folder: string): Promise<Record<string, number>> {
@@ -97,8 +99,10 @@ const criteriaOf = {
 /** What `tiers checkpoint` says of a slice never verified, or stale, as the block says it. */
 const missingText = (id: string, name: string) =>
   `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
-const staleText = (id: string, name: string, why: string) => `VERIFICATION STALE — Slice ${id}: ${name}\n\nThe latest run (<time>) passed, but since then ${why}.`
-const runAll = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const staleText = (id: string, name: string, why: string) =>
+  `VERIFICATION STALE — Slice ${id}: ${name}\n\nThe latest run (<time>) passed, but since then ${why}.`
+const runAll =
+  'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 const neverVerified = 'Slice S-01: never verified\nSlice S-02: never verified\nSlice S-03: never verified'
 const notRun = answer({
   decision: 'block',
@@ -164,7 +168,9 @@ describe.concurrent('tiers stop-hook', () => {
       await fs.rm(path.join(folder, '.greenlight', 'contracts', 'C-03.md'))
       await verify(folder, 'S-01', '--timeout', '5')
       await verify(folder, 'S-02')
-      expect(await stopHook(folder)).toEqual(answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'}))
+      expect(await stopHook(folder)).toEqual(
+        answer({systemMessage: 'All automated criteria pass. For a human to check:\n  - C-01.4: The answer reads well to a person'})
+      )
       // A source changed after the run: it proves nothing now.
       await fs.appendFile(path.join(folder, 'src', 'answer.sh'), '# tuned\n')
       // In the words of `tiers checkpoint`, with the criteria that remain and who checks each.
@@ -202,7 +208,9 @@ describe.concurrent('tiers stop-hook', () => {
       expect(await counts(folder)).toEqual({'session-1': 1})
     })
 
-    it('opens the valve where Claude Code’s own guard ends the blocks when TIERS_MAX_BLOCKS is unset or empty: 8, or CLAUDE_CODE_STOP_HOOK_BLOCK_CAP; reading the count from disk', async ({expect}) => {
+    it('opens the valve where Claude Code’s own guard ends the blocks when TIERS_MAX_BLOCKS is unset or empty: 8, or CLAUDE_CODE_STOP_HOOK_BLOCK_CAP; reading the count from disk', async ({
+      expect
+    }) => {
       const folder = await project()
       // Seven blocks so far for this session, as earlier calls would have left them.
       await fs.mkdir(path.join(folder, '.greenlight', 'tiers'))
@@ -210,7 +218,8 @@ describe.concurrent('tiers stop-hook', () => {
         path.join(folder, '.greenlight', 'tiers', 'stop-hook.json'),
         JSON.stringify({version: 1, sessions: {'session-1': {blocks: 7, at: '2025-01-01T10:00:00.000Z'}}})
       )
-      const claude = (env: Record<string, string | undefined>) => tiers(folder, ['stop-hook'], hookInput(folder), {CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined, TIERS_MAX_BLOCKS: undefined, ...env})
+      const claude = (env: Record<string, string | undefined>) =>
+        tiers(folder, ['stop-hook'], hookInput(folder), {CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: undefined, TIERS_MAX_BLOCKS: undefined, ...env})
       expect(await claude({TIERS_MAX_BLOCKS: ''})).toEqual(notRun)
       expect(await counts(folder)).toEqual({'session-1': 8})
       expect(await claude({})).toEqual(notRunValve(8, 8))
@@ -303,7 +312,10 @@ describe.concurrent('tiers stop-hook', () => {
     it('refuses input that is not a JSON object in one line, exit 1', async ({expect}) => {
       const cases: Array<[string, RegExp]> = [
         ['not json', /^tiers: Unexpected stop-hook input \(1:1: Unexpected `not`, expected a value\), expected the hook’s JSON on standard input\n$/],
-        ['{"session_id": "a",\n', /^tiers: Unexpected stop-hook input \(2:1: Unexpected end of file, expected a property name in double quotes\), expected the hook’s JSON on standard input\n$/],
+        [
+          '{"session_id": "a",\n',
+          /^tiers: Unexpected stop-hook input \(2:1: Unexpected end of file, expected a property name in double quotes\), expected the hook’s JSON on standard input\n$/
+        ],
         ['null', /^tiers: Unexpected stop-hook input \(null\), expected the hook’s JSON object on standard input\n$/],
         ['["Stop"]', /^tiers: Unexpected stop-hook input \(a list\), expected the hook’s JSON object on standard input\n$/],
         ['"Stop"', /^tiers: Unexpected stop-hook input \(a string\), expected the hook’s JSON object on standard input\n$/]
@@ -346,7 +358,10 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
     ]
     const slices = names.map(([id, name]) => missingText(`${id} in ${dir}`, name))
     const remaining = names.flatMap(([id]) => criteriaOf[id].map((line) => line.replace(/^ {2}- (\S+)/, `  - $1 in ${dir}`)))
-    return answer({decision: 'block', reason: `HOLD: Cannot stop - verification not run.\n\n${slices.join('\n\n')}\n\n${runAll}\nCriteria remaining:\n${remaining.join('\n')}`})
+    return answer({
+      decision: 'block',
+      reason: `HOLD: Cannot stop - verification not run.\n\n${slices.join('\n\n')}\n\n${runAll}\nCriteria remaining:\n${remaining.join('\n')}`
+    })
   }
   /** The block naming the slices of two projects: more than three, so grouped, counted, the first five named, and their criteria counted. */
   const notRunInBoth = (worked: string, named: string) => {
@@ -410,7 +425,10 @@ describe.concurrent('where tiers stop-hook looks for the project', () => {
     expect(await hookIn(elsewhere, elsewhere, missing)).toEqual({...answer({}), stderr: warning})
     const file = path.join(folder, 'answer.txt')
     await fs.writeFile(file, '42\n')
-    expect(await hookIn(folder, elsewhere, file)).toEqual({...notRun, stderr: warning.replace(JSON.stringify(missing), JSON.stringify(file)).replace('no such folder', 'not a folder')})
+    expect(await hookIn(folder, elsewhere, file)).toEqual({
+      ...notRun,
+      stderr: warning.replace(JSON.stringify(missing), JSON.stringify(file)).replace('no such folder', 'not a folder')
+    })
     // An empty one is unset.
     expect(await hookIn(elsewhere, elsewhere, '')).toEqual(answer({}))
   })
@@ -427,7 +445,10 @@ describe('broken files of the stop hook', () => {
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-stop-broken-'))
     try {
       await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
-      await fs.writeFile(path.join(folder, '.greenlight', 'CONTRACTS.md'), '### C-01: Answer\n\n**Slice:** S-01\n**Acceptance Criteria:**\n- It answers -- verified by: `true`\n')
+      await fs.writeFile(
+        path.join(folder, '.greenlight', 'CONTRACTS.md'),
+        '### C-01: Answer\n\n**Slice:** S-01\n**Acceptance Criteria:**\n- It answers -- verified by: `true`\n'
+      )
       const status = path.join(folder, '.greenlight', 'tiers', 'verification-status.json')
       await fs.writeFile(status, '{broken')
       const input = JSON.stringify({session_id: 'broken', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false})
@@ -504,7 +525,9 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
         decision: 'block',
         reason: `HOLD: Cannot stop - verification cannot be checked.\n${problem}\nFix this, then run tiers verify --all to verify all acceptance criteria before completing.`
       }),
-      valve: answer({systemMessage: `WARNING: Stop allowed by the safety valve after ${max} blocks (limit ${max}).\nVerification could not be checked: ${problem}\nReview this work before accepting it.`})
+      valve: answer({
+        systemMessage: `WARNING: Stop allowed by the safety valve after ${max} blocks (limit ${max}).\nVerification could not be checked: ${problem}\nReview this work before accepting it.`
+      })
     }
   }
 
@@ -541,7 +564,10 @@ describe.concurrent('tiers stop-hook never exits 2 or hangs', () => {
     expect(await stopHook(folder)).toEqual(
       answer({
         decision: 'block',
-        reason: exampleNotRun.replace('\n', `\nThe verification status cannot be read: ${status}: Unexpected run for \`S-01\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\`\n`)
+        reason: exampleNotRun.replace(
+          '\n',
+          `\nThe verification status cannot be read: ${status}: Unexpected run for \`S-01\`, expected \`verification_run\` with \`contracts_hash\`, \`git_head\` and \`worktree\`\n`
+        )
       })
     )
     expect(await counts(folder)).toEqual({'session-1': 1})

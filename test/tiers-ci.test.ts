@@ -30,7 +30,8 @@ async function approvalOf(folder: string, slice: string): Promise<{at: string}> 
 }
 
 const file = '.greenlight/CONTRACTS.md'
-const closing = 'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+const closing =
+  'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
 
 describe('tiers ci', () => {
   it('holds the merge while a verify slice has no approval, and passes once a person approved each (through the real bin)', async () => {
@@ -93,7 +94,13 @@ describe('tiers ci', () => {
       1,
       {
         passed: false,
-        holds: [{project: path.join(folder, '.greenlight'), slice: 'S-02', line: `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`}],
+        holds: [
+          {
+            project: path.join(folder, '.greenlight'),
+            slice: 'S-02',
+            line: `S-02: verify, approved for other contracts: they changed since (${path.join(folder, file)}:10)`
+          }
+        ],
         approved: [],
         approvals: [],
         unchanged: ['S-01'],
@@ -106,7 +113,15 @@ describe('tiers ci', () => {
     const {at} = await approvalOf(folder, 'S-02')
     const ready = await runTiersHere(folder, ['ci', '--base', 'main', '--json'])
     expect(JSON.parse(ready.stdout).approvals).toEqual([
-      {project: path.join(folder, '.greenlight'), slice: 'S-02', status: 'approved', at, by: {name: 'Tiers Test', email: 'tiers@example.com'}, channel: 'terminal', line: `S-02: approved by Tiers Test <tiers@example.com>, at a terminal, ${at}`}
+      {
+        project: path.join(folder, '.greenlight'),
+        slice: 'S-02',
+        status: 'approved',
+        at,
+        by: {name: 'Tiers Test', email: 'tiers@example.com'},
+        channel: 'terminal',
+        line: `S-02: approved by Tiers Test <tiers@example.com>, at a terminal, ${at}`
+      }
     ])
     expect(await runTiersHere(folder, ['ci', '--base', 'main'])).toMatchObject({
       code: 0,

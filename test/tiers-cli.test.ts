@@ -15,9 +15,7 @@ import {runTiersHere, verifiedExampleCopies} from './helpers/tiers-here.js'
 import {testIdentity} from './helpers/agent-environment.js'
 import type {Run} from './helpers/tiers-bin.js'
 
-
-const deprecation =
-  exampleDeprecation
+const deprecation = exampleDeprecation
 /** What every successful command prints on stderr with the example’s config. */
 const warningLine = `tiers: warning: ${deprecation}\n`
 
@@ -397,11 +395,25 @@ describe('approval and staleness on S-02', () => {
       rejections: [],
       escalations: [],
       decision: {status: 'approved', at: expect.stringMatching(isoTime), contractsHash: expect.stringMatching(/^sha256:/), mismatch: []},
-      answers: [{reply, outcome: 'approval', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance, pins: s02Pins}]
+      answers: [
+        {
+          reply,
+          outcome: 'approval',
+          at: expect.stringMatching(isoTime),
+          decisionBefore: null,
+          escalationsBefore: 0,
+          withdrawnAt: null,
+          withdrawnRejection: null,
+          ...provenance,
+          pins: s02Pins
+        }
+      ]
     })
     const after = await tiers(folder, 'status')
     expect(after.code).toBe(0)
-    expect(normalize(after.stdout)).toBe(`${status.s01(0, 'undecided', 'checkpoint', 'run passes')}\n${status.s02('approved <time>', 'done', 0, 'run passes')}\n`)
+    expect(normalize(after.stdout)).toBe(
+      `${status.s01(0, 'undecided', 'checkpoint', 'run passes')}\n${status.s02('approved <time>', 'done', 0, 'run passes')}\n`
+    )
   })
 
   it.concurrent('marks the approval stale once a contract of S-02 changes, but not for line endings alone', async ({expect}) => {
@@ -415,10 +427,28 @@ describe('approval and staleness on S-02', () => {
     expectOk(await tiers(folder, 'status', 'S-02'), status.s02('approved <time>', 'verify', 0, 'run stale'))
 
     // A criterion added: the contracts changed, and nothing a person approved was lowered.
-    await fs.writeFile(contract, original.replace('  - Amounts in the file use the account currency\n', '  - Amounts in the file use the account currency\n  - Amounts have two decimals\n'))
-    expectOk(await tiers(folder, 'status'), `${status.s01(0, 'undecided', 'verify', 'run stale')}\n${status.s02('approved <time> (stale: contracts changed since)', 'verify', 0, 'run stale')}`)
+    await fs.writeFile(
+      contract,
+      original.replace(
+        '  - Amounts in the file use the account currency\n',
+        '  - Amounts in the file use the account currency\n  - Amounts have two decimals\n'
+      )
+    )
+    expectOk(
+      await tiers(folder, 'status'),
+      `${status.s01(0, 'undecided', 'verify', 'run stale')}\n${status.s02('approved <time> (stale: contracts changed since)', 'verify', 0, 'run stale')}`
+    )
     const data = json(await tiers(folder, 'status', 'S-02', '--json'))
-    expect(data.slices).toEqual([expect.objectContaining({slice: 'S-02', stale: true, next: 'verify', progress: 'stale', inProgress: true, decision: expect.objectContaining({status: 'approved'})})])
+    expect(data.slices).toEqual([
+      expect.objectContaining({
+        slice: 'S-02',
+        stale: true,
+        next: 'verify',
+        progress: 'stale',
+        inProgress: true,
+        decision: expect.objectContaining({status: 'approved'})
+      })
+    ])
 
     // A rejection after a stale approval clears the decision.
     expect((await tiers(folder, 'respond', 'S-02', 'The export has no header row')).code).toBe(0)
@@ -537,10 +567,7 @@ describe('refusals around the escalation choice', () => {
     expectOk(await tiers(folder, 'status', 'S-01'), status.s01(3, 'undecided', 'escalation', 'run passes'))
 
     // An approval is still taken: the user may be satisfied after all (with a fresh passing run, as any approval).
-    expectOk(
-      await tiers(folder, 'respond', 'S-01', 'yes'),
-      approvedText('S-01', 'Campaign Cards')
-    )
+    expectOk(await tiers(folder, 'respond', 'S-01', 'yes'), approvedText('S-01', 'Campaign Cards'))
     const state = await readState(folder, 'S-01')
     expect(state).toMatchObject({rejectionCount: 3, escalations: [], decision: {status: 'approved', mismatch: []}})
     expect(state.rejections).toHaveLength(3)
@@ -713,8 +740,54 @@ Warnings:
 
     expect(statusAll).toEqual({
       slices: [
-        {slice: 'S-01', name: 'Campaign Cards', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: [], contracts: 3, criteria: 5, steps: 3, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null, records: []},
-        {slice: 'S-02', name: 'Currency Formatting', tier: 'verify', rejectionCount: 0, threshold: 3, decision: null, stale: false, weakenings: [], next: 'checkpoint', progress: 'passed', inProgress: true, lastAnswer: null, statedTier: null, nothingToCheck: ['C-05 SpendColumnHeader'], contracts: 3, criteria: 2, steps: 1, openTasks: 0, optionalTasks: 0, humanCheck: null, retired: null, records: []}
+        {
+          slice: 'S-01',
+          name: 'Campaign Cards',
+          tier: 'verify',
+          rejectionCount: 0,
+          threshold: 3,
+          decision: null,
+          stale: false,
+          weakenings: [],
+          next: 'checkpoint',
+          progress: 'passed',
+          inProgress: true,
+          lastAnswer: null,
+          statedTier: null,
+          nothingToCheck: [],
+          contracts: 3,
+          criteria: 5,
+          steps: 3,
+          openTasks: 0,
+          optionalTasks: 0,
+          humanCheck: null,
+          retired: null,
+          records: []
+        },
+        {
+          slice: 'S-02',
+          name: 'Currency Formatting',
+          tier: 'verify',
+          rejectionCount: 0,
+          threshold: 3,
+          decision: null,
+          stale: false,
+          weakenings: [],
+          next: 'checkpoint',
+          progress: 'passed',
+          inProgress: true,
+          lastAnswer: null,
+          statedTier: null,
+          nothingToCheck: ['C-05 SpendColumnHeader'],
+          contracts: 3,
+          criteria: 2,
+          steps: 1,
+          openTasks: 0,
+          optionalTasks: 0,
+          humanCheck: null,
+          retired: null,
+          records: []
+        }
       ],
       broken: [],
       problems: [],
@@ -725,10 +798,32 @@ Warnings:
     })
 
     const rejected = json(await tiers(folder, 'respond', 'S-01', 'The grid shows 2 columns', '--json'))
-    expect(rejected).toMatchObject({slice: 'S-01', name: 'Campaign Cards', rejectionCount: 1, outcome: 'rejected', recordedAs: 'feedback', threshold: 3, feedback: 'The grid shows 2 columns'})
+    expect(rejected).toMatchObject({
+      slice: 'S-01',
+      name: 'Campaign Cards',
+      rejectionCount: 1,
+      outcome: 'rejected',
+      recordedAs: 'feedback',
+      threshold: 3,
+      feedback: 'The grid shows 2 columns'
+    })
     // Who answered, how and on what: the answer as the state file keeps it.
-    expect(rejected.answer).toEqual({reply: 'The grid shows 2 columns', outcome: 'rejection', at: expect.stringMatching(isoTime), decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null, ...provenance})
-    expect(json(await tiers(folder, 'status', 'S-01', '--json')).slices[0].lastAnswer).toEqual({reply: 'The grid shows 2 columns', outcome: 'rejection', at: rejected.answer.at, ...provenance})
+    expect(rejected.answer).toEqual({
+      reply: 'The grid shows 2 columns',
+      outcome: 'rejection',
+      at: expect.stringMatching(isoTime),
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: null,
+      withdrawnRejection: null,
+      ...provenance
+    })
+    expect(json(await tiers(folder, 'status', 'S-01', '--json')).slices[0].lastAnswer).toEqual({
+      reply: 'The grid shows 2 columns',
+      outcome: 'rejection',
+      at: rejected.answer.at,
+      ...provenance
+    })
     expect(rejected.options).toBe(rejectionText('The grid shows 2 columns', 1).split('\n\nRejection 1')[0].split('\n\n').slice(1).join('\n\n'))
 
     const routed = json(await tiers(folder, 'route', 'S-01', '3', '--detail', 'three columns', '--json'))
@@ -852,7 +947,11 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
   })
 
   it.concurrent.for([
-    ['empty', () => '', /^tiers: \.greenlight\/tiers\/S-01\.json:1:1: Unexpected empty file, expected a value; fix or remove the file \(it is never reset silently\)$/],
+    [
+      'empty',
+      () => '',
+      /^tiers: \.greenlight\/tiers\/S-01\.json:1:1: Unexpected empty file, expected a value; fix or remove the file \(it is never reset silently\)$/
+    ],
     [
       'cut half-way through',
       (whole: string) => whole.slice(0, Math.floor(whole.length / 2)),
@@ -866,11 +965,7 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     await fs.writeFile(stateFile, truncate(await fs.readFile(stateFile, 'utf8')))
     const before = await fs.readFile(stateFile)
     // The commands that write the state (an answer, an escalation) and that read it; all load it through one reader.
-    const runs = await Promise.all([
-      tiers(folder, 'respond', 'S-01', 'still wrong'),
-      tiers(folder, 'escalate', 'S-01', '3'),
-      tiers(folder, 'status')
-    ])
+    const runs = await Promise.all([tiers(folder, 'respond', 'S-01', 'still wrong'), tiers(folder, 'escalate', 'S-01', '3'), tiers(folder, 'status')])
     for (const run of runs) expectError(run, 2, message)
     expect(await fs.readFile(stateFile)).toEqual(before)
     // The other slice still works.
@@ -880,10 +975,26 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
 
   it.concurrent.for([
     ['a list', '[]\n', '1:1: Unexpected content, expected a slice state object'],
-    ['another version', '{"version": 2, "slice": "S-01", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}', '1:13: Unexpected `version` 2, expected 1'],
-    ['another slice', '{"version": 1, "slice": "S-02", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}', '1:25: Unexpected `slice` "S-02", expected "S-01"'],
-    ['a text count', '{"version": 1, "slice": "S-01", "rejectionCount": "two", "rejections": [], "escalations": [], "decision": null}', '1:51: Unexpected `rejectionCount` "two", expected a whole number'],
-    ['rejections without feedback', '{"version": 1, "slice": "S-01", "rejectionCount": 1, "rejections": [{}], "escalations": [], "decision": null}', '1:69: Unexpected `rejections[0].feedback` missing, expected a string']
+    [
+      'another version',
+      '{"version": 2, "slice": "S-01", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}',
+      '1:13: Unexpected `version` 2, expected 1'
+    ],
+    [
+      'another slice',
+      '{"version": 1, "slice": "S-02", "rejectionCount": 0, "rejections": [], "escalations": [], "decision": null}',
+      '1:25: Unexpected `slice` "S-02", expected "S-01"'
+    ],
+    [
+      'a text count',
+      '{"version": 1, "slice": "S-01", "rejectionCount": "two", "rejections": [], "escalations": [], "decision": null}',
+      '1:51: Unexpected `rejectionCount` "two", expected a whole number'
+    ],
+    [
+      'rejections without feedback',
+      '{"version": 1, "slice": "S-01", "rejectionCount": 1, "rejections": [{}], "escalations": [], "decision": null}',
+      '1:69: Unexpected `rejections[0].feedback` missing, expected a string'
+    ]
   ])('a state file of the wrong shape (%s): exit 2', async ([, text, reason], {expect}) => {
     const folder = await project()
     await fs.mkdir(file(folder, 'tiers'))
@@ -915,7 +1026,11 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     await fs.writeFile(file(folder, 'config.json'), '{"mode": "yolo",}\n')
     expectError(await tiers(folder, 'status'), 2, '.greenlight/config.json:1:16: Unexpected trailing comma before `}`, expected another property after `,`')
     await fs.writeFile(file(folder, 'config.json'), '[]\n')
-    expectError(await tiers(folder, 'status'), 2, '.greenlight/config.json:1:1: Unexpected list, expected an object of settings, such as `{"test": {"command": "npm test"}}`')
+    expectError(
+      await tiers(folder, 'status'),
+      2,
+      '.greenlight/config.json:1:1: Unexpected list, expected an object of settings, such as `{"test": {"command": "npm test"}}`'
+    )
   })
 
   it.concurrent('a missing --dir folder, an unknown command or option, missing arguments (exit 1)', async () => {
@@ -929,7 +1044,11 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
       tiers(folder, 'checkpoint')
     ])
     expectError(dir, 1, 'nowhere: no such project folder, expected `--dir <folder>` holding CONTRACTS.md')
-    expectError(command, 1, 'Unexpected command `approve`, expected one of: checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init')
+    expectError(
+      command,
+      1,
+      'Unexpected command `approve`, expected one of: checkpoint, respond, review, route, escalate, status, report, contracts, verify, ci, stop-hook, verdict, lint, init'
+    )
     expectError(option, 1, 'Unexpected option `--bogus`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)')
     expectError(respond, 1, 'Unexpected arguments, expected `tiers respond <slice> <text…>`')
     expectError(route, 1, 'Unexpected arguments, expected `tiers route <slice> <1|2|3> [--detail <text>]`')
@@ -952,10 +1071,27 @@ describe('bad input: one line on stderr, a non-zero exit, no stack trace', () =>
     // After a command, the command’s own help.
     expect({code: short.code, stderr: short.stderr}).toEqual({code: 0, stderr: ''})
     expect(short.stdout).toMatch(/^Usage: tiers status \[slice\]\n/)
-    for (const command of ['checkpoint', 'respond', 'route', 'escalate', 'status', 'report', 'verify', 'stop-hook', 'verdict', '--dir', '--json', '--detail', '--timeout', '--all']) {
+    for (const command of [
+      'checkpoint',
+      'respond',
+      'route',
+      'escalate',
+      'status',
+      'report',
+      'verify',
+      'stop-hook',
+      'verdict',
+      '--dir',
+      '--json',
+      '--detail',
+      '--timeout',
+      '--all'
+    ]) {
       expect(help.stdout).toContain(`  ${command} `)
     }
-    expect(help.stdout).toContain('Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check\nor a closed gate (checkpoint without fresh passing verification); 2 a broken file;\n3 a bug in tiers (`--debug` prints its stack).')
+    expect(help.stdout).toContain(
+      'Exit codes: 0 done; 1 a usage error (unknown slice, bad choice), a failed check\nor a closed gate (checkpoint without fresh passing verification); 2 a broken file;\n3 a bug in tiers (`--debug` prints its stack).'
+    )
   })
 
   it.concurrent('--dir reaches a project from elsewhere; an all-auto slice needs no checkpoint', async ({expect}) => {
@@ -994,11 +1130,7 @@ describe('without GRAPH.json', () => {
       stderr: 'tiers: warning: C-05 SpendColumnHeader: verify tier with no acceptance criteria or steps\n'
     })
     expect(normalize(checkpoint2.stdout)).toBe(checkpointS02 + '\n')
-    expect(json(report).contracts.map((contract: {label: string}) => contract.label)).toEqual([
-      'C-04 FormatSpend',
-      'C-05 SpendColumnHeader',
-      'C-06 ExportCsv'
-    ])
+    expect(json(report).contracts.map((contract: {label: string}) => contract.label)).toEqual(['C-04 FormatSpend', 'C-05 SpendColumnHeader', 'C-06 ExportCsv'])
     // The loop works the same.
     expect((await tiers(folder, 'respond', 'S-02', 'Yes')).code).toBe(0)
     expect((await readState(folder, 'S-02')).decision.status).toBe('approved')

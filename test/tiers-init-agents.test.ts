@@ -71,7 +71,11 @@ const documented: Record<Exclude<Agent, 'codex'>, {file: string; schema: object}
     file: '.cursor/hooks.json',
     schema: hooksFile(
       'stop',
-      {type: 'object', required: ['command'], properties: {command, type: {const: 'command'}, timeout: {type: 'number'}, loop_limit: {type: ['integer', 'null']}}},
+      {
+        type: 'object',
+        required: ['command'],
+        properties: {command, type: {const: 'command'}, timeout: {type: 'number'}, loop_limit: {type: ['integer', 'null']}}
+      },
       {version: {const: 1}}
     )
   },
@@ -152,13 +156,20 @@ describe.concurrent('tiers init --agent', () => {
       hooks: {AfterAgent: [{hooks: [{type: 'command', command: './log.sh'}]}, {hooks: [{type: 'command', command: 'npx tiers stop-hook --agent gemini'}]}]}
     })
     const copilot = 'npx tiers stop-hook --agent copilot'
-    expect(await read(folder, '.github/hooks/tiers.json')).toEqual({version: 1, hooks: {sessionStart: [mine], agentStop: [{type: 'command', bash: copilot, powershell: copilot}]}})
+    expect(await read(folder, '.github/hooks/tiers.json')).toEqual({
+      version: 1,
+      hooks: {sessionStart: [mine], agentStop: [{type: 'command', bash: copilot, powershell: copilot}]}
+    })
     // Found from their folders: no Claude Code settings in a repository that does not use it.
     await expect(fs.access(path.join(folder, '.claude'))).rejects.toThrow()
-    const before = await Promise.all(['.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/tiers.json'].map((file) => fs.readFile(path.join(folder, file), 'utf8')))
+    const before = await Promise.all(
+      ['.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/tiers.json'].map((file) => fs.readFile(path.join(folder, file), 'utf8'))
+    )
     const again = await runTiers(folder, ['init'])
     expect(again.stdout.split('\n').slice(-2)).toEqual(['nothing to change', ''])
-    expect(await Promise.all(['.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/tiers.json'].map((file) => fs.readFile(path.join(folder, file), 'utf8')))).toEqual(before)
+    expect(
+      await Promise.all(['.cursor/hooks.json', '.gemini/settings.json', '.github/hooks/tiers.json'].map((file) => fs.readFile(path.join(folder, file), 'utf8')))
+    ).toEqual(before)
   })
 
   it('--dry-run prints the diff of each agent’s file and writes nothing; an unknown agent is refused', async () => {
@@ -167,7 +178,10 @@ describe.concurrent('tiers init --agent', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('+++ b/.codex/hooks.json\n')
     expect(run.stdout).toContain('+++ b/.cursor/hooks.json\n')
-    expect(run.stdout.split('\n').filter((line) => line.startsWith('would create .c'))).toEqual([`would create .codex/hooks.json: ${said.codex}`, `would create .cursor/hooks.json: ${said.cursor}`])
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('would create .c'))).toEqual([
+      `would create .codex/hooks.json: ${said.codex}`,
+      `would create .cursor/hooks.json: ${said.cursor}`
+    ])
     expect(await fs.readdir(folder)).toEqual([])
     expect(await runTiers(folder, ['init', '--agent', 'amp'])).toEqual({
       code: 1,

@@ -42,7 +42,23 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)))
 }
 
-const stopEntry = ['{', '  "hooks": {', '    "Stop": [', '      {', '        "hooks": [', '          {', '            "type": "command",', '            "command": "npx tiers stop-hook"', '          }', '        ]', '      }', '    ]', '  }', '}', ''].join('\n')
+const stopEntry = [
+  '{',
+  '  "hooks": {',
+  '    "Stop": [',
+  '      {',
+  '        "hooks": [',
+  '          {',
+  '            "type": "command",',
+  '            "command": "npx tiers stop-hook"',
+  '          }',
+  '        ]',
+  '      }',
+  '    ]',
+  '  }',
+  '}',
+  ''
+].join('\n')
 
 /** What a new `.gitignore` holds for a Greenlight project. */
 const gitignore = [
@@ -86,7 +102,7 @@ const workflow = [
   '      - run: npx tiers lint --frail .greenlight',
   '      - run: npx tiers verify --all',
   '      - run: |',
-  '          base="${{ github.event_name == \'pull_request\' && format(\'origin/{0}\', github.base_ref) || github.event.before }}"',
+  "          base=\"${{ github.event_name == 'pull_request' && format('origin/{0}', github.base_ref) || github.event.before }}\"",
   '          if git rev-parse -q --verify "$base^{commit}" > /dev/null; then npx tiers ci --base "$base"; else npx tiers ci; fi',
   ''
 ].join('\n')
@@ -136,8 +152,10 @@ describe('tiers init', {timeout: 60_000}, () => {
   })
 
   it.concurrent('merges into an existing .remarkrc.json and hooks, keeping what is there', async () => {
-    const remarkrc = '{\n    "plugins": [\n        "remark-preset-lint-recommended",\n        ["remark-lint-list-item-indent", "space"]\n    ],\n    "settings": {"bullet": "*"}\n}\n'
-    const settings = '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "echo hi"\n          }\n        ]\n      }\n    ],\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "say done"\n          }\n        ]\n      }\n    ]\n  }\n}\n'
+    const remarkrc =
+      '{\n    "plugins": [\n        "remark-preset-lint-recommended",\n        ["remark-lint-list-item-indent", "space"]\n    ],\n    "settings": {"bullet": "*"}\n}\n'
+    const settings =
+      '{\n  "permissions": {"allow": ["Bash(npm test)"]},\n  "hooks": {\n    "PreToolUse": [\n      {\n        "matcher": "Bash",\n        "hooks": [\n          {\n            "type": "command",\n            "command": "echo hi"\n          }\n        ]\n      }\n    ],\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "say done"\n          }\n        ]\n      }\n    ]\n  }\n}\n'
     const cwd = await project({'.remarkrc.json': remarkrc, '.claude/settings.json': settings})
     const run = await runTiers(cwd, ['init'])
     expect(run.code).toBe(0)
@@ -171,7 +189,8 @@ describe('tiers init', {timeout: 60_000}, () => {
 
   it.concurrent('package.json#remarkConfig is merged; a hook that already runs tiers stop-hook is kept as the one', async () => {
     const manifest = JSON.stringify({name: 'shop', private: true, remarkConfig: {plugins: ['remark-gfm']}}, undefined, 2) + '\n'
-    const settings = JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'node node_modules/.bin/tiers stop-hook --dir docs'}]}]}}, undefined, 2) + '\n'
+    const settings =
+      JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'node node_modules/.bin/tiers stop-hook --dir docs'}]}]}}, undefined, 2) + '\n'
     const cwd = await project({'package.json': manifest, '.claude/settings.json': settings})
     const run = await runTiers(cwd, ['init'])
     expect(run.stdout).toBe(
@@ -183,7 +202,11 @@ describe('tiers init', {timeout: 60_000}, () => {
       ].join('\n')
     )
     const files = await snapshot(cwd)
-    expect(JSON.parse(files['package.json'] ?? '')).toEqual({name: 'shop', private: true, remarkConfig: {plugins: ['remark-gfm', 'remark-preset-lint-verification-tiers']}})
+    expect(JSON.parse(files['package.json'] ?? '')).toEqual({
+      name: 'shop',
+      private: true,
+      remarkConfig: {plugins: ['remark-gfm', 'remark-preset-lint-verification-tiers']}
+    })
     expect(files['.claude/settings.json']).toBe(settings)
     expect(files['.remarkrc.json']).toBeUndefined()
   })
@@ -207,7 +230,9 @@ describe('tiers init', {timeout: 60_000}, () => {
       ''
     ])
     expect((await snapshot(cwd))['.github/workflows/verification-tiers.yml']).toBe(workflow)
-    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stdout.split('\n')[4]).toBe('unchanged .github/workflows/verification-tiers.yml: the workflow is already there')
+    expect((await runTiers(cwd, ['init', '--ci', 'github'])).stdout.split('\n')[4]).toBe(
+      'unchanged .github/workflows/verification-tiers.yml: the workflow is already there'
+    )
     const other = await project({'.github/workflows/verification-tiers.yml': 'name: mine\n'})
     const kept = await runTiers(other, ['init', '--ci', 'github'])
     expect(kept.stdout).toContain('note: .github/workflows/verification-tiers.yml exists and differs: left as it is')
@@ -235,11 +260,17 @@ describe('tiers init', {timeout: 60_000}, () => {
         '--- /dev/null',
         '+++ b/.claude/settings.json',
         '@@ -0,0 +1,14 @@',
-        ...stopEntry.split('\n').slice(0, -1).map((line) => '+' + line),
+        ...stopEntry
+          .split('\n')
+          .slice(0, -1)
+          .map((line) => '+' + line),
         '--- /dev/null',
         '+++ b/.gitignore',
         '@@ -0,0 +1,6 @@',
-        ...gitignore.split('\n').slice(0, -1).map((line) => '+' + line),
+        ...gitignore
+          .split('\n')
+          .slice(0, -1)
+          .map((line) => '+' + line),
         'would update .remarkrc.json: added remark-preset-lint-verification-tiers to its plugins',
         'would create .claude/settings.json: Claude Code’s Stop hook runs `npx tiers stop-hook`',
         gitLines[0]!.replace('created', 'would create'),
@@ -253,8 +284,14 @@ describe('tiers init', {timeout: 60_000}, () => {
     const cases: Array<[Record<string, string>, string]> = [
       [{'.claude/settings.json': '{"hooks": '}, 'tiers: .claude/settings.json:1:11: Unexpected text that is not JSON (ValueExpected), expected JSON'],
       [{'.claude/settings.json': '{"hooks": 5}'}, 'tiers: .claude/settings.json: Unexpected `hooks` that is not an object, expected an object of hook events'],
-      [{'.claude/settings.json': '{"hooks": {"Stop": {}}}'}, 'tiers: .claude/settings.json: Unexpected `hooks.Stop` that is not a list, expected a list of hook entries'],
-      [{'.remarkrc.json': '{"plugins": "x"}'}, 'tiers: .remarkrc.json: Unexpected `plugins` in the configuration that is not a list, expected a list of plugins']
+      [
+        {'.claude/settings.json': '{"hooks": {"Stop": {}}}'},
+        'tiers: .claude/settings.json: Unexpected `hooks.Stop` that is not a list, expected a list of hook entries'
+      ],
+      [
+        {'.remarkrc.json': '{"plugins": "x"}'},
+        'tiers: .remarkrc.json: Unexpected `plugins` in the configuration that is not a list, expected a list of plugins'
+      ]
     ]
     for (const [files, message] of cases) {
       const cwd = await project(files)
@@ -277,7 +314,11 @@ describe('tiers init', {timeout: 60_000}, () => {
       runTiers(cwd, ['init', '--help'])
     ])
     expect(ci).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected `--ci gitlab`, expected one of github\n'})
-    expect(unknown).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--force`, expected one of --agent, --ci, --dry-run, -h/--help (see tiers init --help)\n'})
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'tiers: Unexpected option `--force`, expected one of --agent, --ci, --dry-run, -h/--help (see tiers init --help)\n'
+    })
     expect(near).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--dryrun`, expected `--dry-run` (see tiers init --help)\n'})
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^Usage: tiers init \[options\]\n/)
@@ -344,7 +385,9 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
       `Unexpected contract ${id} without acceptance criteria or steps (its tier defaults to \`verify\`), expected at least one criterion or step, or \`Verification: auto\``
     expect(JSON.parse(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8'))).toEqual({
       '.greenlight/CONTRACTS.md': {
-        'remark-lint:acceptance-criteria-specific': {'Unexpected vague criterion `works as expected` in C-03 MonthlyStatement, expected an observable outcome or a `-- verified by:` check': 1},
+        'remark-lint:acceptance-criteria-specific': {
+          'Unexpected vague criterion `works as expected` in C-03 MonthlyStatement, expected an observable outcome or a `-- verified by:` check': 1
+        },
         'remark-lint:verify-tier-criteria': {[criteria('C-01 OpenAccount')]: 1, [criteria('C-02 CloseAccount')]: 1}
       }
     })
@@ -373,15 +416,22 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
       '2 warnings accepted by the baseline tiers-lint-baseline.json\n1 warning in the baseline tiers-lint-baseline.json no longer occurs: `tiers lint --update-baseline .greenlight` prunes them\n'
     )
     expect(failingLocal.code).toBe(1)
-    expect(failingLocal.stderr).toMatch(new RegExp(`^\\.greenlight/CONTRACTS\\.md\\n7:1-7:25 +warning ${criteria('C-02 ArchiveAccount').replace(/[()`]/g, '\\$&')} +verify-tier-criteria +remark-lint\\n\\n⚠ 1 warning\\n2 warnings accepted`))
+    expect(failingLocal.stderr).toMatch(
+      new RegExp(
+        `^\\.greenlight/CONTRACTS\\.md\\n7:1-7:25 +warning ${criteria('C-02 ArchiveAccount').replace(/[()`]/g, '\\$&')} +verify-tier-criteria +remark-lint\\n\\n⚠ 1 warning\\n2 warnings accepted`
+      )
+    )
 
     // Accepted again with the command the report gives: passes, and the old entry is pruned.
     const update = await runTiers(cwd, ['lint', '--update-baseline', '.greenlight', '--no-color'])
     expect(update).toEqual({code: 0, stdout: '', stderr: 'wrote tiers-lint-baseline.json: it accepts 3 warnings in 1 file\n'})
-    expect(Object.keys((JSON.parse(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8')) as Record<string, Record<string, object>>)['.greenlight/CONTRACTS.md']!['remark-lint:verify-tier-criteria']!)).toEqual([
-      criteria('C-01 OpenAccount'),
-      criteria('C-02 ArchiveAccount')
-    ])
+    expect(
+      Object.keys(
+        (JSON.parse(await fs.readFile(path.join(cwd, 'tiers-lint-baseline.json'), 'utf8')) as Record<string, Record<string, object>>)[
+          '.greenlight/CONTRACTS.md'
+        ]!['remark-lint:verify-tier-criteria']!
+      )
+    ).toEqual([criteria('C-01 OpenAccount'), criteria('C-02 ArchiveAccount')])
     expect((await runTiers(cwd, lint)).code).toBe(0)
   })
 
@@ -408,7 +458,10 @@ describe('tiers init --ci github: a first CI run', {timeout: 120_000}, () => {
   })
 
   it.concurrent('--dry-run shows the baseline it would write, and writes nothing', async () => {
-    const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {'.greenlight/CONTRACTS.md': ledger, '.remarkrc.json': '{"plugins": ["remark-preset-lint-verification-tiers"]}\n'})
+    const cwd = await linkedProject(folders, 'verification-tiers-init-ci-', {
+      '.greenlight/CONTRACTS.md': ledger,
+      '.remarkrc.json': '{"plugins": ["remark-preset-lint-verification-tiers"]}\n'
+    })
     const run = await runTiers(cwd, ['init', '--ci', 'github', '--dry-run'])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('--- /dev/null\n+++ b/tiers-lint-baseline.json\n@@ -0,0 +1,11 @@\n+{\n+  ".greenlight/CONTRACTS.md": {\n')
@@ -439,7 +492,14 @@ describe('tiers init and git', {timeout: 120_000}, () => {
     const cwd = await project({'.gitignore': before})
     const run = await runTiers(cwd, ['init'])
     expect(run.stdout.split('\n')[2]).toBe('updated .gitignore: ignores 4 caches and local state files')
-    expect((await snapshot(cwd))['.gitignore']).toBe(before + '\n\n' + gitignore.split('\n').filter((line) => line !== '.greenlight/tiers/.lint-cache').join('\n'))
+    expect((await snapshot(cwd))['.gitignore']).toBe(
+      before +
+        '\n\n' +
+        gitignore
+          .split('\n')
+          .filter((line) => line !== '.greenlight/tiers/.lint-cache')
+          .join('\n')
+    )
     expect((await runTiers(cwd, ['init'])).stdout.split('\n')[2]).toBe('unchanged .gitignore: it already ignores the caches and local state')
   })
 })
@@ -453,17 +513,25 @@ async function workflowSteps(cwd: string): Promise<Array<{uses?: string; run?: s
 }
 
 /** The `uses:` steps of a workflow, with their settings. */
-const actions = (steps: Awaited<ReturnType<typeof workflowSteps>>) => steps.filter((step) => step.uses !== undefined).map((step) => ({uses: step.uses, with: step.with}))
+const actions = (steps: Awaited<ReturnType<typeof workflowSteps>>) =>
+  steps.filter((step) => step.uses !== undefined).map((step) => ({uses: step.uses, with: step.with}))
 
 const checkout = {uses: 'actions/checkout@v4', with: {'fetch-depth': 0}}
 const setupNode = {uses: 'actions/setup-node@v4', with: {'node-version': 20}}
 
 /** A project with settings in `.greenlight/config.json`, a package.json and its lockfile, and `files`. */
 const settled = (config: Record<string, unknown>, files: Record<string, string> = {}) =>
-  project({'.greenlight/config.json': JSON.stringify(config), '.greenlight/CONTRACTS.md': ledger, 'package.json': '{}\n', 'package-lock.json': '{}\n', ...files})
+  project({
+    '.greenlight/config.json': JSON.stringify(config),
+    '.greenlight/CONTRACTS.md': ledger,
+    'package.json': '{}\n',
+    'package-lock.json': '{}\n',
+    ...files
+  })
 
 /** The notes `tiers init --ci github` printed, but the baseline’s (the preset is not installed in these projects). */
-const notes = (run: {stdout: string}) => run.stdout.split('\n').filter((line) => line.startsWith('note: ') && !line.startsWith('note: commit ') && !/^note: `tiers lint \S+` finds/.test(line))
+const notes = (run: {stdout: string}) =>
+  run.stdout.split('\n').filter((line) => line.startsWith('note: ') && !line.startsWith('note: commit ') && !/^note: `tiers lint \S+` finds/.test(line))
 
 describe('tiers init --ci github: the test command the workflow runs', {timeout: 120_000}, () => {
   it.concurrent('a Go test command (the real bin): the workflow sets Go up from go.mod, and says what verify runs', async () => {
@@ -477,7 +545,9 @@ describe('tiers init --ci github: the test command the workflow runs', {timeout:
     expect(actions(steps)).toEqual([checkout, setupNode, {uses: 'actions/setup-go@v5', with: {'go-version-file': 'go.mod'}}])
     // Set up before anything runs.
     expect(steps.findIndex((step) => step.uses?.startsWith('actions/setup-go'))).toBeLessThan(steps.findIndex((step) => step.run === 'npm ci'))
-    expect((await runBin(cwd, ['init', '--ci', 'github'])).stdout).toContain('unchanged .github/workflows/verification-tiers.yml: the workflow is already there\n')
+    expect((await runBin(cwd, ['init', '--ci', 'github'])).stdout).toContain(
+      'unchanged .github/workflows/verification-tiers.yml: the workflow is already there\n'
+    )
   })
 
   it.concurrent('Python without a version file; a command the workflow sets nothing up for; Node.js alone', async () => {
@@ -514,14 +584,23 @@ describe('tiers init --ci github: the test command the workflow runs', {timeout:
   it.concurrent('settings that cannot be read stop it before anything is written, named from the project folder', async () => {
     const cwd = await project({'.greenlight/config.json': '{"test": {"command": 5}}\n'})
     const run = await runTiers(cwd, ['init', '--ci', 'github'])
-    expect(run).toEqual({code: 2, stdout: '', stderr: 'tiers: .greenlight/config.json:1:22: Unexpected `test.command` number `5`, expected the project’s test command as a string\n'})
+    expect(run).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'tiers: .greenlight/config.json:1:22: Unexpected `test.command` number `5`, expected the project’s test command as a string\n'
+    })
     expect(Object.keys(await snapshot(cwd))).toEqual(['.greenlight/config.json'])
   })
 })
 
 describe('tiers init --ci github: what the workflow’s npm ci needs', {timeout: 120_000}, () => {
   it.concurrent('a tarball installed from outside the project is named: a runner’s checkout has no such file', async () => {
-    const manifest = {devDependencies: {'@verification-tiers/cli': 'file:../verification-tiers/release/verification-tiers-cli.tgz', 'remark-preset-lint-verification-tiers': 'file:vendor/remark-preset-lint-verification-tiers.tgz'}}
+    const manifest = {
+      devDependencies: {
+        '@verification-tiers/cli': 'file:../verification-tiers/release/verification-tiers-cli.tgz',
+        'remark-preset-lint-verification-tiers': 'file:vendor/remark-preset-lint-verification-tiers.tgz'
+      }
+    }
     const outside = await settled({test: {command: 'npm test'}}, {'package.json': JSON.stringify(manifest)})
     expect(notes(await runTiers(outside, ['init', '--ci', 'github'])).slice(1)).toEqual([
       'note: package.json installs @verification-tiers/cli (`file:../verification-tiers/release/verification-tiers-cli.tgz`) from outside the project: a runner’s checkout has no such file, so the workflow’s `npm ci` fails; keep the tarball in the project, such as in vendor/, and install from there (`npm install --save-dev ./vendor/<file>.tgz`)'
@@ -533,7 +612,9 @@ describe('tiers init --ci github: what the workflow’s npm ci needs', {timeout:
     // Without its lockfile, `npm ci` cannot run.
     const unlocked = await settled({test: {command: 'npm test'}})
     await fs.rm(path.join(unlocked, 'package-lock.json'))
-    expect(notes(await runTiers(unlocked, ['init', '--ci', 'github'])).slice(1)).toEqual(['note: the workflow’s `npm ci` needs package-lock.json, which is not here: run `npm install` and commit it'])
+    expect(notes(await runTiers(unlocked, ['init', '--ci', 'github'])).slice(1)).toEqual([
+      'note: the workflow’s `npm ci` needs package-lock.json, which is not here: run `npm install` and commit it'
+    ])
   })
 })
 

@@ -24,10 +24,12 @@ const lint = (cwd: string, args: readonly string[], extra: Record<string, string
 
 /** A verify contract without criteria or steps: one warning. */
 const bare = (id: string, name: string) => `### ${id}: ${name}\n\n**Verification:** verify\n`
-const bareReason = (id: string, name: string) => `Unexpected verify contract ${id} ${name} without acceptance criteria or steps, expected at least one criterion or step`
+const bareReason = (id: string, name: string) =>
+  `Unexpected verify contract ${id} ${name} without acceptance criteria or steps, expected at least one criterion or step`
 
 const clean = '### C-09: Receipt\n\n**Verification:** auto\n'
-const project = (files: Record<string, string>) => linkedProject(folders, 'verification-tiers-lint-baseline-', {'.remarkrc.json': '{"plugins": ["remark-preset-lint-verification-tiers"]}\n', ...files})
+const project = (files: Record<string, string>) =>
+  linkedProject(folders, 'verification-tiers-lint-baseline-', {'.remarkrc.json': '{"plugins": ["remark-preset-lint-verification-tiers"]}\n', ...files})
 
 const readJson = async (file: string): Promise<unknown> => JSON.parse(await fs.readFile(file, 'utf8'))
 
@@ -41,7 +43,9 @@ describe('tiers lint: the baseline', {timeout: 120_000}, () => {
     const write = await lint(cwd, ['--update-baseline', '--frail', 'docs'])
     // The error is still reported, and fails the run.
     expect(write.code).toBe(1)
-    expect(write.stderr).toMatch(/^docs\/b\.md\n7:19-7:24 +error +Unexpected verification tier `often` on C-04 Sort, expected `auto` or `verify` +verification-tier +remark-lint\n\n✖ 1 error\nwrote tiers-lint-baseline\.json: it accepts 3 warnings in 2 files\n$/)
+    expect(write.stderr).toMatch(
+      /^docs\/b\.md\n7:19-7:24 +error +Unexpected verification tier `often` on C-04 Sort, expected `auto` or `verify` +verification-tier +remark-lint\n\n✖ 1 error\nwrote tiers-lint-baseline\.json: it accepts 3 warnings in 2 files\n$/
+    )
     expect(await readJson(path.join(cwd, 'tiers-lint-baseline.json'))).toEqual({
       'docs/a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1, [bareReason('C-02', 'Logout')]: 1}},
       'docs/b.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-03', 'Search')]: 1}}
@@ -52,7 +56,9 @@ describe('tiers lint: the baseline', {timeout: 120_000}, () => {
     await fs.writeFile(path.join(cwd, 'docs/b.md'), `# Moved down\n\n${bare('C-03', 'Search')}\n${bare('C-03', 'Search')}`)
     const more = await lint(cwd, ['--frail', '--no-color', 'docs'])
     expect(more.code).toBe(1)
-    expect(more.stderr).toBe(`docs/b.md\n9:1-9:25 warning ${bareReason('C-03', 'Search')} verify-tier-criteria remark-lint\n\n⚠ 1 warning\n3 warnings accepted by the baseline tiers-lint-baseline.json\n`)
+    expect(more.stderr).toBe(
+      `docs/b.md\n9:1-9:25 warning ${bareReason('C-03', 'Search')} verify-tier-criteria remark-lint\n\n⚠ 1 warning\n3 warnings accepted by the baseline tiers-lint-baseline.json\n`
+    )
     // Without --frail a warning beyond the baseline is reported, and passes.
     expect((await lint(cwd, ['docs'])).code).toBe(0)
   })
@@ -67,17 +73,33 @@ describe('tiers lint: the baseline', {timeout: 120_000}, () => {
       stdout: '',
       stderr: '2 warnings in the baseline tiers-lint-baseline.json no longer occur: `tiers lint --update-baseline notes` prunes them\n'
     })
-    expect(await lint(cwd, ['--update-baseline', 'notes'])).toEqual({code: 0, stdout: '', stderr: 'wrote tiers-lint-baseline.json: it accepts 1 warning in 1 file\n'})
-    expect(await readJson(path.join(cwd, 'tiers-lint-baseline.json'))).toEqual({'a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1}}})
+    expect(await lint(cwd, ['--update-baseline', 'notes'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'wrote tiers-lint-baseline.json: it accepts 1 warning in 1 file\n'
+    })
+    expect(await readJson(path.join(cwd, 'tiers-lint-baseline.json'))).toEqual({
+      'a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1}}
+    })
     expect(await lint(cwd, [])).toEqual({code: 0, stdout: '', stderr: '1 warning accepted by the baseline tiers-lint-baseline.json\n'})
   })
 
   it.concurrent('--baseline <file> reads and writes that file, its paths from its own folder; --no-baseline reports every warning', async () => {
     const cwd = await project({'docs/a.md': bare('C-01', 'Login')})
-    expect(await lint(cwd, ['--update-baseline', '--baseline', 'ci/accepted.json', 'docs'])).toEqual({code: 0, stdout: '', stderr: 'wrote ci/accepted.json: it accepts 1 warning in 1 file\n'})
-    expect(await readJson(path.join(cwd, 'ci/accepted.json'))).toEqual({'../docs/a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1}}})
+    expect(await lint(cwd, ['--update-baseline', '--baseline', 'ci/accepted.json', 'docs'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'wrote ci/accepted.json: it accepts 1 warning in 1 file\n'
+    })
+    expect(await readJson(path.join(cwd, 'ci/accepted.json'))).toEqual({
+      '../docs/a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1}}
+    })
     expect(existsSync(path.join(cwd, 'tiers-lint-baseline.json'))).toBe(false)
-    expect(await lint(cwd, ['--frail', '--baseline', 'ci/accepted.json', 'docs'])).toEqual({code: 0, stdout: '', stderr: '1 warning accepted by the baseline ci/accepted.json\n'})
+    expect(await lint(cwd, ['--frail', '--baseline', 'ci/accepted.json', 'docs'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '1 warning accepted by the baseline ci/accepted.json\n'
+    })
     // The default baseline does not exist: nothing is accepted. One named that does not exist is an error.
     expect((await lint(cwd, ['--frail', 'docs'])).code).toBe(1)
     expect(await lint(cwd, ['--baseline', 'ci/acepted.json', 'docs'])).toEqual({
@@ -93,14 +115,24 @@ describe('tiers lint: the baseline', {timeout: 120_000}, () => {
     })
     await fs.copyFile(path.join(cwd, 'ci/accepted.json'), path.join(cwd, 'tiers-lint-baseline.json'))
     expect((await lint(cwd, ['--frail', '--no-baseline', 'docs'])).code).toBe(1)
-    expect(await lint(cwd, ['--no-baseline', '--update-baseline'])).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected `--no-baseline` with `--update-baseline`, expected one of them\n'})
+    expect(await lint(cwd, ['--no-baseline', '--update-baseline'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'tiers: Unexpected `--no-baseline` with `--update-baseline`, expected one of them\n'
+    })
   })
 
   it.concurrent('a baseline that is not one stops the run: one line naming the file and the place, exit 2, nothing fixed or written', async () => {
     const wrongCase = '### C-01: Login\n\n**Verification:** Verify\n**Steps:**\n- Log in\n'
     const cases: Array<[string, string]> = [
-      ['{\n  "a.md": {\n    "remark-lint:verify-tier-criteria": 2\n  }\n}\n', 'tiers: tiers-lint-baseline.json:3:41: Unexpected number, expected an object of message reasons for `remark-lint:verify-tier-criteria` in `a.md`\n'],
-      ['{"a.md": ', 'tiers: tiers-lint-baseline.json:1:10: Unexpected text that is not JSON (ValueExpected), expected the JSON `tiers lint --update-baseline` writes\n']
+      [
+        '{\n  "a.md": {\n    "remark-lint:verify-tier-criteria": 2\n  }\n}\n',
+        'tiers: tiers-lint-baseline.json:3:41: Unexpected number, expected an object of message reasons for `remark-lint:verify-tier-criteria` in `a.md`\n'
+      ],
+      [
+        '{"a.md": ',
+        'tiers: tiers-lint-baseline.json:1:10: Unexpected text that is not JSON (ValueExpected), expected the JSON `tiers lint --update-baseline` writes\n'
+      ]
     ]
     for (const [text, message] of cases) {
       const cwd = await project({'a.md': wrongCase, 'tiers-lint-baseline.json': text})
@@ -119,11 +151,18 @@ describe('tiers lint: --max-warnings', {timeout: 120_000}, () => {
     expect(two.code).toBe(1)
     expect(two.stderr.endsWith('⚠ 3 warnings\ntiers: Unexpected 3 warnings, expected at most 2 (--max-warnings)\n')).toBe(true)
     expect(three.code).toBe(0)
-    await fs.writeFile(path.join(cwd, 'tiers-lint-baseline.json'), JSON.stringify({'a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1, [bareReason('C-02', 'Logout')]: 1}}}))
+    await fs.writeFile(
+      path.join(cwd, 'tiers-lint-baseline.json'),
+      JSON.stringify({'a.md': {'remark-lint:verify-tier-criteria': {[bareReason('C-01', 'Login')]: 1, [bareReason('C-02', 'Logout')]: 1}}})
+    )
     expect((await lint(cwd, ['--max-warnings', '0'])).code).toBe(1)
     expect((await lint(cwd, ['--max-warnings', '1'])).code).toBe(0)
     for (const bad of ['-1', 'two', '1.5', '']) {
-      expect(await lint(cwd, [`--max-warnings=${bad}`])).toEqual({code: 1, stdout: '', stderr: `tiers: Unexpected \`--max-warnings ${bad}\`, expected a whole number of 0 or more\n`})
+      expect(await lint(cwd, [`--max-warnings=${bad}`])).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `tiers: Unexpected \`--max-warnings ${bad}\`, expected a whole number of 0 or more\n`
+      })
     }
   })
 })
@@ -161,7 +200,10 @@ describe('tiers lint: what it prints', {timeout: 120_000}, () => {
   // The bin asks whether stderr is a terminal; what the environment changes there is the test below.
   it.runIf(existsSync('/usr/bin/script')).concurrent('colour at a terminal', async () => {
     const cwd = await project({'a.md': bare('C-01', 'Login')})
-    const colour = await runProcess('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(tiersBin)} lint a.md`, '/dev/null'], {cwd, env})
+    const colour = await runProcess('/usr/bin/script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(tiersBin)} lint a.md`, '/dev/null'], {
+      cwd,
+      env
+    })
     expect(colour.stdout).toContain('\u001B[33mwarning\u001B[39m')
   })
 
@@ -169,14 +211,24 @@ describe('tiers lint: what it prints', {timeout: 120_000}, () => {
   it.concurrent('at a terminal, none with NO_COLOR set; an empty NO_COLOR is not set', async () => {
     const {parseLintArgs} = await import('../packages/cli/dist/lib/commands/lint.js')
     const atTerminal = (extra: Record<string, string>) => parseLintArgs(['a.md'], process.cwd(), extra, {stdout: false, stderr: true})?.color
-    expect([atTerminal({}), atTerminal({NO_COLOR: '1'}), atTerminal({NO_COLOR: ''}), atTerminal({NO_COLOR: '1', FORCE_COLOR: '1'})]).toEqual([true, false, true, true])
+    expect([atTerminal({}), atTerminal({NO_COLOR: '1'}), atTerminal({NO_COLOR: ''}), atTerminal({NO_COLOR: '1', FORCE_COLOR: '1'})]).toEqual([
+      true,
+      false,
+      true,
+      true
+    ])
     // Not at a terminal, none unless asked for.
     expect(parseLintArgs(['a.md'], process.cwd(), {}, {stdout: true, stderr: false})?.color).toBe(false)
   })
 
   it.concurrent('an unknown option: one line in the tiers form, with the option meant when one is close', async () => {
     const cwd = await project({})
-    const [near, swapped, far, value] = await Promise.all([lint(cwd, ['--fral']), lint(cwd, ['--max-warnigns', '3']), lint(cwd, ['--zzz']), lint(cwd, ['--frail=yes'])])
+    const [near, swapped, far, value] = await Promise.all([
+      lint(cwd, ['--fral']),
+      lint(cwd, ['--max-warnigns', '3']),
+      lint(cwd, ['--zzz']),
+      lint(cwd, ['--frail=yes'])
+    ])
     expect(near).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--fral`, expected `--frail` (see tiers lint --help)\n'})
     expect(swapped).toEqual({code: 1, stdout: '', stderr: 'tiers: Unexpected option `--max-warnigns`, expected `--max-warnings` (see tiers lint --help)\n'})
     expect(far.stderr).toMatch(/^tiers: Unexpected option `--zzz`, expected one of --frail, [^\n]+ \(see tiers lint --help\)\n$/)

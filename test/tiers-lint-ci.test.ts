@@ -173,7 +173,11 @@ describe('tiers lint --format github', {timeout: 120_000}, () => {
   // The codes remark exits with on warnings only, with and without `--frail`, are compared in `tiers-lint.test.ts`.
   it.concurrent('exits 0 on warnings only, 1 with `--frail`', async () => {
     const cwd = await sharedContractsProject()
-    const warningsOnly = githubReport.split('\n').filter((line) => line.includes('receipt.md')).join('\n') + '\n'
+    const warningsOnly =
+      githubReport
+        .split('\n')
+        .filter((line) => line.includes('receipt.md'))
+        .join('\n') + '\n'
     const [normal, frail] = await Promise.all([lint(cwd, ['--format', 'github', 'more']), lint(cwd, ['--format', 'github', '--frail', 'more'])])
     expect(normal).toEqual({code: 0, stdout: warningsOnly, stderr: ''})
     expect(frail).toEqual({code: 1, stdout: warningsOnly, stderr: ''})
@@ -211,7 +215,10 @@ describe('tiers lint --format github', {timeout: 120_000}, () => {
 
   it.concurrent('`--silent` leaves only errors; a file that cannot be read is an error without a place', async () => {
     const cwd = await contractsProject()
-    const [silent, missing] = await Promise.all([lint(cwd, ['--format', 'github', '--silent']), lint(cwd, ['--format', 'github', '--silent', 'more', 'missing.md'])])
+    const [silent, missing] = await Promise.all([
+      lint(cwd, ['--format', 'github', '--silent']),
+      lint(cwd, ['--format', 'github', '--silent', 'more', 'missing.md'])
+    ])
     expect(silent).toEqual({code: 1, stdout: (githubReport.split('\n')[0] as string) + '\n', stderr: ''})
     expect(missing).toEqual({code: 1, stdout: '::error file=missing.md::No such file or folder\n', stderr: ''})
   })
@@ -267,7 +274,9 @@ describe('tiers lint --format sarif', {timeout: 120_000}, () => {
       {id: 'acceptance-criteria-specific', helpUri: ruleUrl('acceptance-criteria-specific')}
     ])
     // The docs are those the messages carry.
-    const urls = (JSON.parse(json.stdout) as Array<{messages: Array<{ruleId: string; url: string}>}>).flatMap((file) => file.messages.map((message) => [message.ruleId, message.url]))
+    const urls = (JSON.parse(json.stdout) as Array<{messages: Array<{ruleId: string; url: string}>}>).flatMap((file) =>
+      file.messages.map((message) => [message.ruleId, message.url])
+    )
     expect(Object.fromEntries(urls)).toEqual(Object.fromEntries(driver?.rules.map((rule) => [rule.id, rule.helpUri]) ?? []))
     expect(resultSummary(log)).toEqual([
       {
@@ -429,7 +438,9 @@ describe('tiers lint --format json', {timeout: 120_000}, () => {
     expect(silent).toEqual({code: remarkRun.code, stdout: JSON.stringify(silentFiles) + '\n', stderr: ''})
     expect((JSON.parse(quiet.stdout) as JsonFile[]).map((file) => file.path)).toEqual(['contracts.md', 'more/receipt.md'])
     // vfile-reporter-json leaves out files without errors then.
-    expect((JSON.parse(silent.stdout) as JsonFile[]).map((file) => [file.path, file.messages.map((message) => message.ruleId)])).toEqual([['contracts.md', ['verification-tier']]])
+    expect((JSON.parse(silent.stdout) as JsonFile[]).map((file) => [file.path, file.messages.map((message) => message.ruleId)])).toEqual([
+      ['contracts.md', ['verification-tier']]
+    ])
   })
 })
 
@@ -478,14 +489,23 @@ describe('tiers lint --fix', {timeout: 120_000}, () => {
     const cwd = await project({'.remarkrc.json': presetConfig, 'crlf.md': crlf(cartTotal)})
     const run = await lint(cwd, ['--fix', '--no-color', 'crlf.md'])
     const text = await fs.readFile(path.join(cwd, 'crlf.md'), 'utf8')
-    expect(text).toBe(crlf(substitute(cartTotal, [['Verify\n', 'verify\n'], ['Acceptence', 'Acceptance']])))
+    expect(text).toBe(
+      crlf(
+        substitute(cartTotal, [
+          ['Verify\n', 'verify\n'],
+          ['Acceptence', 'Acceptance']
+        ])
+      )
+    )
     expect(text.match(/\r\n/g)?.length).toBe(cartTotal.split('\n').length - 1)
     expect(text).not.toMatch(/[^\r]\n/)
     expect(run).toEqual({
       code: 0,
       stdout: '',
       stderr:
-        'fixed crlf.md:3:19: `Verify` → `verify` (verification-tier)\n' + 'fixed crlf.md:4:3: `Acceptence Criteria` → `Acceptance Criteria` (contract-field-name)\n' + 'crlf.md: no issues found\n'
+        'fixed crlf.md:3:19: `Verify` → `verify` (verification-tier)\n' +
+        'fixed crlf.md:4:3: `Acceptence Criteria` → `Acceptance Criteria` (contract-field-name)\n' +
+        'crlf.md: no issues found\n'
     })
   })
 
@@ -512,7 +532,12 @@ describe('tiers lint --fix', {timeout: 120_000}, () => {
     const cwd = await project({'.remarkrc.json': withLocalRules, 'local-rules.js': localRules, 'a.md': cartTotal, 'overlap.md': 'Hello world\n'})
     const run = await lint(cwd, ['--fix', '--no-color', '--silent'])
     expect(await fs.readFile(path.join(cwd, 'overlap.md'), 'utf8')).toBe('Hello world\n')
-    expect(await fs.readFile(path.join(cwd, 'a.md'), 'utf8')).toBe(substitute(cartTotal, [['Verify', 'verify'], ['Acceptence', 'Acceptance']]))
+    expect(await fs.readFile(path.join(cwd, 'a.md'), 'utf8')).toBe(
+      substitute(cartTotal, [
+        ['Verify', 'verify'],
+        ['Acceptence', 'Acceptance']
+      ])
+    )
     expect(run).toEqual({
       code: 0,
       stdout: '',
@@ -535,7 +560,10 @@ describe('tiers lint --fix', {timeout: 120_000}, () => {
     expect(run).toEqual({
       code: 0,
       stdout: '',
-      stderr: 'fixed a.md:3:19: `Verify` → `verify` (verification-tier)\n' + 'fixed a.md:4:3: `Acceptence Criteria` → `Acceptance Criteria` (contract-field-name)\n' + left.stderr
+      stderr:
+        'fixed a.md:3:19: `Verify` → `verify` (verification-tier)\n' +
+        'fixed a.md:4:3: `Acceptence Criteria` → `Acceptance Criteria` (contract-field-name)\n' +
+        left.stderr
     })
   })
 })
@@ -543,7 +571,10 @@ describe('tiers lint --fix', {timeout: 120_000}, () => {
 describe('planFixes', () => {
   /** A message at `start`–`end` (offsets on line 1) that found `actual` and expects `expected`. */
   function fixable(file: VFile, start: number, end: number, actual: string, expected: string[]) {
-    const message = file.message(`Unexpected \`${actual}\``, {place: {start: {line: 1, column: start + 1, offset: start}, end: {line: 1, column: end + 1, offset: end}}, ruleId: 'test'})
+    const message = file.message(`Unexpected \`${actual}\``, {
+      place: {start: {line: 1, column: start + 1, offset: start}, end: {line: 1, column: end + 1, offset: end}},
+      ruleId: 'test'
+    })
     message.actual = actual
     message.expected = expected
     return message
@@ -623,7 +654,10 @@ describe('tiers lint --fix-dry-run', {timeout: 120_000}, () => {
   it.concurrent('prints nothing on stdout when there is nothing to fix, and keeps CRLF in the diff', async () => {
     const cwd = await project({'.remarkrc.json': presetConfig, 'clean.md': clean, 'crlf.md': crlf(manualTier + '\n' + cartTotal)})
     const before = await snapshot(cwd)
-    const [nothing, crlfRun] = await Promise.all([lint(cwd, ['--fix-dry-run', '--no-color', 'clean.md']), lint(cwd, ['--fix-dry-run', '--no-color', '--silent', 'crlf.md'])])
+    const [nothing, crlfRun] = await Promise.all([
+      lint(cwd, ['--fix-dry-run', '--no-color', 'clean.md']),
+      lint(cwd, ['--fix-dry-run', '--no-color', '--silent', 'crlf.md'])
+    ])
     expect(await snapshot(cwd)).toEqual(before)
     expect(nothing).toEqual({code: 0, stdout: '', stderr: 'clean.md: no issues found\n'})
     expect(crlfRun.code).toBe(1)
@@ -669,7 +703,8 @@ async function shoutCached(cwd: string, file: string, name: string): Promise<voi
 }
 
 /** What the report says when the cached messages of `reasons` were shouted. */
-const shout = (report: string, reasons: readonly string[]): string => reasons.reduce((text, reason) => substitute(text, [[reason, reason.toUpperCase()]]), report)
+const shout = (report: string, reasons: readonly string[]): string =>
+  reasons.reduce((text, reason) => substitute(text, [[reason, reason.toUpperCase()]]), report)
 
 const cartReasons = [
   'Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`',
@@ -724,7 +759,10 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     const cwd = await contractsProject()
     const forbid = pathToFileURL(path.join(root, 'test', 'helpers', 'forbid-engine.mjs')).href
     const replayOnly = (args: readonly string[]) =>
-      runProcess(process.execPath, ['--import', forbid, path.join(root, 'packages', 'cli', 'bin', 'tiers.js'), 'lint', '--list-clean', ...args], {cwd, env: {...env, TIERS_TEST_FORBID: 'replay'}})
+      runProcess(process.execPath, ['--import', forbid, path.join(root, 'packages', 'cli', 'bin', 'tiers.js'), 'lint', '--list-clean', ...args], {
+        cwd,
+        env: {...env, TIERS_TEST_FORBID: 'replay'}
+      })
     // A report on stderr, and one on stdout that exits 1: each format's own output is the lint cache's property.
     const runs = [['--no-color'], ['--format', 'github', '--frail']]
     for (const [index, args] of runs.entries()) {
@@ -752,7 +790,10 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
   it.concurrent('replays in every format', async () => {
     const cwd = await contractsProject()
     const formats = ['github', 'sarif', 'json'] as const
-    const [plain, cold] = await Promise.all([Promise.all(formats.map((format) => lint(cwd, ['--format', format]))), lint(cwd, ['--cache', '--format', 'github'])])
+    const [plain, cold] = await Promise.all([
+      Promise.all(formats.map((format) => lint(cwd, ['--format', format]))),
+      lint(cwd, ['--cache', '--format', 'github'])
+    ])
     expect(cold).toEqual(plain[0])
     expect(cold.stdout).toBe(githubReport)
     // What a run in one format cached, a run in another replays.

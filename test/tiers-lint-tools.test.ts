@@ -160,7 +160,10 @@ describe('tiers lint on BMAD and GSD folders', {timeout: 120_000}, () => {
   })
 
   it('reports a story without acceptance criteria, in the gate’s words, and only that', async () => {
-    const cwd = await linkedProject(folders, 'verification-tiers-lint-tools-', {...files, '_bmad-output/implementation-artifacts/2-1-harvest-log.md': storyWithout})
+    const cwd = await linkedProject(folders, 'verification-tiers-lint-tools-', {
+      ...files,
+      '_bmad-output/implementation-artifacts/2-1-harvest-log.md': storyWithout
+    })
     const [tiers, frail, remark] = await Promise.all([
       runTiers(cwd, ['lint', '--no-color', '.'], '', env),
       runTiers(cwd, ['lint', '--frail', '--no-color', '.'], '', env),

@@ -70,7 +70,12 @@ async function compare(cwd: string, args: readonly string[], options: CompareOpt
   const remarkArgs = options.remarkArgs ?? args
   const normalize = options.normalize ?? ((stderr: string) => stderr)
   // remark lists clean files and colours its report even when piped; tiers lint does so when asked.
-  const tiersArgs = options.color ? [[...args, '--list-clean', '--no-color'], [...args, '--list-clean', '--color']] : [[...args, '--list-clean', '--no-color']]
+  const tiersArgs = options.color
+    ? [
+        [...args, '--list-clean', '--no-color'],
+        [...args, '--list-clean', '--color']
+      ]
+    : [[...args, '--list-clean', '--no-color']]
   const [plain, colored, ...tiersRuns] = await Promise.all([
     runRemark(cwd, [...remarkArgs, '--no-color', '--no-stdout']),
     options.color ? runRemark(cwd, [...remarkArgs, '--no-stdout']) : undefined,
@@ -100,7 +105,15 @@ const brokenCopy = {'broken-contracts': 'content/examples/broken-contracts'}
 // Contracts -----------------------------------------------------------------
 
 /** A tier in the wrong case: an error. */
-const cartTotal = ['### C-01: CartTotal', '', '**Verification:** Verify', '**Acceptance Criteria:**', '- The total includes tax', '- The total is rounded to cents', ''].join('\n')
+const cartTotal = [
+  '### C-01: CartTotal',
+  '',
+  '**Verification:** Verify',
+  '**Acceptance Criteria:**',
+  '- The total includes tax',
+  '- The total is rounded to cents',
+  ''
+].join('\n')
 
 /** Three criteria, one vague. */
 const orderHistory = [
@@ -118,44 +131,54 @@ const orderHistory = [
 const spendHeader = '### C-05: SpendColumnHeader\n\n**Boundary:** Table header -> currency label\n'
 
 /** Steps before Verification (the strict preset reports it). */
-const orderEmail = ['### C-03: OrderEmail', '', '**Boundary:** order placed -> confirmation email', '**Steps:**', '- Place an order', '', '**Verification:** verify', ''].join('\n')
+const orderEmail = [
+  '### C-03: OrderEmail',
+  '',
+  '**Boundary:** order placed -> confirmation email',
+  '**Steps:**',
+  '- Place an order',
+  '',
+  '**Verification:** verify',
+  ''
+].join('\n')
 
 const contracts = [cartTotal, orderHistory, spendHeader, orderEmail].join('\n')
 
 // The example projects ----------------------------------------------------
 
 /** The report on the example projects, with an ignored file, a missing file (in `cwd`) and a file given a second time. */
-const examplesReport = (cwd: string) => [
-  'broken-contracts/CONTRACTS.md',
-  '11:19-11:25 error   Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`                                                                                                        verification-tier            remark-lint',
-  '18:1-18:25  warning Unexpected verify contract C-02 PaymentForm without acceptance criteria or steps, expected at least one criterion or step                                                         verify-tier-criteria         remark-lint',
-  '24:3-24:8   warning Unexpected steps on auto contract C-03 OrderEmail, expected none as the `auto` tier ignores them, or `Verification: verify`                                                       auto-tier-ignored-fields     remark-lint',
-  '31:3-31:22  warning Unexpected field name `Acceptence Criteria` in C-04 ShippingOptions, expected `Acceptance Criteria`                                                                               contract-field-name          remark-lint',
-  '42:5-42:34  warning Unexpected vague criterion `works as expected` in C-05 Receipt, expected an observable outcome or a `-- verified by:` check                                                       acceptance-criteria-specific remark-lint',
-  '56:3-56:34  warning Unexpected 6 acceptance criteria on C-07 OrderHistory, expected at most 5                                                                                                         acceptance-criteria-count    remark-lint',
-  '66:1-66:48  warning Unexpected paragraph under `Steps` in C-08 ReturnLabel, expected a list of steps                                                                                                  contract-item-list           remark-lint',
-  '',
-  'broken-contracts/contracts/C-06.md',
-  '6:22-6:67   warning Unexpected `acceptance_criteria` as text, expected a list                                                                                                                         contract-frontmatter         remark-lint',
-  '',
-  // remark lints a file given twice once, and reports it twice: its messages
-  // under the first entry, `no issues found` for the second.
-  'broken-contracts/contracts/C-06.md: no issues found',
-  'greenlight-project/.greenlight/CONTRACTS.md',
-  '84:1-84:28  warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria         remark-lint',
-  '',
-  'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
-  'missing.md',
-  '            error   No such file or folder',
-  '  [cause]:',
-  `    Error: ENOENT: no such file or directory, stat '${path.join(cwd, 'missing.md')}'`,
-  '',
-  'vendor/x.md',
-  '            error   Cannot process specified file: it’s ignored',
-  '',
-  '11 messages (✖ 3 errors, ⚠ 8 warnings)',
-  ''
-].join('\n')
+const examplesReport = (cwd: string) =>
+  [
+    'broken-contracts/CONTRACTS.md',
+    '11:19-11:25 error   Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`                                                                                                        verification-tier            remark-lint',
+    '18:1-18:25  warning Unexpected verify contract C-02 PaymentForm without acceptance criteria or steps, expected at least one criterion or step                                                         verify-tier-criteria         remark-lint',
+    '24:3-24:8   warning Unexpected steps on auto contract C-03 OrderEmail, expected none as the `auto` tier ignores them, or `Verification: verify`                                                       auto-tier-ignored-fields     remark-lint',
+    '31:3-31:22  warning Unexpected field name `Acceptence Criteria` in C-04 ShippingOptions, expected `Acceptance Criteria`                                                                               contract-field-name          remark-lint',
+    '42:5-42:34  warning Unexpected vague criterion `works as expected` in C-05 Receipt, expected an observable outcome or a `-- verified by:` check                                                       acceptance-criteria-specific remark-lint',
+    '56:3-56:34  warning Unexpected 6 acceptance criteria on C-07 OrderHistory, expected at most 5                                                                                                         acceptance-criteria-count    remark-lint',
+    '66:1-66:48  warning Unexpected paragraph under `Steps` in C-08 ReturnLabel, expected a list of steps                                                                                                  contract-item-list           remark-lint',
+    '',
+    'broken-contracts/contracts/C-06.md',
+    '6:22-6:67   warning Unexpected `acceptance_criteria` as text, expected a list                                                                                                                         contract-frontmatter         remark-lint',
+    '',
+    // remark lints a file given twice once, and reports it twice: its messages
+    // under the first entry, `no issues found` for the second.
+    'broken-contracts/contracts/C-06.md: no issues found',
+    'greenlight-project/.greenlight/CONTRACTS.md',
+    '84:1-84:28  warning Unexpected contract C-05 SpendColumnHeader without acceptance criteria or steps (its tier defaults to `verify`), expected at least one criterion or step, or `Verification: auto` verify-tier-criteria         remark-lint',
+    '',
+    'greenlight-project/.greenlight/contracts/C-06.md: no issues found',
+    'missing.md',
+    '            error   No such file or folder',
+    '  [cause]:',
+    `    Error: ENOENT: no such file or directory, stat '${path.join(cwd, 'missing.md')}'`,
+    '',
+    'vendor/x.md',
+    '            error   Cannot process specified file: it’s ignored',
+    '',
+    '11 messages (✖ 3 errors, ⚠ 8 warnings)',
+    ''
+  ].join('\n')
 
 describe('tiers lint and remark: the example projects', {timeout: 180_000}, () => {
   const examplesProject = () =>
@@ -267,12 +290,18 @@ describe('tiers lint and remark: configuration', {timeout: 180_000}, () => {
       },
       brokenCopy
     )
-    const [{plain}] = await Promise.all([compare(cwd, ['--rc-path', 'config/lint.json', '.']), compare(cwd, ['--rc-path', 'config/lint.json', '--no-config', '.'])])
+    const [{plain}] = await Promise.all([
+      compare(cwd, ['--rc-path', 'config/lint.json', '.']),
+      compare(cwd, ['--rc-path', 'config/lint.json', '--no-config', '.'])
+    ])
     expect(plain.stderr).toContain('expected at most 1')
   })
 
   it.concurrent('`--no-config`: tiers lint runs the preset, remark `--use`s it', async () => {
-    const cwd = await project({'.remarkrc.json': JSON.stringify({plugins: [recommended, strict]}), 'contracts.md': contracts, 'README.md': 'No final newline'}, brokenCopy)
+    const cwd = await project(
+      {'.remarkrc.json': JSON.stringify({plugins: [recommended, strict]}), 'contracts.md': contracts, 'README.md': 'No final newline'},
+      brokenCopy
+    )
     const {plain} = await compare(cwd, ['--no-config', '.'], {remarkArgs: ['--no-config', '--use', preset, '.']})
     expect(plain.stderr).not.toContain('final-newline')
     expect(plain.stderr).toContain('README.md: no issues found')
@@ -359,7 +388,6 @@ const withoutContracts = {
   'mentions.md': 'Prose about a contract, and about C-3PO, but no contract.\n'
 }
 
-
 describe('tiers lint and remark: files without contracts', {timeout: 180_000}, () => {
   it.concurrent('with the preset in `.remarkrc.json`', async () => {
     const report = reportOn((await eachFolderItsConfiguration()).plain.stderr, 'no-contracts')
@@ -391,7 +419,8 @@ const outside: Record<string, string> = {
   'bom.md': '\uFEFF' + contracts,
   'bom-frontmatter.md': '\uFEFF---\nid: C-06\ncontract: ExportCsv\nverification: Verify\nsteps:\n  - Click Export\n---\n\n# C-06: ExportCsv\n',
   'tabs.md': cartTotal.replace('**Verification:**', '**Verification:**\t') + '\n\tindented code\n\n-\tThe tab item\n',
-  'nested.md': orderHistory.replace('- The list works as expected', '- The list works as expected\n  - nested one\n    - nested two\n\n  loose') + '\n' + spendHeader,
+  'nested.md':
+    orderHistory.replace('- The list works as expected', '- The list works as expected\n  - nested one\n    - nested two\n\n  loose') + '\n' + spendHeader,
   'html.md': '<div>\n\n' + cartTotal + '\n</div>\n\n' + spendHeader,
   'code.md': '    indented code\n\n' + cartTotal + '\n~~~\n### C-09: NotAContract\n~~~\n',
   'escapes.md': cartTotal.replace('tax', 'tax \\& _fees_ &amp; <b>more</b>') + '\nSee ![alt](img.png "title") and <https://example.com>.\n',
@@ -515,7 +544,12 @@ describe('tiers lint and remark: a `.remarkrc.json` that is not JSON', {timeout:
     // Columns padded to the widest of the whole report: runs of spaces as one.
     const byFile = linesByFile(plain.stderr)
     for (const name of ['broken-config/a.md', 'broken-config/b.md']) {
-      expect(byFile[name]?.slice(0, 4), name).toEqual([name, ' error Cannot process file', ' [cause]:', ' Error: Cannot parse file `broken-config/.remarkrc.json`'])
+      expect(byFile[name]?.slice(0, 4), name).toEqual([
+        name,
+        ' error Cannot process file',
+        ' [cause]:',
+        ' Error: Cannot parse file `broken-config/.remarkrc.json`'
+      ])
     }
     expect(frames(reportOn(plain.stderr, 'broken-config'))).toContain('  [cause]:\n    JSONError: Unexpected end of JSON input')
   })
@@ -550,7 +584,9 @@ describe('tiers lint: usage', () => {
       expect(run.stdout).toBe('')
       expect(run.stderr).toMatch(/^tiers: [^\n]+\n$/)
     }
-    expect(runs[2]?.stderr).toMatch(/^tiers: Unexpected option `--bogus`, expected one of --frail, --max-warnings, --list-clean, -q\/--quiet, -S\/--silent, --color, --no-color, [^\n]*, -h\/--help \(see tiers lint --help\)\n$/)
+    expect(runs[2]?.stderr).toMatch(
+      /^tiers: Unexpected option `--bogus`, expected one of --frail, --max-warnings, --list-clean, -q\/--quiet, -S\/--silent, --color, --no-color, [^\n]*, -h\/--help \(see tiers lint --help\)\n$/
+    )
     expect(runs[3]?.stderr).toBe('tiers: Unexpected `--rc-path` without a value, expected `--rc-path <file>` (see tiers lint --help)\n')
   })
 })

@@ -91,14 +91,17 @@ describe.concurrent('tiers verify --timeout', () => {
 
 describe.concurrent('a criterion’s own timeout', () => {
   // Line 11, after `      timeout: `.
-  it.each(['.inf', '0', '-5', '"abc"', '.nan', '86401', '[1]'])('refuses `timeout: %s` naming the file, line and column, exit 2, before running anything', async (value) => {
-    const folder = await project(value)
-    // Past Node's timer limit (`.inf`): through the real bin.
-    const run = await (value === '.inf' ? runTiers : runTiersHere)(folder, ['verify', 'S-01'])
-    expect(run).toEqual({code: 2, stdout: '', stderr: `tiers: .greenlight/contracts/C-02.md:11:16: Unexpected timeout \`${value}\`, ${rule}\n`})
-    expect(existsSync(path.join(folder, 'ran.txt'))).toBe(false)
-    expect(existsSync(statusFile(folder))).toBe(false)
-  })
+  it.each(['.inf', '0', '-5', '"abc"', '.nan', '86401', '[1]'])(
+    'refuses `timeout: %s` naming the file, line and column, exit 2, before running anything',
+    async (value) => {
+      const folder = await project(value)
+      // Past Node's timer limit (`.inf`): through the real bin.
+      const run = await (value === '.inf' ? runTiers : runTiersHere)(folder, ['verify', 'S-01'])
+      expect(run).toEqual({code: 2, stdout: '', stderr: `tiers: .greenlight/contracts/C-02.md:11:16: Unexpected timeout \`${value}\`, ${rule}\n`})
+      expect(existsSync(path.join(folder, 'ran.txt'))).toBe(false)
+      expect(existsSync(statusFile(folder))).toBe(false)
+    }
+  )
 
   it('is a lint warning too', async ({expect}) => {
     const folder = await project('0')

@@ -107,8 +107,12 @@ describe('tiers on a GSD project', () => {
     // A plan without its summary was not executed: the phase is not ready for its checkpoint.
     const status = await runTiers(project, ['status', '01-seat-map'])
     const record = 'GSD’s UAT record (01-HUMAN-UAT.md, the agent’s transcript, not your answer)'
-    expect(status.stdout).toBe(`01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task; ${record}: 2 pending (status partial)\n`)
-    expect((await stopHook(project)).reason).toContain(`${path.join(phase, '01-02-PLAN.md')}:1: Plan 01-02 has no 01-02-SUMMARY.md: not executed (open task of slice 01-seat-map)`)
+    expect(status.stdout).toBe(
+      `01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task; ${record}: 2 pending (status partial)\n`
+    )
+    expect((await stopHook(project)).reason).toContain(
+      `${path.join(phase, '01-02-PLAN.md')}:1: Plan 01-02 has no 01-02-SUMMARY.md: not executed (open task of slice 01-seat-map)`
+    )
 
     await fs.writeFile(path.join(phase, '01-02-SUMMARY.md'), '# Plan 01-02 Summary\n')
     await fs.writeFile(path.join(project, '.planning', 'phases', '02.1-late-return-fix', '02.1-01-SUMMARY.md'), '# Plan 02.1-01 Summary\n')
@@ -121,11 +125,19 @@ describe('tiers on a GSD project', () => {
     expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
     // Shown where a person looks, as the workflow's record: the slice still waits for the person's own answer.
     const passed = await runTiers(project, ['status', '01-seat-map', '--json'])
-    expect(JSON.parse(passed.stdout).slices[0]).toMatchObject({next: 'checkpoint', decision: null, records: [{file: path.join('.planning', 'phases', '01-seat-map', '01-HUMAN-UAT.md'), line: 2, text: `${record}: 2 pass (status complete)`}]})
-    expect((await runTiers(project, ['status', '01-seat-map'])).stdout).toBe(`01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, run passes, next: checkpoint; ${record}: 2 pass (status complete)\n`)
+    expect(JSON.parse(passed.stdout).slices[0]).toMatchObject({
+      next: 'checkpoint',
+      decision: null,
+      records: [{file: path.join('.planning', 'phases', '01-seat-map', '01-HUMAN-UAT.md'), line: 2, text: `${record}: 2 pass (status complete)`}]
+    })
+    expect((await runTiers(project, ['status', '01-seat-map'])).stdout).toBe(
+      `01-seat-map Phase 1: Seat Map: verify, 0/3 rejections, undecided, run passes, next: checkpoint; ${record}: 2 pass (status complete)\n`
+    )
     const checkpoint = await runTiers(project, ['checkpoint', '01-seat-map'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
-    expect(checkpoint.stdout).toContain(`ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n\n${record}: 2 pass (status complete)\n\nPlease verify the output matches your intent.\n`)
+    expect(checkpoint.stdout).toContain(
+      `ALL TESTS PASSING — Slice 01-seat-map: Phase 1: Seat Map\n\n${record}: 2 pass (status complete)\n\nPlease verify the output matches your intent.\n`
+    )
     expect(JSON.parse((await runTiers(project, ['checkpoint', '01-seat-map', '--json'])).stdout).records).toEqual(JSON.parse(passed.stdout).slices[0].records)
     expect(checkpoint.stdout).toContain('  [ ] A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green\n')
     expect(checkpoint.stdout).toContain(
@@ -150,7 +162,10 @@ describe('tiers on a GSD project', () => {
   it('holds the gate on a verification marked passed while it lists a human check', async ({expect}) => {
     const project = await toolProject('gsd-reading-room', '.planning')
     const verification = path.join(project, '.planning', 'phases', '02-booking', '02-VERIFICATION.md')
-    await fs.writeFile(verification, '---\nphase: 02-booking\nstatus: passed\nhuman_verification:\n  - test: "Book a seat on a phone"\n    expected: "The seat shows as yours"\n---\n')
+    await fs.writeFile(
+      verification,
+      '---\nphase: 02-booking\nstatus: passed\nhuman_verification:\n  - test: "Book a seat on a phone"\n    expected: "The seat shows as yours"\n---\n'
+    )
     const problem = `.planning/phases/02-booking/02-VERIFICATION.md:3: Unexpected \`status: passed\` with 1 human check listed in human_verification, expected \`status: human_needed\`: a phase passes only when no check is left to a person`
     expect((await runTiers(project, ['status'])).stdout).toContain(`problem: ${problem}\n`)
     expect((await stopHook(project)).reason).toContain(`${project}/${problem}`)
@@ -168,7 +183,11 @@ describe('tiers on a GSD project whose phases are all archived', () => {
     await fs.writeFile(path.join(archived, '01-01-SUMMARY.md'), '# Plan 01-01 Summary\n')
     await git(project, 'add', '-A')
     await git(project, 'commit', '-q', '-m', 'Archive the milestone')
-    expect(await runTiers(project, ['status'])).toEqual({code: 0, stdout: 'note: .planning holds no slice: nothing waits for a check or a person\n', stderr: ''})
+    expect(await runTiers(project, ['status'])).toEqual({
+      code: 0,
+      stdout: 'note: .planning holds no slice: nothing waits for a check or a person\n',
+      stderr: ''
+    })
     expect((await stopHook(project)).decision).toBeUndefined()
     expect((await runTiersBin(project, ['ci'])).code).toBe(0)
   })
@@ -179,8 +198,12 @@ describe('tiers on a BMAD project', () => {
     const project = await toolProject('bmad-bike-shop', '_bmad-output')
     const story = path.join(project, '_bmad-output', 'implementation-artifacts', '1-1-book-a-repair.md')
     // `Status: done` is the workflow's word: the open subtask and review finding hold the story.
-    expect((await runTiers(project, ['status', '1-1-book-a-repair'])).stdout).toBe('1-1-book-a-repair Story 1.1: Book a repair: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n')
-    expect((await stopHook(project)).reason).toContain(`${story}:35: [Review][Patch] The price is shown without tax [booking.ts:40] (open task of slice 1-1-book-a-repair)`)
+    expect((await runTiers(project, ['status', '1-1-book-a-repair'])).stdout).toBe(
+      '1-1-book-a-repair Story 1.1: Book a repair: verify, 0/3 rejections, undecided, never verified, next: verify; 2 open tasks\n'
+    )
+    expect((await stopHook(project)).reason).toContain(
+      `${story}:35: [Review][Patch] The price is shown without tax [booking.ts:40] (open task of slice 1-1-book-a-repair)`
+    )
     expect((await runTiers(project, ['verify', '1-2-track-a-repair'])).code).toBe(0)
     const checkpoint = await runTiers(project, ['checkpoint', '1-2-track-a-repair'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
@@ -188,9 +211,18 @@ describe('tiers on a BMAD project', () => {
       'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so\n'
     )
     const held = await runTiersBin(project, ['ci'])
-    expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1-2-track-a-repair Story 1.2: Track a repair: verify, never approved (${path.join(project, '_bmad-output', 'implementation-artifacts', '1-2-track-a-repair.md')}:1)\n`)])
-    expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain('APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair')
-    expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, ')
+    expect([held.code, held.stdout]).toEqual([
+      1,
+      expect.stringContaining(
+        `  1-2-track-a-repair Story 1.2: Track a repair: verify, never approved (${path.join(project, '_bmad-output', 'implementation-artifacts', '1-2-track-a-repair.md')}:1)\n`
+      )
+    ])
+    expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain(
+      'APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair'
+    )
+    expect((await runTiersBin(project, ['ci'])).stdout).toContain(
+      'Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, '
+    )
   })
 })
 
@@ -201,16 +233,23 @@ describe('tiers on a BMAD v4 project', () => {
     expect((await runTiers(project, ['status', '1.1.order-a-cake.story'])).stdout).toBe(
       '1.1.order-a-cake.story Story 1.1: Order a cake: verify, 0/3 rejections, undecided, never verified, next: verify; 1 open task\n'
     )
-    expect((await stopHook(project)).reason).toContain(`${path.join(stories, '1.1.order-a-cake.story.md')}:24: Show the price beside each cake (open task of slice 1.1.order-a-cake.story)`)
+    expect((await stopHook(project)).reason).toContain(
+      `${path.join(stories, '1.1.order-a-cake.story.md')}:24: Show the price beside each cake (open task of slice 1.1.order-a-cake.story)`
+    )
     expect((await runTiers(project, ['verify', '1.2.story'])).code).toBe(0)
     const checkpoint = await runTiers(project, ['checkpoint', '1.2.story'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice 1.2.story: Story 1.2: Pay a deposit\n')
     expect(checkpoint.stdout).toContain('Acceptance criteria:\n  [ ] AC1: Deposit\n  [ ] AC2: Receipt\n')
     const held = await runTiersBin(project, ['ci'])
-    expect([held.code, held.stdout]).toEqual([1, expect.stringContaining(`  1.2.story Story 1.2: Pay a deposit: verify, never approved (${path.join(stories, '1.2.story.md')}:1)\n`)])
+    expect([held.code, held.stdout]).toEqual([
+      1,
+      expect.stringContaining(`  1.2.story Story 1.2: Pay a deposit: verify, never approved (${path.join(stories, '1.2.story.md')}:1)\n`)
+    ])
     expect((await runTiers(project, ['respond', '1.2.story', 'approved'])).stdout).toContain('APPROVED — Slice 1.2.story: Story 1.2: Pay a deposit')
-    expect((await runTiersBin(project, ['ci'])).stdout).toContain('Approved:\n  1.2.story Story 1.2: Pay a deposit: approved by Tiers Test <tiers@example.com>, at a terminal, ')
+    expect((await runTiersBin(project, ['ci'])).stdout).toContain(
+      'Approved:\n  1.2.story Story 1.2: Pay a deposit: approved by Tiers Test <tiers@example.com>, at a terminal, '
+    )
     expect(await fs.readdir(path.join(project, '.bmad-core', 'tiers'))).toContain('1.2.story.json')
     const init = await runTiers(project, ['init', '--ci', 'github'])
     expect([init.code, init.stdout.split('\n')[0]]).toEqual([0, 'note: found a bmad-v4 project in .bmad-core: tiers reads its files as they are'])

@@ -59,14 +59,24 @@ describe('tiers verify interrupted while it lints', () => {
     await fs.mkdir(path.join(folder, '.greenlight', 'tiers'), {recursive: true})
     const recorded = JSON.stringify({version: 1, runs: []})
     await fs.writeFile(path.join(folder, '.greenlight', 'tiers', 'verification-status.json'), recorded)
-    const child = spawn(process.execPath, [tiersBin, 'verify', 'S-01'], {cwd: folder, env: {...process.env, LINT_MARKER: marker}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [tiersBin, 'verify', 'S-01'], {
+      cwd: folder,
+      env: {...process.env, LINT_MARKER: marker},
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stderr = ''
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.stdout.resume()
     const ended = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('close', (code, signal) => resolve({code, signal})))
     try {
       // The lint has started once the plugin wrote its marker.
-      while (!(await fs.access(marker).then(() => true, () => false))) await new Promise((resolve) => setTimeout(resolve, 20))
+      while (
+        !(await fs.access(marker).then(
+          () => true,
+          () => false
+        ))
+      )
+        await new Promise((resolve) => setTimeout(resolve, 20))
       child.kill(signal)
       expect(await ended).toEqual({code: exitCode, signal: null})
       expect(stderr).toBe(`tiers: interrupted by ${signal}: the running checks were stopped and nothing was recorded\n`)

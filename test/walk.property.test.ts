@@ -66,7 +66,10 @@ const tree = fc.letrec<{node: Node; children: Node[]}>((tie) => ({
     {arbitrary: fc.oneof(leaf('notes'), leaf('raw-file'), leaf('raw-notes'), leaf('link-notes'), leaf('link-loop')), weight: 3},
     {arbitrary: fc.boolean().map((inside): Node => ({kind: 'link-file', inside})), weight: 1},
     {arbitrary: leaf('latin1'), weight: 1},
-    {arbitrary: fc.record({kind: fc.constantFrom('folder', 'locked', 'raw-folder', 'link-folder'), children: tie('children')}) as fc.Arbitrary<Node>, weight: 4},
+    {
+      arbitrary: fc.record({kind: fc.constantFrom('folder', 'locked', 'raw-folder', 'link-folder'), children: tie('children')}) as fc.Arbitrary<Node>,
+      weight: 4
+    },
     {arbitrary: fc.record({kind: fc.constant('chain'), depth: fc.integer({min: 1, max: 10}), children: tie('children')}) as fc.Arbitrary<Node>, weight: 2}
   ),
   children: fc.array(tie('node'), {maxLength: 3})
@@ -100,7 +103,15 @@ const byte = Buffer.from([0xff])
  * `depth` folders below `contracts/` (0: `contracts/` itself); `refused` is
  * the first refusal on the way, if any.
  */
-async function build(nodes: readonly Node[], real: Buffer, shown: string, depth: number, refused: Refusal | null, model: Model, temporary: string): Promise<void> {
+async function build(
+  nodes: readonly Node[],
+  real: Buffer,
+  shown: string,
+  depth: number,
+  refused: Refusal | null,
+  model: Model,
+  temporary: string
+): Promise<void> {
   const at = (name: string | Buffer) => Buffer.concat([real, Buffer.from(path.sep), Buffer.from(name)])
   const refuse = (refusal: Refusal): Refusal => {
     if (refused === null) model.refusals.add(refusal)
@@ -121,7 +132,10 @@ async function build(nodes: readonly Node[], real: Buffer, shown: string, depth:
       case 'latin1': {
         const id = contract(refused)
         if (refused === null) model.latin1.push(`${shown}/${id}.md`)
-        await fs.writeFile(at(`${id}.md`), Buffer.concat([Buffer.from(`### ${id}: Caf`), Buffer.from([0xe9]), Buffer.from('\n\n**Slice:** S-01\n**Verification:** auto\n')]))
+        await fs.writeFile(
+          at(`${id}.md`),
+          Buffer.concat([Buffer.from(`### ${id}: Caf`), Buffer.from([0xe9]), Buffer.from('\n\n**Slice:** S-01\n**Verification:** auto\n')])
+        )
         break
       }
       case 'notes':
@@ -219,64 +233,86 @@ interface Problem {
 }
 
 describe('walking contracts/ fails closed', () => {
-  it(`reads every contract file or names what refused it, and never passes while one is unread (${numRuns} trees)`, async () => {
-    const seen = {refused: 0, passed: 0, latin1: 0}
-    const kinds = new Set<string>()
-    await fc.assert(
-      fc.asyncProperty(contractsTree, async (nodes) => {
-        const temporary = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-walk-property-')))
-        folders.push(temporary)
-        const project = path.join(temporary, 'project')
-        const greenlight = path.join(project, '.greenlight')
-        await fs.mkdir(path.join(greenlight, 'contracts'), {recursive: true})
-        await fs.mkdir(path.join(project, 'elsewhere'))
-        await fs.mkdir(path.join(temporary, 'outside'))
-        await fs.writeFile(path.join(greenlight, 'config.json'), '{"test": {"command": "true"}}\n')
-        // One contract always read, so that a tree of nothing is a project that passes.
-        await fs.writeFile(path.join(greenlight, 'CONTRACTS.md'), contractText('C-0'))
-        const model: Model = {contracts: [{id: 'C-0', refusedBy: null}], refusals: new Set(), latin1: [], count: 0}
-        await build(nodes, Buffer.from(path.join(greenlight, 'contracts')), '.greenlight/contracts', 0, null, model, temporary)
+  it(
+    `reads every contract file or names what refused it, and never passes while one is unread (${numRuns} trees)`,
+    async () => {
+      const seen = {refused: 0, passed: 0, latin1: 0}
+      const kinds = new Set<string>()
+      await fc.assert(
+        fc.asyncProperty(contractsTree, async (nodes) => {
+          const temporary = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'tiers-walk-property-')))
+          folders.push(temporary)
+          const project = path.join(temporary, 'project')
+          const greenlight = path.join(project, '.greenlight')
+          await fs.mkdir(path.join(greenlight, 'contracts'), {recursive: true})
+          await fs.mkdir(path.join(project, 'elsewhere'))
+          await fs.mkdir(path.join(temporary, 'outside'))
+          await fs.writeFile(path.join(greenlight, 'config.json'), '{"test": {"command": "true"}}\n')
+          // One contract always read, so that a tree of nothing is a project that passes.
+          await fs.writeFile(path.join(greenlight, 'CONTRACTS.md'), contractText('C-0'))
+          const model: Model = {contracts: [{id: 'C-0', refusedBy: null}], refusals: new Set(), latin1: [], count: 0}
+          await build(nodes, Buffer.from(path.join(greenlight, 'contracts')), '.greenlight/contracts', 0, null, model, temporary)
 
-        // Side by side: listing the contracts writes nothing that verify reads.
-        const [listed, verify] = await Promise.all([tiers(project, ['contracts', '--json']), tiers(project, ['verify', '--all'])])
-        const hook = await tiers(project, ['stop-hook'], JSON.stringify({session_id: 'walk', cwd: project}))
-        const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
-        const context = `\ncontracts: ${listed.stdout}${listed.stderr}\nverify: ${verify.code} ${verify.stdout}${verify.stderr}\nhook: ${hook.stdout}`
+          // Side by side: listing the contracts writes nothing that verify reads.
+          const [listed, verify] = await Promise.all([tiers(project, ['contracts', '--json']), tiers(project, ['verify', '--all'])])
+          const hook = await tiers(project, ['stop-hook'], JSON.stringify({session_id: 'walk', cwd: project}))
+          const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
+          const context = `\ncontracts: ${listed.stdout}${listed.stderr}\nverify: ${verify.code} ${verify.stdout}${verify.stderr}\nhook: ${hook.stdout}`
 
-        if (model.latin1.length > 0) {
-          // The walk reaches a file that is not UTF-8: an error naming it, at its place; nothing passes.
-          seen.latin1++
-          const error = (JSON.parse(listed.stdout) as {error?: {message: string}}).error
-          expect(listed.code, context).toBe(2)
-          expect(model.latin1.some((file) => error?.message.startsWith(`${file}:1:`) && error.message.includes(': Unexpected byte 0xE9, which is not UTF-8')), context).toBe(true)
-          expect(verify.code, context).toBe(2)
-          expect(answer.decision, context).toBe('block')
-          return
-        }
-        expect(listed.code, context).toBe(0)
-        const data = JSON.parse(listed.stdout) as {contracts: Array<{id: string}>; problems: Problem[]}
-        // Read exactly when nothing refused it on its way, each once.
-        expect(data.contracts.map((contract) => contract.id).sort(), context).toEqual(model.contracts.filter((placed) => placed.refusedBy === null).map((placed) => placed.id).sort())
-        // Named: the first refusal on the way of each contract not read, and nothing else.
-        const named = data.problems.filter((problem) => problem.file.startsWith('.greenlight/contracts/')).map((problem) => `${kindOf(problem.message)} ${problem.file}`)
-        expect(named.sort(), context).toEqual([...model.refusals].sort())
-        for (const placed of model.contracts) if (placed.refusedBy !== null) expect(named, context).toContain(placed.refusedBy)
-        expect(data.problems.every((problem) => problem.line === null && /^Unexpected .+, expected /.test(problem.message)), context).toBe(true)
+          if (model.latin1.length > 0) {
+            // The walk reaches a file that is not UTF-8: an error naming it, at its place; nothing passes.
+            seen.latin1++
+            const error = (JSON.parse(listed.stdout) as {error?: {message: string}}).error
+            expect(listed.code, context).toBe(2)
+            expect(
+              model.latin1.some((file) => error?.message.startsWith(`${file}:1:`) && error.message.includes(': Unexpected byte 0xE9, which is not UTF-8')),
+              context
+            ).toBe(true)
+            expect(verify.code, context).toBe(2)
+            expect(answer.decision, context).toBe('block')
+            return
+          }
+          expect(listed.code, context).toBe(0)
+          const data = JSON.parse(listed.stdout) as {contracts: Array<{id: string}>; problems: Problem[]}
+          // Read exactly when nothing refused it on its way, each once.
+          expect(data.contracts.map((contract) => contract.id).sort(), context).toEqual(
+            model.contracts
+              .filter((placed) => placed.refusedBy === null)
+              .map((placed) => placed.id)
+              .sort()
+          )
+          // Named: the first refusal on the way of each contract not read, and nothing else.
+          const named = data.problems
+            .filter((problem) => problem.file.startsWith('.greenlight/contracts/'))
+            .map((problem) => `${kindOf(problem.message)} ${problem.file}`)
+          expect(named.sort(), context).toEqual([...model.refusals].sort())
+          for (const placed of model.contracts) if (placed.refusedBy !== null) expect(named, context).toContain(placed.refusedBy)
+          expect(
+            data.problems.every((problem) => problem.line === null && /^Unexpected .+, expected /.test(problem.message)),
+            context
+          ).toBe(true)
 
-        for (const refusal of model.refusals) kinds.add(refusal.split(' ')[0]!)
-        if (model.refusals.size > 0) {
-          seen.refused++
-          expect(verify.code, context).toBe(1)
-          expect(answer.decision, context).toBe('block')
-          for (const refusal of model.refusals) expect(answer.reason, context).toContain(path.join(project, refusal.slice(refusal.indexOf(' ') + 1)) + ': Unexpected ')
-        } else {
-          seen.passed++
-          expect({verify: verify.code, hook: answer}, context).toEqual({verify: 0, hook: {}})
-        }
-      }),
-      {seed, numRuns}
-    )
-    // Every outcome and every refusal was seen: trees that never refuse, or never pass, would prove little.
-    if (numRuns >= 20) expect({outcomes: Object.values(seen).every((count) => count > 0), kinds: [...kinds].sort()}, JSON.stringify(seen)).toEqual({outcomes: true, kinds: ['deep', 'link', 'locked', 'name']})
-  }, 60_000 * Math.max(1, scale * 2))
+          for (const refusal of model.refusals) kinds.add(refusal.split(' ')[0]!)
+          if (model.refusals.size > 0) {
+            seen.refused++
+            expect(verify.code, context).toBe(1)
+            expect(answer.decision, context).toBe('block')
+            for (const refusal of model.refusals)
+              expect(answer.reason, context).toContain(path.join(project, refusal.slice(refusal.indexOf(' ') + 1)) + ': Unexpected ')
+          } else {
+            seen.passed++
+            expect({verify: verify.code, hook: answer}, context).toEqual({verify: 0, hook: {}})
+          }
+        }),
+        {seed, numRuns}
+      )
+      // Every outcome and every refusal was seen: trees that never refuse, or never pass, would prove little.
+      if (numRuns >= 20)
+        expect({outcomes: Object.values(seen).every((count) => count > 0), kinds: [...kinds].sort()}, JSON.stringify(seen)).toEqual({
+          outcomes: true,
+          kinds: ['deep', 'link', 'locked', 'name']
+        })
+    },
+    60_000 * Math.max(1, scale * 2)
+  )
 })

@@ -74,7 +74,8 @@ const attackLines = (file: string) => [
 
 const holdRule = '(it stays verify until a person approves it as it is)'
 const choices = "  1) Yes — mark complete and continue\n  2) No — I'll describe what's wrong\n  3) Partially — some criteria met, I'll describe the gaps"
-const closing = 'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
+const closing =
+  'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
 
 describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved it (through the real bin)', () => {
   it('stays verify, saying each change old → new with its place, until a person approves it as it is; then auto applies', async () => {
@@ -89,7 +90,9 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
       tier: 'verify',
       humanCheck: null,
       retired: null,
-      contracts: [{key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting reads well to a person', 'The greeting names the person'], steps: []}]
+      contracts: [
+        {key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting reads well to a person', 'The greeting names the person'], steps: []}
+      ]
     })
     await git(root, 'add', '-A')
     await git(root, 'commit', '-q', '-m', 'Approve S-01')
@@ -103,13 +106,17 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
     // The agent runs the checks again: they pass, and the slice still waits for a person.
     expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
     const changes = attackLines(contractsFile(root))
-    expect(await stopHook()).toEqual({systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes.map((line) => `  - ${line}`).join('\n')}`})
+    expect(await stopHook()).toEqual({
+      systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes.map((line) => `  - ${line}`).join('\n')}`
+    })
     expect(await runTiers(root, ['ci'])).toEqual({
       code: 1,
       stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  S-01: changed since a person approved it, not confirmed by a person: ${changes.join('; ')}\n\n${closing}\n`,
       stderr: ''
     })
-    const checkpoint = `ALL TESTS PASSING — Slice S-01: S-01\n\nChanged since a person approved the slice ${holdRule}:\n${attackLines('.greenlight/CONTRACTS.md')
+    const checkpoint = `ALL TESTS PASSING — Slice S-01: S-01\n\nChanged since a person approved the slice ${holdRule}:\n${attackLines(
+      '.greenlight/CONTRACTS.md'
+    )
       .map((line) => `  - ${line}`)
       .join('\n')}\n\nDoes the output match your intent?\n${choices}`
     expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: `${checkpoint}\n`, stderr: ''})
@@ -120,13 +127,19 @@ describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved i
     expect(review.code).toBe(0)
     expect(review.stdout).toContain(`${checkpoint}\n\nYour answer (yes, or what is wrong): `)
     expect(review.stdout).toContain(
-      `Recorded. The slice is complete: go on to summary and docs.\nConfirmed, as changed since a person approved the slice:\n${attackLines('.greenlight/CONTRACTS.md')
+      `Recorded. The slice is complete: go on to summary and docs.\nConfirmed, as changed since a person approved the slice:\n${attackLines(
+        '.greenlight/CONTRACTS.md'
+      )
         .map((line) => `  - ${line}`)
         .join('\n')}\nTo withdraw this answer: tiers respond --undo S-01\n`
     )
     // Confirmed: the weaker tier applies.
     expect(normalize((await runTiers(root, ['status'])).stdout)).toBe('S-01 S-01: auto, 0/3 rejections, approved <time>, run passes, next: done\n')
-    expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({code: 0, stdout: 'Slice S-01: S-01 is auto: every contract is auto, so no checkpoint is needed.\n', stderr: ''})
+    expect(await runTiers(root, ['checkpoint', 'S-01'])).toEqual({
+      code: 0,
+      stdout: 'Slice S-01: S-01 is auto: every contract is auto, so no checkpoint is needed.\n',
+      stderr: ''
+    })
     expect((await runTiers(root, ['ci'])).code).toBe(0)
     expect(await stopHook()).toEqual({})
   })
@@ -162,14 +175,21 @@ describe.runIf(existsSync(scriptBin))('the intent of a BMAD spec changed after a
     const artifacts = '_bmad-output/implementation-artifacts'
     const root = await repository({
       [`${artifacts}/spec-fix-receipt.md`]: receiptSpec,
-      [`${artifacts}/1-1-print-a-receipt.md`]: '# Story 1.1: Print a receipt\n\nStatus: review\n\n## Acceptance Criteria\n\n1. Given a paid repair, when the cyclist asks, then a receipt prints\n',
+      [`${artifacts}/1-1-print-a-receipt.md`]:
+        '# Story 1.1: Print a receipt\n\nStatus: review\n\n## Acceptance Criteria\n\n1. Given a paid repair, when the cyclist asks, then a receipt prints\n',
       '_bmad-output/tiers.json': '{"test": {"command": "true"}}\n'
     })
     const stopHook = async () => JSON.parse((await runTiers(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
     expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
-    for (const slice of ['1-1-print-a-receipt', 'spec-fix-receipt']) expect((await runTiers(root, ['respond', slice, 'yes'], '', {}, {terminal: true})).code).toBe(0)
+    for (const slice of ['1-1-print-a-receipt', 'spec-fix-receipt'])
+      expect((await runTiers(root, ['respond', slice, 'yes'], '', {}, {terminal: true})).code).toBe(0)
     const state = JSON.parse(await fs.readFile(path.join(root, '_bmad-output', 'tiers', 'spec-fix-receipt.json'), 'utf8'))
-    expect(state.answers[0].pins.contracts[0].intent).toEqual(['## Intent', 'Problem: The receipt misspells its total.', '## Boundaries & Constraints', 'Never: change the price of a repair.'])
+    expect(state.answers[0].pins.contracts[0].intent).toEqual([
+      '## Intent',
+      'Problem: The receipt misspells its total.',
+      '## Boundaries & Constraints',
+      'Never: change the price of a repair.'
+    ])
     await git(root, 'add', '-A')
     await git(root, 'commit', '-q', '-m', 'Approve the spec')
     expect((await runTiers(root, ['verify', '--all'])).code).toBe(0)
@@ -192,13 +212,18 @@ describe.runIf(existsSync(scriptBin))('the intent of a BMAD spec changed after a
     const held = await runTiers(root, ['ci'])
     expect([held.code, held.stdout.split('\n').slice(0, 2)]).toEqual([
       1,
-      ['MERGE HELD — 1 thing waits for a person or a fix:', `  spec-fix-receipt Spec: Fix the total on the receipt: changed since a person approved it, not confirmed by a person: ${change(spec)}`]
+      [
+        'MERGE HELD — 1 thing waits for a person or a fix:',
+        `  spec-fix-receipt Spec: Fix the total on the receipt: changed since a person approved it, not confirmed by a person: ${change(spec)}`
+      ]
     ])
     // The agent cannot confirm it; the person does.
     expect((await runTiers(root, ['respond', 'spec-fix-receipt', 'yes'])).code).toBe(1)
     const confirmed = await runTiers(root, ['respond', 'spec-fix-receipt', 'yes'], '', {}, {terminal: true})
     expect(confirmed.stdout).toContain(`Confirmed, as changed since a person approved the slice:\n  - ${change(`${artifacts}/spec-fix-receipt.md`)}\n`)
-    expect(normalize((await runTiers(root, ['status', 'spec-fix-receipt'])).stdout)).toBe('spec-fix-receipt Spec: Fix the total on the receipt: verify, 0/3 rejections, approved <time>, run passes, next: done\n')
+    expect(normalize((await runTiers(root, ['status', 'spec-fix-receipt'])).stdout)).toBe(
+      'spec-fix-receipt Spec: Fix the total on the receipt: verify, 0/3 rejections, approved <time>, run passes, next: done\n'
+    )
     expect((await runTiers(root, ['ci'])).code).toBe(0)
     expect(await stopHook()).toEqual({})
   })
@@ -221,7 +246,9 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     const root = await repository({'.kiro/specs/recipe-sharing/requirements.md': requirements, '.kiro/tiers.json': '{"test": {"command": "true"}}\n'})
     expect((await runTiersHere(root, ['verify', 'recipe-sharing'])).code).toBe(0)
     expect((await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])).code).toBe(0)
-    expect((await runTiersHere(root, ['status'])).stdout).toMatch(/^recipe-sharing recipe-sharing: verify, 0\/3 rejections, approved \S+, run passes, next: done\n$/)
+    expect((await runTiersHere(root, ['status'])).stdout).toMatch(
+      /^recipe-sharing recipe-sharing: verify, 0\/3 rejections, approved \S+, run passes, next: done\n$/
+    )
 
     // The contracts are as they were: only the setting lowers them.
     await fs.writeFile(path.join(root, '.kiro', 'tiers.json'), '{\n  "test": {"command": "true"},\n  "verification": {"default": "auto"}\n}\n')
@@ -246,11 +273,21 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     // The setting changed the sources: the agent verifies again, and its checks pass.
     expect((await runTiersHere(root, ['verify', '--all'])).code).toBe(0)
     const hook = JSON.parse((await runTiersHere(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
-    expect(hook).toEqual({systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes(setting).map((line) => `  - ${line}`).join('\n')}`})
+    expect(hook).toEqual({
+      systemMessage: `All automated criteria pass.\nChanged since a person approved the slice ${holdRule}:\n${changes(setting)
+        .map((line) => `  - ${line}`)
+        .join('\n')}`
+    })
 
     const confirmed = await runTiersHere(root, ['respond', 'recipe-sharing', 'yes'])
-    expect(confirmed.stdout).toContain(`Confirmed, as changed since a person approved the slice:\n${changes('.kiro/tiers.json').map((line) => `  - ${line}`).join('\n')}\n`)
-    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('recipe-sharing recipe-sharing: auto, 0/3 rejections, approved <time>, run passes, next: done\n')
+    expect(confirmed.stdout).toContain(
+      `Confirmed, as changed since a person approved the slice:\n${changes('.kiro/tiers.json')
+        .map((line) => `  - ${line}`)
+        .join('\n')}\n`
+    )
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe(
+      'recipe-sharing recipe-sharing: auto, 0/3 rejections, approved <time>, run passes, next: done\n'
+    )
     expect((await runTiersHere(root, ['ci'])).code).toBe(0)
   })
 
@@ -279,7 +316,11 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect((await runTiersHere(root, ['review', 'S-01', '--base', 'main'], 'yes\n')).code).toBe(0)
     await git(root, 'add', '-A')
     await git(root, 'commit', '-q', '-m', 'Approve S-01 as auto')
-    expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n', stderr: ''})
+    expect(await runTiersHere(root, ['ci', '--base', 'main'])).toEqual({
+      code: 0,
+      stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n',
+      stderr: ''
+    })
   })
 
   it('places a change to a BMAD spec’s frozen intent: a text added or moved at its line, one removed at the block, all removed at the spec', async () => {
@@ -292,13 +333,21 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect((await runTiersHere(root, ['verify', 'spec-fix-receipt'])).code).toBe(0)
     expect((await runTiersHere(root, ['respond', 'spec-fix-receipt', 'yes'])).code).toBe(0)
     const spec = path.join(root, artifacts, 'spec-fix-receipt.md')
-    const changed = async () => JSON.parse((await runTiersHere(root, ['status', 'spec-fix-receipt', '--json'])).stdout).slices[0].weakenings.map((weakening: {line: string}) => weakening.line)
+    const changed = async () =>
+      JSON.parse((await runTiersHere(root, ['status', 'spec-fix-receipt', '--json'])).stdout).slices[0].weakenings.map(
+        (weakening: {line: string}) => weakening.line
+      )
     const place = `${artifacts}/spec-fix-receipt.md`
     await fs.writeFile(spec, receiptSpec.replace('**Problem:** The receipt misspells its total.\n\n', ''))
     expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → removed (${place}:7)`])
     await fs.writeFile(spec, receiptSpec.replace('## Boundaries & Constraints\n', '## Boundaries & Constraints\n\n**Always:** round the total.\n'))
     expect(await changed()).toEqual([`Spec: Fix the total on the receipt: intent without "Always: round the total." → added (${place}:15)`])
-    await fs.writeFile(spec, receiptSpec.replace('## Intent\n\n**Problem:** The receipt misspells its total.\n\n', '').replace('</frozen', '## Intent\n\n**Problem:** The receipt misspells its total.\n\n</frozen'))
+    await fs.writeFile(
+      spec,
+      receiptSpec
+        .replace('## Intent\n\n**Problem:** The receipt misspells its total.\n\n', '')
+        .replace('</frozen', '## Intent\n\n**Problem:** The receipt misspells its total.\n\n</frozen')
+    )
     expect(await changed()).toEqual([
       `Spec: Fix the total on the receipt: intent "## Intent" → moved (${place}:13)`,
       `Spec: Fix the total on the receipt: intent "Problem: The receipt misspells its total." → moved (${place}:15)`
@@ -319,7 +368,8 @@ describe('a slice lowered after a person approved it (in this process)', () => {
   })
 
   it('places each change where the project says it now: the graph entry of a retired check, the line of a reworded criterion', async () => {
-    const graph = (tier: string) => `{\n  "slices": {\n    "S-01": {\n      "name": "Hello",\n      "contracts": ["C-01"],\n      "tier": "${tier}"\n    }\n  }\n}\n`
+    const graph = (tier: string) =>
+      `{\n  "slices": {\n    "S-01": {\n      "name": "Hello",\n      "contracts": ["C-01"],\n      "tier": "${tier}"\n    }\n  }\n}\n`
     const contracts = (criterion: string) => `# Contracts\n\n### C-01: Greeting\n\n**Acceptance Criteria:**\n- ${criterion}\n`
     const root = await repository({
       '.greenlight/GRAPH.json': graph('verify — human check: The page reads well'),
@@ -345,7 +395,9 @@ describe('a slice lowered after a person approved it (in this process)', () => {
     expect((await runTiersHere(root, ['verify', 'S-01'])).code).toBe(0)
     expect((await runTiersHere(root, ['respond', 'S-01', 'yes'])).code).toBe(0)
     await fs.writeFile(contractsFile(root), `${greeting}- The greeting waves\n`)
-    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe('S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), run stale, next: verify\n')
+    expect(normalize((await runTiersHere(root, ['status'])).stdout)).toBe(
+      'S-01 S-01: verify, 0/3 rejections, approved <time> (stale: contracts changed since), run stale, next: verify\n'
+    )
     expect((await runTiersHere(root, ['ci'])).stdout).toContain('  S-01: verify, approved for other contracts: they changed since (')
   })
 })

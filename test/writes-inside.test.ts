@@ -51,7 +51,8 @@ const presetConfig = JSON.stringify({plugins: ['remark-preset-lint-verification-
 /** A tier in the wrong case: `--fix` writes `verify`. */
 const wrongCase = ['### C-01: Refund', '', '**Verification:** Verify', '**Acceptance Criteria:**', '- A refund is recorded', ''].join('\n')
 const env = {FORCE_COLOR: undefined, NO_COLOR: undefined}
-const refusal = (link: string, target: string) => `${link}: Unexpected symbolic link to ${target}, outside the project, expected files inside the project folder; nothing was written`
+const refusal = (link: string, target: string) =>
+  `${link}: Unexpected symbolic link to ${target}, outside the project, expected files inside the project folder; nothing was written`
 
 describe('tiers lint --fix', () => {
   it.concurrent.for([
@@ -99,6 +100,8 @@ describe('tiers init', () => {
     await fs.symlink(path.join(cwd, 'config', 'agent'), path.join(cwd, '.claude'))
     const run = await runTiers(cwd, ['init'])
     expect(run.code).toBe(0)
-    expect(JSON.parse(await fs.readFile(path.join(cwd, 'config', 'agent', 'settings.json'), 'utf8'))).toEqual({hooks: {Stop: [{hooks: [{type: 'command', command: expect.stringContaining('tiers stop-hook')}]}]}})
+    expect(JSON.parse(await fs.readFile(path.join(cwd, 'config', 'agent', 'settings.json'), 'utf8'))).toEqual({
+      hooks: {Stop: [{hooks: [{type: 'command', command: expect.stringContaining('tiers stop-hook')}]}]}
+    })
   })
 })

@@ -7,7 +7,11 @@ const io: Required<Omit<Io, 'stdin' | 'readLine'>> = {
   report: (text) => process.stderr.write(text),
   write: (text) => process.stdout.write(text),
   // Only here is it asked whether the streams are a terminal: the commands are told, so tests can say either.
-  terminal: {stdout: process.stdout.isTTY ? {columns: process.stdout.columns || 80} : null, stderr: Boolean(process.stderr.isTTY), stdin: Boolean(process.stdin.isTTY)}
+  terminal: {
+    stdout: process.stdout.isTTY ? {columns: process.stdout.columns || 80} : null,
+    stderr: Boolean(process.stderr.isTTY),
+    stdin: Boolean(process.stdin.isTTY)
+  }
 }
 const args = process.argv.slice(2)
 

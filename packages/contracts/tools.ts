@@ -17,7 +17,17 @@ export type {FileContract, FileProblem} from './lib/tools/types.js'
 export {fileDialectOf, readToolFile} from './lib/tools/files.js'
 export type {ToolFileReading, ToolName} from './lib/tools/files.js'
 export type {DeltaExpectation, DeltaSpecOptions} from './lib/tools/openspec-delta.js'
-export {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdUat, readGsdValidation, readGsdVerification, verificationProblems} from './lib/tools/gsd.js'
+export {
+  firstLine,
+  gsdContract,
+  gsdPhaseNumber,
+  readGsdPlan,
+  readGsdRoadmap,
+  readGsdUat,
+  readGsdValidation,
+  readGsdVerification,
+  verificationProblems
+} from './lib/tools/gsd.js'
 export type {GsdContractParts, GsdPlan, GsdRoadmap, GsdRoadmapPhase, GsdUat, GsdUatTest, GsdVerification} from './lib/tools/gsd.js'
 export {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from './lib/tools/bmad.js'
 export type {BmadStory} from './lib/tools/bmad.js'

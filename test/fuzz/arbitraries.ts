@@ -14,22 +14,124 @@ import type {Arbitrary} from 'fast-check'
 // Words and text.
 
 const plainWords = [
-  'Open', 'the', 'campaign', 'page', 'badge', 'shows', 'Draft', 'status', 'returns', '404', 'when', 'user',
-  'signed', 'in', 'list', 'renders', 'ten', 'rows', 'API', 'p95', '200ms', 'and', 'or', 'GET', '/campaigns',
-  'x', 'Spend', 'cents', 'en-US', 'it', 'If', 'no', 'None', 'n/a', 'TBD'
+  'Open',
+  'the',
+  'campaign',
+  'page',
+  'badge',
+  'shows',
+  'Draft',
+  'status',
+  'returns',
+  '404',
+  'when',
+  'user',
+  'signed',
+  'in',
+  'list',
+  'renders',
+  'ten',
+  'rows',
+  'API',
+  'p95',
+  '200ms',
+  'and',
+  'or',
+  'GET',
+  '/campaigns',
+  'x',
+  'Spend',
+  'cents',
+  'en-US',
+  'it',
+  'If',
+  'no',
+  'None',
+  'n/a',
+  'TBD'
 ]
 const vagueWords = ['should work', 'works as expected', 'is correct', 'handled properly', 'looks good', 'is intuitive']
 // Characters and constructs markdown gives meaning to.
 const markupWords = [
-  '*', '_', '**', '__', '`code`', '``a ` b``', '` x `', '*em*', '_em_', '**strong**', '***both***', '[link](http://x.y)',
-  '<http://x.y>', '<b>', '</b>', '&amp;', '&copy;', '&#x41;', '\\*', '\\', '#', '|', '~', '~~', '!', '[x]', '[^1]',
-  '{', '}', ':', '::', '--', '—', '–', '>', '1.', '2)', '+', '=', '$', '%', '"', "'", '(', ')', '/', '\t'
+  '*',
+  '_',
+  '**',
+  '__',
+  '`code`',
+  '``a ` b``',
+  '` x `',
+  '*em*',
+  '_em_',
+  '**strong**',
+  '***both***',
+  '[link](http://x.y)',
+  '<http://x.y>',
+  '<b>',
+  '</b>',
+  '&amp;',
+  '&copy;',
+  '&#x41;',
+  '\\*',
+  '\\',
+  '#',
+  '|',
+  '~',
+  '~~',
+  '!',
+  '[x]',
+  '[^1]',
+  '{',
+  '}',
+  ':',
+  '::',
+  '--',
+  '—',
+  '–',
+  '>',
+  '1.',
+  '2)',
+  '+',
+  '=',
+  '$',
+  '%',
+  '"',
+  "'",
+  '(',
+  ')',
+  '/',
+  '\t'
 ]
 // Unicode people do not type every day, plus what `fc.string({unit: 'binary'})` gives.
 const unicodeWords = [
-  'é', 'e\u0301', 'a\u0308\u0301\u0323', '👍', '👩‍👩‍👧', '𝒳', '\u{1F600}', 'עברית', 'العربية', '\u202e', '\u200f',
-  '\u200b', '\u200d', '\ufeff', '\u00a0', '\u3000', '漢字', 'Ⅻ', 'ß', 'İ', 'ﬁ', '\u0000', '\ud800', '\udfff',
-  '\u2028', '\u0085', '\u000b', '\u000c', '\u{10FFFF}'
+  'é',
+  'e\u0301',
+  'a\u0308\u0301\u0323',
+  '👍',
+  '👩‍👩‍👧',
+  '𝒳',
+  '\u{1F600}',
+  'עברית',
+  'العربية',
+  '\u202e',
+  '\u200f',
+  '\u200b',
+  '\u200d',
+  '\ufeff',
+  '\u00a0',
+  '\u3000',
+  '漢字',
+  'Ⅻ',
+  'ß',
+  'İ',
+  'ﬁ',
+  '\u0000',
+  '\ud800',
+  '\udfff',
+  '\u2028',
+  '\u0085',
+  '\u000b',
+  '\u000c',
+  '\u{10FFFF}'
 ]
 
 const word: Arbitrary<string> = fc.oneof(
@@ -42,9 +144,12 @@ const word: Arbitrary<string> = fc.oneof(
 )
 
 /** One line of text: never holds a line ending. */
-export const text: Arbitrary<string> = fc
-  .array(fc.tuple(word, fc.constantFrom(' ', ' ', ' ', '', '  ')), {minLength: 1, maxLength: 6})
-  .map((parts) => parts.map(([w, space]) => w + space).join('').trimEnd())
+export const text: Arbitrary<string> = fc.array(fc.tuple(word, fc.constantFrom(' ', ' ', ' ', '', '  ')), {minLength: 1, maxLength: 6}).map((parts) =>
+  parts
+    .map(([w, space]) => w + space)
+    .join('')
+    .trimEnd()
+)
 
 /** Simple words only: names and ids that stay readable in a failing case. */
 const name: Arbitrary<string> = fc
@@ -70,18 +175,27 @@ const markdownLabels: Record<Key, readonly string[]> = {
   slice: ['Slice', 'slice', 'Slices'],
   security: ['Security', 'Securty'],
   verification: ['Verification', 'verification', 'VERIFICATION', 'Verfication', 'Verifcation', 'Verification Tier'],
-  acceptanceCriteria: [
-    'Acceptance Criteria',
-    'Acceptence Criteria',
-    'AcceptanceCriteria',
-    'acceptance-criteria',
-    'acceptance criteria',
-    'Acceptance_Criteria'
-  ],
+  acceptanceCriteria: ['Acceptance Criteria', 'Acceptence Criteria', 'AcceptanceCriteria', 'acceptance-criteria', 'acceptance criteria', 'Acceptance_Criteria'],
   steps: ['Steps', 'Step', 'steps', 'STEPS', 'Stpes'],
   dependencies: ['Dependencies', 'Depends'],
   // Unknown labels, short words close to `ID`, and labels the label pattern refuses.
-  other: ['Notes', 'Owner', 'If', 'In', 'It', 'Boundary', 'Input', 'Output', 'Errors', 'Invariants', 'Note that X', '1abc', 'A label far too long to be a label of a contract at all', 'Ünïcode', 'a/b & c']
+  other: [
+    'Notes',
+    'Owner',
+    'If',
+    'In',
+    'It',
+    'Boundary',
+    'Input',
+    'Output',
+    'Errors',
+    'Invariants',
+    'Note that X',
+    '1abc',
+    'A label far too long to be a label of a contract at all',
+    'Ünïcode',
+    'a/b & c'
+  ]
 }
 
 const frontmatterLabels: Record<Key, readonly string[]> = {
@@ -101,7 +215,21 @@ export const tierValue: Arbitrary<string> = fc.oneof(
   {weight: 6, arbitrary: fc.constantFrom('auto', 'verify')},
   {
     weight: 3,
-    arbitrary: fc.constantFrom('`auto`', '`verify`', 'Verify', 'AUTO', 'manual', 'auto | verify', '', 'none', 'auto.', 'vérify', '``verify``', 'verify verify', '`` ` ``')
+    arbitrary: fc.constantFrom(
+      '`auto`',
+      '`verify`',
+      'Verify',
+      'AUTO',
+      'manual',
+      'auto | verify',
+      '',
+      'none',
+      'auto.',
+      'vérify',
+      '``verify``',
+      'verify verify',
+      '`` ` ``'
+    )
   },
   {weight: 1, arbitrary: text}
 )
@@ -194,7 +322,11 @@ const fieldArb: Arbitrary<FieldSpec> = keyArb.chain((key) =>
           ? fc.constantFrom('C-01', 'c-7', 'C-', 'X-1')
           : key === 'slice'
             ? fc.constantFrom('S-01', 's-2', 'S-1, S-2', '')
-            : fc.oneof({weight: 3, arbitrary: fc.constant('')}, {weight: 2, arbitrary: text}, {weight: 1, arbitrary: fc.constantFrom('none', 'N/A', '-', 'TBD.')}),
+            : fc.oneof(
+                {weight: 3, arbitrary: fc.constant('')},
+                {weight: 2, arbitrary: text},
+                {weight: 1, arbitrary: fc.constantFrom('none', 'N/A', '-', 'TBD.')}
+              ),
     items:
       key === 'acceptanceCriteria' || key === 'steps' || key === 'dependencies' || key === 'other'
         ? fc.option(fc.array(itemArb, {minLength: 0, maxLength: 7}), {nil: null, freq: 4})
@@ -244,9 +376,7 @@ function renderBold(spec: ContractSpec): string {
   let out = ''
   let previousHadList = true
   for (const field of spec.fields) {
-    const labelled = style.colonInside
-      ? `${style.bold}${field.label}:${style.bold}`
-      : `${style.bold}${field.label}${style.bold}:`
+    const labelled = style.colonInside ? `${style.bold}${field.label}:${style.bold}` : `${style.bold}${field.label}${style.bold}:`
     const line = field.value === '' ? labelled : labelled + ' ' + field.value
     if (out !== '') out += previousHadList ? '\n\n' : style.separator
     out += line
@@ -347,11 +477,7 @@ function renderYaml(fields: readonly FieldSpec[], flow: boolean): string {
 }
 
 const frontmatterFields: Arbitrary<FieldSpec[]> = fc
-  .tuple(
-    fc.option(fc.constantFrom('C-01', 'C-42', 'c-3', 'C-', 'X-9', ''), {nil: null}),
-    fc.option(name, {nil: null}),
-    fc.array(fieldArb, {maxLength: 5})
-  )
+  .tuple(fc.option(fc.constantFrom('C-01', 'C-42', 'c-3', 'C-', 'X-9', ''), {nil: null}), fc.option(name, {nil: null}), fc.array(fieldArb, {maxLength: 5}))
   .map(([id, contract, rest]) => {
     const head: FieldSpec[] = []
     if (id !== null) head.push({key: 'id', label: 'ID', yamlLabel: 'id', value: id, items: null})
@@ -410,10 +536,10 @@ const cell = fc.oneof(text, fc.constantFrom('', ' ', '**Verification:** auto', '
 
 /** Tables with rows of every width, delimiter rows missing, pipes unbalanced. */
 export const brokenTable: Arbitrary<string> = fc
-  .array(
-    fc.tuple(fc.array(cell, {maxLength: 5}), fc.boolean(), fc.boolean(), fc.constantFrom('', '|---|', '|:-|-:|', '| --- | --- | --- |', '---|---')),
-    {minLength: 1, maxLength: 6}
-  )
+  .array(fc.tuple(fc.array(cell, {maxLength: 5}), fc.boolean(), fc.boolean(), fc.constantFrom('', '|---|', '|:-|-:|', '| --- | --- | --- |', '---|---')), {
+    minLength: 1,
+    maxLength: 6
+  })
   .map((rows) =>
     rows
       .map(([cells, lead, trail, delimiter]) => {
@@ -428,7 +554,9 @@ export const unclosedFence: Arbitrary<string> = fc
   .tuple(
     fc.constantFrom('```', '~~~', '````', '``', '  ```', '> ```', '- ```'),
     fc.constantFrom('', 'go', 'yaml'),
-    fc.array(fc.oneof(text, fc.constantFrom('Verification: auto', '// Steps:', '//   - run it', '  - item', 'Acceptance Criteria:', '    - one')), {maxLength: 6}),
+    fc.array(fc.oneof(text, fc.constantFrom('Verification: auto', '// Steps:', '//   - run it', '  - item', 'Acceptance Criteria:', '    - one')), {
+      maxLength: 6
+    }),
     fc.constantFrom('', '~~~', '``', '`````', ' ```x')
   )
   .map(([open, lang, lines, close]) => [open + lang, ...lines, close].join('\n'))
@@ -444,17 +572,23 @@ export const deepNesting: Arbitrary<string> = fc.oneof(
   fc.tuple(fc.integer({min: 50, max: 120}), fc.constantFrom('-', '*', '1.'), nestedContent).map(([depth, marker, content]) => {
     const lines: string[] = []
     const width = marker.length + 1
-    for (let level = 0; level < depth; level++) lines.push(' '.repeat(width * level) + marker + ' ' + (level === depth - 1 ? content.split('\n')[0] : 'level ' + level))
+    for (let level = 0; level < depth; level++)
+      lines.push(' '.repeat(width * level) + marker + ' ' + (level === depth - 1 ? content.split('\n')[0] : 'level ' + level))
     return lines.join('\n')
   }),
   // Markers stacked on one line: `- - - - …` and `> > > …`, and mixed.
-  fc
-    .tuple(fc.integer({min: 50, max: 200}), fc.constantFrom('- ', '> ', '* ', '1. ', '> - ', '- > ', '>'), nestedContent)
-    .map(([depth, marker, content]) => content.split('\n').map((line) => marker.repeat(depth) + line).join('\n')),
-  // A quote that gets deeper a line at a time.
-  fc.tuple(fc.integer({min: 50, max: 100}), nestedContent).map(([depth, content]) =>
-    Array.from({length: depth}, (_, level) => '>'.repeat(level + 1) + ' ' + (level === depth - 1 ? content.replace(/\n/g, ' ') : 'q')).join('\n')
+  fc.tuple(fc.integer({min: 50, max: 200}), fc.constantFrom('- ', '> ', '* ', '1. ', '> - ', '- > ', '>'), nestedContent).map(([depth, marker, content]) =>
+    content
+      .split('\n')
+      .map((line) => marker.repeat(depth) + line)
+      .join('\n')
   ),
+  // A quote that gets deeper a line at a time.
+  fc
+    .tuple(fc.integer({min: 50, max: 100}), nestedContent)
+    .map(([depth, content]) =>
+      Array.from({length: depth}, (_, level) => '>'.repeat(level + 1) + ' ' + (level === depth - 1 ? content.replace(/\n/g, ' ') : 'q')).join('\n')
+    ),
   // Emphasis, links and brackets nested deep.
   fc.tuple(fc.integer({min: 50, max: 150}), fc.constantFrom('*', '_', '**', '[', '`', '<', '(')).map(([depth, mark]) => {
     const closing = ({'[': ']', '<': '>', '(': ')'} as Record<string, string>)[mark] ?? mark
@@ -472,15 +606,62 @@ export const oddUnicode: Arbitrary<string> = fc.oneof(
 
 /** Lines that look like contracts, shuffled: half-written contracts. */
 const contractishLine = fc.oneof(
-  {weight: 3, arbitrary: fc.constantFrom(
-    '# C-01: X', '## C-02', '### Contract: Y', '## S-01: Slice', '**Verification:** auto', '**Verification:** verify',
-    '**Verification**: Verify', '**Acceptance Criteria:**', '**Steps:** Open it', '__Steps:__', '**Slice:** S-02',
-    '- item', '* item -- verified by: `npm test`', '1. step', '  - nested', '```', '~~~', '```go', '// Verification: auto',
-    '//   - x', 'Verification: auto', 'Acceptance Criteria:', '  - one', '\t- tab', '    indented code', '---', '***',
-    'id: C-01', 'contract: X', 'verification: auto', 'acceptance_criteria:', '  - text: a', '    verify: {command: x}',
-    '| a | b |', '|---|', '> quote', '> **Verification:** auto', '', '', '<div>', '</div>', '<!-- x', '-->', '[ref]: http://x',
-    '=====', '-----', '** Verification: ** auto', '**:**', '**Verification:**', '****', '**V:** `auto`'
-  )},
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '# C-01: X',
+      '## C-02',
+      '### Contract: Y',
+      '## S-01: Slice',
+      '**Verification:** auto',
+      '**Verification:** verify',
+      '**Verification**: Verify',
+      '**Acceptance Criteria:**',
+      '**Steps:** Open it',
+      '__Steps:__',
+      '**Slice:** S-02',
+      '- item',
+      '* item -- verified by: `npm test`',
+      '1. step',
+      '  - nested',
+      '```',
+      '~~~',
+      '```go',
+      '// Verification: auto',
+      '//   - x',
+      'Verification: auto',
+      'Acceptance Criteria:',
+      '  - one',
+      '\t- tab',
+      '    indented code',
+      '---',
+      '***',
+      'id: C-01',
+      'contract: X',
+      'verification: auto',
+      'acceptance_criteria:',
+      '  - text: a',
+      '    verify: {command: x}',
+      '| a | b |',
+      '|---|',
+      '> quote',
+      '> **Verification:** auto',
+      '',
+      '',
+      '<div>',
+      '</div>',
+      '<!-- x',
+      '-->',
+      '[ref]: http://x',
+      '=====',
+      '-----',
+      '** Verification: ** auto',
+      '**:**',
+      '**Verification:**',
+      '****',
+      '**V:** `auto`'
+    )
+  },
   {weight: 1, arbitrary: text}
 )
 
@@ -495,7 +676,14 @@ export const noisyDocument: Arbitrary<string> = fc
     fc.option(
       fc.oneof(
         frontmatterSpec.map(renderFrontmatter),
-        fc.constantFrom('---\nid: [C-01\n---', '---\n: :\n---', '---\n\tverification: auto\n---', '---\nsteps: {a: 1}\n---', '---\n---', '---\nid: C-01\nid: C-02\n---'),
+        fc.constantFrom(
+          '---\nid: [C-01\n---',
+          '---\n: :\n---',
+          '---\n\tverification: auto\n---',
+          '---\nsteps: {a: 1}\n---',
+          '---\n---',
+          '---\nid: C-01\nid: C-02\n---'
+        ),
         fc.string({unit: 'binary', maxLength: 40}).map((junk) => '---\n' + junk + '\n---')
       ),
       {nil: null, freq: 3}

@@ -88,7 +88,28 @@ export const linePrefix = fc.oneof(
   {weight: 3, arbitrary: fc.constantFrom('', ' ', '   ')},
   {
     weight: 1,
-    arbitrary: fc.constantFrom('    ', '\t', '- ', '* ', '1. ', '> ', '> - ', '- > ', '<b>', '<span>', '<!-- ', '\u00a0', '\u200b', '\u3000', ' \u00a0', '```', '~~~ ', '<?', '<!X ', '<![CDATA[')
+    arbitrary: fc.constantFrom(
+      '    ',
+      '\t',
+      '- ',
+      '* ',
+      '1. ',
+      '> ',
+      '> - ',
+      '- > ',
+      '<b>',
+      '<span>',
+      '<!-- ',
+      '\u00a0',
+      '\u200b',
+      '\u3000',
+      ' \u00a0',
+      '```',
+      '~~~ ',
+      '<?',
+      '<!X ',
+      '<![CDATA['
+    )
   }
 )
 const dash = fc.constantFrom('-', '-', '-', '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\ufe63', '\uff0d')
@@ -117,8 +138,12 @@ const namedHeading: Arbitrary<Heading> = fc
   .map((line) => ({line, key: 'Checkout'}))
 
 const heading = fc
-  .tuple(linePrefix, fc.oneof({weight: 9, arbitrary: fc.integer({min: 1, max: 6})}, fc.constant(7)),
-    fc.oneof({weight: 6, arbitrary: fc.constant(' ')}, fc.constantFrom('', '  ', '\t', '\u00a0')), fc.oneof({weight: 4, arbitrary: idHeading}, namedHeading))
+  .tuple(
+    linePrefix,
+    fc.oneof({weight: 9, arbitrary: fc.integer({min: 1, max: 6})}, fc.constant(7)),
+    fc.oneof({weight: 6, arbitrary: fc.constant(' ')}, fc.constantFrom('', '  ', '\t', '\u00a0')),
+    fc.oneof({weight: 4, arbitrary: idHeading}, namedHeading)
+  )
   .chain(([before, depth, space, {line, key}]) =>
     fc.constantFrom('#', '#', '#', '#', '#', '\uff03').map((mark) => ({line: before + mark.repeat(depth) + space + line, key}))
   )
@@ -130,9 +155,9 @@ export const criterion = 'Paying with a saved card needs no retyping'
  * contract (its id or name). `body` goes between the heading and the tier
  * (a `**Slice:**` line, for a project's gate).
  */
-export const hiddenContractDocument = (body = '') => fc.tuple(prefix, heading).map(([start, {line, key}]) => ({
-  value: start + line + '\n\n' + body + '**Verification:** verify\n**Acceptance Criteria:**\n- ' + criterion + '\n',
-  line: start.split('\n').length,
-  key
-}))
-
+export const hiddenContractDocument = (body = '') =>
+  fc.tuple(prefix, heading).map(([start, {line, key}]) => ({
+    value: start + line + '\n\n' + body + '**Verification:** verify\n**Acceptance Criteria:**\n- ' + criterion + '\n',
+    line: start.split('\n').length,
+    key
+  }))

@@ -39,7 +39,9 @@ if (process.getuid?.() === 0) {
       const mode = modeOf(file)
       blocked = mode !== null && (mode & need) === 0
     }
-    return blocked ? Object.assign(new Error(`EACCES: permission denied, ${operation} '${name}'`), {code: 'EACCES', errno: -13, syscall: operation, path: name}) : null
+    return blocked
+      ? Object.assign(new Error(`EACCES: permission denied, ${operation} '${name}'`), {code: 'EACCES', errno: -13, syscall: operation, path: name})
+      : null
   }
   const guard = (name, need) => {
     const original = promises[name]

@@ -5,7 +5,12 @@ const forbidden = /^(?:remark-parse|unified-engine|micromark|remark-lint|remark-
 // alone) and the names of the files rules read beside a file, which it digests (a relative or `node:` specifier is
 // not a package).
 const isPackage = (specifier) => !/^(?:node:|file:|\.{1,2}\/|\/)/.test(specifier)
-const replayPackages = new Set(['@verification-tiers/lint/replay', '@verification-tiers/input/read', '@verification-tiers/lint-rule/reads', '@verification-tiers/graph/files'])
+const replayPackages = new Set([
+  '@verification-tiers/lint/replay',
+  '@verification-tiers/input/read',
+  '@verification-tiers/lint-rule/reads',
+  '@verification-tiers/graph/files'
+])
 let replayOnly = false
 
 export function initialize(data) {

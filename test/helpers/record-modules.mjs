@@ -16,5 +16,12 @@ const log = process.env.TIERS_TEST_MODULES
 if (log) {
   register('./record-modules-hooks.mjs', import.meta.url, {data: {log}})
   const cache = createRequire(import.meta.url).cache
-  process.on('exit', () => appendFileSync(log, Object.keys(cache).map((file) => `${pathToFileURL(file).href}\n`).join('')))
+  process.on('exit', () =>
+    appendFileSync(
+      log,
+      Object.keys(cache)
+        .map((file) => `${pathToFileURL(file).href}\n`)
+        .join('')
+    )
+  )
 }

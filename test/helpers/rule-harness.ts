@@ -20,7 +20,11 @@ export function ruleHarness(ruleId: string, plugin: unknown) {
   /** Lint `value` with remark-lint and the rule, configured with `config` (nothing: the default). */
   async function lint(value: string, ...config: unknown[]): Promise<VFileMessage[]> {
     const file = new VFile({path: 'CONTRACTS.md', value})
-    const processor = unified().use(remarkParse).use(remarkFrontmatter).use(remarkLint).use(rule, ...config)
+    const processor = unified()
+      .use(remarkParse)
+      .use(remarkFrontmatter)
+      .use(remarkLint)
+      .use(rule, ...config)
     await processor.run(processor.parse(file), file)
     return file.messages
   }

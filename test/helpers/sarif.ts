@@ -35,7 +35,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 // CommonJS packages whose `module.exports` is also their `default`: NodeNext types the default import as the module.
 const Ajv = AjvDraft04.default
 const addFormats = ajvFormats.default
-const sarifSchema = JSON.parse(readFileSync(path.join(root, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8')) as object
+const sarifSchema = JSON.parse(
+  readFileSync(path.join(root, 'node_modules', '@microsoft', 'jest-sarif', 'lib', 'schemas', 'sarif-2.1.0-rtm.5.json'), 'utf8')
+) as object
 // The schema's `language` pattern (`^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$`) is not valid with the `u` flag.
 const ajv = new Ajv({allErrors: true, strict: false, unicodeRegExp: false})
 addFormats(ajv)

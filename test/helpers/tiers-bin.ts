@@ -23,7 +23,8 @@ export const exampleFolder = path.join(root, 'content', 'examples', 'greenlight-
 const execFileAsync = promisify(execFile)
 
 /** The warning of every command on the example project, whose `config.json` still sets a deprecated setting. */
-export const exampleDeprecation = '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
+export const exampleDeprecation =
+  '`workflow.visual_checkpoint` is deprecated and ignored: the verification tiers in contracts decide when a human checks a slice'
 
 /** That warning as a line of `tiers`’ stderr. */
 export const exampleWarning = `tiers: warning: ${exampleDeprecation}\n`
@@ -72,7 +73,13 @@ const shellWord = (word: string): string => `'${word.replaceAll("'", "'\\''")}'`
  * is a pseudo-terminal instead (through `script`), as a person’s, which
  * `input` is typed into; stdout and stderr stay pipes of their own.
  */
-export function runTiers(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}, {terminal = false}: {terminal?: boolean} = {}): Promise<Run> {
+export function runTiers(
+  cwd: string,
+  args: readonly string[],
+  input = '',
+  env: Record<string, string | undefined> = {},
+  {terminal = false}: {terminal?: boolean} = {}
+): Promise<Run> {
   const environment = {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}
   if (!terminal) return runProcess(process.execPath, [tiersBin, ...args], {cwd, input, env: environment})
   return runAtTerminal(cwd, [process.execPath, tiersBin, ...args], {input, env: environment})
@@ -85,7 +92,11 @@ export function runTiers(cwd: string, args: readonly string[], input = '', env: 
  * descriptors 3 and 4), so they are collected as `runProcess` collects them.
  * `input` is typed into the terminal; then the input ends (Ctrl-D).
  */
-export function runAtTerminal(cwd: string, command: readonly string[], {input = '', env = {}}: {input?: string; env?: Record<string, string | undefined>} = {}): Promise<Run> {
+export function runAtTerminal(
+  cwd: string,
+  command: readonly string[],
+  {input = '', env = {}}: {input?: string; env?: Record<string, string | undefined>} = {}
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const merged: NodeJS.ProcessEnv = {...process.env, ...env}
     for (const [key, value] of Object.entries(merged)) if (value === undefined) delete merged[key]
@@ -142,7 +153,9 @@ export async function runTiersBounded(
 
 /** Run git in `cwd` as a test user, without signing; trimmed stdout. */
 export async function git(cwd: string, ...args: string[]): Promise<string> {
-  const {stdout} = await execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {cwd})
+  const {stdout} = await execFileAsync('git', ['-c', 'user.name=Tiers Test', '-c', 'user.email=tiers@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd
+  })
   return stdout.trim()
 }
 

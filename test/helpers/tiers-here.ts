@@ -83,7 +83,13 @@ function changeEnvironment(changes: Record<string, string | undefined>): () => v
  * false: a person at a terminal runs it, so an approval is taken (the real
  * bin under a pipe refuses one: see `runTiers`).
  */
-export function runTiersHere(cwd: string, args: readonly string[], input = '', env: Record<string, string | undefined> = {}, {terminal = true}: HereOptions = {}): Promise<Run> {
+export function runTiersHere(
+  cwd: string,
+  args: readonly string[],
+  input = '',
+  env: Record<string, string | undefined> = {},
+  {terminal = true}: HereOptions = {}
+): Promise<Run> {
   return inTurn(async () => {
     const {main, readInput, readLine} = await loadCli()
     let stdout = ''

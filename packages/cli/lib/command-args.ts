@@ -46,7 +46,10 @@ function flagList(options: OptionTable['options']): string {
  * `tiers init`): an option it refuses is a `UserError` on one line, as the
  * gate’s commands say it, with the option meant when a known one is close.
  */
-export function parseCommandArgs<const T extends ParseArgsConfig>(config: T, table: {command: string; usage: OptionTable['usage']}): ReturnType<typeof parseArgs<T>> {
+export function parseCommandArgs<const T extends ParseArgsConfig>(
+  config: T,
+  table: {command: string; usage: OptionTable['usage']}
+): ReturnType<typeof parseArgs<T>> {
   try {
     return parseArgs<T>(config)
   } catch (error) {

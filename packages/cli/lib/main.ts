@@ -49,7 +49,10 @@ async function parseTimeout(value: string | undefined): Promise<number | null> {
 /** `--env-allow A,B --env-allow C`: the variable names, or `null` (the whole environment) when not given. */
 function parseEnvAllow(values: readonly string[] | undefined): string[] | null {
   if (values === undefined) return null
-  const names = values.flatMap((value) => value.split(',')).map((name) => name.trim()).filter((name) => name !== '')
+  const names = values
+    .flatMap((value) => value.split(','))
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
   const bad = names.find((name) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
   if (bad !== undefined) throw new UserError(`Unexpected \`${bad}\` in \`--env-allow\`, expected variable names separated by commas, such as \`CI,NODE_ENV\``)
   return names
@@ -61,7 +64,11 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   // for, so the gate’s commands start without the remark engine.
   if (argv[0] === 'lint') {
     const {lintCommand} = await import('./commands/lint-command.js')
-    return lintCommand(argv.slice(1), {...io, report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))), write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))})
+    return lintCommand(argv.slice(1), {
+      ...io,
+      report: io.report ?? ((text) => io.stderr(text.replace(/\n$/, ''))),
+      write: io.write ?? ((text) => io.stdout(text.replace(/\n$/, '')))
+    })
   }
   // `init` writes configuration files, not the project’s state: its own options.
   if (argv[0] === 'init') {
@@ -158,7 +165,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return result.exitCode ?? exitCodes.ok
   } catch (error) {
     const exitCode = exitCodeOf(error)
-    const message = exitCode === exitCodes.internal ? `internal error: ${firstLine(error)} (a bug in tiers: run it again with --debug for the stack, and report it)` : firstLine(error)
+    const message =
+      exitCode === exitCodes.internal
+        ? `internal error: ${firstLine(error)} (a bug in tiers: run it again with --debug for the stack, and report it)`
+        : firstLine(error)
     // Asked for JSON or YAML, the error is said there, once: stdout is what a program reads, and a line on stderr beside it would say it twice.
     if (format === 'text') io.stderr(printable(`tiers: ${message}`))
     if (values.debug || debugAsked()) io.stderr(error instanceof Error && error.stack ? error.stack : String(error))
@@ -204,7 +214,9 @@ function commandNames(): string[] {
 /** `lint` runs before the gate’s options are parsed, but it is a command all the same. */
 function unknownCommand(name: string): UserError {
   const names = commandNames()
-  return new UserError(`Unexpected command ${quoteArgument(name)}, expected ${expectedInstead(name, [...names, 'help'], quoteArgument, `one of: ${names.join(', ')}`)}`)
+  return new UserError(
+    `Unexpected command ${quoteArgument(name)}, expected ${expectedInstead(name, [...names, 'help'], quoteArgument, `one of: ${names.join(', ')}`)}`
+  )
 }
 
 function isSeparate(name: string | null): name is string {

@@ -56,7 +56,9 @@ export function renderStatusTable(rows: readonly StatusRow[], {width, now}: Tabl
     next: row.next
   }))
   const columns = Object.keys(headers) as Array<keyof typeof headers>
-  const widths = Object.fromEntries(columns.map((column) => [column, cells.reduce((widest, cell) => Math.max(widest, displayWidth(cell[column])), displayWidth(headers[column]))])) as Record<keyof typeof headers, number>
+  const widths = Object.fromEntries(
+    columns.map((column) => [column, cells.reduce((widest, cell) => Math.max(widest, displayWidth(cell[column])), displayWidth(headers[column]))])
+  ) as Record<keyof typeof headers, number>
   const others = columns.filter((column) => column !== 'name').reduce((sum, column) => sum + widths[column], 0) + gap.length * (columns.length - 1)
   widths.name = Math.max(Math.min(widths.name, width - others), Math.min(widths.name, minNameWidth))
   const line = (cell: Record<keyof typeof headers, string>) =>

@@ -57,15 +57,22 @@ describe('presence and personOnly', () => {
   })
 
   it('says in one line where the answer came from and what the person runs', () => {
-    expect(personOnly('approval of slice S-01', {kind: 'agent', variable: 'CLAUDECODE', agent: 'Claude Code', value: null}, ['npx tiers review S-01', 'npx tiers respond S-01 yes'])).toBe(
+    expect(
+      personOnly('approval of slice S-01', {kind: 'agent', variable: 'CLAUDECODE', agent: 'Claude Code', value: null}, [
+        'npx tiers review S-01',
+        'npx tiers respond S-01 yes'
+      ])
+    ).toBe(
       'Unexpected approval of slice S-01 from Claude Code’s command (CLAUDECODE is set), expected the person’s own answer at a terminal: run `npx tiers review S-01` (or `npx tiers respond S-01 yes`) in your terminal'
     )
     expect(personOnly('approval of slice S-01', {kind: 'no-terminal'}, ['tiers review S-01'])).toBe(
       'Unexpected approval of slice S-01 from a command without a terminal (standard input is not a TTY), expected the person’s own answer at a terminal: run `tiers review S-01` in your terminal'
     )
-    expect(personOnly('review of slice S-01', {kind: 'agent', variable: 'AI_AGENT', agent: 'a coding agent', value: null}, ['tiers review S-01'])).toMatch(/from a coding agent’s command \(AI_AGENT is set\)/)
-    expect(personOnly('review of slice S-01', {kind: 'agent', variable: 'CURSOR_EXTENSION_HOST_ROLE', agent: 'Cursor', value: 'agent-exec'}, ['tiers review S-01'])).toMatch(
-      /from Cursor’s command \(CURSOR_EXTENSION_HOST_ROLE is agent-exec\)/
+    expect(personOnly('review of slice S-01', {kind: 'agent', variable: 'AI_AGENT', agent: 'a coding agent', value: null}, ['tiers review S-01'])).toMatch(
+      /from a coding agent’s command \(AI_AGENT is set\)/
     )
+    expect(
+      personOnly('review of slice S-01', {kind: 'agent', variable: 'CURSOR_EXTENSION_HOST_ROLE', agent: 'Cursor', value: 'agent-exec'}, ['tiers review S-01'])
+    ).toMatch(/from Cursor’s command \(CURSOR_EXTENSION_HOST_ROLE is agent-exec\)/)
   })
 })

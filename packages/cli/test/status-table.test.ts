@@ -57,7 +57,9 @@ describe('renderStatusTable', () => {
   it('gives the name the room a wide terminal has, and no more than it needs', () => {
     const wide = renderStatusTable(rows, {width: 200, now}).split('\n')
     expect(wide[2]).toBe('S-02   Export the garden log as a spreadsheet for the allotment committee  auto    undecided         0/3       –              done')
-    expect(wide[1]).toBe('S-01   Sign in                                                             verify  undecided         0/3       3 h ago        checkpoint')
+    expect(wide[1]).toBe(
+      'S-01   Sign in                                                             verify  undecided         0/3       3 h ago        checkpoint'
+    )
   })
 
   it('property: at any width from 72 (the other columns and 8 of the name), every line of the table fits, and each slice keeps its row', () => {
@@ -101,7 +103,9 @@ describe('totals and widths', () => {
     expect(totals([])).toBe('0 slices')
     expect(totals([row({})])).toBe('1 slice: 1 verify; 1 undecided; 1 in progress')
     // A slice that could not be judged is not counted in progress.
-    expect(totals([row({}), row({slice: 'S-02', inProgress: false}), row({slice: 'S-03', inProgress: null})])).toBe('3 slices: 3 verify; 3 undecided; 1 in progress')
+    expect(totals([row({}), row({slice: 'S-02', inProgress: false}), row({slice: 'S-03', inProgress: null})])).toBe(
+      '3 slices: 3 verify; 3 undecided; 1 in progress'
+    )
   })
 
   it('counts wide characters as two columns when cutting', () => {
@@ -117,7 +121,20 @@ describe('totals and widths', () => {
 
 describe('verify progress', () => {
   it('says each check as it ends, and the time taken', () => {
-    const result = {criterion_id: 'C-65.1', contract: 'C-65', text: 'The form saves the draft', level: 'behavioral', status: 'pass', method: 'bash', command: 'true', exit_code: 0, duration_ms: 1234, details: '', output: null, category: null} as const
+    const result = {
+      criterion_id: 'C-65.1',
+      contract: 'C-65',
+      text: 'The form saves the draft',
+      level: 'behavioral',
+      status: 'pass',
+      method: 'bash',
+      command: 'true',
+      exit_code: 0,
+      duration_ms: 1234,
+      details: '',
+      output: null,
+      category: null
+    } as const
     expect(progressLine({slice: 'S-23', result})).toBe('pass     S-23 C-65.1  The form saves the draft (1.2 s)')
     expect(progressLine({slice: null, result: {...result, criterion_id: 'test-command', status: 'timeout', text: 'x'.repeat(200)}})).toHaveLength(80)
     expect(progressLine({slice: 'S-1', result: {...result, duration_ms: null, status: 'fail'}})).toBe('fail     S-1 C-65.1  The form saves the draft')

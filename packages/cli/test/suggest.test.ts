@@ -12,13 +12,19 @@ const names = [...Object.keys(commands), ...separateCommands.map((command) => co
 
 /** One edit of `name` at `at`: a deletion, an insertion, a substitution or a swap of two neighbours. */
 const oneEdit = (name: string) =>
-  fc.record({at: fc.nat({max: name.length - 1}), kind: fc.constantFrom('delete', 'insert', 'replace', 'swap'), letter: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-')}).map(({at, kind, letter}) => {
-    if (kind === 'delete') return name.slice(0, at) + name.slice(at + 1)
-    if (kind === 'insert') return name.slice(0, at) + letter + name.slice(at)
-    if (kind === 'replace') return name.slice(0, at) + letter + name.slice(at + 1)
-    const next = Math.min(at + 1, name.length - 1)
-    return name.slice(0, at) + (name[next] as string) + (name[at] as string) + name.slice(next + 1)
-  })
+  fc
+    .record({
+      at: fc.nat({max: name.length - 1}),
+      kind: fc.constantFrom('delete', 'insert', 'replace', 'swap'),
+      letter: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz-')
+    })
+    .map(({at, kind, letter}) => {
+      if (kind === 'delete') return name.slice(0, at) + name.slice(at + 1)
+      if (kind === 'insert') return name.slice(0, at) + letter + name.slice(at)
+      if (kind === 'replace') return name.slice(0, at) + letter + name.slice(at + 1)
+      const next = Math.min(at + 1, name.length - 1)
+      return name.slice(0, at) + (name[next] as string) + (name[at] as string) + name.slice(next + 1)
+    })
 
 describe('editDistance', () => {
   it.for([

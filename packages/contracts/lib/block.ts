@@ -77,7 +77,16 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
     // Under an empty criteria or steps label, an intro like `All of these hold:` is text, not a field.
-    if (label && current && isListField(current) && current.items.length === 0 && current.value === '' && label.value === '' && resolveFieldKey(label.label) === null) label = null
+    if (
+      label &&
+      current &&
+      isListField(current) &&
+      current.items.length === 0 &&
+      current.value === '' &&
+      label.value === '' &&
+      resolveFieldKey(label.label) === null
+    )
+      label = null
 
     if (label) {
       list = null
@@ -334,7 +343,8 @@ function contentLineStarts(code: Code, lines: readonly string[], locator: Locato
   const columns = new Array<number>(lines.length)
   const offsets = new Array<number>(lines.length)
   // The first content line starts after the opening fence’s line ends.
-  let nextStart = source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
+  let nextStart =
+    source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
   if (source === null || nextStart === undefined) {
     columns.fill(first.column)
     offsets.fill(Number.NaN)

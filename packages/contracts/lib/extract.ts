@@ -99,7 +99,11 @@ export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions 
   const cached = cache.get(tree)
   if (cached && cached.names === names.key && cached.holdsItems === options.holdsItems && (cached.withSource || !withSource)) return cached.analysis
   const holdsItems = options.holdsItems
-  const reading: ParagraphReading = {locator: createLocator(file), dialects: paragraphDialects, holdsItems: holdsItems ? (field) => isListField(field) || holdsItems(field) : isListField}
+  const reading: ParagraphReading = {
+    locator: createLocator(file),
+    dialects: paragraphDialects,
+    holdsItems: holdsItems ? (field) => isListField(field) || holdsItems(field) : isListField
+  }
   const analysis = analyze(tree, reading, names)
   cache.set(tree, {analysis, withSource, names: names.key, holdsItems})
   return analysis
@@ -214,7 +218,24 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
   const {locator} = reading
   const children = tree.children
   const {wanted, ids} = names
-  const parts: Part[] = [{heading: null, position: null, depth: 0, text: '', shape: null, named: false, idLike: false, slice: null, fields: [], marks: false, end: null, from: 0, labelled: false, open: null}]
+  const parts: Part[] = [
+    {
+      heading: null,
+      position: null,
+      depth: 0,
+      text: '',
+      shape: null,
+      named: false,
+      idLike: false,
+      slice: null,
+      fields: [],
+      marks: false,
+      end: null,
+      from: 0,
+      labelled: false,
+      open: null
+    }
+  ]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
     const node: RootContent = children[index]!
@@ -232,8 +253,25 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       const text = textOf(node)
       const {shape, slice, idLike} = readHeadingText(text)
       // The id first: most contract headings a graph names are named by their id.
-      const named = wanted.size > 0 && ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({heading: node, position: node.position, depth: node.depth, text, shape, named, idLike, slice, fields: [], marks: false, end: node.position.end, from: index + 1, labelled: false, open: null})
+      const named =
+        wanted.size > 0 &&
+        ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
+      parts.push({
+        heading: node,
+        position: node.position,
+        depth: node.depth,
+        text,
+        shape,
+        named,
+        idLike,
+        slice,
+        fields: [],
+        marks: false,
+        end: node.position.end,
+        from: index + 1,
+        labelled: false,
+        open: null
+      })
       continue
     }
     part.end = node.position.end

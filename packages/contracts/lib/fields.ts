@@ -37,7 +37,17 @@ export const fieldLabels: Readonly<Record<FieldKey, FieldLabels>> = {
   steps: {
     markdown: 'Steps',
     frontmatter: 'steps',
-    variants: ['Steps to verify', 'Steps to Verify', 'Verification steps', 'Verification Steps', 'Human check', 'Human Check', 'Manual steps', 'Manual check', 'How to verify']
+    variants: [
+      'Steps to verify',
+      'Steps to Verify',
+      'Verification steps',
+      'Verification Steps',
+      'Human check',
+      'Human Check',
+      'Manual steps',
+      'Manual check',
+      'How to verify'
+    ]
   },
   dependencies: {markdown: 'Dependencies', frontmatter: 'dependencies', variants: ['Depends on']}
 }

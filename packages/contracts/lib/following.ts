@@ -37,7 +37,8 @@ export function readFollowing(field: ContractField, siblings: readonly RootConte
     if (!reading.holdsItems(target) && !(takesList && node.type === 'list')) return {fields, open: null}
     takesList = false
     if (node.type !== 'list') {
-      if (node.type === 'table' || node.type === 'blockquote' || isTableText(node)) target.unread.push(unreadText(node, node.type === 'blockquote' ? 'quote' : 'table'))
+      if (node.type === 'table' || node.type === 'blockquote' || isTableText(node))
+        target.unread.push(unreadText(node, node.type === 'blockquote' ? 'quote' : 'table'))
       continue
     }
     keepInlineItem(target)

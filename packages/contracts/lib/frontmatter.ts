@@ -58,10 +58,7 @@ function mayNameContract(value: string): boolean {
  * `verification`, `acceptance_criteria`, `steps`). Positions point into the
  * YAML, offset by the frontmatter node’s own position.
  */
-export function readFrontmatter(
-  node: Yaml,
-  locator: Locator
-): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
+export function readFrontmatter(node: Yaml, locator: Locator): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
   // Most frontmatter (`title: …`, slice state, agent definitions) is no contract: block YAML where no key (at any
@@ -94,7 +91,9 @@ export function readFrontmatter(
     yamlNode?.range ? place(yamlNode.range[0], yamlNode.range[1]) : fallback
   // A value as written (`.inf`, `"abc"`), on one line, and where.
   const written = (yamlNode: YamlNode): Written | null =>
-    yamlNode.range ? {text: text.slice(yamlNode.range[0], yamlNode.range[1]).trim().replace(/\s+/g, ' '), place: place(yamlNode.range[0], yamlNode.range[1])} : null
+    yamlNode.range
+      ? {text: text.slice(yamlNode.range[0], yamlNode.range[1]).trim().replace(/\s+/g, ' '), place: place(yamlNode.range[0], yamlNode.range[1])}
+      : null
 
   const error = document.errors[0]
   // Frontmatter that does not parse is judged only when a line of it names a contract: other files
@@ -121,8 +120,7 @@ export function readFrontmatter(
   }
   const id = scalarOf('id')
   const name = scalarOf('contract')
-  const isContract =
-    (id !== null && /^C-?\d+$/i.test(id)) || pairs.some((pair) => contractKeys.has(exactKey(keyOf(pair)) ?? ''))
+  const isContract = (id !== null && /^C-?\d+$/i.test(id)) || pairs.some((pair) => contractKeys.has(exactKey(keyOf(pair)) ?? ''))
   if (!isContract) return {contract: null, problems}
 
   const fields: ContractField[] = []
@@ -161,15 +159,12 @@ export function readFrontmatter(
     }
     fields.push(field)
   }
-  const headingPair =
-    pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'contract') ??
-    pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'id')
+  const headingPair = pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'contract') ?? pairs.find((pair) => resolveFieldKey(keyOf(pair)) === 'id')
   const headingKey = headingPair && isScalar(headingPair.key) ? headingPair.key : null
   const headingValue = (headingPair?.value ?? null) as YamlNode | null
-  const headingPosition =
-    headingKey?.range
-      ? {start: place(headingKey.range[0], headingKey.range[0]).start, end: nodePlace(headingValue, place(headingKey.range[0], headingKey.range[1])).end}
-      : node.position
+  const headingPosition = headingKey?.range
+    ? {start: place(headingKey.range[0], headingKey.range[0]).start, end: nodePlace(headingValue, place(headingKey.range[0], headingKey.range[1])).end}
+    : node.position
   // `C6` is `C-6`, as a heading `C6. Name` is.
   return {contract: {id: id ? normalizeContractId(id) : null, name: name ?? '', headingPosition, fields}, problems}
 }
@@ -178,7 +173,13 @@ export function readFrontmatter(
 /** A YAML value’s source text and place. */
 type Written = {text: string; place: Position}
 
-function readItem(item: YamlNode, position: Position, problems: ContractProblem[], label: string, written: (node: YamlNode) => Written | null): ContractItem | null {
+function readItem(
+  item: YamlNode,
+  position: Position,
+  problems: ContractProblem[],
+  label: string,
+  written: (node: YamlNode) => Written | null
+): ContractItem | null {
   const {isMap, isScalar} = yaml()
   if (isScalar(item)) {
     const text = item.value == null ? '' : String(item.value).trim()

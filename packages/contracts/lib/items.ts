@@ -27,8 +27,7 @@ export function listItem(item: ListItem): ContractItem | null {
   const raw = collapse(joined)
   if (raw === '' || !item.position) return null
   const first = item.children[0]
-  const position: Position =
-    first?.position && last?.position ? {start: first.position.start, end: last.position.end} : item.position
+  const position: Position = first?.position && last?.position ? {start: first.position.start, end: last.position.end} : item.position
   const split = splitCheck(raw)
   return {text: split.text, check: split.check, position}
 }

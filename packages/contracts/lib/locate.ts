@@ -34,7 +34,14 @@ export function createLocator(file: VFile | undefined): Locator {
 }
 
 /** Without the source: no offsets, no lines, and any node may hold a fence. */
-const noSource: Locator = {source: null, toPoint: () => undefined, lineStart: () => undefined, lineStartAfter: () => undefined, lineEnd: () => 0, mayHoldFence: () => true}
+const noSource: Locator = {
+  source: null,
+  toPoint: () => undefined,
+  lineStart: () => undefined,
+  lineStartAfter: () => undefined,
+  lineEnd: () => 0,
+  mayHoldFence: () => true
+}
 
 /**
  * A locator over a source. A class, not closures made per file: its methods,

@@ -137,7 +137,13 @@ function tableText(block: RootContent): string {
       : toString(block)
           .split(/\r?\n|\r/)
           .filter((line) => !/^[\s|:-]*$/.test(line))
-          .map((line) => line.trim().replace(/^\||\|$/g, '').split('|').map(collapse))
+          .map((line) =>
+            line
+              .trim()
+              .replace(/^\||\|$/g, '')
+              .split('|')
+              .map(collapse)
+          )
   return rows.map((cells) => cells.join(' | ')).join('; ')
 }
 

@@ -228,12 +228,7 @@ function readHeadingLine(value: string, line: number, lineStart: number, shape: 
  * Why markdown did not make the line a contract heading, or `null` when it
  * is one after all; with `contracts` `null`, any heading at the top level is.
  */
-function explain(
-  heading: HeadingLine,
-  source: string,
-  tree: Root,
-  contracts: readonly Contract[] | null
-): {reason: string; fix: string} | null {
+function explain(heading: HeadingLine, source: string, tree: Root, contracts: readonly Contract[] | null): {reason: string; fix: string} | null {
   const path = blocksAt(tree, heading.line)
   const leaf = path[path.length - 1]
   const containers = path.filter((node) => node.type === 'listItem' || node.type === 'blockquote')
@@ -343,7 +338,8 @@ function inCode(node: Code, heading: HeadingLine, source: string): {reason: stri
   }
   if (!known) return {reason: 'in indented code', fix: 'remove the indentation'}
   // On the fence's own line, the heading is the fence's info string, whatever follows.
-  if (node.position!.start.line === heading.line) return {reason: 'after a code fence on the same line', fix: 'put the heading on a line of its own, outside the fence'}
+  if (node.position!.start.line === heading.line)
+    return {reason: 'after a code fence on the same line', fix: 'put the heading on a line of its own, outside the fence'}
   if (!known.closed) {
     return {reason: 'inside an unclosed code fence', fix: `close the fence with ${inlineCode(known.fence)} above it`}
   }
@@ -398,12 +394,7 @@ function inText(heading: HeadingLine): {reason: string; fix: string} {
  * rejects by design (a slice around contracts, the frontmatter contract’s
  * title) is not; an id with an odd dash is named.
  */
-function atTopLevel(
-  node: Extract<Nodes, {type: 'heading'}>,
-  tree: Root,
-  source: string,
-  contracts: readonly Contract[]
-): {reason: string; fix: string} | null {
+function atTopLevel(node: Extract<Nodes, {type: 'heading'}>, tree: Root, source: string, contracts: readonly Contract[]): {reason: string; fix: string} | null {
   const children = tree.children
   // Found as `blocksAt` found it, by its line: a document has thousands of blocks, and a slice heading each.
   const found = childIndexAt(children, node.position!.start.line)

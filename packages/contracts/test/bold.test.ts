@@ -26,13 +26,7 @@ describe('bold labels', () => {
   it('reads several labels of one paragraph across soft line breaks', () => {
     const [contract, ...rest] = read(reports)
     expect(rest).toEqual([])
-    expect(contract!.fields.map((one) => one.label)).toEqual([
-      'Boundary',
-      'Verification',
-      'Input',
-      'Acceptance Criteria',
-      'Dependencies'
-    ])
+    expect(contract!.fields.map((one) => one.label)).toEqual(['Boundary', 'Verification', 'Input', 'Acceptance Criteria', 'Dependencies'])
     expect(contract!.fields.every((one) => one.dialect === 'bold')).toBe(true)
     expect(contract!.dialect).toBe('bold')
     expect(span(contract!.position)).toBe('5:1-17:23')
@@ -227,9 +221,7 @@ describe('bold labels', () => {
 
   it('attaches the list to a label that has a value too, when the label ends the paragraph', () => {
     const contract = read(multi)[0]!
-    expect(contract.criteria.map(itemSummary)).toEqual([
-      {text: 'Attached although the label has a value', position: '16:3-16:42', check: null}
-    ])
+    expect(contract.criteria.map(itemSummary)).toEqual([{text: 'Attached although the label has a value', position: '16:3-16:42', check: null}])
   })
 
   it('reads a list after a wrapped value line too, the value its first item', () => {
@@ -341,9 +333,7 @@ describe('bold labels', () => {
   it('reads a one-line value with the colon outside the bold as an item too', () => {
     const value = '### C-16: Outside\n\n**Steps**: Open /campaigns — verified by: manual\n'
     const contract = read(value)[0]!
-    expect(contract.steps.map(itemSummary)).toEqual([
-      {text: 'Open /campaigns', position: '3:12-3:49', check: {method: 'manual', command: null, timeout: null}}
-    ])
+    expect(contract.steps.map(itemSummary)).toEqual([{text: 'Open /campaigns', position: '3:12-3:49', check: {method: 'manual', command: null, timeout: null}}])
     expect(cover(value, contract.steps[0]!.position)).toBe('Open /campaigns — verified by: manual')
   })
 

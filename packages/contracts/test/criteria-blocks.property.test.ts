@@ -42,7 +42,13 @@ const marker = fc.constantFrom<Marker>('-', '*', '+', '1.', '1)', '3.', '10)')
 const items = fc.integer({min: 1, max: 3})
 const block: fc.Arbitrary<Block> = fc.oneof(
   fc.record({kind: fc.constant('list' as const), marker, items}),
-  fc.record({kind: fc.constant('section' as const), depth: fc.integer({min: 4, max: 6}), title: fc.constantFrom('Edge cases', 'Errors', 'When offline'), marker, items}),
+  fc.record({
+    kind: fc.constant('section' as const),
+    depth: fc.integer({min: 4, max: 6}),
+    title: fc.constantFrom('Edge cases', 'Errors', 'When offline'),
+    marker,
+    items
+  }),
   fc.record({kind: fc.constant('table' as const), rows: fc.integer({min: 1, max: 3})}),
   fc.constant({kind: 'quote' as const}),
   fc.constant({kind: 'prose' as const}),
@@ -151,7 +157,15 @@ function head(given: Scenario, lines: string[]): void {
       lines.push('---', 'id: C-01', 'contract: Checkout', 'verification: verify', '---', '', '# C-01: Checkout', '', `**${label}:**`)
       break
     case 'spec-kit':
-      lines.push('# Feature Specification: Checkout', '', '## User Scenarios & Testing', '', '### User Story 1 - Checkout (Priority: P1)', '', '**Acceptance Scenarios**:')
+      lines.push(
+        '# Feature Specification: Checkout',
+        '',
+        '## User Scenarios & Testing',
+        '',
+        '### User Story 1 - Checkout (Priority: P1)',
+        '',
+        '**Acceptance Scenarios**:'
+      )
   }
 }
 
@@ -183,7 +197,10 @@ describe('blocks under a criteria or steps label', () => {
         expect(items.map((item) => [item.text, item.position.start.line])).toEqual(expected.items.map(({token, line}) => [`${token} the page shows it`, line]))
         // Every table row and quote is named, by its kind, at the first line of its block.
         for (const want of expected.unread) {
-          expect(unread.some((text) => text.kind === want.kind && text.position.start.line === want.line && text.text.includes(want.token)), `${want.kind} ${want.token}\n${text}`).toBe(true)
+          expect(
+            unread.some((text) => text.kind === want.kind && text.position.start.line === want.line && text.text.includes(want.token)),
+            `${want.kind} ${want.token}\n${text}`
+          ).toBe(true)
         }
         expect(unread.some((text) => expected.prose.includes(text.position.start.line))).toBe(false)
         // Past the next label, nothing is a criterion or unread text of the criteria.

@@ -102,8 +102,21 @@ describe('linearConsume', () => {
           // No edit; an edit past the end (the gap); edits that overlap; two at one place.
           [5, []],
           [3, [{at: 7, remove: 0, add: [1], before: false}]],
-          [10, [{at: 2, remove: 5, add: [1, 2], before: false}, {at: 4, remove: 1, add: [3], before: true}]],
-          [10, [{at: 6, remove: 0, add: [1], before: false}, {at: 6, remove: 2, add: [2], before: true}, {at: 0, remove: 1, add: [], before: false}]]
+          [
+            10,
+            [
+              {at: 2, remove: 5, add: [1, 2], before: false},
+              {at: 4, remove: 1, add: [3], before: true}
+            ]
+          ],
+          [
+            10,
+            [
+              {at: 6, remove: 0, add: [1], before: false},
+              {at: 6, remove: 2, add: [2], before: true},
+              {at: 0, remove: 1, add: [], before: false}
+            ]
+          ]
         ]
       }
     )
@@ -120,8 +133,27 @@ function tables(this: Processor): void {
 /** Lines that make and break containers: lists, quotes, lazy lines, fences, tables, HTML, contracts. */
 const line = fc.oneof(
   fc.constantFrom('- a', '* b', '+ c', '1. d', '2) e', '- [ ] task', '-', '> q', '> - in a quote', '>', 'lazy text', '', '   ', '### C-1: X'),
-  fc.constantFrom('**Verification:** verify', '**Acceptance Criteria:**', '```', '~~~js', '    indented code', '| a | b |', '| - | - |', '<div>', '</div>', '---', '***', '[x]: /u', 'a  ', 'b\\', '*e*', '**'),
-  fc.tuple(fc.constantFrom('', ' ', '  ', '   ', '    ', '\t', '> ', '- ', '1. '), fc.constantFrom('- item', 'text', '> quote', '```', '| c |', '#### h')).map(([indent, text]) => indent + text)
+  fc.constantFrom(
+    '**Verification:** verify',
+    '**Acceptance Criteria:**',
+    '```',
+    '~~~js',
+    '    indented code',
+    '| a | b |',
+    '| - | - |',
+    '<div>',
+    '</div>',
+    '---',
+    '***',
+    '[x]: /u',
+    'a  ',
+    'b\\',
+    '*e*',
+    '**'
+  ),
+  fc
+    .tuple(fc.constantFrom('', ' ', '  ', '   ', '    ', '\t', '> ', '- ', '1. '), fc.constantFrom('- item', 'text', '> quote', '```', '| c |', '#### h'))
+    .map(([indent, text]) => indent + text)
 )
 const markdown = fc.tuple(fc.array(line, {maxLength: 40}), fc.constantFrom('\n', '\r\n', '\r')).map(([lines, ending]) => lines.join(ending))
 
@@ -140,7 +172,14 @@ describe('remark-parse with linearConsume', () => {
       fc.property(markdown, (text) => {
         expect(parse(text, linearConsume)).toEqual(parse(text, original))
       }),
-      {numRuns: 1000, examples: [['### C-1: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item 1\n\n### C-2: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item 2\n']]}
+      {
+        numRuns: 1000,
+        examples: [
+          [
+            '### C-1: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item 1\n\n### C-2: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item 2\n'
+          ]
+        ]
+      }
     )
   })
 })

@@ -470,7 +470,9 @@ describe('`// ` comment blocks', () => {
   })
 
   it('reads a one-line value behind `// ` as one item, unless it says nothing', () => {
-    const value = ['### C-32: OneLine', '', '```go', '// Verification: verify', '// Steps: Format 12.5 EUR', '// Acceptance Criteria: TBD.', '```', ''].join('\n')
+    const value = ['### C-32: OneLine', '', '```go', '// Verification: verify', '// Steps: Format 12.5 EUR', '// Acceptance Criteria: TBD.', '```', ''].join(
+      '\n'
+    )
     const contract = read(value)[0]!
     expect(contract.fields.map((one) => [one.label, one.value, one.items.length, span(one.valuePosition)])).toEqual([
       ['Verification', 'verify', 0, '4:18-4:24'],

@@ -12,10 +12,26 @@ import {stringify} from 'yaml'
 import {read} from './helpers.js'
 
 // Keys that make frontmatter a contract, as people may spell them (case and separators aside).
-const contractKey = fc.constantFrom('contract', 'Contract', 'verification', 'VERIFICATION', 'acceptance_criteria', 'acceptance-criteria', 'Acceptance Criteria', 'acceptanceCriteria', 'acceptance__criteria', 'steps', 'Steps')
+const contractKey = fc.constantFrom(
+  'contract',
+  'Contract',
+  'verification',
+  'VERIFICATION',
+  'acceptance_criteria',
+  'acceptance-criteria',
+  'Acceptance Criteria',
+  'acceptanceCriteria',
+  'acceptance__criteria',
+  'steps',
+  'Steps'
+)
 // Keys that do not: other fields, near misses, slice state.
 const otherKey = fc.constantFrom('id', 'status', 'step', 'milestone', 'started', 'title', 'owner', 'tags', 'criteria_notes', 'verify', 'stepsTaken', 'name')
-const scalar = fc.oneof(fc.constantFrom('auto', 'verify', 'complete', 'S-3', '2026-02-23T10:00:00Z', 'a: b', '#x', ''), fc.string({maxLength: 12}), fc.integer())
+const scalar = fc.oneof(
+  fc.constantFrom('auto', 'verify', 'complete', 'S-3', '2026-02-23T10:00:00Z', 'a: b', '#x', ''),
+  fc.string({maxLength: 12}),
+  fc.integer()
+)
 const value: fc.Arbitrary<unknown> = fc.oneof(scalar, fc.array(scalar, {maxLength: 3}), fc.dictionary(fc.oneof(otherKey, contractKey), scalar, {maxKeys: 2}))
 
 describe('frontmatter read without the parser when it is no contract', () => {

@@ -180,15 +180,9 @@ describe.each([
         check: {method: 'manual', command: null, timeout: null}
       }
     ])
-    expect(cover(source, contract!.criteria[0]!.position)).toBe(
-      '\'Clicking "Export" downloads campaigns.csv -- verified by: `npm run e2e -- export`\''
-    )
-    expect(cover(source, contract!.criteria[2]!.position)).toBe(
-      ['text: The file opens in a spreadsheet', '    verify: {method: manual}'].join(eol)
-    )
-    expect(contract!.steps.map(itemSummary)).toEqual([
-      {text: 'Open /campaigns and click "Export"', position: '17:5-17:39', check: null}
-    ])
+    expect(cover(source, contract!.criteria[0]!.position)).toBe('\'Clicking "Export" downloads campaigns.csv -- verified by: `npm run e2e -- export`\'')
+    expect(cover(source, contract!.criteria[2]!.position)).toBe(['text: The file opens in a spreadsheet', '    verify: {method: manual}'].join(eol))
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'Open /campaigns and click "Export"', position: '17:5-17:39', check: null}])
     expect(cover(source, contract!.steps[0]!.position)).toBe('Open /campaigns and click "Export"')
   })
 })
@@ -250,7 +244,14 @@ describe('YAML frontmatter', () => {
     ].join('\n')
     const {contracts} = analyze(source)
     expect(
-      contracts.map((contract) => [contract.label, contract.dialect, contract.tier, span(contract.position), span(contract.headingPosition), contract.steps.length])
+      contracts.map((contract) => [
+        contract.label,
+        contract.dialect,
+        contract.tier,
+        span(contract.position),
+        span(contract.headingPosition),
+        contract.steps.length
+      ])
     ).toEqual([
       ['C-41', 'frontmatter', 'auto', '1:1-6:17', '2:1-2:9', 0],
       ['C-42 Second', 'bold', 'verify', '8:1-11:5', '8:1-8:16', 1]
@@ -307,9 +308,7 @@ describe('YAML frontmatter', () => {
     expect(contract!.tier).toBe('')
     expect(contract!.effectiveTier).toBe('verify')
     // A lone string is read as one step, so the contract is not also empty.
-    expect(contract!.steps.map(itemSummary)).toEqual([
-      {text: 'Open the page', position: '5:8-5:46', check: {method: 'manual', command: null, timeout: null}}
-    ])
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'Open the page', position: '5:8-5:46', check: {method: 'manual', command: null, timeout: null}}])
     expect(contract!.criteria.map(itemSummary)).toEqual([{text: 'ok', position: '9:5-9:7', check: null}])
     const dependencies = contract!.fields.find((field) => field.key === 'dependencies')!
     expect(dependencies.hasList).toBe(true)
@@ -335,7 +334,11 @@ describe('YAML frontmatter', () => {
     ].join('\n')
     const {contracts, problems} = analyze(source)
     const [contract] = contracts
-    const check = (item: ContractItem) => item.check && {...item.check, invalidTimeout: item.check.invalidTimeout && {text: item.check.invalidTimeout.text, place: span(item.check.invalidTimeout.place)}}
+    const check = (item: ContractItem) =>
+      item.check && {
+        ...item.check,
+        invalidTimeout: item.check.invalidTimeout && {text: item.check.invalidTimeout.text, place: span(item.check.invalidTimeout.place)}
+      }
     // A timeout that is no number of seconds above 0 and at most a day is kept as written, never dropped for the default.
     expect(contract!.steps.map((item) => [item.text, check(item)])).toEqual([
       ['a', {method: 'bash', command: null, timeout: null}],

@@ -1,5 +1,14 @@
 /** Contracts found as a person finds them: heading shapes, graph names, labels as people write them, fences as examples. */
-import {analyzeContracts, dialectNames, dialects, extractContracts, fieldLabels, labelFor, normalizeContractId, parseContractHeading} from '@verification-tiers/contracts'
+import {
+  analyzeContracts,
+  dialectNames,
+  dialects,
+  extractContracts,
+  fieldLabels,
+  labelFor,
+  normalizeContractId,
+  parseContractHeading
+} from '@verification-tiers/contracts'
 import type {FieldKey} from '@verification-tiers/contracts'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
@@ -228,13 +237,33 @@ describe('a fence inside a contract', () => {
   })
 
   it('holds the fields when the whole contract is fenced', () => {
-    const value = ['### C-30: Parser', '', '```go', '// Contract: Parser', '// Verification: verify', '// Acceptance Criteria:', '// - Bad input is refused', '```', ''].join('\n')
+    const value = [
+      '### C-30: Parser',
+      '',
+      '```go',
+      '// Contract: Parser',
+      '// Verification: verify',
+      '// Acceptance Criteria:',
+      '// - Bad input is refused',
+      '```',
+      ''
+    ].join('\n')
     const [contract] = read(value)
     expect([contract!.tier, contract!.dialect, contract!.criteria.map((item) => item.text)]).toEqual(['verify', 'comment', ['Bad input is refused']])
   })
 
   it('under a heading without an id, makes a contract only with a valid tier: criteria or a type comment alone are an example', () => {
-    const example = ['## Output format', '', '```text', 'Acceptance criteria:', '  [ ] {first criterion}', 'Steps to verify:', '  1. {first step}', '```', ''].join('\n')
+    const example = [
+      '## Output format',
+      '',
+      '```text',
+      'Acceptance criteria:',
+      '  [ ] {first criterion}',
+      'Steps to verify:',
+      '  1. {first step}',
+      '```',
+      ''
+    ].join('\n')
     const typeNote = ['## Shared: Ledger', '', '```go', '// Contract: Ledger', '// Invariants:', '// - Entries never change', '```', ''].join('\n')
     const tiered = ['## Shared: Audit', '', '```', 'Verification: verify', 'Acceptance Criteria:', '- Every change is logged', '```', ''].join('\n')
     expect(outline(example)).toEqual([])
@@ -264,10 +293,14 @@ describe('the registry of dialects', () => {
 
 describe('properties', () => {
   const tierKeys: FieldKey[] = ['verification', 'acceptanceCriteria', 'steps']
-  const labelOf = fc.constantFrom(...tierKeys).chain((key) =>
-    fc.record({key: fc.constant(key), label: fc.constantFrom(fieldLabels[key].markdown, ...fieldLabels[key].variants)})
+  const labelOf = fc
+    .constantFrom(...tierKeys)
+    .chain((key) => fc.record({key: fc.constant(key), label: fc.constantFrom(fieldLabels[key].markdown, ...fieldLabels[key].variants)}))
+  const casing = fc.constantFrom(
+    (label: string) => label,
+    (label: string) => label.toLowerCase(),
+    (label: string) => label.toUpperCase()
   )
-  const casing = fc.constantFrom((label: string) => label, (label: string) => label.toLowerCase(), (label: string) => label.toUpperCase())
   const form = fc.constantFrom('plain', 'bold-inside', 'bold-outside', 'fenced')
 
   it('reads any label variant, bold or plain, colon inside or outside the bold, in any case, as its field', () => {
@@ -289,7 +322,12 @@ describe('properties', () => {
 
   it('never reads a verify contract as auto when a fenced example with `auto` is added anywhere in it', () => {
     const own = fc.constantFrom('**Verification:** verify', 'Verification: verify', '**Tier**: verify', 'verification tier: verify')
-    const block = fc.constantFrom('Some prose about the contract.', '**Acceptance Criteria:**\n- The badge is grey', 'Steps:\n- Open the page', '**Boundary:** ui -> api')
+    const block = fc.constantFrom(
+      'Some prose about the contract.',
+      '**Acceptance Criteria:**\n- The badge is grey',
+      'Steps:\n- Open the page',
+      '**Boundary:** ui -> api'
+    )
     const example = fc.constantFrom(
       '```markdown\n### X-1: Example\nVerification: auto\n```',
       '```\nVerification: auto\n```',
@@ -318,7 +356,9 @@ describe('lines that look like contract headings but are none', () => {
   ])('has a problem for %j, and no contract C-02', (lines, place) => {
     const {contracts, problems} = analyze(lines + '\n\n**Verification:** verify\n')
     expect(contracts.map((contract) => contract.id)).not.toContain('C-02')
-    expect(problems.map((problem) => [problem.kind, problem.subject, span(problem.place)])).toEqual([['unread-heading', '### C-02: Checkout'.replace('### ', lines.includes('###C') ? '###' : '### '), place]])
+    expect(problems.map((problem) => [problem.kind, problem.subject, span(problem.place)])).toEqual([
+      ['unread-heading', '### C-02: Checkout'.replace('### ', lines.includes('###C') ? '###' : '### '), place]
+    ])
   })
 
   it('reads a heading straight after a paragraph line: markdown ends the paragraph there', () => {
@@ -330,7 +370,16 @@ describe('lines that look like contract headings but are none', () => {
 describe('items markdown kept in a paragraph', () => {
   it('reads a `- item` line under a label as an item without its marker, where markdown made no list of it', () => {
     // After a line of `---` and a line of text, markdown keeps a `- ` line in the paragraph it follows.
-    const value = ['---', 'title: Plans', '# P-7: Refunds', '', '**Verification:** verify', '**Acceptance Criteria:**', '- A refund shows on the receipt', ''].join('\n')
+    const value = [
+      '---',
+      'title: Plans',
+      '# P-7: Refunds',
+      '',
+      '**Verification:** verify',
+      '**Acceptance Criteria:**',
+      '- A refund shows on the receipt',
+      ''
+    ].join('\n')
     const [contract] = read(value)
     expect(contract!.criteria.map((item) => [item.text, span(item.position)])).toEqual([['A refund shows on the receipt', '7:3-7:32']])
   })

@@ -9,7 +9,10 @@ import {headingLines, isContractHeadingSubject, mayHoldContractHeading} from '..
 
 // Text made of what the scans look at: line endings, both heading marks, ids, space and words.
 const text = fc
-  .array(fc.constantFrom('\n', '\r\n', '\r', '\r### ', '#', '\uff03', '### ', 'C-1: Name', 'Contract: X', ' ', '  ', '> ', '- ', '<!-- ', 'word', '\u00a0', ':'), {maxLength: 40})
+  .array(
+    fc.constantFrom('\n', '\r\n', '\r', '\r### ', '#', '\uff03', '### ', 'C-1: Name', 'Contract: X', ' ', '  ', '> ', '- ', '<!-- ', 'word', '\u00a0', ':'),
+    {maxLength: 40}
+  )
   .map((parts) => parts.join(''))
 
 describe('splitAtLineEndings', () => {
@@ -46,7 +49,30 @@ describe('mayHoldContractHeading', () => {
   const subject = fc
     .array(
       fc.oneof(
-        fc.constantFrom('C', 'c', 'AUTH', 'ab', '\u00e9', '-', '\u2011', '\u2212', ':', '\uff1a', '.', ' ', '*', '_', '`', '[', ']', '(', 'contract', 'CONTRACT', 'Contract', 'x'),
+        fc.constantFrom(
+          'C',
+          'c',
+          'AUTH',
+          'ab',
+          '\u00e9',
+          '-',
+          '\u2011',
+          '\u2212',
+          ':',
+          '\uff1a',
+          '.',
+          ' ',
+          '*',
+          '_',
+          '`',
+          '[',
+          ']',
+          '(',
+          'contract',
+          'CONTRACT',
+          'Contract',
+          'x'
+        ),
         fc.constantFrom('1', '02', '\u0663', '\u2163', '\uff11', '\u00b2')
       ),
       {maxLength: 8}

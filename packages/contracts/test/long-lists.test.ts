@@ -22,7 +22,10 @@ describe('appendAll', () => {
   it('appends every value, in order, past the bound of spread arguments', () => {
     const length = 150_000
     const target = [-1]
-    appendAll(target, Array.from({length}, (_, index) => index))
+    appendAll(
+      target,
+      Array.from({length}, (_, index) => index)
+    )
     expect(target.length).toBe(length + 1)
     expect([target[0], target[1], target[length]]).toEqual([-1, 0, length - 1])
   })

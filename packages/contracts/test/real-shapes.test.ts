@@ -358,12 +358,8 @@ describe('Go comment blocks', () => {
         check: {method: 'bash', command: 'go test ./duration', timeout: null}
       }
     ])
-    expect(cover(source, contract!.criteria[1]!.position)).toBe(
-      'An empty string is an error, not zero\n//   -- verified by: `go test ./duration`'
-    )
-    expect(contract!.steps.map(itemSummary)).toEqual([
-      {text: 'Run `durations 1h2m` and read the seconds', position: '12:6-12:47', check: null}
-    ])
+    expect(cover(source, contract!.criteria[1]!.position)).toBe('An empty string is an error, not zero\n//   -- verified by: `go test ./duration`')
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'Run `durations 1h2m` and read the seconds', position: '12:6-12:47', check: null}])
   })
 })
 
@@ -484,9 +480,7 @@ describe('bold labels inside a fence', () => {
       {text: 'The toggle switches between light and dark', position: '7:3-7:45', check: null},
       {text: 'The choice survives a reload', position: '8:3-8:54', check: {method: 'manual', command: null, timeout: null}}
     ])
-    expect(contract!.steps.map(itemSummary)).toEqual([
-      {text: 'Open /settings and press the toggle twice', position: '9:12-9:53', check: null}
-    ])
+    expect(contract!.steps.map(itemSummary)).toEqual([{text: 'Open /settings and press the toggle twice', position: '9:12-9:53', check: null}])
   })
 })
 
@@ -715,7 +709,17 @@ describe('frontmatter that is not a contract', () => {
       'You check invoices.',
       ''
     ].join('\n')
-    const agentWithLists = ['---', 'name: invoice-checker', 'description: "Use it when: totals look wrong"', 'tools:', '  - Read', '  - Grep', 'model: sonnet', '---', ''].join('\n')
+    const agentWithLists = [
+      '---',
+      'name: invoice-checker',
+      'description: "Use it when: totals look wrong"',
+      'tools:',
+      '  - Read',
+      '  - Grep',
+      'model: sonnet',
+      '---',
+      ''
+    ].join('\n')
     for (const source of [sliceState, agent, agentWithLists]) {
       expect(analyze(source), source).toEqual({contracts: [], problems: []})
     }
@@ -927,7 +931,20 @@ describe('lines that look like something else', () => {
 
   it('wraps an item in a line like `Total: the sum` that names no field, and keeps the list going', () => {
     const [contract] = read(
-      ['### C-01: Pay', '', '```', 'Verification: verify', 'Acceptance Criteria:', '- The receipt ends with the line', 'Total: the sum of the items, in cents', '- A second payment is not charged twice', 'Steps:', '- Pay twice', '```', ''].join('\n')
+      [
+        '### C-01: Pay',
+        '',
+        '```',
+        'Verification: verify',
+        'Acceptance Criteria:',
+        '- The receipt ends with the line',
+        'Total: the sum of the items, in cents',
+        '- A second payment is not charged twice',
+        'Steps:',
+        '- Pay twice',
+        '```',
+        ''
+      ].join('\n')
     )
     expect(items(contract!)).toEqual({
       criteria: [
@@ -947,7 +964,16 @@ describe('lines that look like something else', () => {
 
   it('keeps a command check whose item wraps after it, the note back in the text', () => {
     const [contract] = read(
-      ['### C-03: Round', '', '```', 'Acceptance Criteria:', '- Amounts round to cents -- verified by: `npm test -- round`', '  (half-up rounding, as banks do)', '```', ''].join('\n')
+      [
+        '### C-03: Round',
+        '',
+        '```',
+        'Acceptance Criteria:',
+        '- Amounts round to cents -- verified by: `npm test -- round`',
+        '  (half-up rounding, as banks do)',
+        '```',
+        ''
+      ].join('\n')
     )
     expect(items(contract!).criteria).toEqual([['Amounts round to cents (half-up rounding, as banks do)', '5:3-6:34', 'npm test -- round']])
   })

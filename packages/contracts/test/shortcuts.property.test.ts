@@ -34,11 +34,60 @@ import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, s
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
-  '1234567890', '123456789', '12', '0)', '9.',
-  '**', '*', ':', '：', ' ', '  ', '\t', '\u00a0', '\u2028', '\u3000', '\n', '\r', '\r\n', '//', '/', '-', '--', '—', '–', '+', '1', '12.', '3)',
-  'Verification', 'Steps', 'acceptance criteria', 'verified by', 'VERIFIED BY', 'Ünïcode', 'İD', '\u212a', '𝐀', '𝟏', '_', '&', '(', ')', "'", '.', 'a', 'Y', 'x'.repeat(41), '`', '[ ]'
+  '1234567890',
+  '123456789',
+  '12',
+  '0)',
+  '9.',
+  '**',
+  '*',
+  ':',
+  '：',
+  ' ',
+  '  ',
+  '\t',
+  '\u00a0',
+  '\u2028',
+  '\u3000',
+  '\n',
+  '\r',
+  '\r\n',
+  '//',
+  '/',
+  '-',
+  '--',
+  '—',
+  '–',
+  '+',
+  '1',
+  '12.',
+  '3)',
+  'Verification',
+  'Steps',
+  'acceptance criteria',
+  'verified by',
+  'VERIFIED BY',
+  'Ünïcode',
+  'İD',
+  '\u212a',
+  '𝐀',
+  '𝟏',
+  '_',
+  '&',
+  '(',
+  ')',
+  "'",
+  '.',
+  'a',
+  'Y',
+  'x'.repeat(41),
+  '`',
+  '[ ]'
 )
-const text = fc.oneof(fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')), fc.string({unit: 'binary', maxLength: 50}))
+const text = fc.oneof(
+  fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')),
+  fc.string({unit: 'binary', maxLength: 50})
+)
 
 describe('label shape', () => {
   it('is the label pattern', () => {
@@ -94,7 +143,36 @@ describe('white space', () => {
 describe('headings', () => {
   it('read at once as each of their readers reads them', () => {
     const heading = fc
-      .array(fc.constantFrom('C', 'S', 'c', 's', 'AUTH', 'M', '-', '‑', '—', '0', '12', '3', ':', '.', ' ', '  ', 'Contract', 'contract', 'Name', '--', 's1f', 'OAuth2a', '(', ')', '\t'), {maxLength: 8})
+      .array(
+        fc.constantFrom(
+          'C',
+          'S',
+          'c',
+          's',
+          'AUTH',
+          'M',
+          '-',
+          '‑',
+          '—',
+          '0',
+          '12',
+          '3',
+          ':',
+          '.',
+          ' ',
+          '  ',
+          'Contract',
+          'contract',
+          'Name',
+          '--',
+          's1f',
+          'OAuth2a',
+          '(',
+          ')',
+          '\t'
+        ),
+        {maxLength: 8}
+      )
       .map((parts) => parts.join(''))
     fc.assert(
       fc.property(fc.oneof(heading, text), (value) => {
@@ -152,7 +230,31 @@ describe('fenced blocks', () => {
   // Block text of labels in both fence dialects, near labels, comments, code and white space of every kind.
   const block = fc
     .array(
-      fc.constantFrom('Verification: auto', 'Steps:', '// Steps:', '//Tier: verify', '  // Acceptance Criteria:', '**Steps:**', '**Tier**: x', 'x: y', 'É: b', '- item', '1. item', ':', '//', ' ', '\t', '\u00a0', '\n', '\r\n', '\r', 'code();', '{', '}', 'a'),
+      fc.constantFrom(
+        'Verification: auto',
+        'Steps:',
+        '// Steps:',
+        '//Tier: verify',
+        '  // Acceptance Criteria:',
+        '**Steps:**',
+        '**Tier**: x',
+        'x: y',
+        'É: b',
+        '- item',
+        '1. item',
+        ':',
+        '//',
+        ' ',
+        '\t',
+        '\u00a0',
+        '\n',
+        '\r\n',
+        '\r',
+        'code();',
+        '{',
+        '}',
+        'a'
+      ),
       {maxLength: 14}
     )
     .map((parts) => parts.join(''))
@@ -176,7 +278,9 @@ describe('fenced blocks', () => {
 
 describe('task boxes', () => {
   it('end where the pattern ends', () => {
-    const box = fc.array(fc.constantFrom('[', ']', ' ', 'x', 'X', 'y', '\t', '\u00a0', '[ ]', '[x]', '[X]', '- '), {maxLength: 8}).map((parts) => parts.join(''))
+    const box = fc
+      .array(fc.constantFrom('[', ']', ' ', 'x', 'X', 'y', '\t', '\u00a0', '[ ]', '[x]', '[X]', '- '), {maxLength: 8})
+      .map((parts) => parts.join(''))
     fc.assert(
       fc.property(box, fc.nat({max: 6}), (value, from) => {
         const start = Math.min(from, value.length)
@@ -192,7 +296,22 @@ describe('fenced field positions', () => {
   // Fences of fields and items, in lists and quotes, indented with spaces and tabs, with each kind of line ending
   // and NULs (which the block's text holds as U+FFFD).
   // (One kind per document: a lone CR, then a line of spaces, then an LF comes out of an indented fence as one CRLF.)
-  const line = fc.constantFrom('Verification: verify', 'Steps:', '- [ ] Open the page', '- [x] Done  ', '  1. Second', '   wrapped text', '**Tier:** auto', 'Acceptance Criteria:', '', ' ', '\tTabbed', 'Steps: a\u0000b', '- \u0000 item', '\u0000')
+  const line = fc.constantFrom(
+    'Verification: verify',
+    'Steps:',
+    '- [ ] Open the page',
+    '- [x] Done  ',
+    '  1. Second',
+    '   wrapped text',
+    '**Tier:** auto',
+    'Acceptance Criteria:',
+    '',
+    ' ',
+    '\tTabbed',
+    'Steps: a\u0000b',
+    '- \u0000 item',
+    '\u0000'
+  )
   const ending = fc.constantFrom('\n', '\r\n', '\r')
   const container = fc.constantFrom('', '> ', '- ', '  ', '>\t', '1. ')
 
@@ -232,7 +351,9 @@ describe('fenced field positions', () => {
 describe('fence marks', () => {
   // Lists and quotes around fenced, indented and inline code, with every line ending.
   const markdown = fc
-    .array(fc.constantFrom('- ', '1. ', '> ', '  ', '    ', '\t', '```', '~~~', '``', '`x`', '```go', 'Steps: a', 'text', '\n', '\r\n', '\r', '\n\n'), {maxLength: 24})
+    .array(fc.constantFrom('- ', '1. ', '> ', '  ', '    ', '\t', '```', '~~~', '``', '`x`', '```go', 'Steps: a', 'text', '\n', '\r\n', '\r', '\n\n'), {
+      maxLength: 24
+    })
     .map((parts) => parts.join(''))
 
   it('are in the source of every list or quote that holds a fenced block', () => {
@@ -326,11 +447,18 @@ describe('collapse', () => {
 describe('advance', () => {
   it('gives the point that counting every line ending gives', () => {
     fc.assert(
-      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 9}), fc.integer({min: 1, max: 9}), fc.option(fc.nat(100), {nil: undefined}), (value, at, line, column, offset) => {
-        const index = Math.min(at, value.length)
-        const start = offset === undefined ? {line, column} : {line, column, offset}
-        expect(advance(start, value, index)).toEqual(countedPoint(start, value, index))
-      }),
+      fc.property(
+        text,
+        fc.nat(60),
+        fc.integer({min: 1, max: 9}),
+        fc.integer({min: 1, max: 9}),
+        fc.option(fc.nat(100), {nil: undefined}),
+        (value, at, line, column, offset) => {
+          const index = Math.min(at, value.length)
+          const start = offset === undefined ? {line, column} : {line, column, offset}
+          expect(advance(start, value, index)).toEqual(countedPoint(start, value, index))
+        }
+      ),
       {numRuns: 1000}
     )
   })
@@ -357,7 +485,34 @@ describe('paragraphs', () => {
   // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
   const markdown = fc
     .array(
-      fc.constantFrom('**Steps:**', '**Tier**:', '**Note** that', 'Verification: auto', 'Steps:', 'Acceptance Criteria:', ':', ' ', '\n', '\r\n', '\r', '  \n', '\\\n', '\n\n', '*x*', '`a:b`', '[l](u)', 'word', '- ', '1. ', '> ', 'http://x', '<b>', '  ', '&#32;', '&amp;'),
+      fc.constantFrom(
+        '**Steps:**',
+        '**Tier**:',
+        '**Note** that',
+        'Verification: auto',
+        'Steps:',
+        'Acceptance Criteria:',
+        ':',
+        ' ',
+        '\n',
+        '\r\n',
+        '\r',
+        '  \n',
+        '\\\n',
+        '\n\n',
+        '*x*',
+        '`a:b`',
+        '[l](u)',
+        'word',
+        '- ',
+        '1. ',
+        '> ',
+        'http://x',
+        '<b>',
+        '  ',
+        '&#32;',
+        '&amp;'
+      ),
       {maxLength: 16}
     )
     .map((parts) => parts.join(''))
@@ -386,7 +541,8 @@ describe('paragraphs', () => {
               if (dialect.readLabel(line, locator)) expect(dialect.mayStartLabel(line[0]!.node)).toBe(true)
             }
           }
-          if (!mayHoldLabel(paragraph.children, paragraphDialects)) expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
+          if (!mayHoldLabel(paragraph.children, paragraphDialects))
+            expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
         })
       }),
       {numRuns: 1000}
@@ -396,10 +552,37 @@ describe('paragraphs', () => {
 
 describe('tool files', () => {
   it('are found by their path as every path pattern finds them', () => {
-    const segment = fc.constantFrom('openspec', 'changes', 'archive', 'specs', 'feature', '001-name', '.kiro', 'spec.md', 'requirements.md', 'Spec.md', 'spec.md.bak', 'my-spec.md', 'x', '_bmad-output', 'implementation-artifacts', '1-2-story.md', 'story.md.bak')
+    const segment = fc.constantFrom(
+      'openspec',
+      'changes',
+      'archive',
+      'specs',
+      'feature',
+      '001-name',
+      '.kiro',
+      'spec.md',
+      'requirements.md',
+      'Spec.md',
+      'spec.md.bak',
+      'my-spec.md',
+      'x',
+      '_bmad-output',
+      'implementation-artifacts',
+      '1-2-story.md',
+      'story.md.bak'
+    )
     // Paths around the tools' shapes: a shape with segments added before or after, or its first dropped.
-    const shape = fc.constantFrom(['openspec', 'changes', 'x', 'specs', 'feature', 'spec.md'], ['openspec', 'specs', 'feature', 'spec.md'], ['specs', '001-name', 'spec.md'], ['.kiro', 'specs', 'feature', 'requirements.md'], ['_bmad-output', 'implementation-artifacts', '1-2-story.md'], [])
-    const segments = fc.tuple(fc.array(segment, {maxLength: 3}), shape, fc.array(segment, {maxLength: 2}), fc.boolean()).map(([before, known, after, drop]) => [...before, ...(drop ? known.slice(1) : known), ...after])
+    const shape = fc.constantFrom(
+      ['openspec', 'changes', 'x', 'specs', 'feature', 'spec.md'],
+      ['openspec', 'specs', 'feature', 'spec.md'],
+      ['specs', '001-name', 'spec.md'],
+      ['.kiro', 'specs', 'feature', 'requirements.md'],
+      ['_bmad-output', 'implementation-artifacts', '1-2-story.md'],
+      []
+    )
+    const segments = fc
+      .tuple(fc.array(segment, {maxLength: 3}), shape, fc.array(segment, {maxLength: 2}), fc.boolean())
+      .map(([before, known, after, drop]) => [...before, ...(drop ? known.slice(1) : known), ...after])
     fc.assert(
       fc.property(segments, fc.constantFrom('/', path.sep), (segments, separator) => {
         const file = separator + segments.join(separator)

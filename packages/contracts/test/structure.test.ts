@@ -1,12 +1,4 @@
-import {
-  analyzeContracts,
-  contractLabel,
-  effectiveTier,
-  extractContracts,
-  readTier,
-  resolveFieldKey,
-  splitCheck
-} from '@verification-tiers/contracts'
+import {analyzeContracts, contractLabel, effectiveTier, extractContracts, readTier, resolveFieldKey, splitCheck} from '@verification-tiers/contracts'
 import type {Contract} from '@verification-tiers/contracts'
 import type {Root} from 'mdast'
 import remarkFrontmatter from 'remark-frontmatter'
@@ -159,7 +151,9 @@ describe('contract headings and sections', () => {
       '25:1-25:16',
       '29:1-29:23'
     ])
-    expect(read(['Some text first.', '', '**Verification:** auto', '', '```', 'Verification: auto', '```', '', '# Notes', '', 'Nothing here.', ''].join('\n'))).toEqual([])
+    expect(
+      read(['Some text first.', '', '**Verification:** auto', '', '```', 'Verification: auto', '```', '', '# Notes', '', 'Nothing here.', ''].join('\n'))
+    ).toEqual([])
   })
 
   it('reads a contract heading with no fields as an empty contract', () => {
@@ -265,9 +259,7 @@ describe('field labels', () => {
       ''
     ].join('\n')
     const [contract] = read(value)
-    expect(
-      contract!.fields.map((field) => [field.label, field.key, field.expectedLabel, span(field.labelPosition)])
-    ).toEqual([
+    expect(contract!.fields.map((field) => [field.label, field.key, field.expectedLabel, span(field.labelPosition)])).toEqual([
       ['Acceptence Criteria', 'acceptanceCriteria', 'Acceptance Criteria', '3:3-3:22'],
       ['AcceptanceCriteria', 'acceptanceCriteria', 'Acceptance Criteria', '6:3-6:21'],
       ['acceptance criteria', 'acceptanceCriteria', 'Acceptance Criteria', '9:3-9:22'],
@@ -472,9 +464,7 @@ describe('contract labels', () => {
   })
 
   it('labels a frontmatter contract with neither id nor name `(unnamed)`', () => {
-    expect(read('---\nverification: verify\n---\n').map((contract) => [contract.id, contract.name, contract.label])).toEqual([
-      [null, '', '(unnamed)']
-    ])
+    expect(read('---\nverification: verify\n---\n').map((contract) => [contract.id, contract.name, contract.label])).toEqual([[null, '', '(unnamed)']])
   })
 })
 
@@ -518,7 +508,14 @@ describe('without the file', () => {
     const withoutFile = extractContracts(tree)
     expect(lineColumn(withoutFile)).toEqual(lineColumn(withFile))
     expect(withFile.map((contract) => [contract.label, contract.fields.map((field) => [field.label, span(field.labelPosition)])])).toEqual([
-      ['C-01', [['id', '2:1-2:3'], ['verification', '3:1-3:13'], ['steps', '4:1-4:6']]],
+      [
+        'C-01',
+        [
+          ['id', '2:1-2:3'],
+          ['verification', '3:1-3:13'],
+          ['steps', '4:1-4:6']
+        ]
+      ],
       [
         'C-02 Body',
         [

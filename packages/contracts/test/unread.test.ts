@@ -141,7 +141,22 @@ describe('findUnreadContracts', () => {
 
   describe('what reads as a contract heading', () => {
     it('ids of any letters and digits, any dash, and `Contract: Name`', () => {
-      for (const heading of ['**C-02**: Checkout', '`C-02` Checkout', '[C-02](#c-02): Checkout', '**Contract:** Checkout', 'C-02: Checkout', 'C2: Checkout', 'c2. Checkout', 'AUTH-3: Login', 'GROUP-12', 'C‑02: Checkout', 'C–02 — Checkout', 'C−02', 'Contract: Checkout', 'contract：Checkout']) {
+      for (const heading of [
+        '**C-02**: Checkout',
+        '`C-02` Checkout',
+        '[C-02](#c-02): Checkout',
+        '**Contract:** Checkout',
+        'C-02: Checkout',
+        'C2: Checkout',
+        'c2. Checkout',
+        'AUTH-3: Login',
+        'GROUP-12',
+        'C‑02: Checkout',
+        'C–02 — Checkout',
+        'C−02',
+        'Contract: Checkout',
+        'contract：Checkout'
+      ]) {
         expect(hidden('<br>\n### ' + heading + '\n'), heading).toEqual([`2:1-2:${5 + heading.length} inside an HTML block: ### ${heading}`])
       }
     })
@@ -155,12 +170,8 @@ describe('findUnreadContracts', () => {
 
   describe('a top-level heading the reader did not take', () => {
     it('is reported when contract fields follow it directly', () => {
-      expect(unread('### AUTH-3: Login\n\n**Verification:** verify\n', [])).toEqual([
-        '1:1-1:18 that the reader does not recognise: ### AUTH-3: Login'
-      ])
-      expect(unread('### C‑02: Checkout\n\nAcceptance criteria:\n- Pay\n', [])).toEqual([
-        '1:1-1:19 with an unusual dash in its id: ### C‑02: Checkout'
-      ])
+      expect(unread('### AUTH-3: Login\n\n**Verification:** verify\n', [])).toEqual(['1:1-1:18 that the reader does not recognise: ### AUTH-3: Login'])
+      expect(unread('### C‑02: Checkout\n\nAcceptance criteria:\n- Pay\n', [])).toEqual(['1:1-1:19 with an unusual dash in its id: ### C‑02: Checkout'])
     })
 
     it('is not when nothing of a contract follows, or when fields are in a part of its own', () => {

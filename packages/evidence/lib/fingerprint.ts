@@ -171,7 +171,23 @@ async function gitState(root: string, scope: Scope, options: FingerprintOptions,
   // No program of the repository’s (external diff, textconv) speaks for a
   // file. One entry per file, by its path from the root.
   const base = head ?? (await git(['hash-object', '-t', 'tree', '/dev/null'])).trim()
-  const diff = await runGitBytes(root, ['diff', base, '--binary', '--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=none', '--no-renames', '--relative', '--no-prefix', ...tracked], bounds)
+  const diff = await runGitBytes(
+    root,
+    [
+      'diff',
+      base,
+      '--binary',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--ignore-submodules=none',
+      '--no-renames',
+      '--relative',
+      '--no-prefix',
+      ...tracked
+    ],
+    bounds
+  )
   for (const {file, text} of diffSections(diff)) files.set(file, `changed\0${createHash('sha256').update(text).digest('hex')}`)
   // Files git is told not to look at (`--assume-unchanged`, `--skip-worktree`) are hashed by content all the same; submodules by their own fingerprint.
   const index = await git(['ls-files', '-v', '-s', '-z', ...tracked])
@@ -218,7 +234,8 @@ async function gitLeftOut(root: string, scope: Scope, bounds: {timeoutMs?: numbe
   if (shown.length === 0) return []
   // `--directory`: a folder git tracks nothing in is one entry, and git does not look inside.
   const untracked = await runGit(root, ['ls-files', '--others', '--directory', '-z', '--', ...pathspecs(shown, 'glob'), ...stateSpecs(scope.state)], bounds)
-  const tracked = scope.always.length > 0 ? await runGit(root, ['ls-files', '-z', '--', ...pathspecs(scope.always, 'glob'), ...stateSpecs(scope.state)], bounds) : ''
+  const tracked =
+    scope.always.length > 0 ? await runGit(root, ['ls-files', '-z', '--', ...pathspecs(scope.always, 'glob'), ...stateSpecs(scope.state)], bounds) : ''
   return [...new Set([...highest(untracked, excludeMatcher(shown)), ...highest(tracked, excludeMatcher(scope.always))])].sort()
 }
 

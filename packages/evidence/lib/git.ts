@@ -15,7 +15,12 @@ export class GitError extends Error {
     readonly stderr = ''
   ) {
     // The subcommand names the call; its hashes and pathspecs would only make the line long.
-    super(`\`git ${args.filter((arg) => !arg.startsWith('-')).slice(0, 1).join(' ')}\` ${reason}`)
+    super(
+      `\`git ${args
+        .filter((arg) => !arg.startsWith('-'))
+        .slice(0, 1)
+        .join(' ')}\` ${reason}`
+    )
     this.name = 'GitError'
   }
 }
@@ -49,7 +54,11 @@ export interface GitCallOptions {
 }
 
 /** `runGit`, giving git’s standard output as the bytes it wrote: a diff of a file that is not UTF-8 is hashed as it is. */
-export function runGitBytes(cwd: string, args: readonly string[], {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024, input}: GitCallOptions = {}): Promise<Buffer> {
+export function runGitBytes(
+  cwd: string,
+  args: readonly string[],
+  {timeoutMs = gitTimeoutMs(), maxBytes = 256 * 1024 * 1024, input}: GitCallOptions = {}
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = {...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C'}
     delete env.GIT_EXTERNAL_DIFF

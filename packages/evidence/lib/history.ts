@@ -6,7 +6,17 @@
 import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import type {Project} from '@verification-tiers/project'
-import {emptySliceState, FileReadError, historyLoss, inputLimits, isSliceId, parseSliceState, readInputFile, stateFolder, statePath} from '@verification-tiers/runtime'
+import {
+  emptySliceState,
+  FileReadError,
+  historyLoss,
+  inputLimits,
+  isSliceId,
+  parseSliceState,
+  readInputFile,
+  stateFolder,
+  statePath
+} from '@verification-tiers/runtime'
 import type {EntryCounts, SliceState} from '@verification-tiers/runtime'
 import {gitFolderAbove} from './fingerprint.js'
 import {GitError, runGitBytes} from './git.js'
@@ -55,7 +65,9 @@ export async function judgeHistory(project: Project, revision = 'HEAD'): Promise
     )
     const loss = then && now && historyLoss(then, now)
     if (!loss) continue
-    const what = [hasAny(loss.lost) ? `lost ${countEntries(loss.lost)}` : null, hasAny(loss.changed) ? `changed ${countEntries(loss.changed)}` : null].filter(Boolean).join(', and ')
+    const what = [hasAny(loss.lost) ? `lost ${countEntries(loss.lost)}` : null, hasAny(loss.changed) ? `changed ${countEntries(loss.changed)}` : null]
+      .filter(Boolean)
+      .join(', and ')
     holds.push({
       slice: id,
       line: `${file}: Unexpected history of slice ${id}: ${what} compared with the committed one (${revision}), expected every committed answer, rejection and escalation choice still there, in order: restore them (\`git checkout ${revision} -- ${file}\`)`
@@ -82,8 +94,12 @@ async function orphanedStates(dir: string, ids: ReadonlySet<string>): Promise<st
     const file = statePath(dir, id)
     const text = await readInputFile(file, {limit: inputLimits.json}).catch(() => undefined)
     const state = text === undefined ? null : readQuietly(file, text, id)
-    const held = state ? ` (${countEntries({rejections: state.rejections.length, answers: state.answers.length, escalations: state.escalations.length}) || 'no answers'})` : ''
-    lines.push(`${file} holds the history of ${id}${held}, which no slice has: if the slice was renamed, rename the file to its new id (and its \`slice\` with it)`)
+    const held = state
+      ? ` (${countEntries({rejections: state.rejections.length, answers: state.answers.length, escalations: state.escalations.length}) || 'no answers'})`
+      : ''
+    lines.push(
+      `${file} holds the history of ${id}${held}, which no slice has: if the slice was renamed, rename the file to its new id (and its \`slice\` with it)`
+    )
   }
   return lines
 }

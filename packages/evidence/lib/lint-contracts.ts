@@ -42,14 +42,24 @@ const notesOf = (messages: readonly MessageData[]): LintNote[] => messages.map(l
  * with exactly the same digests. A cache that cannot be opened is not used;
  * an error of the lint (a `LintFailure`) rejects, and nothing is kept.
  */
-export async function lintContractTexts(files: readonly FileText[], signal: AbortSignal, cacheFile: string | null, lint: LintFiles = lintInWorker): Promise<ContractLint> {
+export async function lintContractTexts(
+  files: readonly FileText[],
+  signal: AbortSignal,
+  cacheFile: string | null,
+  lint: LintFiles = lintInWorker
+): Promise<ContractLint> {
   const cache: TextLintCache | null = cacheFile === null ? null : await openTextLintCache(cacheFile, files).catch(() => null)
   const toLint = cache ? cache.toLint : files
   const linted = toLint.length > 0 ? await lint(toLint, signal) : new Map<string, LintedText>()
   const notes = new Map<string, LintNote[]>()
   for (const [file, messages] of cache?.replayed ?? []) notes.set(file, notesOf(messages))
   for (const [file, {messages}] of linted) notes.set(file, notesOf(messages))
-  const stored = cache ? await cache.store(linted).then(() => true, () => false) : false
+  const stored = cache
+    ? await cache.store(linted).then(
+        () => true,
+        () => false
+      )
+    : false
   return {
     notes,
     save: async () => {

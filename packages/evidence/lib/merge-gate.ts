@@ -82,7 +82,11 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
   const judged: MergeJudgement = {holds: [], approved: [], approvals: [], unchanged: [], orphans: []}
   if (dirs.length === 0) {
-    judged.holds.push({project: cwd, slice: null, line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec, .kiro, .planning, _bmad-output or .bmad-core here or above`})
+    judged.holds.push({
+      project: cwd,
+      slice: null,
+      line: `${cwd}: Unexpected folder without a project, expected .greenlight, specs, openspec, .kiro, .planning, _bmad-output or .bmad-core here or above`
+    })
   }
   for (const folder of dirs) {
     // The agent can write the user's cache folder: the merge gate reads every file itself.
@@ -117,7 +121,12 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       const named = sliceLabel(slice)
       if (weakenings.length > 0) {
         const when = since === 'approval' ? 'changed since a person approved it' : `changed since ${base}, where it was verify`
-        judged.holds.push({project: folder, slice: slice.id, line: `${named}: ${when}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`, since: since ?? 'approval'})
+        judged.holds.push({
+          project: folder,
+          slice: slice.id,
+          line: `${named}: ${when}, not confirmed by a person: ${weakenings.map((weakening) => weakening.line).join('; ')}`,
+          since: since ?? 'approval'
+        })
         continue
       }
       const why =
@@ -138,10 +147,19 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
 /** Who gave the answer (or the skip) behind a slice's decision, and how, with its line. */
 function approvalOf(project: string, slice: ProjectSlice, decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
   const by = entry.by ?? null
-  const who = by === null ? 'no one named (git’s user.name and user.email were unset)' : [by.name, by.email === null ? null : `<${by.email}>`].filter(Boolean).join(' ')
+  const who =
+    by === null ? 'no one named (git’s user.name and user.email were unset)' : [by.name, by.email === null ? null : `<${by.email}>`].filter(Boolean).join(' ')
   const what = decision.status === 'approved' ? 'approved' : 'accepted as auto (escalation choice 3)'
   // The history counts only an answer given at a terminal (`decisionSource`).
-  return {project, slice: slice.id, status: decision.status, at: entry.at, by, channel: 'terminal', line: `${sliceLabel(slice)}: ${what} by ${who}, at a terminal, ${entry.at}`}
+  return {
+    project,
+    slice: slice.id,
+    status: decision.status,
+    at: entry.at,
+    by,
+    channel: 'terminal',
+    line: `${sliceLabel(slice)}: ${what} by ${who}, at a terminal, ${entry.at}`
+  }
 }
 
 /** `S-01 Greeting`, or `S-01` for a slice named by its id. */
@@ -161,7 +179,12 @@ export interface SliceAtBase {
  * there) unless a person approved it as it is (`since` `base`); `since`
  * `null` when nothing lowered it.
  */
-export function heldAtBase(project: Project, slice: ProjectSlice, state: SliceState, then: SliceAtBase | undefined): HeldContext & {since: 'approval' | 'base' | null} {
+export function heldAtBase(
+  project: Project,
+  slice: ProjectSlice,
+  state: SliceState,
+  then: SliceAtBase | undefined
+): HeldContext & {since: 'approval' | 'base' | null} {
   const held = heldGateContext(project, slice, state)
   if (held.weakenings.length > 0) return {...held, since: 'approval'}
   const lowered = loweredSince(then, held.context, state)

@@ -92,13 +92,30 @@ export async function judgeProgress(
     fingerprint ??= await digested(project)
     const freshness = judgeFreshness(run, {...fingerprint, contractsHash: context.contractsHash}, heldThen(status, run))
     if (freshness.state === 'fresh') {
-      const manual = run.results.filter((result) => result.status === 'requires-human').map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
+      const manual = run.results
+        .filter((result) => result.status === 'requires-human')
+        .map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
       slices.push({judgement: unanswered ? {id, name, state: 'passed', manual} : {id, name, state: 'done'}, unanswered})
     } else if (freshness.state === 'stale') {
-      const judgement = {id, name, state: 'stale', run: freshness.run.verification_run.timestamp, changed: freshness.changed, remaining: sliceCriteria(slice, context)} as const
+      const judgement = {
+        id,
+        name,
+        state: 'stale',
+        run: freshness.run.verification_run.timestamp,
+        changed: freshness.changed,
+        remaining: sliceCriteria(slice, context)
+      } as const
       slices.push({judgement, unanswered})
     } else if (freshness.state === 'failed') {
-      slices.push({judgement: {id, name, state: 'failed', failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details, output: outputTail(result.output)}))}, unanswered})
+      slices.push({
+        judgement: {
+          id,
+          name,
+          state: 'failed',
+          failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details, output: outputTail(result.output)}))
+        },
+        unanswered
+      })
     }
   }
   return {slices, problems, broken, notes: history.orphans, changed}

@@ -76,14 +76,19 @@ function slicesInState(text: string): Array<{slice: string; line: number}> {
       statusColumn = null
       continue
     }
-    const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim())
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim())
     if (statusColumn === null) {
       const column = cells.findIndex((cell) => cell.toLowerCase() === 'status')
       statusColumn = column > 0 ? column : -1
       continue
     }
     // The row under the header (`| --- |`) names no slice.
-    if (statusColumn > 0 && cells[0] && !/^:?-+:?$/.test(cells[0]) && doneWords.has((cells[statusColumn] ?? '').toLowerCase())) said.push({slice: cells[0], line: index + 1})
+    if (statusColumn > 0 && cells[0] && !/^:?-+:?$/.test(cells[0]) && doneWords.has((cells[statusColumn] ?? '').toLowerCase()))
+      said.push({slice: cells[0], line: index + 1})
   }
   return said
 }

@@ -61,7 +61,9 @@ export async function answerStopHook(request: StopHookRequest): Promise<Record<s
   // Where there is no folder, the blocks cannot be counted without creating one: say so, and let the agent stop.
   if (dir === undefined) {
     const found = infos[0] ? 'Unexpected file where the project folder should be' : 'no such project folder'
-    return {systemMessage: `WARNING: ${dirs[0]}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`}
+    return {
+      systemMessage: `WARNING: ${dirs[0]}: ${found}, expected a folder holding CONTRACTS.md; the stop hook cannot check the work or count its blocks, so it lets the agent stop.`
+    }
   }
   const projects: Project[] = []
   const unread: string[] = []
@@ -174,12 +176,15 @@ export async function judgeSlices(
   const slices = progress.flatMap(({judgement}) => (judgement.state === 'done' ? [] : [judgement]))
   // A slice still in progress with open tasks: the block names them, as its checkpoint would.
   const judged = new Set(slices.map((judgement) => judgement.id))
-  const openTasks = project.slices.filter((slice) => judged.has(slice.id)).flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
+  const openTasks = project.slices
+    .filter((slice) => judged.has(slice.id))
+    .flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
   // What each slice lacks that has no passing run: that run, and for a verify slice not decided a person’s approval.
   const lacks = new Map<string, string>()
   const missing = {'not-run': 'it has no passing run', stale: 'its passing run is stale', failed: 'its latest run failed'} as const
   for (const {judgement, unanswered} of progress) {
-    if (judgement.state in missing) lacks.set(judgement.id, `${missing[judgement.state as keyof typeof missing]}${unanswered ? ' and no person’s approval' : ''}`)
+    if (judgement.state in missing)
+      lacks.set(judgement.id, `${missing[judgement.state as keyof typeof missing]}${unanswered ? ' and no person’s approval' : ''}`)
   }
   const claims = lacks.size === 0 ? [] : (await workflowClaims(project.dir)).flatMap((claim) => claimLines(claim, lacks.get(claim.slice)))
   return {slices, problems, openTasks, claims, broken, notes, changed}

@@ -98,7 +98,12 @@ export function runCommand(command: string, options: RunOptions): Promise<Comman
     let child: ChildProcess
     try {
       trackMarker(marker)
-      child = spawn('/bin/sh', ['-c', command], {cwd: options.cwd, env: {...(options.env ?? process.env), [runMarkerName]: marker}, detached: true, stdio: ['ignore', 'pipe', 'pipe']})
+      child = spawn('/bin/sh', ['-c', command], {
+        cwd: options.cwd,
+        env: {...(options.env ?? process.env), [runMarkerName]: marker},
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
     } catch (error) {
       finish(null, null, (error as Error).message)
       return

@@ -52,11 +52,15 @@ export async function checkApprovable(project: Project, context: GateContext): P
   const {slice} = context
   const problems = [...projectProblems(project), ...(await sliceHistoryHolds(project, slice.id))]
   if (problems.length > 0) {
-    throw new UserError(`Unexpected approval of slice ${slice.id}: the gate could not read or match part of the project (${problems.join('; ')}), expected none: fix it, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
+    throw new UserError(
+      `Unexpected approval of slice ${slice.id}: the gate could not read or match part of the project (${problems.join('; ')}), expected none: fix it, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``
+    )
   }
   const open = openTasksOf(project, slice.id)
   if (open.length > 0) {
-    throw new UserError(`Unexpected approval of slice ${slice.id} with ${open.length} open task${open.length === 1 ? '' : 's'} (${open.join('; ')}), expected every task done: finish them, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``)
+    throw new UserError(
+      `Unexpected approval of slice ${slice.id} with ${open.length} open task${open.length === 1 ? '' : 's'} (${open.join('; ')}), expected every task done: finish them, then run \`tiers verify ${slice.id}\` and \`tiers checkpoint ${slice.id}\``
+    )
   }
   if (slice.tier === 'auto') {
     throw new UserError(`Unexpected approval: slice ${slice.id} is auto (every contract is auto) and has no checkpoint to approve, expected no reply for it`)
@@ -65,7 +69,10 @@ export async function checkApprovable(project: Project, context: GateContext): P
   if (freshness.state === 'fresh') return
   let why: string
   if (freshness.state === 'missing') why = `slice ${slice.id} was never verified`
-  else if (freshness.state === 'failed') why = `slice ${slice.id} failed its latest verification (${freshness.failures.map((result) => result.criterion_id).join(', ')})`
+  else if (freshness.state === 'failed')
+    why = `slice ${slice.id} failed its latest verification (${freshness.failures.map((result) => result.criterion_id).join(', ')})`
   else why = `the latest verification of slice ${slice.id} is stale (${freshness.changed.join('; ')})`
-  throw new UserError(`Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice.id}\`, then \`tiers checkpoint ${slice.id}\``)
+  throw new UserError(
+    `Unexpected approval: ${why}, expected its checkpoint shown on fresh passing verification first: run \`tiers verify ${slice.id}\`, then \`tiers checkpoint ${slice.id}\``
+  )
 }

@@ -87,7 +87,8 @@ const statusKind: JsonFileKind<VerificationStatus> = {
       throw new FileReadError(file, 'Unexpected `check_outputs`, expected a list of paths')
     }
     const sources = status.sources
-    const digests = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string')
+    const digests = (value: unknown) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((entry) => typeof entry === 'string')
     if (sources !== undefined && !(typeof sources === 'object' && sources !== null && !Array.isArray(sources) && Object.values(sources).every(digests))) {
       throw new FileReadError(file, 'Unexpected `sources`, expected the files of each worktree hash, each with its digest')
     }

@@ -125,7 +125,9 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
           systemMessage: null
         }
   }
-  const notVerified = input.slices.filter((slice): slice is Extract<SliceJudgement, {state: 'not-run' | 'stale'}> => slice.state === 'not-run' || slice.state === 'stale')
+  const notVerified = input.slices.filter(
+    (slice): slice is Extract<SliceJudgement, {state: 'not-run' | 'stale'}> => slice.state === 'not-run' || slice.state === 'stale'
+  )
   // A few slices are said in the checkpoint’s words; more are grouped by state, counted, the first few named.
   const grouped = notVerified.length > detailedSlices
   const unverified = grouped ? [] : notVerified.map(unverifiedSlice)
@@ -145,11 +147,29 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
     groups,
     claims,
     moreFailures: failures.length - shownFailures.length,
-    criteriaIds: remaining.length === 0 ? 'none' : some(remaining.map((criterion) => criterion.id), listedCriteria),
+    criteriaIds:
+      remaining.length === 0
+        ? 'none'
+        : some(
+            remaining.map((criterion) => criterion.id),
+            listedCriteria
+          ),
     remainingSummary: grouped ? remainingSummary(remaining, command) : null
   }
   if (failures.length > 0) {
-    const data = {...counts, failures: shownFailures, failureCount: failures.length, unverified, remaining, noun: failures.length === 1 ? 'criterion' : 'criteria', blocks: input.blocks, max, command, changed, changedSince}
+    const data = {
+      ...counts,
+      failures: shownFailures,
+      failureCount: failures.length,
+      unverified,
+      remaining,
+      noun: failures.length === 1 ? 'criterion' : 'criteria',
+      blocks: input.blocks,
+      max,
+      command,
+      changed,
+      changedSince
+    }
     return valve
       ? {case: 'failed-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'failed', decision: 'block', reason: renderPartial('stop-hook-failed', data), systemMessage: null}
@@ -157,7 +177,19 @@ function decideStopAlone(input: Parameters<typeof decideStop>[0]): StopDecision 
   if (notVerified.length > 0) {
     const stale = notVerified.filter((slice) => slice.state === 'stale').length
     const headline = stale === 0 ? 'not run' : stale === notVerified.length ? 'stale' : 'not run or stale'
-    const data = {...counts, headline, unverified, remaining, failures: [], broken: input.broken ?? null, blocks: input.blocks, max, command, changed, changedSince}
+    const data = {
+      ...counts,
+      headline,
+      unverified,
+      remaining,
+      failures: [],
+      broken: input.broken ?? null,
+      blocks: input.blocks,
+      max,
+      command,
+      changed,
+      changedSince
+    }
     return valve
       ? {case: 'missing-valve', decision: 'allow', reason: null, systemMessage: renderPartial('stop-hook-valve', data)}
       : {case: 'missing', decision: 'block', reason: renderPartial('stop-hook-missing', data), systemMessage: null}
@@ -200,7 +232,9 @@ function sliceGroups(slices: ReadonlyArray<Extract<SliceJudgement, {state: 'not-
   }
   return [
     ...(neverRun.length > 0 ? [`Never verified, ${plural(neverRun.length, 'slice')}: ${names(neverRun)}`] : []),
-    ...[...byChange].map(([why, stale]) => `Stale, ${plural(stale.length, 'slice')}, since ${stale.length === 1 ? 'its latest run' : 'their latest runs'} ${why}: ${names(stale)}`)
+    ...[...byChange].map(
+      ([why, stale]) => `Stale, ${plural(stale.length, 'slice')}, since ${stale.length === 1 ? 'its latest run' : 'their latest runs'} ${why}: ${names(stale)}`
+    )
   ]
 }
 
@@ -222,7 +256,12 @@ function plural(count: number, noun: string): string {
 function remainingSummary(remaining: readonly RemainingCriterion[], command: string): string {
   const forPerson = remaining.filter((criterion) => criterion.forPerson).length
   const byCommand = remaining.length - forPerson
-  const who = forPerson === 0 ? 'each checked by its command' : byCommand === 0 ? 'each for a person at the checkpoint' : `${forPerson} for a person at the checkpoint, ${byCommand} checked by their commands`
+  const who =
+    forPerson === 0
+      ? 'each checked by its command'
+      : byCommand === 0
+        ? 'each for a person at the checkpoint'
+        : `${forPerson} for a person at the checkpoint, ${byCommand} checked by their commands`
   return `${remaining.length}, ${who} (${command} contracts --slice <slice> lists a slice’s)`
 }
 
@@ -299,7 +338,10 @@ const countsKind: JsonFileKind<StopHookCounts> = {
       const value = entry as Partial<StopHookCounts['sessions'][string]> | null
       // A count that is no whole number would never reach the valve (`"x" + 1`) or reach it never (`-1e9`).
       if (typeof value !== 'object' || value === null || !Number.isSafeInteger(value.blocks) || (value.blocks as number) < 0 || typeof value.at !== 'string') {
-        throw new FileReadError(file, `Unexpected entry for session ${JSON.stringify(session)}, expected \`blocks\` (a whole number of 0 or more) and \`at\` (a time)`)
+        throw new FileReadError(
+          file,
+          `Unexpected entry for session ${JSON.stringify(session)}, expected \`blocks\` (a whole number of 0 or more) and \`at\` (a time)`
+        )
       }
     }
     // `JSON.parse` makes `__proto__` an own key; copied onto a null prototype it stays one.

@@ -38,7 +38,6 @@ export function renderVerificationSummary(run: VerificationRun, after: AfterRun 
   })
 }
 
-
 /**
  * What a run’s fingerprint left out and what its checks wrote, a line each
  * (`''` when neither): the same for every slice of one `tiers verify`.

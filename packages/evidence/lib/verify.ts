@@ -67,7 +67,8 @@ export function checkEnvironment(allow: readonly string[] | null | undefined, en
 /** Why a run proves nothing when `changed` (`<path> edited`, `<path> removed`, `git HEAD moved`) changed while its checks ran. */
 export function changedWhileChecksRan(changed: readonly string[]): string {
   const files = changed.filter((item) => item !== 'git HEAD moved').length
-  const hint = files === 0 ? '' : `; if the checks write ${files === 1 ? 'it' : 'them'} themselves, name ${files === 1 ? 'it' : 'them'} in \`freshness.exclude\``
+  const hint =
+    files === 0 ? '' : `; if the checks write ${files === 1 ? 'it' : 'them'} themselves, name ${files === 1 ? 'it' : 'them'} in \`freshness.exclude\``
   return `the sources changed while the checks ran (${some(changed)}${hint})`
 }
 
@@ -77,8 +78,16 @@ export function changedWhileChecksRan(changed: readonly string[]): string {
  * changed that the checks did not write; with the files the checks wrote
  * (new ones, and `known` ones written again), which are no change.
  */
-function afterChecks(before: SourceFingerprint, after: SourceFingerprint, known: ReadonlySet<string>): {fingerprint: SourceFingerprint; changes: SourceChanges} {
-  if (before.unproven || after.unproven) return {fingerprint: {...(before.unproven ? before : after), unproven: before.unproven ?? after.unproven}, changes: {changed: [], created: [], rewritten: []}}
+function afterChecks(
+  before: SourceFingerprint,
+  after: SourceFingerprint,
+  known: ReadonlySet<string>
+): {fingerprint: SourceFingerprint; changes: SourceChanges} {
+  if (before.unproven || after.unproven)
+    return {
+      fingerprint: {...(before.unproven ? before : after), unproven: before.unproven ?? after.unproven},
+      changes: {changed: [], created: [], rewritten: []}
+    }
   const changes = compareFingerprints(before, after, known)
   return {fingerprint: {...after, unproven: changes.changed.length > 0 ? changedWhileChecksRan(changes.changed) : null}, changes}
 }
@@ -164,7 +173,17 @@ async function runChecks(
     options.onCheck?.({slice, result})
     return result
   }
-  const testCheck = test && testResult ? ended(null, commandCheck({id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'}, testResult, timeoutSeconds)) : null
+  const testCheck =
+    test && testResult
+      ? ended(
+          null,
+          commandCheck(
+            {id: 'test-command', contract: null, text: 'The project’s test command passes', level: 'syntactic', command: test, category: 'build_failure'},
+            testResult,
+            timeoutSeconds
+          )
+        )
+      : null
   // Every contract file of the run is linted once, in one run of the engine, when a slice first needs it.
   let lintRun: Promise<ContractLint> | undefined
   const lintMessages = async () => (await (lintRun ??= lintContractFiles(project, slices, signal, options.lintFiles))).notes
@@ -184,10 +203,32 @@ async function runChecks(
         const base = {id, contract: contract.id, text: criterion.text, level: 'behavioral' as const}
         if (criterion.check?.command) {
           const seconds = criterion.check.timeout ?? timeoutSeconds
-          results.push(ended(slice.id, commandCheck({...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'}, await run(criterion.check.command, seconds), seconds)))
+          results.push(
+            ended(
+              slice.id,
+              commandCheck(
+                {...base, command: criterion.check.command, category: 'acceptance_criteria_unmet'},
+                await run(criterion.check.command, seconds),
+                seconds
+              )
+            )
+          )
         } else if (tiers[position]?.tierInSlice === 'verify') {
           // Auto contracts’ prose criteria are ignored; verify ones go to the human checkpoint.
-          results.push({criterion_id: id, contract: contract.id, text: criterion.text, level: 'behavioral', status: 'requires-human', method: 'manual', command: null, exit_code: null, duration_ms: null, details: `Please verify: ${criterion.text}`, output: null, category: null})
+          results.push({
+            criterion_id: id,
+            contract: contract.id,
+            text: criterion.text,
+            level: 'behavioral',
+            status: 'requires-human',
+            method: 'manual',
+            command: null,
+            exit_code: null,
+            duration_ms: null,
+            details: `Please verify: ${criterion.text}`,
+            output: null,
+            category: null
+          })
         }
       }
     }
@@ -268,7 +309,12 @@ function commandCheck(base: CheckBase, result: CommandResult, seconds: number): 
   else if (result.error) details = `could not start: ${result.error}`
   else if (result.exitCode === null) details = `killed by ${result.signal}`
   else details = `exit code ${result.exitCode} in ${(result.durationMs / 1000).toFixed(1)} s`
-  const output = [result.stdoutCut ? `[${result.stdoutCut} bytes cut]\n` : '', result.stdout, result.stderrCut ? `[${result.stderrCut} bytes cut]\n` : '', result.stderr].join('')
+  const output = [
+    result.stdoutCut ? `[${result.stdoutCut} bytes cut]\n` : '',
+    result.stdout,
+    result.stderrCut ? `[${result.stderrCut} bytes cut]\n` : '',
+    result.stderr
+  ].join('')
   return {
     criterion_id: base.id,
     contract: base.contract,
@@ -287,7 +333,17 @@ function commandCheck(base: CheckBase, result: CommandResult, seconds: number): 
 
 /** Contract level: every contract the slice lists is found, and none has a lint error. */
 async function contractCheck(slice: ProjectSlice, lintMessages: () => Promise<Map<string, LintNote[]>>): Promise<CheckResult> {
-  const base = {criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract' as const, method: 'lint' as const, command: null, exit_code: null, duration_ms: null, output: null}
+  const base = {
+    criterion_id: 'contracts',
+    contract: null,
+    text: 'The slice’s contracts are found and valid',
+    level: 'contract' as const,
+    method: 'lint' as const,
+    command: null,
+    exit_code: null,
+    duration_ms: null,
+    output: null
+  }
   if (slice.missing.length > 0) {
     return {...base, status: 'fail', details: `not found: ${slice.missing.join(', ')}`, category: 'coordination_failure'}
   }
@@ -315,7 +371,9 @@ function lintErrors(slice: ProjectSlice, lintMessages: ReadonlyMap<string, LintN
     for (const message of lintMessages.get(path.resolve(file)) ?? []) {
       const {line} = message
       if (!message.fatal || line === null) continue
-      const inside = slice.contracts.some(({contract, file: from}) => from === file && contract.position.start.line <= line && line <= contract.position.end.line)
+      const inside = slice.contracts.some(
+        ({contract, file: from}) => from === file && contract.position.start.line <= line && line <= contract.position.end.line
+      )
       if (inside) errors.push(`${path.basename(file)}:${line}: ${message.reason} (${message.ruleId})`)
     }
   }

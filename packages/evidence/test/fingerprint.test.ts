@@ -248,7 +248,10 @@ describe.concurrent('sourceFingerprint', () => {
     expect((await fingerprint(other)).worktree).not.toBe(edited.worktree)
   })
 
-  it('proves nothing when a git call outlives its time limit (a FIFO read as .git/info/exclude); reads no .gitignore (a FIFO there is no hang)', async ({expect, skip}) => {
+  it('proves nothing when a git call outlives its time limit (a FIFO read as .git/info/exclude); reads no .gitignore (a FIFO there is no hang)', async ({
+    expect,
+    skip
+  }) => {
     if (process.platform === 'win32') return skip('no FIFOs')
     const folder = await repository()
     await run('mkfifo', [path.join(folder, 'src', '.gitignore')])
@@ -256,6 +259,12 @@ describe.concurrent('sourceFingerprint', () => {
     await fs.rm(path.join(folder, '.git', 'info', 'exclude'), {force: true})
     await run('mkfifo', [path.join(folder, '.git', 'info', 'exclude')])
     const result = await sourceFingerprint(folder, exclude, {timeoutMs: 500})
-    expect(result).toEqual({gitHead: null, worktree: null, unproven: 'the sources cannot be fingerprinted: `git diff` took longer than 0.5 s and was stopped', leftOut: [], files: new Map()})
+    expect(result).toEqual({
+      gitHead: null,
+      worktree: null,
+      unproven: 'the sources cannot be fingerprinted: `git diff` took longer than 0.5 s and was stopped',
+      leftOut: [],
+      files: new Map()
+    })
   })
 })

@@ -8,7 +8,16 @@
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {checkApprovable, decideStop, findProjectFolder, judgeProgress, judgeSlices, projectProblems, verifySlices, workflowClaims} from '@verification-tiers/evidence'
+import {
+  checkApprovable,
+  decideStop,
+  findProjectFolder,
+  judgeProgress,
+  judgeSlices,
+  projectProblems,
+  verifySlices,
+  workflowClaims
+} from '@verification-tiers/evidence'
 import {findSlice, gateContext, loadProject} from '@verification-tiers/project'
 import {afterAll, describe, expect, it} from 'vitest'
 
@@ -46,7 +55,6 @@ const contracts = `## S-01: One
 **Acceptance Criteria:**
 - It builds -- verified by: \`true\`
 `
-
 
 describe('judgeSlices', () => {
   it('judges every slice with no run as never verified, with its own criteria', async () => {
@@ -100,13 +108,18 @@ describe('judgeSlices', () => {
     const dir = await project({'.greenlight/CONTRACTS.md': contracts})
     const loaded = await loadProject(dir)
     const file = path.join(dir, 'CONTRACTS.md')
-    loaded.problems.push({file, line: 3, message: 'Unexpected heading that was not read as a contract, expected `### C-NN: Name`'}, {file, line: null, message: 'Unexpected file'})
+    loaded.problems.push(
+      {file, line: 3, message: 'Unexpected heading that was not read as a contract, expected `### C-NN: Name`'},
+      {file, line: null, message: 'Unexpected file'}
+    )
     const lines = [`${file}:3: Unexpected heading that was not read as a contract, expected \`### C-NN: Name\``, `${file}: Unexpected file`]
     expect(projectProblems(loaded)).toEqual(lines)
     const judged = await judgeSlices(loaded)
     expect(judged.problems).toEqual(lines)
     expect(decideStop({...judged, blocks: 0})).toMatchObject({case: 'unchecked', decision: 'block'})
-    await expect(checkApprovable(loaded, gateContext(loaded, findSlice(loaded, 'S-01')))).rejects.toThrow(/^Unexpected approval of slice S-01: the gate could not read or match part of the project \(/)
+    await expect(checkApprovable(loaded, gateContext(loaded, findSlice(loaded, 'S-01')))).rejects.toThrow(
+      /^Unexpected approval of slice S-01: the gate could not read or match part of the project \(/
+    )
   })
 })
 
@@ -138,7 +151,8 @@ describe('workflowClaims', () => {
       '.greenlight/slices/a.md': '---\nid: S-01\nstatus: complete\n---\n',
       '.greenlight/slices/b.md': '---\nid: S-02\nstatus: in progress\n---\n',
       '.greenlight/slices/c.md': '---\nid: S-03\nstatus: complete\nstatus: pending\n---\n',
-      '.greenlight/STATE.md': '- [x] s4a the shell\n- [ ] S-05 later\n\n| Slice | Name | Status |\n| --- | --- | --- |\n| S-06 | Six | Done |\n| S-07 | Seven | pending |\n\n| Slice | Deps |\n| --- | --- |\n| S-08 | complete |\n'
+      '.greenlight/STATE.md':
+        '- [x] s4a the shell\n- [ ] S-05 later\n\n| Slice | Name | Status |\n| --- | --- | --- |\n| S-06 | Six | Done |\n| S-07 | Seven | pending |\n\n| Slice | Deps |\n| --- | --- |\n| S-08 | complete |\n'
     })
     const state = path.join(dir, 'STATE.md')
     // A field given twice (c.md) says nothing; a table without a Status column says nothing.

@@ -53,11 +53,34 @@ const configs: Record<ConfigKind, string> = {
 const ids = fc.uniqueArray(fc.integer({min: 1, max: 3}), {maxLength: 3})
 const contractFile = fc.constantFrom<ContractFile>('CONTRACTS.md', 'contracts/C-2.md')
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  {weight: 3, arbitrary: fc.record({kind: fc.constant('contract' as const), name: contractFile, contracts: fc.array(fc.record({id: fc.integer({min: 1, max: 3}), style: fc.constantFrom<Style>('bare', 'bad-tier', 'auto', 'verify')}), {maxLength: 3})})},
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('contract' as const),
+      name: contractFile,
+      contracts: fc.array(fc.record({id: fc.integer({min: 1, max: 3}), style: fc.constantFrom<Style>('bare', 'bad-tier', 'auto', 'verify')}), {maxLength: 3})
+    })
+  },
   {weight: 1, arbitrary: fc.record({kind: fc.constant('unreadable-contract' as const), name: contractFile})},
-  {weight: 2, arbitrary: fc.record({kind: fc.constant('config' as const), config: fc.constantFrom<ConfigKind | 'absent'>('preset', 'no-plugins', 'rule-off', 'broken', 'unreadable', 'absent')})},
-  {weight: 1, arbitrary: fc.record({kind: fc.constant('ignore-file' as const), state: fc.constantFrom('present' as const, 'absent' as const, 'unreadable' as const)})},
-  {weight: 2, arbitrary: fc.record({kind: fc.constant('graph' as const), tier: fc.constantFrom('auto' as const, 'verify' as const, 'absent' as const, 'unreadable' as const), ids})}
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('config' as const),
+      config: fc.constantFrom<ConfigKind | 'absent'>('preset', 'no-plugins', 'rule-off', 'broken', 'unreadable', 'absent')
+    })
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({kind: fc.constant('ignore-file' as const), state: fc.constantFrom('present' as const, 'absent' as const, 'unreadable' as const)})
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('graph' as const),
+      tier: fc.constantFrom('auto' as const, 'verify' as const, 'absent' as const, 'unreadable' as const),
+      ids
+    })
+  }
 )
 
 /** Write `text` at `file`, or make it a folder (a file that cannot be read), or remove it (`null`). */
@@ -73,8 +96,10 @@ async function apply(root: string, change: Edit): Promise<void> {
   const project = path.join(root, '.greenlight')
   if (change.kind === 'contract') return put(path.join(project, change.name), change.contracts.map(contractText).join('\n') || '# Nothing yet\n')
   if (change.kind === 'unreadable-contract') return put(path.join(project, change.name), 'unreadable')
-  if (change.kind === 'config') return put(path.join(root, '.remarkrc.json'), change.config === 'absent' ? null : change.config === 'unreadable' ? 'unreadable' : configs[change.config])
-  if (change.kind === 'ignore-file') return put(path.join(root, '.remarkignore'), change.state === 'absent' ? null : change.state === 'unreadable' ? 'unreadable' : 'drafts/\n')
+  if (change.kind === 'config')
+    return put(path.join(root, '.remarkrc.json'), change.config === 'absent' ? null : change.config === 'unreadable' ? 'unreadable' : configs[change.config])
+  if (change.kind === 'ignore-file')
+    return put(path.join(root, '.remarkignore'), change.state === 'absent' ? null : change.state === 'unreadable' ? 'unreadable' : 'drafts/\n')
   const graph = JSON.stringify({slices: {'S-01': {name: 'First', tier: change.tier, contracts: change.ids.map((id) => `C-${id}`)}}}) + '\n'
   return put(path.join(project, 'GRAPH.json'), change.tier === 'absent' ? null : change.tier === 'unreadable' ? 'unreadable' : graph)
 }
@@ -87,7 +112,12 @@ async function verifyLint(root: string, cache: boolean): Promise<unknown> {
   const files = ['CONTRACTS.md', 'contracts/C-2.md'].map((name) => path.join(root, '.greenlight', name))
   try {
     const texts = await Promise.all(files.map(async (file) => ({path: file, text: await fs.readFile(file, 'utf8')})))
-    const lint = await lintContractTexts(texts, new AbortController().signal, cache ? path.join(root, '.greenlight', 'tiers', '.verify-lint-cache') : null, lintHere)
+    const lint = await lintContractTexts(
+      texts,
+      new AbortController().signal,
+      cache ? path.join(root, '.greenlight', 'tiers', '.verify-lint-cache') : null,
+      lintHere
+    )
     await lint.save()
     return {notes: [...lint.notes].sort(([a], [b]) => a.localeCompare(b))}
   } catch (error) {
@@ -100,7 +130,14 @@ async function scratch(): Promise<string> {
   folders.push(root)
   // The configuration's plugins resolve from the project, as in a real one.
   await fs.symlink(path.resolve('node_modules'), path.join(root, 'node_modules'))
-  await apply(root, {kind: 'contract', name: 'CONTRACTS.md', contracts: [{id: 1, style: 'bare'}, {id: 2, style: 'verify'}]})
+  await apply(root, {
+    kind: 'contract',
+    name: 'CONTRACTS.md',
+    contracts: [
+      {id: 1, style: 'bare'},
+      {id: 2, style: 'verify'}
+    ]
+  })
   await apply(root, {kind: 'contract', name: 'contracts/C-2.md', contracts: [{id: 3, style: 'auto'}]})
   return root
 }

@@ -65,7 +65,11 @@ describe.concurrent('runCommand', () => {
   })
 
   it('runs in `cwd`, with `env` when given', async ({expect}) => {
-    const result = await runCommand('pwd; echo "$TIERS_TEST_VALUE"', {cwd: folder, timeoutMs: 5000, env: {PATH: process.env.PATH, TIERS_TEST_VALUE: 'from env'}})
+    const result = await runCommand('pwd; echo "$TIERS_TEST_VALUE"', {
+      cwd: folder,
+      timeoutMs: 5000,
+      env: {PATH: process.env.PATH, TIERS_TEST_VALUE: 'from env'}
+    })
     expect(result).toMatchObject({status: 'pass', stdout: `${folder}\nfrom env\n`})
   })
 
@@ -94,7 +98,7 @@ describe.concurrent('runCommand', () => {
   })
 
   it('on timeout kills every command of a pipeline', async ({expect}) => {
-    const result = await runCommand('sh -c \'echo $$ > piped.pid; exec sleep 30\' | cat', {cwd: folder, timeoutMs: 1000})
+    const result = await runCommand("sh -c 'echo $$ > piped.pid; exec sleep 30' | cat", {cwd: folder, timeoutMs: 1000})
     expect(result).toMatchObject({status: 'timeout', signal: 'SIGTERM'})
     expect(isRunning(await readPid('piped.pid'))).toBe(false)
   })

@@ -44,7 +44,11 @@ function check(id: string, status: CheckResult['status'], details = `${id} ${sta
 const headA = 'a'.repeat(40)
 const headB = 'b'.repeat(40)
 
-function makeRun(slice: string, results: CheckResult[], seen: {gitHead?: string | null; worktree?: string | null; contractsHash?: string} = {}): VerificationRun {
+function makeRun(
+  slice: string,
+  results: CheckResult[],
+  seen: {gitHead?: string | null; worktree?: string | null; contractsHash?: string} = {}
+): VerificationRun {
   const summary = summarize(results)
   return {
     verification_run: {
@@ -132,7 +136,12 @@ describe('judgeFreshness', () => {
 
   it('names the files that differ when it knows what the sources held beyond HEAD then and now', () => {
     const run = makeRun('S-01', passing)
-    const then = {'src/a.ts': 'changed:1111111111111111', 'notes.txt': 'untracked:2222222222222222', 'old.log': 'untracked:3333333333333333', 'src/b.ts': 'changed:4444444444444444'}
+    const then = {
+      'src/a.ts': 'changed:1111111111111111',
+      'notes.txt': 'untracked:2222222222222222',
+      'old.log': 'untracked:3333333333333333',
+      'src/b.ts': 'changed:4444444444444444'
+    }
     // src/b.ts is back as HEAD has it: edited, not removed; old.log, which git does not track, is gone.
     const digests = {'src/a.ts': 'changed:5555555555555555', 'notes.txt': 'untracked:2222222222222222', 'new.txt': 'untracked:6666666666666666'}
     expect(judgeFreshness(run, {...now, worktree: 'tree-2', digests}, then)).toEqual({
@@ -195,7 +204,12 @@ describe('the status file', () => {
   it('keeps what the sources held beyond HEAD by the runs’ worktree hash, while a run still has it', async () => {
     const dir = await projectDir()
     const held = {'src/a.ts': 'changed:1111111111111111'}
-    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-1'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-1'})], undefined, held)
+    await recordRuns(
+      dir,
+      [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-1'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-1'})],
+      undefined,
+      held
+    )
     expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-1': held})
     await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-2'})], undefined, {})
     expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-1': held, 'tree-2': {}})
@@ -203,7 +217,12 @@ describe('the status file', () => {
     await recordRuns(dir, [makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-2'})], undefined, {})
     expect((await readVerificationStatus(dir))?.sources).toEqual({'tree-2': {}})
     // Runs that kept nothing (too many files) drop it all.
-    await recordRuns(dir, [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-3'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-3'})], undefined, null)
+    await recordRuns(
+      dir,
+      [makeRun('S-01', [check('C-01.1', 'pass')], {worktree: 'tree-3'}), makeRun('S-02', [check('C-01.1', 'pass')], {worktree: 'tree-3'})],
+      undefined,
+      null
+    )
     expect((await readVerificationStatus(dir))?.sources).toBeUndefined()
   })
 

@@ -15,7 +15,11 @@ const problem = ".greenlight/GRAPH.json: 3:1: Expected property name or '}'"
 
 describe('decideStop with a problem', () => {
   it('blocks below the safety valve, naming the problem', () => {
-    const decision = decideStop({slices: [{id: 'S-01', name: 'Answers', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers', forPerson: true}]}], problems: [problem], blocks: 4})
+    const decision = decideStop({
+      slices: [{id: 'S-01', name: 'Answers', state: 'not-run', remaining: [{id: 'C-01.1', text: 'It answers', forPerson: true}]}],
+      problems: [problem],
+      blocks: 4
+    })
     expect(decision).toEqual({
       case: 'unchecked',
       decision: 'block',
@@ -41,7 +45,10 @@ describe('decideStop with a problem', () => {
   })
 
   it('goes before a passing status: what cannot be read proves nothing', () => {
-    expect(decideStop({slices: [{id: 'S-01', name: 'Answers', state: 'passed', manual: []}], problems: [problem], blocks: 0})).toMatchObject({case: 'unchecked', decision: 'block'})
+    expect(decideStop({slices: [{id: 'S-01', name: 'Answers', state: 'passed', manual: []}], problems: [problem], blocks: 0})).toMatchObject({
+      case: 'unchecked',
+      decision: 'block'
+    })
   })
 })
 

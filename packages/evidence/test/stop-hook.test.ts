@@ -39,7 +39,8 @@ const withManual: SliceJudgement[] = [
 /** What `tiers checkpoint` says of a slice never verified, as the block says it too. */
 const missingText = (id: string, name: string) =>
   `VERIFICATION MISSING — Slice ${id}: ${name}\n\nNo verification run is recorded for this slice: the checkpoint opens only\non a passing run.`
-const runAgain = 'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
+const runAgain =
+  'Run tiers verify --all to verify all acceptance criteria before completing.\nA verify slice is done only when the person answers its checkpoint, in their own terminal (tiers review <slice>): show it (tiers checkpoint <slice>) and stop for their answer; never answer it yourself.'
 const remainingText = 'Criteria remaining:\n  - AC-1 (for a person at the checkpoint): Errors use AppError\n  - AC-2 (checked by its command): Tests pass'
 
 describe('decideStop: the decision matrix', () => {
@@ -97,7 +98,8 @@ describe('decideStop: the decision matrix', () => {
       case: 'missing-valve',
       decision: 'allow',
       reason: null,
-      systemMessage: 'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nSlice S-01: never verified\nCriteria unverified: AC-1, AC-2\nReview this work before accepting it.'
+      systemMessage:
+        'WARNING: Stop allowed by the safety valve after 5 blocks (limit 5).\nSlice S-01: never verified\nCriteria unverified: AC-1, AC-2\nReview this work before accepting it.'
     }
     expect(decideStop({slices: notRun, blocks: 5})).toEqual(expected)
     expect(decideStop({slices: notRun, blocks: 7, maxBlocks: 2}).systemMessage).toBe(
@@ -126,7 +128,9 @@ Failed:
 Continue working on failing criteria, then run tiers verify again.`,
       systemMessage: null
     })
-    expect(decideStop({slices: [failing[0]!, {id: 'S-03', name: 'Export', state: 'not-run', remaining}], blocks: 0}).reason).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
+    expect(
+      decideStop({slices: [failing[0]!, {id: 'S-03', name: 'Export', state: 'not-run', remaining}], blocks: 0}).reason
+    ).toBe(`HOLD: Cannot stop - 1 criterion failed verification.
 
 Failed:
   - AC-2: pattern-checker found raw Error() throw at line 45
@@ -161,14 +165,26 @@ Review this work before accepting it.`
   })
 
   it('says what asks less of a person than they approved: with an allow, for the person; with a block and at the valve, after what holds', () => {
-    const changed = ['C-01 Greeting: tier verify → auto (.greenlight/CONTRACTS.md:3)', 'C-01 Greeting: acceptance criterion "It waves" → removed (.greenlight/CONTRACTS.md:3)']
+    const changed = [
+      'C-01 Greeting: tier verify → auto (.greenlight/CONTRACTS.md:3)',
+      'C-01 Greeting: acceptance criterion "It waves" → removed (.greenlight/CONTRACTS.md:3)'
+    ]
     const section = `Changed since a person approved the slice (it stays verify until a person approves it as it is):\n  - ${changed[0]}\n  - ${changed[1]}`
-    expect(decideStop({slices: passing, blocks: 0, changed})).toEqual({case: 'pass-manual', decision: 'allow', reason: null, systemMessage: `All automated criteria pass.\n${section}`})
-    expect(decideStop({slices: withManual, blocks: 0, changed}).systemMessage).toBe(`All automated criteria pass. For a human to check:\n  - AC-3: Text of AC-3\n  - AC-7: Text of AC-7\n${section}`)
+    expect(decideStop({slices: passing, blocks: 0, changed})).toEqual({
+      case: 'pass-manual',
+      decision: 'allow',
+      reason: null,
+      systemMessage: `All automated criteria pass.\n${section}`
+    })
+    expect(decideStop({slices: withManual, blocks: 0, changed}).systemMessage).toBe(
+      `All automated criteria pass. For a human to check:\n  - AC-3: Text of AC-3\n  - AC-7: Text of AC-7\n${section}`
+    )
     expect(decideStop({slices: [failing[0]!], blocks: 0, changed}).reason).toBe(
       `HOLD: Cannot stop - 1 criterion failed verification.\n\nFailed:\n  - AC-2: pattern-checker found raw Error() throw at line 45\n\n${section}\n\nContinue working on failing criteria, then run tiers verify again.`
     )
-    expect(decideStop({slices: notRun, blocks: 0, changed}).reason).toBe(`HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\n${section}\n${remainingText}`)
+    expect(decideStop({slices: notRun, blocks: 0, changed}).reason).toBe(
+      `HOLD: Cannot stop - verification not run.\n\n${missingText('S-01', 'Errors')}\n\n${runAgain}\n${section}\n${remainingText}`
+    )
     expect(decideStop({slices: notRun, blocks: 5, changed}).systemMessage).toContain(`\n${section}\nReview this work before accepting it.`)
   })
 
@@ -188,7 +204,14 @@ describe('decideStop: a big project', () => {
         {id: `C-${id.slice(2)}.2`, text: 'Builds', forPerson: false}
       ])
     })
-  const edited = (id: string, criteria: typeof remaining): SliceJudgement => ({id, name: `Slice ${id}`, state: 'stale', run: '2025-01-01T10:00:00.000Z', changed: ['uncommitted changes differ (src/a.ts edited)'], remaining: criteria})
+  const edited = (id: string, criteria: typeof remaining): SliceJudgement => ({
+    id,
+    name: `Slice ${id}`,
+    state: 'stale',
+    run: '2025-01-01T10:00:00.000Z',
+    changed: ['uncommitted changes differ (src/a.ts edited)'],
+    remaining: criteria
+  })
   const names = 'S-01 (Slice S-01), S-02 (Slice S-02), S-03 (Slice S-03), S-04 (Slice S-04), S-05 (Slice S-05)'
 
   it('groups more than three slices not verified by state, counts them, names the first five, says a change once and counts the criteria', () => {
@@ -197,7 +220,9 @@ describe('decideStop: a big project', () => {
       {id: 'S-41', name: 'Late', state: 'stale', run: '2025-01-01T10:00:00.000Z', changed: ['the contracts changed'], remaining: []},
       {id: 'S-42', name: 'S-42', state: 'not-run', remaining: []}
     ] satisfies SliceJudgement[]
-    expect(decideStop({slices: judged, blocks: 0, claims: Array.from({length: 7}, (_, index) => `STATE.md:${index + 1} calls S-0${index + 1} complete`)}).reason).toBe(`HOLD: Cannot stop - verification not run or stale.
+    expect(
+      decideStop({slices: judged, blocks: 0, claims: Array.from({length: 7}, (_, index) => `STATE.md:${index + 1} calls S-0${index + 1} complete`)}).reason
+    ).toBe(`HOLD: Cannot stop - verification not run or stale.
 
 Never verified, 1 slice: S-42
 Stale, 40 slices, since their latest runs uncommitted changes differ (src/a.ts edited): ${names}, and 35 more
@@ -212,11 +237,18 @@ and 3 more places in the workflow’s files call slices in progress complete
 ${runAgain}
 Criteria remaining: 80, 40 for a person at the checkpoint, 40 checked by their commands (tiers contracts --slice <slice> lists a slice’s)`)
     // Three or fewer stay in the checkpoint’s words.
-    expect(decideStop({slices: slices(3, edited), blocks: 0}).reason).toMatch(/^HOLD: Cannot stop - verification stale\.\n\nVERIFICATION STALE — Slice S-01: Slice S-01\n/)
+    expect(decideStop({slices: slices(3, edited), blocks: 0}).reason).toMatch(
+      /^HOLD: Cannot stop - verification stale\.\n\nVERIFICATION STALE — Slice S-01: Slice S-01\n/
+    )
   })
 
   it('lists ten failures and counts the rest; groups the slices not verified beside them; the valve says the same in short', () => {
-    const failed: SliceJudgement[] = Array.from({length: 12}, (_, index) => ({id: `S-9${index}`, name: 'Fails', state: 'failed', failures: [{id: `C-9${index}.1`, details: 'exit code 1'}]}))
+    const failed: SliceJudgement[] = Array.from({length: 12}, (_, index) => ({
+      id: `S-9${index}`,
+      name: 'Fails',
+      state: 'failed',
+      failures: [{id: `C-9${index}.1`, details: 'exit code 1'}]
+    }))
     const judged = [...failed, ...slices(4, (id, criteria) => ({id, name: `Slice ${id}`, state: 'not-run', remaining: criteria}))]
     const listed = Array.from({length: 10}, (_, index) => `  - C-9${index}.1: exit code 1`).join('\n')
     expect(decideStop({slices: judged, blocks: 0}).reason).toBe(`HOLD: Cannot stop - 12 criteria failed verification.

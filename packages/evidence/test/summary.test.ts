@@ -45,11 +45,49 @@ const tests: CheckResult = {
 describe('renderVerificationSummary', () => {
   it('shows each check, the last ten lines of a failure’s output, the totals and what to fix', () => {
     const run = makeRun([
-      {...base, criterion_id: 'contracts', contract: null, text: 'The slice’s contracts are found and valid', level: 'contract', status: 'pass', method: 'lint', command: null, details: 'C-01 Notify: found, no lint errors'},
-      {...base, criterion_id: 'C-01.1', text: 'no type errors', status: 'pass', method: 'bash', command: 'tsc --noEmit', exit_code: 0, details: 'exit code 0 in 1.2 s', output: 'ignored for a pass\n'},
+      {
+        ...base,
+        criterion_id: 'contracts',
+        contract: null,
+        text: 'The slice’s contracts are found and valid',
+        level: 'contract',
+        status: 'pass',
+        method: 'lint',
+        command: null,
+        details: 'C-01 Notify: found, no lint errors'
+      },
+      {
+        ...base,
+        criterion_id: 'C-01.1',
+        text: 'no type errors',
+        status: 'pass',
+        method: 'bash',
+        command: 'tsc --noEmit',
+        exit_code: 0,
+        details: 'exit code 0 in 1.2 s',
+        output: 'ignored for a pass\n'
+      },
       tests,
-      {...base, criterion_id: 'C-01.3', text: 'the queue drains', status: 'timeout', method: 'bash', command: 'npm run drain', details: 'timed out after 60 s; its process group was killed', output: 'not shown for a timeout\n', category: 'tool_failure'},
-      {...base, criterion_id: 'C-01.4', text: 'notification appears within 5s', status: 'requires-human', method: 'manual', command: null, details: 'Please verify: notification appears within 5s'}
+      {
+        ...base,
+        criterion_id: 'C-01.3',
+        text: 'the queue drains',
+        status: 'timeout',
+        method: 'bash',
+        command: 'npm run drain',
+        details: 'timed out after 60 s; its process group was killed',
+        output: 'not shown for a timeout\n',
+        category: 'tool_failure'
+      },
+      {
+        ...base,
+        criterion_id: 'C-01.4',
+        text: 'notification appears within 5s',
+        status: 'requires-human',
+        method: 'manual',
+        command: null,
+        details: 'Please verify: notification appears within 5s'
+      }
     ])
     expect(renderVerificationSummary(run)).toBe(`Verification Results — Slice S-01: Notifications (2026-01-17T10:45:00.000Z)
 ==========================================
@@ -92,7 +130,18 @@ Action Required:
   })
 
   it('points to the checkpoint when every automated check passes, and says nothing of manual ones when there are none', () => {
-    const run = makeRun([{...base, criterion_id: 'C-01.1', text: 'no type errors', status: 'pass', method: 'bash', command: 'tsc --noEmit', exit_code: 0, details: 'exit code 0 in 1.2 s'}])
+    const run = makeRun([
+      {
+        ...base,
+        criterion_id: 'C-01.1',
+        text: 'no type errors',
+        status: 'pass',
+        method: 'bash',
+        command: 'tsc --noEmit',
+        exit_code: 0,
+        details: 'exit code 0 in 1.2 s'
+      }
+    ])
     expect(renderVerificationSummary(run)).toBe(`Verification Results — Slice S-01: Notifications (2026-01-17T10:45:00.000Z)
 ==========================================
 
@@ -106,13 +155,26 @@ Next: tiers checkpoint S-01`)
   })
 
   it('says the slice is done, and names no checkpoint, when told none waits', () => {
-    const run = makeRun([{...base, criterion_id: 'C-01.1', text: 'no type errors', status: 'pass', method: 'bash', command: 'tsc --noEmit', exit_code: 0, details: 'exit code 0 in 1.2 s'}])
+    const run = makeRun([
+      {
+        ...base,
+        criterion_id: 'C-01.1',
+        text: 'no type errors',
+        status: 'pass',
+        method: 'bash',
+        command: 'tsc --noEmit',
+        exit_code: 0,
+        details: 'exit code 0 in 1.2 s'
+      }
+    ])
     const text = renderVerificationSummary(run, {kind: 'done', why: 'slice S-01 is auto (every contract is auto)'})
     expect(text.split('\n').slice(-2)).toEqual(['', 'Done: slice S-01 is auto (every contract is auto): no checkpoint waits for it.'])
   })
 
   it('lists three failures to fix with commas and `and`', () => {
     const run = makeRun(['C-01.1', 'C-01.2', 'C-01.3'].map((id) => ({...tests, criterion_id: id, output: null})))
-    expect(renderVerificationSummary(run)).toContain('Summary: 0/3 automated checks pass\n\nAction Required:\n  Fix: C-01.1, C-01.2 and C-01.3\n  Then run tiers verify S-01 again')
+    expect(renderVerificationSummary(run)).toContain(
+      'Summary: 0/3 automated checks pass\n\nAction Required:\n  Fix: C-01.1, C-01.2 and C-01.3\n  Then run tiers verify S-01 again'
+    )
   })
 })

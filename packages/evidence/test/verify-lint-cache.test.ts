@@ -70,7 +70,8 @@ function countingLint() {
 }
 
 /** What a run says, without its times. */
-const results = (runs: readonly VerificationRun[]) => runs.map((run) => run.results.map(({duration_ms: _, details, ...rest}) => ({...rest, details: details?.replace(/ in [\d.]+ s$/, '')})))
+const results = (runs: readonly VerificationRun[]) =>
+  runs.map((run) => run.results.map(({duration_ms: _, details, ...rest}) => ({...rest, details: details?.replace(/ in [\d.]+ s$/, '')})))
 
 async function verify(dir: string, lintFiles: ReturnType<typeof countingLint>['lintFiles']): Promise<VerificationRun[]> {
   const project = await loadProject(dir)

@@ -75,7 +75,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       const stale = await findStale(await renderProtocol(options), values.root)
       if (stale.length > 0) {
         // The repository's own docs regenerate with its npm script; a project's with the same command, without --check.
-        const command = values.project === undefined ? 'npm run generate-protocol' : ['generate-protocol', ...argv.filter((arg) => arg !== '--check').map(quote)].join(' ')
+        const command =
+          values.project === undefined ? 'npm run generate-protocol' : ['generate-protocol', ...argv.filter((arg) => arg !== '--check').map(quote)].join(' ')
         io.stderr(`generate-protocol: stale: ${stale.map((file) => file.file).join(', ')}; run \`${command}\` and commit the result`)
         return 1
       }

@@ -110,7 +110,10 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   const label = shipped ? packageTemplatesLabel : relative(templates)
   if (!(await isFolder(templates))) {
     if (options.templates === undefined) {
-      throw new GenerateError(`no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``, true)
+      throw new GenerateError(
+        `no templates folder at ${label}: to render the protocol docs for your project, run \`generate-protocol --project . --out <dir>\``,
+        true
+      )
     }
     throw new GenerateError(`${label}: no such templates folder`)
   }
@@ -125,7 +128,8 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
   // Budgets hold the templates: they are checked on the docs as the
   // protocol's defaults render them, so a project's longer escalation
   // example (one line per rejection of its threshold) does not fail them.
-  const budgeted = settings.rejectionThreshold === defaultSettings.rejectionThreshold ? rendered : renderDocs(docs, partials, renderContext(defaultSettings), notice)
+  const budgeted =
+    settings.rejectionThreshold === defaultSettings.rejectionThreshold ? rendered : renderDocs(docs, partials, renderContext(defaultSettings), notice)
   const overruns = findOverruns(budgeted, outputPath)
   if (overruns.length > 0) throw new GenerateError(overruns.map(describeOverrun).join('\n'))
   const files: GeneratedFile[] = rendered.map((doc, index) => ({

@@ -15,7 +15,12 @@ export interface RenderedDoc {
  * missing value, unknown helper or unknown partial fails with the template’s
  * name and line.
  */
-export function renderDocs(docs: readonly DocTemplate[], partials: readonly PartialTemplate[], context: object, notice: (template: DocTemplate) => string): RenderedDoc[] {
+export function renderDocs(
+  docs: readonly DocTemplate[],
+  partials: readonly PartialTemplate[],
+  context: object,
+  notice: (template: DocTemplate) => string
+): RenderedDoc[] {
   const handlebars = Handlebars.create()
   handlebars.registerHelper(templateHelpers)
   const known = new Set(partials.map((partial) => partial.name))
@@ -49,9 +54,7 @@ export function toTemplateError(file: string, error: unknown): GenerateError {
     line = Number(parse[1])
     column = null
   }
-  const reason = (parse ? parse[2]! : raw.split('\n')[0]!)
-    .replace(/ not defined in .*$/, ' not defined')
-    .replace(/ - \d+:\d+$/, '')
+  const reason = (parse ? parse[2]! : raw.split('\n')[0]!).replace(/ not defined in .*$/, ' not defined').replace(/ - \d+:\d+$/, '')
   return templateError(file, line, column, reason)
 }
 

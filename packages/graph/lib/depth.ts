@@ -34,5 +34,8 @@ export function checkMarkdownDepth(tree: TreeNode, file: string): void {
   const deep = nodeBeyondDepth(tree)
   if (!deep) return
   const line = deep.position?.start.line
-  throw new ProjectError(line === undefined ? file : `${file}:${line}`, `Unexpected markdown nested over ${maxMarkdownDepth} levels deep (emphasis, lists or quotes), expected at most ${maxMarkdownDepth}`)
+  throw new ProjectError(
+    line === undefined ? file : `${file}:${line}`,
+    `Unexpected markdown nested over ${maxMarkdownDepth} levels deep (emphasis, lists or quotes), expected at most ${maxMarkdownDepth}`
+  )
 }

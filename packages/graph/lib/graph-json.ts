@@ -39,7 +39,8 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
     root = parseTree(body, errors, {disallowComments: true, allowTrailingComma: false})
   } catch (error) {
     // jsonc-parser builds its tree by recursion: nesting thousands deep exhausts the stack.
-    if (error instanceof RangeError) throw new ProjectError(placeOf(file, 1), 'Unexpected nesting too deep to read, expected JSON nested at most a few thousand levels')
+    if (error instanceof RangeError)
+      throw new ProjectError(placeOf(file, 1), 'Unexpected nesting too deep to read, expected JSON nested at most a few thousand levels')
     throw error
   }
   const lines = location(body)
@@ -70,7 +71,8 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
     let id = key
     if (id === null) {
       const idNode = property(node, keys.id)
-      if (!idNode || (idNode.type !== 'string' && idNode.type !== 'number')) return refuse(idNode ?? node, `\`${where}\` without an \`id\``, 'a slice id such as `"id": "S-01"`')
+      if (!idNode || (idNode.type !== 'string' && idNode.type !== 'number'))
+        return refuse(idNode ?? node, `\`${where}\` without an \`id\``, 'a slice id such as `"id": "S-01"`')
       id = String(getNodeValue(idNode))
     }
     checkSliceId(id, placeOf(file, lineAt(node)))
@@ -78,16 +80,21 @@ export function readGraphJson(text: string, file: string): GraphSlice[] {
     const contractsNode = property(node, keys.contracts)
     const contracts: GraphRef[] = []
     // No list at all is not an empty list: the slice's contracts are somewhere tiers does not look, and would pass unchecked.
-    if (!contractsNode) return refuse(node, `\`${where}\` without \`contracts\``, 'the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none')
+    if (!contractsNode)
+      return refuse(node, `\`${where}\` without \`contracts\``, 'the slice’s contracts as `"contracts": ["C-01"]`, or `"contracts": []` for a slice with none')
     if (contractsNode.type !== 'array') return refuse(contractsNode, `\`${where}.contracts\` as ${describe(contractsNode)}`, 'a list of contract ids or names')
     for (const item of contractsNode.children ?? []) {
-      const written = item.type === 'string' ? (getNodeValue(item) as string) : item.type === 'object' ? refText(property(item, [...keys.id, 'name']), getNodeValue) : null
+      const written =
+        item.type === 'string' ? (getNodeValue(item) as string) : item.type === 'object' ? refText(property(item, [...keys.id, 'name']), getNodeValue) : null
       if (written === null) return refuse(item, `${describe(item)} in \`${where}.contracts\``, 'a contract id or name as a string')
       contracts.push({text: written, line: lineAt(item)})
     }
     // A tier that is no tier is the file’s mistake, not a shape tiers does not know.
     const stated = readTierNode(property(node, keys.tier), getNodeValue, (bad, value) => {
-      throw new ProjectError(placeOf(file, lineAt(bad)), `Unexpected \`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}, expected \`auto\` or \`verify\`, then any words`)
+      throw new ProjectError(
+        placeOf(file, lineAt(bad)),
+        `Unexpected \`${where}.${keyOf(node, bad)}\` ${JSON.stringify(value)}, expected \`auto\` or \`verify\`, then any words`
+      )
     })
     const humanCheck = stringAt(property(node, keys.humanCheck), getNodeValue)
     return {
@@ -134,7 +141,7 @@ function keyOf(node: JsonNode, value: JsonNode): string {
 }
 
 function stringAt(node: JsonNode | undefined, value: typeof JsoncParser.getNodeValue): string | null {
-  return node?.type === 'string' ? ((value(node) as string).trim() || null) : null
+  return node?.type === 'string' ? (value(node) as string).trim() || null : null
 }
 
 function refText(node: JsonNode | undefined, value: typeof JsoncParser.getNodeValue): string | null {

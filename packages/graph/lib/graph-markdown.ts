@@ -86,7 +86,11 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
       continue
     }
     if (!/\d/.test(token)) {
-      problems.push({file, line, message: `Unexpected slice fields under the heading ${JSON.stringify(title)}, which has no slice id, expected a heading such as \`### S-01: Name\``})
+      problems.push({
+        file,
+        line,
+        message: `Unexpected slice fields under the heading ${JSON.stringify(title)}, which has no slice id, expected a heading such as \`### S-01: Name\``
+      })
       continue
     }
     const id = checkSliceId(token, placeOf(file, line))
@@ -104,7 +108,12 @@ export function readGraphMarkdown(text: string, file: string): MarkdownGraph {
     })
   }
   if (slices.length === 0) {
-    problems.push({file, line: null, message: 'Unexpected graph without slices, expected slice headings such as `### S-01: Name` with `Contracts:`, `Tier:`, `Verification:` or `Depends on:` fields'})
+    problems.push({
+      file,
+      line: null,
+      message:
+        'Unexpected graph without slices, expected slice headings such as `### S-01: Name` with `Contracts:`, `Tier:`, `Verification:` or `Depends on:` fields'
+    })
   }
   return {slices, problems}
 }
@@ -126,7 +135,10 @@ function sliceOf(id: string, name: string, line: number | null, fields: Field[],
     } else if (field.field === 'tier') {
       const read = readTierText(field.value)
       if (!read) {
-        throw new ProjectError(placeOf(file, field.line), `Unexpected slice tier \`${oneLine(field.value)}\` for ${id}, expected \`auto\` or \`verify\`, then any words`)
+        throw new ProjectError(
+          placeOf(file, field.line),
+          `Unexpected slice tier \`${oneLine(field.value)}\` for ${id}, expected \`auto\` or \`verify\`, then any words`
+        )
       }
       stated.push(read)
     } else if (field.field === 'verification') {

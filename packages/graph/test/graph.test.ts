@@ -10,7 +10,18 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
-import {graphNames, graphSizeLimit, indexContracts, matchSlice, ProjectError, readGraph, readGraphFile, readGraphJson, readTierText, slicesByContract} from '@verification-tiers/graph'
+import {
+  graphNames,
+  graphSizeLimit,
+  indexContracts,
+  matchSlice,
+  ProjectError,
+  readGraph,
+  readGraphFile,
+  readGraphJson,
+  readTierText,
+  slicesByContract
+} from '@verification-tiers/graph'
 import {readGraphMarkdown, readGraphSync} from '@verification-tiers/graph/markdown'
 import type {GraphProblem} from '@verification-tiers/graph'
 import {ProjectError as ErrorsProjectError} from '@verification-tiers/graph/errors'
@@ -36,7 +47,20 @@ describe('GRAPH.json', () => {
   it('reads `slices` as an object keyed by id, as before', () => {
     const text = '{"slices": {"S-01": {"name": "Cards", "contracts": ["C-01", "c2"], "verification": "auto"}}}'
     expect(readGraphJson(text, 'GRAPH.json')).toEqual([
-      {id: 'S-01', name: 'Cards', line: 1, contracts: [{text: 'C-01', line: 1}, {text: 'c2', line: 1}], contractsText: [], tier: 'auto', humanCheck: null, retired: null, verification: null}
+      {
+        id: 'S-01',
+        name: 'Cards',
+        line: 1,
+        contracts: [
+          {text: 'C-01', line: 1},
+          {text: 'c2', line: 1}
+        ],
+        contractsText: [],
+        tier: 'auto',
+        humanCheck: null,
+        retired: null,
+        verification: null
+      }
     ])
   })
 
@@ -48,8 +72,12 @@ describe('GRAPH.json', () => {
         'Unexpected `slices` as a string, expected an object of slices by id or an array of `{"id": …, "contracts": […]}`: tiers does not read this shape of GRAPH.json, which may well be valid: report the shape to tiers'
       )
     )
-    expect(read('{\n  "slices": [\n    {"name": "Benches"}\n  ]\n}')).toThrow(/^GRAPH\.json:3: Unexpected `slices\[0\]` without an `id`, expected a slice id such as `"id": "S-01"`: tiers does not read this shape/)
-    expect(read('{"slices": [{"id": "A-1", "contracts": "A-2"}]}')).toThrow(/^GRAPH\.json:1: Unexpected `slices\[0\]\.contracts` as a string, expected a list of contract ids or names/)
+    expect(read('{\n  "slices": [\n    {"name": "Benches"}\n  ]\n}')).toThrow(
+      /^GRAPH\.json:3: Unexpected `slices\[0\]` without an `id`, expected a slice id such as `"id": "S-01"`: tiers does not read this shape/
+    )
+    expect(read('{"slices": [{"id": "A-1", "contracts": "A-2"}]}')).toThrow(
+      /^GRAPH\.json:1: Unexpected `slices\[0\]\.contracts` as a string, expected a list of contract ids or names/
+    )
     expect(read('{\n"slices": {\n"S-01": {"contracts": [], "tier": "sometimes"}}}')).toThrow(
       new ProjectError('GRAPH.json:3', 'Unexpected `slices.S-01.tier` "sometimes", expected `auto` or `verify`, then any words')
     )
@@ -59,7 +87,10 @@ describe('GRAPH.json', () => {
   it('refuses slice ids that differ only in case with one error naming both places', () => {
     const text = '{\n  "slices": {\n    "s-01": {"contracts": []},\n    "S-01": {"contracts": []}\n  }\n}'
     expect(() => readGraphJson(text, 'GRAPH.json')).toThrow(
-      new ProjectError('GRAPH.json:4', 'Unexpected second slice "S-01", the same id as "s-01" at line 3 in any case, expected slice ids that differ in more than case')
+      new ProjectError(
+        'GRAPH.json:4',
+        'Unexpected second slice "S-01", the same id as "s-01" at line 3 in any case, expected slice ids that differ in more than case'
+      )
     )
   })
 
@@ -113,12 +144,18 @@ describe('GRAPH.md', () => {
 
   it('refuses slice headings that differ only in case, naming both lines', () => {
     expect(() => readGraphMarkdown('## S-01: Storage\n\nContracts: C-01\n\n## s-01: Again\n\nContracts: C-02\n', 'GRAPH.md')).toThrow(
-      new ProjectError('GRAPH.md:5', 'Unexpected second slice "s-01", the same id as "S-01" at line 1 in any case, expected slice ids that differ in more than case')
+      new ProjectError(
+        'GRAPH.md:5',
+        'Unexpected second slice "s-01", the same id as "S-01" at line 1 in any case, expected slice ids that differ in more than case'
+      )
     )
   })
 
   it('makes a heading of the slices’ id shape without slice fields, and fields under a heading without an id, problems', () => {
-    const {slices, problems} = readGraphMarkdown('## S-01: Storage\n\nContracts: C-01\n\n## S-02: Later\n\nTo be planned.\n\n## Cleanup\n\n- Tier: auto\n', 'GRAPH.md')
+    const {slices, problems} = readGraphMarkdown(
+      '## S-01: Storage\n\nContracts: C-01\n\n## S-02: Later\n\nTo be planned.\n\n## Cleanup\n\n- Tier: auto\n',
+      'GRAPH.md'
+    )
     expect(slices.map((slice) => slice.id)).toEqual(['S-01'])
     expect(problems.map(formatProblem)).toEqual([
       'GRAPH.md:9: Unexpected slice fields under the heading "Cleanup", which has no slice id, expected a heading such as `### S-01: Name`',
@@ -131,7 +168,11 @@ describe('a tier text', () => {
   it('gives the tier from its first word whatever follows it, a human check after it, or a retired check', () => {
     expect(readTierText('Verify. Human check: press the\n  button')).toEqual({tier: 'verify', humanCheck: 'press the button', retired: null})
     expect(readTierText('auto. Done last week.')).toEqual({tier: 'auto', humanCheck: null, retired: null})
-    expect(readTierText('was verify; retired with the old screen')).toEqual({tier: 'auto', humanCheck: null, retired: 'was verify; retired with the old screen'})
+    expect(readTierText('was verify; retired with the old screen')).toEqual({
+      tier: 'auto',
+      humanCheck: null,
+      retired: 'was verify; retired with the old screen'
+    })
     expect(readTierText('verifying later')).toBeNull()
   })
 
@@ -139,12 +180,18 @@ describe('a tier text', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
         const read = readTierText(text)
-        if (read?.tier === 'auto' && read.retired === null) expect(text.trim().replace(/^[`*_]+/, '').slice(0, 4).toLowerCase()).toBe('auto')
+        if (read?.tier === 'auto' && read.retired === null)
+          expect(
+            text
+              .trim()
+              .replace(/^[`*_]+/, '')
+              .slice(0, 4)
+              .toLowerCase()
+          ).toBe('auto')
       })
     )
   })
 })
-
 
 describe('a folder’s graph', () => {
   const json = '{"slices": {"P-1": {"contracts": ["K-1"], "verification": "auto"}}}'
@@ -222,7 +269,15 @@ describe('matching slices to contracts', () => {
 
   it('finds a listed entry by id in any spelling of it, or by name in any case, and names what matches nothing once', () => {
     const index = indexContracts(pots, namesOf)
-    const slice = {contracts: [{text: 'k1', line: 2}, {text: ' soil mix ', line: 3}, {text: 'Compost', line: 4}, {text: 'compost', line: 5}], contractsText: []}
+    const slice = {
+      contracts: [
+        {text: 'k1', line: 2},
+        {text: ' soil mix ', line: 3},
+        {text: 'Compost', line: 4},
+        {text: 'compost', line: 5}
+      ],
+      contractsText: []
+    }
     expect(matchSlice(index, slice)).toEqual({found: [pots[0], pots[1]], missing: [{text: 'Compost', line: 4}]})
   })
 
@@ -239,7 +294,10 @@ describe('matching slices to contracts', () => {
   })
 
   it('places each contract in the slices that list it, else in the slice its own Slice field names', () => {
-    const {slices} = readGraphMarkdown('## P-1: Beds\n\n- Contracts: K-1, Soil Mix\n\n## P-2: Paths\n\n- Contracts: K1\n\n## p-9: Fence\n\n- Tier: auto\n', 'GRAPH.md')
+    const {slices} = readGraphMarkdown(
+      '## P-1: Beds\n\n- Contracts: K-1, Soil Mix\n\n## P-2: Paths\n\n- Contracts: K1\n\n## p-9: Fence\n\n- Tier: auto\n',
+      'GRAPH.md'
+    )
     const placed = slicesByContract(slices, pots, namesOf)
     expect(pots.map((pot) => placed.get(pot)?.map((slice) => slice.id))).toEqual([['P-1', 'P-2'], ['P-1'], ['p-9']])
     expect(slicesByContract(slices, [{id: 'K-5', name: 'Gate', slice: 'P-7'}], (item) => item).size).toBe(0)

@@ -22,7 +22,10 @@ const folderWith = (files: Record<string, string>): Promise<string> => linkedPro
 /** The graphs a new processor with the plugin gives the rules, as the remark CLI makes one per file. */
 const given = () => unified().use(remarkSliceGraph).freeze().data('verificationTiers')!
 
-const slices = (dir: string) => given().graphOf(dir)?.slices.map((slice) => `${slice.id}:${slice.tier}`) ?? null
+const slices = (dir: string) =>
+  given()
+    .graphOf(dir)
+    ?.slices.map((slice) => `${slice.id}:${slice.tier}`) ?? null
 
 describe('remarkSliceGraph', () => {
   it('reads a folder’s graph once across processors, and again when it changes', async () => {

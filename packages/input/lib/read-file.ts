@@ -122,9 +122,15 @@ function tooLarge(file: string, size: string, limit: number, advice: string | un
  */
 function notUtf8(file: string, bytes: Buffer): FileReadError {
   const at = firstNonUtf8(bytes)
-  const lines = bytes.subarray(0, at).toString('utf8').split(/\r\n?|\n/)
+  const lines = bytes
+    .subarray(0, at)
+    .toString('utf8')
+    .split(/\r\n?|\n/)
   const byte = `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, '0')}`
-  return new FileReadError(file, `Unexpected byte ${byte}, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)`, {line: lines.length, column: lines.at(-1)!.length + 1})
+  return new FileReadError(file, `Unexpected byte ${byte}, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)`, {
+    line: lines.length,
+    column: lines.at(-1)!.length + 1
+  })
 }
 
 /**

@@ -118,6 +118,8 @@ describe('readRegularFile, readInputFileSync: what is not a regular file within 
     )
     if (process.platform === 'win32') return
     execFileSync('mkfifo', [path.join(dir, 'pipe.json')])
-    expect(() => readInputFileSync(path.join(dir, 'pipe.json'), {limit: 10})).toThrow(`${path.join(dir, 'pipe.json')}: Unexpected FIFO (named pipe), expected a regular file`)
+    expect(() => readInputFileSync(path.join(dir, 'pipe.json'), {limit: 10})).toThrow(
+      `${path.join(dir, 'pipe.json')}: Unexpected FIFO (named pipe), expected a regular file`
+    )
   })
 })

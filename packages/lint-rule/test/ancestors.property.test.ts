@@ -76,7 +76,8 @@ describe('ancestorsAt', () => {
         }
         const collect = (node: Node) => {
           // Its own place, and an empty place at each end: where two siblings touch, both hold it.
-          if (node.position) places.push(node.position, {start: node.position.start, end: node.position.start}, {start: node.position.end, end: node.position.end})
+          if (node.position)
+            places.push(node.position, {start: node.position.start, end: node.position.start}, {start: node.position.end, end: node.position.end})
           if ('children' in node && Array.isArray(node.children)) for (const child of node.children as Node[]) collect(child)
         }
         collect(tree)

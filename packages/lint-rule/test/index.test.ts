@@ -72,7 +72,10 @@ describe('contractRule: messages as remark-lint’s', () => {
     const {default: remarkParse} = await import('remark-parse')
     const {default: remarkLintContractFieldName} = await import('remark-lint-contract-field-name')
     const {VFile} = await import('vfile')
-    const file = new VFile({path: 'CONTRACTS.md', value: '### C-01: Grid\n\n**Verification:** verify\n**Acceptance Criteria:**\n- cards\n\n**Verification:** auto\n'})
+    const file = new VFile({
+      path: 'CONTRACTS.md',
+      value: '### C-01: Grid\n\n**Verification:** verify\n**Acceptance Criteria:**\n- cards\n\n**Verification:** auto\n'
+    })
     const processor = unified().use(remarkParse).use(remarkLintContractFieldName)
     await processor.run(processor.parse(file), file)
     const [message] = file.messages

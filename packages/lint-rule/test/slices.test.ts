@@ -40,7 +40,10 @@ function read(dir: string, name = 'CONTRACTS.md', value?: string, project: Retur
   const file = new VFile({path: path.join(dir, name), value: value ?? ''})
   const tree = parser.parse(file) as Root
   const {analysis, slices} = readDocument(tree, file, project ?? undefined)
-  return {graphFile: slices.graphFile, contracts: analysis.contracts.map((contract) => [contract.label, slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])}
+  return {
+    graphFile: slices.graphFile,
+    contracts: analysis.contracts.map((contract) => [contract.label, slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])
+  }
 }
 
 // A heading with no id and no fields: a contract only when the graph names it.
@@ -56,7 +59,10 @@ describe('contractRule and the slice graph', () => {
   })
 
   it('reads a heading the graph names as a contract, and gives each contract its slices', async () => {
-    const dir = await project({'CONTRACTS.md': contracts, 'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench", "W2"], "verification": "auto"}]}'})
+    const dir = await project({
+      'CONTRACTS.md': contracts,
+      'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench", "W2"], "verification": "auto"}]}'
+    })
     expect(read(dir, 'CONTRACTS.md', contracts)).toEqual({
       graphFile: path.join(dir, 'GRAPH.json'),
       contracts: [
@@ -69,7 +75,10 @@ describe('contractRule and the slice graph', () => {
   })
 
   it('reads no file itself: given no graph, the document alone, with a graph beside it', async () => {
-    const dir = await project({'CONTRACTS.md': contracts, 'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench", "W2"], "verification": "auto"}]}'})
+    const dir = await project({
+      'CONTRACTS.md': contracts,
+      'GRAPH.json': '{"slices": [{"id": "B-1", "contracts": ["potting bench", "W2"], "verification": "auto"}]}'
+    })
     expect(read(dir, 'CONTRACTS.md', contracts, null)).toEqual({graphFile: null, contracts: [['W-2 Watering can', []]]})
     expect(read(dir, 'CONTRACTS.md', contracts).contracts).toEqual([
       ['Potting bench', ['B-1:auto']],
@@ -87,7 +96,9 @@ describe('contractRule and the slice graph', () => {
     const processor = unified().use(remarkParse).use(remarkContracts).use(rule).data('verificationTiers', projectGraphs())
     await processor.run(processor.parse(file), file)
     const reading = file.data.contracts!
-    expect(reading.analysis.contracts.map((contract) => [contract.label, reading.slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])).toEqual([
+    expect(
+      reading.analysis.contracts.map((contract) => [contract.label, reading.slices.slicesOf(contract).map((slice) => `${slice.id}:${slice.tier}`)])
+    ).toEqual([
       ['Potting bench', ['B-1:verify']],
       ['W-2 Watering can', []]
     ])
@@ -116,14 +127,26 @@ describe('contractRule and the slice graph', () => {
   it('runs synchronously, so `runSync` and `processSync` work with the rules, and reads the document once for every rule', async () => {
     const dir = await project({'GRAPH.json': '{"slices": {"B-1": {"contracts": ["Potting bench"]}}}'})
     const seen: unknown[] = []
-    const rule = (id: string) => contractRule(id, (analysis, file, _options, {slices}) => {
-      seen.push(analysis)
-      for (const contract of analysis.contracts) file.message(`${contract.label} in ${slices.slicesOf(contract).map((slice) => slice.id).join(', ')}`)
-    })
+    const rule = (id: string) =>
+      contractRule(id, (analysis, file, _options, {slices}) => {
+        seen.push(analysis)
+        for (const contract of analysis.contracts)
+          file.message(
+            `${contract.label} in ${slices
+              .slicesOf(contract)
+              .map((slice) => slice.id)
+              .join(', ')}`
+          )
+      })
     const file = new VFile({path: path.join(dir, 'CONTRACTS.md'), value: contracts})
     const processor = unified().use(remarkParse).use(rule('one')).use(rule('two')).data('verificationTiers', projectGraphs())
     processor.runSync(processor.parse(file), file)
-    expect(file.messages.map((message) => `${message.ruleId}: ${message.reason}`)).toEqual(['one: Potting bench in B-1', 'one: W-2 Watering can in ', 'two: Potting bench in B-1', 'two: W-2 Watering can in '])
+    expect(file.messages.map((message) => `${message.ruleId}: ${message.reason}`)).toEqual([
+      'one: Potting bench in B-1',
+      'one: W-2 Watering can in ',
+      'two: Potting bench in B-1',
+      'two: W-2 Watering can in '
+    ])
     expect(seen[0]).toBe(seen[1])
   })
 })

@@ -47,9 +47,15 @@ describe('the preset on tool files', () => {
     )
   })
 
-  it('reads no contract in the other files of a tool\'s folders: a plan, a design, an archived change', async () => {
+  it("reads no contract in the other files of a tool's folders: a plan, a design, an archived change", async () => {
     const notes = '# Plan\n\n### DD-001: Keep loans in SQLite\n\nWe chose SQLite.\n\n### R-1: Risk\n\n**Verification:** full regression pass\n'
-    for (const path of ['specs/001-tool-library/plan.md', 'specs/001-tool-library/research.md', '.kiro/specs/loans/design.md', 'openspec/changes/archive/2025-01-01-loans/specs/loans/spec.md', 'openspec/project.md']) {
+    for (const path of [
+      'specs/001-tool-library/plan.md',
+      'specs/001-tool-library/research.md',
+      '.kiro/specs/loans/design.md',
+      'openspec/changes/archive/2025-01-01-loans/specs/loans/spec.md',
+      'openspec/project.md'
+    ]) {
       expect([path, await lint(path, notes)]).toEqual([path, []])
     }
     // Outside a tool's folders the same text holds two contracts with nothing to check, and an invalid tier.
@@ -57,12 +63,14 @@ describe('the preset on tool files', () => {
   })
 
   it('a vague word in a condition is no vague criterion: only the outcome is read', async () => {
-    const value = '# Requirements Document\n\n### Requirement 1: Fees\n\n#### Acceptance Criteria\n\n1. WHEN late fees are implemented THEN the system SHALL show the fee on the loan\n2. WHEN a loan is late THEN the fee SHALL work as expected\n'
+    const value =
+      '# Requirements Document\n\n### Requirement 1: Fees\n\n#### Acceptance Criteria\n\n1. WHEN late fees are implemented THEN the system SHALL show the fee on the loan\n2. WHEN a loan is late THEN the fee SHALL work as expected\n'
     expect(await lint('.kiro/specs/fees/requirements.md', value)).toEqual([
       '8:4-8:59: Unexpected vague criterion `work as expected` in Requirement 1: Fees, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
     ])
     // An OpenSpec scenario reads `Name: WHEN …; THEN …`: its condition is a clause of it.
-    const delta = '## ADDED Requirements\n\n### Requirement: Fees\nThe system SHALL charge fees.\n\n#### Scenario: Fee shown\n- **WHEN** late fees are implemented\n- **THEN** the loan shows its fee\n'
+    const delta =
+      '## ADDED Requirements\n\n### Requirement: Fees\nThe system SHALL charge fees.\n\n#### Scenario: Fee shown\n- **WHEN** late fees are implemented\n- **THEN** the loan shows its fee\n'
     expect(await lint('openspec/changes/add-fees/specs/fees/spec.md', delta)).toEqual([])
   })
 
@@ -151,9 +159,10 @@ No e-mail leaves between ten at night and seven.
 
 **Verification:** Run the reminder job at eleven and see that nothing goes out.
 `
-  const criteria = '\n## Acceptance Criteria\n\n1. Given a bed watered three days ago, when the morning comes, then the gardener gets one e-mail naming the bed\n'
+  const criteria =
+    '\n## Acceptance Criteria\n\n1. Given a bed watered three days ago, when the morning comes, then the gardener gets one e-mail naming the bed\n'
 
-  it('BMAD: no contract in the planning documents, nor in a story\'s Dev Notes', async () => {
+  it("BMAD: no contract in the planning documents, nor in a story's Dev Notes", async () => {
     for (const [path, value] of [
       ['_bmad-output/planning-artifacts/epics.md', epics],
       ['_bmad-output/planning-artifacts/architecture.md', architecture],
@@ -173,25 +182,37 @@ No e-mail leaves between ten at night and seven.
     ])
   })
 
-  it('BMAD: a story without criteria in the gate\'s words, a vague criterion; a spec without criteria is a one-shot change', async () => {
+  it("BMAD: a story without criteria in the gate's words, a vague criterion; a spec without criteria is a one-shot change", async () => {
     expect(await lint('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(''))).toEqual([
       '1:1-1:28: Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items (verify-tier-criteria)'
     ])
-    expect(await lint('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(criteria.replace('gets one e-mail naming the bed', 'reminder works as expected')))).toEqual([
+    expect(
+      await lint(
+        '_bmad-output/implementation-artifacts/1-2-water-reminder.md',
+        story(criteria.replace('gets one e-mail naming the bed', 'reminder works as expected'))
+      )
+    ).toEqual([
       '11:1-11:108: Unexpected vague criterion `works as expected` in Story 1.2: Water reminder, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
     ])
     // `ignoreDefaultTier` leaves a unit that states no tier alone.
-    expect(await lintAt('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(''), [[remarkLintVerifyTierCriteria, {ignoreDefaultTier: true}]])).toEqual([])
-    const spec = (criteria: string) => `---\ntitle: 'Fix the bed label'\nstatus: 'review'\n---\n\n# Fix the bed label\n${criteria}\n**Execution:**\n\n- [ ] Change the label\n\n### C-01: Label\n\n**Verification:** someday\n`
+    expect(
+      await lintAt('_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(''), [[remarkLintVerifyTierCriteria, {ignoreDefaultTier: true}]])
+    ).toEqual([])
+    const spec = (criteria: string) =>
+      `---\ntitle: 'Fix the bed label'\nstatus: 'review'\n---\n\n# Fix the bed label\n${criteria}\n**Execution:**\n\n- [ ] Change the label\n\n### C-01: Label\n\n**Verification:** someday\n`
     expect(await lint('_bmad-output/implementation-artifacts/spec-fix-bed-label.md', spec(''))).toEqual([])
-    expect(await lint('_bmad-output/implementation-artifacts/spec-fix-bed-label.md', spec('\n**Acceptance Criteria:**\n\n- The label works as expected\n'))).toEqual([
+    expect(
+      await lint('_bmad-output/implementation-artifacts/spec-fix-bed-label.md', spec('\n**Acceptance Criteria:**\n\n- The label works as expected\n'))
+    ).toEqual([
       '10:1-10:30: Unexpected vague criterion `works as expected` in Spec: Fix the bed label, expected an observable outcome or a `-- verified by:` check (acceptance-criteria-specific)'
     ])
   })
 
-  it('GSD: no contract in the roadmap, a phase\'s context or research', async () => {
-    const roadmap = '# Roadmap\n\n### Phase 1: Shelf\n\n**Goal**: Readers find a book on the shelf map\n\n**Success Criteria** (what must be TRUE):\n  1. The map shows each shelf at its place\n'
-    const notes = '# Phase 1: Shelf - Research\n\n### D-01: Draw shelves as boxes\n\n**Verification:** eyeball it\n\n**Acceptance Criteria:**\n- It works as expected\n'
+  it("GSD: no contract in the roadmap, a phase's context or research", async () => {
+    const roadmap =
+      '# Roadmap\n\n### Phase 1: Shelf\n\n**Goal**: Readers find a book on the shelf map\n\n**Success Criteria** (what must be TRUE):\n  1. The map shows each shelf at its place\n'
+    const notes =
+      '# Phase 1: Shelf - Research\n\n### D-01: Draw shelves as boxes\n\n**Verification:** eyeball it\n\n**Acceptance Criteria:**\n- It works as expected\n'
     for (const [path, value] of [
       ['.planning/ROADMAP.md', roadmap],
       ['.planning/phases/01-shelf/01-CONTEXT.md', notes],

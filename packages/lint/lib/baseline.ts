@@ -159,7 +159,11 @@ export function parseLintBaseline(file: string, text: string): LintBaseline {
   const [first] = errors
   if (first || !tree) {
     const what = first ? printParseErrorCode(first.error) : 'ValueExpected'
-    throw new FileReadError(file, `Unexpected text that is not JSON (${what}), expected the JSON \`tiers lint --update-baseline\` writes`, placeOf(first?.offset ?? 0))
+    throw new FileReadError(
+      file,
+      `Unexpected text that is not JSON (${what}), expected the JSON \`tiers lint --update-baseline\` writes`,
+      placeOf(first?.offset ?? 0)
+    )
   }
   const fail = (node: JsonNode, reason: string): never => {
     throw new FileReadError(file, reason, placeOf(node.offset))
@@ -182,7 +186,10 @@ export function parseLintBaseline(file: string, text: string): LintBaseline {
     for (const [rule, reasons] of entries(rules, `an object of rules (\`source:rule-id\`) for \`${name}\``)) {
       for (const [reason, count] of entries(reasons, `an object of message reasons for \`${rule}\` in \`${name}\``)) {
         if (count.type !== 'number' || !Number.isSafeInteger(count.value) || (count.value as number) < 1) {
-          fail(count, `Unexpected count \`${text.slice(count.offset, count.offset + count.length)}\` for \`${rule}\` in \`${name}\`, expected a whole number of 1 or more`)
+          fail(
+            count,
+            `Unexpected count \`${text.slice(count.offset, count.offset + count.length)}\` for \`${rule}\` in \`${name}\`, expected a whole number of 1 or more`
+          )
         }
         add(baseline, name, rule, reason, count.value as number)
       }

@@ -77,9 +77,20 @@ function isOutput(value: unknown): value is OutputRecord {
   if (typeof value !== 'object' || value === null) return false
   const output = value as Record<string, unknown>
   const isWrite = (write: unknown) =>
-    typeof write === 'object' && write !== null && ['stdout', 'stderr'].includes((write as OutputWrite).stream) && typeof (write as OutputWrite).text === 'string'
+    typeof write === 'object' &&
+    write !== null &&
+    ['stdout', 'stderr'].includes((write as OutputWrite).stream) &&
+    typeof (write as OutputWrite).text === 'string'
   const isFile = (file: unknown) => Array.isArray(file) && file.length === 2 && typeof file[0] === 'string' && (file[1] === null || typeof file[1] === 'string')
-  return isDigest(output.digest) && isDigest(output.snapshot) && Array.isArray(output.files) && output.files.every(isFile) && Array.isArray(output.writes) && output.writes.every(isWrite) && Number.isInteger(output.code)
+  return (
+    isDigest(output.digest) &&
+    isDigest(output.snapshot) &&
+    Array.isArray(output.files) &&
+    output.files.every(isFile) &&
+    Array.isArray(output.writes) &&
+    output.writes.every(isWrite) &&
+    Number.isInteger(output.code)
+  )
 }
 
 function isEntry(value: unknown): value is CacheEntry {
@@ -113,7 +124,14 @@ export async function readLintCacheFile(file: string): Promise<CacheData> {
     return none('not JSON')
   }
   const record = data as {version?: unknown; entries?: unknown; runs?: unknown; outputs?: unknown; code?: unknown}
-  if (typeof data !== 'object' || data === null || record.version !== cacheVersion || typeof record.entries !== 'object' || record.entries === null || Array.isArray(record.entries)) {
+  if (
+    typeof data !== 'object' ||
+    data === null ||
+    record.version !== cacheVersion ||
+    typeof record.entries !== 'object' ||
+    record.entries === null ||
+    Array.isArray(record.entries)
+  ) {
     return none(`not a version ${cacheVersion} lint cache`)
   }
   const entries = new Map<string, CacheEntry>()

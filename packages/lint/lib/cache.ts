@@ -127,9 +127,19 @@ export async function openLintCache(file: string, settings: LintSettings, warn: 
       await mkdir(path.dirname(file), {recursive: true})
       // `write-file-atomic` follows links: a link in the state folder would take the cache outside it.
       for (const each of [path.dirname(file), file]) {
-        if ((await lstat(each).catch(() => null))?.isSymbolicLink()) throw new Error(`${each}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link`)
+        if ((await lstat(each).catch(() => null))?.isSymbolicLink())
+          throw new Error(`${each}: Unexpected symbolic link, expected a real folder or file: the cache is never written through a link`)
       }
-      await writeFileAtomic(file, JSON.stringify({version: cacheVersion, entries: Object.fromEntries(entries), runs: Object.fromEntries(runs), outputs: Object.fromEntries(outputs), code}) + '\n')
+      await writeFileAtomic(
+        file,
+        JSON.stringify({
+          version: cacheVersion,
+          entries: Object.fromEntries(entries),
+          runs: Object.fromEntries(runs),
+          outputs: Object.fromEntries(outputs),
+          code
+        }) + '\n'
+      )
     }
   }
 }

@@ -9,7 +9,17 @@ import {FileReadError} from '@verification-tiers/input/read'
  * check of what they are, so a FIFO there would hold it, and `tiers`, for
  * good.
  */
-export const engineConfigNames = ['.remarkrc', '.remarkrc.json', '.remarkrc.cjs', '.remarkrc.mjs', '.remarkrc.js', '.remarkrc.yaml', '.remarkrc.yml', 'package.json', '.remarkignore']
+export const engineConfigNames = [
+  '.remarkrc',
+  '.remarkrc.json',
+  '.remarkrc.cjs',
+  '.remarkrc.mjs',
+  '.remarkrc.js',
+  '.remarkrc.yaml',
+  '.remarkrc.yml',
+  'package.json',
+  '.remarkignore'
+]
 
 /**
  * Check, before the engine starts, that every configuration file it could
@@ -31,7 +41,10 @@ export async function checkEngineConfigFiles(files: readonly string[]): Promise<
         const file = path.join(folder, name)
         const info = await stat(file).catch(() => null)
         if (info && !info.isFile() && !(info.isDirectory() && name === 'package.json')) {
-          throw new FileReadError(file, `Unexpected ${info.isFIFO() ? 'FIFO (named pipe)' : info.isDirectory() ? 'folder' : 'special file'}, expected a regular file (the lint engine reads it for its configuration)`)
+          throw new FileReadError(
+            file,
+            `Unexpected ${info.isFIFO() ? 'FIFO (named pipe)' : info.isDirectory() ? 'folder' : 'special file'}, expected a regular file (the lint engine reads it for its configuration)`
+          )
         }
       })
     )

@@ -66,7 +66,13 @@ export function isCodeMemo(value: unknown): value is CodeMemo {
   if (typeof value !== 'object' || value === null) return false
   const memo = value as Record<string, unknown>
   const isStamp = (each: unknown) => Array.isArray(each) && each.length === 2 && each.every((part) => typeof part === 'string')
-  return typeof memo.digest === 'string' && typeof memo.origin === 'string' && (memo.program === null || typeof memo.program === 'string') && Array.isArray(memo.stamps) && memo.stamps.every(isStamp)
+  return (
+    typeof memo.digest === 'string' &&
+    typeof memo.origin === 'string' &&
+    (memo.program === null || typeof memo.program === 'string') &&
+    Array.isArray(memo.stamps) &&
+    memo.stamps.every(isStamp)
+  )
 }
 
 const origin = fileURLToPath(import.meta.url)
@@ -143,7 +149,9 @@ function computeCode(program: string | null): CodeMemo {
     const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {dependencies?: Record<string, string>}
     hash.update(path.basename(folder)).update('\0')
     digestFolder(folder)
-    for (const name of Object.keys(manifest.dependencies ?? {}).filter(isWalked).sort()) {
+    for (const name of Object.keys(manifest.dependencies ?? {})
+      .filter(isWalked)
+      .sort()) {
       // Stamped before resolving, and whether it resolves or not: a package installed later changes them.
       for (const each of lookupPaths(entry, name)) stamped(each)
       let dependency: string

@@ -35,7 +35,10 @@ export function formatReport(files: VFile[], settings: Pick<LintSettings, 'forma
     case 'github':
       return {stream: 'stdout', text: asWritten(reporterGithub(files, {silent}))}
     case 'sarif':
-      return {stream: 'stdout', text: asWritten(reporterSarif(files, {silent, tool: {name: toolName, version: manifest.version, informationUri: repositoryUrl}}))}
+      return {
+        stream: 'stdout',
+        text: asWritten(reporterSarif(files, {silent, tool: {name: toolName, version: manifest.version, informationUri: repositoryUrl}}))
+      }
     case 'junit':
       return {stream: 'stdout', text: asWritten(reporterJunit(files, {quiet, silent, name: toolName}))}
     case 'json':

@@ -160,7 +160,13 @@ export async function lintFiles(settings: LintSettings, notify: Notify = () => {
 }
 
 /** The rest of a run, once its files are linted (and fixed): the baseline written or applied, the report and the exit code. */
-async function reportOf(settings: LintSettings, linted: VFile[], diff: string, read: LintBaseline | null, baselineFile: string | undefined): Promise<LintResult> {
+async function reportOf(
+  settings: LintSettings,
+  linted: VFile[],
+  diff: string,
+  read: LintBaseline | null,
+  baselineFile: string | undefined
+): Promise<LintResult> {
   let files = linted
   let baseline = read
   let wroteBaseline: LintResult['wroteBaseline']

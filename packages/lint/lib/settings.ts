@@ -51,7 +51,20 @@ export interface LintSettings {
  * of its messages keys them on these, so they are defined once.
  */
 export function textLintSettings(cwd: string): LintSettings {
-  return {cwd, files: [], frail: false, quiet: false, silent: false, color: false, detectConfig: true, detectIgnore: false, ignorePatterns: [], format: 'stylish', fix: false, fixDryRun: false}
+  return {
+    cwd,
+    files: [],
+    frail: false,
+    quiet: false,
+    silent: false,
+    color: false,
+    detectConfig: true,
+    detectIgnore: false,
+    ignorePatterns: [],
+    format: 'stylish',
+    fix: false,
+    fixDryRun: false
+  }
 }
 
 /** Where `--cache` keeps what it knows, from the folder linted from. */

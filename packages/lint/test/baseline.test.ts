@@ -115,7 +115,14 @@ describe('applyLintBaseline', () => {
       return file
     }
     const baseline = lintBaselineOf(
-      [inFolder('a.md', [['warning', 'r', 'Unexpected a'], ['warning', 'r', 'Unexpected a']]), inFolder('kept.md', [['warning', 'r', 'Unexpected k']]), inFolder('gone.md', [['warning', 'r', 'Unexpected g']])],
+      [
+        inFolder('a.md', [
+          ['warning', 'r', 'Unexpected a'],
+          ['warning', 'r', 'Unexpected a']
+        ]),
+        inFolder('kept.md', [['warning', 'r', 'Unexpected k']]),
+        inFolder('gone.md', [['warning', 'r', 'Unexpected g']])
+      ],
       folder
     )
     const applied = applyLintBaseline([inFolder('a.md', [['warning', 'r', 'Unexpected a']])], baseline, folder)
@@ -123,24 +130,35 @@ describe('applyLintBaseline', () => {
   })
 
   it('property: a run against its own baseline reports only its errors; one warning more is reported alone', () => {
-    const message = fc.tuple(fc.constantFrom<Kind>('warning', 'warning', 'error', 'info'), fc.constantFrom('r1', 'r2'), fc.constantFrom('Unexpected a', 'Unexpected b', 'Unexpected "c"'), fc.nat(50))
+    const message = fc.tuple(
+      fc.constantFrom<Kind>('warning', 'warning', 'error', 'info'),
+      fc.constantFrom('r1', 'r2'),
+      fc.constantFrom('Unexpected a', 'Unexpected b', 'Unexpected "c"'),
+      fc.nat(50)
+    )
     const project = fc.array(fc.tuple(fc.constantFrom('a.md', 'dir/b.md', 'c d.md'), fc.array(message, {maxLength: 8})), {maxLength: 4})
     fc.assert(
-      fc.property(project, fc.tuple(fc.constantFrom('a.md', 'dir/b.md'), fc.constantFrom('r1', 'r2'), fc.constantFrom('Unexpected a', 'Unexpected new')), (spec, extra) => {
-        const files = spec.map(([name, messages]) => fileWith(name, messages))
-        // Read back from its file's text: what is written is what is applied.
-        const baseline = parseLintBaseline('tiers-lint-baseline.json', formatLintBaseline(lintBaselineOf(files, cwd)))
-        const applied = applyLintBaseline(files, baseline, cwd)
-        const warnings = files.flatMap((file) => file.messages.filter((each) => each.fatal === false))
-        expect(applied.accepted).toBe(warnings.length)
-        expect(applied.unused).toBe(0)
-        expect(applied.files.flatMap((file) => file.messages.filter((each) => each.fatal === false))).toEqual([])
-        expect(applied.files.flatMap((file) => file.messages.filter((each) => each.fatal !== false))).toEqual(files.flatMap((file) => file.messages.filter((each) => each.fatal !== false)))
-        const [name, rule, reason] = extra
-        const more = [...files, fileWith(name, [['warning', rule, reason, 7]])]
-        const left = applyLintBaseline(more, baseline, cwd).files.flatMap((file) => file.messages.filter((each) => each.fatal === false))
-        expect(left.map((each) => [each.file, each.ruleId, each.reason])).toEqual([[name, rule, reason]])
-      })
+      fc.property(
+        project,
+        fc.tuple(fc.constantFrom('a.md', 'dir/b.md'), fc.constantFrom('r1', 'r2'), fc.constantFrom('Unexpected a', 'Unexpected new')),
+        (spec, extra) => {
+          const files = spec.map(([name, messages]) => fileWith(name, messages))
+          // Read back from its file's text: what is written is what is applied.
+          const baseline = parseLintBaseline('tiers-lint-baseline.json', formatLintBaseline(lintBaselineOf(files, cwd)))
+          const applied = applyLintBaseline(files, baseline, cwd)
+          const warnings = files.flatMap((file) => file.messages.filter((each) => each.fatal === false))
+          expect(applied.accepted).toBe(warnings.length)
+          expect(applied.unused).toBe(0)
+          expect(applied.files.flatMap((file) => file.messages.filter((each) => each.fatal === false))).toEqual([])
+          expect(applied.files.flatMap((file) => file.messages.filter((each) => each.fatal !== false))).toEqual(
+            files.flatMap((file) => file.messages.filter((each) => each.fatal !== false))
+          )
+          const [name, rule, reason] = extra
+          const more = [...files, fileWith(name, [['warning', rule, reason, 7]])]
+          const left = applyLintBaseline(more, baseline, cwd).files.flatMap((file) => file.messages.filter((each) => each.fatal === false))
+          expect(left.map((each) => [each.file, each.ruleId, each.reason])).toEqual([[name, rule, reason]])
+        }
+      )
     )
   })
 })
@@ -151,10 +169,16 @@ describe('mergeLintBaseline', () => {
     folders.push(folder)
     await fs.writeFile(path.join(folder, 'other.md'), '')
     const at = (name: string, reason: string) => Object.assign(fileWith(name, [['warning', 'r', reason]]), {cwd: folder})
-    const previous = lintBaselineOf([at('now.md', 'Unexpected old'), at('clean.md', 'Unexpected fixed'), at('other.md', 'Unexpected kept'), at('gone.md', 'Unexpected gone')], folder)
+    const previous = lintBaselineOf(
+      [at('now.md', 'Unexpected old'), at('clean.md', 'Unexpected fixed'), at('other.md', 'Unexpected kept'), at('gone.md', 'Unexpected gone')],
+      folder
+    )
     const linted = [at('now.md', 'Unexpected new'), Object.assign(new VFile({path: 'clean.md', value: ''}), {cwd: folder})]
     const merged = mergeLintBaseline(previous, lintBaselineOf(linted, folder), linted, folder)
-    expect(JSON.parse(formatLintBaseline(merged))).toEqual({'now.md': {'remark-lint:r': {'Unexpected new': 1}}, 'other.md': {'remark-lint:r': {'Unexpected kept': 1}}})
+    expect(JSON.parse(formatLintBaseline(merged))).toEqual({
+      'now.md': {'remark-lint:r': {'Unexpected new': 1}},
+      'other.md': {'remark-lint:r': {'Unexpected kept': 1}}
+    })
   })
 })
 
@@ -175,7 +199,15 @@ describe('readLintBaseline', () => {
   it('none when there is no file; a written baseline reads back the same', async () => {
     const file = await baselineFile(null)
     expect(await readLintBaseline(file)).toBeNull()
-    const baseline = lintBaselineOf([fileWith('a.md', [['warning', 'r', 'Unexpected a'], ['warning', 'r', 'Unexpected a']])], cwd)
+    const baseline = lintBaselineOf(
+      [
+        fileWith('a.md', [
+          ['warning', 'r', 'Unexpected a'],
+          ['warning', 'r', 'Unexpected a']
+        ])
+      ],
+      cwd
+    )
     await writeLintBaseline(file, baseline)
     expect(await readLintBaseline(file)).toEqual(baseline)
   })
@@ -190,7 +222,10 @@ describe('readLintBaseline', () => {
     ['{"a.md": {"r": {"Unexpected a": 0}}}', '1:33: Unexpected count `0` for `r` in `a.md`, expected a whole number of 1 or more'],
     ['{"a.md": {"r": {"Unexpected a": 1.5}}}', '1:33: Unexpected count `1.5` for `r` in `a.md`, expected a whole number of 1 or more'],
     ['{"a.md": {"r": {"Unexpected a": "1"}}}', '1:33: Unexpected count `"1"` for `r` in `a.md`, expected a whole number of 1 or more'],
-    ['{"a.md": {"r": {"Unexpected a": 1, "Unexpected a": 2}}}', '1:36: Unexpected key `Unexpected a` given twice, expected an object of message reasons for `r` in `a.md`, each once'],
+    [
+      '{"a.md": {"r": {"Unexpected a": 1, "Unexpected a": 2}}}',
+      '1:36: Unexpected key `Unexpected a` given twice, expected an object of message reasons for `r` in `a.md`, each once'
+    ],
     ['{"": {}}', '1:2: Unexpected empty key, expected an object of files']
   ])('%j is an error naming the file and the place', async (text, expected) => {
     const file = await baselineFile(text)
@@ -202,16 +237,17 @@ describe('readLintBaseline', () => {
   it('JSON nested deeper than the parser follows is an error at 1:1, never a stack overflow', async () => {
     const file = await baselineFile('['.repeat(100_000))
     await expect(readLintBaseline(file, 'tiers-lint-baseline.json')).rejects.toThrow(
-      new FileReadError('tiers-lint-baseline.json', 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', {line: 1, column: 1})
+      new FileReadError('tiers-lint-baseline.json', 'Unexpected nesting too deep to read, expected the JSON `tiers lint --update-baseline` writes', {
+        line: 1,
+        column: 1
+      })
     )
   })
 
   it('a folder named as the baseline is an error, not an empty baseline', async () => {
     const file = await baselineFile(null)
     await fs.mkdir(file)
-    await expect(readLintBaseline(file, 'b.json')).rejects.toThrow(
-      'b.json: Unexpected folder, expected a regular file'
-    )
+    await expect(readLintBaseline(file, 'b.json')).rejects.toThrow('b.json: Unexpected folder, expected a regular file')
   })
 
   it('is never written through a symbolic link', async () => {

@@ -34,7 +34,12 @@ type Edit =
 
 const ids = fc.uniqueArray(fc.integer({min: 1, max: 3}), {minLength: 0, maxLength: 3})
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({kind: fc.constant('graph' as const), format: fc.constantFrom('GRAPH.json' as const, 'GRAPH.md' as const), tier: fc.constantFrom('auto' as const, 'verify' as const), ids}),
+  fc.record({
+    kind: fc.constant('graph' as const),
+    format: fc.constantFrom('GRAPH.json' as const, 'GRAPH.md' as const),
+    tier: fc.constantFrom('auto' as const, 'verify' as const),
+    ids
+  }),
   fc.record({kind: fc.constant('remove' as const), name: fc.constantFrom('GRAPH.json' as const, 'GRAPH.md' as const, 'contracts/C-2.md' as const)}),
   fc.record({kind: fc.constant('contract' as const), name: fc.constantFrom('CONTRACTS.md' as const, 'contracts/C-2.md' as const), ids})
 )

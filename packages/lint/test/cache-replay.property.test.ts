@@ -41,7 +41,11 @@ type Edit =
 
 const texts = {text: fc.integer({min: 0, max: 3}), id: fc.integer({min: 1, max: 99})}
 const baselineEdit = fc.record({kind: fc.constant('baseline' as const), accept: fc.constantFrom('now' as const, 'nothing' as const, 'removed' as const)})
-const configEdit = fc.record({kind: fc.constant('config' as const), folder: fc.constantFrom('' as const, 'sub' as const), plugins: fc.constantFrom('none' as const, 'preset' as const, 'removed' as const)})
+const configEdit = fc.record({
+  kind: fc.constant('config' as const),
+  folder: fc.constantFrom('' as const, 'sub' as const),
+  plugins: fc.constantFrom('none' as const, 'preset' as const, 'removed' as const)
+})
 
 // The preset by its file: a configuration in a temporary folder cannot name it as a package.
 const presetFile = createRequire(import.meta.url).resolve('remark-preset-lint-verification-tiers')
@@ -50,7 +54,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({kind: fc.constant('write' as const), name: fc.constantFrom(...names), ...texts}),
   fc.record({kind: fc.constant('remove' as const), name: fc.constantFrom(...names)}),
   fc.record({kind: fc.constant('rename' as const), from: fc.constantFrom(...names), to: fc.constantFrom(...names)}),
-  fc.record({kind: fc.constant('ignore' as const), folder: fc.constantFrom('' as const, 'sub' as const), pattern: fc.constantFrom('b.md', 'deep', '*.markdown', 'c.md', '')}),
+  fc.record({
+    kind: fc.constant('ignore' as const),
+    folder: fc.constantFrom('' as const, 'sub' as const),
+    pattern: fc.constantFrom('b.md', 'deep', '*.markdown', 'c.md', '')
+  }),
   baselineEdit,
   configEdit
 )
@@ -92,7 +100,11 @@ async function apply(folder: string, change: Edit): Promise<void> {
       if (change.accept === 'removed') await fs.rm(at(baselineName), {force: true})
       else if (change.accept === 'nothing') await fs.writeFile(at(baselineName), '{}\n')
       // The warnings of every file now: the files edited later, or left out of a run, make some of them unused.
-      else await fs.writeFile(at(baselineName), formatLintBaseline(lintBaselineOf((await lintFiles({...settingsFor(folder, false), detectIgnore: false})).files, folder)))
+      else
+        await fs.writeFile(
+          at(baselineName),
+          formatLintBaseline(lintBaselineOf((await lintFiles({...settingsFor(folder, false), detectIgnore: false})).files, folder))
+        )
       return
     case 'config': {
       // Where a configuration is found (with `detectConfig`), its plugins run below it: none, or the preset.
@@ -159,20 +171,42 @@ const inSub: Shape = {...plain, files: 'sub'}
 /** Each input of the output, changed between two runs with the same settings: the runs a missing input would answer wrongly. */
 const changeOfEachInput: Array<[[Shape, Shape], Array<Edit | 0 | 1>]> = [
   // The text of a file linted.
-  [[plain, plain], [0, {kind: 'write', name: 'a.md', text: 0, id: 5}, 0]],
+  [
+    [plain, plain],
+    [0, {kind: 'write', name: 'a.md', text: 0, id: 5}, 0]
+  ],
   // A file found now that was not.
-  [[plain, plain], [0, {kind: 'write', name: 'b.md', text: 0, id: 5}, 0]],
+  [
+    [plain, plain],
+    [0, {kind: 'write', name: 'b.md', text: 0, id: 5}, 0]
+  ],
   // The baseline’s text, naming the same files: it accepts the warnings of another text of `a.md`, which is then as it was.
   [
     [plain, plain],
-    [{kind: 'baseline', accept: 'now'}, 0, {kind: 'write', name: 'a.md', text: 0, id: 5}, {kind: 'baseline', accept: 'now'}, {kind: 'write', name: 'a.md', text: 1, id: 1}, 0]
+    [
+      {kind: 'baseline', accept: 'now'},
+      0,
+      {kind: 'write', name: 'a.md', text: 0, id: 5},
+      {kind: 'baseline', accept: 'now'},
+      {kind: 'write', name: 'a.md', text: 1, id: 1},
+      0
+    ]
   ],
   // A file the baseline lists, outside the paths linted: once it is gone, its warnings are unused.
-  [[inSub, inSub], [{kind: 'baseline', accept: 'now'}, 0, {kind: 'remove', name: 'a.md'}, 0]],
+  [
+    [inSub, inSub],
+    [{kind: 'baseline', accept: 'now'}, 0, {kind: 'remove', name: 'a.md'}, 0]
+  ],
   // A configuration above the paths linted.
-  [[{...inSub, detectConfig: true}, plain], [0, {kind: 'config', folder: '', plugins: 'none'}, 0]],
+  [
+    [{...inSub, detectConfig: true}, plain],
+    [0, {kind: 'config', folder: '', plugins: 'none'}, 0]
+  ],
   // The settings.
-  [[plain, {...plain, silent: true}], [0, 1]]
+  [
+    [plain, {...plain, silent: true}],
+    [0, 1]
+  ]
 ]
 
 describe('the lint cache', () => {
@@ -203,7 +237,10 @@ describe('the lint cache', () => {
           if (replayed !== undefined) expect(replayed).toEqual(expected)
           expect(await outputFor(cached)).toEqual(expected)
           // Nothing changed since: the output is printed again as it was (unless a path given is missing, which is never remembered).
-          const found = await fs.stat(path.join(folder, shapes[each].files)).then(() => true, () => false)
+          const found = await fs.stat(path.join(folder, shapes[each].files)).then(
+            () => true,
+            () => false
+          )
           if (found) expect(await replayLintOutput(cached)).toEqual(expected)
         }
       }),

@@ -15,7 +15,10 @@ beforeAll(async () => {
   folder = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-lint-texts-')))
   await fs.symlink(path.join(repository, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
   await fs.mkdir(path.join(folder, 'quiet'))
-  await fs.writeFile(path.join(folder, 'quiet', '.remarkrc.json'), JSON.stringify({plugins: ['remark-preset-lint-verification-tiers', ['remark-lint-verification-tier', false]]}))
+  await fs.writeFile(
+    path.join(folder, 'quiet', '.remarkrc.json'),
+    JSON.stringify({plugins: ['remark-preset-lint-verification-tiers', ['remark-lint-verification-tier', false]]})
+  )
 })
 
 afterAll(async () => {
@@ -32,7 +35,12 @@ describe('lintTexts', () => {
     ])
     expect([...messages.keys()]).toEqual([plain, quiet])
     expect(messages.get(plain)?.map((message) => [message.ruleId, message.fatal, message.place, message.reason])).toEqual([
-      ['verification-tier', true, {start: {line: 3, column: 19, offset: 39}, end: {line: 3, column: 25, offset: 45}}, 'Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`']
+      [
+        'verification-tier',
+        true,
+        {start: {line: 3, column: 19, offset: 39}, end: {line: 3, column: 25, offset: 45}},
+        'Unexpected verification tier `Verify` on C-01 CartTotal, expected `verify`'
+      ]
     ])
     expect(messages.get(quiet)).toEqual([])
   })

@@ -33,7 +33,10 @@ export function openBudget(dir: string, limits: ReadLimits, settings: string): R
     spent += Buffer.byteLength(text)
     if (spent <= limits.total) return
     const limit = formatSize(limits.total)
-    throw new ProjectError(dir, `Unexpected files of more than ${limit} in all for tiers to read (at ${path.relative(dir, file)}), expected at most ${limit}: fewer or smaller files, or ${raise('total_mib')}`)
+    throw new ProjectError(
+      dir,
+      `Unexpected files of more than ${limit} in all for tiers to read (at ${path.relative(dir, file)}), expected at most ${limit}: fewer or smaller files, or ${raise('total_mib')}`
+    )
   }
   return {
     async read(file, advice) {

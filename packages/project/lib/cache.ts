@@ -90,7 +90,12 @@ export function hashText(text: string): string {
  */
 export function hashContractText(text: string, names: Iterable<string> = []): string {
   const folded = [...new Set([...names].map(foldContractName).filter((name) => name !== ''))].sort()
-  return folded.length === 0 ? hashText(text) : createHash('sha256').update(text).update('\0names\0' + folded.join('\n')).digest('hex')
+  return folded.length === 0
+    ? hashText(text)
+    : createHash('sha256')
+        .update(text)
+        .update('\0names\0' + folded.join('\n'))
+        .digest('hex')
 }
 
 /** Warnings already given by this process: each is said once. */
@@ -201,7 +206,12 @@ function isStoredContracts(value: unknown): boolean {
 
 /** A stored graph of the shape written for `kind`: its slices, read from the file of that kind. */
 function isStoredGraph(value: unknown, kind: EntryKind): boolean {
-  return isRecord(value) && Array.isArray(value.slices) && value.slices.every((slice) => isRecord(slice) && typeof slice.id === 'string') && graphKinds[value.from as FolderGraph['from']] === kind
+  return (
+    isRecord(value) &&
+    Array.isArray(value.slices) &&
+    value.slices.every((slice) => isRecord(slice) && typeof slice.id === 'string') &&
+    graphKinds[value.from as FolderGraph['from']] === kind
+  )
 }
 
 /** An entry used now, and its model’s folder: their time set to now when older than a day (a warm run writes at most this). */

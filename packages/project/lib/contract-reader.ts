@@ -96,9 +96,13 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
     const shape = markdownShape(text)
     const what = describeShape(shape)
     if (over === 'file') {
-      return new ProjectError(file, `Unexpected markdown that takes over ${seconds} s to parse (${what}), expected ${adviceFor(kind, shape, false)} (or more seconds in ${parseTimeoutVariable})`)
+      return new ProjectError(
+        file,
+        `Unexpected markdown that takes over ${seconds} s to parse (${what}), expected ${adviceFor(kind, shape, false)} (or more seconds in ${parseTimeoutVariable})`
+      )
     }
-    const before = parsed.files === 0 ? 'before any other file' : `after ${parsed.files} other ${parsed.files === 1 ? 'file' : 'files'} of ${parsed.bytes} bytes`
+    const before =
+      parsed.files === 0 ? 'before any other file' : `after ${parsed.files} other ${parsed.files === 1 ? 'file' : 'files'} of ${parsed.bytes} bytes`
     return new ProjectError(
       file,
       `Unexpected markdown files that take over ${total} s to parse in all: the time ran out in this one (${what}) ${before}, expected ${adviceFor(kind, shape, true)} (or more seconds in ${totalParseTimeoutVariable}); the files read in time are kept in the contracts cache, for the next run`

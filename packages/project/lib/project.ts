@@ -3,7 +3,20 @@ import path from 'node:path'
 import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
 import {contractKey, describeContractProblem} from '@verification-tiers/contracts/gate-terms'
-import {contractTier, hashContracts, inputLimits, isSliceId, jsonPlace, parseJsonText, projectReadLimits, readInputFile, readProjectConfig, resolveSlice, sliceIdRule, slicePins} from '@verification-tiers/runtime'
+import {
+  contractTier,
+  hashContracts,
+  inputLimits,
+  isSliceId,
+  jsonPlace,
+  parseJsonText,
+  projectReadLimits,
+  readInputFile,
+  readProjectConfig,
+  resolveSlice,
+  sliceIdRule,
+  slicePins
+} from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice, SliceInput} from '@verification-tiers/runtime'
 import {openBudget} from './budget.js'
 import type {ReadBudget} from './budget.js'
@@ -139,7 +152,14 @@ export async function loadProject(dir: string, {graphError = 'throw', cache: use
   // A folder of contract files with none read is a problem, beside the lines that say why: never no project.
   const unread: ProjectProblem[] =
     contracts.length === 0 && !fileProblems.some((problem) => problem.line !== null)
-      ? [{file: dir, line: null, message: 'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'}]
+      ? [
+          {
+            file: dir,
+            line: null,
+            message:
+              'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'
+          }
+        ]
       : []
   const matched = graph ? slicesFromGraph(graph, contracts, warn) : slicesFromContracts(contracts)
   const problems = [...unreadGraph, ...unread, ...(graph?.problems ?? []), ...fileProblems, ...matched.problems]
@@ -189,7 +209,12 @@ function caseTwins(dir: string, slices: readonly ProjectSlice[]): ProjectProblem
     const folded = id.toLowerCase()
     const twin = first.get(folded)
     if (twin === undefined) first.set(folded, id)
-    else problems.push({file: dir, line: null, message: `Unexpected slices ${twin} and ${id}, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both`})
+    else
+      problems.push({
+        file: dir,
+        line: null,
+        message: `Unexpected slices ${twin} and ${id}, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both`
+      })
   }
   return problems
 }
@@ -258,7 +283,13 @@ function readGraph(dir: string, cache: ContractCache, parser: LazyReader, budget
 }
 
 /** The graph the cache holds for this `text` read as a `from` file, naming `file`; else the one `read` gives, then kept. */
-async function cachedGraph(cache: ContractCache, from: FolderGraph['from'], text: string, file: string, read: () => Promise<FolderGraph> | FolderGraph): Promise<FolderGraph> {
+async function cachedGraph(
+  cache: ContractCache,
+  from: FolderGraph['from'],
+  text: string,
+  file: string,
+  read: () => Promise<FolderGraph> | FolderGraph
+): Promise<FolderGraph> {
   const hash = hashContractText(text)
   const cached = await cache.getGraph(from, hash, file)
   if (cached) return cached
@@ -342,7 +373,13 @@ async function contractFiles(folder: string, problems: ProjectProblem[]): Promis
 }
 
 /** Contracts of the project’s files, and the problems of files that hold markdown but no contract. */
-async function loadContracts(dir: string, cache: ContractCache, parser: LazyReader, budget: ReadBudget, names: readonly string[]): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
+async function loadContracts(
+  dir: string,
+  cache: ContractCache,
+  parser: LazyReader,
+  budget: ReadBudget,
+  names: readonly string[]
+): Promise<{contracts: LoadedContract[]; problems: ProjectProblem[]}> {
   const problems: ProjectProblem[] = []
   const files = [path.join(dir, 'CONTRACTS.md'), ...(await contractFiles(path.join(dir, 'contracts'), problems))]
   // All read before any is parsed: a project over the limit in all fails at once.
@@ -365,7 +402,11 @@ async function loadContracts(dir: string, cache: ContractCache, parser: LazyRead
       for (const problem of analysis.problems) problems.push({file, line: problem.place.start.line, message: describeContractProblem(problem)})
     }
     if (contracts.length === 0 && file !== files[0] && text.trim() !== '') {
-      problems.push({file, line: null, message: 'Unexpected contract file without a contract tiers can read, expected contract headings such as `### C-01: Name`'})
+      problems.push({
+        file,
+        line: null,
+        message: 'Unexpected contract file without a contract tiers can read, expected contract headings such as `### C-01: Name`'
+      })
     }
     for (const contract of contracts) {
       const {start, end} = contract.position
@@ -403,7 +444,11 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
   const slices: ProjectSlice[] = graph.slices.map((slice) => {
     const {found, missing} = matchSlice(index, slice)
     for (const {text, line} of missing) {
-      problems.push({file: graph.file, line, message: `Unexpected ${JSON.stringify(text)} in the contracts of slice ${slice.id}, expected the id or name of a contract in CONTRACTS.md or contracts/`})
+      problems.push({
+        file: graph.file,
+        line,
+        message: `Unexpected ${JSON.stringify(text)} in the contracts of slice ${slice.id}, expected the id or name of a contract in CONTRACTS.md or contracts/`
+      })
     }
     return {
       id: slice.id,
@@ -443,11 +488,12 @@ function slicesFromGraph(graph: FolderGraph, contracts: LoadedContract[], warn: 
     const made = !graphIds.has(slice.id.toLowerCase())
     const place = `${file}:${sliceLine(loaded, named ?? slice.id)}`
     // A second contract of a listed id is a problem already; the warning would say it twice.
-    if (!second) warn(
-      made
-        ? `${place}: ${contract.label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`
-        : `${place}: ${contract.label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`
-    )
+    if (!second)
+      warn(
+        made
+          ? `${place}: ${contract.label} is in slice ${named}, which ${graph.from} does not have; it is checked as a slice of its own: add ${named} to ${graph.from}, or correct its slice`
+          : `${place}: ${contract.label} is in slice ${named}, but ${graph.from} does not list it there; it is checked with ${slice.id}: list it in ${graph.from}, or correct its slice`
+      )
     if (!sliceById.has(slice.id.toLowerCase())) {
       sliceById.set(slice.id.toLowerCase(), slice)
       slices.push(slice)
@@ -506,7 +552,18 @@ function unslicedProblems(contracts: readonly LoadedContract[], slices: readonly
 /** A slice of its own for a contract whose Slice field names a slice the graph does not have. */
 function makeSlice(loaded: LoadedContract, id: string): ProjectSlice {
   const heading = loaded.contract.sliceHeading
-  return {id, name: heading?.id === id && heading.name ? heading.name : id, contracts: [], missing: [], tier: null, humanCheck: null, verification: null, retired: null, openTasks: [], optionalTasks: []}
+  return {
+    id,
+    name: heading?.id === id && heading.name ? heading.name : id,
+    contracts: [],
+    missing: [],
+    tier: null,
+    humanCheck: null,
+    verification: null,
+    retired: null,
+    openTasks: [],
+    optionalTasks: []
+  }
 }
 
 /** Slices from the contracts’ Slice fields, when there is no graph. */

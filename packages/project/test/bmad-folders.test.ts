@@ -33,20 +33,34 @@ const story = (number: string) => `# Story ${number}: Bake\n\n## Status\n\nDraft
 
 /** Each slice read as `id: file (criteria, open tasks)`, files relative to `root`. */
 function sliced(root: string, reading: Awaited<ReturnType<typeof bmad.read>>): string[] {
-  return reading.slices.map((slice) => `${slice.id}: ${path.relative(root, slice.contracts[0]!.file)} (${slice.contracts[0]!.contract.criteria.length}, ${slice.openTasks.length})`)
+  return reading.slices.map(
+    (slice) => `${slice.id}: ${path.relative(root, slice.contracts[0]!.file)} (${slice.contracts[0]!.contract.criteria.length}, ${slice.openTasks.length})`
+  )
 }
 
 describe('bmad v4', () => {
   it('is the `.bmad-core` folder, recognised by its `core-config.yaml`', async () => {
     expect([bmadV4.name, bmadV4.folder]).toEqual(['bmad-v4', '.bmad-core'])
     const root = await repository({'.bmad-core/agents/sm.md': '# sm\n', 'fresh/.bmad-core/core-config.yaml': 'devStoryLocation: docs/stories\n'})
-    const candidates = [path.join(bakery, '.bmad-core'), path.join(root, '.bmad-core'), path.join(root, 'fresh', '.bmad-core'), path.join(root, 'none', '.bmad-core')]
+    const candidates = [
+      path.join(bakery, '.bmad-core'),
+      path.join(root, '.bmad-core'),
+      path.join(root, 'fresh', '.bmad-core'),
+      path.join(root, 'none', '.bmad-core')
+    ]
     expect(await Promise.all(candidates.map((folder) => bmadV4.recognises(folder)))).toEqual([true, false, true, false])
   })
 
   it('reads each story of the story folder and its subfolders as a slice, its numbered items or `### ACn` headings its criteria, never its other files', async () => {
     const reading = await bmadV4.read(path.join(bakery, '.bmad-core'), verify)
-    expect(reading.slices.map((slice) => [slice.id, slice.name, path.relative(stories, slice.contracts[0]!.file), slice.contracts[0]!.contract.criteria.map((item) => [item.position.start.line, item.text])])).toEqual([
+    expect(
+      reading.slices.map((slice) => [
+        slice.id,
+        slice.name,
+        path.relative(stories, slice.contracts[0]!.file),
+        slice.contracts[0]!.contract.criteria.map((item) => [item.position.start.line, item.text])
+      ])
+    ).toEqual([
       [
         '1.1.order-a-cake.story',
         'Story 1.1: Order a cake',
@@ -57,7 +71,15 @@ describe('bmad v4', () => {
           [18, 'A confirmed order shows its number and pickup day.']
         ]
       ],
-      ['1.2.story', 'Story 1.2: Pay a deposit', '1.2.story.md', [[9, 'AC1: Deposit'], [17, 'AC2: Receipt']]],
+      [
+        '1.2.story',
+        'Story 1.2: Pay a deposit',
+        '1.2.story.md',
+        [
+          [9, 'AC1: Deposit'],
+          [17, 'AC2: Receipt']
+        ]
+      ],
       [
         '2.6.1.pickup-slot.story',
         'Story 2.6.1: Pickup slot',
@@ -74,16 +96,29 @@ describe('bmad v4', () => {
 
   it('counts the unticked boxes of Tasks / Subtasks as open tasks, never the status, Dev Notes or QA Results', async () => {
     const reading = await bmadV4.read(path.join(bakery, '.bmad-core'), verify)
-    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual([
-      ['1.1.order-a-cake.story', ['1.1.order-a-cake.story.md:24: Show the price beside each cake']],
-      ['1.2.story', []],
-      ['2.6.1.pickup-slot.story', ['2.6.1.pickup-slot.story.md:14: Task 1: Slot picker (AC: 1)', '2.6.1.pickup-slot.story.md:15: Offer half-hour slots', '2.6.1.pickup-slot.story.md:16: Task 2: Full slots (AC: 2)']],
-      ['3.1.z', []]
-    ])
+    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual(
+      [
+        ['1.1.order-a-cake.story', ['1.1.order-a-cake.story.md:24: Show the price beside each cake']],
+        ['1.2.story', []],
+        [
+          '2.6.1.pickup-slot.story',
+          [
+            '2.6.1.pickup-slot.story.md:14: Task 1: Slot picker (AC: 1)',
+            '2.6.1.pickup-slot.story.md:15: Offer half-hour slots',
+            '2.6.1.pickup-slot.story.md:16: Task 2: Full slots (AC: 2)'
+          ]
+        ],
+        ['3.1.z', []]
+      ]
+    )
   })
 
   it('reads the folder devStoryLocation names, and `docs/stories` when it names none', async () => {
-    const root = await repository({'.bmad-core/core-config.yaml': 'devStoryLocation: stories\n', 'stories/1.1.story.md': story('1.1'), 'docs/stories/9.9.story.md': story('9.9')})
+    const root = await repository({
+      '.bmad-core/core-config.yaml': 'devStoryLocation: stories\n',
+      'stories/1.1.story.md': story('1.1'),
+      'docs/stories/9.9.story.md': story('9.9')
+    })
     expect(sliced(root, await bmadV4.read(path.join(root, '.bmad-core'), verify))).toEqual(['1.1.story: stories/1.1.story.md (1, 0)'])
     await fs.writeFile(path.join(root, '.bmad-core', 'core-config.yaml'), 'slashPrefix: BMad\n')
     expect(sliced(root, await bmadV4.read(path.join(root, '.bmad-core'), verify))).toEqual(['9.9.story: docs/stories/9.9.story.md (1, 0)'])
@@ -102,7 +137,9 @@ describe('bmad v4', () => {
     expect(await problemOf('slashPrefix: BMad\ndevStoryLocation: [docs\n')).toEqual([
       ".bmad-core/core-config.yaml:3: Unexpected text that is not YAML (Flow sequence in block collection must be sufficiently indented and end with a ]), expected BMAD's settings; no story is read"
     ])
-    expect(await problemOf('- docs/stories\n')).toEqual([".bmad-core/core-config.yaml:1: Unexpected YAML that is no mapping, expected BMAD's settings as `key: value` lines; no story is read"])
+    expect(await problemOf('- docs/stories\n')).toEqual([
+      ".bmad-core/core-config.yaml:1: Unexpected YAML that is no mapping, expected BMAD's settings as `key: value` lines; no story is read"
+    ])
     expect(await problemOf('qa:\n  qaLocation: docs/qa\ndevStoryLocation:\n  - docs/stories\n')).toEqual([
       '.bmad-core/core-config.yaml:4: Unexpected `devStoryLocation` that is no folder name, expected the folder of the story files, relative to the repository; no story is read'
     ])
@@ -153,7 +190,10 @@ describe('bmad v4', () => {
       '1.1.order-a-cake.story.md: Unexpected size of 881 bytes, expected at most 340 bytes; raise `limits.file_mib` in tiers.json (16 at most)',
       '1.2.story.md: Unexpected size of 349 bytes, expected at most 340 bytes; raise `limits.file_mib` in tiers.json (16 at most)'
     ])
-    expect(sliced(bakery, reading)).toEqual(['2.6.1.pickup-slot.story: docs/stories/2.6.1.pickup-slot.story.md (2, 3)', '3.1.z: docs/stories/epic/3/3.1.z.md (1, 0)'])
+    expect(sliced(bakery, reading)).toEqual([
+      '2.6.1.pickup-slot.story: docs/stories/2.6.1.pickup-slot.story.md (2, 3)',
+      '3.1.z: docs/stories/epic/3/3.1.z.md (1, 0)'
+    ])
   })
 
   it('loads a `.bmad-core` folder as BMAD v4’s, found from the repository and below it', async () => {
@@ -161,7 +201,11 @@ describe('bmad v4', () => {
     await fs.cp(bakery, root, {recursive: true})
     expect(await findProjectFolders(path.join(root, 'docs', 'stories'))).toEqual([path.join(root, '.bmad-core')])
     const project = await loadProject(path.join(root, '.bmad-core'))
-    expect([project.tool, project.slices.map((slice) => slice.id), project.problems]).toEqual(['bmad-v4', ['1.1.order-a-cake.story', '1.2.story', '2.6.1.pickup-slot.story', '3.1.z'], []])
+    expect([project.tool, project.slices.map((slice) => slice.id), project.problems]).toEqual([
+      'bmad-v4',
+      ['1.1.order-a-cake.story', '1.2.story', '2.6.1.pickup-slot.story', '3.1.z'],
+      []
+    ])
   })
 })
 
@@ -170,7 +214,8 @@ describe('bmad v6, its story folder configured', () => {
 
   it('reads the folder `implementation_artifacts` names, in `_bmad-output`, never the default one beside it', async () => {
     const root = await repository({
-      '_bmad/bmm/config.yaml': 'project_name: Bakery\nimplementation_artifacts: "{project-root}/_bmad-output/stories"\noutput_folder: "{project-root}/_bmad-output"\n',
+      '_bmad/bmm/config.yaml':
+        'project_name: Bakery\nimplementation_artifacts: "{project-root}/_bmad-output/stories"\noutput_folder: "{project-root}/_bmad-output"\n',
       '_bmad-output/stories/1-1-bake.md': story('1.1'),
       ...decoy
     })
@@ -201,7 +246,7 @@ describe('bmad v6, its story folder configured', () => {
       '_bmad/bmm/config.yaml:1: Unexpected `implementation_artifacts` {project-root}/../shared/stories, which is no folder inside the repository <root>, expected a folder in it; no story is read'
     ])
     expect(await problemsOf('implementation_artifacts: "{project-root}/_bmad-output/a\nplanning: x\n')).toEqual([
-      "_bmad/bmm/config.yaml:3: Unexpected text that is not YAML (Missing closing \"quote), expected BMAD's settings; no story is read"
+      '_bmad/bmm/config.yaml:3: Unexpected text that is not YAML (Missing closing "quote), expected BMAD\'s settings; no story is read'
     ])
   })
 
@@ -256,9 +301,20 @@ describe('a BMAD story’s criteria, v4’s and v6’s', () => {
     const hiddenStory = readBmadStory('docs/stories/5.3.story.md', '<!-- draft\n# Story 5.3: Labels\n', options)
     expect([hiddenStory.story, hiddenStory.problems]).toEqual([
       null,
-      [{file: 'docs/stories/5.3.story.md', line: 2, message: 'Unexpected story heading `# Story 5.3: Labels` inside an unclosed HTML comment, expected a heading the reader sees: close the comment with `-->` above it'}]
+      [
+        {
+          file: 'docs/stories/5.3.story.md',
+          line: 2,
+          message:
+            'Unexpected story heading `# Story 5.3: Labels` inside an unclosed HTML comment, expected a heading the reader sees: close the comment with `-->` above it'
+        }
+      ]
     ])
-    const hiddenCriteria = readBmadStory('docs/stories/5.3.story.md', '# Story 5.3: Labels\n\n> ## Acceptance Criteria\n\n1. Each loaf gets a label.\n', options)
+    const hiddenCriteria = readBmadStory(
+      'docs/stories/5.3.story.md',
+      '# Story 5.3: Labels\n\n> ## Acceptance Criteria\n\n1. Each loaf gets a label.\n',
+      options
+    )
     expect(hiddenCriteria.problems.map((problem) => [problem.line, problem.message.slice(0, 72)])).toEqual([
       [1, 'Unexpected story without acceptance criteria, expected `## Acceptance Cr'],
       [3, 'Unexpected acceptance criteria heading `## Acceptance Criteria` inside a']

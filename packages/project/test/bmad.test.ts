@@ -27,14 +27,30 @@ describe('bmad', () => {
     const specsOnly = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bmad-specs-'))
     folders.push(specsOnly)
     await fs.mkdir(path.join(specsOnly, 'implementation-artifacts'))
-    await fs.writeFile(path.join(specsOnly, 'implementation-artifacts', 'spec-qr-join.md'), "---\ntitle: 'Join by QR code'\nstatus: 'done'\n---\n\n## Tasks & Acceptance\n\n**Acceptance Criteria:**\n- Given a game, when a player scans its code, then the player joins it\n")
+    await fs.writeFile(
+      path.join(specsOnly, 'implementation-artifacts', 'spec-qr-join.md'),
+      "---\ntitle: 'Join by QR code'\nstatus: 'done'\n---\n\n## Tasks & Acceptance\n\n**Acceptance Criteria:**\n- Given a game, when a player scans its code, then the player joins it\n"
+    )
     expect(await bmad.recognises(specsOnly)).toBe(true)
-    expect((await bmad.read(specsOnly, verify)).slices.map((slice) => [slice.id, slice.name, slice.contracts[0]!.contract.criteria.length])).toEqual([['spec-qr-join', 'Spec: Join by QR code', 1]])
+    expect((await bmad.read(specsOnly, verify)).slices.map((slice) => [slice.id, slice.name, slice.contracts[0]!.contract.criteria.length])).toEqual([
+      ['spec-qr-join', 'Spec: Join by QR code', 1]
+    ])
   })
 
   it('reads each story file as a slice and its contract, one criterion per acceptance criterion however it is written', async () => {
     const reading = await bmad.read(shop, verify)
-    expect(reading.slices.map((slice) => [slice.id, slice.name, slice.contracts.map(({contract, file}) => [contract.label, path.relative(stories, file), contract.effectiveTier, contract.criteria.map((item) => [item.position.start.line, item.text])])])).toEqual([
+    expect(
+      reading.slices.map((slice) => [
+        slice.id,
+        slice.name,
+        slice.contracts.map(({contract, file}) => [
+          contract.label,
+          path.relative(stories, file),
+          contract.effectiveTier,
+          contract.criteria.map((item) => [item.position.start.line, item.text])
+        ])
+      ])
+    ).toEqual([
       [
         '1-1-book-a-repair',
         'Story 1.1: Book a repair',
@@ -44,7 +60,10 @@ describe('bmad', () => {
             '1-1-book-a-repair.md',
             'verify',
             [
-              [17, 'Given the booking page When the cyclist picks a free slot and a repair type Then the slot is held for them And a confirmation shows the slot and the price'],
+              [
+                17,
+                'Given the booking page When the cyclist picks a free slot and a repair type Then the slot is held for them And a confirmation shows the slot and the price'
+              ],
               [20, 'Given a slot booked by someone else When the cyclist picks it Then it is refused with a message'],
               [24, 'Given a day the shop is closed When the cyclist opens it Then no slot is offered']
             ]
@@ -69,7 +88,17 @@ describe('bmad', () => {
       [
         '2-1-pay-online',
         'Story 2.1: Pay online',
-        [['Story 2.1: Pay online', '2-1-pay-online.md', 'verify', [[7, 'AC1: Card payment'], [15, 'AC2: Refused card']]]]
+        [
+          [
+            'Story 2.1: Pay online',
+            '2-1-pay-online.md',
+            'verify',
+            [
+              [7, 'AC1: Card payment'],
+              [15, 'AC2: Refused card']
+            ]
+          ]
+        ]
       ],
       [
         'spec-fix-receipt-typo',
@@ -92,26 +121,50 @@ describe('bmad', () => {
 
   it('counts the unticked boxes of Tasks / Subtasks and open review findings as open tasks, never a status or a box elsewhere', async () => {
     const reading = await bmad.read(shop, verify)
-    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual([
-      ['1-1-book-a-repair', ['1-1-book-a-repair.md:30: Test a double booking', '1-1-book-a-repair.md:35: [Review][Patch] The price is shown without tax [booking.ts:40]']],
-      ['1-2-track-a-repair', []],
-      ['2-1-pay-online', ['2-1-pay-online.md:23: Task 1: Card form']],
-      ['spec-fix-receipt-typo', ['spec-fix-receipt-typo.md:19: `receipt.ts` -- add the tax line -- the missing tax']]
-    ])
+    expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(stories, task.file)}:${task.line}: ${task.text}`)])).toEqual(
+      [
+        [
+          '1-1-book-a-repair',
+          ['1-1-book-a-repair.md:30: Test a double booking', '1-1-book-a-repair.md:35: [Review][Patch] The price is shown without tax [booking.ts:40]']
+        ],
+        ['1-2-track-a-repair', []],
+        ['2-1-pay-online', ['2-1-pay-online.md:23: Task 1: Card form']],
+        ['spec-fix-receipt-typo', ['spec-fix-receipt-typo.md:19: `receipt.ts` -- add the tax line -- the missing tax']]
+      ]
+    )
   })
 
   it('tells a story file from the folder’s other files, and reports a story without acceptance criteria', () => {
-    expect(['# Story 1.1: A\n\n## Story\n', '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n\n## Acceptance Criteria\n', '# Story se1-2: C\n\n## Tasks / Subtasks\n', '# Story 4.1: D\n\n## Status\n\nDraft\n'].map(isBmadStory)).toEqual([true, true, true, true])
+    expect(
+      [
+        '# Story 1.1: A\n\n## Story\n',
+        '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n\n## Acceptance Criteria\n',
+        '# Story se1-2: C\n\n## Tasks / Subtasks\n',
+        '# Story 4.1: D\n\n## Status\n\nDraft\n'
+      ].map(isBmadStory)
+    ).toEqual([true, true, true, true])
     // A story's companion (a decision document headed as its story, with none of the template's sections) is no story.
-    expect(['# Deferred work\n', '---\ntitle: x\n---\n\n## Intent\n', 'Intro\n\n# Story 1.1: A\n\n## Story\n', '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n'].map(isBmadStory)).toEqual([false, false, false, false])
+    expect(
+      [
+        '# Deferred work\n',
+        '---\ntitle: x\n---\n\n## Intent\n',
+        'Intro\n\n# Story 1.1: A\n\n## Story\n',
+        '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n'
+      ].map(isBmadStory)
+    ).toEqual([false, false, false, false])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: Empty\n\nStatus: draft\n', {slice: '3-1-x', defaultTier: 'verify'}).problems).toEqual([
-      {file: '3-1-x.md', line: 1, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}
+      {
+        file: '3-1-x.md',
+        line: 1,
+        message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'
+      }
     ])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: A\n\n**Status:** done\n', {slice: '3-1-x', defaultTier: 'verify'}).status).toBe('done')
   })
 
   it('reads Given paragraphs as one criterion each, a list after a Then part of it', () => {
-    const text = '# Story 5.4: Audit\n\n## Acceptance Criteria\n\n**Given** a query\n**When** it runs\n**Then** one audit row holds:\n\n- the user\n- the time\n\n**Given** a failed query\n**Then** the row says why\n\n## Tasks / Subtasks\n\n- [ ] Log it\n'
+    const text =
+      '# Story 5.4: Audit\n\n## Acceptance Criteria\n\n**Given** a query\n**When** it runs\n**Then** one audit row holds:\n\n- the user\n- the time\n\n**Given** a failed query\n**Then** the row says why\n\n## Tasks / Subtasks\n\n- [ ] Log it\n'
     const story = readBmadStory('5-4-audit.md', text, {slice: '5-4-audit', defaultTier: 'verify'})
     expect(story.story?.contract.criteria.map((item) => [item.text, item.position.start.line, item.position.end.line])).toEqual([
       ['Given a query When it runs Then one audit row holds:', 5, 10],
@@ -121,14 +174,38 @@ describe('bmad', () => {
 
   it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {
     const options = {slice: 's', defaultTier: 'verify'} as const
-    const oneShot = readBmadSpec('spec-s.md', "---\ntitle: 'Ignore build output'\nstatus: done\nroute: 'one-shot'\n---\n\n## Intent\n\nKeep bin/ out of git.\n", options)
-    expect([oneShot.story?.contract.label, oneShot.story?.contract.criteria, oneShot.status, oneShot.problems]).toEqual(['Spec: Ignore build output', [], 'done', []])
-    const techSpec = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n", options)
-    expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([['AC 1: Given loans, when exported, then a CSV lists them'], []])
+    const oneShot = readBmadSpec(
+      'spec-s.md',
+      "---\ntitle: 'Ignore build output'\nstatus: done\nroute: 'one-shot'\n---\n\n## Intent\n\nKeep bin/ out of git.\n",
+      options
+    )
+    expect([oneShot.story?.contract.label, oneShot.story?.contract.criteria, oneShot.status, oneShot.problems]).toEqual([
+      'Spec: Ignore build output',
+      [],
+      'done',
+      []
+    ])
+    const techSpec = readBmadSpec(
+      'tech-spec-s.md',
+      "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n\n### Notes\n\n- not a criterion\n",
+      options
+    )
+    expect([techSpec.story?.contract.criteria.map((item) => item.text), techSpec.taskLines]).toEqual([
+      ['AC 1: Given loans, when exported, then a CSV lists them'],
+      []
+    ])
     // The old tech-spec's `### Tasks` under `## Implementation Plan` holds its tasks, to the next heading of its level.
-    const planned = readBmadSpec('tech-spec-s.md', "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n## Implementation Plan\n\n### Tasks\n\n- [ ] Task 1: Add the route\n- [x] Task 2: Add the button\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n", options)
+    const planned = readBmadSpec(
+      'tech-spec-s.md',
+      "---\ntitle: 'Export'\nstatus: 'review'\n---\n\n## Implementation Plan\n\n### Tasks\n\n- [ ] Task 1: Add the route\n- [x] Task 2: Add the button\n\n### Acceptance Criteria\n\n- [ ] AC 1: Given loans, when exported, then a CSV lists them\n",
+      options
+    )
     expect(planned.taskLines).toEqual([[8, 11]])
-    expect([isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'), isBmadSpec('spec-s.md', '# Spec\n')]).toEqual([true, false, false])
+    expect([
+      isBmadSpec('spec-s.md', '---\ntitle: x\nstatus: done\n---\n'),
+      isBmadSpec('notes.md', '---\ntitle: x\nstatus: done\n---\n'),
+      isBmadSpec('spec-s.md', '# Spec\n')
+    ]).toEqual([true, false, false])
   })
 
   describe('the frozen block of a spec', () => {
@@ -150,7 +227,16 @@ describe('bmad', () => {
       const split = `<frozen-after-approval reason="human-owned intent — do not modify unless human renegotiates">\n\n## Intent\n\n**Problem:** The receipt\nmisspells its total.\n\n**Approach:** Spell it.\n\n## Boundaries & Constraints\n\n**Never:** change the price\n\n- keep the layout\n\n${matrix}\n\n</frozen-after-approval>\n\n## Tasks & Acceptance\n`
       expect(read(split)).toEqual({
         block: [6, 25],
-        intent: ['8: ## Intent', '10: Problem: The receipt misspells its total.', '13: Approach: Spell it.', '15: ## Boundaries & Constraints', '17: Never: change the price', '19: keep the layout', '21: Scenario | Input | Expected', '23: Paid | a repair | "Total"'],
+        intent: [
+          '8: ## Intent',
+          '10: Problem: The receipt misspells its total.',
+          '13: Approach: Spell it.',
+          '15: ## Boundaries & Constraints',
+          '17: Never: change the price',
+          '19: keep the layout',
+          '21: Scenario | Input | Expected',
+          '23: Paid | a repair | "Total"'
+        ],
         problems: []
       })
     })
@@ -160,7 +246,16 @@ describe('bmad', () => {
       expect(parseMarkdownText(front + html).children.map((node) => node.type)).toEqual(['yaml', 'html'])
       expect(read(html)).toEqual({
         block: [6, 16],
-        intent: ['7: ## Intent', '8: Problem: The receipt misspells its total.', '9: ## Boundaries & Constraints', '10: Never: change the price', '11: keep the layout', '12: ## I/O & Edge-Case Matrix', '13: Scenario | Input | Expected', '15: Paid | a repair | "Total"'],
+        intent: [
+          '7: ## Intent',
+          '8: Problem: The receipt misspells its total.',
+          '9: ## Boundaries & Constraints',
+          '10: Never: change the price',
+          '11: keep the layout',
+          '12: ## I/O & Edge-Case Matrix',
+          '13: Scenario | Input | Expected',
+          '15: Paid | a repair | "Total"'
+        ],
         problems: []
       })
       expect(read(html.replace('<frozen-after-approval>', '<Frozen-After-Approval reason="anything">')).intent).toHaveLength(8)
@@ -168,8 +263,16 @@ describe('bmad', () => {
 
     it('takes no intent from a spec without the block, nor from an unattended build’s `<intent-contract>`, nor a tag in code or prose', () => {
       expect(read('## Intent\n\nKeep bin/ out of git.\n')).toEqual({block: undefined, intent: undefined, problems: []})
-      expect(read('<intent-contract>\n\n## Intent\n\nKeep bin/ out of git.\n\n</intent-contract>\n')).toEqual({block: undefined, intent: undefined, problems: []})
-      expect(read('```markdown\n<frozen-after-approval>\n```\n\nThe `<frozen-after-approval>` block is the person’s.\n')).toEqual({block: undefined, intent: undefined, problems: []})
+      expect(read('<intent-contract>\n\n## Intent\n\nKeep bin/ out of git.\n\n</intent-contract>\n')).toEqual({
+        block: undefined,
+        intent: undefined,
+        problems: []
+      })
+      expect(read('```markdown\n<frozen-after-approval>\n```\n\nThe `<frozen-after-approval>` block is the person’s.\n')).toEqual({
+        block: undefined,
+        intent: undefined,
+        problems: []
+      })
     })
 
     it('reports an unclosed block, a second block and a closing tag alone at their line, and reads what is inside', () => {
@@ -178,7 +281,11 @@ describe('bmad', () => {
         intent: ['8: ## Intent', '10: Spell the total.'],
         problems: ['spec-s.md:6: Unexpected `<frozen-after-approval>` without its closing tag, expected `</frozen-after-approval>` on a line of its own']
       })
-      expect(read('<frozen-after-approval>\nSpell the total.\n</frozen-after-approval>\n\n<frozen-after-approval>\nKeep the layout.\n</frozen-after-approval>\n</frozen-after-approval>\n')).toEqual({
+      expect(
+        read(
+          '<frozen-after-approval>\nSpell the total.\n</frozen-after-approval>\n\n<frozen-after-approval>\nKeep the layout.\n</frozen-after-approval>\n</frozen-after-approval>\n'
+        )
+      ).toEqual({
         block: [6, 8],
         intent: ['7: Spell the total.', '11: Keep the layout.'],
         problems: [
@@ -194,6 +301,9 @@ describe('bmad', () => {
     folders.push(root)
     await fs.cp(shop, path.join(root, '_bmad-output'), {recursive: true})
     const project = await loadProject(path.join(root, '_bmad-output'))
-    expect([project.tool, project.slices.map((slice) => slice.id)]).toEqual(['bmad', ['1-1-book-a-repair', '1-2-track-a-repair', '2-1-pay-online', 'spec-fix-receipt-typo']])
+    expect([project.tool, project.slices.map((slice) => slice.id)]).toEqual([
+      'bmad',
+      ['1-1-book-a-repair', '1-2-track-a-repair', '2-1-pay-online', 'spec-fix-receipt-typo']
+    ])
   })
 })

@@ -75,10 +75,16 @@ const copies = 3
  * in another copy, after an edit.
  */
 const steps: Arbitrary<Step[]> = fc
-  .record({texts: fc.array(contractText, {minLength: 1, maxLength: 2}), graphs: fc.array(graph, {minLength: 1, maxLength: 2}).map((chosen) => [null, ...chosen])})
+  .record({
+    texts: fc.array(contractText, {minLength: 1, maxLength: 2}),
+    graphs: fc.array(graph, {minLength: 1, maxLength: 2}).map((chosen) => [null, ...chosen])
+  })
   .chain(({texts, graphs}) => {
     const text = fc.constantFrom(...texts)
-    return fc.array(fc.record({copy: fc.nat({max: copies - 1}), contracts: text, extra: fc.option(text), graph: fc.constantFrom(...graphs)}), {minLength: 2, maxLength: 4})
+    return fc.array(fc.record({copy: fc.nat({max: copies - 1}), contracts: text, extra: fc.option(text), graph: fc.constantFrom(...graphs)}), {
+      minLength: 2,
+      maxLength: 4
+    })
   })
 
 async function writeStep(dir: string, {contracts, extra, graph: written}: Step): Promise<void> {
@@ -102,7 +108,10 @@ async function load(dir: string, cached: boolean): Promise<unknown> {
   else process.env.TIERS_NO_CACHE = '1'
   try {
     const project: Project = await loadProject(dir, {graphError: 'problem'})
-    const contract = (loaded: Project['contracts'][number]) => ({...loaded, contract: {...loaded.contract, fields: loaded.contract.fields.filter((field) => field.unread.length > 0)}})
+    const contract = (loaded: Project['contracts'][number]) => ({
+      ...loaded,
+      contract: {...loaded.contract, fields: loaded.contract.fields.filter((field) => field.unread.length > 0)}
+    })
     return {
       contracts: project.contracts.map(contract),
       slices: project.slices.map((slice) => ({...slice, contracts: slice.contracts.map(contract)})),

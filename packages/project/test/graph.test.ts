@@ -92,7 +92,6 @@ describe('GRAPH.json', () => {
       ['K-2', ['Teapot']]
     ])
   })
-
 })
 
 describe('GRAPH.md', () => {
@@ -102,8 +101,22 @@ describe('GRAPH.md', () => {
     expect(loaded.slicesFrom).toBe('GRAPH.md')
     expect(loaded.slices.map((slice) => [slice.id, slice.name, contractsOf(slice), slice.tier, slice.humanCheck, slice.retired])).toEqual([
       ['r1a', 'register core', ['C-1 Tree register'], 'auto', null, null],
-      ['r1b', 'register screen', ['C-1 Tree register'], 'auto', null, 'was verify; the human check is retired, because the table was replaced by the map in r2a.'],
-      ['r2a', 'harvest entry', ['C-2 Harvest log', 'C-1 Tree register'], 'verify', 'log three crates from the phone in the rain and read them back on the laptop.', null],
+      [
+        'r1b',
+        'register screen',
+        ['C-1 Tree register'],
+        'auto',
+        null,
+        'was verify; the human check is retired, because the table was replaced by the map in r2a.'
+      ],
+      [
+        'r2a',
+        'harvest entry',
+        ['C-2 Harvest log', 'C-1 Tree register'],
+        'verify',
+        'log three crates from the phone in the rain and read them back on the laptop.',
+        null
+      ],
       ['r2b', 'frost watch', [], 'verify', 'leave the sensor in the freezer and wait for the message.', null]
     ])
     expect(loaded.slices[0]!.verification).toBe('a tree added twice is stored once; rows sort by number.')
@@ -129,7 +142,11 @@ describe('GRAPH.md', () => {
     const harvest = verifyCheckpointData(gateContext(loaded, findSlice(loaded, 'r2a')).slice)
     expect(renderVerifyCheckpoint(harvest)).toContain('What the tests prove: a crate without a tree is refused.\n')
     const retired = gateContext(loaded, findSlice(loaded, 'r1b')).slice
-    expect([retired.tier, retired.humanCheck, retired.retired]).toEqual(['auto', null, 'was verify; the human check is retired, because the table was replaced by the map in r2a.'])
+    expect([retired.tier, retired.humanCheck, retired.retired]).toEqual([
+      'auto',
+      null,
+      'was verify; the human check is retired, because the table was replaced by the map in r2a.'
+    ])
   })
 
   it('takes every known contract id in a `Contracts:` text, and makes an id of the project’s shape that no contract has a problem', async () => {
@@ -138,12 +155,13 @@ describe('GRAPH.md', () => {
       'GRAPH.md': '## S-01: Storage\n\n**Contracts:** C-02 through C-1 (see C-09, and S-02)\n**Verification:** auto\n'
     })
     const loaded = await loadProject(dir)
-    expect(loaded.slices.map((slice) => [slice.id, contractsOf(slice), slice.missing, slice.tier])).toEqual([['S-01', ['C-02 Lid', 'C-01 Tray'], ['C-09'], 'auto']])
+    expect(loaded.slices.map((slice) => [slice.id, contractsOf(slice), slice.missing, slice.tier])).toEqual([
+      ['S-01', ['C-02 Lid', 'C-01 Tray'], ['C-09'], 'auto']
+    ])
     expect(loaded.problems.map(formatProblem)).toEqual([
       `${path.join(dir, 'GRAPH.md')}:3: Unexpected "C-09" in the contracts of slice S-01, expected the id or name of a contract in CONTRACTS.md or contracts/`
     ])
   })
-
 })
 
 describe('nothing unread is silent', () => {
@@ -190,7 +208,12 @@ describe('nothing unread is silent', () => {
   it('reads a project folder without contracts as a problem naming the folder', async () => {
     const dir = await project(null, {'CONTRACTS.md': '# Notes\n\nNothing here yet.\n'})
     expect((await loadProject(dir)).problems).toEqual([
-      {file: dir, line: null, message: 'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'}
+      {
+        file: dir,
+        line: null,
+        message:
+          'Unexpected project folder without contracts that tiers can read, expected CONTRACTS.md or contracts/*.md with contract headings such as `### C-01: Name`'
+      }
     ])
   })
 
@@ -199,6 +222,10 @@ describe('nothing unread is silent', () => {
     await expect(loadProject(dir)).rejects.toThrow(ProjectError)
     const loaded = await loadProject(dir, {graphError: 'problem'})
     expect([loaded.contracts.length, loaded.slicesFrom]).toEqual([1, 'contracts'])
-    expect(loaded.problems[0]).toEqual({file: path.join(dir, 'GRAPH.json'), line: 2, message: expect.stringMatching(/^Unexpected `slices` as a number, expected /) as unknown as string})
+    expect(loaded.problems[0]).toEqual({
+      file: path.join(dir, 'GRAPH.json'),
+      line: 2,
+      message: expect.stringMatching(/^Unexpected `slices` as a number, expected /) as unknown as string
+    })
   })
 })

@@ -3,7 +3,15 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {gsdPhaseNumber, readGsdPlan, readGsdRoadmap, readGsdUat, readGsdValidation, readGsdVerification, verificationProblems} from '@verification-tiers/contracts/tools'
+import {
+  gsdPhaseNumber,
+  readGsdPlan,
+  readGsdRoadmap,
+  readGsdUat,
+  readGsdValidation,
+  readGsdVerification,
+  verificationProblems
+} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject, recordLine} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
@@ -58,7 +66,18 @@ describe('gsd', () => {
   it('reads each phase folder as a slice: the roadmap entry, each plan and the verification’s human checks its contracts', async () => {
     const reading = await gsd.read(room, verify)
     expect(
-      reading.slices.map((slice) => [slice.id, slice.name, slice.tier, slice.contracts.map(({contract, file}) => [contract.label, path.relative(room, file), contract.effectiveTier, contract.criteria.map((item) => item.position.start.line), contract.steps.map((item) => item.text)])])
+      reading.slices.map((slice) => [
+        slice.id,
+        slice.name,
+        slice.tier,
+        slice.contracts.map(({contract, file}) => [
+          contract.label,
+          path.relative(room, file),
+          contract.effectiveTier,
+          contract.criteria.map((item) => item.position.start.line),
+          contract.steps.map((item) => item.text)
+        ])
+      ])
     ).toEqual([
       [
         '01-seat-map',
@@ -67,7 +86,13 @@ describe('gsd', () => {
         [
           ['Phase 1: Seat Map (success criteria)', 'ROADMAP.md', 'verify', [16, 17, 19], []],
           ['Plan 01-01 (must-haves)', 'phases/01-seat-map/01-01-PLAN.md', 'verify', [10, 11, 12], []],
-          ['Plan 01-02 (must-haves)', 'phases/01-seat-map/01-02-PLAN.md', 'verify', [10, 11, 12], ['Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute']],
+          [
+            'Plan 01-02 (must-haves)',
+            'phases/01-seat-map/01-02-PLAN.md',
+            'verify',
+            [10, 11, 12],
+            ['Open the map on two screens and take a seat on one — expected: The other screen shows the seat as taken within a minute']
+          ],
           [
             '01-VERIFICATION (human verification)',
             'phases/01-seat-map/01-VERIFICATION.md',
@@ -100,14 +125,17 @@ describe('gsd', () => {
       ]
     ])
     // A wrapped success criterion is one criterion; the plan's `<verification>` boxes and the roadmap's ticks are none.
-    expect(reading.slices[0]!.contracts[0]!.contract.criteria[1]!.text).toBe('A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green')
+    expect(reading.slices[0]!.contracts[0]!.contract.criteria[1]!.text).toBe(
+      'A free seat and a taken seat look different at a glance, even for a reader who cannot tell red from green'
+    )
     expect(reading.contracts).toEqual(reading.slices.flatMap((slice) => slice.contracts))
     expect(reading.problems).toEqual([])
   })
 
   it('counts a plan without its summary as an open task, and the gaps of a verification that found some', async () => {
     const dir = await planning({
-      'phases/02-booking/02-VERIFICATION.md': '---\nphase: 02-booking\nstatus: gaps_found\ngaps:\n  - truth: "A second booking is refused"\n    status: failed\n---\n'
+      'phases/02-booking/02-VERIFICATION.md':
+        '---\nphase: 02-booking\nstatus: gaps_found\ngaps:\n  - truth: "A second booking is refused"\n    status: failed\n---\n'
     })
     const reading = await gsd.read(dir, verify)
     expect(reading.slices.map((slice) => [slice.id, slice.openTasks.map((task) => `${path.relative(dir, task.file)}:${task.line}: ${task.text}`)])).toEqual([
@@ -125,9 +153,18 @@ describe('gsd', () => {
       ['02.1-late-return-fix', 'auto', ['auto']]
     ])
     // A check the validation strategy leaves to a person makes its phase verify too, before any verification.
-    const planned = await planning({'phases/02-booking/02-VALIDATION.md': '## Manual-Only Verifications\n\n| Behavior | Test Instructions |\n|---|---|\n| A booked seat shows on a phone | Book one on a phone |\n'})
+    const planned = await planning({
+      'phases/02-booking/02-VALIDATION.md':
+        '## Manual-Only Verifications\n\n| Behavior | Test Instructions |\n|---|---|\n| A booked seat shows on a phone | Book one on a phone |\n'
+    })
     const read = await gsd.read(planned, {defaultTier: 'auto', optionalTasks: 'show'})
-    expect(read.slices.map((slice) => [slice.id, slice.tier, slice.contracts.map(({contract}) => [contract.label, contract.effectiveTier, contract.steps.length])])[1]).toEqual([
+    expect(
+      read.slices.map((slice) => [
+        slice.id,
+        slice.tier,
+        slice.contracts.map(({contract}) => [contract.label, contract.effectiveTier, contract.steps.length])
+      ])[1]
+    ).toEqual([
       '02-booking',
       null,
       [
@@ -139,14 +176,23 @@ describe('gsd', () => {
   })
 
   it('reports a passed verification that still lists human checks, in its frontmatter or its body', async () => {
-    const body = '---\nphase: 02-booking\nstatus: passed\n---\n\n## Human Verification Required\n\n1. **Slot list**: open the day view on a phone\n2. **Refusal**: try to book a taken seat\n'
+    const body =
+      '---\nphase: 02-booking\nstatus: passed\n---\n\n## Human Verification Required\n\n1. **Slot list**: open the day view on a phone\n2. **Refusal**: try to book a taken seat\n'
     const front = await gsd.read(await planning({'phases/02-booking/02-VERIFICATION.md': passedWithChecks}), verify)
     const listed = await gsd.read(await planning({'phases/02-booking/02-VERIFICATION.md': body}), verify)
     expect(front.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
-      ['02-VERIFICATION.md', 3, 'Unexpected `status: passed` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person']
+      [
+        '02-VERIFICATION.md',
+        3,
+        'Unexpected `status: passed` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person'
+      ]
     ])
     expect(listed.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
-      ['02-VERIFICATION.md', 3, 'Unexpected `status: passed` with 2 human checks listed under Human Verification Required, expected `status: human_needed`: a phase passes only when no check is left to a person']
+      [
+        '02-VERIFICATION.md',
+        3,
+        'Unexpected `status: passed` with 2 human checks listed under Human Verification Required, expected `status: human_needed`: a phase passes only when no check is left to a person'
+      ]
     ])
     // The checks are asked all the same: the slice is verify with them as its steps.
     expect(listed.slices[1]!.contracts.at(-1)!.contract.steps.map((step) => [step.text, step.position.start.line])).toEqual([
@@ -157,30 +203,57 @@ describe('gsd', () => {
 
   it('reports an override of a person’s check, a human_needed without checks, unreadable frontmatter and a phase with nothing to check', async () => {
     const dir = await planning({
-      'phases/02-booking/02-VERIFICATION.md': '---\nstatus: human_needed\noverrides:\n  - must_have: "Manual UAT of the booking screen"\n    accepted_by: "orchestrator"\n  - must_have: "Uses the shared date picker"\n    accepted_by: "developer"\n---\n',
+      'phases/02-booking/02-VERIFICATION.md':
+        '---\nstatus: human_needed\noverrides:\n  - must_have: "Manual UAT of the booking screen"\n    accepted_by: "orchestrator"\n  - must_have: "Uses the shared date picker"\n    accepted_by: "developer"\n---\n',
       'phases/02.1-late-return-fix/02.1-01-PLAN.md': '---\nmust_haves: [truths\n---\n',
       'phases/04-extras/04-CONTEXT.md': '# Context\n',
       'phases/notes/README.md': '# Notes\n'
     })
     const reading = await gsd.read(dir, verify)
     expect(reading.problems.map((problem) => [path.relative(dir, problem.file), problem.line, problem.message])).toEqual([
-      ['phases/02-booking/02-VERIFICATION.md', 2, 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'],
-      ['phases/02-booking/02-VERIFICATION.md', 4, 'Unexpected override of a person\'s check ("Manual UAT of the booking screen"), expected the check asked of a person: an override the agent writes answers for no one'],
-      ['phases/02.1-late-return-fix/02.1-01-PLAN.md', 3, expect.stringMatching(/^Unexpected frontmatter that is not YAML \(.+\), expected the frontmatter GSD writes$/)],
-      ['phases/04-extras', null, 'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'],
+      [
+        'phases/02-booking/02-VERIFICATION.md',
+        2,
+        'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'
+      ],
+      [
+        'phases/02-booking/02-VERIFICATION.md',
+        4,
+        'Unexpected override of a person\'s check ("Manual UAT of the booking screen"), expected the check asked of a person: an override the agent writes answers for no one'
+      ],
+      [
+        'phases/02.1-late-return-fix/02.1-01-PLAN.md',
+        3,
+        expect.stringMatching(/^Unexpected frontmatter that is not YAML \(.+\), expected the frontmatter GSD writes$/)
+      ],
+      [
+        'phases/04-extras',
+        null,
+        'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'
+      ],
       ['phases/notes', null, 'Unexpected folder in phases/, expected a phase folder named `NN-name` (`02-auth`, `02.1-hotfix`); tiers does not read it']
     ])
   })
 
   it('reads the body’s human checks when they are more than the frontmatter lists', () => {
-    const text = '---\nstatus: human_needed\nhuman_verification:\n  - test: "Open the site"\n    expected: "It loads"\n---\n\n## Human Verification Required\n\n### 1. Site\n\n**Test:** Open the site\n\n### 2. Diagram\n\n```\n### 9. Not a check\n```\n\n## Gaps Summary\n\n1. Not a check either\n'
+    const text =
+      '---\nstatus: human_needed\nhuman_verification:\n  - test: "Open the site"\n    expected: "It loads"\n---\n\n## Human Verification Required\n\n### 1. Site\n\n**Test:** Open the site\n\n### 2. Diagram\n\n```\n### 9. Not a check\n```\n\n## Gaps Summary\n\n1. Not a check either\n'
     const read = readGsdVerification('V.md', text)
-    expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual(['body', [['Site', 10], ['Diagram', 14]]])
-    expect(readGsdVerification('V.md', text.replace('### 2. Diagram', '')).humanChecks.map((check) => check.text)).toEqual(['Open the site — expected: It loads'])
+    expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual([
+      'body',
+      [
+        ['Site', 10],
+        ['Diagram', 14]
+      ]
+    ])
+    expect(readGsdVerification('V.md', text.replace('### 2. Diagram', '')).humanChecks.map((check) => check.text)).toEqual([
+      'Open the site — expected: It loads'
+    ])
   })
 
   it('reads the human checks a verification writes as `### 1.` headings under a `### Human Verification Required` of the same level', () => {
-    const text = '---\nstatus: passed\n---\n\n### Human Verification Required\n\n### 1. Colour-blind view\n\n**Test:** Turn the simulator on\n\n### 2. Printed map\n\n**Test:** Print the map\n\n### Gaps Summary\n\n### 3. Not a check\n'
+    const text =
+      '---\nstatus: passed\n---\n\n### Human Verification Required\n\n### 1. Colour-blind view\n\n**Test:** Turn the simulator on\n\n### 2. Printed map\n\n**Test:** Print the map\n\n### Gaps Summary\n\n### 3. Not a check\n'
     const read = readGsdVerification('V.md', text)
     expect([read.checksFrom, read.humanChecks.map((check) => [check.text, check.position.start.line])]).toEqual([
       'body',
@@ -192,7 +265,8 @@ describe('gsd', () => {
   })
 
   it('reads a plan’s truths when YAML it cannot parse is elsewhere in the frontmatter, as GSD does; an error in the truths is a problem', () => {
-    const plan = (links: string) => `---\nphase: 04\nmust_haves:\n  truths:\n    - "A saved seat stays saved"\n    - "A taken seat cannot be booked"\n  key_links:\n${links}---\n\n# Plan\n`
+    const plan = (links: string) =>
+      `---\nphase: 04\nmust_haves:\n  truths:\n    - "A saved seat stays saved"\n    - "A taken seat cannot be booked"\n  key_links:\n${links}---\n\n# Plan\n`
     const lenient = readGsdPlan('P.md', plan('    - from: a.ts\n      pattern: "Engine\\.start"\n    - contains: "one", "two"\n'))
     expect([lenient.truths.map((truth) => [truth.text, truth.position.start.line]), lenient.problems]).toEqual([
       [
@@ -202,11 +276,15 @@ describe('gsd', () => {
       []
     ])
     const broken = readGsdPlan('P.md', plan('    - from: a.ts\n').replace('- "A taken seat cannot be booked"', '- "A taken seat" cannot be booked"'))
-    expect([broken.truths, broken.problems.map((problem) => [problem.line, problem.message.replace(/ \(.+\)/, ' (…)')])]).toEqual([[], [[6, 'Unexpected frontmatter that is not YAML (…), expected the frontmatter GSD writes']]])
+    expect([broken.truths, broken.problems.map((problem) => [problem.line, problem.message.replace(/ \(.+\)/, ' (…)')])]).toEqual([
+      [],
+      [[6, 'Unexpected frontmatter that is not YAML (…), expected the frontmatter GSD writes']]
+    ])
   })
 
   it('reads the rows of a validation’s Manual-Only Verifications table as checks for a person, never the template’s placeholder', () => {
-    const text = '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n| (none) | — | — | All phase behaviors have automated verification |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
+    const text =
+      '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n| (none) | — | — | All phase behaviors have automated verification |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
     expect(readGsdValidation(text).map((check) => [check.text, check.position.start.line])).toEqual([
       ['Seats read well in dark mode — Switch the theme, look at the map', 15],
       ['Printing keeps the legend', 17]
@@ -214,19 +292,28 @@ describe('gsd', () => {
   })
 
   it('keeps a phase’s criteria when the roadmap details it again with a status line only', () => {
-    const text = '## Phase Details\n\n### Phase 3: Tents\n\n**Success Criteria** (what must be TRUE):\n  1. A tent can be booked\n  2. A booked tent shows as taken\n\n## Progress\n\n### Phase 3: Tents\n\n**Status:** Complete\n'
-    expect(readGsdRoadmap('ROADMAP.md', text).phases.get('3')?.criteria.map((item) => [item.text, item.position.start.line])).toEqual([
+    const text =
+      '## Phase Details\n\n### Phase 3: Tents\n\n**Success Criteria** (what must be TRUE):\n  1. A tent can be booked\n  2. A booked tent shows as taken\n\n## Progress\n\n### Phase 3: Tents\n\n**Status:** Complete\n'
+    expect(
+      readGsdRoadmap('ROADMAP.md', text)
+        .phases.get('3')
+        ?.criteria.map((item) => [item.text, item.position.start.line])
+    ).toEqual([
       ['A tent can be booked', 6],
       ['A booked tent shows as taken', 7]
     ])
   })
 
   it('reads a verification’s frontmatter when YAML it cannot parse is in a block it does not read; reports any status but human_needed over a listed check', () => {
-    const text = '---\nphase: 05\nstatus: verified\nre_verification:\n  previous_status: gaps_found\n   gaps_closed: ["a"]\nhuman_verification:\n  - test: "Print the map"\n    expected: "The legend shows"\n---\n'
+    const text =
+      '---\nphase: 05\nstatus: verified\nre_verification:\n  previous_status: gaps_found\n   gaps_closed: ["a"]\nhuman_verification:\n  - test: "Print the map"\n    expected: "The legend shows"\n---\n'
     const read = readGsdVerification('V.md', text)
     expect([read.status, read.humanChecks.map((check) => check.text), read.problems]).toEqual(['verified', ['Print the map — expected: The legend shows'], []])
     expect(verificationProblems('V.md', read).map((problem) => [problem.line, problem.message])).toEqual([
-      [3, 'Unexpected `status: verified` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person']
+      [
+        3,
+        'Unexpected `status: verified` with 1 human check listed in human_verification, expected `status: human_needed`: a phase passes only when no check is left to a person'
+      ]
     ])
     const broken = readGsdVerification('V.md', text.replace('  - test: "Print the map"', '  - test: "Print" the map"'))
     expect(broken.problems.map((problem) => problem.line)).toEqual([8])
@@ -259,7 +346,10 @@ describe('gsd', () => {
       ['Users can: sign in with a code', 4],
       ['A code expires after ten minutes', 5]
     ])
-    const verification = readGsdVerification('V.md', '---\nstatus: human_needed\nhuman_verification:\n  - check: "Sign in on a phone"\n    why_human: "Needs a phone"\n---\n')
+    const verification = readGsdVerification(
+      'V.md',
+      '---\nstatus: human_needed\nhuman_verification:\n  - check: "Sign in on a phone"\n    why_human: "Needs a phone"\n---\n'
+    )
     expect(verification.humanChecks.map((check) => check.text)).toEqual(['check: Sign in on a phone; why_human: Needs a phone'])
   })
 
@@ -341,22 +431,35 @@ describe('gsd', () => {
       ['Late return', null, 35]
     ])
     // A hand-written UAT (results in a table) has no tests to list; frontmatter that is not YAML has no status: neither is a problem.
-    const table = '---\nphase: 21\ntype: uat\nstatus: passed\ntester: A. Reader\n---\n\n# Phase 21 — Manual UAT\n\n## Results\n\n| # | Check | Result |\n| --- | --- | --- |\n| 1 | Map loads | PASS |\n| 2 | Phone | SKIP |\n'
+    const table =
+      '---\nphase: 21\ntype: uat\nstatus: passed\ntester: A. Reader\n---\n\n# Phase 21 — Manual UAT\n\n## Results\n\n| # | Check | Result |\n| --- | --- | --- |\n| 1 | Map loads | PASS |\n| 2 | Phone | SKIP |\n'
     expect(readGsdUat('21-UAT.md', table)).toEqual({status: 'passed', statusLine: 4, tests: []})
-    expect(readGsdUat('21-UAT.md', '---\nstatus: [partial\n---\n\n### 1. Map\nresult: pass\n')).toEqual({status: null, statusLine: null, tests: [{name: 'Map', result: 'pass', line: 5}]})
+    expect(readGsdUat('21-UAT.md', '---\nstatus: [partial\n---\n\n### 1. Map\nresult: pass\n')).toEqual({
+      status: null,
+      statusLine: null,
+      tests: [{name: 'Map', result: 'pass', line: 5}]
+    })
   })
 
   it('shows each UAT file of a phase as the workflow’s record, never an answer, a tier or a problem', async () => {
-    const allPass = '---\nstatus: complete\n---\n\n## Tests\n\n### 1. Book a seat\nexpected: The seat shows as yours\nresult: pass\n\n### 2. Two readers\n\nexpected: The second is refused\n\nresult: pass\n'
+    const allPass =
+      '---\nstatus: complete\n---\n\n## Tests\n\n### 1. Book a seat\nexpected: The seat shows as yours\nresult: pass\n\n### 2. Two readers\n\nexpected: The second is refused\n\nresult: pass\n'
     const dir = await planning({
       'phases/02-booking/02-UAT.md': allPass,
       'phases/02-booking/02-HUMAN-UAT.md': '---\nphase: 02\ntype: uat\nstatus: passed\n---\n\n| Check | Result |\n| --- | --- |\n| Phone | PASS |\n',
-      'phases/02.1-late-return-fix/02.1-UAT.md': '---\nstatus: testing\n---\n\n### 1. Free at the end\nresult: issue\n### 2. Free early\nresult: [pending]\n### 3. Free twice\nresult: pass\n### 4. Notes\nexpected: kept\n'
+      'phases/02.1-late-return-fix/02.1-UAT.md':
+        '---\nstatus: testing\n---\n\n### 1. Free at the end\nresult: issue\n### 2. Free early\nresult: [pending]\n### 3. Free twice\nresult: pass\n### 4. Notes\nexpected: kept\n'
     })
     await fs.writeFile(path.join(dir, 'phases/01-seat-map/01-UAT.md'), Buffer.from([0xff, 0xfe, 0x00]))
     for (const defaultTier of ['verify', 'auto'] as const) {
       const reading = await gsd.read(dir, {defaultTier, optionalTasks: 'show'})
-      expect(reading.slices.map((slice) => [slice.id, slice.tier, (slice.records ?? []).map((record) => `${path.relative(dir, record.file)}:${record.line}: ${recordLine(record)}`)])).toEqual([
+      expect(
+        reading.slices.map((slice) => [
+          slice.id,
+          slice.tier,
+          (slice.records ?? []).map((record) => `${path.relative(dir, record.file)}:${record.line}: ${recordLine(record)}`)
+        ])
+      ).toEqual([
         [
           '01-seat-map',
           null,
@@ -375,7 +478,13 @@ describe('gsd', () => {
             'phases/02-booking/02-UAT.md:2: GSD’s UAT record (02-UAT.md, the agent’s transcript, not your answer): 2 pass (status complete)'
           ]
         ],
-        ['02.1-late-return-fix', defaultTier === 'auto' ? 'auto' : null, ['phases/02.1-late-return-fix/02.1-UAT.md:2: GSD’s UAT record (02.1-UAT.md, the agent’s transcript, not your answer): 1 pass, 1 issue, 1 pending, 1 without a result (status testing)']]
+        [
+          '02.1-late-return-fix',
+          defaultTier === 'auto' ? 'auto' : null,
+          [
+            'phases/02.1-late-return-fix/02.1-UAT.md:2: GSD’s UAT record (02.1-UAT.md, the agent’s transcript, not your answer): 1 pass, 1 issue, 1 pending, 1 without a result (status testing)'
+          ]
+        ]
       ])
       // The roadmap ticks phase 1 complete while its HUMAN-UAT is all pending: neither closes its checks, neither is a problem.
       expect(reading.slices[0]!.contracts.at(-1)!.contract.steps).toHaveLength(2)
@@ -406,12 +515,23 @@ describe('gsd', () => {
       ['5', 'Phase 5: Shipped', []]
     ])
     // A heading in a quote is none to markdown nor to GSD: named, never dropped.
-    expect(problems).toEqual([{file: 'ROADMAP.md', line: 17, message: 'Unexpected phase heading `### Phase 4: Quoted` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'}])
+    expect(problems).toEqual([
+      {
+        file: 'ROADMAP.md',
+        line: 17,
+        message:
+          'Unexpected phase heading `### Phase 4: Quoted` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'
+      }
+    ])
   })
 
   it('loads a `.planning` folder as GSD’s though it holds a config.json, and never reads quick/ tasks as phases', async () => {
     const project = await loadProject(await planning())
-    expect([project.tool, project.slicesFrom, project.slices.map((slice) => slice.id)]).toEqual(['gsd', 'gsd', ['01-seat-map', '02-booking', '02.1-late-return-fix']])
+    expect([project.tool, project.slicesFrom, project.slices.map((slice) => slice.id)]).toEqual([
+      'gsd',
+      'gsd',
+      ['01-seat-map', '02-booking', '02.1-late-return-fix']
+    ])
     // A Greenlight file besides config.json makes the folder Greenlight's, whatever its name.
     expect(await toolFor(await planning({'CONTRACTS.md': '### C-01: Seat map\n'}))).toBe(null)
   })

@@ -26,7 +26,14 @@ describe('kiro', () => {
 
   it('reads each feature folder in the format as a slice, its requirements as contracts', async () => {
     const reading = await kiro.read(garden, verify)
-    expect(reading.slices.map((slice) => [slice.id, slice.name, slice.tier, slice.contracts.map(({contract}) => [contract.id, contract.label, contract.name, contract.tier, contract.effectiveTier, contract.criteria.length])])).toEqual([
+    expect(
+      reading.slices.map((slice) => [
+        slice.id,
+        slice.name,
+        slice.tier,
+        slice.contracts.map(({contract}) => [contract.id, contract.label, contract.name, contract.tier, contract.effectiveTier, contract.criteria.length])
+      ])
+    ).toEqual([
       [
         'garden-watering',
         'garden-watering',
@@ -57,14 +64,26 @@ describe('kiro', () => {
     expect(problems.map((problem) => [path.relative(specs, problem.file), problem.line, problem.message])).toEqual([
       // A requirement in the README of specs/ is in no feature; the one in its fenced example is none.
       ['README.md', 11, 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'],
-      ['empty-idea', null, 'Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read'],
-      ['garden-watering/requirements.md', 38, 'Unexpected paragraph under the acceptance criteria of Requirement 3 – Water usage report, expected list items, one criterion each'],
+      [
+        'empty-idea',
+        null,
+        'Unexpected feature folder without requirements.md, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read'
+      ],
+      [
+        'garden-watering/requirements.md',
+        38,
+        'Unexpected paragraph under the acceptance criteria of Requirement 3 – Water usage report, expected list items, one criterion each'
+      ],
       [
         'garden-watering/requirements.md',
         40,
         'Unexpected requirement without acceptance criteria (Requirement 4 — Frost guard), expected an `#### Acceptance Criteria` list under it, one item per criterion (`1. WHEN … THEN the system SHALL …`)'
       ],
-      ['notes-draft/requirements.md', null, 'Unexpected requirements.md without a requirement, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read']
+      [
+        'notes-draft/requirements.md',
+        null,
+        'Unexpected requirements.md without a requirement, expected `requirements.md` with `### Requirement 1` headings, each with its `#### Acceptance Criteria` list (or `bugfix.md` for a bugfix spec); the folder is not read'
+      ]
     ])
   })
 
@@ -132,7 +151,16 @@ describe('kiro', () => {
   })
 
   it('lists open optional tasks (`- [ ]*`) apart, holding the slice only when the settings say `hold`', async () => {
-    const tasks = ['# Implementation Plan', '', '- [x] 1. Build the valve driver', '- [ ]* 1.1 Write property tests for the driver', '- [x]* 1.2 Write unit tests', '- [ ] 2. Wire the schedule', '  - [ ]* 2.1 Test the schedule', ''].join('\n')
+    const tasks = [
+      '# Implementation Plan',
+      '',
+      '- [x] 1. Build the valve driver',
+      '- [ ]* 1.1 Write property tests for the driver',
+      '- [x]* 1.2 Write unit tests',
+      '- [ ] 2. Wire the schedule',
+      '  - [ ]* 2.1 Test the schedule',
+      ''
+    ].join('\n')
     const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-kiro-optional-'))
     try {
       await fs.cp(garden, folder, {recursive: true})
@@ -193,11 +221,28 @@ describe('readRequirements', () => {
   const read = (text: string) => readRequirements('requirements.md', text, {slice: 'f', defaultTier: 'verify'})
 
   it('reads criteria after a bold Acceptance Criteria line, and a requirement shown only by its criteria', () => {
-    const {contracts, problems} = read(['# Spec', '', '## Login screen', '', '**Acceptance Criteria:**', '', '1. WHEN a user signs in THEN the system SHALL greet them', ''].join('\n'))
-    expect(contracts.map(({contract}) => [contract.id, contract.label, contract.criteria.map((item) => item.text)])).toEqual([[null, 'Login screen', ['WHEN a user signs in THEN the system SHALL greet them']]])
+    const {contracts, problems} = read(
+      ['# Spec', '', '## Login screen', '', '**Acceptance Criteria:**', '', '1. WHEN a user signs in THEN the system SHALL greet them', ''].join('\n')
+    )
+    expect(contracts.map(({contract}) => [contract.id, contract.label, contract.criteria.map((item) => item.text)])).toEqual([
+      [null, 'Login screen', ['WHEN a user signs in THEN the system SHALL greet them']]
+    ])
     expect(problems).toEqual([])
-    const deeper = read(['# Spec', '', '#### Password reset', '', '##### Acceptance Criteria', '', '- WHEN a link is used twice THEN the system SHALL refuse it', ''].join('\n'))
-    const named = read(['## Requirement 3: Acceptance criteria for exports', '', 'Acceptance criteria are listed below.', '', '### Acceptance Criteria', '', '- THE system SHALL export CSV', ''].join('\n'))
+    const deeper = read(
+      ['# Spec', '', '#### Password reset', '', '##### Acceptance Criteria', '', '- WHEN a link is used twice THEN the system SHALL refuse it', ''].join('\n')
+    )
+    const named = read(
+      [
+        '## Requirement 3: Acceptance criteria for exports',
+        '',
+        'Acceptance criteria are listed below.',
+        '',
+        '### Acceptance Criteria',
+        '',
+        '- THE system SHALL export CSV',
+        ''
+      ].join('\n')
+    )
     expect(named.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Requirement 3: Acceptance criteria for exports', 1]])
     expect(deeper.contracts.map(({contract}) => [contract.label, contract.criteria.length])).toEqual([['Password reset', 1]])
   })
@@ -239,7 +284,13 @@ describe('readRequirements', () => {
       ['R-2', 'Delete files', [['WHEN the user deletes a file THE system SHALL remove it', 16]]]
     ])
     // The note is prose; a criterion written as a paragraph is named, never dropped.
-    expect(problems).toEqual([{file: 'requirements.md', line: 20, message: 'Unexpected paragraph under the acceptance criteria of REQ-2: Delete files, expected list items, one criterion each'}])
+    expect(problems).toEqual([
+      {
+        file: 'requirements.md',
+        line: 20,
+        message: 'Unexpected paragraph under the acceptance criteria of REQ-2: Delete files, expected list items, one criterion each'
+      }
+    ])
   })
 
   it('reads criteria grouped under headings inside a requirement as its own, ends a bold-titled list at the next bold label, and names a lowercase EARS paragraph', () => {
@@ -278,12 +329,49 @@ describe('readRequirements', () => {
       ['R-30', [21]]
     ])
     expect(problems).toEqual([])
-    const named = read(['### Requirement 4: Search', '', '#### Acceptance Criteria', '', '1. When a word is typed, the system shall list matches', '', 'When nothing matches, the system shall say so', ''].join('\n'))
-    expect(named.problems).toEqual([{file: 'requirements.md', line: 7, message: 'Unexpected paragraph under the acceptance criteria of Requirement 4: Search, expected list items, one criterion each'}])
+    const named = read(
+      [
+        '### Requirement 4: Search',
+        '',
+        '#### Acceptance Criteria',
+        '',
+        '1. When a word is typed, the system shall list matches',
+        '',
+        'When nothing matches, the system shall say so',
+        ''
+      ].join('\n')
+    )
+    expect(named.problems).toEqual([
+      {
+        file: 'requirements.md',
+        line: 7,
+        message: 'Unexpected paragraph under the acceptance criteria of Requirement 4: Search, expected list items, one criterion each'
+      }
+    ])
   })
 
   it('reads requirements in a language it has no words for by the template’s structure, learning the criteria title', () => {
-    const text = ['# Tài liệu yêu cầu', '', '## Yêu cầu', '', '### Yêu cầu 1: Đăng nhập', '', '**Câu chuyện:** Là người dùng, tôi muốn đăng nhập.', '', '#### Tiêu chí chấp nhận', '', '1. KHI người dùng nhập mật khẩu đúng THÌ hệ thống PHẢI cho vào', '2. NẾU sai THÌ hệ thống PHẢI báo lỗi', '', '### Yêu cầu 2', '', '#### Tiêu chí chấp nhận', '', '- KHI hết phiên THÌ hệ thống PHẢI đăng xuất', ''].join('\n')
+    const text = [
+      '# Tài liệu yêu cầu',
+      '',
+      '## Yêu cầu',
+      '',
+      '### Yêu cầu 1: Đăng nhập',
+      '',
+      '**Câu chuyện:** Là người dùng, tôi muốn đăng nhập.',
+      '',
+      '#### Tiêu chí chấp nhận',
+      '',
+      '1. KHI người dùng nhập mật khẩu đúng THÌ hệ thống PHẢI cho vào',
+      '2. NẾU sai THÌ hệ thống PHẢI báo lỗi',
+      '',
+      '### Yêu cầu 2',
+      '',
+      '#### Tiêu chí chấp nhận',
+      '',
+      '- KHI hết phiên THÌ hệ thống PHẢI đăng xuất',
+      ''
+    ].join('\n')
     const {contracts, problems} = read(text)
     expect(contracts.map(({contract}) => [contract.id, contract.name, contract.criteria.map((item) => item.position.start.line)])).toEqual([
       ['R-1', 'Đăng nhập', [11, 12]],
@@ -295,40 +383,123 @@ describe('readRequirements', () => {
   })
 
   it('reports criteria under no requirement, and a second requirement of one number', () => {
-    const text = ['# Spec', '', '#### Acceptance Criteria', '', '- stray', '', '## Requirement 1', '', '### Acceptance Criteria', '', '- one', '', '## Requirement 1: Again', '', '### Acceptance Criteria', '', '- two', ''].join('\n')
+    const text = [
+      '# Spec',
+      '',
+      '#### Acceptance Criteria',
+      '',
+      '- stray',
+      '',
+      '## Requirement 1',
+      '',
+      '### Acceptance Criteria',
+      '',
+      '- one',
+      '',
+      '## Requirement 1: Again',
+      '',
+      '### Acceptance Criteria',
+      '',
+      '- two',
+      ''
+    ].join('\n')
     expect(read(text).problems).toEqual([
       {file: 'requirements.md', line: 3, message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'},
-      {file: 'requirements.md', line: 13, message: 'Unexpected second requirement numbered 1 (Requirement 1: Again), the number of the requirement at line 7; expected a number of its own'}
+      {
+        file: 'requirements.md',
+        line: 13,
+        message: 'Unexpected second requirement numbered 1 (Requirement 1: Again), the number of the requirement at line 7; expected a number of its own'
+      }
     ])
   })
 
   it('reports a requirement heading markdown hid, and skips one in a fenced example', () => {
-    const text = ['# Spec', '', '- ### Requirement 1: In a list', '', '> ## Requirement 2', '', '###Requirement 3', '', '```markdown', '### Requirement 4', '```', '', '    ### Requirement 5', ''].join('\n')
+    const text = [
+      '# Spec',
+      '',
+      '- ### Requirement 1: In a list',
+      '',
+      '> ## Requirement 2',
+      '',
+      '###Requirement 3',
+      '',
+      '```markdown',
+      '### Requirement 4',
+      '```',
+      '',
+      '    ### Requirement 5',
+      ''
+    ].join('\n')
     expect(read(text)).toEqual({
       contracts: [],
       problems: [
-        {file: 'requirements.md', line: 3, message: 'Unexpected requirement heading `### Requirement 1: In a list` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'},
-        {file: 'requirements.md', line: 5, message: 'Unexpected requirement heading `## Requirement 2` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'},
-        {file: 'requirements.md', line: 7, message: 'Unexpected requirement heading `###Requirement 3` without a space after the `#`, expected a heading the reader sees: add a space after the `#`'},
-        {file: 'requirements.md', line: 13, message: 'Unexpected requirement heading `### Requirement 5` in indented code, expected a heading the reader sees: remove the indentation'}
+        {
+          file: 'requirements.md',
+          line: 3,
+          message:
+            'Unexpected requirement heading `### Requirement 1: In a list` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'
+        },
+        {
+          file: 'requirements.md',
+          line: 5,
+          message:
+            'Unexpected requirement heading `## Requirement 2` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'
+        },
+        {
+          file: 'requirements.md',
+          line: 7,
+          message:
+            'Unexpected requirement heading `###Requirement 3` without a space after the `#`, expected a heading the reader sees: add a space after the `#`'
+        },
+        {
+          file: 'requirements.md',
+          line: 13,
+          message: 'Unexpected requirement heading `### Requirement 5` in indented code, expected a heading the reader sees: remove the indentation'
+        }
       ]
     })
   })
 
   it('reports a requirement heading behind any prefix that keeps it from being a heading, never reading it', () => {
     fc.assert(
-      fc.property(fc.constantFrom('- ', '* ', '1. ', '> ', '    ', '\t', '<div>', '> - '), fc.integer({min: 1, max: 6}), fc.integer({min: 1, max: 99}), (prefix, level, number) => {
-        const {contracts, problems} = read(['# Spec', '', `${prefix}${'#'.repeat(level)} Requirement ${number}`, '', '#### Acceptance Criteria', ''].join('\n'))
-        expect(contracts).toEqual([])
-        expect(problems.map((problem) => [problem.line, problem.message.startsWith('Unexpected requirement heading')])).toEqual([[3, true]])
-      })
+      fc.property(
+        fc.constantFrom('- ', '* ', '1. ', '> ', '    ', '\t', '<div>', '> - '),
+        fc.integer({min: 1, max: 6}),
+        fc.integer({min: 1, max: 99}),
+        (prefix, level, number) => {
+          const {contracts, problems} = read(
+            ['# Spec', '', `${prefix}${'#'.repeat(level)} Requirement ${number}`, '', '#### Acceptance Criteria', ''].join('\n')
+          )
+          expect(contracts).toEqual([])
+          expect(problems.map((problem) => [problem.line, problem.message.startsWith('Unexpected requirement heading')])).toEqual([[3, true]])
+        }
+      )
     )
   })
 
   it('reads every criteria section of a requirement, headings inside one as titles, and a level-1 Requirement heading', () => {
-    const text = ['# Requirement 9', '', '## Acceptance Criteria', '', '### On success', '', '- THE system SHALL save', '', '## Acceptance Criteria (continued)', '', '- THE system SHALL log', ''].join('\n')
+    const text = [
+      '# Requirement 9',
+      '',
+      '## Acceptance Criteria',
+      '',
+      '### On success',
+      '',
+      '- THE system SHALL save',
+      '',
+      '## Acceptance Criteria (continued)',
+      '',
+      '- THE system SHALL log',
+      ''
+    ].join('\n')
     const {contracts, problems} = read(text)
-    expect(contracts.map(({contract}) => [contract.id, contract.criteria.map((item) => [item.position.start.line, item.text]), contract.fields.map((field) => field.label)])).toEqual([
+    expect(
+      contracts.map(({contract}) => [
+        contract.id,
+        contract.criteria.map((item) => [item.position.start.line, item.text]),
+        contract.fields.map((field) => field.label)
+      ])
+    ).toEqual([
       [
         'R-9',
         [
@@ -342,10 +513,18 @@ describe('readRequirements', () => {
   })
 
   it('keeps a tier that is not valid as written, read as verify', () => {
-    const {contracts} = read(['## Requirement 7', '', '**Verification:** sometimes', '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n'))
+    const {contracts} = read(
+      ['## Requirement 7', '', '**Verification:** sometimes', '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n')
+    )
     expect([contracts[0]!.contract.tier, contracts[0]!.contract.effectiveTier]).toEqual(['sometimes', 'verify'])
-    const tierOf = (line: string) => read(['## Requirement 1', '', line, '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n')).contracts[0]!.contract.tier
-    expect(['**Verification**: auto', '__Verification:__ `manual`', 'Verification: verify', '**Verification:** Manual'].map(tierOf)).toEqual(['auto', 'verify', 'verify', 'verify'])
+    const tierOf = (line: string) =>
+      read(['## Requirement 1', '', line, '', '### Acceptance Criteria', '', '- THE system SHALL log', ''].join('\n')).contracts[0]!.contract.tier
+    expect(['**Verification**: auto', '__Verification:__ `manual`', 'Verification: verify', '**Verification:** Manual'].map(tierOf)).toEqual([
+      'auto',
+      'verify',
+      'verify',
+      'verify'
+    ])
   })
 
   it('reads a requirement heading at any level, with any separator and title, and each of its criteria', () => {
@@ -361,7 +540,15 @@ describe('readRequirements', () => {
         fc.constantFrom('1.', '-', '*', '+', '1)'),
         (level, number, separator, title, word, criteria, bullet) => {
           const heading = title === null ? `${word} ${number}` : `${word} ${number}${separator} ${title}`
-          const lines = ['# Requirements Document', '', `${'#'.repeat(level)} ${heading}`, '', `${'#'.repeat(level + 1)} Acceptance Criteria`, '', ...criteria.map((text) => `${bullet} WHEN ${text} THEN the system SHALL act`)]
+          const lines = [
+            '# Requirements Document',
+            '',
+            `${'#'.repeat(level)} ${heading}`,
+            '',
+            `${'#'.repeat(level + 1)} Acceptance Criteria`,
+            '',
+            ...criteria.map((text) => `${bullet} WHEN ${text} THEN the system SHALL act`)
+          ]
           const {contracts, problems} = read(lines.join('\n') + '\n')
           expect(problems).toEqual([])
           expect(contracts.map(({contract}) => [contract.id, contract.label, contract.name, contract.headingPosition.start.line])).toEqual([
@@ -400,7 +587,15 @@ describe('readBugfix', () => {
     ].join('\n')
     const {contracts, problems} = readBugfix('bugfix.md', text, {slice: 'tray-label-fix', defaultTier: 'verify'})
     expect(problems).toEqual([])
-    expect(contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.slice, contract.effectiveTier, contract.criteria.map((item) => [item.text, item.position.start.line])])).toEqual([
+    expect(
+      contracts.map(({contract}) => [
+        contract.label,
+        contract.headingPosition.start.line,
+        contract.slice,
+        contract.effectiveTier,
+        contract.criteria.map((item) => [item.text, item.position.start.line])
+      ])
+    ).toEqual([
       [
         'Expected behavior',
         9,
@@ -413,8 +608,15 @@ describe('readBugfix', () => {
       ],
       ['Unchanged behavior', 15, 'tray-label-fix', 'verify', [['WHEN a tray is deleted THEN the system SHALL CONTINUE TO remove it', 17]]]
     ])
-    expect(readBugfix('bugfix.md', '# Bugfix Requirements Document\n\n## Introduction\n\nTrays lose labels.\n', {slice: 'f', defaultTier: 'verify'}).problems).toEqual([
-      {file: 'bugfix.md', line: null, message: 'Unexpected bugfix.md without expected behavior, expected `### Expected Behavior (Correct)` with numbered statements such as `2.1 WHEN … THEN the system SHALL …`'}
+    expect(
+      readBugfix('bugfix.md', '# Bugfix Requirements Document\n\n## Introduction\n\nTrays lose labels.\n', {slice: 'f', defaultTier: 'verify'}).problems
+    ).toEqual([
+      {
+        file: 'bugfix.md',
+        line: null,
+        message:
+          'Unexpected bugfix.md without expected behavior, expected `### Expected Behavior (Correct)` with numbered statements such as `2.1 WHEN … THEN the system SHALL …`'
+      }
     ])
   })
 
@@ -423,7 +625,10 @@ describe('readBugfix', () => {
     try {
       await fs.cp(garden, folder, {recursive: true})
       await fs.mkdir(path.join(folder, 'specs', 'tray-label-fix'))
-      await fs.writeFile(path.join(folder, 'specs', 'tray-label-fix', 'bugfix.md'), '# Bugfix Requirements Document\n\n### Expected Behavior (Correct)\n\n2.1 WHEN a tray is saved THEN the system SHALL keep its label\n')
+      await fs.writeFile(
+        path.join(folder, 'specs', 'tray-label-fix', 'bugfix.md'),
+        '# Bugfix Requirements Document\n\n### Expected Behavior (Correct)\n\n2.1 WHEN a tray is saved THEN the system SHALL keep its label\n'
+      )
       await fs.writeFile(path.join(folder, 'specs', 'tray-label-fix', 'tasks.md'), '- [ ] 1. Keep the label\n')
       const {slices} = await kiro.read(folder, verify)
       const fix = slices.find((slice) => slice.id === 'tray-label-fix')!
@@ -446,7 +651,16 @@ describe('readTasks', () => {
   it('reads a checkbox of any mark, bullet and depth as one task, done only when ticked', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({mark: fc.constantFrom(' ', 'x', 'X', '-', '~'), optional: fc.boolean(), bullet: fc.constantFrom('-', '*', '+', '1.'), depth: fc.integer({min: 0, max: 2}), id: fc.option(fc.stringMatching(/^\d{1,2}(\.\d)?$/), {nil: null})}), {minLength: 1, maxLength: 8}),
+        fc.array(
+          fc.record({
+            mark: fc.constantFrom(' ', 'x', 'X', '-', '~'),
+            optional: fc.boolean(),
+            bullet: fc.constantFrom('-', '*', '+', '1.'),
+            depth: fc.integer({min: 0, max: 2}),
+            id: fc.option(fc.stringMatching(/^\d{1,2}(\.\d)?$/), {nil: null})
+          }),
+          {minLength: 1, maxLength: 8}
+        ),
         (tasks) => {
           // Each task nests at most one level below the one before it, as lists nest.
           let depth = 0
@@ -455,10 +669,19 @@ describe('readTasks', () => {
             return {...task, depth}
           })
           // Kiro's optional task has a `*` right after its box.
-          const lines = shaped.map((task, index) => `${'    '.repeat(task.depth)}${task.bullet} [${task.mark}]${task.optional ? '*' : ''} ${task.id === null ? '' : task.id + ' '}Task number ${index}`)
+          const lines = shaped.map(
+            (task, index) =>
+              `${'    '.repeat(task.depth)}${task.bullet} [${task.mark}]${task.optional ? '*' : ''} ${task.id === null ? '' : task.id + ' '}Task number ${index}`
+          )
           const read = readTasks('tasks.md', ['# Plan', '', ...lines].join('\n'))
           expect(read.map((task) => [task.line, task.mark, task.done, task.optional, task.text])).toEqual(
-            shaped.map((task, index) => [index + 3, task.mark, task.mark === 'x' || task.mark === 'X', task.optional, `${task.id === null ? '' : task.id + ' '}Task number ${index}`])
+            shaped.map((task, index) => [
+              index + 3,
+              task.mark,
+              task.mark === 'x' || task.mark === 'X',
+              task.optional,
+              `${task.id === null ? '' : task.id + ' '}Task number ${index}`
+            ])
           )
         }
       )

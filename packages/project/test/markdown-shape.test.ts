@@ -12,7 +12,8 @@ import {describe, expect, it} from 'vitest'
 import {describeShape, markdownShape} from '../lib/markdown-shape.js'
 
 /** `count` ordinary contracts, each with one list of one item, joined by blank lines. */
-const contracts = (count: number) => Array.from({length: count}, (_, n) => `### C-${n}: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item ${n}\n`).join('\n')
+const contracts = (count: number) =>
+  Array.from({length: count}, (_, n) => `### C-${n}: X\n\n**Verification:** verify\n**Acceptance Criteria:**\n- item ${n}\n`).join('\n')
 
 describe('markdownShape', () => {
   it('ordinary contracts: a contract heading and a list of one item each', () => {
@@ -27,20 +28,34 @@ describe('markdownShape', () => {
   })
 
   it.for([
-    ['siblings, nested lists, another bullet, a paragraph between', '- a\n- b\n  - c\n    1. d\n    2. e\n- f\n* g\n\ntext\n\n- h', {lists: 5, items: 8, depth: 3}],
+    [
+      'siblings, nested lists, another bullet, a paragraph between',
+      '- a\n- b\n  - c\n    1. d\n    2. e\n- f\n* g\n\ntext\n\n- h',
+      {lists: 5, items: 8, depth: 3}
+    ],
     ['markers on one line, a thematic break', '- - - x\n---\n* * *\n- y', {lists: 4, items: 4, depth: 3}],
     ['another delimiter, an item before the content column', '1. a\n1) b\n\n  - c', {lists: 3, items: 3, depth: 1}],
     ['quotes', '> - a\n> - b\n\n>>> c', {lists: 1, items: 2, depth: 3}],
     ['a tab, a paragraph inside an item', '- a\n\n  b\n- c\n\n\tx\n\t- d', {lists: 2, items: 3, depth: 2}],
-    ['fenced code and frontmatter count for nothing', '---\nsteps:\n  - one\n---\n\n```\n- not\n### C-1: Not\n```\n~~~~\n- not\n~~~\n- still not\n~~~~\n# C-2: Yes', {contracts: 1, lists: 0, items: 0, depth: 0}],
-    ['headings that are no contract', '# Notes\n## S-01: Slice\n### C-3. Name ###\n#### Contract: Named\n#nope C-4: X', {contracts: 2, lists: 0, items: 0, depth: 0}],
+    [
+      'fenced code and frontmatter count for nothing',
+      '---\nsteps:\n  - one\n---\n\n```\n- not\n### C-1: Not\n```\n~~~~\n- not\n~~~\n- still not\n~~~~\n# C-2: Yes',
+      {contracts: 1, lists: 0, items: 0, depth: 0}
+    ],
+    [
+      'headings that are no contract',
+      '# Notes\n## S-01: Slice\n### C-3. Name ###\n#### Contract: Named\n#nope C-4: X',
+      {contracts: 2, lists: 0, items: 0, depth: 0}
+    ],
     ['nothing', '', {contracts: 0, lists: 0, items: 0, depth: 0}]
   ] as const)('%s', ([, text, expected]) => {
     expect(markdownShape(text)).toMatchObject(expected)
   })
 
   it('describes one of each in the singular', () => {
-    expect(describeShape({bytes: 1, contracts: 1, lists: 1, items: 1, depth: 1})).toBe('1 byte: 1 contract heading, 1 list of 1 item, lists and quotes nested at most 1 deep')
+    expect(describeShape({bytes: 1, contracts: 1, lists: 1, items: 1, depth: 1})).toBe(
+      '1 byte: 1 contract heading, 1 list of 1 item, lists and quotes nested at most 1 deep'
+    )
   })
 })
 

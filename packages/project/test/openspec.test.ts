@@ -102,7 +102,13 @@ describe('openspec.read on a project of two active changes and an archive', () =
         effectiveTier: 'verify',
         slice: 'add-due-reminders',
         lines: [5, 11],
-        criteria: [[8, 11, 'Member borrows a drill: WHEN a member scans a drill at the desk; THEN the drill shows as lent to that member; AND the due date is seven days later']]
+        criteria: [
+          [
+            8,
+            11,
+            'Member borrows a drill: WHEN a member scans a drill at the desk; THEN the drill shows as lent to that member; AND the due date is seven days later'
+          ]
+        ]
       },
       {
         file: 'changes/add-due-reminders/specs/reminders/spec.md',
@@ -113,8 +119,16 @@ describe('openspec.read on a project of two active changes and an archive', () =
         slice: 'add-due-reminders',
         lines: [3, 18],
         criteria: [
-          [6, 12, 'Loan due in two days: GIVEN a member holds a sander due on Friday; WHEN the nightly job runs on Wednesday; THEN the member receives one reminder, naming the sander, giving the due date; AND the loan records that a reminder went out'],
-          [14, 18, 'Member without a contact channel: WHEN the nightly job finds a loan due in two days; AND the member has no contact channel; THEN the desk lists the loan for a phone call; OR the desk prints a note for the next visit']
+          [
+            6,
+            12,
+            'Loan due in two days: GIVEN a member holds a sander due on Friday; WHEN the nightly job runs on Wednesday; THEN the member receives one reminder, naming the sander, giving the due date; AND the loan records that a reminder went out'
+          ],
+          [
+            14,
+            18,
+            'Member without a contact channel: WHEN the nightly job finds a loan due in two days; AND the member has no contact channel; THEN the desk lists the loan for a phone call; OR the desk prints a note for the next visit'
+          ]
         ]
       },
       {
@@ -140,7 +154,16 @@ describe('openspec.read on a project of two active changes and an archive', () =
   it('shows REMOVED and RENAMED requirements as auto contracts in no slice, labelled as not verified', () => {
     const inSlices = new Set(reading.slices.flatMap((slice) => slice.contracts))
     const shown = reading.contracts.filter((loaded) => !inSlices.has(loaded))
-    expect(shown.map(({contract}) => [contract.label, contract.tier, contract.effectiveTier, contract.slice, contract.headingPosition.start.line, contract.criteria.length])).toEqual([
+    expect(
+      shown.map(({contract}) => [
+        contract.label,
+        contract.tier,
+        contract.effectiveTier,
+        contract.slice,
+        contract.headingPosition.start.line,
+        contract.criteria.length
+      ])
+    ).toEqual([
       ['loans: Paper due slips (REMOVED by add-due-reminders: not verified)', 'auto', 'auto', null, 15, 0],
       ['loans: Return desk → Returning a tool (RENAMED by add-due-reminders: not verified)', 'auto', 'auto', null, 21, 0]
     ])
@@ -159,9 +182,25 @@ describe('openspec.read on a project of two active changes and an archive', () =
   it('gives the figures of each change: requirements by section, scenarios, tasks', async () => {
     const {changes} = await readOpenSpec(lending, {defaultTier: 'verify', optionalTasks: 'show'})
     expect(
-      changes.map((change) => [change.id, change.requirements.map((requirement) => `${requirement.section} ${requirement.name} (${requirement.scenarios.length})`), change.tasks.total, change.tasks.checked])
+      changes.map((change) => [
+        change.id,
+        change.requirements.map((requirement) => `${requirement.section} ${requirement.name} (${requirement.scenarios.length})`),
+        change.tasks.total,
+        change.tasks.checked
+      ])
     ).toEqual([
-      ['add-due-reminders', ['MODIFIED Borrowing a tool (1)', 'REMOVED Paper due slips (0)', 'RENAMED Return desk → Returning a tool (0)', 'ADDED Reminder before the due date (2)', 'ADDED 延滞の通知 (1)'], 6, 3],
+      [
+        'add-due-reminders',
+        [
+          'MODIFIED Borrowing a tool (1)',
+          'REMOVED Paper due slips (0)',
+          'RENAMED Return desk → Returning a tool (0)',
+          'ADDED Reminder before the due date (2)',
+          'ADDED 延滞の通知 (1)'
+        ],
+        6,
+        3
+      ],
       ['tidy-shelf-labels', ['ADDED Shelf label shows the tool family (1)'], 2, 2]
     ])
   })
@@ -174,11 +213,23 @@ describe('openspec.read on what it cannot read', () => {
     const sections = '`## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'
     expect(reading.problems.map((problem) => [relative(broken, problem.file), problem.line, problem.message])).toEqual([
       [fees, 1, `Unexpected requirement "Fee before any section" before any section, expected it under ${sections}`],
-      [fees, 6, 'Unexpected ADDED requirement "Fee per day late" without a scenario (openspec validate: ADDED "Fee per day late" must include at least one scenario), expected at least one `#### Scenario: …` block with WHEN and THEN lines'],
+      [
+        fees,
+        6,
+        'Unexpected ADDED requirement "Fee per day late" without a scenario (openspec validate: ADDED "Fee per day late" must include at least one scenario), expected at least one `#### Scenario: …` block with WHEN and THEN lines'
+      ],
       [fees, 9, 'Unexpected tier "maybe" in requirement "Fee per day late", expected `auto` or `verify` (`manual` reads as `verify`)'],
       [fees, 20, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`'],
-      [fees, 26, 'Unexpected REMOVED requirement "Fee in coins" with a scenario, which is never verified, expected its **Reason** and **Migration** only, or the requirement under `## MODIFIED Requirements` to keep its scenarios'],
-      ['changes/fix-late-fees/specs/notes/spec.md', null, `Unexpected delta spec without a requirement, expected ${sections} with \`### Requirement: Name\` headings`],
+      [
+        fees,
+        26,
+        'Unexpected REMOVED requirement "Fee in coins" with a scenario, which is never verified, expected its **Reason** and **Migration** only, or the requirement under `## MODIFIED Requirements` to keep its scenarios'
+      ],
+      [
+        'changes/fix-late-fees/specs/notes/spec.md',
+        null,
+        `Unexpected delta spec without a requirement, expected ${sections} with \`### Requirement: Name\` headings`
+      ],
       [
         'changes/stop-hook',
         null,
@@ -199,21 +250,31 @@ describe('openspec.read on what it cannot read', () => {
   })
 
   it('says when a change holds a requirement twice, as the gate knows a contract by its label', async () => {
-    const spec = '## ADDED Requirements\n\n### Requirement: Twice\nIt SHALL x.\n\n#### Scenario: A\n- **WHEN** a\n- **THEN** b\n\n## MODIFIED Requirements\n\n### Requirement: Twice\nIt SHALL y.\n\n#### Scenario: B\n- **WHEN** c\n- **THEN** d\n'
+    const spec =
+      '## ADDED Requirements\n\n### Requirement: Twice\nIt SHALL x.\n\n#### Scenario: A\n- **WHEN** a\n- **THEN** b\n\n## MODIFIED Requirements\n\n### Requirement: Twice\nIt SHALL y.\n\n#### Scenario: B\n- **WHEN** c\n- **THEN** d\n'
     const dir = await folderWith('twice', {'changes/add-x/specs/x/spec.md': spec})
     const reading = await openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})
     const file = path.join(dir, 'changes/add-x/specs/x/spec.md')
-    expect(reading.problems).toEqual([{file, line: 12, message: `Unexpected second requirement "Twice" of x in change add-x (the first at ${file}:3), expected each requirement once in a change`}])
+    expect(reading.problems).toEqual([
+      {
+        file,
+        line: 12,
+        message: `Unexpected second requirement "Twice" of x in change add-x (the first at ${file}:3), expected each requirement once in a change`
+      }
+    ])
   })
 
   it('is a ProjectError on a folder with neither specs/ nor changes/', async () => {
     const dir = await folderWith('nothing', {'project.md': '# Context\n'})
     await expect(openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})).rejects.toThrow(ProjectError)
-    await expect(openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})).rejects.toThrow(`${dir}: Unexpected OpenSpec folder without specs/ or changes/`)
+    await expect(openspec.read(dir, {defaultTier: 'verify', optionalTasks: 'show'})).rejects.toThrow(
+      `${dir}: Unexpected OpenSpec folder without specs/ or changes/`
+    )
   })
 
   it('says when two tiers of a requirement disagree, and reads it as verify', async () => {
-    const spec = '## ADDED Requirements\n\n### Requirement: Two tiers\nIt SHALL x.\n\n**Verification:** auto\n\n- **Verification:** verify\n\n#### Scenario: S\n- **WHEN** a\n- **THEN** b\n'
+    const spec =
+      '## ADDED Requirements\n\n### Requirement: Two tiers\nIt SHALL x.\n\n**Verification:** auto\n\n- **Verification:** verify\n\n#### Scenario: S\n- **WHEN** a\n- **THEN** b\n'
     const dir = await folderWith('two-tiers', {'changes/add-x/specs/x/spec.md': spec, 'changes/add-x/proposal.md': '# Change: X\n\n**Verification:** manual\n'})
     const reading = await openspec.read(dir, {defaultTier: 'auto', optionalTasks: 'show'})
     expect(reading.problems.map((problem) => [relative(dir, problem.file), problem.line, problem.message])).toEqual([
@@ -245,7 +306,13 @@ describe('readDeltaSpec', () => {
     ].join('\n')
     const spec = delta(text)
     expect(spec.problems).toEqual([])
-    expect(spec.requirements.map((requirement) => [requirement.section, requirement.name, requirement.scenarios.map((item) => [item.position.start.line, item.text])])).toEqual([
+    expect(
+      spec.requirements.map((requirement) => [
+        requirement.section,
+        requirement.name,
+        requirement.scenarios.map((item) => [item.position.start.line, item.text])
+      ])
+    ).toEqual([
       [
         'ADDED',
         '全角のコロン',
@@ -258,11 +325,19 @@ describe('readDeltaSpec', () => {
   })
 
   it('reports a requirement under a heading that is no delta section, and a heading naming a requirement that does not read as one; a note is none', () => {
-    const spec = delta('# title\n\n## Requirements\n\n### Requirement: Misplaced\nIt SHALL x.\n\n## ADDED Requirements\n\n### Notes\n\n### Requirement Export\n')
+    const spec = delta(
+      '# title\n\n## Requirements\n\n### Requirement: Misplaced\nIt SHALL x.\n\n## ADDED Requirements\n\n### Notes\n\n### Requirement Export\n'
+    )
     expect(spec.problems.map((problem) => [problem.line, problem.message])).toEqual([
-      [5, 'Unexpected requirement "Misplaced" under `## Requirements`, expected it under `## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'],
+      [
+        5,
+        'Unexpected requirement "Misplaced" under `## Requirements`, expected it under `## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements`'
+      ],
       [12, 'Unexpected heading "### Requirement Export" in the ADDED section, expected `### Requirement: Name`'],
-      [null, 'Unexpected delta spec without a requirement, expected `## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements` with `### Requirement: Name` headings']
+      [
+        null,
+        'Unexpected delta spec without a requirement, expected `## ADDED Requirements`, `## MODIFIED Requirements`, `## REMOVED Requirements` or `## RENAMED Requirements` with `### Requirement: Name` headings'
+      ]
     ])
   })
 
@@ -305,7 +380,11 @@ describe('readDeltaSpec', () => {
             lines.push(`#### Scenario: S${r}.${s}`)
             const clauses: Array<[keyof typeof styles, string, string]> = []
             if (item.given) clauses.push([item.given[0], 'GIVEN', item.given[1]])
-            clauses.push([item.when[0], 'WHEN', item.when[1]], ...item.ands.map(([how, text]): [keyof typeof styles, string, string] => [how, 'AND', text]), [item.then[0], 'THEN', item.then[1]])
+            clauses.push([item.when[0], 'WHEN', item.when[1]], ...item.ands.map(([how, text]): [keyof typeof styles, string, string] => [how, 'AND', text]), [
+              item.then[0],
+              'THEN',
+              item.then[1]
+            ])
             for (const [how, word, text] of clauses) {
               lines.push(styles[how](word, text))
               // A blank line between clauses, or none: a paragraph line after an item then joins the item.
@@ -373,7 +452,15 @@ describe('readDeltaSpec as OpenSpec reads a delta', () => {
         '- `### Requirement: Paper slips`' // 15
       ].join('\n')
     )
-    expect(spec.requirements.map((requirement) => [requirement.section, requirement.name, requirement.headingPosition.start.line, requirement.scenarios.map((item) => item.text), requirement.tiers])).toEqual([
+    expect(
+      spec.requirements.map((requirement) => [
+        requirement.section,
+        requirement.name,
+        requirement.headingPosition.start.line,
+        requirement.scenarios.map((item) => item.text),
+        requirement.tiers
+      ])
+    ).toEqual([
       ['ADDED', 'Fees', 3, ['Edge case: a free day: GIVEN a holiday; THEN no fee is charged'], []],
       ['REMOVED', 'Paper slips', 15, [], []]
     ])
@@ -383,7 +470,25 @@ describe('readDeltaSpec as OpenSpec reads a delta', () => {
 
 describe('readTasks', () => {
   it('counts checkbox items at any depth, in bullet and ordered lists, and lists the open ones as written', () => {
-    const text = ['# Tasks', '', '- [x] 1.1 Done', '- [ ] 1.2 Open with `code`', '  and a second line', '  - [ ] nested open', '  - [X] nested done', '', '1. [ ] Ordered open', '', '- not a task', '- [] not a box', '', '```', '- [ ] fenced', '```', ''].join('\n')
+    const text = [
+      '# Tasks',
+      '',
+      '- [x] 1.1 Done',
+      '- [ ] 1.2 Open with `code`',
+      '  and a second line',
+      '  - [ ] nested open',
+      '  - [X] nested done',
+      '',
+      '1. [ ] Ordered open',
+      '',
+      '- not a task',
+      '- [] not a box',
+      '',
+      '```',
+      '- [ ] fenced',
+      '```',
+      ''
+    ].join('\n')
     const tasks = taskList(readTasks('tasks.md', text))
     expect([tasks.total, tasks.checked]).toEqual([5, 2])
     expect(tasks.open).toEqual([

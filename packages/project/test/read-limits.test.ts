@@ -28,7 +28,8 @@ afterAll(async () => {
 const verify = {defaultTier: 'verify', optionalTasks: 'show'} as const
 const total = (dir: string, bytes: number, at: string, settings: string) =>
   `${dir}: Unexpected files of more than ${bytes} bytes in all for tiers to read (at ${at}), expected at most ${bytes} bytes: fewer or smaller files, or raise \`limits.total_mib\` in ${settings} (32 at most)`
-const tooLarge = (bytes: number, limit: number) => `Unexpected size of ${bytes} bytes, expected at most ${limit} bytes; raise \`limits.file_mib\` in tiers.json (16 at most)`
+const tooLarge = (bytes: number, limit: number) =>
+  `Unexpected size of ${bytes} bytes, expected at most ${limit} bytes; raise \`limits.file_mib\` in tiers.json (16 at most)`
 
 /** A temporary copy of `from`, with `settings` written to `file` in it. */
 async function copyWith(from: string, file: string, settings: unknown): Promise<string> {
@@ -43,11 +44,29 @@ async function copyWith(from: string, file: string, settings: unknown): Promise<
 describe('the read limits of the tools’ readers', () => {
   const cases = [
     // Read in this order: specs/README.md (241 bytes), then garden-watering's requirements.md (1,331) and tasks.md (546).
-    {name: 'kiro', tool: kiro, dir: path.join(fixtures, 'kiro-garden'), at: 'specs/garden-watering/tasks.md', large: ['specs/garden-watering/requirements.md', 1331]},
+    {
+      name: 'kiro',
+      tool: kiro,
+      dir: path.join(fixtures, 'kiro-garden'),
+      at: 'specs/garden-watering/tasks.md',
+      large: ['specs/garden-watering/requirements.md', 1331]
+    },
     // add-due-reminders (proposal, two delta specs, tasks: 1,989 bytes), then tidy-shelf-labels' proposal.
-    {name: 'openspec', tool: openspec, dir: path.join(fixtures, 'openspec-lending'), at: 'changes/tidy-shelf-labels/proposal.md', large: ['changes/add-due-reminders/specs/reminders/spec.md', 935]},
+    {
+      name: 'openspec',
+      tool: openspec,
+      dir: path.join(fixtures, 'openspec-lending'),
+      at: 'changes/tidy-shelf-labels/proposal.md',
+      large: ['changes/add-due-reminders/specs/reminders/spec.md', 935]
+    },
     // 001-plant-log's spec.md and tasks.md (1,510 bytes), then 002's spec.md.
-    {name: 'spec-kit', tool: speckit, dir: path.join(fixtures, 'speckit-garden', 'specs'), at: '002-watering-reminders/spec.md', large: ['001-plant-log/spec.md', 1273]}
+    {
+      name: 'spec-kit',
+      tool: speckit,
+      dir: path.join(fixtures, 'speckit-garden', 'specs'),
+      at: '002-watering-reminders/spec.md',
+      large: ['001-plant-log/spec.md', 1273]
+    }
   ] as const
 
   it.for(cases)('$name: the total, with the file it ran over at', async ({tool, dir, at}) => {

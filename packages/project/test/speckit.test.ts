@@ -31,7 +31,8 @@ async function project(files: Record<string, string>): Promise<string> {
   return folder
 }
 
-const story = (heading: string, body = '') => `### ${heading}\n\n${body}**Acceptance Scenarios**:\n\n1. **Given** a bed, **When** it is watered, **Then** it is wet.\n`
+const story = (heading: string, body = '') =>
+  `### ${heading}\n\n${body}**Acceptance Scenarios**:\n\n1. **Given** a bed, **When** it is watered, **Then** it is wet.\n`
 
 describe('the spec-kit reader', () => {
   it('reads feature folders as slices and user stories as contracts, each item at its line', async () => {
@@ -45,9 +46,13 @@ describe('the spec-kit reader', () => {
     const [first, second] = loaded.slices[0]!.contracts
     expect(first!.file).toBe(path.join(garden, '001-plant-log', 'spec.md'))
     expect(first!.contract.criteria.map((item) => item.position.start.line)).toEqual([18, 19])
-    expect(first!.contract.steps.map((item) => [item.text, item.position.start.line])).toEqual([['Add one planting through the form and find it in the list with its bed and date.', 14]])
+    expect(first!.contract.steps.map((item) => [item.text, item.position.start.line])).toEqual([
+      ['Add one planting through the form and find it in the list with its bed and date.', 14]
+    ])
     // The independent test's text on the line after its label.
-    expect(second!.contract.steps.map((item) => [item.text, item.position.start.line])).toEqual([['Run the export on a log of three plantings and open the file.', 30]])
+    expect(second!.contract.steps.map((item) => [item.text, item.position.start.line])).toEqual([
+      ['Run the export on a log of three plantings and open the file.', 30]
+    ])
     expect([first!.contract.tier, second!.contract.tier]).toEqual([null, 'auto'])
     expect(first!.source.startsWith('### User Story 1 - Record a planting (Priority: P1)')).toBe(true)
   })
@@ -128,7 +133,9 @@ describe('the spec-kit reader', () => {
     const folder = await project({'specs/001-seeds/spec.md': spec})
     const loaded = await loadProject(path.join(folder, 'specs'))
     expect(loaded.problems).toEqual([])
-    expect(loaded.contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.criteria.length, contract.steps.length])).toEqual([['User Story 1 - Sow', 11, 1, 1]])
+    expect(
+      loaded.contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.criteria.length, contract.steps.length])
+    ).toEqual([['User Story 1 - Sow', 11, 1, 1]])
   })
 
   it('reads a story heading with no title, at another level or with its number as a word; a fenced example sets no tier', async () => {
@@ -162,7 +169,14 @@ describe('the spec-kit reader', () => {
     const folder = await project({'specs/001-seeds/spec.md': spec})
     const loaded = await loadProject(path.join(folder, 'specs'))
     expect(loaded.problems).toEqual([])
-    expect(loaded.contracts.map(({contract}) => [contract.label, contract.headingPosition.start.line, contract.effectiveTier, contract.criteria.map((item) => item.position.start.line)])).toEqual([
+    expect(
+      loaded.contracts.map(({contract}) => [
+        contract.label,
+        contract.headingPosition.start.line,
+        contract.effectiveTier,
+        contract.criteria.map((item) => item.position.start.line)
+      ])
+    ).toEqual([
       ['User Story 2', 5, 'verify', [9]],
       ['User Story Three - Label', 15, 'verify', [19]],
       ['用户故事 4 - 导出', 21, 'verify', [25]]
@@ -190,10 +204,30 @@ describe('the spec-kit reader', () => {
     const file = path.join(folder, 'specs', '001-seeds', 'spec.md')
     const loaded = await loadProject(path.join(folder, 'specs'))
     expect(loaded.problems).toEqual([
-      {file, line: 5, message: 'Unexpected contract heading `### User Story 1 - In a list (Priority: P1)` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'},
-      {file, line: 7, message: 'Unexpected contract heading `### 用户故事 2 - 引用（优先级：P2）` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'},
-      {file, line: 14, message: 'Unexpected contract heading `### User Story 4 - Commented out (Priority: P1)` inside an unclosed HTML comment, expected a heading the reader sees: close the comment with `-->` above it'},
-      {file, line: 9, message: 'Unexpected user story User Story 3 - Nothing to check without acceptance scenarios, expected **Acceptance Scenarios**: with numbered Given/When/Then items'}
+      {
+        file,
+        line: 5,
+        message:
+          'Unexpected contract heading `### User Story 1 - In a list (Priority: P1)` inside a list item, expected a heading the reader sees: move the heading out of the list (no list marker)'
+      },
+      {
+        file,
+        line: 7,
+        message:
+          'Unexpected contract heading `### 用户故事 2 - 引用（优先级：P2）` inside a block quote, expected a heading the reader sees: move the heading out of the quote (no `>`)'
+      },
+      {
+        file,
+        line: 14,
+        message:
+          'Unexpected contract heading `### User Story 4 - Commented out (Priority: P1)` inside an unclosed HTML comment, expected a heading the reader sees: close the comment with `-->` above it'
+      },
+      {
+        file,
+        line: 9,
+        message:
+          'Unexpected user story User Story 3 - Nothing to check without acceptance scenarios, expected **Acceptance Scenarios**: with numbered Given/When/Then items'
+      }
     ])
   })
 
@@ -238,12 +272,13 @@ describe('the spec-kit reader', () => {
   })
 
   it('reads a story label over a paragraph as its test, never as its scenarios', async () => {
-    const spec = '# Feature Specification: Tides\n\n## User Scenarios & Testing\n\n### User Story 1 (Priority: P1)\n\n**Independent test / acceptance**: Given a station, when the page opens, the next tide shows.\n'
+    const spec =
+      '# Feature Specification: Tides\n\n## User Scenarios & Testing\n\n### User Story 1 (Priority: P1)\n\n**Independent test / acceptance**: Given a station, when the page opens, the next tide shows.\n'
     const folder = await project({'specs/005-tides/spec.md': spec, 'specs/roadmap.md': '# Roadmap\n\n### User Story 9 - Later\n'})
     const loaded = await loadProject(path.join(folder, 'specs'))
-    expect(loaded.contracts.map(({contract}) => [contract.label, contract.criteria.length, contract.steps.map((step) => [step.text, step.position.start.line])])).toEqual([
-      ['User Story 1', 0, [['Given a station, when the page opens, the next tide shows.', 7]]]
-    ])
+    expect(
+      loaded.contracts.map(({contract}) => [contract.label, contract.criteria.length, contract.steps.map((step) => [step.text, step.position.start.line])])
+    ).toEqual([['User Story 1', 0, [['Given a station, when the page opens, the next tide shows.', 7]]]])
     // The story has no scenarios, which is said; the roadmap beside the feature folders is no feature, and no problem.
     expect(loaded.problems.map((problem) => [path.relative(folder, problem.file), problem.line])).toEqual([['specs/005-tides/spec.md', 5]])
   })
@@ -253,7 +288,12 @@ describe('the spec-kit reader', () => {
     const folder = await project({'specs/001-beds/spec.md': spec, 'specs/001-Beds/spec.md': spec})
     const loaded = await loadProject(path.join(folder, 'specs'))
     expect(loaded.problems).toEqual([
-      {file: path.join(folder, 'specs'), line: null, message: 'Unexpected slices 001-Beds and 001-beds, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both'}
+      {
+        file: path.join(folder, 'specs'),
+        line: null,
+        message:
+          'Unexpected slices 001-Beds and 001-beds, whose names differ only in case, expected names that differ otherwise: tiers keeps one state and one answer for both'
+      }
     ])
   })
 
@@ -274,11 +314,19 @@ describe('the spec-kit reader', () => {
     const spec = `# Feature Specification: Beds\n\n${story('User Story 1 - Dig (Priority: P1)')}`
     const misspelt = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"defualt": "auto"}}'})
     await expect(loadProject(path.join(misspelt, 'specs'))).rejects.toThrow(
-      new FileReadError(path.join(misspelt, 'specs', 'tiers.json'), 'Unexpected key `verification.defualt`, expected `verification.default` (did you mean `default`?)', {line: 1, column: 30})
+      new FileReadError(
+        path.join(misspelt, 'specs', 'tiers.json'),
+        'Unexpected key `verification.defualt`, expected `verification.default` (did you mean `default`?)',
+        {line: 1, column: 30}
+      )
     )
     const invalid = await project({'specs/001-beds/spec.md': spec, 'specs/tiers.json': '{"verification": {"default": "sometimes"}}'})
     await expect(loadProject(path.join(invalid, 'specs'))).rejects.toThrow(
-      new FileReadError(path.join(invalid, 'specs', 'tiers.json'), 'Unexpected `verification.default` string `"sometimes"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)', {line: 1, column: 30})
+      new FileReadError(
+        path.join(invalid, 'specs', 'tiers.json'),
+        'Unexpected `verification.default` string `"sometimes"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)',
+        {line: 1, column: 30}
+      )
     )
   })
 
@@ -334,7 +382,8 @@ describe('the spec-kit reader', () => {
         expect(contracts.map((contract) => contract.criteria.length)).toEqual(drawn.map(({scenarios}) => scenarios))
         const lines = text.split('\n')
         for (const contract of contracts) {
-          for (const [index, item] of contract.criteria.entries()) expect(lines[item.position.start.line - 1]).toBe(`${index + 1}. **Given** bed ${index}, **When** watered, **Then** wet.`)
+          for (const [index, item] of contract.criteria.entries())
+            expect(lines[item.position.start.line - 1]).toBe(`${index + 1}. **Given** bed ${index}, **When** watered, **Then** wet.`)
         }
       }),
       {numRuns: 40}
@@ -342,7 +391,12 @@ describe('the spec-kit reader', () => {
   })
 
   it('property: the open tasks are the unticked items, at their lines, whatever their ids and nesting', async () => {
-    const task = fc.record({ticked: fc.constantFrom(' ', 'x', 'X'), id: fc.constantFrom('', 'T001 ', '[P] ', 'T12 [US1] '), depth: fc.constantFrom(0, 1), words: fc.constantFrom('Dig', 'Rake the bed', '播种')})
+    const task = fc.record({
+      ticked: fc.constantFrom(' ', 'x', 'X'),
+      id: fc.constantFrom('', 'T001 ', '[P] ', 'T12 [US1] '),
+      depth: fc.constantFrom(0, 1),
+      words: fc.constantFrom('Dig', 'Rake the bed', '播种')
+    })
     const spec = `# Feature Specification: Beds\n\n${story('User Story 1 - Dig (Priority: P1)')}`
     const folder = await project({})
     let run = 0

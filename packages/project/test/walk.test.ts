@@ -31,7 +31,10 @@ async function scratch(): Promise<string> {
 
 /** A file or folder name of `text` with `bytes` (not UTF-8) in place of each `*`. */
 const rawName = (folder: string, text: string, byte: number): Buffer =>
-  Buffer.concat([Buffer.from(folder + path.sep), ...text.split('*').flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.from([byte]), Buffer.from(part)]))])
+  Buffer.concat([
+    Buffer.from(folder + path.sep),
+    ...text.split('*').flatMap((part, index) => (index === 0 ? [Buffer.from(part)] : [Buffer.from([byte]), Buffer.from(part)]))
+  ])
 
 const contract = (id: string) => `### ${id}: Part\n\n**Slice:** S-01\n**Verification:** verify\n**Acceptance Criteria:**\n- ${id} is shown\n`
 
@@ -51,9 +54,11 @@ function added(dir: string, before: readonly ProjectProblem[], after: readonly P
   return after.filter((problem) => !had.has(JSON.stringify(problem))).map((problem) => ({...problem, file: path.relative(dir, problem.file)}))
 }
 
-const link = (to: string) => `Unexpected symbolic link to ${JSON.stringify(to)}, expected the file or folder itself: tiers follows no link in a folder of contracts`
+const link = (to: string) =>
+  `Unexpected symbolic link to ${JSON.stringify(to)}, expected the file or folder itself: tiers follows no link in a folder of contracts`
 const badFile = (byte: string) => `Unexpected file name with byte ${byte}, which is not UTF-8, expected a name in UTF-8 (rename it): it is not read`
-const badFolder = (byte: string) => `Unexpected folder name with byte ${byte}, which is not UTF-8, expected a name in UTF-8 (rename it): what it holds is not read`
+const badFolder = (byte: string) =>
+  `Unexpected folder name with byte ${byte}, which is not UTF-8, expected a name in UTF-8 (rename it): what it holds is not read`
 
 describe('Greenlight contracts/', () => {
   it('names a link to a folder and to a contract file, with its target, and reads neither; a link to another file is left, as that file would be', async () => {
@@ -114,8 +119,18 @@ describe('Greenlight contracts/', () => {
   it('refuses a contract file whose bytes are not UTF-8, at the line and column of the first that is not', async () => {
     const dir = await greenlight({'contracts/C-01.md': contract('C-01')})
     const file = path.join(dir, 'contracts', 'C-02.md')
-    await fs.writeFile(file, Buffer.concat([Buffer.from(contract('C-02').replace('C-02 is shown', 'the café')), Buffer.from('- the caf'), Buffer.from([0xe9]), Buffer.from(' is open\n')]))
-    await expect(loadProject(dir)).rejects.toThrow(new FileReadError(file, 'Unexpected byte 0xE9, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)', {line: 7, column: 10}))
+    await fs.writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from(contract('C-02').replace('C-02 is shown', 'the café')),
+        Buffer.from('- the caf'),
+        Buffer.from([0xe9]),
+        Buffer.from(' is open\n')
+      ])
+    )
+    await expect(loadProject(dir)).rejects.toThrow(
+      new FileReadError(file, 'Unexpected byte 0xE9, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)', {line: 7, column: 10})
+    )
   })
 })
 
@@ -151,7 +166,9 @@ describe('spec-kit specs/', () => {
     await fs.mkdir(dir)
     await fs.symlink(path.join(outside, '003-harvest-notes'), path.join(dir, '003-harvest-notes'))
     expect(await speckit.recognises(dir)).toBe(true)
-    expect((await loadProject(dir)).problems).toEqual([{file: path.join(dir, '003-harvest-notes'), line: null, message: link(path.join(outside, '003-harvest-notes'))}])
+    expect((await loadProject(dir)).problems).toEqual([
+      {file: path.join(dir, '003-harvest-notes'), line: null, message: link(path.join(outside, '003-harvest-notes'))}
+    ])
   })
 
   it('names a spec.md whose bytes are not UTF-8, at its line, and reads the other features', async () => {
@@ -182,7 +199,11 @@ describe('OpenSpec changes/ and their specs/', () => {
     const project = await loadProject(dir)
     expect(added(dir, before, project.problems)).toEqual([
       {file: 'changes/add-signs', line: null, message: link(path.join(outside, 'add-signs'))},
-      {file: 'changes/add-due-reminders/specs/reminders/spec.md', line: 1, message: 'Unexpected byte 0xFF, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)'},
+      {
+        file: 'changes/add-due-reminders/specs/reminders/spec.md',
+        line: 1,
+        message: 'Unexpected byte 0xFF, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)'
+      },
       {file: 'changes/tidy-shelf-labels/specs/lab\\xE8ls', line: null, message: badFolder('0xE8')},
       {file: 'changes/tidy-shelf-labels/specs/signs', line: null, message: link(path.join(outside, 'signs'))}
     ])
@@ -205,7 +226,11 @@ describe('Kiro specs/', () => {
       {file: 'specs/READ\\x80ME.md', line: null, message: badFile('0x80')},
       {file: 'specs/comp\\xF6st', line: null, message: badFolder('0xF6')},
       {file: 'specs/meal-plans', line: null, message: link(path.join(outside, 'meal-plans'))},
-      {file: 'specs/recipe-sharing/requirements.md', line: 3, message: 'Unexpected byte 0xE9, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)'}
+      {
+        file: 'specs/recipe-sharing/requirements.md',
+        line: 3,
+        message: 'Unexpected byte 0xE9, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)'
+      }
     ])
   })
 })

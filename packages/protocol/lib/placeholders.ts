@@ -84,7 +84,17 @@ export const placeholders = {
     changed: [],
     records: []
   },
-  verifyCheckpointEmpty: {sliceId: '{slice_id}', sliceName: '{slice_name}', criteria: [], steps: [], humanCheck: null, verification: null, retired: null, changed: [], records: []},
+  verifyCheckpointEmpty: {
+    sliceId: '{slice_id}',
+    sliceName: '{slice_name}',
+    criteria: [],
+    steps: [],
+    humanCheck: null,
+    verification: null,
+    retired: null,
+    changed: [],
+    records: []
+  },
   rejectionOptions: {feedback: "{user's response}"},
   escalation: escalationPlaceholder(rejectionThreshold),
   // An example log: a test gap, then an implementation gap.

@@ -10,7 +10,8 @@ import {readLimitCeilings} from '@verification-tiers/input'
 export type SettingsFile = 'config.json' | 'tiers.json'
 
 /** What an entry of `freshness.exclude` may be, for messages. */
-export const freshnessExcludeRule = 'a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+export const freshnessExcludeRule =
+  'a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
 
 /**
  * Why `text` is no exclusion `tiers` reads, or `null` when it is one: not
@@ -81,8 +82,18 @@ const commonProperties: Record<string, SettingsSchema> = {
     type: 'object',
     expected: 'an object, such as `{"file_mib": 2, "total_mib": 8}`',
     properties: {
-      file_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.file_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.file_mib}`},
-      total_mib: {type: 'number', exclusiveMinimum: 0, maximum: readLimitCeilings.total_mib, expected: `a number of MiB above 0 and at most ${readLimitCeilings.total_mib}`}
+      file_mib: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: readLimitCeilings.file_mib,
+        expected: `a number of MiB above 0 and at most ${readLimitCeilings.file_mib}`
+      },
+      total_mib: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: readLimitCeilings.total_mib,
+        expected: `a number of MiB above 0 and at most ${readLimitCeilings.total_mib}`
+      }
     }
   },
   freshness: {

@@ -89,7 +89,11 @@ export function parseProjectConfig(file: string, text: string, kind: SettingsFil
   const misspelt = findMisspeltKey(config, settingsKeys(kind))
   if (misspelt) {
     const at = (key: string) => [...misspelt.path.slice(0, -1), key].join('.')
-    throw new FileReadError(file, `Unexpected key \`${at(misspelt.path.at(-1)!)}\`, expected \`${at(misspelt.expected)}\` (did you mean \`${misspelt.expected}\`?)`, jsonPlace(text, misspelt.path))
+    throw new FileReadError(
+      file,
+      `Unexpected key \`${at(misspelt.path.at(-1)!)}\`, expected \`${at(misspelt.expected)}\` (did you mean \`${misspelt.expected}\`?)`,
+      jsonPlace(text, misspelt.path)
+    )
   }
   const threshold = (config.workflow as {rejection_threshold?: number} | undefined)?.rejection_threshold
   return {config, threshold: threshold ?? rejectionThreshold}
@@ -121,7 +125,8 @@ export function projectReadLimits(config: ProjectConfig): ReadLimits {
 /** `Unexpected …, expected …` for the first fault ajv found, at `path` (keys, and list indexes as numbers). */
 function faultReason(fault: SettingsFault, path: ReadonlyArray<string | number>): string {
   const schema = fault.parentSchema as SettingsSchema
-  const expected = typeof schema.expected === 'string' ? schema.expected : (schema.expected?.[fault.keyword] ?? schema.expected?.type ?? 'a value the schema allows')
+  const expected =
+    typeof schema.expected === 'string' ? schema.expected : (schema.expected?.[fault.keyword] ?? schema.expected?.type ?? 'a value the schema allows')
   const key = path.filter((segment) => typeof segment === 'string').join('.')
   const value: unknown = fault.data
   if (path.length === 0) return `Unexpected ${describe(value)}, expected ${expected}`

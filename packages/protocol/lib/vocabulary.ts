@@ -87,7 +87,8 @@ export const rejectionOptions = [
     classification: 'test_gap',
     gap: 'Test gap',
     target: 'test writer',
-    action: 'Spawn test writer with the feedback (verbatim), the contract and the acceptance criteria; it adds or tightens tests, then the implementer passes them. Re-run the tier gate.',
+    action:
+      'Spawn test writer with the feedback (verbatim), the contract and the acceptance criteria; it adds or tightens tests, then the implementer passes them. Re-run the tier gate.',
     actionTaken: 'spawned test writer with feedback'
   },
   {
@@ -109,7 +110,8 @@ export const rejectionOptions = [
     classification: 'implementation_gap',
     gap: 'Implementation gap',
     target: 'test writer',
-    action: 'Collect the detail. Spawn test writer with the detail, the feedback (verbatim), the contract and the acceptance criteria; then the implementer. Re-run the tier gate.',
+    action:
+      'Collect the detail. Spawn test writer with the detail, the feedback (verbatim), the contract and the acceptance criteria; then the implementer. Re-run the tier gate.',
     actionTaken: 'spawned test writer with detailed description'
   }
 ] as const satisfies ReadonlyArray<{

@@ -35,7 +35,8 @@ describe('settingsSchemas', () => {
       {verification: ['auto'], tasks: 'hold'},
       {tasks: {optional: true}}
     ]
-    const fault = (errors: Array<{instancePath: string; keyword: string; data?: unknown}> | null | undefined) => errors?.map(({instancePath, keyword, data}) => ({instancePath, keyword, data}))
+    const fault = (errors: Array<{instancePath: string; keyword: string; data?: unknown}> | null | undefined) =>
+      errors?.map(({instancePath, keyword, data}) => ({instancePath, keyword, data}))
     for (const value of values) {
       const generated = settingsValidators[file]
       expect(generated(value), JSON.stringify(value)).toBe(compiled(value))
@@ -44,7 +45,13 @@ describe('settingsSchemas', () => {
   })
 
   it('names the keys whose near misses are faults, by the object they are in', () => {
-    const common = {'': ['test', 'workflow', 'limits', 'freshness'], test: ['command'], workflow: ['rejection_threshold', 'visual_checkpoint'], limits: ['file_mib', 'total_mib'], freshness: ['exclude']}
+    const common = {
+      '': ['test', 'workflow', 'limits', 'freshness'],
+      test: ['command'],
+      workflow: ['rejection_threshold', 'visual_checkpoint'],
+      limits: ['file_mib', 'total_mib'],
+      freshness: ['exclude']
+    }
     expect(settingsKeys('config.json')).toEqual(common)
     expect(settingsKeys('tiers.json')).toEqual({...common, '': [...common[''], 'verification', 'tasks'], verification: ['default'], tasks: ['optional']})
   })
@@ -52,15 +59,39 @@ describe('settingsSchemas', () => {
 
 describe('parseProjectConfig', () => {
   it.each([
-    ['config.json', '{"test": {"command": " "}}', '1:22: Unexpected empty `test.command`, expected the project’s test command, such as `npm test`, or no `command` key to run none'],
+    [
+      'config.json',
+      '{"test": {"command": " "}}',
+      '1:22: Unexpected empty `test.command`, expected the project’s test command, such as `npm test`, or no `command` key to run none'
+    ],
     ['config.json', '{"workflow": {"rejection_threshold": 2.5}}', '1:38: Unexpected `workflow.rejection_threshold` 2.5, expected a whole number of 1 or more'],
-    ['config.json', '{"freshness": {"exclude": ["ok/", 5]}}', '1:35: Unexpected number `5` in `freshness.exclude`, expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'],
-    ['config.json', '{"freshness": {"exclude": ["a//b"]}}', '1:28: Unexpected `"a//b"` (an empty, `.` or `..` folder) in `freshness.exclude`, expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'],
+    [
+      'config.json',
+      '{"freshness": {"exclude": ["ok/", 5]}}',
+      '1:35: Unexpected number `5` in `freshness.exclude`, expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+    ],
+    [
+      'config.json',
+      '{"freshness": {"exclude": ["a//b"]}}',
+      '1:28: Unexpected `"a//b"` (an empty, `.` or `..` folder) in `freshness.exclude`, expected a path from the folder holding the project folder (`reports/`, `test/out`) or a name at any depth (`coverage`, `*.xml`), with `*`, `**` and `?` as wildcards'
+    ],
     ['config.json', '{"a/b": 1, "test": {"commnad": "x"}}', '1:32: Unexpected key `test.commnad`, expected `test.command` (did you mean `command`?)'],
-    ['tiers.json', '{\n  "verification": {"default": "sometimes"}\n}', '2:31: Unexpected `verification.default` string `"sometimes"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)'],
-    ['tiers.json', '{"verification": "never"}', '1:18: Unexpected `verification` string `"never"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)'],
+    [
+      'tiers.json',
+      '{\n  "verification": {"default": "sometimes"}\n}',
+      '2:31: Unexpected `verification.default` string `"sometimes"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)'
+    ],
+    [
+      'tiers.json',
+      '{"verification": "never"}',
+      '1:18: Unexpected `verification` string `"never"`, expected `"auto"` or `"verify"` (`"manual"` reads as `"verify"`)'
+    ],
     ['tiers.json', '{"verification": ["auto"]}', '1:18: Unexpected `verification` list, expected an object, such as `{"default": "auto"}`'],
-    ['tiers.json', '{"tasks": {"optional": true}}', '1:24: Unexpected `tasks.optional` `true`, expected `"show"` (an open optional task is listed, not holding its slice) or `"hold"`'],
+    [
+      'tiers.json',
+      '{"tasks": {"optional": true}}',
+      '1:24: Unexpected `tasks.optional` `true`, expected `"show"` (an open optional task is listed, not holding its slice) or `"hold"`'
+    ],
     ['tiers.json', '{"tasks": "hold"}', '1:11: Unexpected `tasks` string `"hold"`, expected an object, such as `{"optional": "hold"}`'],
     ['tiers.json', '[]', '1:1: Unexpected list, expected an object of settings, such as `{"verification": {"default": "auto"}}`']
   ] as Array<[SettingsFile, string, string]>)('%s %j is one line naming the place and the key', (file, text, message) => {
@@ -68,7 +99,13 @@ describe('parseProjectConfig', () => {
   })
 
   it('reads what the schema allows, and leaves other tools’ keys to them', () => {
-    expect(parseProjectConfig('tiers.json', '{"verification": "manual", "tasks": {"optional": "hold"}, "workflow": {"rejection_threshold": 5}, "mode": "yolo"}', 'tiers.json')).toEqual({
+    expect(
+      parseProjectConfig(
+        'tiers.json',
+        '{"verification": "manual", "tasks": {"optional": "hold"}, "workflow": {"rejection_threshold": 5}, "mode": "yolo"}',
+        'tiers.json'
+      )
+    ).toEqual({
       config: {verification: 'manual', tasks: {optional: 'hold'}, workflow: {rejection_threshold: 5}, mode: 'yolo'},
       threshold: 5
     })

@@ -8,8 +8,7 @@ import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 const ruleId = 'acceptance-criteria-count'
 const {url, rule, lint, summary, expected, check} = ruleHarness(ruleId, remarkLintAcceptanceCriteriaCount)
 
-const reason = (count: number, max: number, contract = 'C-07 OrderHistory') =>
-  `Unexpected ${count} acceptance criteria on ${contract}, expected at most ${max}`
+const reason = (count: number, max: number, contract = 'C-07 OrderHistory') => `Unexpected ${count} acceptance criteria on ${contract}, expected at most ${max}`
 
 /** A bold contract with `count` criteria, on lines 5 onwards (`- Criterion N` ends at column 14). */
 const history = (count: number) =>
@@ -83,9 +82,7 @@ describe('remark-lint-acceptance-criteria-count', () => {
 
     it('takes `0`: no criteria at all', async () => {
       // One criterion: singular.
-      expect(await check(history(1), {max: 0})).toEqual([
-        expected('5:3-5:14', 'Unexpected 1 acceptance criterion on C-07 OrderHistory, expected at most 0')
-      ])
+      expect(await check(history(1), {max: 0})).toEqual([expected('5:3-5:14', 'Unexpected 1 acceptance criterion on C-07 OrderHistory, expected at most 0')])
       expect(await check('### C-07: OrderHistory\n\n**Steps:**\n- Open it\n', 0)).toEqual([])
       expect(await check('### C-07: OrderHistory\n\n**Steps:** Open it\n**Acceptance Criteria:** None\n', 0)).toEqual([])
       expect(await check('### C-07: OrderHistory\n\n**Acceptance Criteria:** Orders are listed newest first\n', 0)).toEqual([

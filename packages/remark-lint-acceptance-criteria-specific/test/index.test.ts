@@ -6,11 +6,10 @@ const ruleId = 'acceptance-criteria-specific'
 const {expected, check} = ruleHarness(ruleId, remarkLintAcceptanceCriteriaSpecific)
 
 const vague = (place: string, phrase: string, contract = 'C-05 Receipt', fatal = false) =>
-  expected(
-    place,
-    `Unexpected vague criterion \`${phrase}\` in ${contract}, expected an observable outcome or a \`-- verified by:\` check`,
-    {actual: phrase, fatal}
-  )
+  expected(place, `Unexpected vague criterion \`${phrase}\` in ${contract}, expected an observable outcome or a \`-- verified by:\` check`, {
+    actual: phrase,
+    fatal
+  })
 
 /** A bold contract whose criteria are the given lines, from line 5 on. */
 const receipt = (...criteria: string[]) =>
@@ -23,9 +22,7 @@ describe('remark-lint-acceptance-criteria-specific', () => {
     })
 
     it('reports a vague phrase on the criterion, with the phrase as `actual`', async () => {
-      expect(await check(receipt('The receipt shows the order number', 'The receipt works as expected'))).toEqual([
-        vague('6:3-6:32', 'works as expected')
-      ])
+      expect(await check(receipt('The receipt shows the order number', 'The receipt works as expected'))).toEqual([vague('6:3-6:32', 'works as expected')])
     })
 
     it('reports each vague criterion', async () => {
@@ -72,9 +69,7 @@ describe('remark-lint-acceptance-criteria-specific', () => {
     })
 
     it('reads a one-line Acceptance Criteria value as a criterion, placed on the value', async () => {
-      expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work\n')).toEqual([
-        vague('3:26-3:46', 'should work')
-      ])
+      expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work\n')).toEqual([vague('3:26-3:46', 'should work')])
       expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work -- verified by: `npm test -- print`\n')).toEqual([])
       expect(await check('### C-05: Receipt\n\n**Acceptance Criteria:** Printing should work -- verified by: manual\n')).toEqual([
         vague('3:26-3:69', 'should work')
@@ -123,10 +118,7 @@ describe('remark-lint-acceptance-criteria-specific', () => {
 
     it('matches phrases literally, not as regular expressions', async () => {
       const text = receipt('It works (mostly)', 'It worksXmostly', 'A total of 1.5 is shown', 'A total of 125 is shown')
-      expect(await check(text, ['works (mostly)', '1.5'])).toEqual([
-        vague('5:3-5:20', 'works (mostly)'),
-        vague('7:3-7:26', '1.5')
-      ])
+      expect(await check(text, ['works (mostly)', '1.5'])).toEqual([vague('5:3-5:20', 'works (mostly)'), vague('7:3-7:26', '1.5')])
     })
   })
 })

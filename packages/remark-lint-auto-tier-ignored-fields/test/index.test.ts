@@ -34,9 +34,7 @@ describe('remark-lint-auto-tier-ignored-fields', () => {
     })
 
     it('reports near misses of the labels', async () => {
-      expect(await check(orderEmail('`auto`', '**Step:**\n- Place an order\n'))).toEqual([
-        expected('5:3-5:7', reason('steps', 'C-03 OrderEmail'))
-      ])
+      expect(await check(orderEmail('`auto`', '**Step:**\n- Place an order\n'))).toEqual([expected('5:3-5:7', reason('steps', 'C-03 OrderEmail'))])
     })
 
     it('reports a one-line steps value: it is a step', async () => {
@@ -84,10 +82,7 @@ describe('remark-lint-auto-tier-ignored-fields', () => {
         '- Three',
         ''
       ].join('\n')
-      expect(await check(value)).toEqual([
-        expected('4:3-4:8', reason('steps', 'C-01 One')),
-        expected('16:3-16:22', reason('acceptance criteria', 'Three'))
-      ])
+      expect(await check(value)).toEqual([expected('4:3-4:8', reason('steps', 'C-01 One')), expected('16:3-16:22', reason('acceptance criteria', 'Three'))])
     })
   })
 })

@@ -16,11 +16,10 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
       const field = contract.fields[each]!
       if (!field.key || !field.expectedLabel) continue
       if (field.label !== field.expectedLabel) {
-        report(
-          `Unexpected field name ${inlineCode(field.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel)}`,
-          field.labelPosition,
-          {actual: field.label, expected: [field.expectedLabel]}
-        )
+        report(`Unexpected field name ${inlineCode(field.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel)}`, field.labelPosition, {
+          actual: field.label,
+          expected: [field.expectedLabel]
+        })
       }
       const earlier = first.get(field.key)
       if (earlier) {

@@ -10,8 +10,7 @@ const misnamed = (place: string, label: string, fix: string, contract = 'C-04 Sh
 const second = (place: string, label: string, contract = 'C-04 ShippingOptions') =>
   expected(place, `Unexpected second \`${label}\` field in ${contract}, expected each field once`)
 
-const shipping = (label: string) =>
-  `### C-04: ShippingOptions\n\n**Verification:** verify\n**${label}:**\n- Three rates are listed, cheapest first\n`
+const shipping = (label: string) => `### C-04: ShippingOptions\n\n**Verification:** verify\n**${label}:**\n- Three rates are listed, cheapest first\n`
 
 describe('remark-lint-contract-field-name', () => {
   describe('bold labels', () => {
@@ -42,21 +41,13 @@ describe('remark-lint-contract-field-name', () => {
     })
 
     it('reports a typo on the label text, with the correct label as the fix', async () => {
-      expect(await check(shipping('Acceptence Criteria'))).toEqual([
-        misnamed('4:3-4:22', 'Acceptence Criteria', 'Acceptance Criteria')
-      ])
+      expect(await check(shipping('Acceptence Criteria'))).toEqual([misnamed('4:3-4:22', 'Acceptence Criteria', 'Acceptance Criteria')])
     })
 
     it('reports other casing and separators', async () => {
-      expect(await check(shipping('AcceptanceCriteria'))).toEqual([
-        misnamed('4:3-4:21', 'AcceptanceCriteria', 'Acceptance Criteria')
-      ])
-      expect(await check(shipping('acceptance-criteria'))).toEqual([
-        misnamed('4:3-4:22', 'acceptance-criteria', 'Acceptance Criteria')
-      ])
-      expect(await check(shipping('acceptance_criteria'))).toEqual([
-        misnamed('4:3-4:22', 'acceptance_criteria', 'Acceptance Criteria')
-      ])
+      expect(await check(shipping('AcceptanceCriteria'))).toEqual([misnamed('4:3-4:21', 'AcceptanceCriteria', 'Acceptance Criteria')])
+      expect(await check(shipping('acceptance-criteria'))).toEqual([misnamed('4:3-4:22', 'acceptance-criteria', 'Acceptance Criteria')])
+      expect(await check(shipping('acceptance_criteria'))).toEqual([misnamed('4:3-4:22', 'acceptance_criteria', 'Acceptance Criteria')])
       expect(await check('### C-04: ShippingOptions\n\n**verification:** verify\n**Id:** C-04\n')).toEqual([
         misnamed('3:3-3:15', 'verification', 'Verification'),
         misnamed('4:3-4:5', 'Id', 'ID')
@@ -69,9 +60,7 @@ describe('remark-lint-contract-field-name', () => {
     })
 
     it('reports a label with the colon outside the bold', async () => {
-      expect(await check('### C-04: ShippingOptions\n\n**Verificaton**: verify\n')).toEqual([
-        misnamed('3:3-3:14', 'Verificaton', 'Verification')
-      ])
+      expect(await check('### C-04: ShippingOptions\n\n**Verificaton**: verify\n')).toEqual([misnamed('3:3-3:14', 'Verificaton', 'Verification')])
     })
 
     it('leaves unknown labels and labels too far from a known one alone', async () => {
@@ -115,10 +104,7 @@ describe('remark-lint-contract-field-name', () => {
 
     it('counts fields per contract', async () => {
       const value = '### C-01: One\n\n**Verification:** verify\n\n### C-02: Two\n\n**Verification:** auto\n**Verifcation:** auto\n'
-      expect(await check(value)).toEqual([
-        misnamed('8:3-8:14', 'Verifcation', 'Verification', 'C-02 Two'),
-        second('8:3-8:14', 'Verification', 'C-02 Two')
-      ])
+      expect(await check(value)).toEqual([misnamed('8:3-8:14', 'Verifcation', 'Verification', 'C-02 Two'), second('8:3-8:14', 'Verification', 'C-02 Two')])
     })
   })
 })

@@ -9,15 +9,12 @@ const reason = (label: string, after: string, fix: string, before: string, contr
   `Unexpected \`${label}\` after \`${after}\` in ${contract}, expected \`${fix}\` before \`${before}\``
 
 /** A bold contract with one field per line, in the order given. */
-const contract = (...labels: string[]) =>
-  '### C-01: CampaignCardGrid\n\n' + labels.map((label) => `**${label}:** x`).join('\n') + '\n'
+const contract = (...labels: string[]) => '### C-01: CampaignCardGrid\n\n' + labels.map((label) => `**${label}:** x`).join('\n') + '\n'
 
 describe('remark-lint-contract-field-order', () => {
   describe('bold labels', () => {
     it('accepts the order of the contract format', async () => {
-      expect(
-        await check(contract('Boundary', 'Slice', 'Input', 'Security', 'Verification', 'Acceptance Criteria', 'Steps', 'Dependencies'))
-      ).toEqual([])
+      expect(await check(contract('Boundary', 'Slice', 'Input', 'Security', 'Verification', 'Acceptance Criteria', 'Steps', 'Dependencies'))).toEqual([])
     })
 
     it('accepts any subset in order, and fields the order does not place anywhere', async () => {
@@ -39,18 +36,12 @@ describe('remark-lint-contract-field-order', () => {
     })
 
     it('reports Verification after Steps', async () => {
-      expect(await check(contract('Steps', 'Verification'))).toEqual([
-        expected('4:3-4:15', reason('Verification', 'Steps', 'Verification', 'Steps'))
-      ])
+      expect(await check(contract('Steps', 'Verification'))).toEqual([expected('4:3-4:15', reason('Verification', 'Steps', 'Verification', 'Steps'))])
     })
 
     it('reports Security after a tier field', async () => {
-      expect(await check(contract('Verification', 'Security'))).toEqual([
-        expected('4:3-4:11', reason('Security', 'Verification', 'Security', 'Verification'))
-      ])
-      expect(await check(contract('Steps', 'Security'))).toEqual([
-        expected('4:3-4:11', reason('Security', 'Steps', 'Security', 'Steps'))
-      ])
+      expect(await check(contract('Verification', 'Security'))).toEqual([expected('4:3-4:11', reason('Security', 'Verification', 'Security', 'Verification'))])
+      expect(await check(contract('Steps', 'Security'))).toEqual([expected('4:3-4:11', reason('Security', 'Steps', 'Security', 'Steps'))])
     })
 
     it('reports tier fields after Dependencies', async () => {
@@ -134,9 +125,7 @@ describe('remark-lint-contract-field-order', () => {
       const value = contract('Steps') + '\n### C-02: Other\n\n**Verification:** auto\n**Steps:** x\n**Verification:** verify\n'
       expect(await check(value)).toEqual([])
       const wrong = contract('Verification') + '\n### C-02: Other\n\n**Steps:** x\n**Verification:** verify\n'
-      expect(await check(wrong)).toEqual([
-        expected('8:3-8:15', reason('Verification', 'Steps', 'Verification', 'Steps', 'C-02 Other'))
-      ])
+      expect(await check(wrong)).toEqual([expected('8:3-8:15', reason('Verification', 'Steps', 'Verification', 'Steps', 'C-02 Other'))])
     })
   })
 })

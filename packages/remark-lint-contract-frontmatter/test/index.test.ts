@@ -18,9 +18,7 @@ const nested = 'Nested mappings are not allowed in compact mappings'
 describe('remark-lint-contract-frontmatter', () => {
   describe('YAML syntax', () => {
     it('reports frontmatter that does not parse, at the error', async () => {
-      expect(await check('---\nid: C-01\nverification: verify: auto\n---\n\n# C-01: CartTotal\n')).toEqual([
-        syntax('3:15-3:16', nested)
-      ])
+      expect(await check('---\nid: C-01\nverification: verify: auto\n---\n\n# C-01: CartTotal\n')).toEqual([syntax('3:15-3:16', nested)])
     })
 
     it('reports the first error only', async () => {
@@ -67,10 +65,7 @@ describe('remark-lint-contract-frontmatter', () => {
 
     it('reports acceptance criteria or steps given as text, on the text', async () => {
       const value = '---\nid: C-06\nverification: verify\nacceptance_criteria: A refund can be requested from the order page\nsteps: Click Refund\n---\n'
-      expect(await check(value)).toEqual([
-        shape('4:22-4:67', 'acceptance_criteria', 'text', 'a list'),
-        shape('5:8-5:20', 'steps', 'text', 'a list')
-      ])
+      expect(await check(value)).toEqual([shape('4:22-4:67', 'acceptance_criteria', 'text', 'a list'), shape('5:8-5:20', 'steps', 'text', 'a list')])
     })
 
     it('quotes the key as written', async () => {
@@ -83,16 +78,11 @@ describe('remark-lint-contract-frontmatter', () => {
 
     it('reports a list or a mapping where text is expected, on the whole entry', async () => {
       const value = '---\nid: C-06\nverification: [auto]\nslice:\n  id: S-02\n---\n'
-      expect(await check(value)).toEqual([
-        shape('3:1-3:21', 'verification', 'a list', 'text'),
-        shape('4:1-5:11', 'slice', 'a mapping', 'text')
-      ])
+      expect(await check(value)).toEqual([shape('3:1-3:21', 'verification', 'a list', 'text'), shape('4:1-5:11', 'slice', 'a mapping', 'text')])
     })
 
     it('reports a mapping where a list is expected', async () => {
-      expect(await check('---\nid: C-06\nsteps: {one: Click Export}\n---\n')).toEqual([
-        shape('3:1-3:27', 'steps', 'a mapping', 'a list')
-      ])
+      expect(await check('---\nid: C-06\nsteps: {one: Click Export}\n---\n')).toEqual([shape('3:1-3:27', 'steps', 'a mapping', 'a list')])
     })
 
     it('reports items that are mappings without `text`, or lists', async () => {
@@ -110,10 +100,7 @@ describe('remark-lint-contract-frontmatter', () => {
         '---',
         ''
       ].join('\n')
-      expect(await check(value)).toEqual([
-        itemShape('4:5-5:21', 'acceptance_criteria', 'a mapping without `text`'),
-        itemShape('8:5-9:19', 'steps', 'a list')
-      ])
+      expect(await check(value)).toEqual([itemShape('4:5-5:21', 'acceptance_criteria', 'a mapping without `text`'), itemShape('8:5-9:19', 'steps', 'a list')])
       expect((await check(value)).map((message) => message.reason)).toEqual([
         'Unexpected item of `acceptance_criteria` as a mapping without `text`, expected a string or `text:`',
         'Unexpected item of `steps` as a list, expected a string or `text:`'

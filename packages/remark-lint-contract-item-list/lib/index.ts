@@ -16,10 +16,7 @@ const remarkLintContractItemList = contractRule('contract-item-list', function (
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       for (let at = 0; at < field.unread.length; at++) {
         const text = field.unread[at]!
-        report(
-          `Unexpected ${text.kind} under ${inlineCode(field.label)} in ${contract.label}, expected a list of ${what}`,
-          text.position
-        )
+        report(`Unexpected ${text.kind} under ${inlineCode(field.label)} in ${contract.label}, expected a list of ${what}`, text.position)
       }
     }
   }

@@ -32,9 +32,7 @@ describe('remark-lint-contract-item-list', () => {
     })
 
     it('reports an indented code block after an empty label', async () => {
-      expect(await check(campaignCard + '**Steps:**\n\n    npm run e2e\n')).toEqual([
-        expected('6:1-6:16', reason('code', 'Steps', 'C-04 CampaignCard'))
-      ])
+      expect(await check(campaignCard + '**Steps:**\n\n    npm run e2e\n')).toEqual([expected('6:1-6:16', reason('code', 'Steps', 'C-04 CampaignCard'))])
     })
 
     it('reports a block quote after an empty label', async () => {
@@ -47,9 +45,7 @@ describe('remark-lint-contract-item-list', () => {
       expect(await check(campaignCard + '**Acceptance Critera:**\n\nCards show the spend\n')).toEqual([
         expected('6:1-6:21', reason('paragraph', 'Acceptance Critera', 'C-04 CampaignCard'))
       ])
-      expect(await check(campaignCard + '**Steps**:\n\nOpen the page\n')).toEqual([
-        expected('6:1-6:14', reason('paragraph', 'Steps', 'C-04 CampaignCard'))
-      ])
+      expect(await check(campaignCard + '**Steps**:\n\nOpen the page\n')).toEqual([expected('6:1-6:14', reason('paragraph', 'Steps', 'C-04 CampaignCard'))])
     })
 
     it('reports both fields of a contract, in order', async () => {
@@ -90,12 +86,16 @@ describe('remark-lint-contract-item-list', () => {
     })
 
     it('reads a second list, of another bullet or numbered, and a sub-heading’s list as items: nothing to report', async () => {
-      const value = campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\n* Cards show the name\n\n1. Cards show the status\n\n#### Edge cases\n- A card without spend shows 0\n'
+      const value =
+        campaignCard +
+        '**Acceptance Criteria:**\n- Cards show the spend\n\n* Cards show the name\n\n1. Cards show the status\n\n#### Edge cases\n- A card without spend shows 0\n'
       expect(await check(value)).toEqual([])
     })
 
     it('reports a table or a quote after the list, up to the next label, at the block', async () => {
-      const value = campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\n| Criterion | Check |\n| --- | --- |\n| Cards show the name | manual |\n\n> Cards show the status\n\n**Steps:**\n1. Open /campaigns\n\n> Look at the first card\n'
+      const value =
+        campaignCard +
+        '**Acceptance Criteria:**\n- Cards show the spend\n\n| Criterion | Check |\n| --- | --- |\n| Cards show the name | manual |\n\n> Cards show the status\n\n**Steps:**\n1. Open /campaigns\n\n> Look at the first card\n'
       expect(await check(value)).toEqual([
         expected('7:1-9:33', reason('table', 'Acceptance Criteria', 'C-04 CampaignCard')),
         expected('11:1-11:24', reason('quote', 'Acceptance Criteria', 'C-04 CampaignCard')),
@@ -110,12 +110,14 @@ describe('remark-lint-contract-item-list', () => {
 
     it('leaves prose after the list alone, and what follows the next label or heading of the contract’s rank', async () => {
       const value =
-        campaignCard + '**Acceptance Criteria:**\n- Cards show the spend\n\nThe spend comes from the API.\n\n**Note:** the design may change.\n\n> Ask design first\n\n### Open questions\n\n> Which currency?\n'
+        campaignCard +
+        '**Acceptance Criteria:**\n- Cards show the spend\n\nThe spend comes from the API.\n\n**Note:** the design may change.\n\n> Ask design first\n\n### Open questions\n\n> Which currency?\n'
       expect(await check(value)).toEqual([])
     })
 
     it('reports a table or a quote line after the items in a fenced block', async () => {
-      const value = '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nSteps:\n- Open /campaigns\n\n| Pause a campaign | manual |\n\n> Check the badge\n```\n'
+      const value =
+        '### C-03: CampaignStatusBadge\n\n```\nVerification: verify\nSteps:\n- Open /campaigns\n\n| Pause a campaign | manual |\n\n> Check the badge\n```\n'
       expect(await check(value)).toEqual([
         expected('8:1-8:30', reason('table', 'Steps', 'C-03 CampaignStatusBadge')),
         expected('10:1-10:18', reason('quote', 'Steps', 'C-03 CampaignStatusBadge'))

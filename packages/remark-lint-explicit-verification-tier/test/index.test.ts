@@ -33,10 +33,7 @@ describe('remark-lint-explicit-verification-tier', () => {
 
     it('reports each contract without a tier', async () => {
       const value = '## S-02: Currency\n\n' + spendHeader + '\n### C-06: Other\n\n**Verification:** auto\n\n### C-07: Last\n'
-      expect(await check(value)).toEqual([
-        expected('3:1-3:28', reason('C-05 SpendColumnHeader')),
-        expected('12:1-12:15', reason('C-07 Last'))
-      ])
+      expect(await check(value)).toEqual([expected('3:1-3:28', reason('C-05 SpendColumnHeader')), expected('12:1-12:15', reason('C-07 Last'))])
     })
 
     it('leaves documents without contracts alone', async () => {

@@ -29,7 +29,12 @@ describe('remark-lint-gsd-verification', () => {
   })
 
   it('gives no message on a verification that leaves its checks to a person, nor on another file', async () => {
-    expect(await lint('/repo/.planning/phases/03-search/03-VERIFICATION.md', passed.replace('status: passed', 'status: human_needed').replace(/overrides:[\s\S]*?---/, '---'))).toEqual([])
+    expect(
+      await lint(
+        '/repo/.planning/phases/03-search/03-VERIFICATION.md',
+        passed.replace('status: passed', 'status: human_needed').replace(/overrides:[\s\S]*?---/, '---')
+      )
+    ).toEqual([])
     for (const path of ['.planning/phases/03-search/03-01-PLAN.md', '.planning/quick/1-typo/1-VERIFICATION.md', 'docs/03-VERIFICATION.md', 'CONTRACTS.md']) {
       expect(await lint(path, passed)).toEqual([])
     }

@@ -85,10 +85,14 @@ describe('remark-lint-verification-tier', () => {
     it('checks every Verification field of a contract, near misses of the label too', async () => {
       const value = '### C-02: PaymentForm\n\n**Verification:** verify\n\n**Verifcation:** yes\n'
       expect(await check(value)).toEqual([
-        expected('5:18-5:21', 'Unexpected second tier `yes` on C-02 PaymentForm, expected one tier: line 3 gives `verify`, and the contract reads as `verify`', {
-          actual: 'yes',
-          expected: ['verify']
-        }),
+        expected(
+          '5:18-5:21',
+          'Unexpected second tier `yes` on C-02 PaymentForm, expected one tier: line 3 gives `verify`, and the contract reads as `verify`',
+          {
+            actual: 'yes',
+            expected: ['verify']
+          }
+        ),
         expected('5:18-5:21', 'Unexpected verification tier `yes` on C-02 PaymentForm, expected `auto` or `verify`', {
           actual: 'yes',
           expected: ['auto', 'verify']

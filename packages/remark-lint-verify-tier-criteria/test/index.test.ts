@@ -5,8 +5,7 @@ import {ruleHarness} from '../../../test/helpers/rule-harness.js'
 const ruleId = 'verify-tier-criteria'
 const {expected, check} = ruleHarness(ruleId, remarkLintVerifyTierCriteria)
 
-const verifyReason = (label: string) =>
-  `Unexpected verify contract ${label} without acceptance criteria or steps, expected at least one criterion or step`
+const verifyReason = (label: string) => `Unexpected verify contract ${label} without acceptance criteria or steps, expected at least one criterion or step`
 const defaultReason = (label: string, verification: string) =>
   `Unexpected contract ${label} without acceptance criteria or steps (its tier defaults to \`verify\`), expected at least one criterion or step, or \`${verification}: auto\``
 
@@ -20,9 +19,7 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('reads a tier in inline code', async () => {
-      expect(await check('### C-02: PaymentForm\n\n**Verification:** `verify`\n')).toEqual([
-        expected('3:1-3:27', verifyReason('C-02 PaymentForm'))
-      ])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** `verify`\n')).toEqual([expected('3:1-3:27', verifyReason('C-02 PaymentForm'))])
     })
 
     it('accepts a verify contract with acceptance criteria', async () => {
@@ -39,9 +36,7 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('reports a contract with no Verification field on its heading', async () => {
-      expect(await check(spendHeader)).toEqual([
-        expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))
-      ])
+      expect(await check(spendHeader)).toEqual([expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))])
     })
 
     it('accepts a contract with no Verification field but with steps', async () => {
@@ -53,12 +48,8 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('counts an invalid tier as verify, reported on the Verification field', async () => {
-      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n')).toEqual([
-        expected('3:1-3:25', verifyReason('C-02 PaymentForm'))
-      ])
-      expect(await check('### C-02: PaymentForm\n\n**Verification:** manual\n')).toEqual([
-        expected('3:1-3:25', verifyReason('C-02 PaymentForm'))
-      ])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** Verify\n')).toEqual([expected('3:1-3:25', verifyReason('C-02 PaymentForm'))])
+      expect(await check('### C-02: PaymentForm\n\n**Verification:** manual\n')).toEqual([expected('3:1-3:25', verifyReason('C-02 PaymentForm'))])
       expect(await check('### C-02: PaymentForm\n\n**Boundary:** form\n**Verification:** auto | verify\n')).toEqual([
         expected('4:1-4:32', verifyReason('C-02 PaymentForm'))
       ])
@@ -84,9 +75,7 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('reports a contract whose criteria and steps say nothing', async () => {
-      expect(await check(paymentForm + '**Acceptance Criteria:** None\n**Steps:** N/A\n')).toEqual([
-        expected('4:1-4:25', verifyReason('C-02 PaymentForm'))
-      ])
+      expect(await check(paymentForm + '**Acceptance Criteria:** None\n**Steps:** N/A\n')).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
       expect(await check('### C-05: SpendColumnHeader\n\n**Steps:** TBD\n')).toEqual([
         expected('1:1-1:28', defaultReason('C-05 SpendColumnHeader', 'Verification'))
       ])
@@ -123,9 +112,7 @@ describe('remark-lint-verify-tier-criteria', () => {
     })
 
     it('still reports written verify contracts when `true`', async () => {
-      expect(await check(paymentForm + '\n' + spendHeader, {ignoreDefaultTier: true})).toEqual([
-        expected('4:1-4:25', verifyReason('C-02 PaymentForm'))
-      ])
+      expect(await check(paymentForm + '\n' + spendHeader, {ignoreDefaultTier: true})).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'))])
     })
 
     it('reports contracts with no Verification field when `false`, `null` or not given', async () => {
@@ -138,9 +125,7 @@ describe('remark-lint-verify-tier-criteria', () => {
 
     it('takes options after a severity', async () => {
       expect(await check(spendHeader, ['error', {ignoreDefaultTier: true}])).toEqual([])
-      expect(await check(paymentForm, ['error', {ignoreDefaultTier: true}])).toEqual([
-        expected('4:1-4:25', verifyReason('C-02 PaymentForm'), {fatal: true})
-      ])
+      expect(await check(paymentForm, ['error', {ignoreDefaultTier: true}])).toEqual([expected('4:1-4:25', verifyReason('C-02 PaymentForm'), {fatal: true})])
     })
   })
 })

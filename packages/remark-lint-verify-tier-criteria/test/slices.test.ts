@@ -47,7 +47,8 @@ const sliceReason = (label: string, slice: string) =>
 const verifyReason = (label: string) => `Unexpected verify contract ${label} without acceptance criteria or steps, expected at least one criterion or step`
 
 // Three contracts with no tier of their own and nothing to check.
-const contracts = '### K7: Seed tray\n\nA tray of forty cells.\n\n### K8: Cold frame\n\nA lid that opens at noon.\n\n### K9: Rain barrel\n\nA tap at the bottom.\n'
+const contracts =
+  '### K7: Seed tray\n\nA tray of forty cells.\n\n### K8: Cold frame\n\nA lid that opens at noon.\n\n### K9: Rain barrel\n\nA tap at the bottom.\n'
 
 describe('verify-tier-criteria with a slice graph', () => {
   it('leaves alone contracts whose slices are on auto, and those in a verify slice that asks a human check of its own', async () => {
@@ -65,11 +66,13 @@ describe('verify-tier-criteria with a slice graph', () => {
   })
 
   it('reports a contract when one of its slices would show nothing of it', async () => {
-    const graph = {slices: [
-      {id: 'P-1', contracts: ['Seed tray'], verification: 'auto'},
-      {id: 'P-2', contracts: ['k-07', 'K8', 'K9'], tier: 'verify', human_check: 'water the trays'},
-      {id: 'P-3', contracts: ['seed TRAY'], tier: 'verify'}
-    ]}
+    const graph = {
+      slices: [
+        {id: 'P-1', contracts: ['Seed tray'], verification: 'auto'},
+        {id: 'P-2', contracts: ['k-07', 'K8', 'K9'], tier: 'verify', human_check: 'water the trays'},
+        {id: 'P-3', contracts: ['seed TRAY'], tier: 'verify'}
+      ]
+    }
     expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.json': JSON.stringify(graph)})).toEqual([expected('1:1-1:18', sliceReason('K-7 Seed tray', 'P-3'))])
   })
 
@@ -91,7 +94,11 @@ describe('verify-tier-criteria with a slice graph', () => {
   })
 
   it('goes on as without a graph when the graph cannot be read', async () => {
-    const reasons = [expected('1:1-1:18', defaultReason('K-7 Seed tray')), expected('5:1-5:19', defaultReason('K-8 Cold frame')), expected('9:1-9:20', defaultReason('K-9 Rain barrel'))]
+    const reasons = [
+      expected('1:1-1:18', defaultReason('K-7 Seed tray')),
+      expected('5:1-5:19', defaultReason('K-8 Cold frame')),
+      expected('9:1-9:20', defaultReason('K-9 Rain barrel'))
+    ]
     expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.json': '{"slices": ['})).toEqual(reasons)
     expect(await lint({'CONTRACTS.md': contracts, 'GRAPH.md': '### g1a. trays\n\n- Contracts: K7\n- Tier: sometimes\n'})).toEqual(reasons)
   })

@@ -7,11 +7,7 @@ import {createRequire} from 'node:module'
 import * as protocol from '@verification-tiers/protocol'
 import {templateHelpers} from '@verification-tiers/protocol'
 import {partialSpecs} from '@verification-tiers/protocol/partials'
-import type {
-  EscalationData,
-  RejectionOptionsData,
-  VerifyCheckpointData
-} from '@verification-tiers/protocol'
+import type {EscalationData, RejectionOptionsData, VerifyCheckpointData} from '@verification-tiers/protocol'
 import type HandlebarsNamespace from 'handlebars'
 import type {TierReport} from './report.js'
 import type {Route} from './routing.js'
@@ -62,7 +58,15 @@ export const approvedSince = 'a person approved the slice'
 /** The Verify checkpoint of a slice, adapted to criteria only, steps only, both or neither. */
 export function renderVerifyCheckpoint(data: VerifyCheckpointData): string {
   // The slice’s own check and texts are optional: a slice without them renders as before.
-  return renderPartial('verify-checkpoint', {humanCheck: null, verification: null, retired: null, changed: [], changedSince: approvedSince, records: [], ...data})
+  return renderPartial('verify-checkpoint', {
+    humanCheck: null,
+    verification: null,
+    retired: null,
+    changed: [],
+    changedSince: approvedSince,
+    records: [],
+    ...data
+  })
 }
 
 /** The three ways to address a rejection, with the user’s words. */

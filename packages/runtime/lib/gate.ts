@@ -48,7 +48,11 @@ const timestamp = (context: GateContext) => (context.now ?? (() => new Date()))(
 const unknownOrigin: AnswerOrigin = {by: null, channel: 'relayed'}
 
 /** Who gave an answer and how, with the contracts it answered, as logged. */
-const provenance = (context: GateContext, origin: AnswerOrigin): Required<AnswerProvenance> => ({by: origin.by, channel: origin.channel, fingerprint: context.contractsHash})
+const provenance = (context: GateContext, origin: AnswerOrigin): Required<AnswerProvenance> => ({
+  by: origin.by,
+  channel: origin.channel,
+  fingerprint: context.contractsHash
+})
 
 /**
  * The rejections that open a slice’s escalation: the setting’s, or lower
@@ -84,33 +88,60 @@ export async function recordResponse(context: GateContext, text: string, origin:
   if (response.kind === 'needs-description') {
     const what = response.partial ? 'what is missing' : 'what is wrong'
     const example = response.partial ? `"partially: ${what}"` : `"${what}"`
-    throw new GateError(`Unexpected reply ${JSON.stringify(text)} to slice ${id} without a description, expected ${what}: tiers respond ${id} ${example}; nothing was recorded`)
+    throw new GateError(
+      `Unexpected reply ${JSON.stringify(text)} to slice ${id} without a description, expected ${what}: tiers respond ${id} ${example}; nothing was recorded`
+    )
   }
   if (response.kind === 'approval') refuseRelayed(`approval of slice ${id}`, origin)
   const check = origin.channel === 'terminal' ? 'all-but-decision' : 'all'
-  return updateSliceState(context.dir, id, (state): RespondResult => {
-    const at = timestamp(context)
-    const answer = {at, decisionBefore: state.decision, escalationsBefore: state.escalations.length, withdrawnAt: null, withdrawnRejection: null, ...provenance(context, origin)}
-    if (response.kind === 'approval') {
-      // A second approval of the same contracts adds nothing (answers never stack, so one `--undo` withdraws the one that stands), unless it confirms a lower bar.
-      if (state.decision?.status === 'approved' && state.decision.contractsHash === context.contractsHash && weakeningsSinceApproval(context, state).length === 0) {
-        return {kind: 'already-approved', response, state}
+  return updateSliceState(
+    context.dir,
+    id,
+    (state): RespondResult => {
+      const at = timestamp(context)
+      const answer = {
+        at,
+        decisionBefore: state.decision,
+        escalationsBefore: state.escalations.length,
+        withdrawnAt: null,
+        withdrawnRejection: null,
+        ...provenance(context, origin)
       }
-      state.answers.push({reply: text, outcome: 'approval', ...answer, ...(context.pins ? {pins: context.pins} : {})})
+      if (response.kind === 'approval') {
+        // A second approval of the same contracts adds nothing (answers never stack, so one `--undo` withdraws the one that stands), unless it confirms a lower bar.
+        if (
+          state.decision?.status === 'approved' &&
+          state.decision.contractsHash === context.contractsHash &&
+          weakeningsSinceApproval(context, state).length === 0
+        ) {
+          return {kind: 'already-approved', response, state}
+        }
+        state.answers.push({reply: text, outcome: 'approval', ...answer, ...(context.pins ? {pins: context.pins} : {})})
+        state.decision = deriveDecision(state)
+        return {kind: 'approved', response, state}
+      }
+      let threshold = sliceThreshold(context, state)
+      if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
+        throw new GateError(`Unexpected rejection: slice ${id} waits for an escalation choice, expected \`tiers escalate ${id} <1|2|3>\` first`)
+      }
+      state.rejectionCount++
+      state.rejections.push({
+        feedback: response.feedback,
+        partial: response.partial,
+        at,
+        classification: null,
+        action: null,
+        detail: null,
+        routedAt: null,
+        threshold
+      })
+      threshold = sliceThreshold(context, state)
+      state.answers.push({reply: text, outcome: 'rejection', ...answer})
       state.decision = deriveDecision(state)
-      return {kind: 'approved', response, state}
-    }
-    let threshold = sliceThreshold(context, state)
-    if (state.rejectionCount >= threshold && !state.decision && !pairedSinceLastRejection(state)) {
-      throw new GateError(`Unexpected rejection: slice ${id} waits for an escalation choice, expected \`tiers escalate ${id} <1|2|3>\` first`)
-    }
-    state.rejectionCount++
-    state.rejections.push({feedback: response.feedback, partial: response.partial, at, classification: null, action: null, detail: null, routedAt: null, threshold})
-    threshold = sliceThreshold(context, state)
-    state.answers.push({reply: text, outcome: 'rejection', ...answer})
-    state.decision = deriveDecision(state)
-    return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
-  }, {check})
+      return {kind: 'rejected', response, state, escalate: state.rejectionCount >= threshold, threshold}
+    },
+    {check}
+  )
 }
 
 /**
@@ -130,15 +161,20 @@ export async function withdrawAnswer(context: GateContext, origin: AnswerOrigin 
   refuseRelayed(`withdrawal of slice ${id}’s latest answer`, origin)
   return updateSliceState(context.dir, id, (state): WithdrawResult => {
     const answer = state.answers.findLast((entry) => entry.withdrawnAt === null)
-    if (!answer) throw new GateError(`Unexpected \`--undo\`: slice ${id} has no recorded answer to withdraw, expected one given with \`tiers respond ${id} <reply>\``)
+    if (!answer)
+      throw new GateError(`Unexpected \`--undo\`: slice ${id} has no recorded answer to withdraw, expected one given with \`tiers respond ${id} <reply>\``)
     if (state.escalations.length > answer.escalationsBefore) {
-      throw new GateError(`Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`)
+      throw new GateError(
+        `Unexpected \`--undo\`: an escalation choice of slice ${id} was recorded after its latest answer (${JSON.stringify(answer.reply)}), expected none: the answer can no longer be withdrawn`
+      )
     }
     if (answer.outcome === 'rejection') {
       const entry = state.rejections.at(-1)
       // The log says which entry the answer made; one that differs was changed by hand: withdraw nothing.
       if (!entry || entry.at !== answer.at || entry.feedback !== answer.reply || state.rejectionCount === 0) {
-        throw new GateError(`Unexpected \`--undo\`: the latest rejection of slice ${id} is not the one its latest answer recorded (${JSON.stringify(answer.reply)}), expected them to agree: nothing was withdrawn`)
+        throw new GateError(
+          `Unexpected \`--undo\`: the latest rejection of slice ${id} is not the one its latest answer recorded (${JSON.stringify(answer.reply)}), expected them to agree: nothing was withdrawn`
+        )
       }
       state.rejections.pop()
       state.rejectionCount--
@@ -161,7 +197,9 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
   }
   return updateSliceState(context.dir, context.slice.id, (state) => {
     if (state.rejectionCount >= sliceThreshold(context, state) && !pairedSinceLastRejection(state)) {
-      throw new GateError(`Unexpected route: slice ${context.slice.id} has ${state.rejectionCount} rejections, expected an escalation choice first (\`tiers escalate ${context.slice.id} <1|2|3>\`)`)
+      throw new GateError(
+        `Unexpected route: slice ${context.slice.id} has ${state.rejectionCount} rejections, expected an escalation choice first (\`tiers escalate ${context.slice.id} <1|2|3>\`)`
+      )
     }
     // Only the latest rejection waits for a route: older ones were routed or left behind by a restart.
     const pending = state.rejections.at(-1)
@@ -183,7 +221,11 @@ export async function recordRoute(context: GateContext, choice: string, detail: 
  * earlier skip). `origin` says who chose and how, kept with the choice: the
  * person at a terminal (the default, `relayed` by no one named, is refused).
  */
-export async function recordEscalation(context: GateContext, choice: string, origin: AnswerOrigin = unknownOrigin): Promise<{option: EscalationOption; state: SliceState}> {
+export async function recordEscalation(
+  context: GateContext,
+  choice: string,
+  origin: AnswerOrigin = unknownOrigin
+): Promise<{option: EscalationOption; state: SliceState}> {
   const option = findEscalationOption(choice)
   if (!option) throw new GateError(`Unexpected escalation choice \`${choice}\`, expected 1, 2 or 3`)
   refuseRelayed(`escalation choice ${option.choice} for slice ${context.slice.id}`, origin)
@@ -193,7 +235,9 @@ export async function recordEscalation(context: GateContext, choice: string, ori
       throw new GateError(`Unexpected escalation: slice ${context.slice.id} is already decided (${state.decision.status}), expected a new rejection first`)
     }
     if (state.rejectionCount < threshold) {
-      throw new GateError(`Unexpected escalation: slice ${context.slice.id} has ${state.rejectionCount} of ${threshold} rejections, expected ${threshold} before escalating`)
+      throw new GateError(
+        `Unexpected escalation: slice ${context.slice.id} has ${state.rejectionCount} of ${threshold} rejections, expected ${threshold} before escalating`
+      )
     }
     const at = timestamp(context)
     state.escalations.push({choice: option.choice, decision: option.decision, at, rejectionCount: state.rejectionCount, ...provenance(context, origin)})
@@ -272,7 +316,14 @@ export interface ShownAnswer {
 
 function shownAnswer(answer: AnswerEntry | undefined): ShownAnswer | null {
   if (!answer) return null
-  return {reply: answer.reply, outcome: answer.outcome, at: answer.at, by: answer.by ?? null, channel: answer.channel ?? null, fingerprint: answer.fingerprint ?? null}
+  return {
+    reply: answer.reply,
+    outcome: answer.outcome,
+    at: answer.at,
+    by: answer.by ?? null,
+    channel: answer.channel ?? null,
+    fingerprint: answer.fingerprint ?? null
+  }
 }
 
 /**

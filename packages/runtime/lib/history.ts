@@ -94,7 +94,10 @@ export type HistoryCheck = 'all' | 'all-but-decision'
  * give. `answersKept` is false for a file written before answers were
  * logged, which the message says.
  */
-export function historyProblem(state: SliceState, {check = 'all', answersKept = true}: {check?: HistoryCheck; answersKept?: boolean} = {}): HistoryProblem | null {
+export function historyProblem(
+  state: SliceState,
+  {check = 'all', answersKept = true}: {check?: HistoryCheck; answersKept?: boolean} = {}
+): HistoryProblem | null {
   const hint = `the person answers its checkpoint again (\`tiers review ${state.slice}\`), or fix the file (it is never reset silently)`
   const fixHint = 'fix the file (it is never reset silently)'
   let earliest = 0
@@ -115,7 +118,11 @@ export function historyProblem(state: SliceState, {check = 'all', answersKept = 
   })
   if (before) return before
   if (check === 'all-but-decision' || sameDecision(state.decision, standing.decision)) return null
-  return {path: ['decision'], reason: `Unexpected \`decision\` ${shownDecision(state.decision)}${unbacked(state, answersKept)}, expected ${shownDecision(standing.decision)}${givenBy(standing)}`, hint}
+  return {
+    path: ['decision'],
+    reason: `Unexpected \`decision\` ${shownDecision(state.decision)}${unbacked(state, answersKept)}, expected ${shownDecision(standing.decision)}${givenBy(standing)}`,
+    hint
+  }
 }
 
 /** Why a stored decision has nothing behind it, when nothing has: ` with no approval by a person behind it in \`answers\``. */
@@ -135,7 +142,10 @@ function unbacked(state: SliceState, answersKept: boolean): string {
   const [index, entry] = behind[0] ?? []
   let claimed = ''
   if (entry && index !== undefined) {
-    claimed = entry.channel === 'relayed' ? ` (\`${list}[${index}]\` was relayed, and ${what} is only ever the person’s, at a terminal)` : ` (\`${list}[${index}]\` does not say it was given at a terminal, on which contracts)`
+    claimed =
+      entry.channel === 'relayed'
+        ? ` (\`${list}[${index}]\` was relayed, and ${what} is only ever the person’s, at a terminal)`
+        : ` (\`${list}[${index}]\` does not say it was given at a terminal, on which contracts)`
   }
   return ` with no ${what.replace(/^an? /, '')} by a person behind it in \`${list}\`${noAnswers}${claimed}`
 }
@@ -185,14 +195,20 @@ export interface EntryCounts {
 export function historyLoss(committed: SliceState, now: SliceState): HistoryLoss | null {
   const lost: EntryCounts = {answers: 0, rejections: 0, escalations: 0}
   const changed: EntryCounts = {answers: 0, rejections: 0, escalations: 0}
-  const tally = (kind: keyof EntryCounts, found: boolean) => found ? changed[kind]++ : lost[kind]++
+  const tally = (kind: keyof EntryCounts, found: boolean) => (found ? changed[kind]++ : lost[kind]++)
   for (const [index, entry] of committed.escalations.entries()) {
     if (isDeepStrictEqual(now.escalations[index], entry)) continue
-    tally('escalations', now.escalations.some((other) => other.at === entry.at))
+    tally(
+      'escalations',
+      now.escalations.some((other) => other.at === entry.at)
+    )
   }
   for (const [index, entry] of committed.answers.entries()) {
     if (sameAnswer(entry, now.answers[index])) continue
-    tally('answers', now.answers.some((other) => other.at === entry.at && other.reply === entry.reply))
+    tally(
+      'answers',
+      now.answers.some((other) => other.at === entry.at && other.reply === entry.reply)
+    )
   }
   // Withdrawn since: the rejection a withdrawal took out of the log, kept with its answer.
   const withdrawn = now.answers.flatMap((answer, index) =>
@@ -200,7 +216,10 @@ export function historyLoss(committed: SliceState, now: SliceState): HistoryLoss
   )
   for (const [index, entry] of committed.rejections.entries()) {
     if (sameRejection(entry, now.rejections[index]) || withdrawn.some((other) => sameRejection(entry, other))) continue
-    tally('rejections', now.rejections.some((other) => other.at === entry.at && other.feedback === entry.feedback))
+    tally(
+      'rejections',
+      now.rejections.some((other) => other.at === entry.at && other.feedback === entry.feedback)
+    )
   }
   const any = (counts: EntryCounts) => counts.answers + counts.rejections + counts.escalations > 0
   return any(lost) || any(changed) ? {lost, changed} : null

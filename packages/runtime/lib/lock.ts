@@ -58,7 +58,10 @@ export async function updateLocked<Value, Result>(file: string, update: LockedUp
   }
 }
 
-async function readChangeWrite<Value, Result>(file: string, {read, change, serialize}: LockedUpdate<Value, Result>): Promise<{written: true; result: Result} | {written: false}> {
+async function readChangeWrite<Value, Result>(
+  file: string,
+  {read, change, serialize}: LockedUpdate<Value, Result>
+): Promise<{written: true; result: Result} | {written: false}> {
   const before = await version(file)
   const value = await read()
   const result = await change(value)
@@ -83,7 +86,10 @@ async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
     })
     .catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
-        throw new FileWriteError(file, `cannot be written: another \`tiers\` has held its lock (\`${file}.lock\`) all the time this one waited; run the command again`)
+        throw new FileWriteError(
+          file,
+          `cannot be written: another \`tiers\` has held its lock (\`${file}.lock\`) all the time this one waited; run the command again`
+        )
       }
       throw writeFailure(file, error)
     })

@@ -30,7 +30,9 @@ function isPartial(reply: string): boolean {
  * approval, which the person is told how to give.
  */
 export function mentionsApproval(text: string): boolean {
-  const reply = ` ${normalizeReply(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `
+  const reply = ` ${normalizeReply(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `
   return approvalReplies.some((approval) => /\p{L}/u.test(approval) && reply.includes(` ${approval} `))
 }
 
@@ -45,12 +47,18 @@ function choiceTyped(reply: string): string | null {
 }
 
 /** A compared reply with its dashes as spaces, and single spaces. */
-const withoutDashes = (reply: string): string => reply.replace(/[\p{Pd}\u2212]/gu, ' ').replace(/\s+/g, ' ').trim()
+const withoutDashes = (reply: string): string =>
+  reply
+    .replace(/[\p{Pd}\u2212]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 
 // Each choice in every form `choiceTyped` takes, compared once: `yes`, `yes mark complete and continue`, `1 yes …`, `1) yes …`.
 const typedChoices = new Map(
   checkpointChoices.flatMap(({choice, label, text}) =>
-    [label, `${label} ${text}`].map((form) => withoutDashes(normalizeReply(form))).flatMap((form) => [form, `${choice} ${form}`, `${choice}) ${form}`].map((typed) => [typed, choice] as const))
+    [label, `${label} ${text}`]
+      .map((form) => withoutDashes(normalizeReply(form)))
+      .flatMap((form) => [form, `${choice} ${form}`, `${choice}) ${form}`].map((typed) => [typed, choice] as const))
   )
 )
 

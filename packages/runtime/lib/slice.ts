@@ -106,7 +106,8 @@ export function resolveSlice(slice: SliceInput): ResolvedSlice {
     criteria: verify.flatMap((contract) => tag(contract, contract.criteria)),
     steps: verify.flatMap((contract) => tag(contract, contract.steps)),
     // A slice that asks its own human check shows the person something, whatever its contracts hold.
-    nothingToCheck: humanCheck !== null ? [] : verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label),
+    nothingToCheck:
+      humanCheck !== null ? [] : verify.filter((contract) => contract.criteria.length === 0 && contract.steps.length === 0).map((contract) => contract.label),
     humanCheck,
     verification: slice.verification ?? null,
     retired

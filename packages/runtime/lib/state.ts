@@ -290,7 +290,10 @@ function checkCount(state: SliceState): Problem | null {
   const restarted = state.escalations.filter((entry) => entry.decision === 'rescope').reduce((sum, entry) => sum + entry.rejectionCount, 0)
   const logged = state.rejections.length
   if (restarted > logged) {
-    return {path: ['escalations'], reason: `Unexpected re-scopes of ${restarted} rejections in \`escalations\`, expected at most the ${logged} in \`rejections\``}
+    return {
+      path: ['escalations'],
+      reason: `Unexpected re-scopes of ${restarted} rejections in \`escalations\`, expected at most the ${logged} in \`rejections\``
+    }
   }
   if (state.rejectionCount !== logged - restarted) {
     const since = restarted === 0 ? `the ${logged} in \`rejections\`` : `the ${logged} in \`rejections\` less the ${restarted} before re-scopes`

@@ -31,7 +31,10 @@ export function parseVerdict(text: string): ParsedVerdict {
   for (const [pattern, verdict] of patterns) {
     const match = pattern.exec(reply)
     if (!match) continue
-    const rest = reply.slice(match[0].length).replace(/^[*`"'\s]*[:\-—–.]?\s*/, '').trim()
+    const rest = reply
+      .slice(match[0].length)
+      .replace(/^[*`"'\s]*[:\-—–.]?\s*/, '')
+      .trim()
     return {verdict, message: rest === '' ? null : rest}
   }
   return {verdict: 'FAIL_HARD', message: unclearVerdictReason}

@@ -117,12 +117,19 @@ export function findWeakenings(pinned: SlicePins, now: SlicePins, sliceName: str
       found.push({kind, contract: old.key, subject: old.label, was, now: is, ...(item ? {item} : {})})
     const kept = current.get(old.key)
     if (!kept) {
-      contract('contract-removed', `verify contract of ${count(old.criteria.length, 'acceptance criterion', 'acceptance criteria')} and ${count(old.steps.length, 'step')}`, 'removed from the slice')
+      contract(
+        'contract-removed',
+        `verify contract of ${count(old.criteria.length, 'acceptance criterion', 'acceptance criteria')} and ${count(old.steps.length, 'step')}`,
+        'removed from the slice'
+      )
       continue
     }
     if (kept.tier === 'auto') contract('contract-tier', 'tier verify', 'auto')
     for (const list of ['criteria', 'steps'] as const) {
-      const [noun, removed, reworded] = list === 'criteria' ? (['acceptance criterion', 'criterion-removed', 'criterion-reworded'] as const) : (['step', 'step-removed', 'step-reworded'] as const)
+      const [noun, removed, reworded] =
+        list === 'criteria'
+          ? (['acceptance criterion', 'criterion-removed', 'criterion-reworded'] as const)
+          : (['step', 'step-removed', 'step-reworded'] as const)
       for (const change of lostItems(old[list], kept[list])) {
         if (change.now === null) contract(removed, `${noun} ${quoted(change.was)}`, 'removed')
         else contract(reworded, `${noun} ${quoted(change.was)}`, quoted(kept[list][change.now]!), {list, index: change.now})
@@ -255,4 +262,5 @@ export function isSlicePins(value: unknown): value is SlicePins {
 }
 
 /** What `isSlicePins` takes, as a state file’s error says it. */
-export const slicePinsShape = '`{"tier", "humanCheck", "retired", "contracts"}` with each contract’s `key`, `label`, `tier`, `criteria`, `steps` and, when it has one, `intent`'
+export const slicePinsShape =
+  '`{"tier", "humanCheck", "retired", "contracts"}` with each contract’s `key`, `label`, `tier`, `criteria`, `steps` and, when it has one, `intent`'

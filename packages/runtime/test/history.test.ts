@@ -63,7 +63,12 @@ describe('deriveDecision', () => {
     expect(deriveDecision(rejected.state)).toBeNull()
     expect(decisionSource(rejected.state)).toBeNull()
     const skipped = await recordEscalation(gate, '3', person)
-    expect(deriveDecision(skipped.state)).toEqual({status: 'accepted-as-auto', at: skipped.state.escalations[0]!.at, contractsHash: 'sha256:one', mismatch: ['a', 'b']})
+    expect(deriveDecision(skipped.state)).toEqual({
+      status: 'accepted-as-auto',
+      at: skipped.state.escalations[0]!.at,
+      contractsHash: 'sha256:one',
+      mismatch: ['a', 'b']
+    })
     expect(decisionSource(skipped.state)).toMatchObject({list: 'escalations', index: 0})
     // A later approval keeps the mismatch the skip deferred.
     await recordResponse(gate, 'c')
@@ -86,10 +91,14 @@ describe('deriveDecision', () => {
 
   it('refuses to record an approval or an escalation choice that is relayed, writing nothing', async () => {
     const gate = await context(1)
-    await expect(recordResponse(gate, 'yes')).rejects.toThrow(new GateError('Unexpected approval of slice S-01 relayed, expected the person’s own answer at a terminal: nothing was recorded'))
+    await expect(recordResponse(gate, 'yes')).rejects.toThrow(
+      new GateError('Unexpected approval of slice S-01 relayed, expected the person’s own answer at a terminal: nothing was recorded')
+    )
     await expect(fs.access(statePath(gate.dir, 'S-01'))).rejects.toThrow()
     await recordResponse(gate, 'the grid', relayed)
-    await expect(recordEscalation(gate, '3', relayed)).rejects.toThrow('Unexpected escalation choice 3 for slice S-01 relayed, expected the person’s own answer at a terminal: nothing was recorded')
+    await expect(recordEscalation(gate, '3', relayed)).rejects.toThrow(
+      'Unexpected escalation choice 3 for slice S-01 relayed, expected the person’s own answer at a terminal: nothing was recorded'
+    )
     expect((await stored(gate)).escalations).toEqual([])
   })
 })
@@ -102,7 +111,8 @@ describe('a stored decision the history does not give', () => {
     const forged = {status: 'approved', at: '2025-02-02T00:00:00.000Z', contractsHash: 'sha256:one', mismatch: []}
     await store(gate, {...state, decision: forged})
     expect(await readError(gate)).toBe(
-      '18:15: Unexpected `decision` approved 2025-02-02T00:00:00.000Z for sha256:one with no approval by a person behind it in `answers`, expected null, as the rejection `answers[0]` leaves it' + wayOut
+      '18:15: Unexpected `decision` approved 2025-02-02T00:00:00.000Z for sha256:one with no approval by a person behind it in `answers`, expected null, as the rejection `answers[0]` leaves it' +
+        wayOut
     )
     // An approval answer that was relayed backs nothing, and is named.
     const answer = {...state.answers[0]!, reply: 'yes', outcome: 'approval', at: forged.at}
@@ -134,7 +144,9 @@ describe('a stored decision the history does not give', () => {
     await recordResponse(gate, 'the grid', relayed)
     const state = await stored(gate)
     await store(gate, {...state, decision: {status: 'accepted-as-auto', at: 'x', contractsHash: 'sha256:one', mismatch: []}})
-    expect(await readError(gate)).toMatch(/^18:15: Unexpected `decision` accepted-as-auto x for sha256:one with no skip \(escalation choice 3\) by a person behind it in `escalations`, expected null, as the rejection `answers\[0\]` leaves it;/)
+    expect(await readError(gate)).toMatch(
+      /^18:15: Unexpected `decision` accepted-as-auto x for sha256:one with no skip \(escalation choice 3\) by a person behind it in `escalations`, expected null, as the rejection `answers\[0\]` leaves it;/
+    )
 
     const approved = await recordResponse({...gate, dir: (await context()).dir}, 'yes', person)
     const decision = approved.state.decision!
@@ -149,7 +161,9 @@ describe('a stored decision the history does not give', () => {
       `7:15: Unexpected \`decision\` approved ${decision.at} for sha256:one with no approval by a person behind it in \`answers\` (\`answers[0]\` does not say it was given at a terminal, on which contracts), expected null${wayOut}`
     )
     await store(gate, {...approved.state, decision: null})
-    expect(await readError(gate)).toBe(`7:15: Unexpected \`decision\` null, expected approved ${decision.at} for sha256:one, as \`answers[0]\` gives it${wayOut}`)
+    expect(await readError(gate)).toBe(
+      `7:15: Unexpected \`decision\` null, expected approved ${decision.at} for sha256:one, as \`answers[0]\` gives it${wayOut}`
+    )
   })
 
   it('holds for every command but an answer at a terminal: a relayed rejection is refused, a rejection at a terminal gives the decision anew', async () => {
@@ -205,7 +219,12 @@ describe('historyLoss', () => {
     const empty = read({...committed, rejectionCount: 0, rejections: [], escalations: [], answers: []})
     expect(historyLoss(committed, empty)).toEqual({lost: {answers: 3, rejections: 3, escalations: 1}, changed: {answers: 0, rejections: 0, escalations: 0}})
     // Truncated: the last rejection and its answer gone.
-    const truncated = read({...committed, rejections: committed.rejections.slice(0, 2), answers: committed.answers.slice(0, 2), escalations: [{...committed.escalations[0]!, rejectionCount: 2}]})
+    const truncated = read({
+      ...committed,
+      rejections: committed.rejections.slice(0, 2),
+      answers: committed.answers.slice(0, 2),
+      escalations: [{...committed.escalations[0]!, rejectionCount: 2}]
+    })
     expect(historyLoss(committed, truncated)).toEqual({lost: {answers: 1, rejections: 1, escalations: 0}, changed: {answers: 0, rejections: 0, escalations: 1}})
   })
 
@@ -228,7 +247,9 @@ describe('historyLoss', () => {
     const committed = (await recordResponse(gate, 'b', relayed)).state
     // As `--undo` writes it, by hand: without `withdrawnChannel`, or relayed.
     const byHand = (withdrawal: Partial<AnswerEntry>) => {
-      const answers = committed.answers.map((answer, index) => (index === 0 ? answer : {...answer, withdrawnAt: '2025-01-02T00:00:00.000Z', withdrawnRejection: committed.rejections[index - 1]!, ...withdrawal}))
+      const answers = committed.answers.map((answer, index) =>
+        index === 0 ? answer : {...answer, withdrawnAt: '2025-01-02T00:00:00.000Z', withdrawnRejection: committed.rejections[index - 1]!, ...withdrawal}
+      )
       return read({...committed, rejectionCount: 0, rejections: [], answers, decision: null})
     }
     const twoOfEach = {lost: {answers: 0, rejections: 2, escalations: 0}, changed: {answers: 2, rejections: 0, escalations: 0}}
@@ -245,7 +266,12 @@ describe('historyLoss', () => {
     const committed = (await recordResponse(gate, 'yes', person)).state
     const [rejection] = committed.rejections
     const [first, approval] = committed.answers
-    const now = read({...committed, rejections: [{...rejection!, classification: 'contract_gap'}], answers: [first!, {...approval!, fingerprint: 'sha256:two'}], decision: null})
+    const now = read({
+      ...committed,
+      rejections: [{...rejection!, classification: 'contract_gap'}],
+      answers: [first!, {...approval!, fingerprint: 'sha256:two'}],
+      decision: null
+    })
     expect(historyLoss(committed, now)).toEqual({lost: {answers: 0, rejections: 0, escalations: 0}, changed: {answers: 1, rejections: 1, escalations: 0}})
   })
 })

@@ -28,13 +28,54 @@ const typed = (word: string) =>
 
 describe('interpretResponse', () => {
   it('approves the forms people type', () => {
-    for (const reply of ['yes', 'Yes.', 'YES!', 'y', 'Y', 'approve', 'approved.', 'Approved!', 'lgtm', 'LGTM', 'ok', 'OK.', 'okay', '1', '1)', '1.', ' 1 ', 'yes please', 'Yes please!', 'looks good', 'Looks good to me.', 'ship it!', '\tyes\n']) {
+    for (const reply of [
+      'yes',
+      'Yes.',
+      'YES!',
+      'y',
+      'Y',
+      'approve',
+      'approved.',
+      'Approved!',
+      'lgtm',
+      'LGTM',
+      'ok',
+      'OK.',
+      'okay',
+      '1',
+      '1)',
+      '1.',
+      ' 1 ',
+      'yes please',
+      'Yes please!',
+      'looks good',
+      'Looks good to me.',
+      'ship it!',
+      '\tyes\n'
+    ]) {
       expect(interpretResponse(reply), reply).toEqual({kind: 'approval', text: reply})
     }
   })
 
   it('never approves a reply that says more, asks, or turns it around', () => {
-    for (const reply of ['yes, but the header is wrong', 'not ok', 'ok?', 'approve after fixing the header', 'yes but', 'no ok', 'okay-ish', 'yess', '11', '1 but', 'lgtm except the footer', 'y/n', '(yes)', '"yes"', 'yes.no', 'ok ok']) {
+    for (const reply of [
+      'yes, but the header is wrong',
+      'not ok',
+      'ok?',
+      'approve after fixing the header',
+      'yes but',
+      'no ok',
+      'okay-ish',
+      'yess',
+      '11',
+      '1 but',
+      'lgtm except the footer',
+      'y/n',
+      '(yes)',
+      '"yes"',
+      'yes.no',
+      'ok ok'
+    ]) {
       expect(interpretResponse(reply), reply).toEqual(feedback(reply))
     }
   })
@@ -49,7 +90,13 @@ describe('interpretResponse', () => {
   })
 
   it('keeps option 3 with its description as partial feedback, verbatim', () => {
-    for (const reply of ['3 the header is wrong', '3) the header is wrong', 'Partially: the badge is orange', '  PARTIALLY — 2 of 3 criteria met  ', 'partial, the footer']) {
+    for (const reply of [
+      '3 the header is wrong',
+      '3) the header is wrong',
+      'Partially: the badge is orange',
+      '  PARTIALLY — 2 of 3 criteria met  ',
+      'partial, the footer'
+    ]) {
       expect(interpretResponse(reply), reply).toEqual(feedback(reply, true))
     }
     for (const reply of ['30 items are missing', 'partiality is the problem', '2 the header is wrong', 'no, the header is wrong']) {
@@ -60,17 +107,27 @@ describe('interpretResponse', () => {
   it('reads each checkpoint choice typed back as printed, whole or in part, as the choice itself', () => {
     for (const {choice, label, text} of checkpointChoices) {
       const expected = choice === '1' ? (reply: string) => ({kind: 'approval', text: reply}) : (reply: string) => needsDescription(reply, choice === '3')
-      for (const reply of [`${choice}) ${label} — ${text}`, `${choice}) ${label} - ${text}`, `${label} — ${text}`, `${label.toUpperCase()} – ${text}.`, `${choice}) ${label}`]) {
+      for (const reply of [
+        `${choice}) ${label} — ${text}`,
+        `${choice}) ${label} - ${text}`,
+        `${label} — ${text}`,
+        `${label.toUpperCase()} – ${text}.`,
+        `${choice}) ${label}`
+      ]) {
         expect(interpretResponse(reply), reply).toEqual(expected(reply))
       }
     }
     // A choice with words of the person's own is what they wrote: feedback.
-    expect(interpretResponse('1) Yes — mark complete and continue, but fix the footer')).toEqual(feedback('1) Yes — mark complete and continue, but fix the footer'))
+    expect(interpretResponse('1) Yes — mark complete and continue, but fix the footer')).toEqual(
+      feedback('1) Yes — mark complete and continue, but fix the footer')
+    )
   })
 
   it('tells a reply that holds an approval word among others from a plain rejection', () => {
-    for (const reply of ['yes, but the header is wrong', 'LGTM except the footer', 'ok?', 'approve after fixing the header']) expect(mentionsApproval(reply), reply).toBe(true)
-    for (const reply of ['The grid shows 2 columns, not 3', 'Partially: the badge is orange', 'yesterday it broke', 'token expired']) expect(mentionsApproval(reply), reply).toBe(false)
+    for (const reply of ['yes, but the header is wrong', 'LGTM except the footer', 'ok?', 'approve after fixing the header'])
+      expect(mentionsApproval(reply), reply).toBe(true)
+    for (const reply of ['The grid shows 2 columns, not 3', 'Partially: the badge is orange', 'yesterday it broke', 'token expired'])
+      expect(mentionsApproval(reply), reply).toBe(false)
   })
 
   it('normalizes case, spaces and the final `.`, `!` or `)` only', () => {
@@ -84,7 +141,10 @@ describe('interpretResponse', () => {
 describe('the vocabulary cannot approve by mistake', () => {
   it('no approval reply holds a negating word, nor is a bare no; every approval is already in its compared form', () => {
     for (const reply of approvalReplies) {
-      expect(reply.split(' ').filter((word) => negatingWords.includes(word)), reply).toEqual([])
+      expect(
+        reply.split(' ').filter((word) => negatingWords.includes(word)),
+        reply
+      ).toEqual([])
       expect(normalizeReply(reply)).toBe(reply)
       expect([...bareRejectionReplies, ...barePartialReplies]).not.toContain(reply)
     }

@@ -45,7 +45,15 @@ describe('parseSliceState', () => {
 
   it('reads a file written before answers were logged as having none, and checks the answers of one that has them', () => {
     expect(parseSliceState('S-01.json', JSON.stringify(valid), 'S-01').answers).toEqual([])
-    const answer = {reply: 'ok', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
+    const answer = {
+      reply: 'ok',
+      outcome: 'approval',
+      at: '2025-01-01T00:00:00.000Z',
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: null,
+      withdrawnRejection: null
+    }
     expect(parseSliceState('S-01.json', JSON.stringify({...valid, answers: [answer]}), 'S-01').answers).toEqual([answer])
     const text = JSON.stringify({...valid, answers: [{...answer, outcome: 'maybe'}]}, null, 2)
     expect(() => parseSliceState('S-01.json', text, 'S-01')).toThrow(
@@ -57,13 +65,24 @@ describe('parseSliceState', () => {
   })
 
   it('reads who, how and on what an answer or an escalation choice was given, absent from older files, and checks them', () => {
-    const answer = {reply: 'ok', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
+    const answer = {
+      reply: 'ok',
+      outcome: 'approval',
+      at: '2025-01-01T00:00:00.000Z',
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: null,
+      withdrawnRejection: null
+    }
     const provenance = {by: {name: 'Ada', email: null}, channel: 'terminal', fingerprint: 'sha256:one'}
     const escalation = {choice: '1', decision: 'rescope', at: '2025-01-01T00:00:00.000Z', rejectionCount: 0}
     // The approval, given at a terminal, gives the decision.
     const decision = {status: 'approved', at: answer.at, contractsHash: 'sha256:one', mismatch: []}
     const given = {...valid, decision, answers: [{...answer, ...provenance}], escalations: [{...escalation, ...provenance, channel: 'relayed', by: null}]}
-    expect(parseSliceState('S-01.json', JSON.stringify(given), 'S-01')).toMatchObject({answers: [provenance], escalations: [{by: null, channel: 'relayed', fingerprint: 'sha256:one'}]})
+    expect(parseSliceState('S-01.json', JSON.stringify(given), 'S-01')).toMatchObject({
+      answers: [provenance],
+      escalations: [{by: null, channel: 'relayed', fingerprint: 'sha256:one'}]
+    })
     // Written before they were kept: read as they are, without them.
     const older = parseSliceState('S-01.json', JSON.stringify({...valid, answers: [answer], escalations: [escalation]}), 'S-01')
     expect(older.answers[0]).toEqual(answer)
@@ -481,7 +500,14 @@ describe('the gate', () => {
     expect(escalated.state.escalations.at(-1)).toMatchObject({choice: '2', by: null, channel: 'terminal', fingerprint: 'sha256:one'})
     const approved = await recordResponse({...gate, contractsHash: 'sha256:two'}, 'yes', {by, channel: 'terminal'})
     expect(approved.state.answers.at(-1)).toMatchObject({reply: 'yes', outcome: 'approval', by, channel: 'terminal', fingerprint: 'sha256:two'})
-    expect((await sliceStatus(gate)).lastAnswer).toEqual({reply: 'yes', outcome: 'approval', at: approved.state.decision!.at, by, channel: 'terminal', fingerprint: 'sha256:two'})
+    expect((await sliceStatus(gate)).lastAnswer).toEqual({
+      reply: 'yes',
+      outcome: 'approval',
+      at: approved.state.decision!.at,
+      by,
+      channel: 'terminal',
+      fingerprint: 'sha256:two'
+    })
     // Withdrawn, the answer before stands again.
     await withdrawAnswer(gate, person)
     expect((await sliceStatus(gate)).lastAnswer).toMatchObject({reply: 'the grid', channel: 'relayed'})
@@ -496,7 +522,9 @@ describe('the gate', () => {
     for (const withdrawn of [gate, other]) {
       const before = await fs.readFile(statePath(withdrawn.dir, 'S-01'), 'utf8')
       for (const refusal of [withdrawAnswer(withdrawn), withdrawAnswer(withdrawn, {by: {name: 'Ada', email: null}, channel: 'relayed'})]) {
-        await expect(refusal).rejects.toThrow('Unexpected withdrawal of slice S-01’s latest answer relayed, expected the person’s own answer at a terminal: nothing was recorded')
+        await expect(refusal).rejects.toThrow(
+          'Unexpected withdrawal of slice S-01’s latest answer relayed, expected the person’s own answer at a terminal: nothing was recorded'
+        )
       }
       expect(await fs.readFile(statePath(withdrawn.dir, 'S-01'), 'utf8')).toBe(before)
     }
@@ -515,5 +543,4 @@ describe('the gate', () => {
     )
     expect(await fs.readFile(statePath(gate.dir, 'S-01'), 'utf8')).toBe(before)
   })
-
 })

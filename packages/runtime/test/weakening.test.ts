@@ -45,7 +45,13 @@ describe('slicePins', () => {
       humanCheck: 'The page reads well',
       retired: null,
       contracts: [
-        {key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting names the person', 'The greeting fits one line'], steps: ['Open /hello']},
+        {
+          key: 'C-01',
+          label: 'C-01 Greeting',
+          tier: 'verify',
+          criteria: ['The greeting names the person', 'The greeting fits one line'],
+          steps: ['Open /hello']
+        },
         {key: 'Farewell', label: 'Farewell', tier: 'auto', criteria: ['The farewell waves'], steps: []}
       ]
     })
@@ -74,12 +80,21 @@ describe('findWeakenings', () => {
 
   it('finds a tool’s default (the slice’s stated tier) set to auto on contracts that state none', () => {
     const before = pins({contracts: [greeting(null)]})
-    expect(lines(before, pins({contracts: [greeting(null)], tier: 'auto'}))).toEqual(['slice S-01 Hello: tier verify → auto', 'C-01 Greeting: tier verify → auto'])
+    expect(lines(before, pins({contracts: [greeting(null)], tier: 'auto'}))).toEqual([
+      'slice S-01 Hello: tier verify → auto',
+      'C-01 Greeting: tier verify → auto'
+    ])
   })
 
   it('finds a verify contract gone from the slice', () => {
     expect(findWeakenings(pins(), pins({contracts: [greeting()]}), 'slice S-01 Hello')).toEqual([
-      {kind: 'contract-removed', contract: 'Farewell', subject: 'Farewell', was: 'verify contract of 1 acceptance criterion and 0 steps', now: 'removed from the slice'}
+      {
+        kind: 'contract-removed',
+        contract: 'Farewell',
+        subject: 'Farewell',
+        was: 'verify contract of 1 acceptance criterion and 0 steps',
+        now: 'removed from the slice'
+      }
     ])
   })
 
@@ -115,12 +130,17 @@ describe('findWeakenings', () => {
   })
 
   it('finds the slice’s own human check retired, removed or reworded', () => {
-    expect(lines(approved, pins({retired: 'The tests cover it'}))).toEqual(['slice S-01 Hello: human check "The page reads well" → retired: "The tests cover it"'])
+    expect(lines(approved, pins({retired: 'The tests cover it'}))).toEqual([
+      'slice S-01 Hello: human check "The page reads well" → retired: "The tests cover it"'
+    ])
     expect(lines(approved, pins())).toEqual(['slice S-01 Hello: human check "The page reads well" → removed'])
     expect(lines(approved, pins({humanCheck: 'The page loads'}))).toEqual(['slice S-01 Hello: human check "The page reads well" → "The page loads"'])
     // A slice whose own check made it verify goes auto with it.
     const alone = pins({contracts: [], humanCheck: 'The page reads well'})
-    expect(lines(alone, pins({contracts: [], retired: 'Covered'}))).toEqual(['slice S-01 Hello: tier verify → auto', 'slice S-01 Hello: human check "The page reads well" → retired: "Covered"'])
+    expect(lines(alone, pins({contracts: [], retired: 'Covered'}))).toEqual([
+      'slice S-01 Hello: tier verify → auto',
+      'slice S-01 Hello: human check "The page reads well" → retired: "Covered"'
+    ])
   })
 
   it('finds nothing for what raises the bar or only reorders: auto to verify, an added contract, criterion, step or check, items in another order', () => {
@@ -128,7 +148,11 @@ describe('findWeakenings', () => {
     expect(findWeakenings(low, pins(), 'slice S-01 Hello')).toEqual([])
     const raised = pins({
       humanCheck: 'New check',
-      contracts: [greeting('verify', ['The greeting fits one line', 'The greeting names the person', 'It waves back'], ['Open /hello', 'Refresh']), farewell(), contract('C-09', 'Extra', 'verify', ['More'])]
+      contracts: [
+        greeting('verify', ['The greeting fits one line', 'The greeting names the person', 'It waves back'], ['Open /hello', 'Refresh']),
+        farewell(),
+        contract('C-09', 'Extra', 'verify', ['More'])
+      ]
     })
     expect(findWeakenings(pins(), raised, 'slice S-01 Hello')).toEqual([])
   })
@@ -149,7 +173,9 @@ describe('findWeakenings', () => {
     const approved = pins({contracts: [spec(intent)]})
 
     it('is pinned when the contract has it, and absent from the pin otherwise', () => {
-      expect(approved.contracts).toEqual([{key: 'Spec: Receipt', label: 'Spec: Receipt', tier: 'verify', criteria: ['The total reads "Total"'], steps: [], intent}])
+      expect(approved.contracts).toEqual([
+        {key: 'Spec: Receipt', label: 'Spec: Receipt', tier: 'verify', criteria: ['The total reads "Total"'], steps: [], intent}
+      ])
       expect(pins({contracts: [spec(null)]}).contracts[0]).not.toHaveProperty('intent')
     })
 
@@ -158,13 +184,46 @@ describe('findWeakenings', () => {
     })
 
     it('finds any change: a text reworded, removed, added or moved, with the old and the new text and where the new one is', () => {
-      const changed = ['## Intent', 'Problem: The receipt misspells its total.', 'Keep the layout', 'Always: change the price when asked', 'Never: change the price']
-      expect(findWeakenings(approved, pins({contracts: [spec(['## Intent', 'Problem: The receipt is wrong.', 'Never: change the price', 'Keep the layout'])]}), 'slice S-01 Hello')).toEqual([
-        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent "Problem: The receipt misspells its total."', now: '"Problem: The receipt is wrong."', item: {list: 'intent', index: 1}}
+      const changed = [
+        '## Intent',
+        'Problem: The receipt misspells its total.',
+        'Keep the layout',
+        'Always: change the price when asked',
+        'Never: change the price'
+      ]
+      expect(
+        findWeakenings(
+          approved,
+          pins({contracts: [spec(['## Intent', 'Problem: The receipt is wrong.', 'Never: change the price', 'Keep the layout'])]}),
+          'slice S-01 Hello'
+        )
+      ).toEqual([
+        {
+          kind: 'intent-changed',
+          contract: 'Spec: Receipt',
+          subject: 'Spec: Receipt',
+          was: 'intent "Problem: The receipt misspells its total."',
+          now: '"Problem: The receipt is wrong."',
+          item: {list: 'intent', index: 1}
+        }
       ])
       expect(findWeakenings(approved, pins({contracts: [spec(changed)]}), 'slice S-01 Hello')).toEqual([
-        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent "Never: change the price"', now: 'moved', item: {list: 'intent', index: 4}},
-        {kind: 'intent-changed', contract: 'Spec: Receipt', subject: 'Spec: Receipt', was: 'intent without "Always: change the price when asked"', now: 'added', item: {list: 'intent', index: 3}}
+        {
+          kind: 'intent-changed',
+          contract: 'Spec: Receipt',
+          subject: 'Spec: Receipt',
+          was: 'intent "Never: change the price"',
+          now: 'moved',
+          item: {list: 'intent', index: 4}
+        },
+        {
+          kind: 'intent-changed',
+          contract: 'Spec: Receipt',
+          subject: 'Spec: Receipt',
+          was: 'intent without "Always: change the price when asked"',
+          now: 'added',
+          item: {list: 'intent', index: 3}
+        }
       ])
       expect(lines(approved, pins({contracts: [spec(['## Intent', 'Keep the layout'])]}))).toEqual([
         'Spec: Receipt: intent "Problem: The receipt misspells its total." → removed',
@@ -242,7 +301,12 @@ describe('the gate of a weakened slice', () => {
     const defaulted = contextOf(dir, slice({contracts: [greeting(null)]}), 'sha256:three')
     await recordResponse(defaulted, 'yes', {by: null, channel: 'terminal'})
     const autoDefault = contextOf(dir, slice({contracts: [greeting(null)], tier: 'auto'}), 'sha256:three')
-    expect(await sliceStatus(autoDefault)).toMatchObject({tier: 'verify', stale: false, next: 'checkpoint', weakenings: [{kind: 'slice-tier'}, {kind: 'contract-tier'}]})
+    expect(await sliceStatus(autoDefault)).toMatchObject({
+      tier: 'verify',
+      stale: false,
+      next: 'checkpoint',
+      weakenings: [{kind: 'slice-tier'}, {kind: 'contract-tier'}]
+    })
     const confirmed = await recordResponse(autoDefault, 'yes', {by: null, channel: 'terminal'})
     expect(confirmed.kind).toBe('approved')
     expect(confirmed.state.answers.at(-1)?.pins?.tier).toBe('auto')
@@ -253,7 +317,15 @@ describe('the gate of a weakened slice', () => {
 
   it('takes no bar from an approval without pins (an older file), a withdrawn one, or one a skip at the escalation followed', async () => {
     const now = contextOf('/nowhere', slice({contracts: [greeting('auto')]}), 'sha256:one')
-    const approval = {reply: 'yes', outcome: 'approval' as const, at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
+    const approval = {
+      reply: 'yes',
+      outcome: 'approval' as const,
+      at: '2025-01-01T00:00:00.000Z',
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: null,
+      withdrawnRejection: null
+    }
     const pinned = {...approval, pins: pins({contracts: [greeting()]})}
     expect(weakeningsSinceApproval(now, {answers: [approval], escalations: []})).toEqual([])
     expect(weakeningsSinceApproval(now, {answers: [{...pinned, withdrawnAt: '2025-01-02T00:00:00.000Z'}], escalations: []})).toEqual([])
@@ -270,12 +342,35 @@ describe('the gate of a weakened slice', () => {
     const {state} = await recordResponse(gate, 'yes', {by: null, channel: 'terminal'})
     const text = await fs.readFile(path.join(dir, 'tiers', 'S-01.json'), 'utf8')
     expect(parseSliceState('S-01.json', text, 'S-01')).toEqual(state)
-    const answer = {reply: 'yes', outcome: 'approval', at: '2025-01-01T00:00:00.000Z', decisionBefore: null, escalationsBefore: 0, withdrawnAt: null, withdrawnRejection: null}
-    const broken = {version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null, answers: [{...answer, pins: {...gate.pins, contracts: [{key: 'C-01'}]}}]}
+    const answer = {
+      reply: 'yes',
+      outcome: 'approval',
+      at: '2025-01-01T00:00:00.000Z',
+      decisionBefore: null,
+      escalationsBefore: 0,
+      withdrawnAt: null,
+      withdrawnRejection: null
+    }
+    const broken = {
+      version: 1,
+      slice: 'S-01',
+      rejectionCount: 0,
+      rejections: [],
+      escalations: [],
+      decision: null,
+      answers: [{...answer, pins: {...gate.pins, contracts: [{key: 'C-01'}]}}]
+    }
     expect(() => parseSliceState('S-01.json', JSON.stringify(broken, null, 2), 'S-01')).toThrow(
       'S-01.json:17:15: Unexpected `answers[0].pins` {"tier":"verify","humanCheck":null,"ret…, expected `{"tier", "humanCheck", "retired", "contracts"}` with each contract’s `key`, `label`, `tier`, `criteria`, `steps` and, when it has one, `intent`; fix or remove the file (it is never reset silently)'
     )
-    const pinned = (intent?: unknown) => ({key: 'C-01', label: 'C-01 Greeting', tier: 'verify', criteria: ['The greeting names the person'], steps: [], ...(intent === undefined ? {} : {intent})})
+    const pinned = (intent?: unknown) => ({
+      key: 'C-01',
+      label: 'C-01 Greeting',
+      tier: 'verify',
+      criteria: ['The greeting names the person'],
+      steps: [],
+      ...(intent === undefined ? {} : {intent})
+    })
     const written = (intent?: unknown) => JSON.stringify({...broken, answers: [{...answer, pins: {...gate.pins, contracts: [pinned(intent)]}}]}, null, 2)
     // A state file written before intent was pinned reads as it is; one with intent reads it; intent of another shape is refused.
     expect(parseSliceState('S-01.json', written(), 'S-01').answers[0]?.pins?.contracts).toEqual([pinned()])

@@ -73,7 +73,13 @@ export function setJson(text: string, at: JSONPath, value: unknown): string {
     const end = last.offset + last.length
     // On one line with the last entry when the list is written on one line.
     const sameLine = !text.slice(parent.offset, end).includes('\n')
-    const entry = key + (sameLine ? JSON.stringify(value) : JSON.stringify(value, undefined, unit).split('\n').join(eol + indent))
+    const entry =
+      key +
+      (sameLine
+        ? JSON.stringify(value)
+        : JSON.stringify(value, undefined, unit)
+            .split('\n')
+            .join(eol + indent))
     return text.slice(0, end) + (sameLine ? ', ' : ',' + eol + indent) + entry + text.slice(end)
   }
   const formattingOptions = {insertSpaces: !unit.includes('\t'), tabSize: unit.includes('\t') ? 1 : unit.length, eol}
@@ -84,4 +90,3 @@ export function setJson(text: string, at: JSONPath, value: unknown): string {
 export function toJson(value: unknown, indent = '  '): string {
   return JSON.stringify(value, undefined, indent) + '\n'
 }
-

@@ -48,7 +48,10 @@ export async function planInit(
 
 /** Write the planned files, each atomically, creating their folders; none when one would go through a link out of `cwd` (`OutsideLinkError`). */
 export async function writePlanned(cwd: string, planned: readonly PlannedFile[]): Promise<void> {
-  await checkWritesInside(cwd, planned.map((each) => each.file))
+  await checkWritesInside(
+    cwd,
+    planned.map((each) => each.file)
+  )
   for (const each of planned) {
     const target = path.join(cwd, each.file)
     await mkdir(path.dirname(target), {recursive: true})
@@ -58,5 +61,8 @@ export async function writePlanned(cwd: string, planned: readonly PlannedFile[])
 
 /** A planned file as a unified diff (from `/dev/null` for a new file). */
 export function plannedDiff(each: PlannedFile): string {
-  return createTwoFilesPatch(each.before === null ? '/dev/null' : `a/${each.file}`, `b/${each.file}`, each.before ?? '', each.after, undefined, undefined, {context: 3, headerOptions: FILE_HEADERS_ONLY})
+  return createTwoFilesPatch(each.before === null ? '/dev/null' : `a/${each.file}`, `b/${each.file}`, each.before ?? '', each.after, undefined, undefined, {
+    context: 3,
+    headerOptions: FILE_HEADERS_ONLY
+  })
 }

@@ -44,7 +44,10 @@ export async function planRemarkrc(cwd: string): Promise<Step> {
     if (name === '.remarkrc' && !/^\s*[{[]/.test(text)) return {kind: 'note', text: `${name} is not JSON: add \`${presetName}\` to its plugins yourself`}
     const config = parseJsonFile(name, text)
     if (isRecord(config) && hasPreset(config.plugins)) return {kind: 'unchanged', file: name, reason: 'the preset is already there'}
-    return {kind: 'write', planned: {file: name, before: text, after: withPreset(name, text, [], 'the configuration', config), change: `added ${presetName} to its plugins`}}
+    return {
+      kind: 'write',
+      planned: {file: name, before: text, after: withPreset(name, text, [], 'the configuration', config), change: `added ${presetName} to its plugins`}
+    }
   }
   for (const name of otherNames) {
     if ((await readIfPresent(cwd, name)) !== null) return {kind: 'note', text: `${name} is read first: add \`${presetName}\` to its plugins yourself`}
@@ -53,7 +56,8 @@ export async function planRemarkrc(cwd: string): Promise<Step> {
   if (manifestText !== null) {
     const manifest = parseJsonFile('package.json', manifestText)
     if (isRecord(manifest) && manifest.remarkConfig !== undefined) {
-      if (isRecord(manifest.remarkConfig) && hasPreset(manifest.remarkConfig.plugins)) return {kind: 'unchanged', file: 'package.json', reason: 'the preset is already in `remarkConfig`'}
+      if (isRecord(manifest.remarkConfig) && hasPreset(manifest.remarkConfig.plugins))
+        return {kind: 'unchanged', file: 'package.json', reason: 'the preset is already in `remarkConfig`'}
       const after = withPreset('package.json', manifestText, ['remarkConfig'], '`remarkConfig`', manifest.remarkConfig)
       return {kind: 'write', planned: {file: 'package.json', before: manifestText, after, change: `added ${presetName} to the plugins of \`remarkConfig\``}}
     }

@@ -60,7 +60,10 @@ const nodePrograms = ['npm', 'npx', 'node']
 export function commandPrograms(command: string): string[] {
   const programs: string[] = []
   for (const part of command.split(/&&|\|\||[;|\n]/)) {
-    const words = part.trim().split(/\s+/).filter((word) => word !== '')
+    const words = part
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word !== '')
     const program = words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
     if (program !== undefined && !programs.includes(program)) programs.push(program)
   }
@@ -186,7 +189,8 @@ async function installNotes(cwd: string): Promise<Step[]> {
       text: `package.json installs ${outside.join(', ')} from outside the project: a runner’s checkout has no such file, so the workflow’s \`npm ci\` fails; keep ${outside.length === 1 ? 'the tarball' : 'the tarballs'} in the project, such as in vendor/, and install from there (\`npm install --save-dev ./vendor/<file>.tgz\`)`
     })
   }
-  if (!(await exists(path.join(cwd, 'package-lock.json')))) notes.push({kind: 'note', text: 'the workflow’s `npm ci` needs package-lock.json, which is not here: run `npm install` and commit it'})
+  if (!(await exists(path.join(cwd, 'package-lock.json'))))
+    notes.push({kind: 'note', text: 'the workflow’s `npm ci` needs package-lock.json, which is not here: run `npm install` and commit it'})
   return notes
 }
 
@@ -207,7 +211,21 @@ export async function planWorkflow(cwd: string, lintPath: string, test: TestComm
   const text = await readIfPresent(cwd, workflowFile)
   if (text === workflow) return [{kind: 'unchanged', file: workflowFile, reason: 'the workflow is already there'}, ...note]
   if (text !== null) {
-    return [{kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\`)`}, ...note]
+    return [
+      {kind: 'note', text: `${workflowFile} exists and differs: left as it is (it should run \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\`)`},
+      ...note
+    ]
   }
-  return [{kind: 'write', planned: {file: workflowFile, before: null, after: workflow, change: `runs \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\` on every push and pull request`}}, ...note]
+  return [
+    {
+      kind: 'write',
+      planned: {
+        file: workflowFile,
+        before: null,
+        after: workflow,
+        change: `runs \`${lint}\`, \`npx tiers verify --all\` and \`npx tiers ci\` on every push and pull request`
+      }
+    },
+    ...note
+  ]
 }

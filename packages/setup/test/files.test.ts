@@ -15,7 +15,11 @@ describe('parseJsonFile', () => {
 
   it.each([
     ['a missing value', '{\n  "hooks": ,\n}', '.claude/settings.json:2:12: Unexpected text that is not JSON (ValueExpected), ' + fix],
-    ['an unclosed object after a byte order mark', '\uFEFF{"hooks": {}', '.claude/settings.json:1:13: Unexpected text that is not JSON (CloseBraceExpected), ' + fix],
+    [
+      'an unclosed object after a byte order mark',
+      '\uFEFF{"hooks": {}',
+      '.claude/settings.json:1:13: Unexpected text that is not JSON (CloseBraceExpected), ' + fix
+    ],
     ['a comment', '{\n  // the hook\n}', '.claude/settings.json:2:3: Unexpected text that is not JSON (InvalidCommentToken), ' + fix],
     ['lists nested 100,000 deep', '['.repeat(100_000), `.claude/settings.json:1:1: Unexpected text that is not JSON (`]
   ])('names the place of the first error: %s', (_, text, message) => {

@@ -22,19 +22,36 @@ async function projectWith(gitignore: string | null): Promise<string> {
   return folder
 }
 
-const entries = ['.greenlight/tiers/verification-status.json', '.greenlight/tiers/stop-hook.json', '.greenlight/tiers/.verify-lint-cache', '.greenlight/tiers/*.lock', '.greenlight/tiers/.lint-cache']
+const entries = [
+  '.greenlight/tiers/verification-status.json',
+  '.greenlight/tiers/stop-hook.json',
+  '.greenlight/tiers/.verify-lint-cache',
+  '.greenlight/tiers/*.lock',
+  '.greenlight/tiers/.lint-cache'
+]
 
 describe('planGitignore', () => {
   it('the entries of a Greenlight project, and of a tool’s, its lint cache in its own state folder', () => {
     expect(ignoreEntries('.greenlight/tiers')).toEqual(entries)
-    expect(ignoreEntries('specs/tiers')).toEqual(['specs/tiers/verification-status.json', 'specs/tiers/stop-hook.json', 'specs/tiers/.verify-lint-cache', 'specs/tiers/*.lock', 'specs/tiers/.lint-cache'])
+    expect(ignoreEntries('specs/tiers')).toEqual([
+      'specs/tiers/verification-status.json',
+      'specs/tiers/stop-hook.json',
+      'specs/tiers/.verify-lint-cache',
+      'specs/tiers/*.lock',
+      'specs/tiers/.lint-cache'
+    ])
   })
 
   it('a new file: the entries under a comment', async () => {
     const step = await planGitignore(await projectWith(null), '.greenlight/tiers')
     expect(step).toEqual({
       kind: 'write',
-      planned: {file: '.gitignore', before: null, after: ['# verification-tiers: caches and local state', ...entries, ''].join('\n'), change: 'ignores 5 caches and local state files'}
+      planned: {
+        file: '.gitignore',
+        before: null,
+        after: ['# verification-tiers: caches and local state', ...entries, ''].join('\n'),
+        change: 'ignores 5 caches and local state files'
+      }
     })
   })
 
@@ -65,7 +82,8 @@ describe('planGitignore', () => {
         const after = step.kind === 'write' ? step.planned.after : before
         expect(after.startsWith(before)).toBe(true)
         const afterLines = after.split(/\r?\n/).map((each) => each.trim())
-        for (const entry of entries) expect(afterLines.filter((each) => each === entry).length).toBe(Math.max(1, lines.filter((each) => each.trim() === entry).length))
+        for (const entry of entries)
+          expect(afterLines.filter((each) => each === entry).length).toBe(Math.max(1, lines.filter((each) => each.trim() === entry).length))
         await fs.writeFile(path.join(folder, '.gitignore'), after)
         expect((await planGitignore(folder, '.greenlight/tiers')).kind).toBe('unchanged')
       }),

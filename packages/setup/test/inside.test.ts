@@ -34,7 +34,8 @@ describe('checkWritesInside', () => {
         const target = path.join(base, 'target')
         await fs.mkdir(path.dirname(link), {recursive: true})
         // The link is to a folder when parts follow it, else to a file (there or not yet).
-        if (linkAt < depth - 1 || targetExists) await (linkAt < depth - 1 ? fs.mkdir(target, {recursive: true}) : fs.mkdir(base, {recursive: true}).then(() => fs.writeFile(target, 'x')))
+        if (linkAt < depth - 1 || targetExists)
+          await (linkAt < depth - 1 ? fs.mkdir(target, {recursive: true}) : fs.mkdir(base, {recursive: true}).then(() => fs.writeFile(target, 'x')))
         await fs.symlink(target, link)
         const file = parts.join(path.sep)
         const outcome = await checkWritesInside(project, [file]).then(

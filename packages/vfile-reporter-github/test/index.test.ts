@@ -73,7 +73,9 @@ describe('reporterGithub', () => {
         expect(report).not.toMatch(/[\r\n]/)
         const match = /^::warning ([^:]*)::(.*)$/.exec(report)
         expect(match).not.toBeNull()
-        const properties = Object.fromEntries((match?.[1] ?? '').split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)].map(decode)))
+        const properties = Object.fromEntries(
+          (match?.[1] ?? '').split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)].map(decode))
+        )
         expect(properties).toEqual({file: path.relative(cwd, path.resolve(cwd, name + '.md')), line: '2', col: '3', ...(ruleId ? {title: ruleId} : {})})
         expect(decode(match?.[2] ?? '')).toBe(reason)
       }),

@@ -49,14 +49,45 @@ function failingCase(name: string, message: VFileMessage): string {
   const caseName = [place, message.ruleId ?? message.source].filter(Boolean).join(' ') || message.reason
   // The body reads as `vfile-reporter`’s line for the message, then its note and docs.
   const body = [[place, severityOf(message), message.reason, rule].filter(Boolean).join(' '), message.note, message.url].filter(Boolean).join('\n')
-  const failure = element('failure', [['message', message.reason], ['type', severityOf(message)]], escapeText(body))
-  return element('testcase', [['name', caseName], ['classname', name], ['file', name], ['line', lineOf(message)]], '\n      ' + failure + '\n    ')
+  const failure = element(
+    'failure',
+    [
+      ['message', message.reason],
+      ['type', severityOf(message)]
+    ],
+    escapeText(body)
+  )
+  return element(
+    'testcase',
+    [
+      ['name', caseName],
+      ['classname', name],
+      ['file', name],
+      ['line', lineOf(message)]
+    ],
+    '\n      ' + failure + '\n    '
+  )
 }
 
 function testSuite(file: VFile, messages: readonly VFileMessage[]): {xml: string; tests: number; failures: number} {
   const name = filePath(file)
-  const cases = messages.length > 0 ? messages.map((message) => failingCase(name, message)) : [element('testcase', [['name', cleanTestCaseName], ['classname', name], ['file', name]])]
-  const attributes = [['name', name], ['tests', cases.length], ['failures', messages.length], ['errors', 0], ['skipped', 0]] as const
+  const cases =
+    messages.length > 0
+      ? messages.map((message) => failingCase(name, message))
+      : [
+          element('testcase', [
+            ['name', cleanTestCaseName],
+            ['classname', name],
+            ['file', name]
+          ])
+        ]
+  const attributes = [
+    ['name', name],
+    ['tests', cases.length],
+    ['failures', messages.length],
+    ['errors', 0],
+    ['skipped', 0]
+  ] as const
   return {xml: element('testsuite', attributes, cases.map((each) => '\n    ' + each).join('') + '\n  '), tests: cases.length, failures: messages.length}
 }
 
@@ -84,6 +115,15 @@ export function reporterJunit(files: readonly VFile[] | VFile, options?: Options
     tests += suite.tests
     failures += suite.failures
   }
-  const root = element('testsuites', [['name', options?.name ?? undefined], ['tests', tests], ['failures', failures], ['errors', 0]], suites.map((suite) => '\n  ' + suite).join('') + '\n')
+  const root = element(
+    'testsuites',
+    [
+      ['name', options?.name ?? undefined],
+      ['tests', tests],
+      ['failures', failures],
+      ['errors', 0]
+    ],
+    suites.map((suite) => '\n  ' + suite).join('') + '\n'
+  )
   return '<?xml version="1.0" encoding="UTF-8"?>\n' + root
 }

@@ -12,10 +12,17 @@ const docs = 'https://example.com/rules/verification-tier'
 /** An error over a range (with docs), a warning at a point, and an info without a place. */
 function contracts(): VFile {
   const file = new VFile({cwd, path: 'docs/contracts.md'})
-  Object.assign(file.message('Unexpected tier `Verify`, expected `verify`', {place: {start: {line: 3, column: 19}, end: {line: 3, column: 25}}, ruleId: 'verification-tier', source: 'remark-lint'}), {
-    fatal: true,
-    url: docs
-  })
+  Object.assign(
+    file.message('Unexpected tier `Verify`, expected `verify`', {
+      place: {start: {line: 3, column: 19}, end: {line: 3, column: 25}},
+      ruleId: 'verification-tier',
+      source: 'remark-lint'
+    }),
+    {
+      fatal: true,
+      url: docs
+    }
+  )
   file.message('Unexpected label, expected `Acceptance Criteria`', {place: {line: 4, column: 3}, ruleId: 'contract-field-name', source: 'remark-lint'})
   file.info('Just so')
   return file
@@ -79,7 +86,9 @@ describe('reporterJunit', () => {
     expect(suites(reporterJunit([contracts(), clean()], {silent: true}))).toEqual(['docs/contracts.md 1 1'])
     const warningsOnly = new VFile({cwd, path: 'w.md'})
     warningsOnly.message('Vague')
-    expect(reporterJunit([warningsOnly], {silent: true})).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="0" failures="0" errors="0">\n</testsuites>')
+    expect(reporterJunit([warningsOnly], {silent: true})).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites tests="0" failures="0" errors="0">\n</testsuites>'
+    )
   })
 
   it('takes one file as well as a list; a file without a path is `<stdin>`', () => {
@@ -102,7 +111,13 @@ describe('reporterJunit', () => {
   it('any reason, rule and path: well-formed XML whose attributes and text read back as given, less what XML cannot hold', () => {
     const notXml = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
     const shown = (text: string) => text.replace(notXml, (character) => '\\u' + character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'))
-    const text = fc.string({unit: fc.oneof(fc.constantFrom('<', '>', '&', '"', "'", '\r', '\n', '\t', '\u0085', '\u2028', '\u2029', '\u0000', '\u001F', '\uD800', '\uDC00', '\uFFFE', ']]>'), fc.integer({min: 0, max: 0xffff}).map((code) => String.fromCharCode(code)), fc.integer({min: 0x10000, max: 0x10ffff}).map((code) => String.fromCodePoint(code)))})
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('<', '>', '&', '"', "'", '\r', '\n', '\t', '\u0085', '\u2028', '\u2029', '\u0000', '\u001F', '\uD800', '\uDC00', '\uFFFE', ']]>'),
+        fc.integer({min: 0, max: 0xffff}).map((code) => String.fromCharCode(code)),
+        fc.integer({min: 0x10000, max: 0x10ffff}).map((code) => String.fromCodePoint(code))
+      )
+    })
     fc.assert(
       fc.property(text, fc.stringMatching(/^[\w.-]{1,12}$/), text, (reason, name, ruleId) => {
         const file = new VFile({cwd, path: name + '.md'})

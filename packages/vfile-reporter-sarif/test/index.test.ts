@@ -11,13 +11,22 @@ const docs = (rule: string) => `https://example.com/rules/${rule}`
 /** Two files: an error over a range and an info without a place in one, the same rule as a warning at a point in another. */
 function files(): VFile[] {
   const one = new VFile({cwd, path: 'docs/one two.md'})
-  Object.assign(one.message('Unexpected tier `Verify`, expected `verify`', {place: {start: {line: 3, column: 19}, end: {line: 3, column: 25}}, ruleId: 'verification-tier', source: 'remark-lint'}), {
-    fatal: true,
-    url: docs('verification-tier')
-  })
+  Object.assign(
+    one.message('Unexpected tier `Verify`, expected `verify`', {
+      place: {start: {line: 3, column: 19}, end: {line: 3, column: 25}},
+      ruleId: 'verification-tier',
+      source: 'remark-lint'
+    }),
+    {
+      fatal: true,
+      url: docs('verification-tier')
+    }
+  )
   one.info('Just so', {ruleId: 'info-rule', source: 'local'})
   const two = new VFile({cwd, path: path.join(cwd, 'a,b%.md')})
-  Object.assign(two.message('Unexpected tier `Auto`, expected `auto`', {place: {line: 5, column: 2}, ruleId: 'verification-tier', source: 'remark-lint'}), {url: docs('verification-tier')})
+  Object.assign(two.message('Unexpected tier `Auto`, expected `auto`', {place: {line: 5, column: 2}, ruleId: 'verification-tier', source: 'remark-lint'}), {
+    url: docs('verification-tier')
+  })
   return [one, two]
 }
 
@@ -41,9 +50,22 @@ describe('reporterSarif', () => {
               ruleIndex: 0,
               level: 'error',
               message: {text: 'Unexpected tier `Verify`, expected `verify`'},
-              locations: [{physicalLocation: {artifactLocation: {uri: 'docs/one%20two.md', uriBaseId: '%SRCROOT%'}, region: {startLine: 3, startColumn: 19, endLine: 3, endColumn: 25}}}]
+              locations: [
+                {
+                  physicalLocation: {
+                    artifactLocation: {uri: 'docs/one%20two.md', uriBaseId: '%SRCROOT%'},
+                    region: {startLine: 3, startColumn: 19, endLine: 3, endColumn: 25}
+                  }
+                }
+              ]
             },
-            {ruleId: 'info-rule', ruleIndex: 1, level: 'note', message: {text: 'Just so'}, locations: [{physicalLocation: {artifactLocation: {uri: 'docs/one%20two.md', uriBaseId: '%SRCROOT%'}}}]},
+            {
+              ruleId: 'info-rule',
+              ruleIndex: 1,
+              level: 'note',
+              message: {text: 'Just so'},
+              locations: [{physicalLocation: {artifactLocation: {uri: 'docs/one%20two.md', uriBaseId: '%SRCROOT%'}}}]
+            },
             {
               ruleId: 'verification-tier',
               ruleIndex: 0,
@@ -61,7 +83,9 @@ describe('reporterSarif', () => {
   })
 
   it('names the tool given, leaving out what it does not have', () => {
-    const withVersion = JSON.parse(reporterSarif(files(), {tool: {name: 'tiers lint', version: '1.2.3', informationUri: 'https://example.com'}})) as {runs: Array<{tool: {driver: object}}>}
+    const withVersion = JSON.parse(reporterSarif(files(), {tool: {name: 'tiers lint', version: '1.2.3', informationUri: 'https://example.com'}})) as {
+      runs: Array<{tool: {driver: object}}>
+    }
     expect(withVersion.runs[0]?.tool.driver).toMatchObject({name: 'tiers lint', version: '1.2.3', informationUri: 'https://example.com'})
     const bare = validSarif(reporterSarif(files(), {tool: {name: 'remark'}}))
     expect(Object.keys(bare.runs[0]?.tool.driver ?? {})).toEqual(['name', 'rules'])
@@ -81,7 +105,13 @@ describe('reporterSarif', () => {
     stdin.message('From standard input', {source: 'local'})
     const log = validSarif(reporterSarif([missing, stdin]))
     expect(log.runs[0]?.results).toEqual([
-      {ruleId: engineRuleId, ruleIndex: 0, level: 'error', message: {text: 'No such file or folder'}, locations: [{physicalLocation: {artifactLocation: {uri: 'missing.md', uriBaseId: '%SRCROOT%'}}}]},
+      {
+        ruleId: engineRuleId,
+        ruleIndex: 0,
+        level: 'error',
+        message: {text: 'No such file or folder'},
+        locations: [{physicalLocation: {artifactLocation: {uri: 'missing.md', uriBaseId: '%SRCROOT%'}}}]
+      },
       {ruleId: 'local', ruleIndex: 1, level: 'warning', message: {text: 'From standard input'}, locations: []}
     ])
     const empty = validSarif(reporterSarif([new VFile({cwd, path: 'clean.md'})]))
@@ -102,7 +132,13 @@ describe('reporterSarif', () => {
   })
 
   it('any folder and file name: a valid log whose URI, decoded, is the path from `cwd`', () => {
-    const segment = fc.string({unit: fc.oneof(fc.constantFrom('%', '#', '?', ' ', ':', ',', '&', 'é', '😀'), fc.string({minLength: 1, maxLength: 1})), minLength: 1, maxLength: 8}).filter((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..')
+    const segment = fc
+      .string({
+        unit: fc.oneof(fc.constantFrom('%', '#', '?', ' ', ':', ',', '&', 'é', '😀'), fc.string({minLength: 1, maxLength: 1})),
+        minLength: 1,
+        maxLength: 8
+      })
+      .filter((name) => !/[/\\\0]/.test(name) && name !== '.' && name !== '..')
     fc.assert(
       fc.property(fc.array(segment, {minLength: 1, maxLength: 3}), (segments) => {
         const file = new VFile({cwd, path: path.join(cwd, ...segments)})

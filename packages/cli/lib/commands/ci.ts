@@ -11,12 +11,23 @@ import type {Command} from './shared.js'
  */
 export const ci: Command = async (input) => {
   const judged = await judgeMerge({dir: input.dir, cwd: process.cwd(), base: input.base ?? null})
-  const data = {passed: judged.holds.length === 0, holds: judged.holds, approved: judged.approved, approvals: judged.approvals, unchanged: judged.unchanged, orphans: judged.orphans}
+  const data = {
+    passed: judged.holds.length === 0,
+    holds: judged.holds,
+    approved: judged.approved,
+    approvals: judged.approvals,
+    unchanged: judged.unchanged,
+    orphans: judged.orphans
+  }
   const unchanged = judged.unchanged.length > 0 ? `; ${judged.unchanged.length} unchanged since ${input.base}` : ''
   const approvals = judged.approvals.map((approval) => `  ${approval.line}`)
   const orphans = judged.orphans.length > 0 ? ['', ...judged.orphans] : []
   if (judged.holds.length === 0) {
-    const text = [`MERGE READY — every verify slice is approved for its contracts as they are (${judged.approved.length} approved${unchanged})`, ...approvals, ...orphans]
+    const text = [
+      `MERGE READY — every verify slice is approved for its contracts as they are (${judged.approved.length} approved${unchanged})`,
+      ...approvals,
+      ...orphans
+    ]
     return {text: text.join('\n'), data, warnings: []}
   }
   const text = [
@@ -27,7 +38,9 @@ export const ci: Command = async (input) => {
     '',
     'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).',
     // A slice lowered since the base is held by the base: its checkpoint, shown against it, lists the changes to confirm.
-    ...(input.base && judged.holds.some((hold) => hold.since === 'base') ? [`A slice changed since ${input.base} is shown with its changes by tiers review <slice> --base ${input.base}.`] : [])
+    ...(input.base && judged.holds.some((hold) => hold.since === 'base')
+      ? [`A slice changed since ${input.base} is shown with its changes by tiers review <slice> --base ${input.base}.`]
+      : [])
   ].join('\n')
   return {text, data, warnings: [], exitCode: exitCodes.user}
 }

@@ -50,7 +50,15 @@ export const contracts: Command = async (input) => {
   if (project.problems.length > 0) sections.push(renderProblems(project.problems))
   return {
     text: sections.join('\n\n'),
-    data: {slice: slice?.id ?? null, contracts: shown, summary, slices: project.slices.length, slicesFrom: project.slicesFrom, changed, problems: project.problems},
+    data: {
+      slice: slice?.id ?? null,
+      contracts: shown,
+      summary,
+      slices: project.slices.length,
+      slicesFrom: project.slicesFrom,
+      changed,
+      problems: project.problems
+    },
     warnings: readingWarningsOf(project)
   }
 }
@@ -62,7 +70,13 @@ function showContract(project: Project, loaded: LoadedContract): ShownContract {
   const {tier, from: tierFrom} = contractTier(contract, slices.find((slice) => slice.tier !== null)?.tier ?? null)
   const item = (one: ContractItem): ShownItem => ({text: one.text, line: one.position.start.line, column: one.position.start.column, check: one.check})
   const unread = contract.fields.flatMap((field) =>
-    field.unread.map((text: ContractText) => ({field: field.label, kind: text.kind, text: text.text, line: text.position.start.line, column: text.position.start.column}))
+    field.unread.map((text: ContractText) => ({
+      field: field.label,
+      kind: text.kind,
+      text: text.text,
+      line: text.position.start.line,
+      column: text.position.start.column
+    }))
   )
   return {
     id: contract.id,
@@ -87,7 +101,10 @@ function renderContract(contract: ShownContract): string {
   const slices = contract.slices.length > 0 ? contract.slices.join(', ') : 'none'
   lines.push(`  dialect: ${contract.dialect}; slice: ${slices}; tier: ${contract.tierInSlice} (${tierSource(contract)})`)
   const ignored = contract.tierInSlice === 'auto' ? ', ignored: the tier is auto' : ''
-  for (const [title, items] of [['acceptance criteria', contract.criteria], ['steps', contract.steps]] as const) {
+  for (const [title, items] of [
+    ['acceptance criteria', contract.criteria],
+    ['steps', contract.steps]
+  ] as const) {
     if (items.length === 0) continue
     lines.push(`  ${title} (${items.length}${ignored}):`)
     for (const one of items) lines.push(`    ${one.line}: ${one.text}${describeCheck(one.check)}`)
@@ -174,13 +191,19 @@ function renderChanged(changed: readonly Changed[]): string {
 
 /** What was not read or matched: one `file:line: message` line each. */
 function renderProblems(problems: readonly ProjectProblem[]): string {
-  return [`not read or not matched (${problems.length}; the gate passes nothing until each is resolved):`, ...problems.map((problem) => `  ${formatProblem(problem)}`)].join('\n')
+  return [
+    `not read or not matched (${problems.length}; the gate passes nothing until each is resolved):`,
+    ...problems.map((problem) => `  ${formatProblem(problem)}`)
+  ].join('\n')
 }
 
 function renderSummary(summary: Summary, project: Project): string {
   const plural = (count: number, one: string, many = one + 's') => `${count} ${count === 1 ? one : many}`
   const {written} = summary
-  const none = summary.fromSlice > 0 ? `${written.none} none (${summary.fromSlice} from the slice, ${written.none - summary.fromSlice} verify by default)` : `${written.none} none (verify by default)`
+  const none =
+    summary.fromSlice > 0
+      ? `${written.none} none (${summary.fromSlice} from the slice, ${written.none - summary.fromSlice} verify by default)`
+      : `${written.none} none (verify by default)`
   const lines = [
     `${plural(summary.contracts, 'contract')} in ${plural(summary.files, 'file')}: ${summary.verify} verify, ${summary.auto} auto`,
     `tiers as written: ${written.verify} verify, ${written.auto} auto, ${written.other > 0 ? `${written.other} other (read as verify), ` : ''}${none}`,

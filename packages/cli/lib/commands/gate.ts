@@ -37,7 +37,8 @@ import type {Command, CommandInput, CommandResult, HeldSliceContext, SliceContex
 /** The evidence of runs, loaded by the commands that judge it (a checkpoint, an approval): a reply, a route or an escalation needs none. */
 const evidence = () => import('@verification-tiers/evidence/gate')
 
-export const checkpoint: Command = async (input) => showCheckpoint(await holdSliceContext(await loadSliceContext(input, 'tiers checkpoint <slice>', 1), input.base ?? null))
+export const checkpoint: Command = async (input) =>
+  showCheckpoint(await holdSliceContext(await loadSliceContext(input, 'tiers checkpoint <slice>', 1), input.base ?? null))
 
 /** The slice’s checkpoint, with what changed since a person approved it, or why it cannot be shown (exit 1), or that the slice is auto. */
 async function showCheckpoint({project, context, warnings: projectWarnings, weakenings, since}: HeldSliceContext): Promise<CommandResult> {
@@ -68,14 +69,25 @@ async function showCheckpoint({project, context, warnings: projectWarnings, weak
   const freshness = await sliceFreshness(project, context)
   if (freshness.state !== 'fresh') {
     const text = renderEvidenceRefusal(slice, freshness)
-    return {text, data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null}, warnings, exitCode: exitCodes.user}
+    return {
+      text,
+      data: {slice: slice.id, name: slice.name, tier: slice.tier, evidence: describeFreshness(freshness), checkpoint: null},
+      warnings,
+      exitCode: exitCodes.user
+    }
   }
   // No test command ran: the headline says so rather than claim passing tests.
   // What lowered the bar since a person approved the slice is shown, old and new: approving confirms it.
   const changed = weakenings.map((weakening) => weakening.line)
   // What the workflow recorded of a person's answers is shown beside the checks: the agent's transcript, never this answer.
   const records = shownRecords(findSlice(project, slice.id))
-  const text = renderVerifyCheckpoint({...verifyCheckpointData(slice), noTestCommand: projectTestCommand(project.config) === null, changed, changedSince: since, records: records.map((record) => record.text)})
+  const text = renderVerifyCheckpoint({
+    ...verifyCheckpointData(slice),
+    noTestCommand: projectTestCommand(project.config) === null,
+    changed,
+    changedSince: since,
+    records: records.map((record) => record.text)
+  })
   return {
     text,
     data: {
@@ -156,7 +168,8 @@ async function recordReply({project, context, warnings, weakenings, since}: Held
   if (result.kind === 'approved') {
     const mismatch = result.state.decision?.mismatch ?? []
     const kept = mismatch.length > 0 ? `\nThe mismatch acknowledged when verification was skipped stays recorded:\n${listFeedback(mismatch)}` : ''
-    const confirmed = weakenings.length > 0 ? `\nConfirmed, as changed since ${since}:\n${weakenings.map((weakening) => `  - ${weakening.line}`).join('\n')}` : ''
+    const confirmed =
+      weakenings.length > 0 ? `\nConfirmed, as changed since ${since}:\n${weakenings.map((weakening) => `  - ${weakening.line}`).join('\n')}` : ''
     return {
       text: `${heading('APPROVED', slice)}\n\nRecorded. The slice is complete: go on to summary and docs.${kept}${confirmed}\n${undo}`,
       data: {...base, outcome: 'approved', decision: result.state.decision, answer: result.state.answers.at(-1), confirmed: weakenings},
@@ -203,14 +216,22 @@ export const review: Command = async (input) => {
   const [id] = input.positionals
   const from = presence(process.env, input.stdinTerminal ?? false)
   const check = from.kind === 'person' ? 'all-but-decision' : 'all'
-  const loaded = await holdSliceContext(id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1), input.base ?? null, {check})
+  const loaded = await holdSliceContext(
+    id === undefined ? await firstWaiting(input) : await loadSliceContext(input, 'tiers review [slice]', 1),
+    input.base ?? null,
+    {check}
+  )
   const {slice} = loaded.context
-  if (from.kind !== 'person' || !input.ask) throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
+  if (from.kind !== 'person' || !input.ask)
+    throw new UserError(personOnly(`review of slice ${slice.id}`, from.kind === 'person' ? {kind: 'no-terminal'} : from, [`${tiers} review ${slice.id}`]))
   const shown = await showCheckpoint(loaded)
   // No checkpoint to answer (the gate is closed, or the slice is auto): what `checkpoint` says, and nothing asked.
   if ((shown.exitCode ?? exitCodes.ok) !== exitCodes.ok || typeof shown.data.checkpoint !== 'string') return shown
   const reply = await input.ask(`${shown.text}\n\nYour answer (yes, or what is wrong): `)
-  if (reply === null) throw new UserError(`Unexpected end of input before an answer to slice ${slice.id}, expected the person’s answer typed at the terminal: nothing was recorded`)
+  if (reply === null)
+    throw new UserError(
+      `Unexpected end of input before an answer to slice ${slice.id}, expected the person’s answer typed at the terminal: nothing was recorded`
+    )
   const result = await recordReply(loaded, reply, 'terminal')
   return {...result, warnings: [...new Set([...shown.warnings, ...result.warnings])]}
 }
@@ -230,7 +251,14 @@ async function firstWaiting(input: CommandInput): Promise<SliceContext> {
     if (status.next === 'checkpoint') return {project, context, warnings: warningsOf(project)}
     statuses.push(status)
   }
-  const waits = {nothing: 'auto', done: 'done', verify: 'waits for a passing run', route: 'waits for a route', escalation: 'waits for an escalation choice', checkpoint: ''} as const
+  const waits = {
+    nothing: 'auto',
+    done: 'done',
+    verify: 'waits for a passing run',
+    route: 'waits for a route',
+    escalation: 'waits for an escalation choice',
+    checkpoint: ''
+  } as const
   const where = statuses.length === 0 ? 'the project has none' : statuses.map((status) => `${status.slice} ${waits[status.next]}`).join(', ')
   throw new UserError(`Unexpected \`tiers review\` without a slice while none waits for its checkpoint (${where}), expected a slice: \`tiers review <slice>\``)
 }
@@ -249,7 +277,8 @@ const undoAnswer: Command = async (input) => {
   const {slice} = context
   const from = presence(process.env, input.stdinTerminal ?? false)
   // A withdrawal takes back a rejection the escalation counts, or puts back the decision one cleared: the person’s to do, as an approval is.
-  if (from.kind !== 'person') throw new UserError(personOnly(`withdrawal of slice ${slice.id}’s latest answer`, from, [`${installedCommand()} respond --undo ${slice.id}`]))
+  if (from.kind !== 'person')
+    throw new UserError(personOnly(`withdrawal of slice ${slice.id}’s latest answer`, from, [`${installedCommand()} respond --undo ${slice.id}`]))
   const {answer, state} = await withdrawAnswer(context, {by: await gitIdentity(project.dir), channel: 'terminal'})
   const what = answer.outcome === 'approval' ? 'approval' : 'rejection'
   const routed = answer.withdrawnRejection?.classification ? ` Its route (${answer.withdrawnRejection.classification}) is withdrawn with it.` : ''
@@ -274,12 +303,18 @@ export const escalate: Command = async (input) => {
   const from = presence(process.env, input.stdinTerminal ?? false)
   // A bad choice is said as ever; a good one is the person’s to make (3 accepts the slice without its checkpoint).
   if (findEscalationOption(choice) && from.kind !== 'person') {
-    throw new UserError(personOnly(`escalation choice ${quoteArgument(choice)} for slice ${slice.id}`, from, [`${installedCommand()} escalate ${slice.id} ${shellQuote(choice)}`]))
+    throw new UserError(
+      personOnly(`escalation choice ${quoteArgument(choice)} for slice ${slice.id}`, from, [`${installedCommand()} escalate ${slice.id} ${shellQuote(choice)}`])
+    )
   }
   const {option, state} = await recordEscalation(context, choice, {by: await gitIdentity(project.dir), channel: 'terminal'})
   let next: string
   if (option.decision === 'rescope') next = 'Recorded. Revise the contracts with the user and restart the slice; its rejection count starts again at 0.'
-  else if (option.decision === 'pair') next = 'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' + slice.id + ' 3 --detail <text>`, then present the checkpoint when it is ready.'
+  else if (option.decision === 'pair')
+    next =
+      'Recorded. Collect the user’s step-by-step guidance, route it with `tiers route ' +
+      slice.id +
+      ' 3 --detail <text>`, then present the checkpoint when it is ready.'
   else {
     const mismatch = state.decision?.mismatch ?? []
     next = `Recorded. The slice is accepted as auto with the mismatch acknowledged but deferred:\n${listFeedback(mismatch)}`
@@ -324,7 +359,9 @@ export const status: Command = async (input) => {
   const lost = history.holds.filter((hold) => !id || hold.slice === id || hold.slice === null).map((hold) => hold.line)
   const orphans = id ? [] : history.orphans
   // At a terminal, a table a person reads; piped, the same line per slice as ever, for scripts.
-  const lines = input.terminal ? [renderStatusTable(await statusRows(project.dir, statuses), {width: input.terminal.columns, now: new Date()})] : statuses.map(describeStatus)
+  const lines = input.terminal
+    ? [renderStatusTable(await statusRows(project.dir, statuses), {width: input.terminal.columns, now: new Date()})]
+    : statuses.map(describeStatus)
   if (input.terminal && (broken.length + project.problems.length + lost.length + orphans.length > 0 || progress.unreadRuns !== null)) lines.push('')
   for (const slice of broken) lines.push(`${slice.id} ${slice.name}: ${project.slicesFrom} lists ${slice.missing.join(', ')}, which no contract file defines`)
   // What could not be read or matched is said here too: it holds the gate, as lost history does.
@@ -336,7 +373,14 @@ export const status: Command = async (input) => {
   if (lines.length === 0) lines.push(`note: ${project.dir} holds no slice: nothing waits for a check or a person`)
   return {
     text: lines.join('\n'),
-    data: {slices: statuses, broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})), problems: project.problems, lostHistory: lost, orphans, unreadRuns: progress.unreadRuns},
+    data: {
+      slices: statuses,
+      broken: broken.map((slice) => ({slice: slice.id, missing: slice.missing})),
+      problems: project.problems,
+      lostHistory: lost,
+      orphans,
+      unreadRuns: progress.unreadRuns
+    },
     warnings: warningsOf(project)
   }
 }

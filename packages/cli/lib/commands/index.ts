@@ -25,8 +25,14 @@ export const optionHelp = {
   slice: {flag: '--slice <slice>', text: 'one slice’s contracts, for contracts'},
   all: {flag: '--all', text: 'every slice, for verify'},
   undo: {flag: '--undo', text: 'withdraw the slice’s latest answer, for respond (no text)'},
-  agent: {flag: '--agent <name>', text: 'the coding agent whose hook runs, for stop-hook: claude, codex, copilot, cursor or gemini (default: known from its input)'},
-  base: {flag: '--base <ref>', text: 'the git revision the branch started from: ci judges only what changed since; checkpoint, review and respond hold a slice lowered since'},
+  agent: {
+    flag: '--agent <name>',
+    text: 'the coding agent whose hook runs, for stop-hook: claude, codex, copilot, cursor or gemini (default: known from its input)'
+  },
+  base: {
+    flag: '--base <ref>',
+    text: 'the git revision the branch started from: ci judges only what changed since; checkpoint, review and respond hold a slice lowered since'
+  },
   help: {flag: '-h, --help', text: 'show this help', short: 'h'},
   version: {flag: '-v, --version', text: 'print the version of tiers', short: 'v'},
   debug: {flag: '--debug', text: 'print the stack of an unexpected error (or set DEBUG=tiers)'}
@@ -167,7 +173,11 @@ auto, the open feedback kept as the acknowledged mismatch). Taken only from
 the person at a terminal, as an approval is.`,
     options: [],
     args: {min: 2, max: 2},
-    exitCodes: {0: 'recorded', 1: 'a bad choice, not from the person at a terminal, fewer rejections than the threshold, a slice already decided, or a usage error', 2: broken}
+    exitCodes: {
+      0: 'recorded',
+      1: 'a bad choice, not from the person at a terminal, fewer rejections than the threshold, a slice already decided, or a usage error',
+      2: broken
+    }
   },
   status: {
     run: lazy(gate, 'status'),
@@ -238,7 +248,11 @@ it is) holds the merge too, listing each change, old and new, with its file
 and line.`,
     options: ['base'],
     args: {min: 0, max: 0},
-    exitCodes: {0: 'every verify slice judged is approved for its contracts as they are', 1: 'a verify slice without such an approval, a problem, or a usage error', 2: broken}
+    exitCodes: {
+      0: 'every verify slice judged is approved for its contracts as they are',
+      1: 'a verify slice without such an approval, a problem, or a usage error',
+      2: broken
+    }
   },
   'stop-hook': {
     run: lazy(() => import('./stop-hook.js'), 'stopHook'),
@@ -257,7 +271,10 @@ change that asks less of a person than they approved is said with the
 answer, for the person to confirm.`,
     options: ['agent'],
     args: {min: 0, max: 0},
-    exitCodes: {0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)', 1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS, session id or --agent'}
+    exitCodes: {
+      0: 'the answer, whatever the project’s state: a broken file blocks in the answer (it never exits 2)',
+      1: 'input that is not a JSON object, a bad TIERS_MAX_BLOCKS, session id or --agent'
+    }
   },
   verdict: {
     run: lazy(() => import('./verdict.js'), 'verdict'),

@@ -3,7 +3,18 @@ import path from 'node:path'
 import {parseCommandArgs} from '../command-args.js'
 import {exitCodes, firstLine, UserError} from '../errors.js'
 import {counted} from '../words.js'
-import {ciProviders, contractsFolder, defaultHookAgent, hookAgent, hookAgentIds, hookAgents, planInit, plannedDiff, unknownAgent, writePlanned} from '@verification-tiers/setup'
+import {
+  ciProviders,
+  contractsFolder,
+  defaultHookAgent,
+  hookAgent,
+  hookAgentIds,
+  hookAgents,
+  planInit,
+  plannedDiff,
+  unknownAgent,
+  writePlanned
+} from '@verification-tiers/setup'
 import type {CiProvider, HookAgent, PlannedFile, Step, TestCommand} from '@verification-tiers/setup'
 
 export const initUsage = `Usage: tiers init [options]
@@ -93,7 +104,13 @@ function parseInitArgs(argv: readonly string[]): InitSettings | null {
 async function agentsIn(cwd: string): Promise<HookAgent[]> {
   const found: HookAgent[] = []
   for (const agent of [...hookAgents].sort((a, b) => a.id.localeCompare(b.id))) {
-    if (await stat(path.join(cwd, agent.folder)).then((info) => info.isDirectory(), () => false)) found.push(agent)
+    if (
+      await stat(path.join(cwd, agent.folder)).then(
+        (info) => info.isDirectory(),
+        () => false
+      )
+    )
+      found.push(agent)
   }
   return found.length > 0 ? found : [defaultHookAgent]
 }
@@ -128,7 +145,13 @@ async function toolIn(cwd: string): Promise<{name: string; folder: string} | nul
   // Loaded here only: init needs no more of the gate.
   const {greenlight, tools} = await import('@verification-tiers/project')
   // A Greenlight folder is the project's, whatever else is beside it.
-  if (await stat(path.join(cwd, greenlight.folder)).then(() => true, () => false)) return null
+  if (
+    await stat(path.join(cwd, greenlight.folder)).then(
+      () => true,
+      () => false
+    )
+  )
+    return null
   for (const tool of tools) {
     if (await tool.recognises(path.join(cwd, tool.folder))) return {name: tool.name, folder: tool.folder}
   }
@@ -143,11 +166,18 @@ async function toolIn(cwd: string): Promise<{name: string; folder: string} | nul
  * kept; a note says what it does not cover.
  */
 async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
-  if (!(await stat(path.join(cwd, folder)).then(() => true, () => false))) {
+  if (
+    !(await stat(path.join(cwd, folder)).then(
+      () => true,
+      () => false
+    ))
+  ) {
     return [{kind: 'note', text: `${folder} does not exist yet: the workflow’s \`tiers lint\` fails until it holds the contracts`}]
   }
   // Loaded here only: a plain `tiers init` lints nothing.
-  const {applyLintBaseline, defaultLintBaselinePath, formatLintBaseline, lintBaselineOf, lintBaselineSize, lintFiles, readLintBaseline} = await import('@verification-tiers/lint')
+  const {applyLintBaseline, defaultLintBaselinePath, formatLintBaseline, lintBaselineOf, lintBaselineSize, lintFiles, readLintBaseline} = await import(
+    '@verification-tiers/lint'
+  )
   const result = await lintFiles({
     cwd,
     files: [folder],
@@ -185,7 +215,10 @@ async function planLintBaseline(cwd: string, folder: string): Promise<Step[]> {
     steps.push(
       left === 0
         ? {kind: 'unchanged', file: defaultLintBaselinePath, reason: `it accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today`}
-        : {kind: 'note', text: `${defaultLintBaselinePath} does not accept ${counted(left, 'warning')} \`tiers lint ${folder}\` finds today: the workflow fails until they are fixed, or \`${update}\` accepts them`}
+        : {
+            kind: 'note',
+            text: `${defaultLintBaselinePath} does not accept ${counted(left, 'warning')} \`tiers lint ${folder}\` finds today: the workflow fails until they are fixed, or \`${update}\` accepts them`
+          }
     )
   } else if (warnings > 0) {
     const change = `accepts the ${counted(warnings, 'warning')} \`tiers lint ${folder}\` finds today, so the workflow fails on new ones only; \`${update}\` updates it`
@@ -232,7 +265,8 @@ export async function runInit(argv: readonly string[], io: InitIo, cwd: string =
       for (const step of baselineSteps) steps.push(step)
     }
     const planned = written(steps)
-    const verb = (each: PlannedFile) => (settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated')
+    const verb = (each: PlannedFile) =>
+      settings.dryRun ? (each.before === null ? 'would create' : 'would update') : each.before === null ? 'created' : 'updated'
     // What was done is the command's output: stdout, as `--dry-run`'s diff; stderr is for what went wrong.
     for (const step of steps) {
       if (step.kind === 'write') io.stdout(`${verb(step.planned)} ${step.planned.file}: ${step.planned.change}`)

@@ -54,13 +54,15 @@ export const processTerminal = (): LintTerminal => ({stdout: Boolean(process.std
 
 function parseFormat(value: string | undefined, env: NodeJS.ProcessEnv): LintFormat {
   if (value === undefined) return env.GITHUB_ACTIONS === 'true' ? 'github' : 'stylish'
-  if (!(lintFormats as readonly string[]).includes(value)) throw new LintArgsError(`Unexpected \`--format ${value}\`, expected one of ${lintFormats.join(', ')}`)
+  if (!(lintFormats as readonly string[]).includes(value))
+    throw new LintArgsError(`Unexpected \`--format ${value}\`, expected one of ${lintFormats.join(', ')}`)
   return value as LintFormat
 }
 
 function parseMaxWarnings(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new LintArgsError(`Unexpected \`--max-warnings ${value}\`, expected a whole number of 0 or more`)
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new LintArgsError(`Unexpected \`--max-warnings ${value}\`, expected a whole number of 0 or more`)
   return Number(value)
 }
 
@@ -84,7 +86,8 @@ export function lintSettingsOf(parsed: LintArgs, argv: readonly string[], cwd: s
   const format = parseFormat(values.format, env)
   if (values['output-file'] === '') throw new LintArgsError('Unexpected empty `--output-file`, expected a file name')
   // A diff on stdout would corrupt a report that is there too.
-  if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined) throw new LintArgsError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
+  if (values['fix-dry-run'] && format !== 'stylish' && values['output-file'] === undefined)
+    throw new LintArgsError(`Unexpected \`--fix-dry-run\` with \`--format ${format}\`, expected one of them`)
   if (values['no-baseline'] && (values['update-baseline'] || values.baseline !== undefined)) {
     throw new LintArgsError(`Unexpected \`--no-baseline\` with \`${values['update-baseline'] ? '--update-baseline' : '--baseline'}\`, expected one of them`)
   }
@@ -147,7 +150,12 @@ export function printLintOutput(output: LintOutput, io: {report: (text: string) 
  * when nothing it depends on changed (`replayLintOutput`); `undefined` when
  * the command must run, or when the arguments are refused (the command says why).
  */
-export async function replayLint(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env, terminal: LintTerminal = processTerminal()): Promise<LintOutput | undefined> {
+export async function replayLint(
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: LintTerminal = processTerminal()
+): Promise<LintOutput | undefined> {
   let settings: LintSettings | null
   try {
     settings = lintSettingsOf(parseArgs({args: [...argv], options: lintOptions, allowPositionals: true, strict: true}), argv, cwd, env, terminal)

@@ -74,7 +74,12 @@ not valid is one), or its report could not be written.`
 const usageOf = (name: string): string => new RegExp(`--${name} <[^>]+>`).exec(lintUsage)?.[0] ?? `--${name} <value>`
 
 /** Read `tiers lint`’s arguments into settings; `null` for `--help`. A refused option or value is a `UserError`. */
-export function parseLintArgs(argv: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env, terminal: LintTerminal = processTerminal()): LintSettings | null {
+export function parseLintArgs(
+  argv: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  terminal: LintTerminal = processTerminal()
+): LintSettings | null {
   const parsed = parseCommandArgs({args: [...argv], allowPositionals: true, strict: true, options: lintOptions}, {command: 'lint', usage: usageOf})
   try {
     return lintSettingsOf(parsed, argv, cwd, env, terminal)
@@ -100,7 +105,8 @@ export function lintSummary(result: LintResult, settings: LintSettings): string[
   } else if (result.baseline) {
     const {file, accepted, unused} = result.baseline
     if (accepted > 0) lines.push(`${counted(accepted, 'warning')} accepted by the baseline ${file}`)
-    if (unused > 0) lines.push(`${counted(unused, 'warning')} in the baseline ${file} no longer ${unused === 1 ? 'occurs' : 'occur'}: \`${update}\` prunes them`)
+    if (unused > 0)
+      lines.push(`${counted(unused, 'warning')} in the baseline ${file} no longer ${unused === 1 ? 'occurs' : 'occur'}: \`${update}\` prunes them`)
   }
   if (result.tooManyWarnings) lines.push(`tiers: Unexpected ${counted(result.warnings, 'warning')}, expected at most ${settings.maxWarnings} (--max-warnings)`)
   return lines

@@ -68,7 +68,8 @@ export async function dirOf(input: CommandInput): Promise<string> {
 export const heading = (title: string, slice: {id: string; name: string}) => `${title} — Slice ${slice.id}: ${slice.name}`
 
 /** Why an auto slice is auto, as its checkpoint and its run say it: `every contract is auto`, or its retired human check. */
-export const whyAuto = (slice: {retired: string | null}) => (slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`)
+export const whyAuto = (slice: {retired: string | null}) =>
+  slice.retired === null ? 'every contract is auto' : `its human check is retired (${slice.retired})`
 
 /** A project, with one slice’s gate context, and what its reading noticed. */
 export type SliceContext = Awaited<ReturnType<typeof loadSliceContext>>
@@ -95,7 +96,11 @@ export type HeldSliceContext = SliceContext & {weakenings: PlacedWeakening[]; si
  * `verify`, with each change; with `base` (a git revision), one lower than
  * it was there too, unless a person approved it as it is.
  */
-export async function holdSliceContext(loaded: SliceContext, base: string | null = null, {check = 'all'}: {check?: HistoryCheck} = {}): Promise<HeldSliceContext> {
+export async function holdSliceContext(
+  loaded: SliceContext,
+  base: string | null = null,
+  {check = 'all'}: {check?: HistoryCheck} = {}
+): Promise<HeldSliceContext> {
   const {project, context} = loaded
   const slice = findSlice(project, context.slice.id)
   const state = await readSliceState(project.dir, slice.id, {check})

@@ -55,10 +55,13 @@ export async function statusRows(dir: string, statuses: ReadonlyArray<SliceProgr
   // The runs’ times, for the last activity of the table alone.
   const {readVerificationStatus} = await import('@verification-tiers/evidence/gate')
   // A status file that cannot be read counts as no run, as the judgement says under the table.
-  const runs = (await readVerificationStatus(dir).catch((error: unknown) => {
-    if (error instanceof FileReadError) return null
-    throw error
-  }))?.slices ?? {}
+  const runs =
+    (
+      await readVerificationStatus(dir).catch((error: unknown) => {
+        if (error instanceof FileReadError) return null
+        throw error
+      })
+    )?.slices ?? {}
   const rows: StatusRow[] = []
   for (const status of statuses) {
     const state = await readSliceState(dir, status.slice)
@@ -97,7 +100,9 @@ function tableNotes(status: StatusExtras): StatusNote[] {
     ...(status.openTasks > 0 ? [{title: 'Open tasks (no checkpoint until done)', detail: String(status.openTasks)}] : []),
     ...(status.optionalTasks > 0 ? [{title: 'Optional tasks open (they do not hold the checkpoint)', detail: String(status.optionalTasks)}] : []),
     ...(status.contracts === 0 ? [{title: 'No contracts', detail: ''}] : []),
-    ...(status.nothingToCheck.length > 0 ? [{title: 'Nothing to check (verify, no acceptance criteria or steps)', detail: status.nothingToCheck.join(', ')}] : []),
+    ...(status.nothingToCheck.length > 0
+      ? [{title: 'Nothing to check (verify, no acceptance criteria or steps)', detail: status.nothingToCheck.join(', ')}]
+      : []),
     ...(status.retired === null ? [] : [{title: 'Human check retired', detail: status.retired}]),
     ...(status.weakenings.length > 0 ? [{title: 'Changed since approved (verify until a person approves it as it is)', detail: changedLines(status)}] : []),
     ...status.records.map((record) => ({title: 'Recorded by the workflow', detail: record.text}))

@@ -47,12 +47,14 @@ export const stopHook: Command = async (input) => {
   const max = maxStopBlocks(agent)
   const given = hook[agent.session]
   const session = typeof given === 'string' && given !== '' ? given : 'default'
-  if (!isSessionId(session)) throw new UserError(`Unexpected \`${agent.session}\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
+  if (!isSessionId(session))
+    throw new UserError(`Unexpected \`${agent.session}\` ${JSON.stringify(session)} in the stop hook’s input, expected ${sessionIdRule}`)
   // `--dir` names the project outright, and alone.
   const from = input.dir === null ? await startingFolders(agent.cwd(hook), agent.projectVariables, warnings) : []
   const command = invokedAs(process.argv[1] ?? '', from[0] ?? process.cwd())
   const output = await answerStopHook({dir: input.dir, from, session, maxBlocks: max, command, onWarning: (warning) => warnings.push(warning)})
-  const said: HookAnswer = output.decision === 'block' ? {decision: 'block', reason: output.reason ?? ''} : {decision: 'allow', message: output.systemMessage ?? null}
+  const said: HookAnswer =
+    output.decision === 'block' ? {decision: 'block', reason: output.reason ?? ''} : {decision: 'allow', message: output.systemMessage ?? null}
   const answer = agent.answer(said)
   // What the agent has no field for is said to the person on stderr.
   if (answer.stderr !== null) warnings.push(answer.stderr)
@@ -98,7 +100,10 @@ async function readHookInput(read: ReadInput): Promise<{text: string; warnings: 
   if (text === null) {
     // The answer is due: the input is read no further.
     stopReadingInput()
-    return {text: '', warnings: [`Unexpected standard input still open after ${seconds} s, expected the stop hook’s JSON and the end of its input; read as empty input`]}
+    return {
+      text: '',
+      warnings: [`Unexpected standard input still open after ${seconds} s, expected the stop hook’s JSON and the end of its input; read as empty input`]
+    }
   }
   // Editors and some shells write a byte order mark first; it is not JSON, nor a reason to refuse.
   return {text: text.replace(/^\uFEFF/, ''), warnings: []}
@@ -128,7 +133,10 @@ async function startingFolders(cwd: unknown, variables: readonly string[], warni
     const folder = resolve(variable)
     const problem = folder === null ? 'relative, and the working folder is gone' : await notAFolder(folder)
     if (folder !== null && problem === null) from.push(folder)
-    else warnings.push(`Unexpected ${projectVariable} ${JSON.stringify(variable)} (${problem}), expected the agent’s project folder; the stop hook looks for the project without it`)
+    else
+      warnings.push(
+        `Unexpected ${projectVariable} ${JSON.stringify(variable)} (${problem}), expected the agent’s project folder; the stop hook looks for the project without it`
+      )
   }
   if (own !== null) from.push(own)
   return from

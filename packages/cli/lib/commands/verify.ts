@@ -24,12 +24,17 @@ export const verify: Command = async (input) => {
         progress(progressLine(ended))
       }
     : undefined
-  const runs = await whileInterruptible((signal) => verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck, signal}))
+  const runs = await whileInterruptible((signal) =>
+    verifySlices(project, slices, {timeoutSeconds: input.timeout ?? undefined, envAllow: input.envAllow, onCheck, signal})
+  )
   progress?.(elapsedLine(checks, performance.now() - started))
   // What the gate could not read fails the run as a failing check does: CI must not pass a contract it never saw.
   const problems = projectProblems(project)
   const passed = runs.every((run) => run.all_automated_pass) && problems.length === 0
-  const unread = problems.length === 0 ? [] : [`Not read or not matched (${problems.length}; nothing passes until each is resolved):\n${problems.map((line) => `  ${line}`).join('\n')}`]
+  const unread =
+    problems.length === 0
+      ? []
+      : [`Not read or not matched (${problems.length}; nothing passes until each is resolved):\n${problems.map((line) => `  ${line}`).join('\n')}`]
   // Every run of one `tiers verify` shares its fingerprint: what it left out and what the checks wrote, said once.
   const notes = runs[0] ? renderFingerprintNotes(runs[0]) : ''
   const summaries: string[] = []
@@ -57,7 +62,8 @@ async function afterRun(project: Project, run: VerificationRun): Promise<AfterRu
   if (context.slice.tier === 'auto') return {kind: 'done', why: `slice ${id} is auto (${whyAuto(context.slice)})`}
   try {
     const {decision} = await readSliceState(project.dir, id)
-    if (decision !== null && decision.contractsHash === context.contractsHash) return {kind: 'done', why: `slice ${id} was ${decision.status} ${decision.at} for its contracts as they are`}
+    if (decision !== null && decision.contractsHash === context.contractsHash)
+      return {kind: 'done', why: `slice ${id} was ${decision.status} ${decision.at} for its contracts as they are`}
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
   }

@@ -2,7 +2,6 @@ import type {FenceDialect} from './dialect.js'
 import {isFencedContractMark} from './dialect.js'
 import {firstLineAnswer, firstNonWhiteSpace, hasColon, isWhiteSpaceCode} from '../text-lines.js'
 
-
 /**
  * Where a line's `//` starts, after white space only (`-1` when the line is
  * blank or starts otherwise): what `/^\s*\/\//` looks for, found without

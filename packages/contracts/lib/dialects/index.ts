@@ -31,9 +31,15 @@ export function dialectOf(name: Dialect): DialectModule {
   return byName.get(name)!
 }
 
-export const paragraphDialects: readonly ParagraphDialect[] = dialects.filter((dialect): dialect is Extract<(typeof dialects)[number], {reads: 'paragraph'}> => dialect.reads === 'paragraph')
-export const fenceDialects: readonly FenceDialect[] = dialects.filter((dialect): dialect is Extract<(typeof dialects)[number], {reads: 'fence'}> => dialect.reads === 'fence')
-export const frontmatterDialects: readonly FrontmatterDialect[] = dialects.filter((dialect): dialect is Extract<(typeof dialects)[number], {reads: 'frontmatter'}> => dialect.reads === 'frontmatter')
+export const paragraphDialects: readonly ParagraphDialect[] = dialects.filter(
+  (dialect): dialect is Extract<(typeof dialects)[number], {reads: 'paragraph'}> => dialect.reads === 'paragraph'
+)
+export const fenceDialects: readonly FenceDialect[] = dialects.filter(
+  (dialect): dialect is Extract<(typeof dialects)[number], {reads: 'fence'}> => dialect.reads === 'fence'
+)
+export const frontmatterDialects: readonly FrontmatterDialect[] = dialects.filter(
+  (dialect): dialect is Extract<(typeof dialects)[number], {reads: 'frontmatter'}> => dialect.reads === 'frontmatter'
+)
 
 /** Correct label of `key` in `dialect` (`Acceptance Criteria`, or `acceptance_criteria` in frontmatter). */
 export function labelFor(key: FieldKey, dialect: Dialect): string {

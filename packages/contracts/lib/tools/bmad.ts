@@ -59,13 +59,26 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
   const sections = sectionsOf(nodes)
   const taskLines = sections.filter((section) => tasksTitle.test(section.title)).map((section) => section.lines)
   // A `# Story` or `## Acceptance Criteria` heading markup hid (in a list or a quote, after HTML): its story or its criteria would be missing.
-  const hidden = /story|acceptance/i.test(text) ? [...hiddenUnitHeadings(file, text, tree, storyHeadingShape, 'story'), ...hiddenUnitHeadings(file, text, tree, criteriaHeadingShape, 'acceptance criteria')] : []
+  const hidden = /story|acceptance/i.test(text)
+    ? [
+        ...hiddenUnitHeadings(file, text, tree, storyHeadingShape, 'story'),
+        ...hiddenUnitHeadings(file, text, tree, criteriaHeadingShape, 'acceptance criteria')
+      ]
+    : []
   if (!title?.position) return {story: null, status, taskLines, problems: hidden, tree}
   const lines = text.split(/\r?\n|\r/)
   const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes, lines))
   const label = collapse(inlineText(title.children as Nodes[]))
   const problems: FileProblem[] =
-    criteria.length === 0 ? [{file, line: title.position.start.line, message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'}] : []
+    criteria.length === 0
+      ? [
+          {
+            file,
+            line: title.position.start.line,
+            message: 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'
+          }
+        ]
+      : []
   for (const problem of hidden) problems.push(problem)
   const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
   return {story, status, taskLines, problems, tree}
@@ -99,7 +112,12 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
   const nodes = tree.children
   const frozen = readFrozenIntent(file, text, tree)
   const criteria: ContractItem[] = []
-  const taskLines: Array<[number, number]> = [...sectionsOf(nodes).filter((section) => tasksTitle.test(section.title)).map((section) => section.lines), ...subsectionLines(nodes, /^Tasks\b/i)]
+  const taskLines: Array<[number, number]> = [
+    ...sectionsOf(nodes)
+      .filter((section) => tasksTitle.test(section.title))
+      .map((section) => section.lines),
+    ...subsectionLines(nodes, /^Tasks\b/i)
+  ]
   let heading: number | null = null
   for (const [index, node] of nodes.entries()) {
     if (node.type === 'heading') heading = criteriaTitle.test(textOf(node)) ? node.depth : heading !== null && node.depth > heading ? heading : null
@@ -107,7 +125,8 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
     const list = nodes[index + 1]
     if (/^Execution:?$/i.test(label) && list?.type === 'list' && list.position) taskLines.push([list.position.start.line, list.position.end.line])
     const listed = (/^Acceptance Criteria:?$/i.test(label) && list?.type === 'list' ? list : null) ?? (heading !== null && node.type === 'list' ? node : null)
-    for (const entry of listed?.children ?? []) for (const each of item(textOf(entry.children[0] ?? entry).replace(/^\[[ xX]\]\s*/, ''), entry.position)) criteria.push(each)
+    for (const entry of listed?.children ?? [])
+      for (const each of item(textOf(entry.children[0] ?? entry).replace(/^\[[ xX]\]\s*/, ''), entry.position)) criteria.push(each)
   }
   const label = `Spec: ${title || options.slice}`
   const headingPosition: Position = {start: {line: 1, column: 1, offset: 0}, end: {line: 1, column: 4, offset: 3}}

@@ -57,7 +57,10 @@ export const fileDialects: readonly FileDialect[] = [
     read(file, text) {
       const {contracts, problems} = readStories(file, text)
       // `manual` reads as `verify` in a tool's file, as the gate reads it: no invalid tier.
-      const stories = contracts.map(asStory).map((story) => ({...story, fields: story.fields.map((field) => (field.key === 'verification' && /^manual$/i.test(readTier(field.value)) ? {...field, value: 'verify'} : field))}))
+      const stories = contracts.map(asStory).map((story) => ({
+        ...story,
+        fields: story.fields.map((field) => (field.key === 'verification' && /^manual$/i.test(readTier(field.value)) ? {...field, value: 'verify'} : field))
+      }))
       return {tool: 'spec-kit', analysis: {contracts: stories, problems}, problems: [], expectations: []}
     }
   },
@@ -127,7 +130,14 @@ function toolFolderOf(file: string): ToolName | null {
 /** The tool file shape a path is, with what its path names (change, capability, feature); `null` for any other file. */
 export function fileDialectOf(file: string): {dialect: FileDialect; match: RegExpExecArray} | null {
   // Every tool's unit file is a `spec.md`, a `requirements.md`, a `bugfix.md`, a GSD `VERIFICATION.md` or a file of BMAD's output folder: any other path (most files) is none, without a pattern.
-  if (!file.endsWith('spec.md') && !file.endsWith('requirements.md') && !file.endsWith('bugfix.md') && !file.endsWith('VERIFICATION.md') && !file.includes('_bmad-output')) return null
+  if (
+    !file.endsWith('spec.md') &&
+    !file.endsWith('requirements.md') &&
+    !file.endsWith('bugfix.md') &&
+    !file.endsWith('VERIFICATION.md') &&
+    !file.includes('_bmad-output')
+  )
+    return null
   const posix = file.split(path.sep).join('/')
   for (const dialect of fileDialects) {
     const match = dialect.path.exec(posix)
@@ -153,10 +163,12 @@ function readOpenSpecFile(file: string, text: string, change: string | null, cap
   const delta = readDeltaSpec(file, text, parseMarkdownText(text), {main: change === null})
   const problems = [...delta.problems]
   // What a change removes or renames is shown, never verified: nothing of it to lint.
-  const contracts = delta.requirements.filter((requirement) => verified(requirement.section)).map((requirement) => {
-    const contract = toContract(requirement, capability, change ?? '', file, problems)
-    return {...contract, fields: requirement.tiers.map(tierField)}
-  })
+  const contracts = delta.requirements
+    .filter((requirement) => verified(requirement.section))
+    .map((requirement) => {
+      const contract = toContract(requirement, capability, change ?? '', file, problems)
+      return {...contract, fields: requirement.tiers.map(tierField)}
+    })
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
   return {tool: 'openspec', analysis: {contracts, problems: []}, problems, expectations: delta.expectations}
 }

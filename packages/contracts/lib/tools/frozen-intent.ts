@@ -42,14 +42,19 @@ export function readFrozenIntent(file: string, text: string, tree: Root): Frozen
     const tag = opening.exec(line)
     if (tag) {
       if (open) segments.push({from: open.offset, to: start})
-      if (open || position) problems.push({file, line: number, message: 'Unexpected second `<frozen-after-approval>` block, expected one block of the intent a person approved'})
+      if (open || position)
+        problems.push({file, line: number, message: 'Unexpected second `<frozen-after-approval>` block, expected one block of the intent a person approved'})
       open = {line: number, offset: start + tag[0].length}
       position ??= {start: point(number, 1, start), end: point(number, line.length + 1, start + line.length)}
       continue
     }
     if (!closing.test(line)) continue
     if (!open) {
-      problems.push({file, line: number, message: 'Unexpected `</frozen-after-approval>` without its opening tag, expected `<frozen-after-approval>` before it'})
+      problems.push({
+        file,
+        line: number,
+        message: 'Unexpected `</frozen-after-approval>` without its opening tag, expected `<frozen-after-approval>` before it'
+      })
       continue
     }
     segments.push({from: open.offset, to: start})
@@ -59,7 +64,11 @@ export function readFrozenIntent(file: string, text: string, tree: Root): Frozen
   if (open) {
     segments.push({from: open.offset, to: text.length})
     if (position && segments.length === 1) position = {start: position.start, end: point(lines.length, lines.at(-1)!.length + 1, text.length)}
-    problems.push({file, line: open.line, message: 'Unexpected `<frozen-after-approval>` without its closing tag, expected `</frozen-after-approval>` on a line of its own'})
+    problems.push({
+      file,
+      line: open.line,
+      message: 'Unexpected `<frozen-after-approval>` without its closing tag, expected `</frozen-after-approval>` on a line of its own'
+    })
   }
   if (!position) return {intent: null, problems}
   return {intent: {position, items: segments.flatMap((segment) => itemsOf(text, segment.from, segment.to))}, problems}
@@ -90,8 +99,7 @@ function itemsOf(text: string, from: number, to: number): ContractItem[] {
       const [first, ...rest] = node.children
       add(textOf(first), node)
       for (const child of rest) visit(child)
-    }
-    else if ('children' in node) for (const child of node.children) visit(child as Nodes)
+    } else if ('children' in node) for (const child of node.children) visit(child as Nodes)
   }
   visit(tree)
   return items

@@ -149,7 +149,11 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
     const written = scalarText(node) ?? scalarText(mapValue(node, 'truth')) ?? scalarText(mapValue(node, 'text')) ?? mapText(node)
     const position = nodePosition(place, front.base, node)
     if (written === null || position === null) {
-      problems.push({file, line: position?.start.line ?? null, message: 'Unexpected must-have truth that is not text, expected `must_haves: truths:` items such as `- "A user can sign in"`'})
+      problems.push({
+        file,
+        line: position?.start.line ?? null,
+        message: 'Unexpected must-have truth that is not text, expected `must_haves: truths:` items such as `- "A user can sign in"`'
+      })
       continue
     }
     truths.push({...splitCheck(collapse(written)), position})
@@ -185,7 +189,10 @@ export function readGsdValidation(text: string): ContractItem[] {
     if (!inSection || node.type !== 'table') continue
     const [head, ...rows] = node.children
     const names = (head?.children ?? []).map((cell) => collapse(inlineText(cell.children as Nodes[])).toLowerCase())
-    const behaviour = Math.max(0, names.findIndex((name) => name.startsWith('behavio')))
+    const behaviour = Math.max(
+      0,
+      names.findIndex((name) => name.startsWith('behavio'))
+    )
     const steps = names.findIndex((name) => name.includes('instruction') || name === 'test' || name === 'steps')
     for (const row of rows) {
       const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[])))
@@ -260,14 +267,26 @@ export function verificationProblems(file: string, verification: GsdVerification
   // GSD writes passed, gaps_found or human_needed; any other word over a listed check (`verified`, `approved`) claims what `passed` does.
   if (status !== null && status !== 'human_needed' && status !== 'gaps_found' && checks > 0) {
     const where = verification.checksFrom === 'body' ? 'under Human Verification Required' : 'in human_verification'
-    problems.push({file, line: statusLine, message: `Unexpected \`status: ${status}\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`})
+    problems.push({
+      file,
+      line: statusLine,
+      message: `Unexpected \`status: ${status}\` with ${checks} human check${checks === 1 ? '' : 's'} listed ${where}, expected \`status: human_needed\`: a phase passes only when no check is left to a person`
+    })
   }
   if (status === 'human_needed' && checks === 0) {
-    problems.push({file, line: statusLine, message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'})
+    problems.push({
+      file,
+      line: statusLine,
+      message: 'Unexpected `status: human_needed` without a human check, expected `human_verification` entries with test, expected and why_human'
+    })
   }
   for (const override of verification.overrides) {
     if (!personCheck.test(override.text)) continue
-    problems.push({file, line: override.position.start.line, message: `Unexpected override of a person's check (${JSON.stringify(override.text)}), expected the check asked of a person: an override the agent writes answers for no one`})
+    problems.push({
+      file,
+      line: override.position.start.line,
+      message: `Unexpected override of a person's check (${JSON.stringify(override.text)}), expected the check asked of a person: an override the agent writes answers for no one`
+    })
   }
   return problems
 }
@@ -390,13 +409,24 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
   if (!open) return {doc: null, base: 0, problems: []}
   const base = open[0].length
   const close = /^---[ \t]*$/m.exec(text.slice(base))
-  if (!close) return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
+  if (!close)
+    return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
   const {parseDocument} = yaml()
   const doc = parseDocument(text.slice(base, base + close.index), {uniqueKeys: false})
   const error = doc.errors.find((each) => !aside(doc, each.pos[0], needed))
   if (error) {
     const line = location(text).toPoint(base + error.pos[0])?.line ?? 1
-    return {doc: null, base, problems: [{file, line, message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`}]}
+    return {
+      doc: null,
+      base,
+      problems: [
+        {
+          file,
+          line,
+          message: `Unexpected frontmatter that is not YAML (${collapse(error.message.split('\n')[0] ?? '').replace(/:$/, '')}), expected the frontmatter GSD writes`
+        }
+      ]
+    }
   }
   return {doc, base, problems: []}
 }

@@ -46,7 +46,10 @@ export function readBugfix(file: string, written: string, options: RequirementsO
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written
   const nodes = parseMarkdownText(text).children
   const place = location(text)
-  const found: Record<Exclude<Part, 'current'>, {heading: Heading | null; items: ContractItem[]}> = {expected: {heading: null, items: []}, unchanged: {heading: null, items: []}}
+  const found: Record<Exclude<Part, 'current'>, {heading: Heading | null; items: ContractItem[]}> = {
+    expected: {heading: null, items: []},
+    unchanged: {heading: null, items: []}
+  }
   let heading: Heading | null = null
   let order = -1
   for (const node of nodes) {
@@ -90,7 +93,14 @@ export function readBugfix(file: string, written: string, options: RequirementsO
   }
   const problems =
     found.expected.items.length === 0
-      ? [{file, line: null, message: 'Unexpected bugfix.md without expected behavior, expected `### Expected Behavior (Correct)` with numbered statements such as `2.1 WHEN … THEN the system SHALL …`'}]
+      ? [
+          {
+            file,
+            line: null,
+            message:
+              'Unexpected bugfix.md without expected behavior, expected `### Expected Behavior (Correct)` with numbered statements such as `2.1 WHEN … THEN the system SHALL …`'
+          }
+        ]
       : []
   return {contracts, problems}
 }

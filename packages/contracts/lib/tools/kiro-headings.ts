@@ -51,13 +51,19 @@ export function textOf(node: Heading | Paragraph): string {
 }
 
 function folded(text: string): string {
-  return text.toLowerCase().replace(/[\s:：]+$/u, '').replace(/\s+/g, ' ')
+  return text
+    .toLowerCase()
+    .replace(/[\s:：]+$/u, '')
+    .replace(/\s+/g, ' ')
 }
 
 /** A title that opens with an acceptance-criteria title: `Acceptance Criteria`, `Acceptance criteria (continued)`, `验收标准`. */
 function isCriteriaTitle(text: string): boolean {
   const title = folded(text)
-  return !requirementWord.test(title) && criteriaTitles.some((one) => title.startsWith(one) && (title.length === one.length || /^[\s(（:：\-–—]/u.test(title.slice(one.length))))
+  return (
+    !requirementWord.test(title) &&
+    criteriaTitles.some((one) => title.startsWith(one) && (title.length === one.length || /^[\s(（:：\-–—]/u.test(title.slice(one.length))))
+  )
 }
 
 /** A heading titled Acceptance Criteria, or a paragraph that is only that title (`**Acceptance Criteria:**`). */
@@ -93,7 +99,6 @@ export function criteriaMarkers(nodes: readonly RootContent[]): (node: RootConte
   if (learned === undefined) return isCriteriaMarker
   return (node) => node.type === 'heading' && folded(textOf(node)) === learned
 }
-
 
 /** The id (`R-` and the heading's number) and name (its title, else the heading) of a requirement heading's text. */
 export function requirementHeading(label: string): {id: string | null; name: string} {

@@ -27,7 +27,6 @@ export interface RequirementsOptions {
   defaultTier: Tier
 }
 
-
 type Place = ReturnType<typeof location>
 
 /** The file being read: its path, text, points and which blocks open criteria. */
@@ -67,7 +66,11 @@ export function readRequirements(file: string, written: string, options: Require
   if (starts.length > 0) {
     for (const index of markers) {
       if (ownerOf(starts, ends, index) !== null) continue
-      problems.push({file, line: lineOf(nodes[index]!), message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'})
+      problems.push({
+        file,
+        line: lineOf(nodes[index]!),
+        message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'
+      })
     }
   }
   const contracts: FileContract[] = []
@@ -80,7 +83,12 @@ export function readRequirements(file: string, written: string, options: Require
     if (contract.id !== null) {
       const first = firstOfId.get(contract.id)
       if (first === undefined) firstOfId.set(contract.id, heading.position!.start.line)
-      else problems.push({file, line: heading.position!.start.line, message: `Unexpected second requirement numbered ${contract.id.slice(2)} (${contract.label}), the number of the requirement at line ${first}; expected a number of its own`})
+      else
+        problems.push({
+          file,
+          line: heading.position!.start.line,
+          message: `Unexpected second requirement numbered ${contract.id.slice(2)} (${contract.label}), the number of the requirement at line ${first}; expected a number of its own`
+        })
     }
     const {start: from, end: to} = contract.position
     contracts.push({contract, file, source: text.slice(from.offset ?? 0, to.offset ?? text.length)})
@@ -171,7 +179,11 @@ function readRequirement(
     fields.push(field)
     appendAll(criteria, field.items)
     for (const unread of field.unread) {
-      problems.push({file, line: unread.position.start.line, message: `Unexpected ${unread.kind} under the acceptance criteria of ${label}, expected list items, one criterion each`})
+      problems.push({
+        file,
+        line: unread.position.start.line,
+        message: `Unexpected ${unread.kind} under the acceptance criteria of ${label}, expected list items, one criterion each`
+      })
     }
   })
   if (criteria.length === 0) {
@@ -236,7 +248,12 @@ function verificationField(text: string, section: readonly RootContent[], place:
 }
 
 /** The criteria of a requirement: every item of the lists after its criteria title, up to the next heading at the title's level or above. */
-function criteriaField(section: readonly RootContent[], markerIndex: number, tierField: ContractField | null, isMarker: (node: RootContent) => boolean): ContractField {
+function criteriaField(
+  section: readonly RootContent[],
+  markerIndex: number,
+  tierField: ContractField | null,
+  isMarker: (node: RootContent) => boolean
+): ContractField {
   const marker = section[markerIndex] as Heading | Paragraph
   const depth = marker.type === 'heading' ? marker.depth : 7
   const items: ContractItem[] = []
@@ -258,7 +275,12 @@ function criteriaField(section: readonly RootContent[], markerIndex: number, tie
       appendAll(items, tableCriteria(node))
     } else {
       // The paragraph holding the tier field is read as the tier, not as unread text.
-      const holdsTier = tierField && node.position && node.position.start.line <= tierField.position.start.line && tierField.position.start.line <= node.position.end.line && node.type === 'paragraph'
+      const holdsTier =
+        tierField &&
+        node.position &&
+        node.position.start.line <= tierField.position.start.line &&
+        tierField.position.start.line <= node.position.end.line &&
+        node.type === 'paragraph'
       // A note after the criteria (`**Note:** …`) is prose; a paragraph that reads as a criterion is one left unread.
       const note = node.type === 'paragraph' && !readsAsCriterion(textOf(node))
       const kind = holdsTier || note ? null : unreadKind(node)

@@ -47,6 +47,8 @@ export function sourceOf(text: string, node: Root | RootContent): string {
  * checkboxes are no tasks.
  */
 export function inFencedExample(nodes: readonly RootContent[], {everyCode = false} = {}): (line: number) => boolean {
-  const spans = nodes.flatMap((node) => (node.type === 'code' && (everyCode || node.lang) && node.position ? [[node.position.start.line, node.position.end.line] as const] : []))
+  const spans = nodes.flatMap((node) =>
+    node.type === 'code' && (everyCode || node.lang) && node.position ? [[node.position.start.line, node.position.end.line] as const] : []
+  )
   return (line) => spans.some(([from, to]) => from <= line && line <= to)
 }

@@ -111,7 +111,10 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
     if (entry.scenarios.length === 0 && (entry.section === 'ADDED' || entry.section === 'MODIFIED' || entry.section === 'CURRENT')) {
       const what = entry.section === 'CURRENT' ? 'requirement' : `${entry.section} requirement`
       // In OpenSpec's own words too: `openspec validate` refuses it the same.
-      const theirs = entry.section === 'CURRENT' ? 'Requirement must have at least one scenario' : `${entry.section} ${JSON.stringify(entry.name)} must include at least one scenario`
+      const theirs =
+        entry.section === 'CURRENT'
+          ? 'Requirement must have at least one scenario'
+          : `${entry.section} ${JSON.stringify(entry.name)} must include at least one scenario`
       const message = `Unexpected ${what} ${JSON.stringify(entry.name)} without a scenario (openspec validate: ${theirs}), expected at least one \`#### Scenario: …\` block with WHEN and THEN lines`
       problems.push({file, line: entry.headingPosition.start.line, message})
       expectations.push({message, place: entry.headingPosition})
@@ -139,13 +142,20 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
         const match = main ? mainSectionHeading.exec(title) : sectionHeading.exec(title)
         section = match ? (main ? 'CURRENT' : (match[1]!.toUpperCase() as DeltaSection)) : null
         sectionTitle = match ? null : `${'#'.repeat(node.depth)} ${title}`
-        if (isRequirement || isScenario) problem(node, `Unexpected ${'#'.repeat(node.depth)} ${title} heading, expected ${isRequirement ? '`### Requirement: Name`' : '`#### Scenario: Name`'}`)
+        if (isRequirement || isScenario)
+          problem(
+            node,
+            `Unexpected ${'#'.repeat(node.depth)} ${title} heading, expected ${isRequirement ? '`### Requirement: Name`' : '`#### Scenario: Name`'}`
+          )
         continue
       }
       if (node.depth === 3) {
         closeRequirement()
         if (isRequirement && section) {
-          requirement = {entry: {section, name: isRequirement[1]!.trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []}, body: []}
+          requirement = {
+            entry: {section, name: isRequirement[1]!.trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []},
+            body: []
+          }
         } else if (isRequirement) {
           const where = sectionTitle === null ? 'before any section' : `under \`${sectionTitle}\``
           problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1]!.trim())} ${where}, expected it under ${sections}`)
@@ -153,7 +163,10 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
           problem(node, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`')
         } else if (section && /requirement/i.test(title)) {
           // A note (`### Notes`) is OpenSpec's to tolerate; a heading naming a requirement that does not read as one would drop it.
-          problem(node, `Unexpected heading ${JSON.stringify('### ' + title)} in the ${section === 'CURRENT' ? 'Requirements' : section} section, expected \`### Requirement: Name\``)
+          problem(
+            node,
+            `Unexpected heading ${JSON.stringify('### ' + title)} in the ${section === 'CURRENT' ? 'Requirements' : section} section, expected \`### Requirement: Name\``
+          )
         }
         continue
       }
@@ -164,8 +177,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
         if (requirement) {
           requirement.body.push(node)
           scenario = {heading: node, name, body: []}
-        }
-        else if (section) problem(node, `Unexpected scenario ${JSON.stringify(name)} outside a requirement, expected it under a \`### Requirement: Name\``)
+        } else if (section) problem(node, `Unexpected scenario ${JSON.stringify(name)} outside a requirement, expected it under a \`### Requirement: Name\``)
         continue
       }
       if (isRequirement || isScenario) {
@@ -184,7 +196,11 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
   closeRequirement()
 
   if (requirements.length === 0) {
-    problems.push({file, line: null, message: `Unexpected ${main ? 'spec' : 'delta spec'} without a requirement, expected ${sections} with \`### Requirement: Name\` headings`})
+    problems.push({
+      file,
+      line: null,
+      message: `Unexpected ${main ? 'spec' : 'delta spec'} without a requirement, expected ${sections} with \`### Requirement: Name\` headings`
+    })
   }
   appendAll(problems, hiddenUnitHeadings(file, text, tree, unitHeadingShape, 'OpenSpec'))
   // In the order of the file; what is about the whole file last.
@@ -282,7 +298,14 @@ export function tierStatements(text: string, node: Root | RootContent): TierStat
         const span = (from: number, length: number): Position => ({start: point(from), end: point(from + length)})
         const labelAt = line.indexOf(match[2]!)
         const valueAt = line.trimEnd().length - match[3]!.length
-        return [{value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(), line: start.line + index, labelPosition: span(labelAt, match[2]!.length), valuePosition: match[3] === '' ? null : span(valueAt, match[3]!.length)}]
+        return [
+          {
+            value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(),
+            line: start.line + index,
+            labelPosition: span(labelAt, match[2]!.length),
+            valuePosition: match[3] === '' ? null : span(valueAt, match[3]!.length)
+          }
+        ]
       })
   }
   return 'children' in node ? (node.children as RootContent[]).flatMap((child) => tierStatements(text, child)) : []
@@ -294,7 +317,8 @@ function readRemovedItems(node: RootContent): DeltaRequirement[] {
   const removed: DeltaRequirement[] = []
   for (const item of node.children) {
     const match = /^[`*_]*#{0,6}\s*Requirement\s*[:：]\s*(.+?)[`*_]*$/i.exec(toString(item).trim())
-    if (match && item.position) removed.push({section: 'REMOVED', name: match[1]!.trim(), headingPosition: item.position, position: item.position, scenarios: [], tiers: []})
+    if (match && item.position)
+      removed.push({section: 'REMOVED', name: match[1]!.trim(), headingPosition: item.position, position: item.position, scenarios: [], tiers: []})
   }
   return removed
 }
@@ -309,15 +333,29 @@ function readRenames(file: string, node: RootContent, problems: FileProblem[]): 
   const renames: DeltaRequirement[] = []
   let from: {name: string; position: Position} | null = null
   const unpaired = (line: number | null, which: string) =>
-    problems.push({file, line, message: `Unexpected ${which} in the RENAMED section, expected a \`- FROM: ### Requirement: Old\` item followed by a \`- TO: ### Requirement: New\` item`})
+    problems.push({
+      file,
+      line,
+      message: `Unexpected ${which} in the RENAMED section, expected a \`- FROM: ### Requirement: Old\` item followed by a \`- TO: ### Requirement: New\` item`
+    })
   for (const item of node.children) {
     const match = renameLine.exec(toString(item).trim())
-    const name = (match?.[2] ?? '').replace(/^#+\s*/, '').replace(requirementHeading, '$1').trim()
+    const name = (match?.[2] ?? '')
+      .replace(/^#+\s*/, '')
+      .replace(requirementHeading, '$1')
+      .trim()
     if (match?.[1]?.toUpperCase() === 'FROM') {
       if (from) unpaired(from.position.start.line, 'FROM without TO')
       from = {name, position: item.position!}
     } else if (match && from) {
-      renames.push({section: 'RENAMED', name: `${from.name} → ${name}`, headingPosition: from.position, position: {start: from.position.start, end: item.position!.end}, scenarios: [], tiers: []})
+      renames.push({
+        section: 'RENAMED',
+        name: `${from.name} → ${name}`,
+        headingPosition: from.position,
+        position: {start: from.position.start, end: item.position!.end},
+        scenarios: [],
+        tiers: []
+      })
       from = null
     } else {
       unpaired(item.position?.start.line ?? null, match ? 'TO without FROM' : `item ${JSON.stringify(toString(item).trim().slice(0, 60))}`)
@@ -339,9 +377,25 @@ export function verified(section: DeltaSection): boolean {
  */
 export function toContract(requirement: DeltaRequirement, capability: string, change: string, file: string, problems: FileProblem[]): Contract {
   const label = `${capability}: ${requirement.name}`
-  const base = {id: null, name: requirement.name, dialect: 'bold' as const, position: requirement.position, headingPosition: requirement.headingPosition, steps: [], sliceHeading: null, fields: []}
+  const base = {
+    id: null,
+    name: requirement.name,
+    dialect: 'bold' as const,
+    position: requirement.position,
+    headingPosition: requirement.headingPosition,
+    steps: [],
+    sliceHeading: null,
+    fields: []
+  }
   if (!verified(requirement.section)) {
-    return {...base, label: `${label} (${requirement.section} by ${change}: not verified)`, tier: 'auto', effectiveTier: 'auto', criteria: requirement.scenarios, slice: null}
+    return {
+      ...base,
+      label: `${label} (${requirement.section} by ${change}: not verified)`,
+      tier: 'auto',
+      effectiveTier: 'auto',
+      criteria: requirement.scenarios,
+      slice: null
+    }
   }
   const tier = statedTier(file, requirement.tiers, `requirement ${JSON.stringify(requirement.name)}`, problems)
   return {...base, label, tier, effectiveTier: effectiveTier(tier), criteria: requirement.scenarios, slice: isSliceId(change) ? change : null}
@@ -357,7 +411,12 @@ export function statedTier(file: string, statements: TierStatement[], what: stri
   const values = statements.map((statement) => {
     const value = readTier(statement.value)
     if (value.toLowerCase() === 'manual') return 'verify'
-    if (!isTier(value)) problems.push({file, line: statement.line, message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`})
+    if (!isTier(value))
+      problems.push({
+        file,
+        line: statement.line,
+        message: `Unexpected tier ${JSON.stringify(value)} in ${what}, expected \`auto\` or \`verify\` (\`manual\` reads as \`verify\`)`
+      })
     return value
   })
   if (new Set(values.map(effectiveTier)).size > 1) {

@@ -60,7 +60,10 @@ export function readStories(file: string, text: string): Stories {
 function readNumberedStories(tree: Root, vfile: VFile): ContractAnalysis {
   const stories = storyHeadings(tree.children)
   const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
-  const analysis = analyzeContracts(storySections(tree, stories), vfile, {names: stories.map((index) => toString(tree.children[index]!).trim()), holdsItems: holdsScenarios})
+  const analysis = analyzeContracts(storySections(tree, stories), vfile, {
+    names: stories.map((index) => toString(tree.children[index]!).trim()),
+    holdsItems: holdsScenarios
+  })
   return {contracts: analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line)), problems: analysis.problems}
 }
 
@@ -85,7 +88,8 @@ function olderStoryShape(blocks: readonly RootContent[]): OlderStoryShape | null
   const scenarios = blocks.findIndex(
     (block, index) =>
       block.type === 'heading' &&
-      (olderScenariosTitle.test(toString(block).trim()) || (block.depth === 3 && blocks[index + 1]?.type === 'list' && isScenarios(block, blocks[index + 1] as List)))
+      (olderScenariosTitle.test(toString(block).trim()) ||
+        (block.depth === 3 && blocks[index + 1]?.type === 'list' && isScenarios(block, blocks[index + 1] as List)))
   )
   if (scenarios === -1) return null
   const depth = (blocks[scenarios] as Heading).depth
@@ -122,7 +126,11 @@ function readOlderStory(tree: Root, vfile: VFile, source: string, {story, scenar
     end = block.position?.end ?? end
     if (block.type === 'list') for (const item of block.children) appendAll(criteria, scenarioItem(item.children[0], source))
     if (block.type === 'code' && block.position) {
-      const written = block.value.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '').join('; ')
+      const written = block.value
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join('; ')
       if (written !== '') criteria.push({text: written, position: block.position, check: null})
     }
   }
@@ -240,17 +248,25 @@ function isScenarios(heading: Heading, list: List): boolean {
 
 /** Whether every item of a list opens with a bold word and holds at least three: Given, When, Then, in any language. */
 function isScenarioList(list: List): boolean {
-  return list.children.length > 0 && list.children.every((item) => {
-    const first = item.children[0]
-    return first?.type === 'paragraph' && first.children[0]?.type === 'strong' && first.children.filter((child) => child.type === 'strong').length >= 3
-  })
+  return (
+    list.children.length > 0 &&
+    list.children.every((item) => {
+      const first = item.children[0]
+      return first?.type === 'paragraph' && first.children[0]?.type === 'strong' && first.children.filter((child) => child.type === 'strong').length >= 3
+    })
+  )
 }
 
 /** A scenario as the contracts reader gives an item: its text as written, without emphasis marks, and its check. */
 function scenarioItem(block: List['children'][number]['children'][number] | undefined, source: string): ContractItem[] {
   if (block?.type !== 'paragraph' || !block.position) return []
   const written = source.slice(block.position.start.offset ?? 0, block.position.end.offset ?? 0)
-  const {text, check} = splitCheck(written.replace(/\*\*|__/g, '').replace(/\s+/g, ' ').trim())
+  const {text, check} = splitCheck(
+    written
+      .replace(/\*\*|__/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  )
   return [{text, position: block.position, check}]
 }
 
@@ -278,15 +294,28 @@ const trailingPriority = /\s*[(（][^()（）]*\bP\d+\s*[)）]\s*$/u
  */
 export function asStory(contract: Contract): Contract {
   // The scenarios are a list: a label such as `Independent test / acceptance` over a paragraph is the test.
-  const scenarios = findField(contract.fields, scenariosLabel, (field) => field.hasList, (field) => field.hasList)
+  const scenarios = findField(
+    contract.fields,
+    scenariosLabel,
+    (field) => field.hasList,
+    (field) => field.hasList
+  )
   const scenariosAt = scenarios ? contract.fields.indexOf(scenarios) : -1
-  const test = findField(contract.fields, independentTestLabel, (_, index) => index === scenariosAt - 1, (field) => field !== scenarios)
+  const test = findField(
+    contract.fields,
+    independentTestLabel,
+    (_, index) => index === scenariosAt - 1,
+    (field) => field !== scenarios
+  )
   const steps: ContractItem[] = []
   if (test && test !== scenarios) {
     if (test.value !== '') steps.push({text: test.value, position: test.valuePosition ?? test.position, check: null})
     else {
       appendAll(steps, test.items)
-      appendAll(steps, test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null})))
+      appendAll(
+        steps,
+        test.unread.map((unread) => ({text: unread.text, position: unread.position, check: null}))
+      )
     }
   }
   const name = contract.name.replace(trailingPriority, '')
@@ -313,5 +342,7 @@ function findField(
   fits: (field: ContractField) => boolean
 ): ContractField | undefined {
   const unknown = fields.filter((field) => field.key === null || field.key === 'acceptanceCriteria' || field.key === 'steps')
-  return unknown.find((field) => english.test(field.label) && fits(field)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
+  return (
+    unknown.find((field) => english.test(field.label) && fits(field)) ?? fields.filter((field, index) => field.key === null && atPlace(field, index)).at(-1)
+  )
 }

@@ -122,7 +122,9 @@ async function v6StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFold
   if (values === null || key === undefined) return {folder: path.join(dir, storiesFolder), problems: []}
   const output = values.get('output_folder')
   const outputFolder = typeof output?.value === 'string' ? output.value.replaceAll('{project-root}', root) : path.join(root, bmad.folder)
-  const found = inRepository(config.file, key, values.get(key)!, root, (value) => value.replaceAll('{project-root}', root).replaceAll('{output_folder}', outputFolder))
+  const found = inRepository(config.file, key, values.get(key)!, root, (value) =>
+    value.replaceAll('{project-root}', root).replaceAll('{output_folder}', outputFolder)
+  )
   // `dir` as given (relative or not), so that messages name the files as the other readers do.
   return found.folder === null ? found : {folder: path.join(dir, path.relative(path.join(root, bmad.folder), found.folder)), problems: []}
 }
@@ -133,7 +135,10 @@ async function v4StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFold
   const config = await readConfig(path.join(dir, v4Config), budget)
   if (config.problems.length > 0) return {folder: null, problems: config.problems}
   const setting = config.values?.get('devStoryLocation')
-  const found = setting === undefined ? {folder: path.join(root, 'docs', 'stories'), problems: []} : inRepository(config.file, 'devStoryLocation', setting, root, (value) => value)
+  const found =
+    setting === undefined
+      ? {folder: path.join(root, 'docs', 'stories'), problems: []}
+      : inRepository(config.file, 'devStoryLocation', setting, root, (value) => value)
   if (found.folder === null) return found
   const listed = await unlistedFolder(found.folder)
   if (listed) return {folder: null, problems: [listed]}
@@ -142,7 +147,10 @@ async function v4StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFold
   // BMAD makes the folder with its first story: before it (no slice has state yet), there is no story to read and nothing is wrong.
   if (info === null && !(await holdsSliceState(dir))) return {folder: null, problems: []}
   const where = setting === undefined ? {file: config.file, line: null} : {file: config.file, line: setting.line}
-  const named = setting === undefined ? `no \`devStoryLocation\`, so the default ${path.join('docs', 'stories')}` : `\`devStoryLocation\` ${path.relative(root, found.folder)}`
+  const named =
+    setting === undefined
+      ? `no \`devStoryLocation\`, so the default ${path.join('docs', 'stories')}`
+      : `\`devStoryLocation\` ${path.relative(root, found.folder)}`
   return {folder: null, problems: [{...where, message: `Unexpected ${named}, which is no folder, expected the folder of the story files; no story is read`}]}
 }
 
@@ -173,15 +181,33 @@ async function readConfig(file: string, budget: ReadBudget): Promise<{file: stri
   const error = doc.errors[0]
   if (error) {
     const line = error.linePos?.[0].line ?? null
-    return {file, values: null, problems: [{file, line, message: `Unexpected text that is not YAML (${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}), expected BMAD's settings; no story is read`}]}
+    return {
+      file,
+      values: null,
+      problems: [
+        {
+          file,
+          line,
+          message: `Unexpected text that is not YAML (${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}), expected BMAD's settings; no story is read`
+        }
+      ]
+    }
   }
   const values = new Map<string, Setting>()
   if (doc.contents === null) return {file, values, problems}
-  if (!isMap(doc.contents)) return {file, values: null, problems: [{file, line: 1, message: 'Unexpected YAML that is no mapping, expected BMAD\'s settings as `key: value` lines; no story is read'}]}
+  if (!isMap(doc.contents))
+    return {
+      file,
+      values: null,
+      problems: [{file, line: 1, message: "Unexpected YAML that is no mapping, expected BMAD's settings as `key: value` lines; no story is read"}]
+    }
   for (const pair of doc.contents.items) {
     if (!isScalar(pair.key)) continue
     const start = (pair.value as {range?: [number, number, number]} | null)?.range?.[0] ?? pair.key.range?.[0]
-    values.set(String(pair.key.value), {value: isScalar(pair.value) ? pair.value.value : pair.value, line: start === undefined ? null : lines.linePos(start).line})
+    values.set(String(pair.key.value), {
+      value: isScalar(pair.value) ? pair.value.value : pair.value,
+      line: start === undefined ? null : lines.linePos(start).line
+    })
   }
   return {file, values, problems}
 }
@@ -189,12 +215,30 @@ async function readConfig(file: string, budget: ReadBudget): Promise<{file: stri
 /** The folder a setting names, resolved by `resolve` against `root`; a setting that is no text, or names no folder inside `root` (`root` itself, or one outside), is a problem at its line. */
 function inRepository(file: string, key: string, setting: Setting, root: string, resolve: (value: string) => string): StoryFolder {
   if (typeof setting.value !== 'string' || setting.value.trim() === '') {
-    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` that is no folder name, expected the folder of the story files, relative to the repository; no story is read`}]}
+    return {
+      folder: null,
+      problems: [
+        {
+          file,
+          line: setting.line,
+          message: `Unexpected \`${key}\` that is no folder name, expected the folder of the story files, relative to the repository; no story is read`
+        }
+      ]
+    }
   }
   const folder = path.resolve(root, resolve(setting.value.trim()))
   const relative = path.relative(root, folder)
   if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
-    return {folder: null, problems: [{file, line: setting.line, message: `Unexpected \`${key}\` ${setting.value.trim()}, which is no folder inside the repository ${root}, expected a folder in it; no story is read`}]}
+    return {
+      folder: null,
+      problems: [
+        {
+          file,
+          line: setting.line,
+          message: `Unexpected \`${key}\` ${setting.value.trim()}, which is no folder inside the repository ${root}, expected a folder in it; no story is read`
+        }
+      ]
+    }
   }
   return {folder, problems: []}
 }
@@ -219,7 +263,13 @@ async function holdsUnit(folder: string, budget: ReadBudget): Promise<boolean> {
  * is no slice id, or the id of a story read before (in another folder), is
  * a problem naming it.
  */
-async function readStories(entries: readonly FolderEntry[], budget: ReadBudget, options: ToolReadOptions, reading: ToolReading, {specs}: {specs: boolean}): Promise<void> {
+async function readStories(
+  entries: readonly FolderEntry[],
+  budget: ReadBudget,
+  options: ToolReadOptions,
+  reading: ToolReading,
+  {specs}: {specs: boolean}
+): Promise<void> {
   const {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} = await import('@verification-tiers/contracts/tools')
   const {readTasks} = await import('./read-tasks.js')
   const read = new Map<string, string>()
@@ -236,7 +286,11 @@ async function readStories(entries: readonly FolderEntry[], budget: ReadBudget, 
     }
     const twin = read.get(id)
     if (twin !== undefined) {
-      reading.problems.push({file, line: null, message: `Unexpected story file named as ${twin}, expected one story file of each name: its name is its slice's; tiers does not read it`})
+      reading.problems.push({
+        file,
+        line: null,
+        message: `Unexpected story file named as ${twin}, expected one story file of each name: its name is its slice's; tiers does not read it`
+      })
       continue
     }
     read.set(id, file)

@@ -153,20 +153,39 @@ function roadmapIndex(active: ReadRoadmap | null, milestones: readonly ReadRoadm
   }
 }
 
-async function readPhase(folder: string, id: string, roadmap: (number: string) => RoadmapEntry | null, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
-  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdValidation, readGsdVerification, verificationProblems} = await import('@verification-tiers/contracts/tools')
+async function readPhase(
+  folder: string,
+  id: string,
+  roadmap: (number: string) => RoadmapEntry | null,
+  budget: ReadBudget,
+  options: ToolReadOptions,
+  reading: ToolReading
+): Promise<void> {
+  const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdValidation, readGsdVerification, verificationProblems} = await import(
+    '@verification-tiers/contracts/tools'
+  )
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
     reading.problems.push(unlisted)
     return
   }
-  const files = (await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})).filter((entry) => entry.kind === 'file').map((entry) => entry.name)
+  const files = (await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')}))
+    .filter((entry) => entry.kind === 'file')
+    .map((entry) => entry.name)
   const found = roadmap(gsdPhaseNumber(path.basename(folder)) ?? '')
   const entry = found?.phase ?? null
   const read: PhaseFiles = {contracts: [], openTasks: [], human: false}
   const pending: Array<Omit<Parameters<typeof gsdContract>[0], 'tier'>> = []
   if (found && entry && entry.criteria.length > 0) {
-    pending.push({label: `${entry.title} (success criteria)`, file: found.roadmap.file, text: found.roadmap.text, slice: id, headingPosition: entry.headingPosition, criteria: entry.criteria, steps: []})
+    pending.push({
+      label: `${entry.title} (success criteria)`,
+      file: found.roadmap.file,
+      text: found.roadmap.text,
+      slice: id,
+      headingPosition: entry.headingPosition,
+      criteria: entry.criteria,
+      steps: []
+    })
   }
   for (const name of files.filter((file) => planFile.test(file)).sort()) {
     const file = path.join(folder, name)
@@ -179,7 +198,15 @@ async function readPhase(folder: string, id: string, roadmap: (number: string) =
     if (!files.includes(`${planId}-SUMMARY.md`)) read.openTasks.push({text: `Plan ${planId} has no ${planId}-SUMMARY.md: not executed`, file, line: 1})
     if (plan.humanChecks.length > 0) read.human = true
     if (plan.truths.length + plan.humanChecks.length === 0) continue
-    pending.push({label: `Plan ${planId} (must-haves)`, file, text, slice: id, headingPosition: firstLine(text), criteria: plan.truths, steps: plan.humanChecks})
+    pending.push({
+      label: `Plan ${planId} (must-haves)`,
+      file,
+      text,
+      slice: id,
+      headingPosition: firstLine(text),
+      criteria: plan.truths,
+      steps: plan.humanChecks
+    })
   }
   for (const name of files.filter((file) => /(?:^|-)VERIFICATION\.md$/.test(file)).sort()) {
     const file = path.join(folder, name)
@@ -189,7 +216,15 @@ async function readPhase(folder: string, id: string, roadmap: (number: string) =
     for (const problem of verification.problems) reading.problems.push(problem)
     if (verification.humanChecks.length > 0) {
       read.human = true
-      pending.push({label: `${name.replace(/\.md$/, '')} (human verification)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: verification.humanChecks})
+      pending.push({
+        label: `${name.replace(/\.md$/, '')} (human verification)`,
+        file,
+        text,
+        slice: id,
+        headingPosition: firstLine(text),
+        criteria: [],
+        steps: verification.humanChecks
+      })
     }
     for (const problem of verificationProblems(file, verification)) reading.problems.push(problem)
     if (verification.status === 'gaps_found') {
@@ -204,7 +239,15 @@ async function readPhase(folder: string, id: string, roadmap: (number: string) =
     const checks = readGsdValidation(text)
     if (checks.length === 0) continue
     read.human = true
-    pending.push({label: `${name.replace(/\.md$/, '')} (manual-only checks)`, file, text, slice: id, headingPosition: firstLine(text), criteria: [], steps: checks})
+    pending.push({
+      label: `${name.replace(/\.md$/, '')} (manual-only checks)`,
+      file,
+      text,
+      slice: id,
+      headingPosition: firstLine(text),
+      criteria: [],
+      steps: checks
+    })
   }
   const records = await readUatRecords(folder, files, budget)
   // A phase with a check left to a person is verify, whatever the default.
@@ -214,7 +257,8 @@ async function readPhase(folder: string, id: string, roadmap: (number: string) =
     reading.problems.push({
       file: folder,
       line: null,
-      message: 'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'
+      message:
+        'Unexpected phase without criteria, expected its `**Success Criteria**` in ROADMAP.md (`### Phase N: Name`) or a plan with `must_haves: truths:`; the phase is not gated'
     })
     return
   }

@@ -101,7 +101,10 @@ async function toolFoldersIn(folder: string): Promise<string[]> {
   const found: string[] = []
   for (const tool of tools) {
     const candidate = path.join(folder, tool.folder)
-    const isFolder = await stat(candidate).then((each) => each.isDirectory(), () => false)
+    const isFolder = await stat(candidate).then(
+      (each) => each.isDirectory(),
+      () => false
+    )
     if (isFolder && (await tool.recognises(candidate))) found.push(candidate)
   }
   return found

@@ -42,7 +42,9 @@ export const kiro: ProjectTool = {
     if (problems.length > 0 && path.basename(dir) === kiro.folder) return true
     for (const feature of folders) {
       for (const unitFile of unitFiles) {
-        const info = await stat(path.join(dir, 'specs', feature, unitFile)).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : error))
+        const info = await stat(path.join(dir, 'specs', feature, unitFile)).catch((error: NodeJS.ErrnoException) =>
+          error.code === 'ENOENT' || error.code === 'ENOTDIR' ? null : error
+        )
         if (info instanceof Error || info?.isFile()) return true
       }
     }
@@ -80,7 +82,11 @@ async function loneRequirements(dir: string, files: readonly string[], budget: R
     // Headings of the document: a template in a fenced example shows a requirement, it is none.
     for (const node of parseMarkdownText(text).children) {
       if (node.type !== 'heading' || !requirementWord.test(toString(node).trim())) continue
-      problems.push({file, line: node.position?.start.line ?? null, message: 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'})
+      problems.push({
+        file,
+        line: node.position?.start.line ?? null,
+        message: 'Unexpected requirement in a file of specs/ itself, expected it in specs/<feature>/requirements.md, a feature folder of its own'
+      })
     }
   }
 }
@@ -96,7 +102,11 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   for (const feature of features) {
     const folder = path.join(specs, feature)
     if (!isSliceId(feature)) {
-      reading.problems.push({file: folder, line: null, message: `Unexpected feature folder name ${JSON.stringify(feature)}, expected ${sliceIdRule}; the folder is not read`})
+      reading.problems.push({
+        file: folder,
+        line: null,
+        message: `Unexpected feature folder name ${JSON.stringify(feature)}, expected ${sliceIdRule}; the folder is not read`
+      })
       continue
     }
     // A feature folder that cannot be listed cannot be read: one problem naming it, not one for each of its files.
@@ -116,13 +126,21 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
       if (text === null) continue
     }
     if (text === undefined) {
-      reading.problems.push({file: folder, line: null, message: `Unexpected feature folder without requirements.md, expected ${format}; the folder is not read`})
+      reading.problems.push({
+        file: folder,
+        line: null,
+        message: `Unexpected feature folder without requirements.md, expected ${format}; the folder is not read`
+      })
       continue
     }
     const unitOptions = {slice: feature, defaultTier: options.defaultTier}
     const read = bugfix ? readBugfix(requirementsFile, text, unitOptions) : readRequirements(requirementsFile, text, unitOptions)
     if (read.contracts.length === 0 && !bugfix) {
-      reading.problems.push({file: requirementsFile, line: null, message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`})
+      reading.problems.push({
+        file: requirementsFile,
+        line: null,
+        message: `Unexpected requirements.md without a requirement, expected ${format}; the folder is not read`
+      })
     }
     // Lines that hid a requirement say why a file has none.
     for (const problem of read.problems) reading.problems.push(problem)
@@ -143,15 +161,22 @@ async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolRead
   }
   // With nothing read, what the walk could not read says why; without it, the folder is not Kiro's format.
   if (reading.slices.length === 0 && unread.length === 0) {
-    const seen = features.length === 0 ? 'no feature folder' : `${features.length} feature folder${features.length === 1 ? '' : 's'} not in its format (${features.join(', ')})`
+    const seen =
+      features.length === 0
+        ? 'no feature folder'
+        : `${features.length} feature folder${features.length === 1 ? '' : 's'} not in its format (${features.join(', ')})`
     throw new ProjectError(specs, `Unexpected Kiro specs folder with ${seen}, expected specs/<feature>/${format}`)
   }
   return reading
 }
 
 /** The open tasks of a feature's `tasks.md`, and its open optional ones (`- [ ]*`) apart unless they hold: none when it has no such file. */
-async function featureTasks(file: string, budget: ReadBudget, problems: ProjectProblem[], options: ToolReadOptions): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
+async function featureTasks(
+  file: string,
+  budget: ReadBudget,
+  problems: ProjectProblem[],
+  options: ToolReadOptions
+): Promise<Pick<ProjectSlice, 'openTasks' | 'optionalTasks'>> {
   const {open, optional} = await readOpenTasks(file, options.optionalTasks, budget, problems)
   return {openTasks: open, optionalTasks: optional}
 }
-

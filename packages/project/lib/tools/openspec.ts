@@ -89,7 +89,10 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
     return {reading, changes}
   }
   if (!(await isDirectory(changesDir)) && !(await isDirectory(path.join(dir, 'specs')))) {
-    throw new ProjectError(dir, 'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md')
+    throw new ProjectError(
+      dir,
+      'Unexpected OpenSpec folder without specs/ or changes/, expected openspec/changes/<change>/ with proposal.md, tasks.md and specs/<capability>/spec.md'
+    )
   }
   const readers = await loadReaders()
   const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')
@@ -106,14 +109,25 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
 
 /** The markdown readers, loaded when a folder is read (finding the project's folder needs none of them). */
 async function loadReaders() {
-  const [tools, tasks, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('./read-tasks.js'), import('mdast-util-to-string')])
+  const [tools, tasks, {toString}] = await Promise.all([
+    import('@verification-tiers/contracts/tools'),
+    import('./read-tasks.js'),
+    import('mdast-util-to-string')
+  ])
   return {...tools, ...tasks, toString}
 }
 
 type Readers = Awaited<ReturnType<typeof loadReaders>>
 
 /** One change into the reading: its slice (when its name is a slice id), its contracts, its problems. */
-async function readChange(dir: string, id: string, {defaultTier, optionalTasks}: ToolReadOptions, reading: ToolReading, readers: Readers, budget: ReadBudget): Promise<OpenSpecChange> {
+async function readChange(
+  dir: string,
+  id: string,
+  {defaultTier, optionalTasks}: ToolReadOptions,
+  reading: ToolReading,
+  readers: Readers,
+  budget: ReadBudget
+): Promise<OpenSpecChange> {
   const {parseMarkdownText, readDeltaSpec, readTasks, statedTier, taskList, tierStatements, toContract, toString, verified} = readers
   const problems = reading.problems
   const validId = isSliceId(id)
@@ -131,7 +145,11 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
   const proposalTree = proposal === undefined ? null : parseMarkdownText(proposal)
   const title = proposalTree?.children.find((node) => node.type === 'heading' && node.depth === 1)
   // `# Change: Add X` names the change `Add X`.
-  const name = title ? toString(title).replace(/^\s*Change\s*[:：]\s*/i, '').trim() || id : id
+  const name = title
+    ? toString(title)
+        .replace(/^\s*Change\s*[:：]\s*/i, '')
+        .trim() || id
+    : id
   const changeTier = proposalTree ? statedTier(proposalFile, tierStatements(proposal!, proposalTree), `change ${id}`, problems) : null
 
   const specsDir = path.join(dir, 'specs')
@@ -153,7 +171,12 @@ async function readChange(dir: string, id: string, {defaultTier, optionalTasks}:
       const line = requirement.headingPosition.start.line
       const first = labels.get(contract.label)
       if (first === undefined) labels.set(contract.label, `${file}:${line}`)
-      else fileProblems.push({file, line, message: `Unexpected second requirement ${JSON.stringify(requirement.name)} of ${capability} in change ${id} (the first at ${first}), expected each requirement once in a change`})
+      else
+        fileProblems.push({
+          file,
+          line,
+          message: `Unexpected second requirement ${JSON.stringify(requirement.name)} of ${capability} in change ${id} (the first at ${first}), expected each requirement once in a change`
+        })
       contracts.push(reading.contracts.at(-1)!)
     }
     // In the order of the file, as a person reads it.
@@ -199,7 +222,12 @@ async function markdownFiles(folder: string, problems: ProjectProblem[]): Promis
   for (const entry of entries) {
     if (entry.kind === 'file') files.push(entry.path)
     // Another kind of entry may hold delta specs the gate would not read: named, never skipped.
-    else problems.push({file: entry.path, line: null, message: 'Unexpected entry in a change’s specs/ that is neither a folder nor a file, expected delta specs specs/<capability>/spec.md'})
+    else
+      problems.push({
+        file: entry.path,
+        line: null,
+        message: 'Unexpected entry in a change’s specs/ that is neither a folder nor a file, expected delta specs specs/<capability>/spec.md'
+      })
   }
   return files
 }

@@ -38,7 +38,9 @@ export const speckit: ProjectTool = {
     if (refused.some(named)) return true
     for (const entry of entries) {
       if (entry.kind !== 'folder' || !featureFolder.test(entry.name)) continue
-      const spec = await readdir(entry.path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? ([] as string[]) : null))
+      const spec = await readdir(entry.path).catch((error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' || error.code === 'ENOTDIR' ? ([] as string[]) : null
+      )
       if (spec === null || spec.includes('spec.md')) return true
     }
     return false

@@ -10,7 +10,12 @@ import type {OpenTask, OptionalTasks} from './types.js'
  * problem in `problems`, never a slice without open tasks; one that takes
  * the project over its total (`budget`) is the budget's `ProjectError`.
  */
-export async function readOpenTasks(file: string, optionalTasks: OptionalTasks, budget: ReadBudget, problems: ProjectProblem[]): Promise<{open: OpenTask[]; optional: OpenTask[]}> {
+export async function readOpenTasks(
+  file: string,
+  optionalTasks: OptionalTasks,
+  budget: ReadBudget,
+  problems: ProjectProblem[]
+): Promise<{open: OpenTask[]; optional: OpenTask[]}> {
   const text = await readCountedFile(file, budget, problems)
   if (typeof text !== 'string') return {open: [], optional: []}
   // The markdown reader loads only for a file to read.
