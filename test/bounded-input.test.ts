@@ -157,7 +157,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     return run.stdout
   }
 
-  it.concurrent('a CONTRACTS.md of 17 MiB says to split it, or to raise the limit', {timeout: 30_000}, async ({expect}) => {
+  it.concurrent('a CONTRACTS.md of 17 MiB says to split it, or to raise the limit', {timeout: 30_000}, async () => {
     const folder = await project()
     const contracts = file(folder, 'CONTRACTS.md')
     const text = await fs.readFile(contracts, 'utf8')
