@@ -317,6 +317,9 @@ describe('gsd', () => {
     ])
     const broken = readGsdVerification('V.md', text.replace('  - test: "Print the map"', '  - test: "Print" the map"'))
     expect(broken.problems.map((problem) => problem.line)).toEqual([8])
+    // An error where a key the gate reads starts (an unclosed `[` above it) holds: the checks are not dropped in silence.
+    const swallowed = readGsdVerification('V.md', '---\nstatus: passed\noverrides_applied: [\nhuman_verification:\n  - test: "Print the map"\n---\n')
+    expect([swallowed.humanChecks, swallowed.problems.length]).toEqual([[], 1])
   })
 
   it('takes a phase’s roadmap entry from the one milestone roadmap that details it when ROADMAP.md does not', async () => {

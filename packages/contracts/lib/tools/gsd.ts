@@ -412,8 +412,12 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
   if (!close)
     return {doc: null, base, problems: [{file, line: 1, message: 'Unexpected frontmatter without its closing `---`, expected YAML between two `---` lines'}]}
   const {parseDocument} = yaml()
-  const doc = parseDocument(text.slice(base, base + close.index), {uniqueKeys: false})
-  const error = doc.errors.find((each) => !aside(doc, each.pos[0], needed))
+  const source = text.slice(base, base + close.index)
+  const doc = parseDocument(source, {uniqueKeys: false})
+  // A needed key written in the text but gone from what was parsed was swallowed by the error (an unclosed `[` above it): no leniency then.
+  const swallowed =
+    doc.errors.length > 0 && needed.some((keys) => doc.getIn(keys, true) === undefined && new RegExp(`^[ \\t]*${keys.at(-1)}[ \\t]*:`, 'm').test(source))
+  const error = swallowed ? doc.errors[0] : doc.errors.find((each) => !aside(doc, each.pos[0], needed))
   if (error) {
     const line = location(text).toPoint(base + error.pos[0])?.line ?? 1
     return {
