@@ -29,5 +29,5 @@ export {
   verificationProblems
 } from './lib/tools/gsd.js'
 export type {GsdContractParts, GsdPlan, GsdRoadmap, GsdRoadmapPhase, GsdUat, GsdUatTest, GsdVerification} from './lib/tools/gsd.js'
-export {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from './lib/tools/bmad.js'
+export {bmadStoryNumber, hiddenStoryHeadings, isBmadCompanion, isBmadSpec, isBmadStory, isBmadStoryName, readBmadSpec, readBmadStory} from './lib/tools/bmad.js'
 export type {BmadStory} from './lib/tools/bmad.js'

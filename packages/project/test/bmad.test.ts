@@ -3,7 +3,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {isBmadSpec, isBmadStory, parseMarkdownText, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
+import {isBmadCompanion, isBmadSpec, isBmadStory, parseMarkdownText, readBmadSpec, readBmadStory} from '@verification-tiers/contracts/tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject} from '@verification-tiers/project'
 import {bmad} from '../lib/tools/bmad.js'
@@ -136,22 +136,21 @@ describe('bmad', () => {
 
   it('tells a story file from the folder’s other files, and reports a story without acceptance criteria', () => {
     expect(
-      [
-        '# Story 1.1: A\n\n## Story\n',
-        '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n\n## Acceptance Criteria\n',
-        '# Story se1-2: C\n\n## Tasks / Subtasks\n',
-        '# Story 4.1: D\n\n## Status\n\nDraft\n'
-      ].map(isBmadStory)
+      ['# Story 1.1: A\n', '---\nbaseline_commit: x\n---\n\n# Story 2.3 - B\n', '# Story se1-2: C\n', '\uFEFF# Story Supp-1: Cancel\n'].map(isBmadStory)
     ).toEqual([true, true, true, true])
-    // A story's companion (a decision document headed as its story, with none of the template's sections) is no story.
+    expect(
+      ['# Deferred work\n', '---\ntitle: x\n---\n\n## Intent\n', 'Intro\n\n# Story 1.1: A\n', '# Story: no number\n', '# Story 1.7 Testing Summary\n'].map(
+        isBmadStory
+      )
+    ).toEqual([false, false, false, false, false])
+    // A story's companion names no part of the story template: a bold label, a setext or deeper heading still makes a story.
     expect(
       [
-        '# Deferred work\n',
-        '---\ntitle: x\n---\n\n## Intent\n',
-        'Intro\n\n# Story 1.1: A\n\n## Story\n',
-        '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n'
-      ].map(isBmadStory)
-    ).toEqual([false, false, false, false])
+        '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n',
+        '# Story 1.2: A\n\n**Acceptance Criteria:**\n\n1. Given x, then y\n',
+        '# Story 1.3: B\n\nAcceptance Criteria\n---\n'
+      ].map(isBmadCompanion)
+    ).toEqual([true, false, false])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: Empty\n\nStatus: draft\n', {slice: '3-1-x', defaultTier: 'verify'}).problems).toEqual([
       {
         file: '3-1-x.md',
@@ -160,6 +159,32 @@ describe('bmad', () => {
       }
     ])
     expect(readBmadStory('3-1-x.md', '# Story 3.1: A\n\n**Status:** done\n', {slice: '3-1-x', defaultTier: 'verify'}).status).toBe('done')
+  })
+
+  it('skips a story’s companion beside the story of its number, reads one alone, and names a story file it cannot read as one', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-bmad-companion-'))
+    folders.push(dir)
+    const folder = path.join(dir, 'implementation-artifacts')
+    await fs.mkdir(folder)
+    const companion = '# Story 3.1: Spike — Decision Document\n\n**Status**: GO\n\n## 1. Options\n'
+    await fs.writeFile(path.join(folder, '3-1-spike.md'), '# Story 3.1: Spike\n\nStatus: done\n\n## Acceptance Criteria\n\n1. Given a spike, then a decision\n')
+    await fs.writeFile(path.join(folder, '3-1-spike-decision.md'), companion)
+    await fs.writeFile(path.join(folder, '4-1-alone-decision.md'), companion.replace('3.1', '4.1'))
+    // Named as a story, read as none: a heading markup hid, or no story heading at all.
+    await fs.writeFile(path.join(folder, '5-1-hidden.md'), '> # Story 5.1: Hidden\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
+    await fs.writeFile(path.join(folder, '5-2-retitled.md'), '# Spike 5.2: Retitled\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
+    await fs.writeFile(path.join(folder, 'deferred-work.md'), '# Deferred work\n')
+    const reading = await bmad.read(dir, verify)
+    expect(reading.slices.map((slice) => slice.id)).toEqual(['3-1-spike', '4-1-alone-decision'])
+    expect(reading.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
+      ['4-1-alone-decision.md', 1, 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'],
+      ['5-1-hidden.md', 1, expect.stringMatching(/^Unexpected /)],
+      [
+        '5-2-retitled.md',
+        1,
+        'Unexpected story file whose first heading is no `# Story N.M: Title`, expected that heading first, as BMAD writes its stories; tiers does not read it'
+      ]
+    ])
   })
 
   it('reads Given paragraphs as one criterion each, a list after a Then part of it', () => {

@@ -28,19 +28,47 @@ export interface BmadStory {
   tree: Root
 }
 
-// `# Story 1.2: Title`, `# Story 3.1a - Title`.
-const storyHeading = /^Story\s+(\S+?)\s*[:\-—–]\s*(.*)$|^Story\s+(\S+)$/i
+// `# Story 1.2: Title`, `# Story 3.1a - Title`, `# Story Supp-1: Title`: a number (a token with a digit), a colon or dash, the title.
+const storyHeading = /^Story\s+([^\s:]*\d[^\s:]*?)\s*[:\-—–]\s*(.*)$|^Story\s+([^\s:]*\d\S*)$/i
 const criteriaTitle = /^Acceptance Criteria\b/i
 const tasksTitle = /^(?:Tasks\b|Review Follow-?ups?\b|Review Findings\b)/i
 
-// A section the story template writes: a document headed `# Story 3.1: … — Decision Document` with none of them is a story's companion, not a story.
-const storySection = /^#{2,3}[ \t]+(?:Story|Acceptance Criteria|Tasks\b|Dev Notes|Dev Agent Record|Status)\b/im
-
-/** Whether `text` is a story file: its first heading (after frontmatter) is `# Story …`, and it holds a section of the story template. */
+/** Whether `text` is a story file: its first heading (after frontmatter) is `# Story …`. */
 export function isBmadStory(text: string): boolean {
-  const body = text.replace(/^\uFEFF?---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
+  return bmadStoryNumber(text) !== null
+}
+
+/** The number a story file's `# Story 1.2: Title` heading gives (`1.2`), `null` when its first heading is no story heading. */
+export function bmadStoryNumber(text: string): string | null {
+  const body = text.replace(/^\uFEFF/, '').replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
   const first = /^#[ \t]+(.+)$/m.exec(body)
-  return first !== null && storyHeading.test(first[1]!.trim()) && body.slice(0, first.index).trim() === '' && storySection.test(body)
+  const heading = first && body.slice(0, first.index).trim() === '' ? storyHeading.exec(first[1]!.trim()) : null
+  return heading ? (heading[1] ?? heading[3] ?? null) : null
+}
+
+/** Whether a file's name is a story's as BMAD names them: `1-2-slug.md` (v6, its sprint key), `1.2.slug.story.md` (v4). */
+export function isBmadStoryName(name: string): boolean {
+  return /^\d+-\d+[a-z]?-|^\d+\.\d+[a-z]?\./i.test(name)
+}
+
+/**
+ * Whether a story file is a story's companion rather than a story: it
+ * names no part of the story template anywhere (acceptance criteria,
+ * tasks, dev notes, the dev agent record), as a spike's decision document
+ * headed `# Story 3.1: … — Decision Document` does. The reader skips one
+ * only beside the story of its number.
+ */
+export function isBmadCompanion(text: string): boolean {
+  return !/acceptance criteria|\btasks\b|dev notes|dev agent record/i.test(text)
+}
+
+/**
+ * The `# Story` headings markup hid in a file that is no story by its
+ * first heading (in a quote or a list, after HTML on its line), each a
+ * problem at its line: the story would be missing.
+ */
+export function hiddenStoryHeadings(file: string, text: string): FileProblem[] {
+  return /#[ \t]*Story[ \t]+\S/i.test(text) ? hiddenUnitHeadings(file, text, parseMarkdownText(text), storyHeadingShape, 'story') : []
 }
 
 /**

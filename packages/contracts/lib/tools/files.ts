@@ -1,6 +1,6 @@
 import path from 'node:path'
 import type {ContractAnalysis} from '../types.js'
-import {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from './bmad.js'
+import {isBmadCompanion, isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} from './bmad.js'
 import {readBugfix} from './kiro-bugfix.js'
 import {readRequirements} from './kiro-requirements.js'
 import {parseMarkdownText} from './markdown.js'
@@ -88,7 +88,9 @@ export const fileDialects: readonly FileDialect[] = [
     read(file, text, match) {
       const options = {slice: match[1]!, defaultTier: 'verify' as const}
       const name = `${match[1]!}.md`
-      const read = isBmadStory(text) ? readBmadStory(file, text, options) : isBmadSpec(name, text) ? readBmadSpec(file, text, options) : null
+      // A story's companion (a decision document headed as its story) has no contract for the lint: the gate reads it only where no story of its number is.
+      const read =
+        isBmadStory(text) && !isBmadCompanion(text) ? readBmadStory(file, text, options) : isBmadSpec(name, text) ? readBmadSpec(file, text, options) : null
       return {tool: 'bmad', analysis: {contracts: read?.story ? [read.story.contract] : [], problems: []}, problems: read?.problems ?? [], expectations: []}
     }
   },

@@ -270,15 +270,36 @@ async function readStories(
   reading: ToolReading,
   {specs}: {specs: boolean}
 ): Promise<void> {
-  const {isBmadSpec, isBmadStory, readBmadSpec, readBmadStory} = await import('@verification-tiers/contracts/tools')
+  const {bmadStoryNumber, hiddenStoryHeadings, isBmadCompanion, isBmadSpec, isBmadStory, isBmadStoryName, readBmadSpec, readBmadStory} = await import(
+    '@verification-tiers/contracts/tools'
+  )
   const {readTasks} = await import('./read-tasks.js')
   const read = new Map<string, string>()
+  const files: Array<{name: string; file: string; text: string}> = []
   for (const {name, kind, path: file} of entries) {
     if (kind !== 'file' || !name.endsWith('.md')) continue
     const text = await readCountedFile(file, budget, reading.problems)
-    if (typeof text !== 'string') continue
+    if (typeof text === 'string') files.push({name, file, text})
+  }
+  // A story's companion (a decision document headed as its story) is no story beside the story of its number.
+  const stories = new Set(files.filter(({text}) => isBmadStory(text) && !isBmadCompanion(text)).map(({text}) => bmadStoryNumber(text)))
+  for (const {name, file, text} of files) {
+    if (isBmadStory(text) && isBmadCompanion(text) && stories.has(bmadStoryNumber(text))) continue
     const spec = specs && !isBmadStory(text) && isBmadSpec(name, text)
-    if (!spec && !isBmadStory(text)) continue
+    if (!spec && !isBmadStory(text)) {
+      // A story heading markup hid (in a quote, after HTML) is named at its line; a file named as a story that reads as none is named too.
+      const hidden = hiddenStoryHeadings(file, text)
+      for (const problem of hidden) reading.problems.push(problem)
+      if (hidden.length === 0 && isBmadStoryName(name) && !isBmadSpec(name, text)) {
+        reading.problems.push({
+          file,
+          line: 1,
+          message:
+            'Unexpected story file whose first heading is no `# Story N.M: Title`, expected that heading first, as BMAD writes its stories; tiers does not read it'
+        })
+      }
+      continue
+    }
     const id = name.replace(/\.md$/, '')
     if (!isSliceId(id)) {
       reading.problems.push({file, line: null, message: `Unexpected story file name, its name is no slice id (${sliceIdRule}); tiers does not read it`})
