@@ -208,7 +208,7 @@ describe('tiers on a BMAD project', () => {
     const checkpoint = await runTiers(project, ['checkpoint', '1-2-track-a-repair'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toContain(
-      'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so\n'
+      'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so the message names the bike\n'
     )
     const held = await runTiersBin(project, ['ci'])
     expect([held.code, held.stdout]).toEqual([
@@ -240,7 +240,9 @@ describe('tiers on a BMAD v4 project', () => {
     const checkpoint = await runTiers(project, ['checkpoint', '1.2.story'])
     expect({code: checkpoint.code, stderr: checkpoint.stderr}).toEqual({code: 0, stderr: ''})
     expect(checkpoint.stdout).toContain('ALL TESTS PASSING — Slice 1.2.story: Story 1.2: Pay a deposit\n')
-    expect(checkpoint.stdout).toContain('Acceptance criteria:\n  [ ] AC1: Deposit\n  [ ] AC2: Receipt\n')
+    expect(checkpoint.stdout).toContain(
+      'Acceptance criteria:\n  [ ] AC1: Deposit The customer pays a fifth of the price when ordering: by card; by bank transfer; in the shop\n  [ ] AC2: Receipt A receipt names the deposit and what is left to pay.\n'
+    )
     const held = await runTiersBin(project, ['ci'])
     expect([held.code, held.stdout]).toEqual([
       1,

@@ -76,8 +76,8 @@ describe('bmad v4', () => {
         'Story 1.2: Pay a deposit',
         '1.2.story.md',
         [
-          [9, 'AC1: Deposit'],
-          [17, 'AC2: Receipt']
+          [9, 'AC1: Deposit The customer pays a fifth of the price when ordering: by card; by bank transfer; in the shop'],
+          [17, 'AC2: Receipt A receipt names the deposit and what is left to pay.']
         ]
       ],
       [

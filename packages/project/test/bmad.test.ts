@@ -80,7 +80,10 @@ describe('bmad', () => {
             'verify',
             [
               [7, 'AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands'],
-              [13, 'AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so']
+              [
+                13,
+                'AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so the message names the bike'
+              ]
             ]
           ]
         ]
@@ -94,8 +97,8 @@ describe('bmad', () => {
             '2-1-pay-online.md',
             'verify',
             [
-              [7, 'AC1: Card payment'],
-              [15, 'AC2: Refused card']
+              [7, 'AC1: Card payment Given a finished repair, when the cyclist pays by card, then the receipt lists: the repair; the parts; the total'],
+              [15, 'AC2: Refused card Given a refused card, when the cyclist pays, then the page says so and nothing is charged']
             ]
           ]
         ]
@@ -192,9 +195,30 @@ describe('bmad', () => {
       '# Story 5.4: Audit\n\n## Acceptance Criteria\n\n**Given** a query\n**When** it runs\n**Then** one audit row holds:\n\n- the user\n- the time\n\n**Given** a failed query\n**Then** the row says why\n\n## Tasks / Subtasks\n\n- [ ] Log it\n'
     const story = readBmadStory('5-4-audit.md', text, {slice: '5-4-audit', defaultTier: 'verify'})
     expect(story.story?.contract.criteria.map((item) => [item.text, item.position.start.line, item.position.end.line])).toEqual([
-      ['Given a query When it runs Then one audit row holds:', 5, 10],
+      ['Given a query When it runs Then one audit row holds: the user; the time', 5, 10],
       ['Given a failed query Then the row says why', 12, 13]
     ])
+  })
+
+  it('keeps a Then’s numbered list in its Given criterion, makes a listed Given its own, and covers the whole criteria section in what an approval pins', () => {
+    const read = (body: string) =>
+      readBmadStory('1-1-x.md', `# Story 1.1: Form\n\n## Acceptance Criteria\n\n${body}\n## Dev Notes\n\nNotes.\n`, {slice: '1-1-x', defaultTier: 'verify'})
+        .story!
+    const numbered = read('**Given** the form\n**Then** it shows:\n\n1. a name field\n2. an email field\n\n**Given** a saved form\n**Then** it says so\n')
+    expect(numbered.contract.criteria.map((item) => item.text)).toEqual([
+      'Given the form Then it shows: a name field; an email field',
+      'Given a saved form Then it says so'
+    ])
+    const listed = read('Given A, then a\n\n- Given B, then b\n- Given C, then c\n')
+    expect(listed.contract.criteria.map((item) => item.text)).toEqual(['Given A, then a', 'Given B, then b', 'Given C, then c'])
+    // The last `### AC` heading's body, and a note after the criteria, are in what an approval covers; Dev Notes are not.
+    const headed = read('### AC1: Save\n\n- **Given** a form\n- **Then** it is kept within 5 minutes\n\nA note.\n')
+    expect([
+      headed.contract.criteria.map((item) => item.text),
+      headed.source.includes('within 5 minutes'),
+      headed.source.includes('A note.'),
+      headed.source.includes('Notes.')
+    ]).toEqual([['AC1: Save Given a form; Then it is kept within 5 minutes A note.'], true, true, false])
   })
 
   it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {

@@ -95,7 +95,10 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
     : []
   if (!title?.position) return {story: null, status, taskLines, problems: hidden, tree}
   const lines = text.split(/\r?\n|\r/)
-  const criteria = sections.filter((section) => criteriaTitle.test(section.title)).flatMap((section) => criteriaOf(section.nodes, lines))
+  const criteriaSections = sections.filter((section) => criteriaTitle.test(section.title))
+  const criteria = criteriaSections.flatMap((section) => criteriaOf(section.nodes, lines))
+  // The approval covers the whole section, whatever of it the criteria hold (a table, a note after them).
+  const end = criteriaSections.flatMap((section) => section.nodes).at(-1)?.position?.end
   const label = collapse(inlineText(title.children as Nodes[]))
   const problems: FileProblem[] =
     criteria.length === 0
@@ -108,7 +111,17 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
         ]
       : []
   for (const problem of hidden) problems.push(problem)
-  const story = unitContract({label, file, text, slice: options.slice, headingPosition: title.position, criteria, steps: [], tier: options.defaultTier})
+  const story = unitContract({
+    label,
+    file,
+    text,
+    slice: options.slice,
+    headingPosition: title.position,
+    criteria,
+    steps: [],
+    tier: options.defaultTier,
+    ...(end ? {end} : {})
+  })
   return {story, status, taskLines, problems, tree}
 }
 
@@ -208,31 +221,56 @@ function sectionsOf(nodes: readonly RootContent[]): Section[] {
  * else the items of its lists.
  */
 function criteriaOf(nodes: readonly RootContent[], lines: readonly string[]): ContractItem[] {
-  const headings = nodes.filter((node): node is Heading => node.type === 'heading' && acTitle.test(textOf(node)))
-  if (headings.length > 0) return headings.flatMap((heading) => item(textOf(heading), heading.position))
-  const opens = (pattern: RegExp) => nodes.some((node) => node.type === 'paragraph' && pattern.test(textOf(node)))
-  if (opens(acTitle)) return grouped(nodes, acTitle)
+  const isAcHeading = (node: RootContent) => node.type === 'heading' && acTitle.test(textOf(node))
+  if (nodes.some(isAcHeading)) return grouped(nodes, isAcHeading)
+  const opens = (pattern: RegExp) => (node: RootContent) => node.type === 'paragraph' && pattern.test(textOf(node))
+  const acParagraph = opens(acTitle)
+  if (nodes.some(acParagraph)) return grouped(nodes, acParagraph)
+  const given = opens(/^Given\b/i)
   const lists = nodes.filter((node): node is List => node.type === 'list')
+  // Given paragraphs before any numbered list are the criteria: a numbered list after one is part of its Then (`Then it shows:` and the fields).
+  const firstGiven = nodes.findIndex(given)
+  const firstNumbered = nodes.findIndex((node) => node.type === 'list' && node.ordered)
+  if (firstGiven !== -1 && (firstNumbered === -1 || firstGiven < firstNumbered)) return grouped(nodes, given)
   const itemsOf = (each: List[]) => each.flatMap((list) => list.children.flatMap((entry) => item(textOf(entry.children[0] ?? entry), entry.position)))
   // Numbered items are the criteria; bullets beside them (an out-of-scope list) are not. A numbered line markdown joined to the paragraph above (`6.` cannot open a list there) is one too.
   const numbered = [...itemsOf(lists.filter((list) => list.ordered)), ...nodes.flatMap((node) => (node.type === 'paragraph' ? joinedItems(node, lines) : []))]
   if (numbered.length > 0) return numbered.sort((a, b) => a.position.start.line - b.position.start.line)
-  if (opens(/^Given\b/i)) return grouped(nodes, /^Given\b/i)
   return itemsOf(lists)
 }
 
-/** One criterion per paragraph that `opens` one, with the blocks after it up to the next; what comes before the first is an introduction. */
-function grouped(nodes: readonly RootContent[], opens: RegExp): ContractItem[] {
+/**
+ * One criterion per block that `opens` one (an `### AC1` heading, an
+ * `**AC1 — Title**` or `Given` paragraph), with the paragraphs and lists
+ * after it up to the next, their text joined to its own (a list's items
+ * with `;`), so the person sees and the approval pins all of it; an item
+ * of such a list that opens one itself (`- Given …`) is a criterion of its
+ * own. What comes before the first is an introduction.
+ */
+function grouped(nodes: readonly RootContent[], opens: (node: RootContent) => boolean): ContractItem[] {
   const found: ContractItem[] = []
+  const extend = (text: string, end: Position['end']) => {
+    const last = found.at(-1)
+    if (!last) return
+    if (text !== '') last.text = `${last.text} ${text}`
+    last.position = {start: last.position.start, end}
+  }
   for (const node of nodes) {
     if (!node.position) continue
-    const text = node.type === 'paragraph' ? textOf(node) : ''
-    const last = found.at(-1)
-    if (node.type === 'paragraph' && opens.test(text)) {
-      for (const each of item(text, node.position)) found.push(each)
-    } else if (last) {
-      if (text !== '') last.text = `${last.text} ${text}`
-      last.position = {start: last.position.start, end: node.position.end}
+    if (opens(node)) {
+      for (const each of item(textOf(node), node.position)) found.push(each)
+    } else if (node.type === 'list') {
+      const rest: string[] = []
+      for (const entry of node.children) {
+        const first = entry.children[0]
+        if (first && entry.position && opens(first)) {
+          if (rest.length > 0) extend(rest.splice(0).join('; '), entry.position.start)
+          for (const each of item(textOf(first), entry.position)) found.push(each)
+        } else rest.push(textOf(entry.children[0] ?? entry))
+      }
+      extend(rest.filter((text) => text !== '').join('; '), node.position.end)
+    } else {
+      extend(node.type === 'paragraph' ? textOf(node) : '', node.position.end)
     }
   }
   return found

@@ -1,4 +1,4 @@
-import type {Position} from 'unist'
+import type {Point, Position} from 'unist'
 import type {Contract, ContractIntent, ContractItem, Tier} from '../types.js'
 import type {FileContract} from './types.js'
 
@@ -14,11 +14,16 @@ export interface UnitContractParts {
   tier: Tier
   /** What only a person may change once they approved it (a BMAD spec's frozen block), when the unit has it. */
   intent?: ContractIntent | null
+  /** Where the unit's text ends when it reaches past its last item (a story's whole Acceptance Criteria section): what an approval covers. */
+  end?: Point
 }
 
 /** A tool's unit as a contract (GSD's roadmap entry, plan or verification; a BMAD story or spec): it states no tier, so it takes `tier`. */
 export function unitContract(parts: UnitContractParts): FileContract {
+  // The unit's text, which an approval covers, reaches its last item, its intent and any end it gives.
   const ends = [...parts.criteria, ...parts.steps].map((item) => item.position.end)
+  if (parts.intent) ends.push(parts.intent.position.end)
+  if (parts.end) ends.push(parts.end)
   const end = ends.reduce((latest, point) => ((point.offset ?? 0) > (latest.offset ?? 0) ? point : latest), parts.headingPosition.end)
   const position: Position = {start: parts.headingPosition.start, end}
   const contract: Contract = {
