@@ -284,10 +284,11 @@ describe('gsd', () => {
 
   it('reads the rows of a validation’s Manual-Only Verifications table as checks for a person, never the template’s placeholder', () => {
     const text =
-      '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n| (none) | — | — | All phase behaviors have automated verification |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
+      '---\nstatus: draft\n---\n\n## Per-Task Verification Map\n\n| Task ID | Status |\n|---|---|\n| 01-01 | pending |\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| Seats read well in dark mode | UI-02 | Visual | Switch the theme, look at the map |\n| {behavior} | REQ-{XX} | {reason} | {steps} |\n| Printing keeps the legend | UI-03 | Printer | |\n| (none) | — | — | All phase behaviors have automated verification |\n| — | UI-04 | Hardware | Scan the code with a phone |\n\n## Validation Sign-Off\n\n| Behavior | Test Instructions |\n|---|---|\n| Not a check | Not read |\n'
     expect(readGsdValidation(text).map((check) => [check.text, check.position.start.line])).toEqual([
       ['Seats read well in dark mode — Switch the theme, look at the map', 15],
-      ['Printing keeps the legend', 17]
+      ['Printing keeps the legend', 17],
+      ['Scan the code with a phone', 19]
     ])
   })
 
@@ -341,6 +342,17 @@ describe('gsd', () => {
     // Two milestones detailing the same number (numbering restarted): neither entry is the phase's.
     const two = await mapOf(await planning({...files, 'milestones/v2.0-ROADMAP.md': milestone}))
     expect([two?.name, two?.contracts.map(({contract}) => contract.label)]).toEqual(['05-map', ['Plan 05-01 (must-haves)']])
+  })
+
+  it('takes a milestone roadmap’s criteria for a phase ROADMAP.md lists with a status line only', async () => {
+    const dir = await planning({
+      'ROADMAP.md': '## Phase Details\n\n### Phase 5: Map\n\n**Status:** Complete\n',
+      'phases/05-map/05-01-PLAN.md': '---\nmust_haves:\n  truths:\n    - "A seat is drawn"\n---\n',
+      'phases/05-map/05-01-SUMMARY.md': '# Summary\n',
+      'milestones/v1.0-ROADMAP.md': '## Phase Details\n\n### Phase 5: Map\n\n**Success Criteria**:\n  1. The map loads\n'
+    })
+    const map = (await gsd.read(dir, verify)).slices.find((slice) => slice.id === '05-map')
+    expect(map?.contracts.map(({contract, file}) => [contract.label, path.basename(file)])[0]).toEqual(['Phase 5: Map (success criteria)', 'v1.0-ROADMAP.md'])
   })
 
   it('reads a truth YAML took for a mapping, and a human check without `test`, as their text: never dropped', () => {

@@ -196,10 +196,13 @@ export function readGsdValidation(text: string): ContractItem[] {
     const steps = names.findIndex((name) => name.includes('instruction') || name === 'test' || name === 'steps')
     for (const row of rows) {
       const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[])))
+      const blank = (cell: string) => /^(?:\{.*\}|n\/?a|[-—–]*)$/i.test(cell)
       const what = cells[behaviour] ?? ''
-      // The template's placeholder (`{behavior}`) and a row saying there is none (`(none)`, `—`, `N/A`) are no check.
-      if (/^(?:\{.*\}|\(?none\)?|n\/?a|[-—–]*)$/i.test(what) || !row.position) continue
-      checks.push({text: checkText(what, steps < 0 ? null : (cells[steps] ?? null)).replace(' — expected: ', ' — '), position: row.position, check: null})
+      const how = steps < 0 ? '' : (cells[steps] ?? '')
+      // The template's placeholder row (`{behavior}`), a row saying there is none (`(none)`), and a row with neither behaviour nor instructions are no check; a row with test instructions alone is one.
+      if (/^\(?none\)?$/i.test(what) || (blank(what) && blank(how)) || !row.position) continue
+      const text = blank(what) ? how : blank(how) ? what : `${what} — ${how}`
+      checks.push({text: collapse(text), position: row.position, check: null})
     }
   }
   return checks

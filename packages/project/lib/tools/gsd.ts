@@ -140,16 +140,19 @@ async function milestoneRoadmaps(dir: string, budget: ReadBudget): Promise<ReadR
 }
 
 /**
- * Each phase's entry: in `ROADMAP.md`, else in the one milestone roadmap
- * that details its number (a number several milestones detail, as when a
- * milestone restarts the numbering, is none of theirs).
+ * Each phase's entry: in `ROADMAP.md` when it lists criteria there, else
+ * in the one milestone roadmap that lists criteria for its number (a
+ * number several milestones detail, as when a milestone restarts the
+ * numbering, is none of theirs), else `ROADMAP.md`'s entry without them.
  */
 function roadmapIndex(active: ReadRoadmap | null, milestones: readonly ReadRoadmap[]): (number: string) => RoadmapEntry | null {
   return (number) => {
     const own = active?.phases.get(number)
-    if (active && own) return {roadmap: active, phase: own}
-    const kept = milestones.filter((each) => each.phases.has(number))
-    return kept.length === 1 ? {roadmap: kept[0]!, phase: kept[0]!.phases.get(number)!} : null
+    if (active && own && own.criteria.length > 0) return {roadmap: active, phase: own}
+    // An entry of ROADMAP.md that only says where the phase stands gives way to the milestone's that lists its criteria.
+    const kept = milestones.filter((each) => (each.phases.get(number)?.criteria.length ?? 0) > 0)
+    if (kept.length === 1) return {roadmap: kept[0]!, phase: kept[0]!.phases.get(number)!}
+    return active && own ? {roadmap: active, phase: own} : null
   }
 }
 
