@@ -174,6 +174,21 @@ describe('tiers on a GSD project', () => {
   })
 })
 
+describe('tiers on a tool folder whose units vanished', () => {
+  it('holds while the gate keeps the state of slices no unit is left for: phases/ renamed', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    expect((await runTiers(project, ['verify', '01-seat-map'])).code).toBe(0)
+    // A person's feedback: the gate now keeps the phase's state.
+    expect((await runTiers(project, ['respond', '01-seat-map', 'The legend is missing'])).code).toBe(0)
+    await fs.rename(path.join(project, '.planning', 'phases'), path.join(project, '.planning', 'phases-old'))
+    const problem = `.planning: Unexpected gsd folder without a slice while the gate keeps the state of 1 (01-seat-map), expected their units where gsd writes them: moved, deleted or pointed away from, they are not done`
+    expect((await runTiers(project, ['status'])).stdout).toContain(`problem: ${problem}\n`)
+    expect((await stopHook(project)).decision).toBe('block')
+    const ci = await runTiersBin(project, ['ci'])
+    expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('Unexpected gsd folder without a slice')])
+  })
+})
+
 describe('tiers on a GSD project whose phases are all archived', () => {
   it('is GSD’s, holding no slice: status says so, the hook and ci pass', async ({expect}) => {
     const project = await toolProject('gsd-reading-room', '.planning', (file) => !file.includes(`${path.sep}phases`) && !file.endsWith('ROADMAP.md'))

@@ -1,4 +1,4 @@
-import {stat} from 'node:fs/promises'
+import {readdir, stat} from 'node:fs/promises'
 import path from 'node:path'
 import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
@@ -15,7 +15,8 @@ import {
   readProjectConfig,
   resolveSlice,
   sliceIdRule,
-  slicePins
+  slicePins,
+  stateFolder
 } from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice, SliceInput} from '@verification-tiers/runtime'
 import {openBudget} from './budget.js'
@@ -193,7 +194,28 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
     for (const slice of reading.slices) if (slice.tier === 'auto' && slice.statedAt === undefined) slice.statedAt = statedAt
   }
   const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
+  if (reading.slices.length === 0 && problems.length === 0) problems.push(...(await vanishedUnits(dir, tool)))
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
+}
+
+/**
+ * A tool folder that reads no slice while the gate keeps the state of some
+ * (`tiers/<slice>.json`): its units were moved, deleted or pointed away
+ * from (a story folder set to an empty one, `phases/` renamed). One problem
+ * naming them, so that work never passes as no work.
+ */
+async function vanishedUnits(dir: string, tool: ProjectTool): Promise<ProjectProblem[]> {
+  const names = await readdir(path.join(dir, stateFolder)).catch(() => [] as string[])
+  const ids = names.filter((name) => name.endsWith('.json') && isSliceId(name.slice(0, -'.json'.length))).map((name) => name.slice(0, -'.json'.length))
+  if (ids.length === 0) return []
+  const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ')
+  return [
+    {
+      file: dir,
+      line: null,
+      message: `Unexpected ${tool.name} folder without a slice while the gate keeps the state of ${ids.length} (${shown}), expected their units where ${tool.name} writes them: moved, deleted or pointed away from, they are not done`
+    }
+  ]
 }
 
 /**
