@@ -194,7 +194,7 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
     for (const slice of reading.slices) if (slice.tier === 'auto' && slice.statedAt === undefined) slice.statedAt = statedAt
   }
   const problems = [...reading.problems, ...caseTwins(dir, reading.slices)]
-  if (reading.slices.length === 0 && problems.length === 0) problems.push(...(await vanishedUnits(dir, tool)))
+  if (reading.slices.length === 0 && problems.length === 0) for (const problem of await vanishedUnits(dir, tool)) problems.push(problem)
   return {dir, tool: tool.name, config, threshold, contracts: reading.contracts, slices: reading.slices, slicesFrom: tool.name, problems, warnings: []}
 }
 
