@@ -221,6 +221,17 @@ describe('bmad', () => {
     ]).toEqual([['AC1: Save Given a form; Then it is kept within 5 minutes A note.'], true, true, false])
   })
 
+  it('leaves the status out of what an approval covers, line for line: the workflow moves it', () => {
+    const sourceOf = (status: string) =>
+      readBmadStory('1-1-x.md', `# Story 1.1: A\n\n${status}\n\n## Acceptance Criteria\n\n1. Given x, then y\n`, {slice: '1-1-x', defaultTier: 'verify'}).story!
+        .source
+    expect(sourceOf('Status: review')).toBe(sourceOf('Status: done'))
+    expect(sourceOf('**Status:** review')).toBe(sourceOf('**Status:** done'))
+    expect(sourceOf('## Status\n\nReview')).toBe(sourceOf('## Status\n\n**Done** (2026-05-01)'))
+    expect(sourceOf('Status: done').split('\n')).toHaveLength(7)
+    expect(sourceOf('Status: done')).not.toBe(sourceOf('Status: done\n\nAs a cyclist'))
+  })
+
   it('reads a one-shot spec as a contract without criteria, and an old tech-spec’s AC boxes as criteria, not tasks', () => {
     const options = {slice: 's', defaultTier: 'verify'} as const
     const oneShot = readBmadSpec(

@@ -122,6 +122,10 @@ export function readBmadStory(file: string, text: string, options: {slice: strin
     tier: options.defaultTier,
     ...(end ? {end} : {})
   })
+  // The status is the workflow's word, which its own steps move (review to done): what an approval covers leaves it out, line for line.
+  story.source = story.source
+    .replace(/^([ \t]*(?:\*\*)?Status:?(?:\*\*)?:?)[ \t]*\S.*$/im, '$1')
+    .replace(/^(#{2,3}[ \t]+Status[ \t]*\r?\n(?:[ \t]*\r?\n)*)[^\r\n#].*$/im, '$1')
   return {story, status, taskLines, problems, tree}
 }
 
