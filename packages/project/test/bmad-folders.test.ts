@@ -250,7 +250,7 @@ describe('bmad v6, its story folder configured', () => {
     ])
   })
 
-  it('gates a story once when v4 and v6 both name its folder: v6 reads it', async () => {
+  it('gates a story once when v4 and v6 both name its folder: v6 reads it, its subfolders too', async () => {
     const root = await repository({
       '.bmad-core/core-config.yaml': 'devStoryLocation: docs/stories\n',
       '_bmad/bmm/config.yaml': 'implementation_artifacts: "{project-root}/docs/stories"\n',
@@ -259,8 +259,12 @@ describe('bmad v6, its story folder configured', () => {
       'docs/stories/epic-2/2.1.story.md': story('2.1')
     })
     expect(await findProjectFolders(root)).toEqual([path.join(root, '_bmad-output'), path.join(root, '.bmad-core')])
-    expect(sliced(root, await bmad.read(path.join(root, '_bmad-output'), verify))).toEqual(['1.1.story: docs/stories/1.1.story.md (1, 0)'])
-    expect(sliced(root, await bmadV4.read(path.join(root, '.bmad-core'), verify))).toEqual(['2.1.story: docs/stories/epic-2/2.1.story.md (1, 0)'])
+    // v6 reads its story folder's subfolders too: every story there is v6's, none v4's.
+    expect(sliced(root, await bmad.read(path.join(root, '_bmad-output'), verify))).toEqual([
+      '1.1.story: docs/stories/1.1.story.md (1, 0)',
+      '2.1.story: docs/stories/epic-2/2.1.story.md (1, 0)'
+    ])
+    expect(sliced(root, await bmadV4.read(path.join(root, '.bmad-core'), verify))).toEqual([])
   })
 })
 

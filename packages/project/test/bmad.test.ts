@@ -177,8 +177,12 @@ describe('bmad', () => {
     await fs.writeFile(path.join(folder, '5-1-hidden.md'), '> # Story 5.1: Hidden\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
     await fs.writeFile(path.join(folder, '5-2-retitled.md'), '# Spike 5.2: Retitled\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
     await fs.writeFile(path.join(folder, 'deferred-work.md'), '# Deferred work\n')
+    // A story moved into a subfolder, or renamed to `.MD`, is still read.
+    await fs.mkdir(path.join(folder, 'epic-6'))
+    await fs.writeFile(path.join(folder, 'epic-6', '6-1-moved.md'), '# Story 6.1: Moved\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
+    await fs.writeFile(path.join(folder, '6-2-shouting.MD'), '# Story 6.2: Shouting\n\n## Acceptance Criteria\n\n1. Given x, then y\n')
     const reading = await bmad.read(dir, verify)
-    expect(reading.slices.map((slice) => slice.id)).toEqual(['3-1-spike', '4-1-alone-decision'])
+    expect(reading.slices.map((slice) => slice.id).sort()).toEqual(['3-1-spike', '4-1-alone-decision', '6-1-moved', '6-2-shouting'])
     expect(reading.problems.map((problem) => [path.basename(problem.file), problem.line, problem.message])).toEqual([
       ['4-1-alone-decision.md', 1, 'Unexpected story without acceptance criteria, expected `## Acceptance Criteria` with numbered Given/When/Then items'],
       ['5-1-hidden.md', 1, expect.stringMatching(/^Unexpected /)],

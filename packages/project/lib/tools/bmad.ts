@@ -4,7 +4,7 @@ import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/run
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
-import {listFolder, unlistedFolder, walkFiles} from '../walk.js'
+import {unlistedFolder, walkFiles} from '../walk.js'
 import type {FolderEntry} from '../walk.js'
 import {readCountedFile} from './read-file.js'
 import type {OpenTask, ProjectTool, ToolReading, ToolReadOptions} from './types.js'
@@ -61,11 +61,18 @@ export const bmad: ProjectTool = {
     const unlisted = await unlistedFolder(folder)
     if (unlisted) return {contracts: [], slices: [], problems: [...problems, unlisted]}
     const reading: ToolReading = {contracts: [], slices: [], problems}
-    const entries = await listFolder(folder, reading.problems, {reads: (name) => name.endsWith('.md')})
+    // Its subfolders too: a story moved into one is still a story.
+    const entries = await walkFiles(folder, reading.problems, {reads: isMarkdownName, depth: v4Depth, tooDeep: tooDeepStories})
     await readStories(entries, budget, options, reading, {specs: true})
     return reading
   }
 }
+
+/** What a story folder nested too deep for the walk is. */
+const tooDeepStories = `Unexpected folder nested more than ${v4Depth} deep in the story folder, expected story files at most ${v4Depth} folders down; the folder is not read`
+
+/** A markdown file's name, in any case (`.md`, `.MD`): a story renamed so is still read. */
+const isMarkdownName = (name: string) => /\.md$/i.test(name)
 
 /**
  * BMAD (v4): the method installed in `.bmad-core`, its stories in the
@@ -94,12 +101,12 @@ export const bmadV4: ProjectTool = {
     const {folder, problems} = await v4StoryFolder(dir, budget)
     const reading: ToolReading = {contracts: [], slices: [], problems}
     if (folder === null) return reading
-    const tooDeep = `Unexpected folder nested more than ${v4Depth} deep in the story folder, expected story files at most ${v4Depth} folders down; the folder is not read`
-    const entries = await walkFiles(folder, reading.problems, {reads: (name) => name.endsWith('.md'), depth: v4Depth, tooDeep})
+    const entries = await walkFiles(folder, reading.problems, {reads: isMarkdownName, depth: v4Depth, tooDeep: tooDeepStories})
     // A story v6 reads (its story folder configured as this one) is v6's.
     const v6 = path.join(path.dirname(dir), bmad.folder)
     const v6Folder = (await bmad.recognises(v6)) ? (await v6StoryFolder(v6, openBudget(dir, defaultReadLimits, 'tiers.json'))).folder : null
-    const own = entries.filter((entry) => v6Folder === null || path.resolve(path.dirname(entry.path)) !== path.resolve(v6Folder))
+    const inV6 = (file: string) => v6Folder !== null && !path.relative(path.resolve(v6Folder), path.resolve(file)).startsWith('..')
+    const own = entries.filter((entry) => !inV6(entry.path))
     await readStories(own, budget, options, reading, {specs: false})
     return reading
   }
@@ -243,14 +250,16 @@ function inRepository(file: string, key: string, setting: Setting, root: string,
   return {folder, problems: []}
 }
 
-/** Whether `folder` holds a story file or a Build spec (one that cannot be listed counts, for the reader to name). */
+/** Whether `folder` (or a subfolder) holds a story file, a file named as one, or a Build spec (one that cannot be listed counts, for the reader to name). */
 async function holdsUnit(folder: string, budget: ReadBudget): Promise<boolean> {
-  const {isBmadSpec, isBmadStory} = await import('@verification-tiers/contracts/tools')
+  const {isBmadSpec, isBmadStory, isBmadStoryName} = await import('@verification-tiers/contracts/tools')
   const refused: ProjectProblem[] = []
-  const entries = await listFolder(folder, refused, {reads: (name) => name.endsWith('.md')})
+  const entries = await walkFiles(folder, refused, {reads: isMarkdownName, depth: v4Depth, tooDeep: tooDeepStories})
   if (refused.length > 0) return true
   for (const entry of entries) {
-    if (entry.kind !== 'file' || !entry.name.endsWith('.md')) continue
+    if (entry.kind !== 'file' || !isMarkdownName(entry.name)) continue
+    // A file named as a story is one for the reader to read, or to name when it reads as none.
+    if (isBmadStoryName(entry.name)) return true
     const text = await readCountedFile(entry.path, budget, []).catch(() => null)
     if (typeof text === 'string' && (isBmadStory(text) || isBmadSpec(entry.name, text))) return true
   }
@@ -277,7 +286,7 @@ async function readStories(
   const read = new Map<string, string>()
   const files: Array<{name: string; file: string; text: string}> = []
   for (const {name, kind, path: file} of entries) {
-    if (kind !== 'file' || !name.endsWith('.md')) continue
+    if (kind !== 'file' || !isMarkdownName(name)) continue
     const text = await readCountedFile(file, budget, reading.problems)
     if (typeof text === 'string') files.push({name, file, text})
   }
@@ -300,7 +309,7 @@ async function readStories(
       }
       continue
     }
-    const id = name.replace(/\.md$/, '')
+    const id = name.replace(/\.md$/i, '')
     if (!isSliceId(id)) {
       reading.problems.push({file, line: null, message: `Unexpected story file name, its name is no slice id (${sliceIdRule}); tiers does not read it`})
       continue
