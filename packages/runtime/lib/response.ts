@@ -46,10 +46,10 @@ function choiceTyped(reply: string): string | null {
   return typedChoices.get(withoutDashes(reply)) ?? null
 }
 
-/** A compared reply with its dashes as spaces, and single spaces. */
+/** A compared reply with the dashes between its words as spaces, and single spaces: a dash before or after it all (`yes-`) is more than the choice. */
 const withoutDashes = (reply: string): string =>
   reply
-    .replace(/[\p{Pd}\u2212]/gu, ' ')
+    .replace(/(?<=\S)\s*[\p{Pd}\u2212]+\s*(?=\S)/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
 
