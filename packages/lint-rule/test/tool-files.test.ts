@@ -168,7 +168,11 @@ No e-mail leaves between ten at night and seven.
       ['_bmad-output/planning-artifacts/architecture.md', architecture],
       ['_bmad-output/implementation-artifacts/deferred-work.md', architecture],
       ['_bmad-output/implementation-artifacts/stories/1-2-water-reminder.md', architecture],
-      ['_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(criteria)]
+      ['_bmad-output/implementation-artifacts/1-2-water-reminder.md', story(criteria)],
+      // v4's default story folder, its subfolders and its other files, as the gate reads them.
+      ['docs/stories/1.2.water-reminder.story.md', story(criteria)],
+      ['docs/stories/epic-1/1.2.water-reminder.story.md', story(criteria)],
+      ['docs/stories/STORIES-INDEX.md', architecture]
     ]) {
       expect([path, await lint(path!, value!)]).toEqual([path, []])
     }

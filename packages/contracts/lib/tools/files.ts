@@ -82,9 +82,10 @@ export const fileDialects: readonly FileDialect[] = [
     }
   },
   {
-    // A BMAD story (`# Story 1.2: Title`) or Build spec (`spec-<slug>.md`, `tech-spec-<slug>.md`) of `_bmad-output/implementation-artifacts/`: the story or spec is the unit, with its acceptance criteria; the rest of the file (Dev Notes, tasks) is no contract. Any other file there holds none.
+    // A BMAD story (`# Story 1.2: Title`) or Build spec (`spec-<slug>.md`, `tech-spec-<slug>.md`) of `_bmad-output/implementation-artifacts/` or v4's `docs/stories/`: the story or spec is the unit, with its acceptance criteria; the rest of the file (Dev Notes, tasks) is no contract. Any other file there holds none.
     tool: 'bmad',
-    path: /(?:^|\/)_bmad-output\/implementation-artifacts\/([^/]+)\.md$/,
+    // v6's story folder and its subfolders, and v4's default story folder (`docs/stories`).
+    path: /(?:^|\/)(?:_bmad-output\/implementation-artifacts|docs\/stories)\/(?:[^/]+\/)*([^/]+)\.md$/i,
     read(file, text, match) {
       const options = {slice: match[1]!, defaultTier: 'verify' as const}
       const name = `${match[1]!}.md`
@@ -120,7 +121,9 @@ export const toolFolders: ReadonlyArray<{tool: ToolName; path: RegExp}> = [
   // GSD's plans, roadmap and verifications are read by the gate from their frontmatter and fields, not as contract headings.
   {tool: 'gsd', path: /(?:^|\/)\.planning\//},
   // BMAD's planning artifacts (epics, architecture, PRD) and the output folder's other files are the workflow's documents, not units the gate reads.
-  {tool: 'bmad', path: /(?:^|\/)_bmad-output\//}
+  {tool: 'bmad', path: /(?:^|\/)_bmad-output\//},
+  // BMAD v4's default story folder: its indexes and summaries beside the stories are no units either.
+  {tool: 'bmad', path: /(?:^|\/)docs\/stories\//}
 ]
 
 /** The tool whose folder holds a path, `null` for a path in none. */
@@ -137,7 +140,8 @@ export function fileDialectOf(file: string): {dialect: FileDialect; match: RegEx
     !file.endsWith('requirements.md') &&
     !file.endsWith('bugfix.md') &&
     !file.endsWith('VERIFICATION.md') &&
-    !file.includes('_bmad-output')
+    !file.includes('_bmad-output') &&
+    !file.includes('stories')
   )
     return null
   const posix = file.split(path.sep).join('/')
