@@ -174,6 +174,31 @@ describe('tiers on a GSD project', () => {
   })
 })
 
+describe('tiers ci --base on a tool project', () => {
+  it('holds a GSD phase planned before the branch and executed on it; the branch did its work', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    await git(project, 'branch', '-M', 'main')
+    await git(project, 'checkout', '-q', '-b', 'gsd/phase-02')
+    // The plans were committed on main; the branch writes what executing them writes.
+    await fs.writeFile(path.join(project, '.planning', 'phases', '02-booking', '02-01-SUMMARY.md'), '# Plan 02-01 Summary\n')
+    await git(project, 'add', '-A')
+    await git(project, 'commit', '-q', '-m', 'Execute phase 2')
+    const ci = await runTiersBin(project, ['ci', '--base', 'main'])
+    expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('  02-booking Phase 2: Booking: verify, never approved (')])
+    expect(ci.stdout).not.toContain('  01-seat-map')
+  })
+
+  it('names a BMAD v4 default lowered to auto on the branch, its stories being outside `.bmad-core`', async ({expect}) => {
+    const project = await toolProject('bmad-v4-bakery', '.', () => true, '.bmad-core')
+    await git(project, 'branch', '-M', 'main')
+    await git(project, 'checkout', '-q', '-b', 'lower')
+    await fs.writeFile(path.join(project, '.bmad-core', 'tiers.json'), '{"test": {"command": "true"}, "verification": {"default": "auto"}}\n')
+    await git(project, 'commit', '-q', '-am', 'Lower the default')
+    const ci = await runTiersBin(project, ['ci', '--base', 'main'])
+    expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('changed since main, where it was verify')])
+  })
+})
+
 describe('tiers on a tool folder whose units vanished', () => {
   it('holds while the gate keeps the state of slices no unit is left for: phases/ renamed', async ({expect}) => {
     const project = await toolProject('gsd-reading-room', '.planning')

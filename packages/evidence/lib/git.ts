@@ -135,3 +135,25 @@ export function runGitBytes(
     })
   })
 }
+
+/** The objects `git cat-file --batch` gave, in order: each blob’s bytes, `null` for one missing or of another type. */
+export function readCatFileBatch(output: Buffer, count: number): Array<Buffer | null> {
+  const objects: Array<Buffer | null> = []
+  let offset = 0
+  while (objects.length < count) {
+    const end = output.indexOf(0x0a, offset)
+    if (end === -1) throw new GitError(['cat-file'], `gave ${objects.length} of ${count} objects`)
+    const header = output.toString('utf8', offset, end)
+    offset = end + 1
+    if (/ (missing|ambiguous)$/.test(header)) {
+      objects.push(null)
+      continue
+    }
+    const match = /^[\da-f]+ ([a-z]+) (\d+)$/.exec(header)
+    const size = Number(match?.[2])
+    if (!match || offset + size > output.length) throw new GitError(['cat-file'], `gave an unexpected answer ${JSON.stringify(header.slice(0, 80))}`)
+    objects.push(match[1] === 'blob' || match[1] === 'commit' ? output.subarray(offset, offset + size) : null)
+    offset += size + 1
+  }
+  return objects
+}

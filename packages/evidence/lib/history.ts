@@ -19,7 +19,7 @@ import {
 } from '@verification-tiers/runtime'
 import type {EntryCounts, SliceState} from '@verification-tiers/runtime'
 import {gitFolderAbove} from './fingerprint.js'
-import {GitError, runGitBytes} from './git.js'
+import {GitError, readCatFileBatch, runGitBytes} from './git.js'
 
 /** A slice whose state file lost committed history, or what kept the history from being compared (`slice` `null`): either holds the gate. */
 export interface HistoryHold {
@@ -123,7 +123,7 @@ async function committedTexts(dir: string, ids: readonly string[], revision: str
   // One call for every file: `<revision>:./<path>` is from the folder git runs in.
   const asked = [`${revision}^{commit}`, ...ids.map((id) => `${revision}:./${stateFolder}/${id}.json`)]
   const output = await runGitBytes(dir, ['cat-file', '--batch'], {input: asked.map((line) => `${line}\n`).join('')})
-  const [commit, ...files] = readBatch(output, asked.length)
+  const [commit, ...files] = readCatFileBatch(output, asked.length)
   if (commit === null) {
     if (revision === 'HEAD') return null
     throw new GitError(['cat-file'], `found no commit ${JSON.stringify(revision)}`)
@@ -132,28 +132,6 @@ async function committedTexts(dir: string, ids: readonly string[], revision: str
     if (blob && blob.length <= inputLimits.json) texts.set(ids[index]!, blob.toString('utf8'))
   }
   return texts
-}
-
-/** The objects `git cat-file --batch` gave, in order: each blob’s bytes, `null` for one missing or of another type. */
-function readBatch(output: Buffer, count: number): Array<Buffer | null> {
-  const objects: Array<Buffer | null> = []
-  let offset = 0
-  while (objects.length < count) {
-    const end = output.indexOf(0x0a, offset)
-    if (end === -1) throw new GitError(['cat-file'], `gave ${objects.length} of ${count} objects`)
-    const header = output.toString('utf8', offset, end)
-    offset = end + 1
-    if (/ (missing|ambiguous)$/.test(header)) {
-      objects.push(null)
-      continue
-    }
-    const match = /^[\da-f]+ ([a-z]+) (\d+)$/.exec(header)
-    const size = Number(match?.[2])
-    if (!match || offset + size > output.length) throw new GitError(['cat-file'], `gave an unexpected answer ${JSON.stringify(header.slice(0, 80))}`)
-    objects.push(match[1] === 'blob' || match[1] === 'commit' ? output.subarray(offset, offset + size) : null)
-    offset += size + 1
-  }
-  return objects
 }
 
 const hasAny = (counts: EntryCounts) => counts.answers + counts.rejections + counts.escalations > 0

@@ -12,7 +12,7 @@ import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeak
 import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
 import {approvedPins, decisionSource, FileReadError, findWeakenings, holdSlice, readSliceState, sliceSubject, sliceThreshold} from '@verification-tiers/runtime'
 import type {AnswerBy, AnswerChannel, GateContext, SliceDecision, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
-import {GitError, runGit} from './git.js'
+import {GitError, readCatFileBatch, runGit, runGitBytes} from './git.js'
 import {judgeHistory} from './history.js'
 import {projectProblems} from './slice-evidence.js'
 
@@ -93,6 +93,8 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     const project = await loadProject(folder, {cache: false})
     for (const line of projectProblems(project)) judged.holds.push({project: folder, slice: null, line})
     const before = base === null ? null : await slicesAtBase(project, base)
+    // A tool's slice written before the branch is still the branch's when the branch did its work: Greenlight's contracts say what is the branch's.
+    const touched = base === null || project.tool === 'greenlight' ? null : touchedBy(await changedSince(project.dir, base))
     const history = await judgeHistory(project, base ?? 'HEAD')
     for (const {slice, line} of history.holds) judged.holds.push({project: folder, slice, line})
     for (const line of history.orphans) judged.orphans.push(line)
@@ -114,7 +116,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
         judged.approvals.push(approvalOf(folder, slice, decision, source.entry))
         continue
       }
-      if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash) {
+      if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash && !touched?.(slice.id)) {
         judged.unchanged.push(slice.id)
         continue
       }
@@ -204,10 +206,15 @@ function loweredSince(then: SliceAtBase | undefined, context: GateContext, state
   return findWeakenings(then.pins, context.pins, sliceSubject(context.slice))
 }
 
+/** The files a project's readers read besides its own folder: markdown, and settings and configurations (`core-config.yaml`, `_bmad/bmm/config.yaml`). */
+const readableAtBase = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mkdown|ron|json|ya?ml|toml)$/i
+
 /**
- * The hash of each slice's contracts at `base`, and its pins: the project
- * folder as git holds it there, read into a temporary folder as the project
- * is read now. A folder git does not know at `base` has no slices then.
+ * The hash of each slice's contracts at `base`, and its pins: the
+ * repository's markdown and settings as git holds them there (the project
+ * folder, and what its tool reads beside it: BMAD v4's `docs/stories`, a
+ * configured story folder), read into a temporary folder as the project is
+ * read now. A folder git does not know at `base` has no slices then.
  */
 export async function slicesAtBase(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
   const dir = await realpath(project.dir)
@@ -219,17 +226,23 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     if (!(error instanceof GitError)) throw error
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
-  const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
   const hashes = new Map<string, SliceAtBase>()
-  if (files.length === 0) return hashes
+  const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
+  if (held.length === 0) return hashes
+  // The state of the slices is not what is compared: only what they are made of.
+  const stateOf = relative === '' ? 'tiers/' : `${relative.split(path.sep).join('/')}/tiers/`
+  const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base]))
+    .split('\0')
+    .filter((file) => file !== '' && readableAtBase.test(file) && !file.startsWith(stateOf) && !/[\u0000-\u001f\u007f]/.test(file))
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
   try {
-    for (const file of files) {
-      // The state of the slices is not what is compared: only what they are made of.
-      if (path.relative(relative, file).split('/')[0] === 'tiers') continue
-      const target = path.join(scratch, file)
+    // One git call for every file.
+    const output = await runGitBytes(root, ['cat-file', '--batch'], {input: files.map((file) => `${base}:${file}\n`).join('')})
+    for (const [index, blob] of readCatFileBatch(output, files.length).entries()) {
+      if (blob === null) continue
+      const target = path.join(scratch, files[index]!)
       await mkdir(path.dirname(target), {recursive: true})
-      await writeFile(target, await runGit(root, ['show', `${base}:${file}`]))
+      await writeFile(target, blob)
     }
     // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
     const then = await loadProject(path.join(scratch, relative), {cache: false}).catch(() => null)
@@ -241,4 +254,31 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     await rm(scratch, {recursive: true, force: true})
   }
   return hashes
+}
+
+/**
+ * Whether the branch touched a tool's slice since `base`: a path git sees
+ * changed (committed or not) in a folder named as the slice (a spec-kit
+ * feature, an OpenSpec change, a Kiro feature, a GSD phase) or in a file of
+ * its name (a BMAD story). A slice whose contracts were written before the
+ * branch and whose work the branch did (a GSD summary, a story's ticked
+ * tasks) is the branch's to have approved.
+ */
+function touchedBy(changed: readonly string[]): (id: string) => boolean {
+  const names = new Set(
+    changed.flatMap((file) => [
+      ...file.split('/').slice(0, -1),
+      file
+        .split('/')
+        .at(-1)!
+        .replace(/\.[^.]+$/, '')
+    ])
+  )
+  return (id) => names.has(id) || names.has(id.slice(id.indexOf('.') + 1))
+}
+
+/** The paths git sees changed since `base`, from the repository's root, committed or not. */
+async function changedSince(dir: string, base: string): Promise<string[]> {
+  const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
+  return (await runGit(root, ['diff', '--name-only', '-z', '--no-renames', base, '--'])).split('\0').filter((file) => file !== '')
 }
