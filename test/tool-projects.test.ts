@@ -174,6 +174,26 @@ describe('tiers on a GSD project', () => {
   })
 })
 
+describe('tiers on an auto slice with open tasks', () => {
+  it('holds the agent on the open tasks of an auto slice its passing run made done', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    await fs.writeFile(path.join(project, '.planning', 'tiers.json'), '{"test": {"command": "true"}, "verification": {"default": "auto"}}\n')
+    expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
+    expect((await runTiers(project, ['status', '02.1-late-return-fix'])).stdout).toContain(': auto, ')
+    const held = await stopHook(project)
+    expect([held.decision, held.reason]).toEqual([
+      'block',
+      expect.stringContaining(
+        `${path.join(project, '.planning', 'phases', '02.1-late-return-fix', '02.1-01-PLAN.md')}:1: Plan 02.1-01 has no 02.1-01-SUMMARY.md: not executed (open task of slice 02.1-late-return-fix)`
+      )
+    ])
+    // Its tasks done, the auto slice is done: the agent may stop.
+    await fs.writeFile(path.join(project, '.planning', 'phases', '02.1-late-return-fix', '02.1-01-SUMMARY.md'), '# Summary\n')
+    expect((await runTiers(project, ['verify', '--all'])).code).toBe(0)
+    expect((await stopHook(project)).reason ?? '').not.toContain('02.1-late-return-fix')
+  })
+})
+
 describe('tiers ci --base on a tool project', () => {
   it('holds a GSD phase planned before the branch and executed on it; the branch did its work', async ({expect}) => {
     const project = await toolProject('gsd-reading-room', '.planning')
