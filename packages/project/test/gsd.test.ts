@@ -251,6 +251,14 @@ describe('gsd', () => {
     ])
   })
 
+  it('reads code as markdown does: a `~~~` fence holding a ``` line hides no check after it', () => {
+    const text =
+      '---\nstatus: human_needed\n---\n\n## Human Verification Required\n\n~~~\n```\n### 9. Not a check\n~~~\n\n### 1. Printed map\n\n**Test:** Print it\n'
+    expect(readGsdVerification('V.md', text).humanChecks.map((check) => [check.text, check.position.start.line])).toEqual([['Printed map', 12]])
+    const uat = readGsdUat('U.md', '## Tests\n\n~~~\n```\n~~~\n\n### 1. Map\nexpected: it shows\nresult: pass\n')
+    expect(uat.tests.map((test) => [test.name, test.result])).toEqual([['Map', 'pass']])
+  })
+
   it('reads the human checks a verification writes as `### 1.` headings under a `### Human Verification Required` of the same level', () => {
     const text =
       '---\nstatus: passed\n---\n\n### Human Verification Required\n\n### 1. Colour-blind view\n\n**Test:** Turn the simulator on\n\n### 2. Printed map\n\n**Test:** Print the map\n\n### Gaps Summary\n\n### 3. Not a check\n'

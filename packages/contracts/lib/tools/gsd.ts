@@ -45,7 +45,6 @@ const phaseHeading = /^ {0,3}(#{2,4})[ \t]+(Phase[ \t]+((?:[A-Z]{1,6}-)?\d+[A-Za
 const anyHeading = /^#{1,4}[ \t]/
 const criteriaLabel = /^\s*\*\*Success Criteria\b[^*]*\*\*/i
 const numberedItem = /^([ \t]*)\d{1,9}[.)][ \t]+(\S.*)$/
-const fence = /^[ \t]{0,3}(`{3,}|~{3,})/
 
 /** A phase heading's subject, as the hidden-heading detector looks for one: `Phase 2:`, `Phase CK-03:`. */
 const phaseHeadingShape: HeadingShape = {
@@ -328,10 +327,10 @@ export function readGsdUat(file: string, text: string): GsdUat {
   const status = front.doc?.get('status', true) as YamlNode | undefined
   const tests: GsdUatTest[] = []
   let test: GsdUatTest | null = null
-  let fenced = false
+  // Code as markdown reads it: a `~~~` fence holding a ``` line stays one block.
+  const inCode = inFencedExample(parseMarkdownText(text).children, {everyCode: true})
   for (const [index, {line}] of lineStarts(text).entries()) {
-    if (fence.test(line)) fenced = !fenced
-    if (fenced) continue
+    if (inCode(index + 1)) continue
     const heading = uatTest.exec(line)
     if (heading || anyHeading.test(line)) {
       test = heading ? {name: collapse(heading[1]!), result: null, line: index + 1} : null
@@ -369,10 +368,10 @@ const numberedHeading = /^#{2,6}[ \t]+\d{1,9}[.)][ \t]+(\S.*?)[ \t]*#*$/
 function bodyChecks(text: string, place: ReturnType<typeof location>): ContractItem[] {
   const items: ContractItem[] = []
   let depth = 0
-  let fenced = false
-  for (const {line, start} of lineStarts(text)) {
-    if (fence.test(line)) fenced = !fenced
-    if (fenced) continue
+  // Code as markdown reads it: a `~~~` fence holding a ``` line stays one block.
+  const inCode = inFencedExample(parseMarkdownText(text).children, {everyCode: true})
+  for (const [index, {line, start}] of lineStarts(text).entries()) {
+    if (inCode(index + 1)) continue
     const heading = /^(#{1,6})[ \t]/.exec(line)
     const section = humanSection.exec(line)
     if (section) {
