@@ -232,6 +232,17 @@ describe('tiers on a tool folder whose units vanished', () => {
     const ci = await runTiersBin(project, ['ci'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('Unexpected gsd folder without a slice')])
   })
+
+  it('takes phases GSD archived with their milestone for gone, not vanished', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    expect((await runTiers(project, ['verify', '01-seat-map'])).code).toBe(0)
+    expect((await runTiers(project, ['respond', '01-seat-map', 'The legend is missing'])).code).toBe(0)
+    await fs.mkdir(path.join(project, '.planning', 'milestones'))
+    await fs.rename(path.join(project, '.planning', 'phases'), path.join(project, '.planning', 'milestones', 'v1.0-phases'))
+    const status = await runTiers(project, ['status'])
+    expect([status.code, status.stdout]).toEqual([0, expect.not.stringContaining('Unexpected gsd folder without a slice')])
+    expect(status.stdout).toContain('which no slice has')
+  })
 })
 
 describe('tiers on a GSD project whose phases are all archived', () => {

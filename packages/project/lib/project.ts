@@ -200,13 +200,17 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
 
 /**
  * A tool folder that reads no slice while the gate keeps the state of some
- * (`tiers/<slice>.json`): its units were moved, deleted or pointed away
- * from (a story folder set to an empty one, `phases/` renamed). One problem
- * naming them, so that work never passes as no work.
+ * (`tiers/<slice>.json`) the tool did not archive: its units were moved,
+ * deleted or pointed away from (a story folder set to an empty one,
+ * `phases/` renamed). One problem naming them, so that work never passes as
+ * no work.
  */
 async function vanishedUnits(dir: string, tool: ProjectTool): Promise<ProjectProblem[]> {
   const names = await readdir(path.join(dir, stateFolder)).catch(() => [] as string[])
-  const ids = names.filter((name) => name.endsWith('.json') && isSliceId(name.slice(0, -'.json'.length))).map((name) => name.slice(0, -'.json'.length))
+  const kept = names.filter((name) => name.endsWith('.json') && isSliceId(name.slice(0, -'.json'.length))).map((name) => name.slice(0, -'.json'.length))
+  // Units the tool archived as shipped work (GSD's phases moved with their milestone) are gone, not vanished.
+  const ids: string[] = []
+  for (const id of kept) if (!(await tool.archived?.(dir, id))) ids.push(id)
   if (ids.length === 0) return []
   const shown = ids.length > 5 ? `${ids.slice(0, 5).join(', ')} and ${ids.length - 5} more` : ids.join(', ')
   return [

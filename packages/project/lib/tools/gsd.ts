@@ -58,7 +58,17 @@ export const gsd: ProjectTool = {
     return path.basename(dir) === gsd.folder && (await planningRoots(dir)).length > 1
   },
 
-  read: readGsd
+  read: readGsd,
+
+  /** A phase folder GSD moved with its shipped milestone (`milestones/v1.0-phases/<id>`). */
+  async archived(dir, id) {
+    const milestones = await listFolder(path.join(dir, 'milestones'), [], {reads: () => false})
+    for (const entry of milestones) {
+      if (entry.kind !== 'folder' || !entry.name.endsWith('-phases')) continue
+      if ((await stat(path.join(entry.path, id)).catch(() => null))?.isDirectory()) return true
+    }
+    return false
+  }
 }
 
 /** A folder holding GSD's files: `.planning` itself, a workstream (`workstreams/<ws>/`), a project (`<project>/`); its slices' ids are prefixed with its name. */

@@ -47,4 +47,6 @@ export interface ProjectTool {
   recognises(dir: string): Promise<boolean>
   /** Read `dir` into contracts, slices and problems. Throws a `ProjectError` only when nothing of it can be read. */
   read(dir: string, options: ToolReadOptions): Promise<ToolReading>
+  /** Whether slice `id`'s unit was archived the way the tool archives shipped work (GSD's `milestones/*-phases/`): gone from the slices, not vanished. */
+  archived?(dir: string, id: string): Promise<boolean>
 }
