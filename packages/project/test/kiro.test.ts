@@ -688,3 +688,16 @@ describe('readTasks', () => {
     )
   })
 })
+
+describe('kiro.archived', () => {
+  it('is a feature moved into a folder of specs/ named with a leading `_`', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-kiro-archived-'))
+    try {
+      await fs.mkdir(path.join(dir, 'specs', '_archived', 'old-watering'), {recursive: true})
+      await fs.mkdir(path.join(dir, 'specs', 'garden-watering'), {recursive: true})
+      expect(await Promise.all(['old-watering', 'garden-watering'].map((id) => kiro.archived!(dir, id)))).toEqual([true, false])
+    } finally {
+      await fs.rm(dir, {recursive: true, force: true})
+    }
+  })
+})

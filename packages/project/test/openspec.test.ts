@@ -206,6 +206,12 @@ describe('openspec.read on a project of two active changes and an archive', () =
   })
 })
 
+describe('openspec.archived', () => {
+  it('is a change OpenSpec moved to changes/archive/, under its date or not', async () => {
+    expect(await Promise.all(['add-loans', 'loans', 'add-due-reminders'].map((id) => openspec.archived!(lending, id)))).toEqual([true, false, false])
+  })
+})
+
 describe('openspec.read on what it cannot read', () => {
   it('names each file and line, never skipping one in silence; a file beside the changes and a change of only a proposal are none', async () => {
     const reading = await openspec.read(broken, {defaultTier: 'verify', optionalTasks: 'show'})

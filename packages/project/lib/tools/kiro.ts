@@ -51,7 +51,16 @@ export const kiro: ProjectTool = {
     return false
   },
 
-  read: readKiro
+  read: readKiro,
+
+  /** A feature moved into a folder of `specs/` named with a leading `_` (`_archived/<feature>`). */
+  async archived(dir, id) {
+    const entries = await listFolder(path.join(dir, 'specs'), [], {reads: () => false})
+    for (const entry of entries) {
+      if (entry.kind === 'folder' && entry.name.startsWith('_') && (await stat(path.join(entry.path, id)).catch(() => null))?.isDirectory()) return true
+    }
+    return false
+  }
 }
 
 /**

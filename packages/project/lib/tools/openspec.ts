@@ -37,6 +37,11 @@ export const openspec: ProjectTool = {
   recognises,
   async read(dir, options) {
     return (await readOpenSpec(dir, options)).reading
+  },
+  /** A change OpenSpec archived: `changes/archive/<id>` or `changes/archive/2026-05-01-<id>`. */
+  async archived(dir, id) {
+    const names = await folders(path.join(dir, 'changes', 'archive'))
+    return names.some((name) => name === id || (/^\d{4}-\d{2}-\d{2}-/.test(name) && name.slice(11) === id))
   }
 }
 
