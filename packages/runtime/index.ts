@@ -21,6 +21,7 @@ export {
   emptySliceState,
   parseSliceState,
   readSliceState,
+  keptSliceIds,
   stateFolder,
   statePath,
   updateSliceState

@@ -3,7 +3,6 @@
  * (`<project>/tiers/<slice>.json`) lost of the committed ones, and the state
  * files no slice has (a slice renamed without its file).
  */
-import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import type {Project} from '@verification-tiers/project'
 import {
@@ -11,7 +10,7 @@ import {
   FileReadError,
   historyLoss,
   inputLimits,
-  isSliceId,
+  keptSliceIds,
   parseSliceState,
   readInputFile,
   stateFolder,
@@ -86,11 +85,9 @@ export async function sliceHistoryHolds(project: Project, id: string): Promise<s
  * `…/tiers/S-01.json holds the history of S-01 (3 rejections and 3 answers), which no slice has: …`.
  */
 async function orphanedStates(dir: string, ids: ReadonlySet<string>): Promise<string[]> {
-  const names = await readdir(path.join(dir, stateFolder)).catch(() => [] as string[])
   const lines: string[] = []
-  for (const name of names.sort()) {
-    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : ''
-    if (!isSliceId(id) || ids.has(id)) continue
+  for (const id of await keptSliceIds(dir)) {
+    if (ids.has(id)) continue
     const file = statePath(dir, id)
     const text = await readInputFile(file, {limit: inputLimits.json}).catch(() => undefined)
     const state = text === undefined ? null : readQuietly(file, text, id)

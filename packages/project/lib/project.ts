@@ -1,4 +1,4 @@
-import {readdir, stat} from 'node:fs/promises'
+import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import markdownExtensions from 'markdown-extensions'
 import type {Contract, Tier} from '@verification-tiers/contracts'
@@ -15,8 +15,8 @@ import {
   readProjectConfig,
   resolveSlice,
   sliceIdRule,
-  slicePins,
-  stateFolder
+  keptSliceIds,
+  slicePins
 } from '@verification-tiers/runtime'
 import type {GateContext, ProjectConfig, ResolvedSlice, SliceInput} from '@verification-tiers/runtime'
 import {openBudget} from './budget.js'
@@ -206,8 +206,7 @@ async function loadToolProject(dir: string, tool: ProjectTool): Promise<Project>
  * no work.
  */
 async function vanishedUnits(dir: string, tool: ProjectTool): Promise<ProjectProblem[]> {
-  const names = await readdir(path.join(dir, stateFolder)).catch(() => [] as string[])
-  const kept = names.filter((name) => name.endsWith('.json') && isSliceId(name.slice(0, -'.json'.length))).map((name) => name.slice(0, -'.json'.length))
+  const kept = await keptSliceIds(dir)
   // Units the tool archived as shipped work (GSD's phases moved with their milestone) are gone, not vanished.
   const ids: string[] = []
   for (const id of kept) if (!(await tool.archived?.(dir, id))) ids.push(id)

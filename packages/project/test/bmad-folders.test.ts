@@ -154,8 +154,12 @@ describe('bmad v4', () => {
     expect(await problemOf('devStoryLocation: docs/storys\n')).toEqual([])
     await fs.rm(path.join(root, 'docs'), {recursive: true})
     expect(await problemOf('slashPrefix: BMad\n')).toEqual([])
-    // Once the gate keeps a slice's state, stories it read must not vanish with their folder.
+    // The gate's own files (the stop hook's count, the run status) are no slice's state: still nothing is wrong.
     await fs.mkdir(path.join(root, '.bmad-core', 'tiers'))
+    await fs.writeFile(path.join(root, '.bmad-core', 'tiers', 'stop-hook.json'), '{}\n')
+    await fs.writeFile(path.join(root, '.bmad-core', 'tiers', 'verification-status.json'), '{}\n')
+    expect(await problemOf('slashPrefix: BMad\n')).toEqual([])
+    // Once the gate keeps a slice's state, stories it read must not vanish with their folder.
     await fs.writeFile(path.join(root, '.bmad-core', 'tiers', '1.1.story.json'), '{}\n')
     expect(await problemOf('devStoryLocation: docs/storys\n')).toEqual([
       '.bmad-core/core-config.yaml:1: Unexpected `devStoryLocation` docs/storys, which is no folder, expected the folder of the story files; no story is read'

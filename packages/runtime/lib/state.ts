@@ -1,3 +1,4 @@
+import {readdir} from 'node:fs/promises'
 import path from 'node:path'
 import isRecord from 'is-plain-obj'
 import type {Classification} from '@verification-tiers/protocol'
@@ -116,6 +117,19 @@ export interface SliceState {
 
 /** Folder of the per-slice state files inside the project folder. */
 export const stateFolder = 'tiers'
+
+/**
+ * The ids of the slices whose state `<dir>/tiers/` keeps (`S-01.json`),
+ * sorted: the folder's other files (the run status, the stop hook's count)
+ * are none. None when the folder is not there or cannot be listed.
+ */
+export async function keptSliceIds(dir: string): Promise<string[]> {
+  const names = await readdir(path.join(dir, stateFolder)).catch(() => [] as string[])
+  return names
+    .flatMap((name) => (name.endsWith('.json') ? [name.slice(0, -'.json'.length)] : []))
+    .filter(isSliceId)
+    .sort()
+}
 
 /**
  * Path of a slice’s state file: `<dir>/tiers/<slice>.json`. Throws an

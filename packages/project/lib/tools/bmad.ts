@@ -1,6 +1,6 @@
-import {lstat, readdir, stat} from 'node:fs/promises'
+import {lstat, stat} from 'node:fs/promises'
 import path from 'node:path'
-import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
+import {defaultReadLimits, isSliceId, keptSliceIds, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
 import type {ProjectProblem} from '../problems.js'
@@ -152,19 +152,13 @@ async function v4StoryFolder(dir: string, budget: ReadBudget): Promise<StoryFold
   const info = await stat(found.folder).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : undefined))
   if (info?.isDirectory()) return found
   // BMAD makes the folder with its first story: before it (no slice has state yet), there is no story to read and nothing is wrong.
-  if (info === null && !(await holdsSliceState(dir))) return {folder: null, problems: []}
+  if (info === null && (await keptSliceIds(dir)).length === 0) return {folder: null, problems: []}
   const where = setting === undefined ? {file: config.file, line: null} : {file: config.file, line: setting.line}
   const named =
     setting === undefined
       ? `no \`devStoryLocation\`, so the default ${path.join('docs', 'stories')}`
       : `\`devStoryLocation\` ${path.relative(root, found.folder)}`
   return {folder: null, problems: [{...where, message: `Unexpected ${named}, which is no folder, expected the folder of the story files; no story is read`}]}
-}
-
-/** Whether the gate keeps the state of a slice in the tool folder `dir` (`tiers/<slice>.json`): it has read stories there before. */
-async function holdsSliceState(dir: string): Promise<boolean> {
-  const names = await readdir(path.join(dir, 'tiers')).catch(() => [] as string[])
-  return names.some((name) => name.endsWith('.json') && !name.startsWith('.'))
 }
 
 /** A setting of a configuration file: its value and its line. */
@@ -279,27 +273,30 @@ async function readStories(
   reading: ToolReading,
   {specs}: {specs: boolean}
 ): Promise<void> {
-  const {bmadStoryNumber, hiddenStoryHeadings, isBmadCompanion, isBmadSpec, isBmadStory, isBmadStoryName, readBmadSpec, readBmadStory} = await import(
+  const {bmadStoryNumber, hiddenStoryHeadings, isBmadCompanion, isBmadSpec, isBmadStoryName, readBmadSpec, readBmadStory} = await import(
     '@verification-tiers/contracts/tools'
   )
   const {readTasks} = await import('./read-tasks.js')
   const read = new Map<string, string>()
-  const files: Array<{name: string; file: string; text: string}> = []
+  // Each file with the number its `# Story` heading gives (`null`: no story heading first), read once.
+  const files: Array<{name: string; file: string; text: string; number: string | null; companion: boolean}> = []
   for (const {name, kind, path: file} of entries) {
     if (kind !== 'file' || !isMarkdownName(name)) continue
     const text = await readCountedFile(file, budget, reading.problems)
-    if (typeof text === 'string') files.push({name, file, text})
+    if (typeof text !== 'string') continue
+    const number = bmadStoryNumber(text)
+    files.push({name, file, text, number, companion: number !== null && isBmadCompanion(text)})
   }
   // A story's companion (a decision document headed as its story) is no story beside the story of its number.
-  const stories = new Set(files.filter(({text}) => isBmadStory(text) && !isBmadCompanion(text)).map(({text}) => bmadStoryNumber(text)))
-  for (const {name, file, text} of files) {
-    if (isBmadStory(text) && isBmadCompanion(text) && stories.has(bmadStoryNumber(text))) continue
-    const spec = specs && !isBmadStory(text) && isBmadSpec(name, text)
-    if (!spec && !isBmadStory(text)) {
+  const stories = new Set(files.filter(({number, companion}) => number !== null && !companion).map(({number}) => number))
+  for (const {name, file, text, number, companion} of files) {
+    if (companion && stories.has(number)) continue
+    const spec = specs && number === null && isBmadSpec(name, text)
+    if (!spec && number === null) {
       // A story heading markup hid (in a quote, after HTML) is named at its line; a file named as a story that reads as none is named too.
       const hidden = hiddenStoryHeadings(file, text)
       for (const problem of hidden) reading.problems.push(problem)
-      if (hidden.length === 0 && isBmadStoryName(name) && !isBmadSpec(name, text)) {
+      if (hidden.length === 0 && isBmadStoryName(name)) {
         reading.problems.push({
           file,
           line: 1,
