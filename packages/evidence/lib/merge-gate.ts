@@ -227,13 +227,11 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
   const hashes = new Map<string, SliceAtBase>()
-  const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base, '--', relative])).split('\0').filter((file) => file !== '')
-  if (held.length === 0) return hashes
+  const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base])).split('\0').filter((file) => file !== '')
+  const folder = relative === '' ? '' : `${relative.split(path.sep).join('/')}/`
+  if (!held.some((file) => file.startsWith(folder))) return hashes
   // The state of the slices is not what is compared: only what they are made of.
-  const stateOf = relative === '' ? 'tiers/' : `${relative.split(path.sep).join('/')}/tiers/`
-  const files = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base]))
-    .split('\0')
-    .filter((file) => file !== '' && readableAtBase.test(file) && !file.startsWith(stateOf) && !/[\u0000-\u001f\u007f]/.test(file))
+  const files = held.filter((file) => readableAtBase.test(file) && !file.startsWith(`${folder}tiers/`) && !/[\u0000-\u001f\u007f]/.test(file))
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
   try {
     // One git call for every file.
