@@ -3,6 +3,7 @@ import {firstLine, heldGateContext} from '@verification-tiers/project'
 import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
 import {FileReadError, readSliceState} from '@verification-tiers/runtime'
 import type {SliceState} from '@verification-tiers/runtime'
+import type {Tier} from '@verification-tiers/contracts'
 import type {SourceFingerprint} from './fingerprint.js'
 import {judgeHistory} from './history.js'
 import type {HistoryJudgement} from './history.js'
@@ -16,6 +17,8 @@ export interface SliceProgress {
   judgement: SliceJudgement | {id: string; name: string; state: 'done'}
   /** A verify slice whose checkpoint was not decided for its contracts as they are: it waits for a person’s answer, whatever its run. */
   unanswered: boolean
+  /** Its tier as judged: `verify` where a change lowered what a person approved. */
+  tier: Tier
 }
 
 /**
@@ -86,7 +89,7 @@ export async function judgeProgress(
     const unanswered = context.slice.tier === 'verify' && !decided
     const run = status && Object.hasOwn(status.slices, id) ? status.slices[id] : undefined
     if (!run) {
-      slices.push({judgement: {id, name, state: 'not-run', remaining: sliceCriteria(slice, context)}, unanswered})
+      slices.push({judgement: {id, name, state: 'not-run', remaining: sliceCriteria(slice, context)}, unanswered, tier: context.slice.tier})
       continue
     }
     fingerprint ??= await digested(project)
@@ -95,7 +98,7 @@ export async function judgeProgress(
       const manual = run.results
         .filter((result) => result.status === 'requires-human')
         .map((result) => ({id: result.criterion_id, text: result.text, forPerson: true}))
-      slices.push({judgement: unanswered ? {id, name, state: 'passed', manual} : {id, name, state: 'done'}, unanswered})
+      slices.push({judgement: unanswered ? {id, name, state: 'passed', manual} : {id, name, state: 'done'}, unanswered, tier: context.slice.tier})
     } else if (freshness.state === 'stale') {
       const judgement = {
         id,
@@ -105,7 +108,7 @@ export async function judgeProgress(
         changed: freshness.changed,
         remaining: sliceCriteria(slice, context)
       } as const
-      slices.push({judgement, unanswered})
+      slices.push({judgement, unanswered, tier: context.slice.tier})
     } else if (freshness.state === 'failed') {
       slices.push({
         judgement: {
@@ -114,7 +117,8 @@ export async function judgeProgress(
           state: 'failed',
           failures: freshness.failures.map((result) => ({id: result.criterion_id, details: result.details, output: outputTail(result.output)}))
         },
-        unanswered
+        unanswered,
+        tier: context.slice.tier
       })
     }
   }

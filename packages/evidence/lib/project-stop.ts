@@ -1,7 +1,7 @@
 import {realpath, stat} from 'node:fs/promises'
 import path from 'node:path'
 import {FileReadError} from '@verification-tiers/runtime'
-import {firstLine, gateContext, loadProject, ProjectError, UserError} from '@verification-tiers/project'
+import {firstLine, loadProject, ProjectError, UserError} from '@verification-tiers/project'
 import type {Project} from '@verification-tiers/project'
 import {findProjectFolders} from './find-project.js'
 import {judgeProgress} from './progress.js'
@@ -177,8 +177,7 @@ export async function judgeSlices(
   // A slice still in progress with open tasks: the block names them, as its checkpoint would. An auto slice is done by its
   // passing run alone, with no person to decide: while its workflow lists tasks open, the agent is not done with it either.
   const judged = new Set(slices.map((judgement) => judgement.id))
-  const done = new Set(progress.flatMap(({judgement}) => (judgement.state === 'done' ? [judgement.id] : [])))
-  const autoDone = new Set(project.slices.filter((slice) => done.has(slice.id) && gateContext(project, slice).slice.tier === 'auto').map((slice) => slice.id))
+  const autoDone = new Set(progress.flatMap(({judgement, tier}) => (judgement.state === 'done' && tier === 'auto' ? [judgement.id] : [])))
   const openTasks = project.slices
     .filter((slice) => judged.has(slice.id) || autoDone.has(slice.id))
     .flatMap((slice) => openTaskLines(slice).map((line) => `${line} (open task of slice ${slice.id})`))
