@@ -61,7 +61,7 @@ import path from 'node:path'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, copyExample, tiersBin} from './helpers/tiers-bin.js'
+import {builtBin, copyExample, ignoreClosedPipe, tiersBin} from './helpers/tiers-bin.js'
 import {runTiersHere} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
@@ -115,7 +115,7 @@ function runBin(args: readonly string[], input: string, env: Record<string, stri
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.stdin.on('error', () => {})
+    child.stdin.on('error', ignoreClosedPipe)
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)

@@ -35,6 +35,11 @@ export interface Run {
   stderr: string
 }
 
+/** Ignore the EPIPE of writing to a process that ended without reading its input; throw anything else. */
+export function ignoreClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'EPIPE') throw error
+}
+
 /**
  * Run `command` in `cwd` and collect its output. `env` adds to (or, as
  * `undefined`, removes from) the environment; `input` is piped to it (none:
@@ -55,6 +60,8 @@ export function runProcess(
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
     child.on('error', reject)
     child.on('close', (code) => resolve({code, stdout, stderr}))
+    // A process may end before it reads its input (a refusal, a crash): the pipe's EPIPE is no error of the test.
+    child.stdin.on('error', ignoreClosedPipe)
     child.stdin.end(input ?? '')
   })
 }
@@ -111,6 +118,7 @@ export function runAtTerminal(
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (scriptErrors += chunk))
     child.on('error', reject)
     child.on('close', (code) => resolve({code, stdout, stderr: stderr + scriptErrors}))
+    child.stdin!.on('error', ignoreClosedPipe)
     child.stdin!.end(input)
   })
 }
@@ -147,6 +155,7 @@ export async function runTiersBounded(
       clearTimeout(timer)
       resolve({code, stdout, stderr})
     })
+    child.stdin?.on('error', ignoreClosedPipe)
     child.stdin?.end(input)
   })
 }
