@@ -260,26 +260,34 @@ function staleProblems(packages) {
   return problems
 }
 
-/** A shipped source map must point at shipped sources: a declaration map without them sends "go to definition" nowhere. */
+/**
+ * A shipped source map must carry its sources or point at shipped ones: a map
+ * without them sends "go to definition" and a stack trace's TypeScript line
+ * nowhere.
+ */
 async function mapProblems(packages) {
   const problems = []
   for (const {dir, files} of packages) {
     const shipped = new Set(files)
     const orphans = []
     for (const file of files.filter((name) => name.endsWith('.map'))) {
-      let sources = []
+      let map
       try {
-        sources = JSON.parse(await readFile(path.join(dir, file), 'utf8')).sources ?? []
+        map = JSON.parse(await readFile(path.join(dir, file), 'utf8'))
       } catch {
         problems.push(`${dir}: ships ${file}, which is not a source map`)
         continue
       }
-      const missing = sources.filter((source) => !shipped.has(path.posix.normalize(path.posix.join(path.posix.dirname(file), source))))
+      const sources = map.sources ?? []
+      const carried = (index) => typeof map.sourcesContent?.[index] === 'string'
+      const missing = sources.filter(
+        (source, index) => !carried(index) && !shipped.has(path.posix.normalize(path.posix.join(path.posix.dirname(file), source)))
+      )
       if (missing.length > 0) orphans.push(`${file} → ${missing.join(', ')}`)
     }
     if (orphans.length > 0) {
       problems.push(
-        `${dir}: ships ${orphans.length} source map${orphans.length === 1 ? '' : 's'} without the sources ${orphans.length === 1 ? 'it points' : 'they point'} at (${orphans[0]}${orphans.length > 1 ? ', …' : ''}): ship the sources, or turn \`declarationMap\` off and delete the maps an earlier build left in dist/`
+        `${dir}: ships ${orphans.length} source map${orphans.length === 1 ? '' : 's'} without the sources ${orphans.length === 1 ? 'it points' : 'they point'} at (${orphans[0]}${orphans.length > 1 ? ', …' : ''}): ship the sources (\`inlineSources\`), or turn \`declarationMap\` off and delete the maps an earlier build left in dist/`
       )
     }
   }
