@@ -28,9 +28,9 @@ module.exports = {
     },
     {
       name: 'layers',
-      comment: 'input and model → graph → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
+      comment: 'input and model → graph and the tools’ readers → rules → presets; protocol → runtime → project → evidence → cli; lint and setup beside them.',
       severity: 'error',
-      from: {path: '^packages/(contracts|graph|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
+      from: {path: '^packages/(contracts|graph|spec-tools|protocol|lint-rule|remark-lint-[^/]+|remark-preset-[^/]+)/'},
       to: {path: '^packages/(runtime|project|lint|evidence|cli|generate-protocol|setup)/'}
     },
     {
@@ -75,7 +75,7 @@ module.exports = {
       comment: 'The lint engine knows markdown and remark, and the slice graph it gives the rules; not projects, state or checks.',
       severity: 'error',
       from: {path: '^packages/lint/'},
-      to: {path: '^packages/(runtime|project|evidence|cli|contracts|protocol)/'}
+      to: {path: '^packages/(runtime|project|evidence|cli|contracts|spec-tools|protocol)/'}
     },
     {
       name: 'rules-read-no-file',
@@ -97,6 +97,14 @@ module.exports = {
       severity: 'error',
       from: {path: '^packages/graph/'},
       to: {path: '^packages/(?!(graph|contracts|input)/)[^/]+/'}
+    },
+    {
+      name: 'tool-readers-on-the-model',
+      comment:
+        'The readers of other tools’ files, below the rules and the project loader, know the contract model only, and read the text they are given: no file, since the rules read these files through them.',
+      severity: 'error',
+      from: {path: '^packages/spec-tools/'},
+      to: {path: '^(?:packages/(?!(spec-tools|contracts)/)[^/]+/|(node:)?fs(/promises)?$)'}
     },
     {
       name: 'reporters-at-the-bottom',

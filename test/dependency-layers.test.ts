@@ -6,8 +6,9 @@
  * partials it writes, so regenerating would need a build before and after),
  * a package importing the generator, a package but the runtime loading the
  * partials, a module but the protocol's settings reader loading the
- * settings validators, a lint rule or its factory importing `fs`. depcruise
- * exits with the number of errors.
+ * settings validators, a lint rule or its factory importing `fs`, the
+ * readers of tools' files importing a package but the model, or `fs`, or
+ * the model importing them. depcruise exits with the number of errors.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
@@ -24,7 +25,7 @@ afterAll(async () => {
 const depcruise = path.join(root, 'node_modules', '.bin', 'depcruise')
 const config = path.join(root, '.dependency-cruiser.cjs')
 
-/** The check run on a tree of `packages/` holding `files`: its exit code and the rules it names, with the importing file. */
+/** The check run on a tree of `packages/` holding `files`: its exit code and the rules it names, with the importing file, sorted (depcruise lists them in no set order). */
 async function check(files: Record<string, string>): Promise<{code: number | null; errors: string[]}> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-layers-'))
   folders.push(folder)
@@ -34,7 +35,7 @@ async function check(files: Record<string, string>): Promise<{code: number | nul
   }
   const run = await runProcess(depcruise, ['packages', '--config', config, '--output-type', 'err'], {cwd: folder})
   const errors = [...run.stdout.matchAll(/error (\S+): (\S+)/g)].map(([, rule, from]) => `${rule}: ${from}`)
-  return {code: run.code, errors}
+  return {code: run.code, errors: errors.sort()}
 }
 
 describe('the dependency check', () => {
@@ -50,7 +51,7 @@ describe('the dependency check', () => {
         'packages/graph/lib/a.ts': "import {b} from '../../lint-rule/lib/b.js'\nexport const a = (): unknown => b\n",
         'packages/lint-rule/lib/b.ts': "import {a} from '../../graph/lib/a.js'\nexport const b = (): unknown => a\n"
       })
-    ).toEqual({code: 2, errors: ['no-cycle: packages/graph/lib/a.ts', 'graph-on-the-model: packages/graph/lib/a.ts']})
+    ).toEqual({code: 2, errors: ['graph-on-the-model: packages/graph/lib/a.ts', 'no-cycle: packages/graph/lib/a.ts']})
   })
 
   it('fails on an import cycle inside one package', async () => {
@@ -71,7 +72,7 @@ describe('the dependency check', () => {
       })
     ).toEqual({
       code: 2,
-      errors: ['generator-imported-by-none: packages/cli/lib/docs.ts', 'generator-below-what-it-writes: packages/generate-protocol/lib/generate.ts']
+      errors: ['generator-below-what-it-writes: packages/generate-protocol/lib/generate.ts', 'generator-imported-by-none: packages/cli/lib/docs.ts']
     })
   })
 
@@ -107,19 +108,37 @@ describe('the dependency check', () => {
   })
 
   it('fails when a rule, the rules’ factory or a preset imports `fs`, by any of its names', async () => {
-    const run = await check({
-      'packages/lint-rule/lib/graph.ts': "import {statSync} from 'node:fs'\nexport const stat = (): unknown => statSync\n",
-      'packages/remark-lint-ears-shall/lib/index.ts': "import {readFile} from 'fs/promises'\nexport const read = (): unknown => readFile\n",
-      'packages/remark-preset-lint-verification-tiers/lib/index.ts': "import fs from 'node:fs/promises'\nexport const files = (): unknown => fs\n",
-      'packages/lint/lib/engine.ts': "import {readFileSync} from 'node:fs'\nexport const read = (): unknown => readFileSync\n"
-    })
-    // depcruise lists them in no set order.
-    expect({...run, errors: [...run.errors].sort()}).toEqual({
+    expect(
+      await check({
+        'packages/lint-rule/lib/graph.ts': "import {statSync} from 'node:fs'\nexport const stat = (): unknown => statSync\n",
+        'packages/remark-lint-ears-shall/lib/index.ts': "import {readFile} from 'fs/promises'\nexport const read = (): unknown => readFile\n",
+        'packages/remark-preset-lint-verification-tiers/lib/index.ts': "import fs from 'node:fs/promises'\nexport const files = (): unknown => fs\n",
+        'packages/lint/lib/engine.ts': "import {readFileSync} from 'node:fs'\nexport const read = (): unknown => readFileSync\n"
+      })
+    ).toEqual({
       code: 3,
       errors: [
         'rules-read-no-file: packages/lint-rule/lib/graph.ts',
         'rules-read-no-file: packages/remark-lint-ears-shall/lib/index.ts',
         'rules-read-no-file: packages/remark-preset-lint-verification-tiers/lib/index.ts'
+      ]
+    })
+  })
+
+  it('fails when the readers of tools’ files import anything but the model, or `fs`, or the model imports them', async () => {
+    expect(
+      await check({
+        'packages/spec-tools/lib/kiro.ts': "import {graph} from '../../graph/lib/graph.js'\nexport const kiro = (): unknown => graph\n",
+        'packages/spec-tools/lib/files.ts': "import {readFileSync} from 'node:fs'\nexport const read = (): unknown => readFileSync\n",
+        'packages/graph/lib/graph.ts': 'export const graph = 1\n',
+        'packages/contracts/lib/extract.ts': "import {kiro} from '../../spec-tools/lib/kiro.js'\nexport const extract = (): unknown => kiro\n"
+      })
+    ).toEqual({
+      code: 3,
+      errors: [
+        'model-at-the-bottom: packages/contracts/lib/extract.ts',
+        'tool-readers-on-the-model: packages/spec-tools/lib/files.ts',
+        'tool-readers-on-the-model: packages/spec-tools/lib/kiro.ts'
       ]
     })
   })

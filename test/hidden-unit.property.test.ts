@@ -11,7 +11,7 @@
  * tool; `FUZZ_SCALE` multiplies them (`npm run fuzz`), `FUZZ_SEED` picks
  * other seeds.
  */
-import {asStory, parseMarkdownText, readBmadStory, readDeltaSpec, readGsdRoadmap, readRequirements, readStories} from '@verification-tiers/contracts/tools'
+import {asStory, parseMarkdownText, readBmadStory, readDeltaSpec, readGsdRoadmap, readRequirements, readStories} from '@verification-tiers/spec-tools'
 import fc from 'fast-check'
 import type {Arbitrary} from 'fast-check'
 import {describe, expect, it} from 'vitest'

@@ -10,3 +10,12 @@ export type {DialectModule, FenceDialect, FrontmatterDialect, LabelAt, Paragraph
 export * from './terms.js'
 export {findUnreadContracts} from './lib/unread.js'
 export type {UnreadContract} from './lib/unread.js'
+// For the readers of other tools' files (`@verification-tiers/spec-tools`): a tool's unit heading that
+// markdown hides, reported as the model reports a hidden contract; fields made as the dialects make them;
+// long lists appended without spreading; the YAML parser, loaded on first use.
+export {findHiddenHeadings, unreadHeadingProblem} from './lib/unread.js'
+export type {HeadingShape} from './lib/unread.js'
+export {labelledField} from './lib/fields.js'
+export type {FieldSpans} from './lib/fields.js'
+export {appendAll} from './lib/append.js'
+export {yaml} from './lib/frontmatter.js'

@@ -10,8 +10,8 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import type {Contract, ContractItem, ContractText} from '@verification-tiers/contracts'
-import {asStory, readStories} from '../lib/tools/speckit-parse.js'
-import {parseMarkdown} from '../lib/tools/markdown.js'
+import {asStory, parseMarkdownText, readStories} from '@verification-tiers/spec-tools'
+import {VFile} from 'vfile'
 import {analyzeContracts} from '../lib/extract.js'
 import {parse} from './helpers.js'
 
@@ -174,8 +174,8 @@ function readContract(given: Scenario, text: string): {items: ContractItem[]; un
   let contracts: Contract[]
   if (given.dialect === 'spec-kit') contracts = readStories('specs/001-checkout/spec.md', text).contracts.map(asStory)
   else if (given.tables) {
-    const {tree, vfile} = parseMarkdown('CONTRACTS.md', text)
-    contracts = analyzeContracts(tree, vfile).contracts
+    // Tables as a tool's files hold them: GitHub's, which the tools' parser reads.
+    contracts = analyzeContracts(parseMarkdownText(text), new VFile({path: 'CONTRACTS.md', value: text})).contracts
   } else {
     const {tree, file} = parse(text)
     contracts = analyzeContracts(tree, file).contracts

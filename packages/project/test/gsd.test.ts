@@ -11,7 +11,7 @@ import {
   readGsdValidation,
   readGsdVerification,
   verificationProblems
-} from '@verification-tiers/contracts/tools'
+} from '@verification-tiers/spec-tools'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject, recordLine} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'

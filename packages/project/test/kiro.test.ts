@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {ProjectError} from '../lib/errors.js'
-import {readBugfix, readRequirements} from '@verification-tiers/contracts/tools'
+import {readBugfix, readRequirements} from '@verification-tiers/spec-tools'
 import {kiro} from '../lib/tools/kiro.js'
 import {readTasks} from '../lib/tools/read-tasks.js'
 

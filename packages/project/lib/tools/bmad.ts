@@ -246,7 +246,7 @@ function inRepository(file: string, key: string, setting: Setting, root: string,
 
 /** Whether `folder` (or a subfolder) holds a story file, a file named as one, or a Build spec (one that cannot be listed counts, for the reader to name). */
 async function holdsUnit(folder: string, budget: ReadBudget): Promise<boolean> {
-  const {isBmadSpec, isBmadStory, isBmadStoryName} = await import('@verification-tiers/contracts/tools')
+  const {isBmadSpec, isBmadStory, isBmadStoryName} = await import('@verification-tiers/spec-tools')
   const refused: ProjectProblem[] = []
   const entries = await walkFiles(folder, refused, {reads: isMarkdownName, depth: v4Depth, tooDeep: tooDeepStories})
   if (refused.length > 0) return true
@@ -274,7 +274,7 @@ async function readStories(
   {specs}: {specs: boolean}
 ): Promise<void> {
   const {bmadStoryNumber, hiddenStoryHeadings, isBmadCompanion, isBmadSpec, isBmadStoryName, readBmadSpec, readBmadStory} = await import(
-    '@verification-tiers/contracts/tools'
+    '@verification-tiers/spec-tools'
   )
   const {readTasks} = await import('./read-tasks.js')
   const read = new Map<string, string>()

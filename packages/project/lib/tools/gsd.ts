@@ -1,7 +1,7 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
 import type {Tier} from '@verification-tiers/contracts'
-import type {FileContract, GsdRoadmapPhase, GsdUat} from '@verification-tiers/contracts/tools'
+import type {FileContract, GsdRoadmapPhase, GsdUat} from '@verification-tiers/spec-tools'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
 import type {ReadBudget} from '../budget.js'
@@ -99,7 +99,7 @@ async function readGsd(dir: string, options: ToolReadOptions): Promise<ToolReadi
 
 /** One planning root: its roadmap, and each phase folder under its `phases/`. */
 async function readRoot(root: PlanningRoot, budget: ReadBudget, options: ToolReadOptions, reading: ToolReading): Promise<void> {
-  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
+  const {readGsdRoadmap} = await import('@verification-tiers/spec-tools')
   const roadmapFile = path.join(root.dir, 'ROADMAP.md')
   const roadmapText = await readCountedFile(roadmapFile, budget, reading.problems)
   const active = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
@@ -139,7 +139,7 @@ type RoadmapEntry = {roadmap: ReadRoadmap; phase: GsdRoadmapPhase}
 
 /** The roadmaps a milestone kept (`milestones/v1.0-ROADMAP.md`): where a phase still under `phases/` may be detailed once its milestone shipped. */
 async function milestoneRoadmaps(dir: string, budget: ReadBudget): Promise<ReadRoadmap[]> {
-  const {readGsdRoadmap} = await import('@verification-tiers/contracts/tools')
+  const {readGsdRoadmap} = await import('@verification-tiers/spec-tools')
   const found: ReadRoadmap[] = []
   for (const entry of await listFolder(path.join(dir, 'milestones'), [], {reads: (name) => name.endsWith('-ROADMAP.md')})) {
     if (entry.kind !== 'file' || !entry.name.endsWith('-ROADMAP.md')) continue
@@ -175,7 +175,7 @@ async function readPhase(
   reading: ToolReading
 ): Promise<void> {
   const {firstLine, gsdContract, gsdPhaseNumber, readGsdPlan, readGsdValidation, readGsdVerification, verificationProblems} = await import(
-    '@verification-tiers/contracts/tools'
+    '@verification-tiers/spec-tools'
   )
   const unlisted = await unlistedFolder(folder)
   if (unlisted) {
@@ -298,7 +298,7 @@ async function readPhase(
  * it is the workflow's transcript, not a unit the gate reads.
  */
 async function readUatRecords(folder: string, files: readonly string[], budget: ReadBudget): Promise<SliceRecord[]> {
-  const {readGsdUat} = await import('@verification-tiers/contracts/tools')
+  const {readGsdUat} = await import('@verification-tiers/spec-tools')
   const records: SliceRecord[] = []
   for (const name of files.filter((file) => uatFile.test(file)).sort()) {
     const file = path.join(folder, name)

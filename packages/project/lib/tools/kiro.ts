@@ -83,7 +83,7 @@ const markdownName = /\.(?:md|markdown)$/i
 
 /** A requirement written in a markdown file of `specs/` itself is in no feature: a problem at each, never a silent skip. */
 async function loneRequirements(dir: string, files: readonly string[], budget: ReadBudget, problems: ProjectProblem[]): Promise<void> {
-  const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/contracts/tools'), import('mdast-util-to-string')])
+  const [{requirementWord, parseMarkdownText}, {toString}] = await Promise.all([import('@verification-tiers/spec-tools'), import('mdast-util-to-string')])
   for (const name of files) {
     const file = path.join(dir, 'specs', name)
     const text = await readCountedFile(file, budget, problems)
@@ -103,7 +103,7 @@ async function loneRequirements(dir: string, files: readonly string[], budget: R
 async function readKiro(dir: string, options: ToolReadOptions): Promise<ToolReading> {
   const specs = path.join(dir, 'specs')
   // The markdown parser loads when there is a folder to read, not when the tool is registered.
-  const {readBugfix, readRequirements} = await import('@verification-tiers/contracts/tools')
+  const {readBugfix, readRequirements} = await import('@verification-tiers/spec-tools')
   const {folders: features, files, problems: unread} = await specsEntries(dir)
   const reading: ToolReading = {contracts: [], slices: [], problems: [...unread]}
   const budget = openBudget(dir, options.limits ?? defaultReadLimits, 'tiers.json')

@@ -10,7 +10,7 @@ import type {LoadedContract} from '../project.js'
 import type {ProjectProblem} from '../problems.js'
 import {readCountedFile} from './read-file.js'
 import {listFolder, unlistedFolder, walkFiles} from '../walk.js'
-import type {DeltaRequirement} from '@verification-tiers/contracts/tools'
+import type {DeltaRequirement} from '@verification-tiers/spec-tools'
 import type {TaskList} from './read-tasks.js'
 import type {ProjectTool, ToolReadOptions, ToolReading} from './types.js'
 
@@ -114,11 +114,7 @@ export async function readOpenSpec(dir: string, options: ToolReadOptions): Promi
 
 /** The markdown readers, loaded when a folder is read (finding the project's folder needs none of them). */
 async function loadReaders() {
-  const [tools, tasks, {toString}] = await Promise.all([
-    import('@verification-tiers/contracts/tools'),
-    import('./read-tasks.js'),
-    import('mdast-util-to-string')
-  ])
+  const [tools, tasks, {toString}] = await Promise.all([import('@verification-tiers/spec-tools'), import('./read-tasks.js'), import('mdast-util-to-string')])
   return {...tools, ...tasks, toString}
 }
 

@@ -1,6 +1,6 @@
 import type {List, ListItem, Nodes, Root} from 'mdast'
 import {collapse, inlineText} from '@verification-tiers/contracts'
-import {inFencedExample, parseMarkdownText} from '@verification-tiers/contracts/tools'
+import {inFencedExample, parseMarkdownText} from '@verification-tiers/spec-tools'
 import type {OpenTask, OptionalTasks} from './types.js'
 
 /** One checkbox item of a task list, at any depth, with or without an id (`1.2`, `T003`, none). */

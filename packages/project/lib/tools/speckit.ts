@@ -106,7 +106,7 @@ async function readFeature(folder: string, id: string, options: ToolReadOptions,
     feature.problems.push({file: folder, line: null, message: `Unexpected feature folder without spec.md, expected \`${id}/spec.md\` with user stories`})
     return feature
   }
-  const {asStory, readStories} = await import('@verification-tiers/contracts/tools')
+  const {asStory, readStories} = await import('@verification-tiers/spec-tools')
   const stories = readStories(file, text)
   feature.title = stories.title
   for (const problem of stories.problems) feature.problems.push({file, line: problem.place.start.line, message: describeContractProblem(problem)})

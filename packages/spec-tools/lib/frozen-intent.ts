@@ -4,8 +4,8 @@
  */
 import type {Nodes, Root} from 'mdast'
 import type {Point, Position} from 'unist'
-import {collapse, inlineText} from '../inline.js'
-import type {ContractIntent, ContractItem} from '../types.js'
+import {collapse, inlineText} from '@verification-tiers/contracts'
+import type {ContractIntent, ContractItem} from '@verification-tiers/contracts'
 import {parseMarkdownText} from './markdown.js'
 import type {FileProblem} from './types.js'
 

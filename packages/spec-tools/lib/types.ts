@@ -1,4 +1,4 @@
-import type {Contract} from '../types.js'
+import type {Contract} from '@verification-tiers/contracts'
 
 /** Something in a tool's file that was seen and not read, or not as its authors expect: one line of a message. */
 export interface FileProblem {

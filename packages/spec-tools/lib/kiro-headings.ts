@@ -1,7 +1,7 @@
 /** What a Kiro `requirements.md` calls its parts, and how a heading is told to be one of them. */
 import type {Heading, Nodes, Paragraph, RootContent} from 'mdast'
-import {collapse, inlineText} from '../inline.js'
-import type {HeadingShape} from '../unread.js'
+import {collapse, inlineText} from '@verification-tiers/contracts'
+import type {HeadingShape} from '@verification-tiers/contracts'
 
 /**
  * The title of an acceptance-criteria section, in the languages people write

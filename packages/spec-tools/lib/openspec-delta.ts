@@ -1,15 +1,11 @@
-import {appendAll} from '../append.js'
+import {appendAll, effectiveTier, isSliceId, isTier, readTier, resolveFieldKey} from '@verification-tiers/contracts'
+import type {Contract, ContractItem, HeadingShape} from '@verification-tiers/contracts'
 import type {Position} from 'unist'
 import type {Heading, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
-import {resolveFieldKey} from '../fields.js'
-import {isSliceId} from '../ids.js'
-import {effectiveTier, isTier, readTier} from '../tier.js'
-import type {Contract, ContractItem} from '../types.js'
 import type {FileProblem} from './types.js'
 import {sourceOf} from './markdown.js'
 import {hiddenUnitHeadings} from './hidden.js'
-import type {HeadingShape} from '../unread.js'
 
 /** The section of a delta spec a requirement is in: what the change does to it. */
 export type DeltaSection = 'ADDED' | 'MODIFIED' | 'REMOVED' | 'RENAMED' | 'CURRENT'

@@ -1,7 +1,6 @@
 import type {Root} from 'mdast'
-import {inlineCode} from '../inline-code.js'
-import {findHiddenHeadings} from '../unread.js'
-import type {HeadingShape} from '../unread.js'
+import {findHiddenHeadings, inlineCode} from '@verification-tiers/contracts'
+import type {HeadingShape} from '@verification-tiers/contracts'
 import type {FileProblem} from './types.js'
 
 /**

@@ -6,11 +6,9 @@
  */
 import type {Heading, List, Nodes, Paragraph, Root, RootContent} from 'mdast'
 import type {Position} from 'unist'
-import {splitCheck} from '../criterion.js'
-import {collapse, inlineText} from '../inline.js'
-import type {ContractItem, Tier} from '../types.js'
+import {collapse, inlineText, splitCheck} from '@verification-tiers/contracts'
+import type {ContractItem, HeadingShape, Tier} from '@verification-tiers/contracts'
 import {readFrozenIntent} from './frozen-intent.js'
-import type {HeadingShape} from '../unread.js'
 import {hiddenUnitHeadings} from './hidden.js'
 import {parseMarkdownText} from './markdown.js'
 import type {FileContract, FileProblem} from './types.js'

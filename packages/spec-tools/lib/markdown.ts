@@ -1,6 +1,6 @@
 import type {Root, RootContent} from 'mdast'
-// micromark made linear in the number of lists (see `lib/edit-map.ts`), before anything parses.
-import '../edit-map.js'
+// micromark made linear in the number of lists (see `contracts/lib/edit-map.ts`), before anything parses.
+import '@verification-tiers/contracts/edit-map'
 import {gfmTableFromMarkdown} from 'mdast-util-gfm-table'
 import {gfmTable} from 'micromark-extension-gfm-table'
 import remarkFrontmatter from 'remark-frontmatter'

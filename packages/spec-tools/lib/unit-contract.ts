@@ -1,5 +1,5 @@
 import type {Point, Position} from 'unist'
-import type {Contract, ContractIntent, ContractItem, Tier} from '../types.js'
+import type {Contract, ContractIntent, ContractItem, Tier} from '@verification-tiers/contracts'
 import type {FileContract} from './types.js'
 
 /** How a tool's unit is made a contract: its label, the file it is read from, what it holds. */
