@@ -48,7 +48,7 @@ export interface ContractReader {
   readGraph(file: string, text: string): Promise<FolderGraph>
   /** The folder `dir` of the spec-driven tool named `tool`, read by its reader in the worker, under the reader's deadline of all its parses. */
   readTool(tool: string, dir: string, options: ToolReadOptions): Promise<ToolReading>
-  /** Ends the worker; the reader starts another if read again. */
+  /** Leaves the worker idle for the next reader, or ends it; the reader starts another if read again. */
   close(): Promise<void>
 }
 
@@ -115,7 +115,7 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
   /** One file through the worker: its reply, or the `ProjectError` that stands for it. */
   const ask = async (request: ParseRequest): Promise<ParseReply & ({analysis: ContractAnalysis} | {graph: FolderGraph} | {reading: ToolReading})> => {
     const {file} = request
-    started ??= startWorker(request.kind)
+    started ??= takeIdleWorker() ?? startWorker(request.kind)
     const worker = await started.catch((error: unknown) => {
       started = undefined
       throw new ProjectError(file, `Unexpected failure to start the markdown parser (${firstLine(error)}), expected it to start`)
@@ -174,9 +174,45 @@ export function openContractReader({file: seconds = parseSeconds(), total = tota
     async close() {
       const worker = await started?.catch(() => undefined)
       started = undefined
-      await worker?.terminate()
+      if (worker !== undefined && !leaveIdle(worker)) await worker.terminate()
     }
   }
+}
+
+/**
+ * The worker a closed reader left, loaded and waiting, which the next
+ * reader of this process takes instead of starting one: each load of a
+ * project started a thread that loaded the markdown parser and the readers
+ * again (90 ms of CPU), and `tiers ci --base` loads two projects, the stop
+ * hook each project folder, a program using `loadProject` one after another.
+ * Not referenced, so it never keeps the process running. `npm run bench`
+ * (corpus.mjs, `tiers ci --base` cold, median of 7 runs): 1,009 ms with a
+ * worker per load, 865 ms with this one (the median over the seven corpus
+ * projects; from 1,440 to 970 ms on greenlight). The suite's in-process
+ * commands gain most: `test/tool-projects.test.ts` took 17.4 s of CPU with
+ * a worker per load, 9.9 s with this one.
+ */
+let idleWorker: Worker | undefined
+
+const forgetIdleWorker = () => {
+  idleWorker = undefined
+}
+
+function takeIdleWorker(): Promise<Worker> | undefined {
+  const worker = idleWorker
+  if (worker === undefined) return undefined
+  idleWorker = undefined
+  worker.off('exit', forgetIdleWorker)
+  return Promise.resolve(worker)
+}
+
+/** Keep `worker` for the next reader, unless one waits already: whether it was kept. */
+function leaveIdle(worker: Worker): boolean {
+  if (idleWorker !== undefined) return false
+  idleWorker = worker
+  worker.unref()
+  worker.once('exit', forgetIdleWorker)
+  return true
 }
 
 /** A parse worker, once it has loaded the reader of `kind` (another loads on its first file). */
