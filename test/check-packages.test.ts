@@ -152,7 +152,14 @@ const cases: Case[] = [
         'index.js': "import {parse} from 'yaml'\n\nexport const read = (text) => parse(text)\n//# sourceMappingURL=index.js.map\n",
         'index.js.map': JSON.stringify({version: 3, file: 'index.js', sources: ['src/index.ts'], sourcesContent: ['export {}\n'], names: [], mappings: 'AAAA'}),
         'read.js': 'export {}\n//# sourceMappingURL=read.js.map\n',
-        'read.js.map': JSON.stringify({version: 3, file: 'read.js', sources: ['src/read.ts', 'src/text.ts'], sourcesContent: ['export {}\n'], names: [], mappings: 'AAAA'})
+        'read.js.map': JSON.stringify({
+          version: 3,
+          file: 'read.js',
+          sources: ['src/read.ts', 'src/text.ts'],
+          sourcesContent: ['export {}\n'],
+          names: [],
+          mappings: 'AAAA'
+        })
       }),
     problems: (dir) => [
       `packages/${dir}: ships 1 source map without the sources it points at (read.js.map → src/text.ts): ship the sources (\`inlineSources\`), or turn \`declarationMap\` off and delete the maps an earlier build left in dist/`
