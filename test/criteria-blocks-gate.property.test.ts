@@ -1,5 +1,5 @@
 /**
- * No criterion is dropped in silence, through the real bin: for a verify
+ * No criterion is dropped in silence, through the cli's `main`: for a verify
  * contract whose Acceptance Criteria label is followed by any blocks (lists
  * of any bullet or number, a sub-heading and its list, a table, a quote,
  * prose), `tiers contracts --json` lists every list item as a criterion at
@@ -14,7 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
-import {runTiers} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const numRuns = Math.max(1, Math.round(12 * scale))

@@ -1,6 +1,6 @@
 /**
  * Freshness covers every file the checks could read (issue 38, item 3),
- * end to end through the real `tiers` bin, each class in a real git
+ * end to end through the cli's `main`, each class in a real git
  * repository (or a plain folder) of its own in the temporary folder:
  *
  * - outside git, every file of the project tree is a source, not only those
@@ -23,7 +23,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, git, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, git} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
@@ -94,7 +95,7 @@ async function project({
   return folder
 }
 
-/** `tiers checkpoint S-01` through the real bin: its exit code and first line. */
+/** `tiers checkpoint S-01` through the cli's `main`: its exit code and first line. */
 async function checkpoint(folder: string): Promise<{code: number | null; head: string}> {
   const run = await runTiers(folder, ['checkpoint', 'S-01'])
   return {code: run.code, head: run.stdout.split('\n')[0] ?? ''}
@@ -114,13 +115,13 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
   stderr: ''
 })
 
-/** `tiers checkpoint S-01` through the real bin, the run’s time replaced by `<time>`. */
+/** `tiers checkpoint S-01` through the cli's `main`, the run’s time replaced by `<time>`. */
 async function refusal(folder: string): Promise<{code: number | null; stdout: string; stderr: string}> {
   const run = await runTiers(folder, ['checkpoint', 'S-01'])
   return {...run, stdout: run.stdout.replace(/\(\d{4}-\d{2}-\d{2}T[\d:.]+Z\)/, '(<time>)')}
 }
 
-/** `tiers verify S-01` through the real bin, after checking it passed with nothing on stderr: its output. */
+/** `tiers verify S-01` through the cli's `main`, after checking it passed with nothing on stderr: its output. */
 async function verify(folder: string, args: string[] = []): Promise<string> {
   const run = await runTiers(folder, ['verify', 'S-01', ...args])
   expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})

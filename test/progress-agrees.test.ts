@@ -1,6 +1,6 @@
 /**
- * `tiers status` and the stop hook judge progress alike, through the real
- * bin: the slices status counts in progress are those the hook holds on (or,
+ * `tiers status` and the stop hook judge progress alike, through the cli's
+ * `main`: the slices status counts in progress are those the hook holds on (or,
  * passing, says wait for a person), and on a project of more than three
  * slices the hold groups them by state, counts them and names the first
  * few; an edit after `verify --all` names the file that changed once, not a
@@ -12,7 +12,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, git, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, git} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

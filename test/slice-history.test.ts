@@ -1,5 +1,5 @@
 /**
- * A slice’s history on real git repositories, through the real bin: a state
+ * A slice’s history on real git repositories, through the cli's `main`: a state
  * file whose decision no answer gives, or that lost answers the committed
  * one holds, holds the stop hook, `tiers status`, the checkpoint and `tiers
  * ci`, each naming the file; the person’s `--undo` loses nothing, a
@@ -12,8 +12,8 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {approveAndCommit, commitState, sliceStateFile, twoSliceRepository, twoSlices} from './helpers/ci-repository.js'
-import {git, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {git} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers, runTiersHere} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

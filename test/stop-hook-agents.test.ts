@@ -1,6 +1,6 @@
 /**
  * `tiers stop-hook` in the protocol of each coding agent that can hold its
- * stop, through the real bin: the input each agent's documentation (and
+ * stop, through the cli's `main`: the input each agent's documentation (and
  * Codex's published schema, in `fixtures/agent-schemas`) gives, the answer
  * in the agent's shape and exit code for a block, an allow, input that is
  * not a JSON object and the safety valve; and a repository set up for two
@@ -13,7 +13,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {Ajv} from 'ajv'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, evidenceProject, root, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, evidenceProject, root} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []

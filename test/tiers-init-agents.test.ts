@@ -1,7 +1,7 @@
 /**
  * `tiers init` sets the stop hook up for each coding agent the repository
- * uses (found from its folder, or named with `--agent`), through the real
- * bin: a file the agent's documented format accepts (Codex's checked
+ * uses (found from its folder, or named with `--agent`), through the cli's
+ * `main`: a file the agent's documented format accepts (Codex's checked
  * against its published schema, vendored in `fixtures/agent-schemas`; the
  * others against their documented shape, written here), merged with the
  * hooks already there, and a second run changes nothing.
@@ -11,7 +11,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {Ajv} from 'ajv'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runTiers} from './helpers/tiers-bin.js'
+import {root} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

@@ -4,18 +4,18 @@
  * criteria deleted, a tool's default set to auto, on a branch since its
  * base) keeps the slice verify in `status`, `checkpoint`, `contracts`, the
  * Stop hook and `tiers ci`, each change with its old and new text and its
- * place, until a person approves the slice as it is. Through the real bin,
- * the person at a pseudo-terminal (`script`); the rest in this process.
+ * place, until a person approves the slice as it is. Through the cli's
+ * `main` in this process (a person's approval at a real terminal is
+ * `person-answers.test.ts`'s).
  *
- * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ * Run `npx tsc -b` first: the cli is `packages/cli/dist`.
  */
-import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {git, runTiers, scriptBin} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {git} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers, runTiersHere} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
@@ -77,7 +77,7 @@ const choices = "  1) Yes — mark complete and continue\n  2) No — I'll descr
 const closing =
   'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).'
 
-describe.runIf(existsSync(scriptBin))('a slice lowered after a person approved it (through the real bin)', () => {
+describe('a slice lowered after a person approved it', () => {
   it('stays verify, saying each change old → new with its place, until a person approves it as it is; then auto applies', async () => {
     const root = await greenlight()
     const stopHook = async () => JSON.parse((await runTiers(root, ['stop-hook'], JSON.stringify({session_id: 'agent-1', cwd: root}))).stdout)
@@ -170,7 +170,7 @@ status: 'in-review'
 - Given a paid repair, when the receipt prints, then its last line reads "Total"
 `
 
-describe.runIf(existsSync(scriptBin))('the intent of a BMAD spec changed after a person approved it (through the real bin)', () => {
+describe('the intent of a BMAD spec changed after a person approved it', () => {
   it('holds the spec, saying the change old → new with its line, until a person approves it as it is', async () => {
     const artifacts = '_bmad-output/implementation-artifacts'
     const root = await repository({

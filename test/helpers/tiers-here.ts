@@ -136,3 +136,18 @@ export function verifiedExampleCopies(folders: string[], prefix: string): () => 
     return folder
   }
 }
+
+/**
+ * `runTiers`' arguments and defaults, in this process: standard input is a
+ * pipe unless `terminal`, as under a coding agent or in CI. For the tests of
+ * what a command does, where what the bin's process brings is not the point.
+ */
+export function runTiersPiped(
+  cwd: string,
+  args: readonly string[],
+  input = '',
+  env: Record<string, string | undefined> = {},
+  {terminal = false}: HereOptions = {}
+): Promise<Run> {
+  return runTiersHere(cwd, args, input, env, {terminal})
+}
