@@ -18,6 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {answerStopHook, checkApprovable, verifySlices} from '@verification-tiers/evidence'
 import {findSlice, gateContext, loadProject} from '@verification-tiers/project'
+import {lintTexts} from '@verification-tiers/lint'
+import {lintedTextsOf} from '@verification-tiers/lint/text-cache'
 import {recordResponse} from '@verification-tiers/runtime'
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
@@ -26,6 +28,9 @@ import {git} from './helpers/tiers-bin.js'
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const baseSeed = process.env.FUZZ_SEED === undefined ? 42 : Number(process.env.FUZZ_SEED)
 const runs = (count: number) => Math.max(1, Math.round(count * scale))
+
+/** The contract files linted in this thread: each verify's worker would load the engine again, and the worker is not what this property is about. */
+const lintHere = async (files: ReadonlyArray<{path: string; text: string}>) => new Map(lintedTextsOf(await lintTexts(files)))
 
 const folders: string[] = []
 afterAll(async () => {
@@ -118,7 +123,7 @@ describe('the stop hook over random work', () => {
             model.changedAt[action.slice] = model.step
           } else if (action.kind === 'verify') {
             const project = await loadProject(dir)
-            const [run] = await verifySlices(project, [findSlice(project, action.slice)], {timeoutSeconds: 10})
+            const [run] = await verifySlices(project, [findSlice(project, action.slice)], {timeoutSeconds: 10, lintFiles: lintHere})
             if (run?.all_automated_pass) model.passedAt[action.slice] = model.step
             else model.passedAt[action.slice] = null
           } else if (action.kind === 'respond') {
