@@ -34,15 +34,21 @@ export const approvalReplies: readonly string[] = [
   'y',
   'yes',
   'yes please',
+  'yep',
+  'yeah',
   'approve',
   'approved',
   'i approve',
+  'accept',
+  'accepted',
   'lgtm',
   'looks good',
   'looks good to me',
   'ok',
   'okay',
-  'ship it'
+  'ship it',
+  '👍',
+  '✅'
 ]
 
 /** Replies that say no without saying what is wrong (choice 2): the description is asked for, nothing is recorded. */
