@@ -331,6 +331,23 @@ describe('gsd', () => {
     expect([swallowed.humanChecks, swallowed.problems.length]).toEqual([[], 1])
   })
 
+  it('holds on a key the gate reads given twice in a frontmatter, at the second; a key it does not read may be', () => {
+    const verification = readGsdVerification(
+      'V.md',
+      '---\nphase: 05\nphase: 5\nstatus: human_needed\nhuman_verification:\n  - test: "Print the map"\nstatus: passed\n---\n'
+    )
+    expect([verification.status, verification.humanChecks, verification.problems.map((problem) => [problem.line, problem.message])]).toEqual([
+      null,
+      [],
+      [[7, 'Unexpected `status` given twice in the frontmatter, expected it once: which of the two is meant cannot be told']]
+    ])
+    const plan = readGsdPlan('P.md', '---\nmust_haves:\n  truths:\n    - "A seat is drawn"\n  truths:\n    - "Nothing"\n---\n')
+    expect([plan.truths, plan.problems.map((problem) => [problem.line, problem.message])]).toEqual([
+      [],
+      [[5, 'Unexpected `truths` given twice in the frontmatter, expected it once: which of the two is meant cannot be told']]
+    ])
+  })
+
   it('takes a phase’s roadmap entry from the one milestone roadmap that details it when ROADMAP.md does not', async () => {
     const milestone = '## Phase Details\n\n### Phase 5: Map\n\n**Success Criteria**:\n  1. The map loads\n  2. The map zooms\n'
     const files = {

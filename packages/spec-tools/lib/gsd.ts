@@ -431,7 +431,33 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
       ]
     }
   }
+  const twice = keyGivenTwice(doc, needed)
+  if (twice) {
+    const line = location(text).toPoint(base + twice.at)?.line ?? 1
+    return {
+      doc: null,
+      base,
+      problems: [
+        {file, line, message: `Unexpected \`${twice.key}\` given twice in the frontmatter, expected it once: which of the two is meant cannot be told`}
+      ]
+    }
+  }
   return {doc, base, problems: []}
+}
+
+/** The second of a key on a `needed` path given twice in its mapping (YAML read leniently allows it), with its offset; `null` when none is. */
+function keyGivenTwice(doc: Document, needed: ReadonlyArray<readonly string[]>): {key: string; at: number} | null {
+  const {isMap, isScalar} = yaml()
+  for (const keys of needed) {
+    let node: unknown = doc.contents
+    for (const key of keys) {
+      if (!isMap(node)) break
+      const pairs = node.items.filter((pair) => isScalar(pair.key) && String(pair.key.value) === key)
+      if (pairs.length > 1) return {key, at: (pairs[1]!.key as YamlNode).range?.[0] ?? 0}
+      node = pairs[0]?.value
+    }
+  }
+  return null
 }
 
 /** Whether offset `at` lies in a value no `needed` path reads: inside a pair whose key is on none of them, below the keys that are. */
