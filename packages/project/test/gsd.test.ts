@@ -12,6 +12,7 @@ import {
   readGsdVerification,
   verificationProblems
 } from '@verification-tiers/spec-tools'
+import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadProject, recordLine} from '@verification-tiers/project'
 import {gsd} from '../lib/tools/gsd.js'
@@ -346,6 +347,31 @@ describe('gsd', () => {
       [],
       [[5, 'Unexpected `truths` given twice in the frontmatter, expected it once: which of the two is meant cannot be told']]
     ])
+  })
+
+  it('property: any key the gate reads given twice, in any order among others, holds at the second and reads no check', () => {
+    const lines: Record<string, string> = {
+      phase: 'phase: 05',
+      score: 'score: 3/3',
+      status: 'status: human_needed',
+      human_verification: 'human_verification:\n  - test: "Print the map"',
+      gaps: 'gaps: []',
+      overrides: 'overrides: []'
+    }
+    const read = new Set(['status', 'human_verification', 'gaps', 'overrides'])
+    const keys = Object.keys(lines)
+    fc.assert(
+      fc.property(fc.shuffledSubarray(keys), fc.constantFrom(...keys), fc.nat(), fc.nat(), (order, twice, first, then) => {
+        const written = order.filter((key) => key !== twice)
+        written.splice(first % (written.length + 1), 0, twice)
+        written.splice(then % (written.length + 1), 0, twice)
+        const text = `---\n${written.map((key) => lines[key]).join('\n')}\n---\n`
+        const verification = readGsdVerification('V.md', text)
+        const second = text.split('\n').findLastIndex((line) => line.startsWith(`${twice}:`)) + 1
+        if (read.has(twice)) expect([verification.humanChecks, verification.problems.map((problem) => problem.line)]).toEqual([[], [second]])
+        else expect(verification.problems).toEqual([])
+      })
+    )
   })
 
   it('takes a phase’s roadmap entry from the one milestone roadmap that details it when ROADMAP.md does not', async () => {
