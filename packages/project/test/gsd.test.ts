@@ -395,6 +395,19 @@ describe('gsd', () => {
     expect([two?.name, two?.contracts.map(({contract}) => contract.label)]).toEqual(['05-map', ['Plan 05-01 (must-haves)']])
   })
 
+  it('holds on a milestone roadmap it cannot read, naming it: it may hold a phase’s criteria', async () => {
+    const dir = await planning({
+      'phases/05-map/05-01-PLAN.md': '---\nmust_haves:\n  truths:\n    - "A seat is drawn"\n---\n',
+      'phases/05-map/05-01-SUMMARY.md': '# Summary\n',
+      'milestones/v1.0-ROADMAP.md': Buffer.from('## Phase Details\n\n### Phase 5: Map \xe9t\xe9\n', 'latin1'),
+      'milestones/v1.0-REQUIREMENTS.md': Buffer.from('Not read \xe9\n', 'latin1')
+    })
+    const read = await gsd.read(dir, verify)
+    expect(read.problems.map((problem) => [path.relative(dir, problem.file), problem.line, problem.message.replace(/, expected .*/, '')])).toEqual([
+      ['milestones/v1.0-ROADMAP.md', 3, 'Unexpected byte 0xE9, which is not UTF-8']
+    ])
+  })
+
   it('takes a milestone roadmap’s criteria for a phase ROADMAP.md lists with a status line only', async () => {
     const dir = await planning({
       'ROADMAP.md': '## Phase Details\n\n### Phase 5: Map\n\n**Status:** Complete\n',

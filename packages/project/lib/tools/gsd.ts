@@ -104,7 +104,7 @@ async function readRoot(root: PlanningRoot, budget: ReadBudget, options: ToolRea
   const roadmapText = await readCountedFile(roadmapFile, budget, reading.problems)
   const active = typeof roadmapText === 'string' ? {file: roadmapFile, text: roadmapText, ...readGsdRoadmap(roadmapFile, roadmapText)} : null
   for (const problem of active?.problems ?? []) reading.problems.push(problem)
-  const roadmap = roadmapIndex(active, await milestoneRoadmaps(root.dir, budget))
+  const roadmap = roadmapIndex(active, await milestoneRoadmaps(root.dir, budget, reading.problems))
   // Phases archived with their milestone (`milestones/*-phases/`) are shipped: not read. Files beside the phase folders are no phases.
   const entries = await listFolder(path.join(root.dir, 'phases'), reading.problems, {reads: () => false})
   for (const {name, kind, path: folder} of entries) {
@@ -138,12 +138,13 @@ interface ReadRoadmap {
 type RoadmapEntry = {roadmap: ReadRoadmap; phase: GsdRoadmapPhase}
 
 /** The roadmaps a milestone kept (`milestones/v1.0-ROADMAP.md`): where a phase still under `phases/` may be detailed once its milestone shipped. */
-async function milestoneRoadmaps(dir: string, budget: ReadBudget): Promise<ReadRoadmap[]> {
+async function milestoneRoadmaps(dir: string, budget: ReadBudget, problems: ProjectProblem[]): Promise<ReadRoadmap[]> {
   const {readGsdRoadmap} = await import('@verification-tiers/spec-tools')
   const found: ReadRoadmap[] = []
-  for (const entry of await listFolder(path.join(dir, 'milestones'), [], {reads: (name) => name.endsWith('-ROADMAP.md')})) {
+  // A milestone roadmap that cannot be read may hold a phase's criteria: it holds, as ROADMAP.md would. What one says is its own.
+  for (const entry of await listFolder(path.join(dir, 'milestones'), problems, {reads: (name) => name.endsWith('-ROADMAP.md')})) {
     if (entry.kind !== 'file' || !entry.name.endsWith('-ROADMAP.md')) continue
-    const text = await readCountedFile(entry.path, budget, [])
+    const text = await readCountedFile(entry.path, budget, problems)
     if (typeof text === 'string') found.push({file: entry.path, text, phases: readGsdRoadmap(entry.path, text).phases})
   }
   return found
