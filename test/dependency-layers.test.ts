@@ -9,12 +9,16 @@
  * settings validators, a lint rule or its factory importing `fs`, the
  * readers of tools' files importing a package but the model, or `fs`, or
  * the model importing them. depcruise exits with the number of errors.
+ *
+ * dependency-cruiser runs through its API (`cruise`, with the options
+ * `depcruise` reads from the configuration), loaded once for the file: the
+ * results and exit code the CLI gives, without a process of its own.
  */
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runProcess} from './helpers/tiers-bin.js'
+import {root} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
 
@@ -22,25 +26,46 @@ afterAll(async () => {
   await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
 })
 
-const depcruise = path.join(root, 'node_modules', '.bin', 'depcruise')
 const config = path.join(root, '.dependency-cruiser.cjs')
 
+/** `depcruise packages --config .dependency-cruiser.cjs` run in a folder: its exit code and its `err` output. */
+type Depcruise = (folder: string) => Promise<{code: number; stdout: string}>
+
+let cruiser: Promise<Depcruise> | undefined
+/** dependency-cruiser's `cruise` with the options the CLI reads from the configuration, each loaded once. */
+function loadCruiser(): Promise<Depcruise> {
+  cruiser ??= (async () => {
+    const [{cruise}, {default: extractOptions}] = await Promise.all([
+      import('dependency-cruiser'),
+      import('dependency-cruiser/config-utl/extract-depcruise-options')
+    ])
+    const options = await extractOptions(config)
+    return async (folder) => {
+      const {output, exitCode} = await cruise(['packages'], {...options, outputType: 'err', baseDir: folder})
+      return {code: exitCode, stdout: String(output)}
+    }
+  })()
+  return cruiser
+}
+
+const depcruise: Depcruise = async (folder) => (await loadCruiser())(folder)
+
 /** The check run on a tree of `packages/` holding `files`: its exit code and the rules it names, with the importing file, sorted (depcruise lists them in no set order). */
-async function check(files: Record<string, string>): Promise<{code: number | null; errors: string[]}> {
+async function check(files: Record<string, string>): Promise<{code: number; errors: string[]}> {
   const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-layers-'))
   folders.push(folder)
   for (const [file, text] of Object.entries(files)) {
     await fs.mkdir(path.dirname(path.join(folder, file)), {recursive: true})
     await fs.writeFile(path.join(folder, file), text)
   }
-  const run = await runProcess(depcruise, ['packages', '--config', config, '--output-type', 'err'], {cwd: folder})
+  const run = await depcruise(folder)
   const errors = [...run.stdout.matchAll(/error (\S+): (\S+)/g)].map(([, rule, from]) => `${rule}: ${from}`)
   return {code: run.code, errors: errors.sort()}
 }
 
 describe('the dependency check', () => {
   it('passes on the repository', async () => {
-    const run = await runProcess(depcruise, ['packages', '--config', config], {cwd: root})
+    const run = await depcruise(root)
     expect(run.stdout).toContain('no dependency violations found')
     expect(run.code).toBe(0)
   })

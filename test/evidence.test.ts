@@ -624,7 +624,7 @@ Run \`tiers verify S-01\`, then \`tiers checkpoint S-01\` again.
   it('runs outside git too, with no HEAD to record, and the test command and the files it names in place of a worktree', async ({expect}) => {
     const folder = await project({commit: false})
     await fs.writeFile(path.join(folder, 'answer.txt'), '42\n')
-    const run = await tiers(folder, ['verify', 'S-02'])
+    const run = await here(folder, ['verify', 'S-02'])
     expect(run.code).toBe(0)
     expect((await readStatus(folder)).slices['S-02'].verification_run).toMatchObject({git_head: null, worktree: expect.stringMatching(/^[\da-f]{64}$/)})
     expect(await here(folder, ['checkpoint', 'S-02'])).toMatchObject({code: 0})

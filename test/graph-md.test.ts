@@ -5,7 +5,7 @@
  * id of the project's shape that no contract has is a problem), a `Tier:`
  * with a human check or a retired one, a plain or bold `Verification:` tier,
  * and nothing inside code or HTML comments. Contract ids match whatever
- * leading zeros. Runs the real `tiers` bin on a copy of
+ * leading zeros. Runs `tiers` (the cli's `main`) on a copy of
  * `test/fixtures/graph-md` (C-01 PlantStore and C-02 PlantSchema in slice
  * S-01, C-03 WateringReminder and C-04 ReminderSnooze in S-02; C-02 states
  * `verify`, C-04 `auto`).

@@ -1,12 +1,12 @@
 /**
  * The gate never passes a contract it did not read. For any project whose
  * `CONTRACTS.md` holds a verify contract with one criterion (in slice S-01)
- * after any prefix of markdown, HTML or unclosed blocks, through the real
- * bin: `tiers verify --all`, then either `tiers checkpoint S-01` lists that
+ * after any prefix of markdown, HTML or unclosed blocks, through the cli's
+ * `main`: `tiers verify --all`, then either `tiers checkpoint S-01` lists that
  * criterion for a person, or the Stop hook blocks, naming the contract's
  * line when the contract was not read. Never a silent pass.
  *
- * Each document costs four processes: CI runs 6 (`FUZZ_SCALE` multiplies
+ * Each document costs four runs of `tiers`: CI runs 6 (`FUZZ_SCALE` multiplies
  * them; `npm run fuzz` runs 60), with a fixed seed (`FUZZ_SEED`).
  */
 import fs from 'node:fs/promises'

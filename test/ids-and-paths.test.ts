@@ -1,5 +1,5 @@
 /**
- * Slice and session ids end to end: the real `tiers` bin, run as a process in
+ * Slice and session ids end to end: `tiers` through the cli's `main`, run in
  * a temporary copy of the example project (`content/examples/greenlight-project`,
  * with `test.command` set to `true`), placed in `<temporary folder>/project`
  * so that a path that escapes `.greenlight/tiers/` still lands inside the
@@ -38,7 +38,7 @@ const sliceRule =
   'expected a slice id such as `S-01`: 1 to 100 letters, digits, `_`, `-` or `.`, not starting with `-` or `.`, and not `verification-status` or `stop-hook`'
 const sessionRule = 'expected a session id such as a UUID: 1 to 128 letters, digits, `_`, `-`, `.` or `:`'
 
-/** Run the real `tiers` bin in `cwd`. */
+/** Run `tiers` in `cwd`, through the cli's `main`. */
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 
 /** A copy of the example in `<new temporary folder>/project`, where `tiers` runs. */

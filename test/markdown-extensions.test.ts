@@ -9,7 +9,8 @@
 import fs from 'node:fs/promises'
 import markdownExtensions from 'markdown-extensions'
 import {afterAll, describe, expect, it} from 'vitest'
-import {linkedProject, runTiers} from './helpers/tiers-bin.js'
+import {linkedProject} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 

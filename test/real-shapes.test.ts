@@ -4,7 +4,7 @@
  * Go comment blocks, bold labels inside a fence, an indented template inside
  * a contract, headings `C-04 — Name` and `C5. Name`, slice-state and agent
  * files with frontmatter; `test/fixtures/graph-md`: slices in a `GRAPH.md`
- * with a stated slice tier). The real `tiers` and `remark` bins run on a
+ * with a stated slice tier). `tiers` (the cli's `main`) and the real `remark` bin run on a
  * temporary copy of each.
  *
  * Run `npx tsc -b` first.

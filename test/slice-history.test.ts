@@ -24,7 +24,7 @@ afterAll(async () => {
 const repository = () => twoSliceRepository(folders, 'verification-tiers-history-')
 const contractsFile = (folder: string) => path.join(folder, '.greenlight', 'CONTRACTS.md')
 
-/** The stop hook as the agent in `folder` runs it: the real bin, its input on a pipe. */
+/** The stop hook as the agent in `folder` runs it, through the cli's `main`, its input on a pipe. */
 const stopHook = (folder: string) =>
   runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 'history', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false}))
 /** The hook’s block when the gate cannot check the work, listing `lines`. */

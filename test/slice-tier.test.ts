@@ -2,7 +2,7 @@
  * A tier stated for a slice (in `GRAPH.md` or `GRAPH.json`) is the tier of its
  * contracts that state none, for every command: the checkpoint, the report,
  * `tiers verify` (which leaves an auto contract’s prose criteria to no one)
- * and the hand-off to the test writer. Runs the real `tiers` bin on a copy of
+ * and the hand-off to the test writer. Runs `tiers` (the cli's `main`) on a copy of
  * `test/fixtures/graph-md`.
  */
 import fs from 'node:fs/promises'

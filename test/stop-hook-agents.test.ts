@@ -102,7 +102,7 @@ const clean = {
   TIERS_MAX_BLOCKS: undefined
 }
 
-/** `tiers stop-hook` (with `args`) through the real bin, fed `input`, from the system’s temp folder so that the project is found from the input alone. */
+/** `tiers stop-hook` (with `args`) through the cli's `main`, fed `input`, from the system’s temp folder so that the project is found from the input alone. */
 function hook(input: unknown, args: readonly string[] = [], env: Record<string, string | undefined> = {}): Promise<Run> {
   const text = typeof input === 'string' ? input : JSON.stringify(input)
   return runTiers(os.tmpdir(), ['stop-hook', ...args], text, {...clean, ...env})

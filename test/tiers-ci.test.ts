@@ -11,7 +11,7 @@ import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {approveAndCommit, sliceStateFile, twoSliceRepository, twoSlices} from './helpers/ci-repository.js'
 import {git, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersPiped, runTiersHere} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
@@ -56,7 +56,7 @@ describe('tiers ci', () => {
   it('reads no contracts cache: entries forged in the user’s cache folder, lowering every tier, fool `status` on this machine, never the merge gate', async () => {
     const folder = await repository()
     const env = {XDG_CACHE_HOME: path.join(folder, 'user-cache'), TIERS_NO_CACHE: undefined}
-    expect((await runTiers(folder, ['status'], '', env)).code).toBe(0)
+    expect((await runTiersPiped(folder, ['status'], '', env)).code).toBe(0)
     // The agent can write the user's cache folder as it can write the project: every stored contract made `auto`.
     const models = path.join(folder, 'user-cache', 'verification-tiers', 'contracts')
     for (const model of await fs.readdir(models)) {
@@ -67,8 +67,8 @@ describe('tiers ci', () => {
         await fs.writeFile(entry, JSON.stringify(stored))
       }
     }
-    expect((await runTiers(folder, ['status'], '', env)).stdout).toContain('S-01 S-01: auto, 0/3 rejections')
-    expect(await runTiers(folder, ['ci'], '', env)).toEqual({
+    expect((await runTiersPiped(folder, ['status'], '', env)).stdout).toContain('S-01 S-01: auto, 0/3 rejections')
+    expect(await runTiersPiped(folder, ['ci'], '', env)).toEqual({
       code: 1,
       stdout: `MERGE HELD — 2 things wait for a person or a fix:\n  S-01: verify, never approved (${path.join(folder, file)}:3)\n  S-02: verify, never approved (${path.join(folder, file)}:10)\n\n${closing}\n`,
       stderr: ''

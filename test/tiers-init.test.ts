@@ -10,8 +10,8 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {exampleDeprecation, exampleProject, git, linkedProject, remarkBin, root, runProcess, runTiers as runBin} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {exampleDeprecation, exampleProject, git, linkedProject, remarkBin, root, runProcess} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers, runTiersPiped} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
@@ -534,9 +534,9 @@ const notes = (run: {stdout: string}) =>
   run.stdout.split('\n').filter((line) => line.startsWith('note: ') && !line.startsWith('note: commit ') && !/^note: `tiers lint \S+` finds/.test(line))
 
 describe('tiers init --ci github: the test command the workflow runs', {timeout: 120_000}, () => {
-  it.concurrent('a Go test command (the real bin): the workflow sets Go up from go.mod, and says what verify runs', async () => {
+  it.concurrent('a Go test command, its standard input a pipe: the workflow sets Go up from go.mod, and says what verify runs', async () => {
     const cwd = await settled({test: {command: 'go test ./...'}}, {'go.mod': 'module example.com/shop\n\ngo 1.23\n'})
-    const run = await runBin(cwd, ['init', '--ci', 'github'])
+    const run = await runTiersPiped(cwd, ['init', '--ci', 'github'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     expect(notes(run)).toEqual([
       'note: the workflow’s `npx tiers verify --all` runs the project’s test command, `go test ./...` (`test.command` in .greenlight/config.json), with Node.js set up by actions/setup-node, Go set up by actions/setup-go (the version go.mod names)'
@@ -545,7 +545,7 @@ describe('tiers init --ci github: the test command the workflow runs', {timeout:
     expect(actions(steps)).toEqual([checkout, setupNode, {uses: 'actions/setup-go@v5', with: {'go-version-file': 'go.mod'}}])
     // Set up before anything runs.
     expect(steps.findIndex((step) => step.uses?.startsWith('actions/setup-go'))).toBeLessThan(steps.findIndex((step) => step.run === 'npm ci'))
-    expect((await runBin(cwd, ['init', '--ci', 'github'])).stdout).toContain(
+    expect((await runTiersPiped(cwd, ['init', '--ci', 'github'])).stdout).toContain(
       'unchanged .github/workflows/verification-tiers.yml: the workflow is already there\n'
     )
   })
@@ -618,18 +618,18 @@ describe('tiers init --ci github: what the workflow’s npm ci needs', {timeout:
   })
 })
 
-describe('the deprecated `workflow.visual_checkpoint` (the real bin)', {timeout: 120_000}, () => {
+describe('the deprecated `workflow.visual_checkpoint`, standard input a pipe', {timeout: 120_000}, () => {
   it.concurrent('is said by init, contracts and report, once each, and by no command an agent runs again and again', async () => {
     const cwd = await exampleProject(folders, 'verification-tiers-init-deprecated-', 'true')
-    const init = await runBin(cwd, ['init'])
+    const init = await runTiersPiped(cwd, ['init'])
     expect({code: init.code, stderr: init.stderr}).toEqual({code: 0, stderr: ''})
     expect(init.stdout.split('\n').filter((line) => line.includes('visual_checkpoint'))).toEqual([`note: .greenlight/config.json: ${exampleDeprecation}`])
-    const contracts = await runBin(cwd, ['contracts'])
+    const contracts = await runTiersPiped(cwd, ['contracts'])
     expect({code: contracts.code, stderr: contracts.stderr}).toEqual({code: 0, stderr: `tiers: warning: ${exampleDeprecation}\n`})
-    const report = await runBin(cwd, ['report', 'S-01'])
+    const report = await runTiersPiped(cwd, ['report', 'S-01'])
     expect(report.stdout.split(exampleDeprecation)).toHaveLength(2)
     for (const args of [['status'], ['verify', '--all'], ['checkpoint', 'S-01'], ['stop-hook']]) {
-      const run = await runBin(cwd, args, '{}')
+      const run = await runTiersPiped(cwd, args, '{}')
       expect({args, stderr: run.stderr}).toEqual({args, stderr: ''})
     }
   })

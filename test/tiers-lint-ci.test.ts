@@ -27,7 +27,7 @@ import {planFixes} from '@verification-tiers/lint'
 import {validateSarif, validSarif} from './helpers/sarif.js'
 import type {SarifLog, SarifRegion, SarifResult} from './helpers/sarif.js'
 import {builtBin, linkedProject, remarkBin, root, runProcess, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersHere, runTiersPiped} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 // Helpers -------------------------------------------------------------------
@@ -869,18 +869,18 @@ describe('tiers lint --cache', {timeout: 120_000}, () => {
     expectValidCache(await readCache(path.join(sub, defaultCache)), sub, ['receipt.md'])
   })
 
-  it.concurrent('in a spec-kit project (the real bin): the cache goes to specs/tiers/, which tiers init keeps out of git; no .greenlight is made', async () => {
+  it.concurrent('in a spec-kit project: the cache goes to specs/tiers/, which tiers init keeps out of git; no .greenlight is made', async () => {
     const cwd = await project({'.remarkrc.json': presetConfig, 'specs/001-cart/spec.md': '# Cart\n', 'specs/contracts.md': cartTotal})
-    const bin = (...args: string[]) => runTiers(cwd, args, '', env)
-    const plain = await bin('lint', '--no-color', 'specs')
+    const tiers = (...args: string[]) => runTiersPiped(cwd, args, '', env)
+    const plain = await tiers('lint', '--no-color', 'specs')
     expect(plain.code).toBe(1)
-    expect(await bin('lint', '--cache', '--no-color', 'specs')).toEqual(plain)
+    expect(await tiers('lint', '--cache', '--no-color', 'specs')).toEqual(plain)
     expectValidCache(await readCache(path.join(cwd, 'specs', 'tiers', '.lint-cache')), cwd, ['specs/001-cart/spec.md', 'specs/contracts.md'])
     // The warm run replays what the cold one printed.
     await shoutCached(cwd, path.join(cwd, 'specs', 'tiers', '.lint-cache'), 'specs/contracts.md')
-    expect(await bin('lint', '--cache', '--no-color', 'specs')).toEqual({...plain, stderr: shout(plain.stderr, cartReasons)})
+    expect(await tiers('lint', '--cache', '--no-color', 'specs')).toEqual({...plain, stderr: shout(plain.stderr, cartReasons)})
     expect((await fs.readdir(cwd)).sort()).toEqual(['.remarkrc.json', 'node_modules', 'specs'])
-    expect((await bin('init')).code).toBe(0)
+    expect((await tiers('init')).code).toBe(0)
     const ignored = (await fs.readFile(path.join(cwd, '.gitignore'), 'utf8')).split('\n')
     expect(ignored).toContain('specs/tiers/.lint-cache')
     expect(ignored.filter((line) => line.includes('.greenlight'))).toEqual([])

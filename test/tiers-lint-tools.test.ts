@@ -1,5 +1,5 @@
 /**
- * `tiers lint` (the real bin) and `remark` with the preset on BMAD and GSD
+ * `tiers lint` (through the cli's `main`) and `remark` with the preset on BMAD and GSD
  * folders: the lint reads what the gate reads as a unit, and nothing else.
  * BMAD's planning documents (epics with Given/When/Then stories, an
  * architecture with decision records), a story's Dev Notes (an `AC4`
@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs/promises'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, linkedProject, remarkBin, runProcess, runTiers} from './helpers/tiers-bin.js'
+import {builtBin, linkedProject, remarkBin, runProcess} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const preset = 'remark-preset-lint-verification-tiers'
 

@@ -9,8 +9,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
-import {git, root, runTiers as runTiersBin} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {git, root} from './helpers/tiers-bin.js'
+import {runTiersHere as runTiers, runTiersPiped} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 const fixtures = path.join(root, 'packages', 'project', 'test', 'fixtures')
@@ -148,13 +148,13 @@ describe('tiers on a GSD project', () => {
       systemMessage:
         'All automated criteria pass. 3 slices wait for a person’s answer at their checkpoints, 15 criteria to check (tiers checkpoint <slice> shows a slice’s): 01-seat-map (Phase 1: Seat Map), 02-booking (Phase 2: Booking), 02.1-late-return-fix (Phase 2.1: Late Return Fix (INSERTED))'
     })
-    const ci = await runTiersBin(project, ['ci'])
+    const ci = await runTiersPiped(project, ['ci'])
     expect(ci.code).toBe(1)
     expect(ci.stdout).toContain(
       `  01-seat-map Phase 1: Seat Map: verify, never approved (${path.join(project, '.planning', 'ROADMAP.md')}:12, ${path.join(phase, '01-01-PLAN.md')}:1, ${path.join(phase, '01-02-PLAN.md')}:1, ${path.join(phase, '01-VERIFICATION.md')}:1)\n`
     )
     expect((await runTiers(project, ['respond', '01-seat-map', 'approved'])).stdout).toContain('APPROVED — Slice 01-seat-map: Phase 1: Seat Map')
-    const after = await runTiersBin(project, ['ci'])
+    const after = await runTiersPiped(project, ['ci'])
     expect(after.stdout).toContain('MERGE HELD — 2 things wait for a person or a fix:\n  02-booking Phase 2: Booking: verify, never approved')
     expect(after.stdout).toContain('Approved:\n  01-seat-map Phase 1: Seat Map: approved by Tiers Test <tiers@example.com>, at a terminal, ')
   })
@@ -169,7 +169,7 @@ describe('tiers on a GSD project', () => {
     const problem = `.planning/phases/02-booking/02-VERIFICATION.md:3: Unexpected \`status: passed\` with 1 human check listed in human_verification, expected \`status: human_needed\`: a phase passes only when no check is left to a person`
     expect((await runTiers(project, ['status'])).stdout).toContain(`problem: ${problem}\n`)
     expect((await stopHook(project)).reason).toContain(`${project}/${problem}`)
-    const ci = await runTiersBin(project, ['ci'])
+    const ci = await runTiersPiped(project, ['ci'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining(problem)])
   })
 })
@@ -203,7 +203,7 @@ describe('tiers ci --base on a tool project', () => {
     await fs.writeFile(path.join(project, '.planning', 'phases', '02-booking', '02-01-SUMMARY.md'), '# Plan 02-01 Summary\n')
     await git(project, 'add', '-A')
     await git(project, 'commit', '-q', '-m', 'Execute phase 2')
-    const ci = await runTiersBin(project, ['ci', '--base', 'main'])
+    const ci = await runTiersPiped(project, ['ci', '--base', 'main'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('  02-booking Phase 2: Booking: verify, never approved (')])
     expect(ci.stdout).not.toContain('  01-seat-map')
   })
@@ -214,7 +214,7 @@ describe('tiers ci --base on a tool project', () => {
     await git(project, 'checkout', '-q', '-b', 'lower')
     await fs.writeFile(path.join(project, '.bmad-core', 'tiers.json'), '{"test": {"command": "true"}, "verification": {"default": "auto"}}\n')
     await git(project, 'commit', '-q', '-am', 'Lower the default')
-    const ci = await runTiersBin(project, ['ci', '--base', 'main'])
+    const ci = await runTiersPiped(project, ['ci', '--base', 'main'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('changed since main, where it was verify')])
   })
 })
@@ -229,7 +229,7 @@ describe('tiers on a tool folder whose units vanished', () => {
     const problem = `.planning: Unexpected gsd folder without a slice while the gate keeps the state of 1 (01-seat-map), expected their units where gsd writes them: moved, deleted or pointed away from, they are not done`
     expect((await runTiers(project, ['status'])).stdout).toContain(`problem: ${problem}\n`)
     expect((await stopHook(project)).decision).toBe('block')
-    const ci = await runTiersBin(project, ['ci'])
+    const ci = await runTiersPiped(project, ['ci'])
     expect([ci.code, ci.stdout]).toEqual([1, expect.stringContaining('Unexpected gsd folder without a slice')])
   })
 
@@ -260,7 +260,7 @@ describe('tiers on a GSD project whose phases are all archived', () => {
       stderr: ''
     })
     expect((await stopHook(project)).decision).toBeUndefined()
-    expect((await runTiersBin(project, ['ci'])).code).toBe(0)
+    expect((await runTiersPiped(project, ['ci'])).code).toBe(0)
   })
 })
 
@@ -281,7 +281,7 @@ describe('tiers on a BMAD project', () => {
     expect(checkpoint.stdout).toContain(
       'Acceptance criteria:\n  [ ] AC1 — Status page Given a booked repair When the cyclist opens its link Then the page shows where the repair stands\n  [ ] AC2 — Ready message Given a repair marked ready When the mechanic saves it Then the cyclist gets one message saying so the message names the bike\n'
     )
-    const held = await runTiersBin(project, ['ci'])
+    const held = await runTiersPiped(project, ['ci'])
     expect([held.code, held.stdout]).toEqual([
       1,
       expect.stringContaining(
@@ -291,7 +291,7 @@ describe('tiers on a BMAD project', () => {
     expect((await runTiers(project, ['respond', '1-2-track-a-repair', 'approved'])).stdout).toContain(
       'APPROVED — Slice 1-2-track-a-repair: Story 1.2: Track a repair'
     )
-    expect((await runTiersBin(project, ['ci'])).stdout).toContain(
+    expect((await runTiersPiped(project, ['ci'])).stdout).toContain(
       'Approved:\n  1-2-track-a-repair Story 1.2: Track a repair: approved by Tiers Test <tiers@example.com>, at a terminal, '
     )
   })
@@ -314,13 +314,13 @@ describe('tiers on a BMAD v4 project', () => {
     expect(checkpoint.stdout).toContain(
       'Acceptance criteria:\n  [ ] AC1: Deposit The customer pays a fifth of the price when ordering: by card; by bank transfer; in the shop\n  [ ] AC2: Receipt A receipt names the deposit and what is left to pay.\n'
     )
-    const held = await runTiersBin(project, ['ci'])
+    const held = await runTiersPiped(project, ['ci'])
     expect([held.code, held.stdout]).toEqual([
       1,
       expect.stringContaining(`  1.2.story Story 1.2: Pay a deposit: verify, never approved (${path.join(stories, '1.2.story.md')}:1)\n`)
     ])
     expect((await runTiers(project, ['respond', '1.2.story', 'approved'])).stdout).toContain('APPROVED — Slice 1.2.story: Story 1.2: Pay a deposit')
-    expect((await runTiersBin(project, ['ci'])).stdout).toContain(
+    expect((await runTiersPiped(project, ['ci'])).stdout).toContain(
       'Approved:\n  1.2.story Story 1.2: Pay a deposit: approved by Tiers Test <tiers@example.com>, at a terminal, '
     )
     expect(await fs.readdir(path.join(project, '.bmad-core', 'tiers'))).toContain('1.2.story.json')

@@ -1,6 +1,6 @@
 /**
- * What `tiers verify` says comes next after a passing run, through the real
- * bin: the slice’s checkpoint only while one waits for it. An auto slice, and
+ * What `tiers verify` says comes next after a passing run, through the cli's
+ * `main`: the slice’s checkpoint only while one waits for it. An auto slice, and
  * a verify slice approved for its contracts as they are, are done; an
  * approval for contracts that changed since leaves the checkpoint to show
  * again. `verify --all` says it of each slice.
@@ -11,8 +11,8 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, it} from 'vitest'
-import {builtBin, git, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {builtBin, git} from './helpers/tiers-bin.js'
+import {runTiersPiped as runTiers, runTiersHere} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 
