@@ -28,7 +28,7 @@ afterAll(async () => {
 })
 
 /** A copy of the fixture as `<tmp>/.planning`, with `files` written over it (`null` removes one). */
-async function planning(files: Record<string, string | null> = {}): Promise<string> {
+async function planning(files: Record<string, string | Buffer | null> = {}): Promise<string> {
   const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-gsd-')))
   folders.push(root)
   const dir = path.join(root, '.planning')
