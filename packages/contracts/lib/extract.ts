@@ -6,7 +6,6 @@ import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
 import {isListField} from './fields.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
-import type {FenceDialect} from './dialects/dialect.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
 import {createLocator} from './locate.js'
@@ -119,18 +118,9 @@ interface KnownNames {
 
 const noNames: KnownNames = {key: '', wanted: new Set(), ids: new Set()}
 
-// The names of a list a caller passes again and again (a graph’s, for each file of its project), folded once.
-const namesOfList = new WeakMap<object, KnownNames>()
-
 function namesOf(given: Iterable<string>): KnownNames {
-  // Only a frozen list is known not to change between calls.
-  const reusable = Object.isFrozen(given)
-  const known = reusable ? namesOfList.get(given) : undefined
-  if (known) return known
   const names = [...new Set([...given].map(foldContractName).filter((name) => name !== ''))].sort()
-  const made = {key: names.join('\n'), wanted: new Set(names), ids: new Set(names.map(normalizeContractId))}
-  if (reusable) namesOfList.set(given, made)
-  return made
+  return {key: names.join('\n'), wanted: new Set(names), ids: new Set(names.map(normalizeContractId))}
 }
 
 function analyze(tree: Root, reading: ParagraphReading, names: KnownNames): ContractAnalysis {
@@ -144,10 +134,8 @@ function analyze(tree: Root, reading: ParagraphReading, names: KnownNames): Cont
   const frontDraft = frontmatter ? fromFrontmatter(frontmatter.contract, frontmatter.position) : null
   if (frontDraft) current = frontDraft
 
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
-    const heading = part.heading
-    if (!heading || !part.position) {
+  for (const [index, part] of parts.entries()) {
+    if (!part.heading || !part.position) {
       if (current) takePart(current, part)
       continue
     }
@@ -238,9 +226,9 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
   ]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
-    const node: RootContent = children[index]!
+    const node = children[index]
     if (!node.position) continue
-    const part = parts[parts.length - 1]!
+    const part = parts[parts.length - 1]
     if (node.type === 'yaml' && index === 0) {
       for (const dialect of frontmatterDialects) {
         const read = dialect.read(node, locator)
@@ -280,22 +268,16 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       if (read.fields.length > 0) readLabelled(part, read.fields, children, read.rest, reading)
       if (read.used > 0) {
         index += read.used
-        part.end = children[index]!.position?.end ?? part.end
+        part.end = children[index].position?.end ?? part.end
       }
       continue
     }
     // A fenced block may sit in a list item or a quote: read it there too. Other blocks hold none.
     if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
-    // A list or quote whose source has no fence mark (most) holds no fenced block: its items are not walked.
-    if (node.type !== 'code' && !locator.mayHoldFence(node)) continue
-    const blocks = codeBlocks(node)
-    for (let each = 0; each < blocks.length; each++) {
-      const code = blocks[each]!
+    for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
-      // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
-      if (!mayHoldFenceLabel(code.value)) continue
       const lines = blockLines(code)
-      const dialect = fenceDialectClaiming(lines, code.lang ?? null)
+      const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (!fields) continue
       appendAll(part.fields, fields)
@@ -312,7 +294,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
  * heading, and what it leaves open is the part's.
  */
 function readLabelled(part: Part, fields: ContractField[], children: readonly RootContent[], rest: number, reading: ParagraphReading): void {
-  const last = fields[fields.length - 1]!
+  const last = fields[fields.length - 1]
   const after = reading.holdsItems(last) ? readFollowing(last, children, rest, reading) : nothingFollows
   appendAll(part.fields, fields)
   appendAll(part.fields, after.fields)
@@ -323,18 +305,6 @@ function readLabelled(part: Part, fields: ContractField[], children: readonly Ro
 
 // After a label that heads no items (`**Notes:**`), the reader reads on as before: no block is its.
 const nothingFollows: Following = {fields: [], open: null}
-
-/** Whether some fence dialect may read a label in a block's text. */
-function mayHoldFenceLabel(value: string): boolean {
-  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.mayHoldLabel(value)) return true
-  return false
-}
-
-/** The first fence dialect that claims a block's lines, if any. */
-function fenceDialectClaiming(lines: readonly string[], lang: string | null): FenceDialect | undefined {
-  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.claims(lines, lang)) return fenceDialects[index]
-  return undefined
-}
 
 /**
  * Which headings start a contract: those with an id shape (`C-12: Name`,
@@ -350,20 +320,18 @@ function contractHeadings(parts: readonly Part[]): boolean[] {
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
+  for (const [index, part] of parts.entries()) {
     if (!part.heading) continue
-    while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
-    if (strong[index] || direct[index] || part.idLike) for (let each = 0; each < open.length; each++) encloses[open[each]!] = true
+    while (open.length > 0 && parts[open[open.length - 1]].depth >= part.depth) open.pop()
+    if (strong[index] || direct[index] || part.idLike) for (const enclosing of open) encloses[enclosing] = true
     open.push(index)
   }
   const result = parts.map(() => false)
   // The contract whose section we are in: a heading without an id inside it is a subsection.
   let within: number | null = null
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
+  for (const [index, part] of parts.entries()) {
     if (!part.heading) continue
-    if (within !== null && part.depth <= parts[within]!.depth) within = null
+    if (within !== null && part.depth <= parts[within].depth) within = null
     const candidate = strong[index] || direct[index]
     if (!candidate || (!direct[index] && encloses[index])) continue
     if (!strong[index] && within !== null) continue
@@ -381,11 +349,9 @@ function codeBlocks(node: Nodes): Code[] {
   const found: Code[] = []
   const stack: Nodes[] = [node]
   while (stack.length > 0) {
-    const next = stack.pop()!
-    if (next.type === 'code') found.push(next)
-    else if (next.type === 'list' || next.type === 'listItem' || next.type === 'blockquote') {
-      for (let index = next.children.length - 1; index >= 0; index--) stack.push(next.children[index]!)
-    }
+    const next = stack.pop()
+    if (next?.type === 'code') found.push(next)
+    else if (next?.type === 'list' || next?.type === 'listItem' || next?.type === 'blockquote') appendAll(stack, next.children.toReversed())
   }
   return found
 }
@@ -425,8 +391,7 @@ function finish(draft: Draft, problems: ContractProblem[]): Contract {
   const criteria: ContractItem[] = []
   const steps: ContractItem[] = []
   let sliceField: ContractField | undefined
-  for (let index = 0; index < fields.length; index++) {
-    const field = fields[index]!
+  for (const field of fields) {
     readInlineItem(field)
     if (field.key === 'acceptanceCriteria') appendAll(criteria, field.items)
     else if (field.key === 'steps') appendAll(steps, field.items)
@@ -489,7 +454,6 @@ function readInlineItem(field: ContractField): void {
   if (item) field.items.push(item)
 }
 
-/** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
 // Info strings of fences that hold a contract's own fields as text: none, or a text or data language.
 const fieldLanguages = new Set(['text', 'txt', 'plain', 'plaintext', 'contract', 'yaml', 'yml'])
 

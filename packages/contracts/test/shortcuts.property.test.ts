@@ -25,7 +25,6 @@ import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
 import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
-import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
 import {VFile} from 'vfile'
 import {location} from 'vfile-location'
@@ -136,49 +135,6 @@ describe('white space', () => {
         expect(textEnd(value, from)).toBe(value.slice(0, from).trimEnd().length)
       }),
       {numRuns: 1000}
-    )
-  })
-})
-
-describe('headings', () => {
-  it('read at once as each of their readers reads them', () => {
-    const heading = fc
-      .array(
-        fc.constantFrom(
-          'C',
-          'S',
-          'c',
-          's',
-          'AUTH',
-          'M',
-          '-',
-          '‑',
-          '—',
-          '0',
-          '12',
-          '3',
-          ':',
-          '.',
-          ' ',
-          '  ',
-          'Contract',
-          'contract',
-          'Name',
-          '--',
-          's1f',
-          'OAuth2a',
-          '(',
-          ')',
-          '\t'
-        ),
-        {maxLength: 8}
-      )
-      .map((parts) => parts.join(''))
-    fc.assert(
-      fc.property(fc.oneof(heading, text), (value) => {
-        expect(readHeadingText(value)).toEqual({shape: parseContractHeading(value), slice: parseSliceHeading(value), idLike: isIdHeading(value)})
-      }),
-      {numRuns: 2000}
     )
   })
 })
