@@ -4,7 +4,7 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, isListField, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
+import {isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
@@ -332,49 +332,27 @@ interface ContentLineStarts {
 }
 
 /**
- * Where the content lines of a fenced block start, all found at once, each
- * from where the one before ends. The content of a fence starts on the line
- * after it; where the block is indented (in a list or quote), the source line
- * ends with the content line, which gives its column.
+ * Where the content lines of a fenced block start. The content of a fence
+ * starts on the line after it; where the block is indented (in a list or
+ * quote), the source line ends with the content line, which gives its column.
  */
 function contentLineStarts(code: Code, lines: readonly string[], locator: Locator): ContentLineStarts {
   const first = code.position!.start
-  const source = locator.source
-  const columns = new Array<number>(lines.length)
-  const offsets = new Array<number>(lines.length)
-  // The first content line starts after the opening fence’s line ends.
-  let nextStart =
-    source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
-  if (source === null || nextStart === undefined) {
-    columns.fill(first.column)
-    offsets.fill(Number.NaN)
-  } else if (first.column === 1) {
-    // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
-    // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
-    const value = code.value
-    let valueStart = 0
-    for (let index = 0; index < lines.length; index++) {
-      columns[index] = 1
-      offsets[index] = nextStart + valueStart
-      valueStart = lineAfter(value, valueStart + lines[index]!.length) ?? value.length
+  const columns: number[] = []
+  const offsets: number[] = []
+  for (const [index, line] of lines.entries()) {
+    const lineStart = locator.lineStart(first.line + 1 + index)
+    if (lineStart === undefined) {
+      // Without the source, or past its end: the block's own column, and no offset.
+      columns.push(first.column)
+      offsets.push(Number.NaN)
+      continue
     }
-  } else {
-    for (let index = 0; index < lines.length; index++) {
-      if (nextStart === undefined) {
-        // Past the source's end: the block's own column, and no offset.
-        columns[index] = first.column
-        offsets[index] = Number.NaN
-        continue
-      }
-      const lineStart = nextStart
-      const textEnd = locator.lineEnd(lineStart)
-      // The line ends as the content line does; only its indentation may differ, where a tab
-      // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
-      const column = textEnd - lineStart - lines[index]!.length + 1
-      columns[index] = column
-      offsets[index] = lineStart + column - 1
-      nextStart = lineAfter(source, textEnd)
-    }
+    // The line ends as the content line does; only its indentation may differ, where a tab
+    // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
+    const column = locator.lineEnd(lineStart) - lineStart - line.length + 1
+    columns.push(column)
+    offsets.push(lineStart + column - 1)
   }
   return {line: first.line + 1, columns, offsets}
 }

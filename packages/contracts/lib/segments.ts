@@ -117,14 +117,7 @@ export function textPoint(node: Text, index: number, locator: Locator): Point | 
   const point = advance(node.position.start, node.value, index)
   // Markdown drops the white space that starts a continuation line from the text:
   // with the source, count from where the line’s text starts.
-  const first = node.position.start
-  // The line is a few lines below the text's first: stepped to from there.
-  const lineStart =
-    point.line === first.line
-      ? undefined
-      : first.offset === undefined
-        ? locator.lineStart(point.line)
-        : locator.lineStartAfter(first.offset, point.line - first.line)
+  const lineStart = point.line === node.position.start.line ? undefined : locator.lineStart(point.line)
   if (locator.source === null || lineStart === undefined) return point
   const indent = indentAt(locator.source, lineStart)
   return {line: point.line, column: point.column + indent, offset: lineStart + indent + point.column - 1}

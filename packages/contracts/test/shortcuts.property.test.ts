@@ -14,7 +14,7 @@ import {describe, expect, it} from 'vitest'
 import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, isFenced, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
+import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
 import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
 import {collapse, textOf} from '../lib/inline.js'
@@ -24,9 +24,8 @@ import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
 import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
+import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
 import {parse} from './helpers.js'
-import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
 import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
@@ -298,77 +297,6 @@ describe('fenced field positions', () => {
             for (const item of field.items) expect(read(item.position).startsWith(item.text.split(' ')[0]!)).toBe(true)
           }
         })
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('fence marks', () => {
-  // Lists and quotes around fenced, indented and inline code, with every line ending.
-  const markdown = fc
-    .array(fc.constantFrom('- ', '1. ', '> ', '  ', '    ', '\t', '```', '~~~', '``', '`x`', '```go', 'Steps: a', 'text', '\n', '\r\n', '\r', '\n\n'), {
-      maxLength: 24
-    })
-    .map((parts) => parts.join(''))
-
-  it('are in the source of every list or quote that holds a fenced block', () => {
-    fc.assert(
-      fc.property(markdown, (value) => {
-        const {file, tree} = parse(value)
-        const locator = createLocator(file)
-        visit(tree, (node: Nodes) => {
-          if (node.type !== 'list' && node.type !== 'blockquote') return
-          let fenced = false
-          visit(node, 'code', (code: Code) => {
-            if (isFenced(code, locator)) fenced = true
-          })
-          if (fenced) expect(locator.mayHoldFence(node)).toBe(true)
-        })
-      }),
-      {numRuns: 1500}
-    )
-  })
-})
-
-describe('line ends', () => {
-  it('are where the line ending is, with or without a CR in the file, asked in any order', () => {
-    fc.assert(
-      fc.property(text, fc.array(fc.nat({max: 60}), {minLength: 1, maxLength: 6}), (value, asked) => {
-        const locator = createLocator(new VFile({value}))
-        const source = locator.source!
-        for (const at of asked) {
-          const from = Math.min(at, source.length)
-          expect(locator.lineEnd(from)).toBe(lineEndOf(source, from))
-        }
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('line starts', () => {
-  it('are the offsets vfile-location gives, asked in any order', () => {
-    fc.assert(
-      fc.property(text, fc.array(fc.integer({min: -1, max: 12}), {maxLength: 12}), (value, lines) => {
-        const locator = createLocator(new VFile({value}))
-        const place = location(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value)
-        expect(lines.map((line) => locator.lineStart(line))).toEqual(lines.map((line) => place.toOffset({line, column: 1})))
-      }),
-      {numRuns: 500}
-    )
-  })
-
-  it('are the offsets vfile-location gives when stepped to from an offset on an earlier line', () => {
-    fc.assert(
-      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 8}), (value, at, lines) => {
-        const locator = createLocator(new VFile({value}))
-        const source = locator.source!
-        const place = location(source)
-        const from = Math.min(at, source.length)
-        const line = place.toPoint(from)?.line ?? place.toPoint(source.length - 1)?.line ?? 1
-        // vfile-location gives no offset for a line past the last one: neither does stepping.
-        expect(locator.lineStartAfter(from, lines)).toBe(place.toOffset({line: line + lines, column: 1}))
       }),
       {numRuns: 1000}
     )
