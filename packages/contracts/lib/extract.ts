@@ -1,6 +1,6 @@
 import {appendAll} from './append.js'
 import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
-import {textOf} from './inline.js'
+import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
 import {blockLines, isFenced, readBlockFields} from './block.js'
@@ -238,7 +238,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       continue
     }
     if (node.type === 'heading') {
-      const text = textOf(node)
+      const text = toString(node)
       const {shape, slice, idLike} = readHeadingText(text)
       // The id first: most contract headings a graph names are named by their id.
       const named =

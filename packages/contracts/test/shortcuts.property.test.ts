@@ -11,24 +11,19 @@
 import path from 'node:path'
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
 import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
 import {comment} from '../lib/dialects/comment.js'
-import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
-import {collapse, textOf} from '../lib/inline.js'
-import {toString} from 'mdast-util-to-string'
-import type {Nodes} from 'mdast'
+import {fenceDialects} from '../lib/dialects/index.js'
 import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
-import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
 import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
 import {parse} from './helpers.js'
 import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
-import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
+const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
@@ -86,27 +81,6 @@ const text = fc.oneof(
   fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')),
   fc.string({unit: 'binary', maxLength: 50})
 )
-
-describe('label shape', () => {
-  it('is the label pattern', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(isLabelShape(value)).toBe(labelPattern.test(value))
-      }),
-      {numRuns: 2000}
-    )
-  })
-
-  it('ends with a check lead exactly as the pattern says', () => {
-    const checkLead = /(?:--|—|–)\s*verified by$/i
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(endsWithCheckLead(value)).toBe(checkLead.test(value))
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
 
 describe('white space', () => {
   it('is what the pattern counts, for every character', () => {
@@ -303,31 +277,6 @@ describe('fenced field positions', () => {
   })
 })
 
-describe('indentation', () => {
-  it('is what the pattern finds before the first other character', () => {
-    fc.assert(
-      fc.property(text, fc.nat(60), (source, at) => {
-        const lineStart = Math.min(at, source.length)
-        const other = /[^\t ]/g
-        other.lastIndex = lineStart
-        expect(indentAt(source, lineStart)).toBe((other.exec(source)?.index ?? lineStart) - lineStart)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('collapse', () => {
-  it('gives what replacing every run of white space gives', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(collapse(value)).toBe(value.replace(/\s+/g, ' ').trim())
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
 describe('advance', () => {
   it('gives the point that counting every line ending gives', () => {
     fc.assert(
@@ -343,92 +292,6 @@ describe('advance', () => {
           expect(advance(start, value, index)).toEqual(countedPoint(start, value, index))
         }
       ),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('line breaks of inline content', () => {
-  const node = fc.oneof(
-    text.map((value): PhrasingContent => ({type: 'text', value})),
-    fc.constant<PhrasingContent>({type: 'break'}),
-    text.map((value): PhrasingContent => ({type: 'inlineCode', value})),
-    fc.constant<PhrasingContent>({type: 'strong', children: [{type: 'text', value: 'a\nb'}]})
-  )
-  it('are there exactly when the content is cut in more than one line', () => {
-    fc.assert(
-      fc.property(fc.array(node, {maxLength: 5}), (children) => {
-        expect(hasLineBreak(children)).toBe(splitLines(children).length > 1)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('paragraphs', () => {
-  // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
-  const markdown = fc
-    .array(
-      fc.constantFrom(
-        '**Steps:**',
-        '**Tier**:',
-        '**Note** that',
-        'Verification: auto',
-        'Steps:',
-        'Acceptance Criteria:',
-        ':',
-        ' ',
-        '\n',
-        '\r\n',
-        '\r',
-        '  \n',
-        '\\\n',
-        '\n\n',
-        '*x*',
-        '`a:b`',
-        '[l](u)',
-        'word',
-        '- ',
-        '1. ',
-        '> ',
-        'http://x',
-        '<b>',
-        '  ',
-        '&#32;',
-        '&amp;'
-      ),
-      {maxLength: 16}
-    )
-    .map((parts) => parts.join(''))
-
-  it('have the text of each node as mdast-util-to-string gives it', () => {
-    fc.assert(
-      fc.property(markdown, fc.constantFrom('', '# ', '### '), (value, heading) => {
-        const {tree} = parse(heading + value)
-        visit(tree, (node: Nodes) => {
-          expect(textOf(node)).toBe(toString(node))
-        })
-      }),
-      {numRuns: 500}
-    )
-  })
-
-  it('hold no label line where no node may start one', () => {
-    fc.assert(
-      fc.property(markdown, (value) => {
-        const {file, tree} = parse(value)
-        const locator = createLocator(file)
-        visit(tree, 'paragraph', (paragraph: Paragraph) => {
-          const lines = splitLines(paragraph.children)
-          for (const line of lines) {
-            for (const dialect of paragraphDialects) {
-              if (dialect.readLabel(line, locator)) expect(dialect.mayStartLabel(line[0]!.node)).toBe(true)
-            }
-          }
-          if (!mayHoldLabel(paragraph.children, paragraphDialects))
-            expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
-        })
-      }),
       {numRuns: 1000}
     )
   })

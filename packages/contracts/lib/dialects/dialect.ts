@@ -1,4 +1,4 @@
-import type {PhrasingContent, Yaml} from 'mdast'
+import type {Yaml} from 'mdast'
 import type {Point, Position} from 'unist'
 import {isKnownLabel} from '../fields.js'
 import type {LabelStyle} from '../fields.js'
@@ -39,12 +39,6 @@ export interface ParagraphDialect<Name extends string = string> extends DialectB
   reads: 'paragraph'
   /** The label that starts a line in this dialect’s notation, or `null`. */
   readLabel(line: Segment[], locator: Locator): LabelAt | null
-  /**
-   * Whether a line that starts in this inline node may start with a label:
-   * a cheap look, never `false` where `readLabel` reads one, so that a
-   * paragraph none of whose nodes may is not cut in lines at all.
-   */
-  mayStartLabel(node: PhrasingContent): boolean
 }
 
 /** `Field: value` lines of a fenced block. */
