@@ -13,8 +13,7 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
-import {comment} from '../lib/dialects/comment.js'
+import {blockLines, readBlockFields} from '../lib/block.js'
 import {fenceDialects} from '../lib/dialects/index.js'
 import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
@@ -23,7 +22,6 @@ import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '
 import {parse} from './helpers.js'
 import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
-const labelPattern = /^\p{L}[\p{L}\p{N} _\-/&()']{0,39}$/u
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
@@ -106,115 +104,6 @@ describe('white space', () => {
         expect(nonWhiteSpaceFrom(value, from)).toBe(from + rest.length - rest.trimStart().length)
         expect(textEnd(value)).toBe(value.trimEnd().length)
         expect(textEnd(value, from)).toBe(value.slice(0, from).trimEnd().length)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('comment fences', () => {
-  it('take the prefix the pattern takes', () => {
-    fc.assert(
-      fc.property(text, (line) => {
-        expect(comment.prefix(line)).toBe(/^\s*\/\/ ?/.exec(line)?.[0].length ?? 0)
-      }),
-      {numRuns: 1000}
-    )
-  })
-
-  it('claim the blocks whose every line that is not blank is a comment, when there is one', () => {
-    fc.assert(
-      fc.property(fc.array(text, {maxLength: 5}), fc.array(fc.constantFrom('// a', '  //', '//x', ' \t', ''), {maxLength: 4}), (some, comments) => {
-        const lines = [...comments, ...some]
-        const expected = lines.some((line) => /\S/.test(line)) && lines.every((line) => !/\S/.test(line) || /^\s*\/\//.test(line))
-        expect(comment.claims(lines)).toBe(expected)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('fence lines', () => {
-  const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
-  it('find the item marker the pattern finds', () => {
-    fc.assert(
-      fc.property(text, (body) => {
-        expect(itemMarkerLength(body)).toBe(itemMarker.exec(body)?.[0].length ?? -1)
-      }),
-      {numRuns: 2000}
-    )
-  })
-
-  it('read the label line the patterns read', () => {
-    fc.assert(
-      fc.property(text, (body) => {
-        expect(readFenceLabelLine(body)).toEqual(plainLabelLine(body))
-      }),
-      {numRuns: 3000}
-    )
-  })
-})
-
-describe('fenced blocks', () => {
-  // Block text of labels in both fence dialects, near labels, comments, code and white space of every kind.
-  const block = fc
-    .array(
-      fc.constantFrom(
-        'Verification: auto',
-        'Steps:',
-        '// Steps:',
-        '//Tier: verify',
-        '  // Acceptance Criteria:',
-        '**Steps:**',
-        '**Tier**: x',
-        'x: y',
-        'É: b',
-        '- item',
-        '1. item',
-        ':',
-        '//',
-        ' ',
-        '\t',
-        '\u00a0',
-        '\n',
-        '\r\n',
-        '\r',
-        'code();',
-        '{',
-        '}',
-        'a'
-      ),
-      {maxLength: 14}
-    )
-    .map((parts) => parts.join(''))
-
-  it('hold no field where the dialect that claims them may hold no label', () => {
-    fc.assert(
-      fc.property(block, fc.constantFrom('```', '~~~', '```go', '```markdown', '> ```'), (value, fence) => {
-        const {file, tree} = parse(`${fence}\n${value}\n${fence.replace(/^> /, '> ').replace(/go|markdown/, '')}\n`)
-        const locator = createLocator(file)
-        visit(tree, 'code', (code: Code) => {
-          for (const dialect of fenceDialects) {
-            const lines = blockLines(code)
-            if (dialect.claims(lines, code.lang ?? null) && !dialect.mayHoldLabel(code.value)) expect(readBlockFields(code, lines, locator, dialect)).toBeNull()
-          }
-        })
-      }),
-      {numRuns: 1500}
-    )
-  })
-})
-
-describe('task boxes', () => {
-  it('end where the pattern ends', () => {
-    const box = fc
-      .array(fc.constantFrom('[', ']', ' ', 'x', 'X', 'y', '\t', '\u00a0', '[ ]', '[x]', '[X]', '- '), {maxLength: 8})
-      .map((parts) => parts.join(''))
-    fc.assert(
-      fc.property(box, fc.nat({max: 6}), (value, from) => {
-        const start = Math.min(from, value.length)
-        const match = /^\[[ xX]\][ \t]+/.exec(value.slice(start))
-        expect(taskBoxEnd(value, start)).toBe(start + (match?.[0].length ?? 0))
       }),
       {numRuns: 1000}
     )
@@ -341,30 +230,6 @@ describe('tool files', () => {
     )
   })
 })
-
-/** A fence's label line as the reader read it with patterns alone. */
-function plainLabelLine(body: string) {
-  const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-  const checkLead = /(?:--|—|–)\s*verified by$/i
-  const bold = boldFieldLine.exec(body)
-  if (bold) {
-    const inner = bold[1] ?? ''
-    const colonInside = /:\s*$/.test(inner)
-    if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
-    const label = inner.replace(/\s*:\s*$/, '').trim()
-    if (!labelPattern.test(label)) return null
-    const value = bold[2] ?? ''
-    return {label, labelStart: 2 + inner.indexOf(label), value, valueStart: value ? body.lastIndexOf(value) : -1}
-  }
-  const colon = body.indexOf(':')
-  if (colon < 1 || colon > 60) return null
-  const label = body.slice(0, colon).trimEnd()
-  const after = body.slice(colon + 1)
-  if (after !== '' && !/^\s/.test(after)) return null
-  if (!labelPattern.test(label) || checkLead.test(label)) return null
-  const value = after.trim()
-  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
-}
 
 /** The point `index` characters into `text`, every line ending before it counted. */
 function countedPoint(start: {line: number; column: number; offset?: number}, text: string, index: number) {

@@ -52,12 +52,6 @@ export interface FenceDialect<Name extends string = string> extends DialectBase<
   claims(lines: readonly string[], lang: string | null): boolean
   /** Characters before a line’s text that are the dialect’s, not the text’s (`// `). */
   prefix(line: string): number
-  /**
-   * Whether the text of a block this dialect claims may hold a label line:
-   * a cheap look at the text, never `false` where the dialect reads a field,
-   * so that a block (of code) no dialect may read a label in is not cut in lines.
-   */
-  mayHoldLabel(value: string): boolean
 }
 
 /** A contract in the document’s YAML frontmatter. */
