@@ -1,6 +1,7 @@
 import type {Point} from 'unist'
 import type {VFile} from 'vfile'
 import {location} from 'vfile-location'
+import {withoutByteOrderMark} from './lines.js'
 
 /** Maps offsets of the document to points, with or without its source. */
 export interface Locator {
@@ -15,10 +16,8 @@ export interface Locator {
 }
 
 export function createLocator(file: VFile | undefined): Locator {
-  // micromark drops a leading byte order mark and counts every point from after it: so must the source.
-  const value = file && file.value !== undefined ? String(file.value) : null
-  const source = value !== null && value.charCodeAt(0) === 0xfeff ? value.slice(1) : value
-  if (source === null) return {source: null, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0}
+  if (file?.value === undefined) return {source: null, toPoint: () => undefined, lineStart: () => undefined, lineEnd: () => 0}
+  const source = withoutByteOrderMark(String(file.value))
   const place = location(source)
   const lineEnding = /[\r\n]/g
   return {

@@ -4,7 +4,6 @@
  */
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {splitAtLineEndings} from '../lib/lines.js'
 import {headingLines, isContractHeadingSubject, mayHoldContractHeading} from '../lib/unread.js'
 
 // Text made of what the scans look at: line endings, both heading marks, ids, space and words.
@@ -14,17 +13,6 @@ const text = fc
     {maxLength: 40}
   )
   .map((parts) => parts.join(''))
-
-describe('splitAtLineEndings', () => {
-  it('splits as markdown counts line endings', () => {
-    fc.assert(
-      fc.property(fc.oneof(text, fc.string()), (value) => {
-        expect(splitAtLineEndings(value)).toEqual(value.split(/\r\n?|\n/))
-      }),
-      {numRuns: 300}
-    )
-  })
-})
 
 describe('headingLines', () => {
   it('finds in a whole text the heading lines it finds in each line read alone', () => {

@@ -18,7 +18,6 @@ import {fenceDialects} from '../lib/dialects/index.js'
 import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
 import {fileDialectOf, fileDialects} from '../lib/tools/files.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
 import {parse} from './helpers.js'
 import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
@@ -79,36 +78,6 @@ const text = fc.oneof(
   fc.array(piece, {maxLength: 12}).map((parts) => parts.join('')),
   fc.string({unit: 'binary', maxLength: 50})
 )
-
-describe('white space', () => {
-  it('is what the pattern counts, for every character', () => {
-    const differing: number[] = []
-    for (let code = 0; code <= 0xffff; code++) if (isWhiteSpaceCode(code) !== /\s/.test(String.fromCharCode(code))) differing.push(code)
-    expect(differing).toEqual([])
-  })
-
-  it('ends where the pattern finds the first other character', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(firstNonWhiteSpace(value)).toBe(value.search(/\S/))
-      }),
-      {numRuns: 1000}
-    )
-  })
-
-  it('is skipped and cut where trimStart and trimEnd would', () => {
-    fc.assert(
-      fc.property(text, fc.nat({max: 60}), (value, at) => {
-        const from = Math.min(at, value.length)
-        const rest = value.slice(from)
-        expect(nonWhiteSpaceFrom(value, from)).toBe(from + rest.length - rest.trimStart().length)
-        expect(textEnd(value)).toBe(value.trimEnd().length)
-        expect(textEnd(value, from)).toBe(value.slice(0, from).trimEnd().length)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
 
 describe('fenced field positions', () => {
   // Fences of fields and items, in lists and quotes, indented with spaces and tabs, with each kind of line ending
