@@ -93,7 +93,7 @@ export function extractContracts(tree: Root, file?: VFile, options?: ReadOptions
 
 /** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types, conflicting tiers). */
 export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions = {}): ContractAnalysis {
-  const names = options.names ? namesOf(options.names) : noNames
+  const names = namesOf(options.names ?? [])
   const withSource = file?.value !== undefined
   const cached = cache.get(tree)
   if (cached && cached.names === names.key && cached.holdsItems === options.holdsItems && (cached.withSource || !withSource)) return cached.analysis
@@ -115,8 +115,6 @@ interface KnownNames {
   wanted: ReadonlySet<string>
   ids: ReadonlySet<string>
 }
-
-const noNames: KnownNames = {key: '', wanted: new Set(), ids: new Set()}
 
 function namesOf(given: Iterable<string>): KnownNames {
   const names = [...new Set([...given].map(foldContractName).filter((name) => name !== ''))].sort()
@@ -240,10 +238,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
     if (node.type === 'heading') {
       const text = toString(node)
       const {shape, slice, idLike} = readHeadingText(text)
-      // The id first: most contract headings a graph names are named by their id.
-      const named =
-        wanted.size > 0 &&
-        ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
+      const named = ids.has(shape?.id ?? '') || wanted.has(foldContractName(text)) || wanted.has(foldContractName(shape?.name ?? ''))
       parts.push({
         heading: node,
         position: node.position,

@@ -96,8 +96,6 @@ function closestKnown(folded: string): FieldKey | null {
   let bestDistance = allowed + 1
   let tie = false
   for (const [known, key] of byFolded) {
-    // The distance is at least the difference in length: a label too long or short to be a near miss is not measured.
-    if (Math.abs(known.length - folded.length) > allowed) continue
     const distance = editDistance(folded, known, allowed)
     if (distance > allowed) continue
     if (distance < bestDistance) {

@@ -43,14 +43,10 @@ const keyLine = /^[ \t]*(["']?)([^\s#"'][^:\n]*?)\1[ \t]*:(.*)$/gm
 
 /** Whether a key of block YAML (any line) names a contract field as the reader reads keys, or an `id` whose value holds `C-NN`. */
 function mayNameContract(value: string): boolean {
-  // `exec` with indexes, not `matchAll` and destructuring: every frontmatter of every file is looked at.
-  keyLine.lastIndex = 0
-  for (let match = keyLine.exec(value); match; match = keyLine.exec(value)) {
-    const key = exactKey(match[2] ?? '')
-    if (contractKeys.has(key ?? '')) return true
-    if (key === 'id' && /\bC-?\d/i.test(match[3] ?? '')) return true
-  }
-  return false
+  return [...value.matchAll(keyLine)].some(([, , key = '', rest = '']) => {
+    const known = exactKey(key)
+    return contractKeys.has(known ?? '') || (known === 'id' && /\bC-?\d/i.test(rest))
+  })
 }
 
 /**
