@@ -9,8 +9,8 @@ import type {Locator} from './locate.js'
 import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
 
-// The YAML parser loads on the first frontmatter that needs it: the model's terms (and a tool that
-// only needs them) load this file with the dialect registry, and most files have no contract frontmatter.
+// The YAML parser loads on the first frontmatter read: the model's terms (and a tool that
+// only needs them) load this file with the dialect registry, and most files have no frontmatter.
 // A named `require`, so the package check sees the dependency it loads on first use.
 const require = createRequire(import.meta.url)
 let yamlModule: typeof import('yaml') | undefined
@@ -38,16 +38,6 @@ const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[
 function exactKey(key: string): string | null {
   return isCorrectLabel(key) ? resolveFieldKey(key) : null
 }
-// A line of block YAML with a key, quoted or not: the key, and what follows the colon.
-const keyLine = /^[ \t]*(["']?)([^\s#"'][^:\n]*?)\1[ \t]*:(.*)$/gm
-
-/** Whether a key of block YAML (any line) names a contract field as the reader reads keys, or an `id` whose value holds `C-NN`. */
-function mayNameContract(value: string): boolean {
-  return [...value.matchAll(keyLine)].some(([, , key = '', rest = '']) => {
-    const known = exactKey(key)
-    return contractKeys.has(known ?? '') || (known === 'id' && /\bC-?\d/i.test(rest))
-  })
-}
 
 /**
  * One contract per file in YAML frontmatter (`id`, `contract`, `slice`,
@@ -57,10 +47,6 @@ function mayNameContract(value: string): boolean {
 export function readFrontmatter(node: Yaml, locator: Locator): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
-  // Most frontmatter (`title: …`, slice state, agent definitions) is no contract: block YAML where no key (at any
-  // depth) names a contract field or a `C-NN` id is not given to the parser, and its YAML is not judged (see below).
-  // Flow (`{…}`) and complex (`? …`) keys are parsed.
-  if (!/^\s*[{[?]/m.test(node.value) && !mayNameContract(node.value)) return {contract: null, problems}
   const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yaml()
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
