@@ -16,7 +16,7 @@ const itemMarker = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
 const itemLead = /^\s*(?:\[[ xX]\][ \t]+)?/
 
 /** A label line of a block: where its label and value are on the line. */
-export interface LabelLine {
+interface LabelLine {
   label: string
   labelStart: number
   value: string
@@ -32,11 +32,6 @@ interface OpenList {
   nested: boolean
 }
 
-/** The lines of a code block, split as markdown counts line endings (LF, CRLF, or a lone CR). */
-export function blockLines(code: Code): string[] {
-  return splitAtLineEndings(code.value)
-}
-
 /**
  * Fields written as plain `Field: value` lines in a fenced block, in a fence
  * dialect (which may put a prefix such as `// ` before each line);
@@ -48,7 +43,7 @@ export function blockLines(code: Code): string[] {
  * when the block names no known field: then it is code, not a contract.
  */
 export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
-  // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: found before any field is made.
+  // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: they are code.
   if (!code.position || !namesKnownField(lines, dialect)) return null
   const starts = contentLineStarts(code, lines, locator)
   const fields: ContractField[] = []
@@ -102,7 +97,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       list.nested = false
       unread = null
       // Text before the field's first list is its intro: the list is what was read (a table or quote stays named).
-      if (!current.hasList && current.unread.length > 0) dropIntro(current)
+      if (!current.hasList) current.unread = current.unread.filter((text) => text.kind !== 'paragraph')
       current.hasList = true
       const textFrom = marker + (itemLead.exec(body.slice(marker))?.[0].length ?? 0)
       const text = body.slice(textFrom).trimEnd()
@@ -195,7 +190,7 @@ function namesKnownField(lines: readonly string[], dialect: FenceDialect): boole
 }
 
 /** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
-export function readFenceLabelLine(body: string): LabelLine | null {
+function readFenceLabelLine(body: string): LabelLine | null {
   const bold = boldFieldLine.exec(body)
   if (bold) {
     const inner = bold[1] ?? ''
@@ -227,11 +222,6 @@ function unreadKind(body: string, textStart: number, field: ContractField): stri
   if (body[textStart] === '|') return 'table'
   if (body[textStart] === '>') return 'quote'
   return field.items.length === 0 && field.value === '' ? 'paragraph' : null
-}
-
-/** Drop a field's unread paragraphs: they were an intro to the list that came. */
-function dropIntro(field: ContractField): void {
-  field.unread = field.unread.filter((text) => text.kind !== 'paragraph')
 }
 
 /** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */

@@ -3,11 +3,12 @@ import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
-import {blockLines, isFenced, readBlockFields} from './block.js'
+import {isFenced, readBlockFields} from './block.js'
 import {isListField} from './fields.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
+import {splitAtLineEndings} from './lines.js'
 import {createLocator} from './locate.js'
 import {readFollowing} from './following.js'
 import type {Following} from './following.js'
@@ -271,7 +272,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
     if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
     for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
-      const lines = blockLines(code)
+      const lines = splitAtLineEndings(code.value)
       const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (!fields) continue

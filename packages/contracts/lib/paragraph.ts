@@ -221,7 +221,7 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
 }
 
 /** A label line in any paragraph dialect, as a field. */
-export function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
+function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
   for (const dialect of dialects) {
     const found = dialect.readLabel(line, locator)
     if (!found) continue

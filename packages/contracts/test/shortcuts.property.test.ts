@@ -13,7 +13,8 @@ import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, readBlockFields} from '../lib/block.js'
+import {readBlockFields} from '../lib/block.js'
+import {splitAtLineEndings} from '../lib/lines.js'
 import {fenceDialects} from '../lib/dialects/index.js'
 import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
@@ -112,7 +113,7 @@ describe('fenced field positions', () => {
         const locator = createLocator(file)
         const place = location(source)
         visit(tree, 'code', (code: Code) => {
-          const blockLinesRead = blockLines(code)
+          const blockLinesRead = splitAtLineEndings(code.value)
           const dialect = fenceDialects.find((candidate) => candidate.claims(blockLinesRead, code.lang ?? null))
           const fields = dialect ? readBlockFields(code, blockLinesRead, locator, dialect) : null
           for (const field of fields ?? []) {
