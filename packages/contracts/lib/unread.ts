@@ -40,18 +40,8 @@ const linePrefix = /^(?:[\s\u200b-\u200d\u2060]+|>|[-*+](?=[ \t])|\d{1,9}[.)](?=
  * Whether the text after a heading's marks reads as a contract's: an id
  * (`C-02: Name`, `C2: Name`) or `Contract: Name`.
  */
-export function isContractHeadingSubject(subject: string): boolean {
+function isContractHeadingSubject(subject: string): boolean {
   return idHeading.test(subject) || namedHeading.test(subject)
-}
-
-// What every contract heading line holds, tested before the line is cut up: a number (every id
-// has one: an ASCII digit, or a number of another script, which is outside ASCII) or the word
-// `contract`. Most `#` lines (`## Why`, code comments) hold neither.
-const contractHeadingHint = /[0-9]|[^\u0000-\u007f]|contract/i
-
-/** Whether a line may hold a contract heading (`contractHeadingHint`): a line that does not, does not. */
-export function mayHoldContractHeading(line: string): boolean {
-  return contractHeadingHint.test(line)
 }
 
 // Full-width `＃` reads as `#` to the eye.
@@ -150,13 +140,12 @@ export interface HeadingShape {
   subject(text: string): boolean
 }
 
-/** A contract heading: an id (`C-02: Name`, `C2: Name`) or `Contract: Name`. */
-const contractHeadingShape: HeadingShape = {hint: mayHoldContractHeading, subject: isContractHeadingSubject}
+/** A contract heading: an id (`C-02: Name`, `C2: Name`) or `Contract: Name`; no hint, the subject decides. */
+const contractHeadingShape: HeadingShape = {hint: () => true, subject: isContractHeadingSubject}
 
 function readHeadingLine(value: string, line: number, lineStart: number, shape: HeadingShape): HeadingLine | null {
-  // Cheap tests first: most lines hold no `#`, and most that do no number and no `contract`.
-  if (!value.includes('#') && !value.includes('\uff03')) return null
-  if (!shape.hint(value)) return null
+  // A heading has a `#` (or a full-width `＃`), and passes its shape's hint.
+  if (!/[#\uff03]/u.test(value) || !shape.hint(value)) return null
   const prefix = linePrefix.exec(value)?.[0] ?? ''
   const rest = value.slice(prefix.length)
   const marks = headingMarks.exec(rest)
