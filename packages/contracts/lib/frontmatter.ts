@@ -151,10 +151,10 @@ export function readFrontmatter(node: Yaml, locator: Locator): {contract: Frontm
   return {contract: {id: id ? normalizeContractId(id) : null, name: name ?? '', headingPosition, fields}, problems}
 }
 
-/** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
 /** A YAML value’s source text and place. */
 type Written = {text: string; place: Position}
 
+/** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
 function readItem(
   item: YamlNode,
   position: Position,
