@@ -17,7 +17,7 @@ import {readParagraphFields} from './paragraph.js'
 import type {ParagraphReading} from './paragraph.js'
 import {findUnreadContracts, unreadHeadingProblem} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
-import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractProblem, Dialect, SliceHeading} from './types.js'
+import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, FieldKey, SliceHeading} from './types.js'
 
 /** How to read a document’s contracts. */
 export interface ReadOptions {
@@ -383,16 +383,9 @@ function ownFields(fields: ContractField[]): ContractField[] {
 
 function finish(draft: Draft, problems: ContractProblem[]): Contract {
   const fields = draft.frontmatter ? draft.fields : ownFields(draft.fields)
-  // One pass over the fields for what the contract gathers from them.
-  const criteria: ContractItem[] = []
-  const steps: ContractItem[] = []
-  let sliceField: ContractField | undefined
-  for (const field of fields) {
-    readInlineItem(field)
-    if (field.key === 'acceptanceCriteria') appendAll(criteria, field.items)
-    else if (field.key === 'steps') appendAll(steps, field.items)
-    else if (field.key === 'slice' && field.value !== '') sliceField ??= field
-  }
+  for (const field of fields) readInlineItem(field)
+  const itemsOf = (key: FieldKey) => fields.filter((field) => field.key === key).flatMap((field) => field.items)
+  const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
   const label = contractLabel(draft.id, draft.name)
   const tier = readContractTier(fields, label, problems)
   const dialect: Dialect = fields[0]?.dialect ?? (draft.frontmatter ? 'frontmatter' : 'bold')
@@ -405,8 +398,8 @@ function finish(draft: Draft, problems: ContractProblem[]): Contract {
     headingPosition: draft.headingPosition,
     tier,
     effectiveTier: effectiveTier(tier),
-    criteria,
-    steps,
+    criteria: itemsOf('acceptanceCriteria'),
+    steps: itemsOf('steps'),
     slice: (sliceField && sliceIdOf(sliceField.value)) ?? draft.sliceHeading?.id ?? null,
     sliceHeading: draft.sliceHeading,
     fields

@@ -1,4 +1,4 @@
-import type {Nodes, PhrasingContent, Text} from 'mdast'
+import type {PhrasingContent, Text} from 'mdast'
 import type {Point, Position} from 'unist'
 import {inlineText} from './inline.js'
 import {advance} from './locate.js'
@@ -58,19 +58,16 @@ export function readValue(segments: Segment[], locator: Locator): {text: string;
     const node = segment.node
     if (node.type === 'text') {
       const part = node.value.slice(segment.from, segment.to)
-      const lead = part.length - part.trimStart().length
+      text += part
       const body = part.trim()
-      if (body === '') {
-        text += part
-        continue
-      }
+      if (body === '') continue
+      const lead = part.length - part.trimStart().length
       start ??= textPoint(node, segment.from + lead, locator)
       end = textPoint(node, segment.from + lead + body.length, locator) ?? end
-      text += part
     } else {
-      if (!start) start = node.position?.start
+      start ??= node.position?.start
       end = node.position?.end ?? end
-      text += inlineText([node as Nodes])
+      text += inlineText([node])
     }
   }
   const trimmed = text.trim()
