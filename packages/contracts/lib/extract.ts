@@ -204,25 +204,7 @@ function takePart(draft: Draft, part: Part, after: Following | null = null): voi
 function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, problems: ContractProblem[]) {
   const {locator} = reading
   const children = tree.children
-  const {wanted, ids} = names
-  const parts: Part[] = [
-    {
-      heading: null,
-      position: null,
-      depth: 0,
-      text: '',
-      shape: null,
-      named: false,
-      idLike: false,
-      slice: null,
-      fields: [],
-      marks: false,
-      end: null,
-      from: 0,
-      labelled: false,
-      open: null
-    }
-  ]
+  const parts: Part[] = [startPart(null, 0, names)]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
     const node = children[index]
@@ -237,25 +219,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       continue
     }
     if (node.type === 'heading') {
-      const text = toString(node)
-      const {shape, slice, idLike} = readHeadingText(text)
-      const named = ids.has(shape?.id ?? '') || wanted.has(foldContractName(text)) || wanted.has(foldContractName(shape?.name ?? ''))
-      parts.push({
-        heading: node,
-        position: node.position,
-        depth: node.depth,
-        text,
-        shape,
-        named,
-        idLike,
-        slice,
-        fields: [],
-        marks: false,
-        end: node.position.end,
-        from: index + 1,
-        labelled: false,
-        open: null
-      })
+      parts.push(startPart(node, index + 1, names))
       continue
     }
     part.end = node.position.end
@@ -282,6 +246,28 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
     }
   }
   return {parts, frontmatter}
+}
+
+/** The part a heading starts (`null`: the blocks before the first heading), its first block at `from`. */
+function startPart(heading: Heading | null, from: number, names: KnownNames): Part {
+  const text = heading ? toString(heading) : ''
+  const {shape, slice, idLike} = readHeadingText(text)
+  return {
+    heading,
+    position: heading?.position ?? null,
+    depth: heading?.depth ?? 0,
+    text,
+    shape,
+    named: names.ids.has(shape?.id ?? '') || names.wanted.has(foldContractName(text)) || names.wanted.has(foldContractName(shape?.name ?? '')),
+    idLike,
+    slice,
+    fields: [],
+    marks: false,
+    end: heading?.position?.end ?? null,
+    from,
+    labelled: false,
+    open: null
+  }
 }
 
 /**
