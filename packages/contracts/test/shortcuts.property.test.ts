@@ -1,12 +1,8 @@
 /**
- * The reader's shortcuts read what the patterns they stand in for read, on
- * any text: a label's shape looked at character by character, a comment
- * fence's prefix found without a match, an item marker or a bold label
- * looked for only behind the character it must start with, white space
- * collapsed only where there is some to collapse, a point found without
- * counting lines where there are none, a list item's paragraphs cut in lines
- * only when they have more than one. Each is checked against the plain
- * pattern, written here as it was.
+ * What the reader works out by position, on any text: fenced fields and
+ * items point at the source they were read from (in lists and quotes, with
+ * every line ending), a point is where counting every line ending puts it,
+ * and a tool's file is found by its path as every path pattern finds it.
  */
 import path from 'node:path'
 import fc from 'fast-check'
