@@ -423,8 +423,7 @@ function sliceIdOf(value: string): string {
  * so no dialect loses a criterion written on one line.
  */
 function readInlineItem(field: ContractField): void {
-  if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') return
-  if (field.items.length > 0 || field.hasList || field.dialect === 'frontmatter') return
+  if (!isListField(field) || field.items.length > 0 || field.hasList || field.dialect === 'frontmatter') return
   const item = inlineItem(field)
   if (item) field.items.push(item)
 }

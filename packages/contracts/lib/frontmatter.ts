@@ -3,7 +3,7 @@ import type {Point, Position} from 'unist'
 import {createRequire} from 'node:module'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
-import {isCorrectLabel, labelledField, resolveFieldKey} from './fields.js'
+import {isCorrectLabel, isListField, labelledField, resolveFieldKey} from './fields.js'
 import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
 import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
@@ -118,7 +118,7 @@ export function readFrontmatter(node: Yaml, locator: Locator): {contract: Frontm
       valuePosition: null
     })
     const key = field.key
-    const listField = key === 'acceptanceCriteria' || key === 'steps'
+    const listField = isListField(field)
     // Only the fields the model reads have a shape; other keys (`tags`, `dependencies`) may hold anything.
     const textField = key === 'id' || key === 'contract' || key === 'slice' || key === 'verification'
     if (isScalar(valueNode) && valueNode.value != null && String(valueNode.value).trim() !== '') {
