@@ -4,5 +4,5 @@
  * throws past about 120,000 of them, a list a long document can hold.
  */
 export function appendAll<Value>(target: Value[], values: readonly Value[]): void {
-  for (let index = 0; index < values.length; index++) target.push(values[index]!)
+  for (const value of values) target.push(value)
 }

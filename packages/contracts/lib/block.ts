@@ -4,16 +4,19 @@ import {splitCheck} from './criterion.js'
 import type {FenceDialect} from './dialects/dialect.js'
 import {isKnownLabel, isListField, labelledField, resolveFieldKey} from './fields.js'
 import {splitAtLineEndings} from './lines.js'
-import {isWhiteSpaceCode, lineAfter, nonWhiteSpaceFrom, textEnd} from './text-lines.js'
 import type {Locator} from './locate.js'
 import {endsWithCheckLead, isLabelShape} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
 // `**Label:** value` or `**Label**: value`, as templates write bold labels inside a fence.
 const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
+// An item's marker (`- `, `12. `), behind spaces and tabs.
+const itemMarker = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
+// What stands between an item's marker and its text: white space, and a task-list box (`[ ] `, `[x] `).
+const itemLead = /^\s*(?:\[[ xX]\][ \t]+)?/
 
 /** A label line of a block: where its label and value are on the line. */
-export interface LabelLine {
+interface LabelLine {
   label: string
   labelStart: number
   value: string
@@ -29,11 +32,6 @@ interface OpenList {
   nested: boolean
 }
 
-/** The lines of a code block, split as markdown counts line endings (LF, CRLF, or a lone CR). */
-export function blockLines(code: Code): string[] {
-  return splitAtLineEndings(code.value)
-}
-
 /**
  * Fields written as plain `Field: value` lines in a fenced block, in a fence
  * dialect (which may put a prefix such as `// ` before each line);
@@ -45,7 +43,7 @@ export function blockLines(code: Code): string[] {
  * when the block names no known field: then it is code, not a contract.
  */
 export function readBlockFields(code: Code, lines: readonly string[], locator: Locator, dialect: FenceDialect): ContractField[] | null {
-  // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: found before any field is made.
+  // Most blocks with `Name: value` lines (YAML, config, logs) name no known field: they are code.
   if (!code.position || !namesKnownField(lines, dialect)) return null
   const starts = contentLineStarts(code, lines, locator)
   const fields: ContractField[] = []
@@ -56,14 +54,10 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 
   const opened: ContractItem[] = []
 
-  for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index]!
+  for (const [index, raw] of lines.entries()) {
     const prefix = dialect.prefix(raw)
-    const body = prefix === 0 ? raw : raw.slice(prefix)
-    // Where the spaces and tabs before the text end, and where the text starts (white space as `trim`
-    // counts it): most lines start with their text. A line of white space alone is blank.
-    const indentEnd = spacesAndTabsEnd(body)
-    const textStart = indentEnd < body.length && !isWhiteSpaceCode(body.charCodeAt(indentEnd)) ? indentEnd : nonWhiteSpaceFrom(body, indentEnd)
+    const body = raw.slice(prefix)
+    const textStart = body.length - body.trimStart().length
     if (textStart === body.length) {
       blank = true
       unread = null
@@ -71,8 +65,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     }
     const wasBlank = blank
     blank = false
-    const indent = indentEnd === 0 ? 0 : indentWidth(body)
-    const marker = itemMarkerFrom(body, indentEnd)
+    const indent = indentWidth(body)
+    const marker = itemMarker.exec(body)?.[0].length ?? -1
     let label = indent === 0 && marker === -1 ? readFenceLabelLine(body) : null
     // Straight after an item, a line like `Total: the sum` that names no field wraps the item.
     if (label && list?.item && !wasBlank && resolveFieldKey(label.label) === null) label = null
@@ -91,7 +85,7 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
     if (label) {
       list = null
       unread = null
-      current = newField(label, index, prefix, starts, dialect)
+      current = newField(label, prefix, starts[index], dialect)
       fields.push(current)
       continue
     }
@@ -103,12 +97,12 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       list.nested = false
       unread = null
       // Text before the field's first list is its intro: the list is what was read (a table or quote stays named).
-      if (!current.hasList && current.unread.length > 0) dropIntro(current)
+      if (!current.hasList) current.unread = current.unread.filter((text) => text.kind !== 'paragraph')
       current.hasList = true
-      const textFrom = taskBoxEnd(body, nonWhiteSpaceFrom(body, marker))
-      const text = body.slice(textFrom, Math.max(textFrom, textEnd(body)))
+      const textFrom = marker + (itemLead.exec(body.slice(marker))?.[0].length ?? 0)
+      const text = body.slice(textFrom).trimEnd()
       const start = prefix + textFrom
-      const item: ContractItem = {text, position: positionIn(starts, index, start, start + Math.max(text.length, 1)), check: null}
+      const item: ContractItem = {text, position: positionIn(starts[index], start, start + Math.max(text.length, 1)), check: null}
       list.item = item
       opened.push(item)
       // A bare marker: its text may come on the next, indented line.
@@ -129,11 +123,11 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const text = body.slice(textStart).trimEnd()
       const open = list.item
       if (open.text === '') {
-        open.position = positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)
+        open.position = positionIn(starts[index], prefix + textStart, prefix + textStart + text.length)
         open.text = text
         current.items.push(open)
       } else {
-        open.position.end = pointIn(starts, index, prefix + textStart + text.length)
+        open.position.end = pointIn(starts[index], prefix + textStart + text.length)
         open.text += ' ' + text
       }
       current.position.end = open.position.end
@@ -146,9 +140,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       const text = body.slice(textStart).trimEnd()
       if (unread && !wasBlank && unread.kind === kind) {
         unread.text += ' ' + text
-        unread.position = {start: unread.position.start, end: pointIn(starts, index, prefix + textStart + text.length)}
+        unread.position = {start: unread.position.start, end: pointIn(starts[index], prefix + textStart + text.length)}
       } else {
-        unread = {kind, text, position: positionIn(starts, index, prefix + textStart, prefix + textStart + text.length)}
+        unread = {kind, text, position: positionIn(starts[index], prefix + textStart, prefix + textStart + text.length)}
         current.unread.push(unread)
       }
       continue
@@ -160,9 +154,8 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
       unread = null
     }
   }
-  // Each item’s text, wrapped lines joined, and its check, made once.
-  for (let index = 0; index < opened.length; index++) {
-    const item = opened[index]!
+  // Each item’s text, wrapped lines joined, and its check.
+  for (const item of opened) {
     const split = splitCheck(item.text)
     item.text = split.text
     item.check = split.check
@@ -171,9 +164,9 @@ export function readBlockFields(code: Code, lines: readonly string[], locator: L
 }
 
 /** A field of a label line: its label, value and where each is. */
-function newField(line: LabelLine, index: number, prefix: number, starts: ContentLineStarts, dialect: FenceDialect): ContractField {
-  const labelPosition = positionIn(starts, index, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
-  const valuePosition = line.value ? positionIn(starts, index, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
+function newField(line: LabelLine, prefix: number, start: LineStart, dialect: FenceDialect): ContractField {
+  const labelPosition = positionIn(start, prefix + line.labelStart, prefix + line.labelStart + line.label.length)
+  const valuePosition = line.value ? positionIn(start, prefix + line.valueStart, prefix + line.valueStart + line.value.length) : null
   return labelledField(line.label, line.value, dialect.name as ContractField['dialect'], dialect.labelStyle, {
     position: {start: labelPosition.start, end: (valuePosition ?? labelPosition).end},
     labelPosition,
@@ -187,55 +180,18 @@ function newField(line: LabelLine, index: number, prefix: number, starts: Conten
  * a field exactly. (The lines it then reads as no label name no known field.)
  */
 function namesKnownField(lines: readonly string[], dialect: FenceDialect): boolean {
-  for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index]!
-    const prefix = dialect.prefix(raw)
-    const body = prefix === 0 ? raw : raw.slice(prefix)
+  return lines.some((raw) => {
+    const body = raw.slice(dialect.prefix(raw))
     // Unindented (a tab or space first is indentation) and no item marker.
-    if (spacesAndTabsEnd(body) !== 0 || itemMarkerFrom(body, 0) !== -1) continue
+    if (/^[ \t]/.test(body) || itemMarker.test(body)) return false
     const label = readFenceLabelLine(body)
-    if (label && isKnownLabel(label.label)) return true
-  }
-  return false
-}
-
-/**
- * The length of the item marker a block line starts with, spaces and tabs
- * before it included (`  - `, `12. `: what `/^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/`
- * matches), or `-1`: read character by character, as every line of every
- * block is asked.
- */
-export function itemMarkerLength(body: string): number {
-  return itemMarkerFrom(body, spacesAndTabsEnd(body))
-}
-
-/** `itemMarkerLength` of a line whose spaces and tabs end at `from`. */
-function itemMarkerFrom(body: string, from: number): number {
-  let at = from
-  const code = body.charCodeAt(at)
-  if (code === 0x2d || code === 0x2a || code === 0x2b) {
-    at++
-  } else {
-    const digits = at
-    while (isDigit(body.charCodeAt(at))) at++
-    const count = at - digits
-    if (count === 0 || count > 9) return -1
-    const close = body.charCodeAt(at)
-    if (close !== 0x2e && close !== 0x29) return -1
-    at++
-  }
-  // The marker ends the line or is followed by a space or tab.
-  const next = body.charCodeAt(at)
-  return Number.isNaN(next) || next === 0x20 || next === 0x09 ? at : -1
-}
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
+    return label !== null && isKnownLabel(label.label)
+  })
 }
 
 /** `Label: value` or `**Label:** value` at the start of a line; `null` for other lines. */
-export function readFenceLabelLine(body: string): LabelLine | null {
-  const bold = body.startsWith('**') ? boldFieldLine.exec(body) : null
+function readFenceLabelLine(body: string): LabelLine | null {
+  const bold = boldFieldLine.exec(body)
   if (bold) {
     const inner = bold[1] ?? ''
     // The colon goes inside the stars or right after them.
@@ -244,33 +200,17 @@ export function readFenceLabelLine(body: string): LabelLine | null {
     const label = inner.replace(/\s*:\s*$/, '').trim()
     if (!isLabelShape(label)) return null
     const value = bold[2] ?? ''
-    const labelStart = 2 + inner.indexOf(label)
-    return {label, labelStart, value, valueStart: value ? body.lastIndexOf(value) : -1}
+    return {label, labelStart: 2 + inner.indexOf(label), value, valueStart: value ? body.lastIndexOf(value) : -1}
   }
-  // `Label: value`: a label has no colon of its own, so the first colon ends it; no regex runs over the line.
+  // `Label: value`: a label has no colon of its own, so the first colon ends it.
   const colon = body.indexOf(':')
   if (colon < 1 || colon > 60) return null
-  // What follows the colon is white space, or nothing: looked at before any text is cut out.
-  if (colon + 1 < body.length && !isWhiteSpaceCode(body.charCodeAt(colon + 1))) return null
-  const label = body.slice(0, textEnd(body, colon))
+  const label = body.slice(0, colon).trimEnd()
+  const after = body.slice(colon + 1)
+  if (after !== '' && !/^\s/.test(after)) return null
   if (!isLabelShape(label) || endsWithCheckLead(label)) return null
-  // The value, trimmed, cut out once.
-  const valueStart = nonWhiteSpaceFrom(body, colon + 1)
-  const value = valueStart === body.length ? '' : body.slice(valueStart, textEnd(body))
-  return {label, labelStart: 0, value, valueStart: value ? valueStart : -1}
-}
-
-/**
- * Where an item’s text starts, past a task-list box (`[ ] `, `[x] `: what
- * `/^\[[ xX]\][ \t]+/` matches at `from`), which is no part of it.
- */
-export function taskBoxEnd(body: string, from: number): number {
-  if (body.charCodeAt(from) !== 0x5b || body.charCodeAt(from + 2) !== 0x5d) return from
-  const mark = body.charCodeAt(from + 1)
-  if (mark !== 0x20 && mark !== 0x78 && mark !== 0x58) return from
-  let end = from + 3
-  while (body.charCodeAt(end) === 0x20 || body.charCodeAt(end) === 0x09) end++
-  return end === from + 3 ? from : end
+  const value = after.trim()
+  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
 }
 
 /**
@@ -279,33 +219,17 @@ export function taskBoxEnd(body: string, from: number): number {
  * (`|`) or a quote (`>`), which are no items, while a paragraph is prose.
  */
 function unreadKind(body: string, textStart: number, field: ContractField): string | null {
-  const mark = body.charCodeAt(textStart)
-  if (mark === 0x7c) return 'table'
-  if (mark === 0x3e) return 'quote'
+  if (body[textStart] === '|') return 'table'
+  if (body[textStart] === '>') return 'quote'
   return field.items.length === 0 && field.value === '' ? 'paragraph' : null
-}
-
-/** Drop a field's unread paragraphs: they were an intro to the list that came. */
-function dropIntro(field: ContractField): void {
-  const kept = field.unread.filter((text) => text.kind !== 'paragraph')
-  field.unread.length = 0
-  for (let index = 0; index < kept.length; index++) field.unread.push(kept[index]!)
-}
-
-/** Where the spaces and tabs a line starts with end. */
-function spacesAndTabsEnd(body: string): number {
-  let at = 0
-  while (body.charCodeAt(at) === 0x20 || body.charCodeAt(at) === 0x09) at++
-  return at
 }
 
 /** Columns of leading white space, a tab to the next multiple of 4 as markdown counts it. */
 function indentWidth(body: string): number {
   let width = 0
-  for (let index = 0; index < body.length; index++) {
-    const code = body.charCodeAt(index)
-    if (code === 0x20) width++
-    else if (code === 0x09) width += 4 - (width % 4)
+  for (const character of body) {
+    if (character === ' ') width++
+    else if (character === '\t') width += 4 - (width % 4)
     else break
   }
   return width
@@ -323,75 +247,40 @@ export function isFenced(code: Code, locator: Locator): boolean {
   return position.end.line - position.start.line + 1 > splitAtLineEndings(code.value).length
 }
 
-/** Where each content line of a fenced block starts: its line, column and offset (`NaN` without the source). */
-interface ContentLineStarts {
-  /** The line of the first content line. */
+/** Where a content line of a fenced block starts: its line, column and offset (none without the source). */
+interface LineStart {
   line: number
-  columns: number[]
-  offsets: number[]
+  column: number
+  offset: number | undefined
 }
 
 /**
- * Where the content lines of a fenced block start, all found at once, each
- * from where the one before ends. The content of a fence starts on the line
- * after it; where the block is indented (in a list or quote), the source line
- * ends with the content line, which gives its column.
+ * Where the content lines of a fenced block start. The content of a fence
+ * starts on the line after it; where the block is indented (in a list or
+ * quote), the source line ends with the content line, which gives its column.
  */
-function contentLineStarts(code: Code, lines: readonly string[], locator: Locator): ContentLineStarts {
+function contentLineStarts(code: Code, lines: readonly string[], locator: Locator): LineStart[] {
   const first = code.position!.start
-  const source = locator.source
-  const columns = new Array<number>(lines.length)
-  const offsets = new Array<number>(lines.length)
-  // The first content line starts after the opening fence’s line ends.
-  let nextStart =
-    source === null ? undefined : first.offset === undefined ? locator.lineStart(first.line + 1) : lineAfter(source, locator.lineEnd(first.offset))
-  if (source === null || nextStart === undefined) {
-    columns.fill(first.column)
-    offsets.fill(Number.NaN)
-  } else if (first.column === 1) {
-    // A fence that starts its line is outside any list or quote, and nothing is taken off its lines: each
-    // content line starts where the block's text has it, in column 1, and the source's lines are not looked up.
-    const value = code.value
-    let valueStart = 0
-    for (let index = 0; index < lines.length; index++) {
-      columns[index] = 1
-      offsets[index] = nextStart + valueStart
-      valueStart = lineAfter(value, valueStart + lines[index]!.length) ?? value.length
-    }
-  } else {
-    for (let index = 0; index < lines.length; index++) {
-      if (nextStart === undefined) {
-        // Past the source's end: the block's own column, and no offset.
-        columns[index] = first.column
-        offsets[index] = Number.NaN
-        continue
-      }
-      const lineStart = nextStart
-      const textEnd = locator.lineEnd(lineStart)
-      // The line ends as the content line does; only its indentation may differ, where a tab
-      // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
-      const column = textEnd - lineStart - lines[index]!.length + 1
-      columns[index] = column
-      offsets[index] = lineStart + column - 1
-      nextStart = lineAfter(source, textEnd)
-    }
-  }
-  return {line: first.line + 1, columns, offsets}
+  return lines.map((text, index) => {
+    const line = first.line + 1 + index
+    const lineStart = locator.lineStart(line)
+    // Without the source, or past its end: the block's own column, and no offset.
+    if (lineStart === undefined) return {line, column: first.column, offset: undefined}
+    // The line ends as the content line does; only its indentation may differ, where a tab
+    // partly taken by the fence’s or container’s indent comes out as spaces: count from the end.
+    const column = locator.lineEnd(lineStart) - lineStart - text.length + 1
+    return {line, column, offset: lineStart + column - 1}
+  })
 }
 
-/** Position of columns `from`..`to` of content line `index`. */
-function positionIn(starts: ContentLineStarts, index: number, from: number, to: number): Position {
-  return {start: pointIn(starts, index, from), end: pointIn(starts, index, to)}
+/** Position of columns `from`..`to` of a content line. */
+function positionIn(start: LineStart, from: number, to: number): Position {
+  return {start: pointIn(start, from), end: pointIn(start, to)}
 }
 
-/** Point at column `at` of content line `index`. */
-function pointIn(starts: ContentLineStarts, index: number, at: number): Point {
-  return pointOf(starts.line + index, starts.columns[index]!, starts.offsets[index]!, at)
-}
-
-/** The point `at` columns into a content line that starts at `column` (and `offset`, `NaN` without the source), never before the line’s first column. */
-function pointOf(line: number, column: number, offset: number, at: number): Point {
-  if (Number.isNaN(offset)) return {line, column: column + at}
+/** The point `at` columns into a content line, never before the line’s first column. */
+function pointIn({line, column, offset}: LineStart, at: number): Point {
+  if (offset === undefined) return {line, column: column + at}
   const shift = Math.max(at, 1 - column)
   return {line, column: column + shift, offset: offset + shift}
 }

@@ -16,8 +16,8 @@ export function editDistance(from: string, to: string, limit = Infinity): number
     let rowLowest = i
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      let best = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, (before[j - 2] as number) + 1)
+      let best = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2] + 1)
       current.push(best)
       rowLowest = Math.min(rowLowest, best)
     }
@@ -25,5 +25,5 @@ export function editDistance(from: string, to: string, limit = Infinity): number
     before = previous
     previous = current
   }
-  return previous[b.length] as number
+  return previous[b.length]
 }

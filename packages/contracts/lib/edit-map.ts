@@ -24,7 +24,7 @@
  * for any events and edits, and the same trees for any markdown.
  *
  * Imported for its effect by every module of ours that parses markdown (the
- * readers of tool files here, `graph`'s `GRAPH.md` reader, `project`'s parse
+ * readers of tool files in `spec-tools`, `graph`'s `GRAPH.md` reader, `project`'s parse
  * worker, and `lint-rule`, which every rule and so the presets load before
  * remark parses): this file is in `sideEffects` of the package.
  */

@@ -1,14 +1,14 @@
 import {appendAll} from './append.js'
 import type {Code, Heading, Nodes, Root, RootContent} from 'mdast'
-import {textOf} from './inline.js'
+import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {VFile} from 'vfile'
-import {blockLines, isFenced, readBlockFields} from './block.js'
+import {isFenced, readBlockFields} from './block.js'
 import {isListField} from './fields.js'
 import {dialectOf, fenceDialects, frontmatterDialects, paragraphDialects} from './dialects/index.js'
-import type {FenceDialect} from './dialects/dialect.js'
 import type {FrontmatterContract} from './frontmatter.js'
 import {contractLabel, foldContractName, normalizeContractId, parseSliceHeading, readHeadingText} from './heading.js'
+import {splitAtLineEndings} from './lines.js'
 import {createLocator} from './locate.js'
 import {readFollowing} from './following.js'
 import type {Following} from './following.js'
@@ -17,7 +17,7 @@ import {readParagraphFields} from './paragraph.js'
 import type {ParagraphReading} from './paragraph.js'
 import {findUnreadContracts, unreadHeadingProblem} from './unread.js'
 import {effectiveTier, readTier} from './tier.js'
-import type {Contract, ContractAnalysis, ContractField, ContractItem, ContractProblem, Dialect, SliceHeading} from './types.js'
+import type {Contract, ContractAnalysis, ContractField, ContractProblem, Dialect, FieldKey, SliceHeading} from './types.js'
 
 /** How to read a document’s contracts. */
 export interface ReadOptions {
@@ -94,7 +94,7 @@ export function extractContracts(tree: Root, file?: VFile, options?: ReadOptions
 
 /** Contracts plus the problems that kept parts of them from being read (bad YAML, wrong field types, conflicting tiers). */
 export function analyzeContracts(tree: Root, file?: VFile, options: ReadOptions = {}): ContractAnalysis {
-  const names = options.names ? namesOf(options.names) : noNames
+  const names = namesOf(options.names ?? [])
   const withSource = file?.value !== undefined
   const cached = cache.get(tree)
   if (cached && cached.names === names.key && cached.holdsItems === options.holdsItems && (cached.withSource || !withSource)) return cached.analysis
@@ -117,20 +117,9 @@ interface KnownNames {
   ids: ReadonlySet<string>
 }
 
-const noNames: KnownNames = {key: '', wanted: new Set(), ids: new Set()}
-
-// The names of a list a caller passes again and again (a graph’s, for each file of its project), folded once.
-const namesOfList = new WeakMap<object, KnownNames>()
-
 function namesOf(given: Iterable<string>): KnownNames {
-  // Only a frozen list is known not to change between calls.
-  const reusable = Object.isFrozen(given)
-  const known = reusable ? namesOfList.get(given) : undefined
-  if (known) return known
   const names = [...new Set([...given].map(foldContractName).filter((name) => name !== ''))].sort()
-  const made = {key: names.join('\n'), wanted: new Set(names), ids: new Set(names.map(normalizeContractId))}
-  if (reusable) namesOfList.set(given, made)
-  return made
+  return {key: names.join('\n'), wanted: new Set(names), ids: new Set(names.map(normalizeContractId))}
 }
 
 function analyze(tree: Root, reading: ParagraphReading, names: KnownNames): ContractAnalysis {
@@ -144,10 +133,8 @@ function analyze(tree: Root, reading: ParagraphReading, names: KnownNames): Cont
   const frontDraft = frontmatter ? fromFrontmatter(frontmatter.contract, frontmatter.position) : null
   if (frontDraft) current = frontDraft
 
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
-    const heading = part.heading
-    if (!heading || !part.position) {
+  for (const [index, part] of parts.entries()) {
+    if (!part.heading || !part.position) {
       if (current) takePart(current, part)
       continue
     }
@@ -217,30 +204,12 @@ function takePart(draft: Draft, part: Part, after: Following | null = null): voi
 function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, problems: ContractProblem[]) {
   const {locator} = reading
   const children = tree.children
-  const {wanted, ids} = names
-  const parts: Part[] = [
-    {
-      heading: null,
-      position: null,
-      depth: 0,
-      text: '',
-      shape: null,
-      named: false,
-      idLike: false,
-      slice: null,
-      fields: [],
-      marks: false,
-      end: null,
-      from: 0,
-      labelled: false,
-      open: null
-    }
-  ]
+  const parts: Part[] = [startPart(null, 0, names)]
   let frontmatter: {contract: FrontmatterContract; position: Position} | null = null
   for (let index = 0; index < children.length; index++) {
-    const node: RootContent = children[index]!
+    const node = children[index]
     if (!node.position) continue
-    const part = parts[parts.length - 1]!
+    const part = parts[parts.length - 1]
     if (node.type === 'yaml' && index === 0) {
       for (const dialect of frontmatterDialects) {
         const read = dialect.read(node, locator)
@@ -250,28 +219,7 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       continue
     }
     if (node.type === 'heading') {
-      const text = textOf(node)
-      const {shape, slice, idLike} = readHeadingText(text)
-      // The id first: most contract headings a graph names are named by their id.
-      const named =
-        wanted.size > 0 &&
-        ((shape?.id ? ids.has(shape.id) : false) || wanted.has(foldContractName(text)) || (shape?.name ? wanted.has(foldContractName(shape.name)) : false))
-      parts.push({
-        heading: node,
-        position: node.position,
-        depth: node.depth,
-        text,
-        shape,
-        named,
-        idLike,
-        slice,
-        fields: [],
-        marks: false,
-        end: node.position.end,
-        from: index + 1,
-        labelled: false,
-        open: null
-      })
+      parts.push(startPart(node, index + 1, names))
       continue
     }
     part.end = node.position.end
@@ -280,22 +228,16 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
       if (read.fields.length > 0) readLabelled(part, read.fields, children, read.rest, reading)
       if (read.used > 0) {
         index += read.used
-        part.end = children[index]!.position?.end ?? part.end
+        part.end = children[index].position?.end ?? part.end
       }
       continue
     }
     // A fenced block may sit in a list item or a quote: read it there too. Other blocks hold none.
     if (node.type !== 'code' && node.type !== 'list' && node.type !== 'blockquote') continue
-    // A list or quote whose source has no fence mark (most) holds no fenced block: its items are not walked.
-    if (node.type !== 'code' && !locator.mayHoldFence(node)) continue
-    const blocks = codeBlocks(node)
-    for (let each = 0; each < blocks.length; each++) {
-      const code = blocks[each]!
+    for (const code of codeBlocks(node)) {
       if (!isFenced(code, locator)) continue
-      // Code no fence dialect may read a label in (most code) gives no fields: it is not cut in lines.
-      if (!mayHoldFenceLabel(code.value)) continue
-      const lines = blockLines(code)
-      const dialect = fenceDialectClaiming(lines, code.lang ?? null)
+      const lines = splitAtLineEndings(code.value)
+      const dialect = fenceDialects.find((candidate) => candidate.claims(lines, code.lang ?? null))
       const fields = dialect ? readBlockFields(code, lines, locator, dialect) : null
       if (!fields) continue
       appendAll(part.fields, fields)
@@ -306,13 +248,35 @@ function readParts(tree: Root, reading: ParagraphReading, names: KnownNames, pro
   return {parts, frontmatter}
 }
 
+/** The part a heading starts (`null`: the blocks before the first heading), its first block at `from`. */
+function startPart(heading: Heading | null, from: number, names: KnownNames): Part {
+  const text = heading ? toString(heading) : ''
+  const {shape, slice, idLike} = readHeadingText(text)
+  return {
+    heading,
+    position: heading?.position ?? null,
+    depth: heading?.depth ?? 0,
+    text,
+    shape,
+    named: names.ids.has(shape?.id ?? '') || names.wanted.has(foldContractName(text)) || names.wanted.has(foldContractName(shape?.name ?? '')),
+    idLike,
+    slice,
+    fields: [],
+    marks: false,
+    end: heading?.position?.end ?? null,
+    from,
+    labelled: false,
+    open: null
+  }
+}
+
 /**
  * The fields of a paragraph of labels join the part; the blocks after the
  * last one's list are read when it holds items, up to the next label or
  * heading, and what it leaves open is the part's.
  */
 function readLabelled(part: Part, fields: ContractField[], children: readonly RootContent[], rest: number, reading: ParagraphReading): void {
-  const last = fields[fields.length - 1]!
+  const last = fields[fields.length - 1]
   const after = reading.holdsItems(last) ? readFollowing(last, children, rest, reading) : nothingFollows
   appendAll(part.fields, fields)
   appendAll(part.fields, after.fields)
@@ -323,18 +287,6 @@ function readLabelled(part: Part, fields: ContractField[], children: readonly Ro
 
 // After a label that heads no items (`**Notes:**`), the reader reads on as before: no block is its.
 const nothingFollows: Following = {fields: [], open: null}
-
-/** Whether some fence dialect may read a label in a block's text. */
-function mayHoldFenceLabel(value: string): boolean {
-  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.mayHoldLabel(value)) return true
-  return false
-}
-
-/** The first fence dialect that claims a block's lines, if any. */
-function fenceDialectClaiming(lines: readonly string[], lang: string | null): FenceDialect | undefined {
-  for (let index = 0; index < fenceDialects.length; index++) if (fenceDialects[index]!.claims(lines, lang)) return fenceDialects[index]
-  return undefined
-}
 
 /**
  * Which headings start a contract: those with an id shape (`C-12: Name`,
@@ -350,20 +302,18 @@ function contractHeadings(parts: readonly Part[]): boolean[] {
   const encloses = parts.map(() => false)
   // Open headings, shallowest first: at most six deep.
   const open: number[] = []
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
+  for (const [index, part] of parts.entries()) {
     if (!part.heading) continue
-    while (open.length > 0 && parts[open[open.length - 1]!]!.depth >= part.depth) open.pop()
-    if (strong[index] || direct[index] || part.idLike) for (let each = 0; each < open.length; each++) encloses[open[each]!] = true
+    while (open.length > 0 && parts[open[open.length - 1]].depth >= part.depth) open.pop()
+    if (strong[index] || direct[index] || part.idLike) for (const enclosing of open) encloses[enclosing] = true
     open.push(index)
   }
   const result = parts.map(() => false)
   // The contract whose section we are in: a heading without an id inside it is a subsection.
   let within: number | null = null
-  for (let index = 0; index < parts.length; index++) {
-    const part = parts[index]!
+  for (const [index, part] of parts.entries()) {
     if (!part.heading) continue
-    if (within !== null && part.depth <= parts[within]!.depth) within = null
+    if (within !== null && part.depth <= parts[within].depth) within = null
     const candidate = strong[index] || direct[index]
     if (!candidate || (!direct[index] && encloses[index])) continue
     if (!strong[index] && within !== null) continue
@@ -381,11 +331,9 @@ function codeBlocks(node: Nodes): Code[] {
   const found: Code[] = []
   const stack: Nodes[] = [node]
   while (stack.length > 0) {
-    const next = stack.pop()!
-    if (next.type === 'code') found.push(next)
-    else if (next.type === 'list' || next.type === 'listItem' || next.type === 'blockquote') {
-      for (let index = next.children.length - 1; index >= 0; index--) stack.push(next.children[index]!)
-    }
+    const next = stack.pop()
+    if (next?.type === 'code') found.push(next)
+    else if (next?.type === 'list' || next?.type === 'listItem' || next?.type === 'blockquote') appendAll(stack, next.children.toReversed())
   }
   return found
 }
@@ -421,17 +369,9 @@ function ownFields(fields: ContractField[]): ContractField[] {
 
 function finish(draft: Draft, problems: ContractProblem[]): Contract {
   const fields = draft.frontmatter ? draft.fields : ownFields(draft.fields)
-  // One pass over the fields for what the contract gathers from them.
-  const criteria: ContractItem[] = []
-  const steps: ContractItem[] = []
-  let sliceField: ContractField | undefined
-  for (let index = 0; index < fields.length; index++) {
-    const field = fields[index]!
-    readInlineItem(field)
-    if (field.key === 'acceptanceCriteria') appendAll(criteria, field.items)
-    else if (field.key === 'steps') appendAll(steps, field.items)
-    else if (field.key === 'slice' && field.value !== '') sliceField ??= field
-  }
+  for (const field of fields) readInlineItem(field)
+  const itemsOf = (key: FieldKey) => fields.filter((field) => field.key === key).flatMap((field) => field.items)
+  const sliceField = fields.find((field) => field.key === 'slice' && field.value !== '')
   const label = contractLabel(draft.id, draft.name)
   const tier = readContractTier(fields, label, problems)
   const dialect: Dialect = fields[0]?.dialect ?? (draft.frontmatter ? 'frontmatter' : 'bold')
@@ -444,8 +384,8 @@ function finish(draft: Draft, problems: ContractProblem[]): Contract {
     headingPosition: draft.headingPosition,
     tier,
     effectiveTier: effectiveTier(tier),
-    criteria,
-    steps,
+    criteria: itemsOf('acceptanceCriteria'),
+    steps: itemsOf('steps'),
     slice: (sliceField && sliceIdOf(sliceField.value)) ?? draft.sliceHeading?.id ?? null,
     sliceHeading: draft.sliceHeading,
     fields
@@ -483,13 +423,11 @@ function sliceIdOf(value: string): string {
  * so no dialect loses a criterion written on one line.
  */
 function readInlineItem(field: ContractField): void {
-  if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') return
-  if (field.items.length > 0 || field.hasList || field.dialect === 'frontmatter') return
+  if (!isListField(field) || field.items.length > 0 || field.hasList || field.dialect === 'frontmatter') return
   const item = inlineItem(field)
   if (item) field.items.push(item)
 }
 
-/** A line that reads as a contract heading but was not read as one, as a problem of the analysis: the gate counts it, the lint reports it. */
 // Info strings of fences that hold a contract's own fields as text: none, or a text or data language.
 const fieldLanguages = new Set(['text', 'txt', 'plain', 'plaintext', 'contract', 'yaml', 'yml'])
 

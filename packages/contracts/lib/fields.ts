@@ -1,6 +1,5 @@
 import {editDistance} from './edit-distance.js'
 import type {Position} from 'unist'
-import {remembered} from './memo.js'
 import type {ContractField, Dialect, FieldKey} from './types.js'
 
 /** How a field’s label is spelt in one table row: its correct label per label style, and the other spellings people write. */
@@ -55,8 +54,6 @@ export const fieldLabels: Readonly<Record<FieldKey, FieldLabels>> = {
 /** Which correct label a dialect writes: Title Case (markdown) or snake_case (frontmatter). */
 export type LabelStyle = 'markdown' | 'frontmatter'
 
-const foldedLabels = new Map<string, string>()
-
 const keys = Object.keys(fieldLabels) as FieldKey[]
 // Correct labels, the ones near misses are measured against.
 const byFolded = new Map<string, FieldKey>(keys.map((key) => [fold(fieldLabels[key].markdown), key]))
@@ -88,12 +85,8 @@ export function resolveFieldKey(label: string): FieldKey | null {
   const folded = fold(label)
   if (folded === '') return null
   const exact = exactly.get(folded)
-  if (exact) return exact
-  // The same near misses come back in every contract: each folded label is measured once.
-  return remembered(nearMisses, folded, closestKnown)
+  return exact ?? closestKnown(folded)
 }
-
-const nearMisses = new Map<string, FieldKey | null>()
 
 /** The one known label within a small edit distance of `folded`, if unique. */
 function closestKnown(folded: string): FieldKey | null {
@@ -103,8 +96,6 @@ function closestKnown(folded: string): FieldKey | null {
   let bestDistance = allowed + 1
   let tie = false
   for (const [known, key] of byFolded) {
-    // The distance is at least the difference in length: a label too long or short to be a near miss is not measured.
-    if (Math.abs(known.length - folded.length) > allowed) continue
     const distance = editDistance(folded, known, allowed)
     if (distance > allowed) continue
     if (distance < bestDistance) {
@@ -129,35 +120,12 @@ export function isKnownLabel(label: string): boolean {
 }
 
 function fold(label: string): string {
-  // Labels repeat across contracts and lines: each is folded once.
-  return remembered(foldedLabels, label, foldLabel)
-}
-
-function foldLabel(label: string): string {
   return label.toLowerCase().replace(/[^a-z\d]/g, '')
 }
 
 /** Whether a field heads items in every document: Acceptance Criteria and Steps. */
 export function isListField(field: ContractField): boolean {
   return field.key === 'acceptanceCriteria' || field.key === 'steps'
-}
-
-/** A label's field and the label it should have, in one label style. */
-interface LabelReading {
-  key: FieldKey | null
-  expected: string | null
-}
-
-// Every field is made from its label: the same labels come back in every contract, each read once per style
-// (its field, and the label it should have).
-const labelReadings: Record<LabelStyle, Map<string, LabelReading>> = {markdown: new Map(), frontmatter: new Map()}
-const readLabels: Record<LabelStyle, (label: string) => LabelReading> = {markdown: readLabelIn('markdown'), frontmatter: readLabelIn('frontmatter')}
-
-function readLabelIn(style: LabelStyle): (label: string) => LabelReading {
-  return (label) => {
-    const key = resolveFieldKey(label)
-    return {key, expected: key ? expectedLabel(label, key, style) : null}
-  }
 }
 
 /** Where a field is: label to end of value, the label, and the value when it has one inline. */
@@ -173,12 +141,11 @@ export interface FieldSpans {
  * dialect makes its fields here, so all resolve labels alike.
  */
 export function labelledField(label: string, value: string, dialect: Dialect, style: LabelStyle, spans: FieldSpans): ContractField {
-  const {key, expected} = remembered(labelReadings[style], label, readLabels[style])
-  // Written out, not spread: every field of every document is made here.
+  const key = resolveFieldKey(label)
   return {
     key,
     label,
-    expectedLabel: expected,
+    expectedLabel: key ? expectedLabel(label, key, style) : null,
     value,
     dialect,
     position: spans.position,

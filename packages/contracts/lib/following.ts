@@ -30,7 +30,7 @@ export function readFollowing(field: ContractField, siblings: readonly RootConte
   // A label ending a list takes the next list, whatever its field (as under the first list).
   let takesList = false
   for (let index = from; index < siblings.length; index++) {
-    const node = siblings[index]!
+    const node = siblings[index]
     if (node.type === 'heading') break
     if (isComment(node) || !node.position) continue
     if (node.type === 'paragraph' && holdsLabel(node, reading)) return {fields, open: null}

@@ -3,14 +3,14 @@ import type {Point, Position} from 'unist'
 import {createRequire} from 'node:module'
 import type {Node as YamlNode, Pair} from 'yaml'
 import {splitCheck} from './criterion.js'
-import {isCorrectLabel, labelledField, resolveFieldKey} from './fields.js'
+import {isCorrectLabel, isListField, labelledField, resolveFieldKey} from './fields.js'
 import {normalizeContractId} from './heading.js'
 import type {Locator} from './locate.js'
 import {checkTimeoutRule, isCheckTimeout} from './timeout.js'
 import type {ContractField, ContractItem, ContractProblem, CriterionCheck} from './types.js'
 
-// The YAML parser loads on the first frontmatter that needs it: the model's terms (and a tool that
-// only needs them) load this file with the dialect registry, and most files have no contract frontmatter.
+// The YAML parser loads on the first frontmatter read: the model's terms (and a tool that
+// only needs them) load this file with the dialect registry, and most files have no frontmatter.
 // A named `require`, so the package check sees the dependency it loads on first use.
 const require = createRequire(import.meta.url)
 let yamlModule: typeof import('yaml') | undefined
@@ -38,20 +38,6 @@ const contractLine = /^(?:contract|verification|acceptance[ _-]?criteria|steps)[
 function exactKey(key: string): string | null {
   return isCorrectLabel(key) ? resolveFieldKey(key) : null
 }
-// A line of block YAML with a key, quoted or not: the key, and what follows the colon.
-const keyLine = /^[ \t]*(["']?)([^\s#"'][^:\n]*?)\1[ \t]*:(.*)$/gm
-
-/** Whether a key of block YAML (any line) names a contract field as the reader reads keys, or an `id` whose value holds `C-NN`. */
-function mayNameContract(value: string): boolean {
-  // `exec` with indexes, not `matchAll` and destructuring: every frontmatter of every file is looked at.
-  keyLine.lastIndex = 0
-  for (let match = keyLine.exec(value); match; match = keyLine.exec(value)) {
-    const key = exactKey(match[2] ?? '')
-    if (contractKeys.has(key ?? '')) return true
-    if (key === 'id' && /\bC-?\d/i.test(match[3] ?? '')) return true
-  }
-  return false
-}
 
 /**
  * One contract per file in YAML frontmatter (`id`, `contract`, `slice`,
@@ -61,10 +47,6 @@ function mayNameContract(value: string): boolean {
 export function readFrontmatter(node: Yaml, locator: Locator): {contract: FrontmatterContract | null; problems: ContractProblem[]} {
   const problems: ContractProblem[] = []
   if (!node.position) return {contract: null, problems}
-  // Most frontmatter (`title: …`, slice state, agent definitions) is no contract: block YAML where no key (at any
-  // depth) names a contract field or a `C-NN` id is not given to the parser, and its YAML is not judged (see below).
-  // Flow (`{…}`) and complex (`? …`) keys are parsed.
-  if (!/^\s*[{[?]/m.test(node.value) && !mayNameContract(node.value)) return {contract: null, problems}
   const {isMap, isScalar, isSeq, LineCounter, parseDocument} = yaml()
   const lineCounter = new LineCounter()
   // YAML 1.2 breaks lines at a lone CR too, the `yaml` parser only at LF: give it LFs when CR alone ends the lines
@@ -136,7 +118,7 @@ export function readFrontmatter(node: Yaml, locator: Locator): {contract: Frontm
       valuePosition: null
     })
     const key = field.key
-    const listField = key === 'acceptanceCriteria' || key === 'steps'
+    const listField = isListField(field)
     // Only the fields the model reads have a shape; other keys (`tags`, `dependencies`) may hold anything.
     const textField = key === 'id' || key === 'contract' || key === 'slice' || key === 'verification'
     if (isScalar(valueNode) && valueNode.value != null && String(valueNode.value).trim() !== '') {
@@ -169,10 +151,10 @@ export function readFrontmatter(node: Yaml, locator: Locator): {contract: Frontm
   return {contract: {id: id ? normalizeContractId(id) : null, name: name ?? '', headingPosition, fields}, problems}
 }
 
-/** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
 /** A YAML value’s source text and place. */
 type Written = {text: string; place: Position}
 
+/** An item is a string or a mapping `{text, verify: {method, command, timeout}}`. */
 function readItem(
   item: YamlNode,
   position: Position,

@@ -1,5 +1,4 @@
 import type {SliceHeading} from './types.js'
-import {remembered} from './memo.js'
 
 // Every kind of dash people (and their editors) put in an id: `C‑02` with a non-breaking hyphen is `C-02`.
 const dash = '\\-\\u2010-\\u2015\\u2212\\uFE58\\uFE63\\uFF0D'
@@ -28,11 +27,6 @@ const contractIdWord = new RegExp(`^[A-Za-z][A-Za-z\\d]*(?:[${dash}][A-Za-z\\d]+
 export function parseContractHeading(text: string): {id: string | null; name: string} | null {
   const trimmed = text.trim()
   if (parseSliceHeading(trimmed)) return null
-  return readContractShape(trimmed)
-}
-
-/** `parseContractHeading` of a trimmed heading that is no slice heading. */
-function readContractShape(trimmed: string): {id: string | null; name: string} | null {
   const c = readLetterHeading(cHeading, trimmed)
   if (c) return c
   const any = anyIdHeading.exec(trimmed)
@@ -43,29 +37,16 @@ function readContractShape(trimmed: string): {id: string | null; name: string} |
 }
 
 /**
- * Whether a heading starts with an id of any kind (`C-12: Name`, `S-01:
- * Name`, `s1f. Name`, `M0. Name`): a heading above such headings groups them.
- */
-export function isIdHeading(text: string): boolean {
-  const trimmed = text.trim()
-  return startsWithIdOfDigits(trimmed) || parseSliceHeading(trimmed) !== null || parseContractHeading(trimmed) !== null
-}
-
-/** Whether a trimmed heading starts with an id holding a digit, then `:`, `.` or a dash. */
-function startsWithIdOfDigits(trimmed: string): boolean {
-  const any = anyIdHeading.exec(trimmed)
-  return any !== null && /\d/.test(any[1] ?? '')
-}
-
-/**
- * A heading read every way the reader reads headings, each pattern run once:
- * `parseContractHeading`, `parseSliceHeading` and `isIdHeading` of `text`.
+ * A heading read every way the reader reads headings: as a contract's, as a
+ * slice's, and whether it starts with an id of any kind (`C-12: Name`,
+ * `S-01: Name`, `s1f. Name`, `M0. Name`): a heading above such headings groups them.
  */
 export function readHeadingText(text: string): {shape: {id: string | null; name: string} | null; slice: SliceHeading | null; idLike: boolean} {
-  const trimmed = text.trim()
-  const slice = readLetterHeading(sliceHeading, trimmed)
-  const shape = slice ? null : readContractShape(trimmed)
-  return {shape, slice, idLike: slice !== null || shape !== null || startsWithIdOfDigits(trimmed)}
+  const shape = parseContractHeading(text)
+  const slice = parseSliceHeading(text)
+  // An id holding a digit, then `:`, `.` or a dash.
+  const any = anyIdHeading.exec(text.trim())
+  return {shape, slice, idLike: shape !== null || slice !== null || (any !== null && /\d/.test(any[1] ?? ''))}
 }
 
 /** `S-01: Name` (or `S1. Name`, `S-01 — Name`, `S-01 Name`); `null` for other headings. */
@@ -94,13 +75,9 @@ export function isContractId(word: string): boolean {
  * and `C1` are `C-01`, `C-01`, `C-1`; `auth3` is `AUTH-3`; digits as written).
  */
 export function normalizeContractId(id: string): string {
-  return remembered(normalizedIds, id, normalizeId)
-}
-
-function normalizeId(id: string): string {
   const folded = id.trim().replace(dashes, '-')
   const match = /^([A-Za-z]+)-?(\d+)$/.exec(folded)
-  return match ? `${match[1]!.toUpperCase()}-${match[2]}` : folded.toUpperCase()
+  return match ? `${match[1].toUpperCase()}-${match[2]}` : folded.toUpperCase()
 }
 
 /**
@@ -119,16 +96,8 @@ export function contractKey(text: string): string {
  * repeated space ignored, dashes of any kind folded to hyphens.
  */
 export function foldContractName(name: string): string {
-  return remembered(foldedNames, name, foldName)
-}
-
-function foldName(name: string): string {
   return name.replace(dashes, '-').replace(/\s+/g, ' ').trim().toLowerCase()
 }
-
-// A graph's names are folded for every file of its project, and headings repeat: each text is folded once.
-const normalizedIds = new Map<string, string>()
-const foldedNames = new Map<string, string>()
 
 /** What messages call a contract: `C-03 CampaignStatusBadge`. */
 export function contractLabel(id: string | null, name: string): string {

@@ -1,27 +1,17 @@
-import type {List, ListItem, Nodes} from 'mdast'
+import type {ListItem} from 'mdast'
 import type {Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import {collapse, inlineText} from './inline.js'
 import type {ContractField, ContractItem} from './types.js'
 
-/** Criteria or steps of a markdown list; empty items are left out. */
-export function listItems(list: List): ContractItem[] {
-  const items: ContractItem[] = []
-  for (let index = 0; index < list.children.length; index++) {
-    const read = listItem(list.children[index]!)
-    if (read) items.push(read)
-  }
-  return items
-}
-
+/** A list item as a criterion or step: the text of its paragraphs, check split off; `null` when it is empty. */
 export function listItem(item: ListItem): ContractItem | null {
   // Nested lists are sub-points of an item, not items of their own: the text of its paragraphs, joined by a space.
   let joined = ''
   let last: ListItem['children'][number] | undefined
-  for (let index = 0; index < item.children.length; index++) {
-    const child = item.children[index]!
+  for (const child of item.children) {
     if (child.type !== 'paragraph') continue
-    joined = last === undefined ? inlineText(child.children as Nodes[]) : joined + ' ' + inlineText(child.children as Nodes[])
+    joined = last === undefined ? inlineText(child.children) : joined + ' ' + inlineText(child.children)
     last = child
   }
   const raw = collapse(joined)

@@ -1,8 +1,9 @@
-/**
- * The lines of `text`, split at every line ending markdown counts: LF, CRLF,
- * or a lone CR.
- */
+/** The lines of `text`, split at every line ending markdown counts: LF, CRLF, or a lone CR. */
 export function splitAtLineEndings(text: string): string[] {
-  // Most text has LF endings only: a plain split gives the same lines, several times faster.
-  return text.includes('\r') ? text.split(/\r\n?|\n/) : text.split('\n')
+  return text.split(/\r\n?|\n/)
+}
+
+/** `text` without a leading byte order mark: micromark drops it and counts every point from after it. */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
 }

@@ -1,15 +1,13 @@
 import {appendAll} from './append.js'
-import type {List, ListItem, Paragraph, PhrasingContent, RootContent} from 'mdast'
+import type {List, ListItem, Paragraph, RootContent} from 'mdast'
 import {toString} from 'mdast-util-to-string'
-import type {Position} from 'unist'
 import {splitCheck} from './criterion.js'
 import type {ParagraphDialect} from './dialects/dialect.js'
 import {labelledField} from './fields.js'
 import {collapse, inlineText} from './inline.js'
 import {listItem} from './items.js'
 import type {Locator} from './locate.js'
-import {hasLineBreak, readValue, splitLines} from './segments.js'
-import {hasLineEnding} from './text-lines.js'
+import {readValue, splitLines} from './segments.js'
 import type {Segment} from './segments.js'
 import type {ContractField, ContractItem, ContractText} from './types.js'
 
@@ -46,15 +44,13 @@ export function readParagraphFields(
   reading: ParagraphReading
 ): {fields: ContractField[]; used: number; rest: number} {
   const {locator, dialects} = reading
-  // Prose (most paragraphs) has no node a label may start in: nothing to cut in lines.
-  if (!mayHoldLabel(paragraph.children, dialects)) return {fields: [], used: 0, rest: from}
   const read = readLines(splitLines(paragraph.children), locator, dialects)
   const fields = read.fields
   let lastLineIsField = read.lastLineIsField
   let used = 0
   let index = from
   while (lastLineIsField) {
-    const last = fields[fields.length - 1]!
+    const last = fields[fields.length - 1]
     const listField = last.value === '' && reading.holdsItems(last)
     while (isComment(siblings[index])) index++
     let listIndex = index
@@ -89,8 +85,7 @@ export function readParagraphFields(
 function readLines(lines: Segment[][], locator: Locator, dialects: readonly ParagraphDialect[]): LineFields {
   const fields: ContractField[] = []
   let lastLineIsField = false
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!
+  for (const line of lines) {
     const field = readLabelLine(line, locator, dialects)
     if (field) {
       fields.push(field)
@@ -149,7 +144,7 @@ function tableText(block: RootContent): string {
 
 /** Whether a paragraph holds a label line in a paragraph dialect: it starts fields. */
 export function holdsLabel(paragraph: Paragraph, {locator, dialects}: ParagraphReading): boolean {
-  return mayHoldLabel(paragraph.children, dialects) && splitLines(paragraph.children).some((line) => readLabelLine(line, locator, dialects) !== null)
+  return splitLines(paragraph.children).some((line) => readLabelLine(line, locator, dialects) !== null)
 }
 
 /** A paragraph whose first line starts with `|`: a table, where the parser reads no tables (no GFM). */
@@ -169,8 +164,7 @@ export function attachList(field: ContractField, list: List, locator: Locator, d
   let target = field
   let lastLineIsField = false
   target.hasList = true
-  for (let index = 0; index < list.children.length; index++) {
-    const item = list.children[index]!
+  for (const item of list.children) {
     lastLineIsField = false
     const cut = lazyLabel(item, locator, dialects)
     if (!cut) {
@@ -180,7 +174,10 @@ export function attachList(field: ContractField, list: List, locator: Locator, d
       continue
     }
     const head = cutItem(item, cut.paragraph, cut.lines.slice(0, cut.line), locator)
-    if (head) addItem(target, head, head.position)
+    if (head) {
+      target.items.push(head)
+      target.position = {start: target.position.start, end: head.position.end}
+    }
     const read = readLines(cut.lines.slice(cut.line), locator, dialects)
     appendAll(extra, read.fields)
     target = read.fields[read.fields.length - 1] ?? target
@@ -192,21 +189,14 @@ export function attachList(field: ContractField, list: List, locator: Locator, d
   return {fields: extra, lastLineIsField}
 }
 
-function addItem(field: ContractField, item: ContractItem, end: Position | undefined): void {
-  field.items.push(item)
-  if (end) field.position = {start: field.position.start, end: end.end}
-}
-
 /** The first label line after the first line of an item’s paragraph. */
 function lazyLabel(item: ListItem, locator: Locator, dialects: readonly ParagraphDialect[]): {paragraph: number; lines: Segment[][]; line: number} | null {
-  for (let index = 0; index < item.children.length; index++) {
-    const child = item.children[index]!
+  for (const [index, child] of item.children.entries()) {
     if (child.type !== 'paragraph') continue
-    // The first paragraph's first line is the item's: a paragraph of one line (most items) has no other to read.
-    if (index === 0 && !hasLineBreak(child.children)) continue
     const lines = splitLines(child.children)
+    // The first paragraph's first line is the item's.
     for (let line = index === 0 ? 1 : 0; line < lines.length; line++) {
-      const field = readLabelLine(lines[line]!, locator, dialects)
+      const field = readLabelLine(lines[line], locator, dialects)
       if (field && field.key !== null) return {paragraph: index, lines, line}
     }
   }
@@ -218,8 +208,8 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   const before = item.children.slice(0, paragraph).filter((child) => child.type === 'paragraph')
   const parts = before.map((child) => inlineText(child.children))
   let end = before[before.length - 1]?.position?.end
-  for (let index = 0; index < lines.length; index++) {
-    const value = readValue(lines[index]!, locator)
+  for (const line of lines) {
+    const value = readValue(line, locator)
     if (!value.position) continue
     parts.push(value.text)
     end = value.position.end
@@ -230,37 +220,9 @@ function cutItem(item: ListItem, paragraph: number, lines: Segment[][], locator:
   return {...splitCheck(text), position: {start, end}}
 }
 
-/**
- * Whether a label of a paragraph dialect may start a line of this inline
- * content: some node that starts a line (as `splitLines` cuts them) may start
- * one. A node starts a line when it is the first, or follows a hard break or
- * a text that ends with a line ending; a text with a line ending in it starts
- * lines inside. Bold words and colons in the middle of prose start none.
- */
-export function mayHoldLabel(children: readonly PhrasingContent[], dialects: readonly ParagraphDialect[]): boolean {
-  let atLineStart = true
-  for (let index = 0; index < children.length; index++) {
-    const node = children[index]!
-    const text = node.type === 'text' ? node.value : null
-    // An empty text is no segment of a line: the next node is where the line starts.
-    if (text === '') continue
-    if (atLineStart || (text !== null && hasLineEnding(text))) {
-      for (let each = 0; each < dialects.length; each++) if (dialects[each]!.mayStartLabel(node)) return true
-    }
-    atLineStart = node.type === 'break' || (text !== null && endsWithLineEnding(text))
-  }
-  return false
-}
-
-function endsWithLineEnding(text: string): boolean {
-  const last = text.charCodeAt(text.length - 1)
-  return last === 0x0a || last === 0x0d
-}
-
 /** A label line in any paragraph dialect, as a field. */
-export function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
-  for (let index = 0; index < dialects.length; index++) {
-    const dialect = dialects[index]!
+function readLabelLine(line: Segment[], locator: Locator, dialects: readonly ParagraphDialect[]): ContractField | null {
+  for (const dialect of dialects) {
     const found = dialect.readLabel(line, locator)
     if (!found) continue
     const value = readValue(found.rest, locator)

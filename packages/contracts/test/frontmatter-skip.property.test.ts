@@ -1,10 +1,8 @@
 /**
- * Frontmatter that is no contract is not given to the YAML parser (slice
- * state, agent definitions: most frontmatter), but no contract is ever
- * skipped that way: whatever the YAML holds and however its keys are
- * spelled, quoted or nested, a frontmatter whose top-level keys name a
- * contract field (or a `C-NN` id) is read as a contract, and one whose keys
- * do not is not.
+ * Frontmatter is a contract exactly when its top-level keys name a contract
+ * field (or a `C-NN` id): whatever the YAML holds and however its keys are
+ * spelled, quoted or nested. Other frontmatter (slice state, agent
+ * definitions) is no contract.
  */
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
@@ -34,7 +32,7 @@ const scalar = fc.oneof(
 )
 const value: fc.Arbitrary<unknown> = fc.oneof(scalar, fc.array(scalar, {maxLength: 3}), fc.dictionary(fc.oneof(otherKey, contractKey), scalar, {maxKeys: 2}))
 
-describe('frontmatter read without the parser when it is no contract', () => {
+describe('frontmatter that is a contract', () => {
   it('reads a contract exactly when a top-level key names a contract field or the id is C-NN', () => {
     fc.assert(
       fc.property(

@@ -1,11 +1,10 @@
 /**
- * Line scans that take a shortcut read the same lines as the plain scan, on
- * any text: LF, CRLF and lone CR endings, `#` and full-width `＃` anywhere.
+ * The heading lines of a whole text are those of each of its lines, on any
+ * text: LF, CRLF and lone CR endings, `#` and full-width `＃` anywhere.
  */
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import {splitAtLineEndings} from '../lib/lines.js'
-import {headingLines, isContractHeadingSubject, mayHoldContractHeading} from '../lib/unread.js'
+import {headingLines} from '../lib/unread.js'
 
 // Text made of what the scans look at: line endings, both heading marks, ids, space and words.
 const text = fc
@@ -14,17 +13,6 @@ const text = fc
     {maxLength: 40}
   )
   .map((parts) => parts.join(''))
-
-describe('splitAtLineEndings', () => {
-  it('splits as markdown counts line endings', () => {
-    fc.assert(
-      fc.property(fc.oneof(text, fc.string()), (value) => {
-        expect(splitAtLineEndings(value)).toEqual(value.split(/\r\n?|\n/))
-      }),
-      {numRuns: 300}
-    )
-  })
-})
 
 describe('headingLines', () => {
   it('finds in a whole text the heading lines it finds in each line read alone', () => {
@@ -40,50 +28,6 @@ describe('headingLines', () => {
         expect([...headingLines(source)]).toEqual(expected)
       }),
       {numRuns: 500}
-    )
-  })
-})
-
-describe('mayHoldContractHeading', () => {
-  // Subjects made of what ids and names are made of: letters, numbers of any script, dashes, marks around them.
-  const subject = fc
-    .array(
-      fc.oneof(
-        fc.constantFrom(
-          'C',
-          'c',
-          'AUTH',
-          'ab',
-          '\u00e9',
-          '-',
-          '\u2011',
-          '\u2212',
-          ':',
-          '\uff1a',
-          '.',
-          ' ',
-          '*',
-          '_',
-          '`',
-          '[',
-          ']',
-          '(',
-          'contract',
-          'CONTRACT',
-          'Contract',
-          'x'
-        ),
-        fc.constantFrom('1', '02', '\u0663', '\u2163', '\uff11', '\u00b2')
-      ),
-      {maxLength: 8}
-    )
-    .map((parts) => parts.join(''))
-  it('holds for every subject that reads as a contract heading', () => {
-    fc.assert(
-      fc.property(fc.oneof(subject, fc.string()), (value) => {
-        if (isContractHeadingSubject(value)) expect(mayHoldContractHeading(value)).toBe(true)
-      }),
-      {numRuns: 2000}
     )
   })
 })

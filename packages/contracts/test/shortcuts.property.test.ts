@@ -1,34 +1,21 @@
 /**
- * The reader's shortcuts read what the patterns they stand in for read, on
- * any text: a label's shape looked at character by character, a comment
- * fence's prefix found without a match, an item marker or a bold label
- * looked for only behind the character it must start with, white space
- * collapsed only where there is some to collapse, a point found without
- * counting lines where there are none, a list item's paragraphs cut in lines
- * only when they have more than one. Each is checked against the plain
- * pattern, written here as it was.
+ * What the reader works out by position, on any text: fenced fields and
+ * items point at the source they were read from (in lists and quotes, with
+ * every line ending), and a point is where counting every line ending puts
+ * it. (A tool's file found by its path: `spec-tools`' own property.)
  */
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
-import type {Paragraph, PhrasingContent} from 'mdast'
 import {visit} from 'unist-util-visit'
 import type {Code} from 'mdast'
-import {blockLines, isFenced, itemMarkerLength, readBlockFields, readFenceLabelLine, taskBoxEnd} from '../lib/block.js'
-import {comment} from '../lib/dialects/comment.js'
-import {fenceDialects, paragraphDialects} from '../lib/dialects/index.js'
-import {collapse, textOf} from '../lib/inline.js'
-import {toString} from 'mdast-util-to-string'
-import type {Nodes} from 'mdast'
+import {readBlockFields} from '../lib/block.js'
+import {splitAtLineEndings} from '../lib/lines.js'
+import {fenceDialects} from '../lib/dialects/index.js'
 import type {Position} from 'unist'
 import {createLocator} from '../lib/locate.js'
-import {mayHoldLabel, readLabelLine} from '../lib/paragraph.js'
-import {firstNonWhiteSpace, isWhiteSpaceCode, lineEndOf, nonWhiteSpaceFrom, textEnd} from '../lib/text-lines.js'
-import {isIdHeading, parseContractHeading, parseSliceHeading, readHeadingText} from '../lib/heading.js'
 import {parse} from './helpers.js'
-import {VFile} from 'vfile'
 import {location} from 'vfile-location'
 import {advance} from '../lib/locate.js'
-import {endsWithCheckLead, hasLineBreak, indentAt, isLabelShape, labelPattern, splitLines} from '../lib/segments.js'
 
 // Pieces of what the readers look at: labels and their marks, white space of every kind, dashes, astral letters.
 const piece = fc.constantFrom(
@@ -87,209 +74,6 @@ const text = fc.oneof(
   fc.string({unit: 'binary', maxLength: 50})
 )
 
-describe('label shape', () => {
-  it('is the label pattern', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(isLabelShape(value)).toBe(labelPattern.test(value))
-      }),
-      {numRuns: 2000}
-    )
-  })
-
-  it('ends with a check lead exactly as the pattern says', () => {
-    const checkLead = /(?:--|—|–)\s*verified by$/i
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(endsWithCheckLead(value)).toBe(checkLead.test(value))
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('white space', () => {
-  it('is what the pattern counts, for every character', () => {
-    const differing: number[] = []
-    for (let code = 0; code <= 0xffff; code++) if (isWhiteSpaceCode(code) !== /\s/.test(String.fromCharCode(code))) differing.push(code)
-    expect(differing).toEqual([])
-  })
-
-  it('ends where the pattern finds the first other character', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(firstNonWhiteSpace(value)).toBe(value.search(/\S/))
-      }),
-      {numRuns: 1000}
-    )
-  })
-
-  it('is skipped and cut where trimStart and trimEnd would', () => {
-    fc.assert(
-      fc.property(text, fc.nat({max: 60}), (value, at) => {
-        const from = Math.min(at, value.length)
-        const rest = value.slice(from)
-        expect(nonWhiteSpaceFrom(value, from)).toBe(from + rest.length - rest.trimStart().length)
-        expect(textEnd(value)).toBe(value.trimEnd().length)
-        expect(textEnd(value, from)).toBe(value.slice(0, from).trimEnd().length)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('headings', () => {
-  it('read at once as each of their readers reads them', () => {
-    const heading = fc
-      .array(
-        fc.constantFrom(
-          'C',
-          'S',
-          'c',
-          's',
-          'AUTH',
-          'M',
-          '-',
-          '‑',
-          '—',
-          '0',
-          '12',
-          '3',
-          ':',
-          '.',
-          ' ',
-          '  ',
-          'Contract',
-          'contract',
-          'Name',
-          '--',
-          's1f',
-          'OAuth2a',
-          '(',
-          ')',
-          '\t'
-        ),
-        {maxLength: 8}
-      )
-      .map((parts) => parts.join(''))
-    fc.assert(
-      fc.property(fc.oneof(heading, text), (value) => {
-        expect(readHeadingText(value)).toEqual({shape: parseContractHeading(value), slice: parseSliceHeading(value), idLike: isIdHeading(value)})
-      }),
-      {numRuns: 2000}
-    )
-  })
-})
-
-describe('comment fences', () => {
-  it('take the prefix the pattern takes', () => {
-    fc.assert(
-      fc.property(text, (line) => {
-        expect(comment.prefix(line)).toBe(/^\s*\/\/ ?/.exec(line)?.[0].length ?? 0)
-      }),
-      {numRuns: 1000}
-    )
-  })
-
-  it('claim the blocks whose every line that is not blank is a comment, when there is one', () => {
-    fc.assert(
-      fc.property(fc.array(text, {maxLength: 5}), fc.array(fc.constantFrom('// a', '  //', '//x', ' \t', ''), {maxLength: 4}), (some, comments) => {
-        const lines = [...comments, ...some]
-        const expected = lines.some((line) => /\S/.test(line)) && lines.every((line) => !/\S/.test(line) || /^\s*\/\//.test(line))
-        expect(comment.claims(lines)).toBe(expected)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('fence lines', () => {
-  const itemMarker = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)/
-  it('find the item marker the pattern finds', () => {
-    fc.assert(
-      fc.property(text, (body) => {
-        expect(itemMarkerLength(body)).toBe(itemMarker.exec(body)?.[0].length ?? -1)
-      }),
-      {numRuns: 2000}
-    )
-  })
-
-  it('read the label line the patterns read', () => {
-    fc.assert(
-      fc.property(text, (body) => {
-        expect(readFenceLabelLine(body)).toEqual(plainLabelLine(body))
-      }),
-      {numRuns: 3000}
-    )
-  })
-})
-
-describe('fenced blocks', () => {
-  // Block text of labels in both fence dialects, near labels, comments, code and white space of every kind.
-  const block = fc
-    .array(
-      fc.constantFrom(
-        'Verification: auto',
-        'Steps:',
-        '// Steps:',
-        '//Tier: verify',
-        '  // Acceptance Criteria:',
-        '**Steps:**',
-        '**Tier**: x',
-        'x: y',
-        'É: b',
-        '- item',
-        '1. item',
-        ':',
-        '//',
-        ' ',
-        '\t',
-        '\u00a0',
-        '\n',
-        '\r\n',
-        '\r',
-        'code();',
-        '{',
-        '}',
-        'a'
-      ),
-      {maxLength: 14}
-    )
-    .map((parts) => parts.join(''))
-
-  it('hold no field where the dialect that claims them may hold no label', () => {
-    fc.assert(
-      fc.property(block, fc.constantFrom('```', '~~~', '```go', '```markdown', '> ```'), (value, fence) => {
-        const {file, tree} = parse(`${fence}\n${value}\n${fence.replace(/^> /, '> ').replace(/go|markdown/, '')}\n`)
-        const locator = createLocator(file)
-        visit(tree, 'code', (code: Code) => {
-          for (const dialect of fenceDialects) {
-            const lines = blockLines(code)
-            if (dialect.claims(lines, code.lang ?? null) && !dialect.mayHoldLabel(code.value)) expect(readBlockFields(code, lines, locator, dialect)).toBeNull()
-          }
-        })
-      }),
-      {numRuns: 1500}
-    )
-  })
-})
-
-describe('task boxes', () => {
-  it('end where the pattern ends', () => {
-    const box = fc
-      .array(fc.constantFrom('[', ']', ' ', 'x', 'X', 'y', '\t', '\u00a0', '[ ]', '[x]', '[X]', '- '), {maxLength: 8})
-      .map((parts) => parts.join(''))
-    fc.assert(
-      fc.property(box, fc.nat({max: 6}), (value, from) => {
-        const start = Math.min(from, value.length)
-        const match = /^\[[ xX]\][ \t]+/.exec(value.slice(start))
-        expect(taskBoxEnd(value, start)).toBe(start + (match?.[0].length ?? 0))
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
 describe('fenced field positions', () => {
   // Fences of fields and items, in lists and quotes, indented with spaces and tabs, with each kind of line ending
   // and NULs (which the block's text holds as U+FFFD).
@@ -323,7 +107,7 @@ describe('fenced field positions', () => {
         const locator = createLocator(file)
         const place = location(source)
         visit(tree, 'code', (code: Code) => {
-          const blockLinesRead = blockLines(code)
+          const blockLinesRead = splitAtLineEndings(code.value)
           const dialect = fenceDialects.find((candidate) => candidate.claims(blockLinesRead, code.lang ?? null))
           const fields = dialect ? readBlockFields(code, blockLinesRead, locator, dialect) : null
           for (const field of fields ?? []) {
@@ -340,102 +124,6 @@ describe('fenced field positions', () => {
             for (const item of field.items) expect(read(item.position).startsWith(item.text.split(' ')[0]!)).toBe(true)
           }
         })
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('fence marks', () => {
-  // Lists and quotes around fenced, indented and inline code, with every line ending.
-  const markdown = fc
-    .array(fc.constantFrom('- ', '1. ', '> ', '  ', '    ', '\t', '```', '~~~', '``', '`x`', '```go', 'Steps: a', 'text', '\n', '\r\n', '\r', '\n\n'), {
-      maxLength: 24
-    })
-    .map((parts) => parts.join(''))
-
-  it('are in the source of every list or quote that holds a fenced block', () => {
-    fc.assert(
-      fc.property(markdown, (value) => {
-        const {file, tree} = parse(value)
-        const locator = createLocator(file)
-        visit(tree, (node: Nodes) => {
-          if (node.type !== 'list' && node.type !== 'blockquote') return
-          let fenced = false
-          visit(node, 'code', (code: Code) => {
-            if (isFenced(code, locator)) fenced = true
-          })
-          if (fenced) expect(locator.mayHoldFence(node)).toBe(true)
-        })
-      }),
-      {numRuns: 1500}
-    )
-  })
-})
-
-describe('line ends', () => {
-  it('are where the line ending is, with or without a CR in the file, asked in any order', () => {
-    fc.assert(
-      fc.property(text, fc.array(fc.nat({max: 60}), {minLength: 1, maxLength: 6}), (value, asked) => {
-        const locator = createLocator(new VFile({value}))
-        const source = locator.source!
-        for (const at of asked) {
-          const from = Math.min(at, source.length)
-          expect(locator.lineEnd(from)).toBe(lineEndOf(source, from))
-        }
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('line starts', () => {
-  it('are the offsets vfile-location gives, asked in any order', () => {
-    fc.assert(
-      fc.property(text, fc.array(fc.integer({min: -1, max: 12}), {maxLength: 12}), (value, lines) => {
-        const locator = createLocator(new VFile({value}))
-        const place = location(value.charCodeAt(0) === 0xfeff ? value.slice(1) : value)
-        expect(lines.map((line) => locator.lineStart(line))).toEqual(lines.map((line) => place.toOffset({line, column: 1})))
-      }),
-      {numRuns: 500}
-    )
-  })
-
-  it('are the offsets vfile-location gives when stepped to from an offset on an earlier line', () => {
-    fc.assert(
-      fc.property(text, fc.nat(60), fc.integer({min: 1, max: 8}), (value, at, lines) => {
-        const locator = createLocator(new VFile({value}))
-        const source = locator.source!
-        const place = location(source)
-        const from = Math.min(at, source.length)
-        const line = place.toPoint(from)?.line ?? place.toPoint(source.length - 1)?.line ?? 1
-        // vfile-location gives no offset for a line past the last one: neither does stepping.
-        expect(locator.lineStartAfter(from, lines)).toBe(place.toOffset({line: line + lines, column: 1}))
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('indentation', () => {
-  it('is what the pattern finds before the first other character', () => {
-    fc.assert(
-      fc.property(text, fc.nat(60), (source, at) => {
-        const lineStart = Math.min(at, source.length)
-        const other = /[^\t ]/g
-        other.lastIndex = lineStart
-        expect(indentAt(source, lineStart)).toBe((other.exec(source)?.index ?? lineStart) - lineStart)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('collapse', () => {
-  it('gives what replacing every run of white space gives', () => {
-    fc.assert(
-      fc.property(text, (value) => {
-        expect(collapse(value)).toBe(value.replace(/\s+/g, ' ').trim())
       }),
       {numRuns: 1000}
     )
@@ -462,115 +150,6 @@ describe('advance', () => {
   })
 })
 
-describe('line breaks of inline content', () => {
-  const node = fc.oneof(
-    text.map((value): PhrasingContent => ({type: 'text', value})),
-    fc.constant<PhrasingContent>({type: 'break'}),
-    text.map((value): PhrasingContent => ({type: 'inlineCode', value})),
-    fc.constant<PhrasingContent>({type: 'strong', children: [{type: 'text', value: 'a\nb'}]})
-  )
-  it('are there exactly when the content is cut in more than one line', () => {
-    fc.assert(
-      fc.property(fc.array(node, {maxLength: 5}), (children) => {
-        expect(hasLineBreak(children)).toBe(splitLines(children).length > 1)
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-describe('paragraphs', () => {
-  // Markdown of labels, near labels and prose, bold and not, on lines of their own, wrapped or broken.
-  const markdown = fc
-    .array(
-      fc.constantFrom(
-        '**Steps:**',
-        '**Tier**:',
-        '**Note** that',
-        'Verification: auto',
-        'Steps:',
-        'Acceptance Criteria:',
-        ':',
-        ' ',
-        '\n',
-        '\r\n',
-        '\r',
-        '  \n',
-        '\\\n',
-        '\n\n',
-        '*x*',
-        '`a:b`',
-        '[l](u)',
-        'word',
-        '- ',
-        '1. ',
-        '> ',
-        'http://x',
-        '<b>',
-        '  ',
-        '&#32;',
-        '&amp;'
-      ),
-      {maxLength: 16}
-    )
-    .map((parts) => parts.join(''))
-
-  it('have the text of each node as mdast-util-to-string gives it', () => {
-    fc.assert(
-      fc.property(markdown, fc.constantFrom('', '# ', '### '), (value, heading) => {
-        const {tree} = parse(heading + value)
-        visit(tree, (node: Nodes) => {
-          expect(textOf(node)).toBe(toString(node))
-        })
-      }),
-      {numRuns: 500}
-    )
-  })
-
-  it('hold no label line where no node may start one', () => {
-    fc.assert(
-      fc.property(markdown, (value) => {
-        const {file, tree} = parse(value)
-        const locator = createLocator(file)
-        visit(tree, 'paragraph', (paragraph: Paragraph) => {
-          const lines = splitLines(paragraph.children)
-          for (const line of lines) {
-            for (const dialect of paragraphDialects) {
-              if (dialect.readLabel(line, locator)) expect(dialect.mayStartLabel(line[0]!.node)).toBe(true)
-            }
-          }
-          if (!mayHoldLabel(paragraph.children, paragraphDialects))
-            expect(lines.map((line) => readLabelLine(line, locator, paragraphDialects))).toEqual(lines.map(() => null))
-        })
-      }),
-      {numRuns: 1000}
-    )
-  })
-})
-
-/** A fence's label line as the reader read it with patterns alone. */
-function plainLabelLine(body: string) {
-  const boldFieldLine = /^\*\*([^*]{1,60}?)\*\*(?:[ \t]*:)?(?:[ \t]+(.*?))?[ \t]*$/
-  const checkLead = /(?:--|—|–)\s*verified by$/i
-  const bold = boldFieldLine.exec(body)
-  if (bold) {
-    const inner = bold[1] ?? ''
-    const colonInside = /:\s*$/.test(inner)
-    if (!colonInside && !/^\*\*[^*]+?\*\*[ \t]*:/.test(body)) return null
-    const label = inner.replace(/\s*:\s*$/, '').trim()
-    if (!labelPattern.test(label)) return null
-    const value = bold[2] ?? ''
-    return {label, labelStart: 2 + inner.indexOf(label), value, valueStart: value ? body.lastIndexOf(value) : -1}
-  }
-  const colon = body.indexOf(':')
-  if (colon < 1 || colon > 60) return null
-  const label = body.slice(0, colon).trimEnd()
-  const after = body.slice(colon + 1)
-  if (after !== '' && !/^\s/.test(after)) return null
-  if (!labelPattern.test(label) || checkLead.test(label)) return null
-  const value = after.trim()
-  return {label, labelStart: 0, value, valueStart: value ? colon + 1 + (after.length - after.trimStart().length) : -1}
-}
 
 /** The point `index` characters into `text`, every line ending before it counted. */
 function countedPoint(start: {line: number; column: number; offset?: number}, text: string, index: number) {

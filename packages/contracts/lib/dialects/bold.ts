@@ -1,5 +1,5 @@
 import type {Nodes} from 'mdast'
-import {textOf} from '../inline.js'
+import {toString} from 'mdast-util-to-string'
 import type {Point, Position} from 'unist'
 import type {Locator} from '../locate.js'
 import {isLabelShape, textPoint} from '../segments.js'
@@ -13,14 +13,13 @@ export const bold = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readBoldLabel,
-  mayStartLabel: (node) => node.type === 'strong',
   marksContract: isExactTierField
 } as const satisfies ParagraphDialect<'bold'>
 
 function readBoldLabel(line: Segment[], locator: Locator): LabelAt | null {
   const first = line[0]
   if (first?.node.type !== 'strong' || !first.node.position) return null
-  const strongText = textOf(first.node).trim()
+  const strongText = toString(first.node).trim()
   let label: string
   let rest: Segment[]
   let labelEnd: Point = first.node.position.end

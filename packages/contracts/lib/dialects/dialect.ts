@@ -1,4 +1,4 @@
-import type {PhrasingContent, Yaml} from 'mdast'
+import type {Yaml} from 'mdast'
 import type {Point, Position} from 'unist'
 import {isKnownLabel} from '../fields.js'
 import type {LabelStyle} from '../fields.js'
@@ -39,12 +39,6 @@ export interface ParagraphDialect<Name extends string = string> extends DialectB
   reads: 'paragraph'
   /** The label that starts a line in this dialect’s notation, or `null`. */
   readLabel(line: Segment[], locator: Locator): LabelAt | null
-  /**
-   * Whether a line that starts in this inline node may start with a label:
-   * a cheap look, never `false` where `readLabel` reads one, so that a
-   * paragraph none of whose nodes may is not cut in lines at all.
-   */
-  mayStartLabel(node: PhrasingContent): boolean
 }
 
 /** `Field: value` lines of a fenced block. */
@@ -58,12 +52,6 @@ export interface FenceDialect<Name extends string = string> extends DialectBase<
   claims(lines: readonly string[], lang: string | null): boolean
   /** Characters before a line’s text that are the dialect’s, not the text’s (`// `). */
   prefix(line: string): number
-  /**
-   * Whether the text of a block this dialect claims may hold a label line:
-   * a cheap look at the text, never `false` where the dialect reads a field,
-   * so that a block (of code) no dialect may read a label in is not cut in lines.
-   */
-  mayHoldLabel(value: string): boolean
 }
 
 /** A contract in the document’s YAML frontmatter. */

@@ -15,8 +15,6 @@ export const plain = {
   reads: 'paragraph',
   labelStyle: 'markdown',
   readLabel: readPlainLabel,
-  // A plain label ends at a colon of the text it starts.
-  mayStartLabel: (node) => node.type === 'text' && node.value.includes(':'),
   // Prose may start a line with `Steps:` or `Tier: Pro`: only a valid tier or criteria make a contract.
   marksContract: isStrictTierField
 } as const satisfies ParagraphDialect<'plain'>
