@@ -64,13 +64,13 @@ export function linearConsume(this: EditMap, events: Events): undefined {
   this.map.sort((a, b) => a[0] - b[0])
   if (this.map.length === 0) return
   const length = events.length
-  const first = this.map[0]![0]
+  const first = this.map[0][0]
   let index = this.map.length
   const vecs: Events[] = []
   // As the original: from the last edit back, what follows it and what it adds, then cut there.
   while (index > 0) {
     index -= 1
-    const [at, remove, add] = this.map[index]!
+    const [at, remove, add] = this.map[index]
     vecs.push(events.slice(at + remove), add)
     events.length = at
   }

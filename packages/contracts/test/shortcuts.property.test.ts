@@ -150,7 +150,6 @@ describe('advance', () => {
   })
 })
 
-
 /** The point `index` characters into `text`, every line ending before it counted. */
 function countedPoint(start: {line: number; column: number; offset?: number}, text: string, index: number) {
   let line = start.line

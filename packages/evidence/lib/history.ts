@@ -126,7 +126,7 @@ async function committedTexts(dir: string, ids: readonly string[], revision: str
     throw new GitError(['cat-file'], `found no commit ${JSON.stringify(revision)}`)
   }
   for (const [index, blob] of files.entries()) {
-    if (blob && blob.length <= inputLimits.json) texts.set(ids[index]!, blob.toString('utf8'))
+    if (blob && blob.length <= inputLimits.json) texts.set(ids[index], blob.toString('utf8'))
   }
   return texts
 }

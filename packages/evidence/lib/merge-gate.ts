@@ -238,7 +238,7 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     const output = await runGitBytes(root, ['cat-file', '--batch'], {input: files.map((file) => `${base}:${file}\n`).join('')})
     for (const [index, blob] of readCatFileBatch(output, files.length).entries()) {
       if (blob === null) continue
-      const target = path.join(scratch, files[index]!)
+      const target = path.join(scratch, files[index])
       await mkdir(path.dirname(target), {recursive: true})
       await writeFile(target, blob)
     }

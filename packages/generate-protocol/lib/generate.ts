@@ -137,7 +137,7 @@ export async function renderProtocol(options: GenerateOptions = {}): Promise<Gen
     text: doc.text,
     lines: doc.lines,
     // The template's budget, plus the lines the project's settings add.
-    budget: doc.template.budget + Math.max(0, doc.lines - budgeted[index]!.lines)
+    budget: doc.template.budget + Math.max(0, doc.lines - budgeted[index].lines)
   }))
   const partialsModule = options.partials ?? (forProject ? undefined : defaultPaths.partials)
   if (partialsModule !== undefined) {

@@ -54,7 +54,7 @@ export function toTemplateError(file: string, error: unknown): GenerateError {
     line = Number(parse[1])
     column = null
   }
-  const reason = (parse ? parse[2]! : raw.split('\n')[0]!).replace(/ not defined in .*$/, ' not defined').replace(/ - \d+:\d+$/, '')
+  const reason = (parse ? parse[2] : raw.split('\n')[0]).replace(/ not defined in .*$/, ' not defined').replace(/ - \d+:\d+$/, '')
   return templateError(file, line, column, reason)
 }
 

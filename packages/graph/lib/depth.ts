@@ -24,7 +24,7 @@ export function nodeBeyondDepth(tree: TreeNode, limit = maxMarkdownDepth): TreeN
     const [node, depth] = next
     if (depth > limit) return node
     const children = node.children
-    if (children) for (let index = children.length - 1; index >= 0; index--) pending.push([children[index]!, depth + 1])
+    if (children) for (let index = children.length - 1; index >= 0; index--) pending.push([children[index], depth + 1])
   }
   return null
 }

@@ -199,9 +199,9 @@ function readLabel(text: string): Omit<Field, 'line'> | null {
   const newline = text.indexOf('\n')
   const first = newline === -1 ? text : text.slice(0, newline)
   const match = labelLine.exec(first)
-  const field = match ? fieldLabels.get(oneLine(match[1]!).toLowerCase()) : undefined
+  const field = match ? fieldLabels.get(oneLine(match[1]).toLowerCase()) : undefined
   if (!match || !field) return null
-  return {field, value: match[2]! + (newline === -1 ? '' : text.slice(newline))}
+  return {field, value: match[2] + (newline === -1 ? '' : text.slice(newline))}
 }
 
 /** The text of a node as a person reads it: markup gone, blocks on lines of their own, code and HTML left out. */

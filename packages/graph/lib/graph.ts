@@ -109,10 +109,10 @@ export function readTierText(text: string): TierText | null {
   const value = oneLine(text)
   const word = tierWord.exec(value)
   if (word) {
-    const tier = word[1]!.toLowerCase()
+    const tier = word[1].toLowerCase()
     if (!isTier(tier)) return null
     const check = humanCheckLabel.exec(word[2] ?? '')
-    return {tier, humanCheck: check ? oneLine(check[1]!) || null : null, retired: null}
+    return {tier, humanCheck: check ? oneLine(check[1]) || null : null, retired: null}
   }
   if (retiredWords.test(value)) return {tier: 'auto', humanCheck: null, retired: value}
   return null

@@ -77,7 +77,7 @@ export function indexContracts<Item>(items: readonly Item[], namesOf: (item: Ite
       const key = contractKey(id)
       if (!byId.has(key)) byId.set(key, item)
       const prefix = /^(\p{L}+)-\d+$/u.exec(key)
-      if (prefix) prefixes.add(prefix[1]!)
+      if (prefix) prefixes.add(prefix[1])
     }
     const nameKey = contractKey(name)
     if (name.trim() !== '' && !byName.has(nameKey)) byName.set(nameKey, item)

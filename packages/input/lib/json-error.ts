@@ -147,8 +147,8 @@ export function findJsonError(text: string): JsonSyntaxError | null {
 /** The last character before `offset` that is not white space, and where it is. */
 function lastToken(text: string, offset: number): {char: string; index: number} | null {
   let index = offset - 1
-  while (index >= 0 && /\s/.test(text[index]!)) index--
-  return index < 0 ? null : {char: text[index]!, index}
+  while (index >= 0 && /\s/.test(text[index])) index--
+  return index < 0 ? null : {char: text[index], index}
 }
 
 /** What the grammar allows after the character `before`, inside an object, a list or neither. */

@@ -126,7 +126,7 @@ function notUtf8(file: string, bytes: Buffer): FileReadError {
     .subarray(0, at)
     .toString('utf8')
     .split(/\r\n?|\n/)
-  const byte = `0x${bytes[at]!.toString(16).toUpperCase().padStart(2, '0')}`
+  const byte = `0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')}`
   return new FileReadError(file, `Unexpected byte ${byte}, which is not UTF-8, expected text in UTF-8 (save the file as UTF-8)`, {
     line: lines.length,
     column: lines.at(-1)!.length + 1
@@ -141,7 +141,7 @@ function notUtf8(file: string, bytes: Buffer): FileReadError {
 export function firstNonUtf8(bytes: Uint8Array): number {
   let index = 0
   while (index < bytes.length) {
-    const lead = bytes[index]!
+    const lead = bytes[index]
     if (lead < 0x80) {
       index++
       continue

@@ -40,11 +40,11 @@ function deepestHolding(node: Node, parents: Node[], from: number, to: number, p
   if (holds(node, from, to) === false) return undefined
   stack.push(frameOf(node, [...parents, node], from, placed))
   while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!
+    const frame = stack[stack.length - 1]
     const children = childrenOf(frame.node)
     let descended = false
     while (frame.next >= 0) {
-      const child = children[frame.next--]!
+      const child = children[frame.next--]
       const end = child.position?.end.offset
       // Siblings and their subtrees are in document order: before one that ends before the place, none reaches it.
       if (end !== undefined && end < from) break
@@ -83,7 +83,7 @@ function lastStartingBy(children: Node[], from: number, placed: WeakMap<Node[], 
   let found = -1
   while (low <= high) {
     const middle = (low + high) >> 1
-    if (children[middle]!.position!.start.offset! <= from) {
+    if (children[middle].position!.start.offset! <= from) {
       found = middle
       low = middle + 1
     } else {
@@ -99,7 +99,7 @@ function allPlaced(children: Node[], placed: WeakMap<Node[], boolean>): boolean 
   if (known === undefined) {
     known = true
     for (let index = 0; index < children.length && known; index++) {
-      const position = children[index]!.position
+      const position = children[index].position
       known = position?.start.offset !== undefined && position.end.offset !== undefined
     }
     placed.set(children, known)

@@ -206,7 +206,7 @@ export function environmentDigests(settings: Pick<LintSettings, 'detectConfig' |
         const names = namesIn(folder)
         for (const name of environmentFiles) {
           // A name the folder does not list is not there: it is not opened (most are not there).
-          if (names !== null && !names.has(name.split(path.sep)[0]!)) continue
+          if (names !== null && !names.has(name.split(path.sep)[0])) continue
           const content = contentOf(path.join(folder, name))
           if (content !== null) hash.update(name).update('\0').update(content).update('\0')
         }

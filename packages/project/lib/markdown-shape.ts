@@ -76,7 +76,7 @@ export function markdownShape(text: string): MarkdownShape {
     listMarker.lastIndex = index
     let marker = thematicBreak.test(rest) ? null : listMarker.exec(rest)
     while (marker) {
-      const kind = marker[2] ?? marker[1]!
+      const kind = marker[2] ?? marker[1]
       let sibling = false
       while (open.length > 0 && open.at(-1)!.content > column) {
         const item = open.pop()!

@@ -265,7 +265,7 @@ function optionalTasksOf(config: ProjectConfig): OptionalTasks {
 /** A `ProjectError` as a problem: its file, its line when it names one, and its reason. */
 function problemOf(error: ProjectError): ProjectProblem {
   const place = /^(.*):(\d+)$/.exec(error.file)
-  return place ? {file: place[1]!, line: Number(place[2]), message: error.reason} : {file: error.file, line: null, message: error.reason}
+  return place ? {file: place[1], line: Number(place[2]), message: error.reason} : {file: error.file, line: null, message: error.reason}
 }
 
 /**

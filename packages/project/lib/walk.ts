@@ -157,7 +157,7 @@ async function linkProblem(file: string, named: boolean): Promise<ProjectProblem
 
 /** The problem of a name that is not UTF-8, shown with its first byte that is not. */
 function badName(file: string, bytes: Buffer, kind: 'file' | 'folder'): ProjectProblem {
-  const byte = bytes[firstNonUtf8(bytes)]!.toString(16).toUpperCase().padStart(2, '0')
+  const byte = bytes[firstNonUtf8(bytes)].toString(16).toUpperCase().padStart(2, '0')
   const read = kind === 'folder' ? 'what it holds is not read' : 'it is not read'
   return {file, line: null, message: `Unexpected ${kind} name with byte 0x${byte}, which is not UTF-8, expected a name in UTF-8 (rename it): ${read}`}
 }
@@ -170,7 +170,7 @@ export function escapeBytes(bytes: Buffer): string {
     const bad = firstNonUtf8(rest)
     shown += rest.subarray(0, bad).toString('utf8')
     if (bad === rest.length) return shown
-    shown += `\\x${rest[bad]!.toString(16).toUpperCase().padStart(2, '0')}`
+    shown += `\\x${rest[bad].toString(16).toUpperCase().padStart(2, '0')}`
     rest = rest.subarray(bad + 1)
   }
 }

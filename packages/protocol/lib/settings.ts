@@ -81,7 +81,7 @@ export function parseProjectConfig(file: string, text: string, kind: SettingsFil
   // cost 37 ms when each process loaded ajv and compiled the schema.
   const validate = settingsValidators[kind]
   if (!validate(value)) {
-    const fault = validate.errors![0]!
+    const fault = validate.errors![0]
     const path = pathOf(value, fault.instancePath)
     throw new FileReadError(file, faultReason(fault, path), jsonPlace(text, path))
   }

@@ -21,7 +21,7 @@ const remarkLintAcceptanceCriteriaCount = contractRule<Options | null | undefine
       file.fail(`Unexpected value \`${String(max)}\` for \`max\`, expected a whole number of 0 or more`)
     }
     for (let index = 0; index < contracts.length; index++) {
-      const contract = contracts[index]!
+      const contract = contracts[index]
       const extra = contract.criteria[max]
       if (!extra) continue
       report(

@@ -42,9 +42,9 @@ const remarkLintAcceptanceCriteriaSpecific = contractRule<Options | null | undef
     const phrases = Array.isArray(options) ? options : ((options as {phrases?: readonly string[]} | null)?.phrases ?? defaultVaguePhrases)
     const anyPhrase = anyPhrasePattern(phrases)
     for (let index = 0; index < contracts.length; index++) {
-      const contract = contracts[index]!
+      const contract = contracts[index]
       for (let each = 0; each < contract.criteria.length; each++) {
-        const criterion = contract.criteria[each]!
+        const criterion = contract.criteria[each]
         // Only a runnable command makes vague words checkable; `verified by: manual` does not.
         const outcome = outcomeOf(criterion.text)
         if (criterion.check?.command || !anyPhrase?.test(outcome)) continue

@@ -9,13 +9,13 @@ const remarkLintAutoTierIgnoredFields = contractRule('auto-tier-ignored-fields',
   // A spec-kit, OpenSpec or Kiro unit needs its criteria whatever its tier: the tool's template asks for them.
   if (tool) return
   for (let index = 0; index < contracts.length; index++) {
-    const contract = contracts[index]!
+    const contract = contracts[index]
     if (contract.tier !== 'auto') continue
     // Suggest the fix in the dialect the tier is written in.
     const tierField = contract.fields.find((field) => field.key === 'verification')
     const verify = inlineCode(labelFor('verification', tierField?.dialect ?? contract.dialect) + ': verify')
     for (let each = 0; each < contract.fields.length; each++) {
-      const field = contract.fields[each]!
+      const field = contract.fields[each]
       if (field.key !== 'acceptanceCriteria' && field.key !== 'steps') continue
       if (field.items.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'

@@ -10,10 +10,10 @@ const remarkLintContractFieldName = contractRule('contract-field-name', function
   // A spec-kit, OpenSpec or Kiro file names its sections as the tool's template does, in any language: no label of ours to suggest.
   if (tool) return
   for (let index = 0; index < contracts.length; index++) {
-    const contract = contracts[index]!
+    const contract = contracts[index]
     const first = new Map<FieldKey, ContractField>()
     for (let each = 0; each < contract.fields.length; each++) {
-      const field = contract.fields[each]!
+      const field = contract.fields[each]
       if (!field.key || !field.expectedLabel) continue
       if (field.label !== field.expectedLabel) {
         report(`Unexpected field name ${inlineCode(field.label)} in ${contract.label}, expected ${inlineCode(field.expectedLabel)}`, field.labelPosition, {

@@ -8,14 +8,14 @@ import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
 const remarkLintContractItemList = contractRule('contract-item-list', function ({contracts}, _file, _options, {report}) {
   for (let index = 0; index < contracts.length; index++) {
-    const contract = contracts[index]!
+    const contract = contracts[index]
     for (let each = 0; each < contract.fields.length; each++) {
-      const field = contract.fields[each]!
+      const field = contract.fields[each]
       // Only fields that hold items have unread text: criteria, steps, and a tool's scenarios.
       if (field.unread.length === 0) continue
       const what = field.key === 'steps' ? 'steps' : 'acceptance criteria'
       for (let at = 0; at < field.unread.length; at++) {
-        const text = field.unread[at]!
+        const text = field.unread[at]
         report(`Unexpected ${text.kind} under ${inlineCode(field.label)} in ${contract.label}, expected a list of ${what}`, text.position)
       }
     }

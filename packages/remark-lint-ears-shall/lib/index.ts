@@ -16,12 +16,12 @@ const otherScript = /[^\P{L}\p{Script=Latin}]/u
 const remarkLintEarsShall = contractRule('ears-shall', function ({contracts}, _file, _options, {tool, report}) {
   if (tool?.tool !== 'kiro') return
   for (let index = 0; index < contracts.length; index++) {
-    const contract = contracts[index]!
+    const contract = contracts[index]
     for (let each = 0; each < contract.criteria.length; each++) {
-      const criterion = contract.criteria[each]!
+      const criterion = contract.criteria[each]
       const start = earsStart.exec(criterion.text)
       if (!start || shall.test(criterion.text) || otherScript.test(criterion.text)) continue
-      const keyword = start[1]!.toUpperCase()
+      const keyword = start[1].toUpperCase()
       const form = keyword === 'THE' ? 'THE <system> SHALL <response>' : `${keyword} … THE <system> SHALL <response>`
       report(`Unexpected EARS acceptance criterion without SHALL on ${contract.label}, expected ${inlineCode(form)}`, criterion.position)
     }

@@ -10,7 +10,7 @@ import {contractRule} from '@verification-tiers/lint-rule'
 
 const remarkLintNoHiddenContract = contractRule('no-hidden-contract', function ({problems}, _file, _options, {report}) {
   for (let index = 0; index < problems.length; index++) {
-    const problem = problems[index]!
+    const problem = problems[index]
     if (problem.kind === 'unread-heading') report(describeContractProblem(problem), problem.place)
   }
 })

@@ -10,16 +10,16 @@ import {contractRule, inlineCode} from '@verification-tiers/lint-rule'
 
 const remarkLintVerificationTier = contractRule('verification-tier', function ({contracts, problems}, _file, _options, {report}) {
   for (let index = 0; index < problems.length; index++) {
-    const problem = problems[index]!
+    const problem = problems[index]
     if (problem.kind !== 'tier-conflict') continue
     const cause = problem.otherPlace ? {cause: {reason: `First tier ${inlineCode(problem.expected)} of ${problem.subject}`, place: problem.otherPlace}} : {}
     report(describeContractProblem(problem), problem.place, {actual: problem.actual, expected: [problem.expected], ...cause})
   }
   const allTiers = tiers.map(inlineCode).join(' or ')
   for (let index = 0; index < contracts.length; index++) {
-    const contract = contracts[index]!
+    const contract = contracts[index]
     for (let each = 0; each < contract.fields.length; each++) {
-      const field = contract.fields[each]!
+      const field = contract.fields[each]
       if (field.key !== 'verification') continue
       const value = readTier(field.value)
       if (isTier(value)) continue

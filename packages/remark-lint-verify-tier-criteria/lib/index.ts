@@ -37,7 +37,7 @@ const remarkLintVerifyTierCriteria = contractRule<Options | null | undefined>(
       return
     }
     for (let index = 0; index < contracts.length; index++) {
-      const contract = contracts[index]!
+      const contract = contracts[index]
       if (contract.criteria.length > 0 || contract.steps.length > 0) continue
       const slices = project.slicesOf(contract)
       // In a slice graph: checked in each of its slices, as the gate checks it there.

@@ -43,7 +43,7 @@ function replay(state: Pick<SliceState, 'answers' | 'escalations'>, visit?: (ind
   let next = 0
   const escalateUntil = (until: number) => {
     for (; next < Math.min(until, state.escalations.length); next++) {
-      const entry = state.escalations[next]!
+      const entry = state.escalations[next]
       if (entry.decision === 'skip' && givenByPerson(entry)) {
         standing = {decision: {status: 'accepted-as-auto', at: entry.at, contractsHash: entry.fingerprint!}, from: {list: 'escalations', index: next, entry}}
       }
@@ -111,7 +111,7 @@ export function historyProblem(
   }
   let before: HistoryProblem | null = null
   const standing = replay(state, (index, {decision}) => {
-    const stored = state.answers[index]!.decisionBefore
+    const stored = state.answers[index].decisionBefore
     if (before || sameDecision(stored, decision)) return
     const reason = `Unexpected \`answers[${index}].decisionBefore\` ${shownDecision(stored)}, expected ${shownDecision(decision)}: the decision the answers and escalation choices before it give`
     before = {path: ['answers', index, 'decisionBefore'], reason, hint: fixHint}

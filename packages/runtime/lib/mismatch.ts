@@ -26,7 +26,7 @@ export function keptMismatch(state: SliceState): string[] {
       count = clamp(entry.rejectionCount, end)
     }
   }
-  const logged = [...deferred].sort((a, b) => a - b).map((index) => state.rejections[index]!.feedback)
+  const logged = [...deferred].sort((a, b) => a - b).map((index) => state.rejections[index].feedback)
   const unexplained = (state.decision?.mismatch ?? []).filter((feedback) => !logged.includes(feedback))
   return [...logged, ...unexplained]
 }

@@ -61,7 +61,7 @@ export interface ResolvedSlice {
  * as the slice’s stated tier when there is one, else as `verify`.
  */
 export function resolveSliceTier(contracts: readonly Pick<Contract, 'tier'>[], sliceTier: Tier | null = null): Tier {
-  let highest: Tier = tiers[0]!
+  let highest: Tier = tiers[0]
   for (const contract of contracts) {
     const tier = contractTier(contract, sliceTier).tier
     if (tiers.indexOf(tier) > tiers.indexOf(highest)) highest = tier

@@ -132,17 +132,17 @@ export function findWeakenings(pinned: SlicePins, now: SlicePins, sliceName: str
           : (['step', 'step-removed', 'step-reworded'] as const)
       for (const change of lostItems(old[list], kept[list])) {
         if (change.now === null) contract(removed, `${noun} ${quoted(change.was)}`, 'removed')
-        else contract(reworded, `${noun} ${quoted(change.was)}`, quoted(kept[list][change.now]!), {list, index: change.now})
+        else contract(reworded, `${noun} ${quoted(change.was)}`, quoted(kept[list][change.now]), {list, index: change.now})
       }
     }
     // An approval before intent was pinned pins none: nothing to compare.
     if (old.intent === undefined) continue
     for (const change of intentChanges(old.intent, kept.intent ?? [])) {
       const item = change.now === null ? undefined : ({list: 'intent', index: change.now} as const)
-      if (change.was === null) contract('intent-changed', `intent without ${quoted(kept.intent![change.now!]!)}`, 'added', item)
+      if (change.was === null) contract('intent-changed', `intent without ${quoted(kept.intent![change.now!])}`, 'added', item)
       else if (change.now === null) contract('intent-changed', `intent ${quoted(change.was)}`, 'removed')
       else if (change.was === kept.intent![change.now]) contract('intent-changed', `intent ${quoted(change.was)}`, 'moved', item)
-      else contract('intent-changed', `intent ${quoted(change.was)}`, quoted(kept.intent![change.now]!), item)
+      else contract('intent-changed', `intent ${quoted(change.was)}`, quoted(kept.intent![change.now]), item)
     }
   }
   return found
@@ -185,7 +185,7 @@ function intentChanges(was: readonly string[], now: readonly string[]): Array<{w
   for (const text of lost) {
     const at = others.findIndex((index) => now[index] === text)
     if (at === -1) rest.push(text)
-    else changes.push({was: text, now: others.splice(at, 1)[0]!})
+    else changes.push({was: text, now: others.splice(at, 1)[0]})
   }
   for (const [index, text] of rest.entries()) changes.push({was: text, now: others[index] ?? null})
   for (const index of others.slice(rest.length)) changes.push({was: null, now: index})
@@ -203,7 +203,7 @@ function unkept(was: readonly string[], now: readonly string[]): {lost: string[]
   const common = new Uint32Array((was.length + 1) * width)
   for (let i = was.length - 1; i >= 0; i--) {
     for (let j = now.length - 1; j >= 0; j--) {
-      common[i * width + j] = was[i] === now[j] ? common[(i + 1) * width + j + 1]! + 1 : Math.max(common[(i + 1) * width + j]!, common[i * width + j + 1]!)
+      common[i * width + j] = was[i] === now[j] ? common[(i + 1) * width + j + 1] + 1 : Math.max(common[(i + 1) * width + j], common[i * width + j + 1])
     }
   }
   const lost: string[] = []
@@ -211,7 +211,7 @@ function unkept(was: readonly string[], now: readonly string[]): {lost: string[]
   let [i, j] = [0, 0]
   while (i < was.length || j < now.length) {
     if (i < was.length && j < now.length && was[i] === now[j]) [i, j] = [i + 1, j + 1]
-    else if (j === now.length || (i < was.length && common[(i + 1) * width + j]! >= common[i * width + j + 1]!)) lost.push(was[i++]!)
+    else if (j === now.length || (i < was.length && common[(i + 1) * width + j] >= common[i * width + j + 1])) lost.push(was[i++])
     else added.push(j++)
   }
   return {lost, added}

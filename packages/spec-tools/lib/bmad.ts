@@ -40,7 +40,7 @@ export function isBmadStory(text: string): boolean {
 export function bmadStoryNumber(text: string): string | null {
   const body = text.replace(/^\uFEFF/, '').replace(/^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/, '')
   const first = /^#[ \t]+(.+)$/m.exec(body)
-  const heading = first && body.slice(0, first.index).trim() === '' ? storyHeading.exec(first[1]!.trim()) : null
+  const heading = first && body.slice(0, first.index).trim() === '' ? storyHeading.exec(first[1].trim()) : null
   return heading ? (heading[1] ?? heading[3] ?? null) : null
 }
 
@@ -134,7 +134,7 @@ const specFront = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/
 /** Whether a file of the folder is a spec: its name, and frontmatter giving a `title` and a `status`. */
 export function isBmadSpec(name: string, text: string): boolean {
   const front = specName.test(name) ? specFront.exec(text) : null
-  return front !== null && /^title:/m.test(front[1]!) && /^status:/m.test(front[1]!)
+  return front !== null && /^title:/m.test(front[1]) && /^status:/m.test(front[1])
 }
 
 /**
@@ -297,8 +297,8 @@ function joinedItems(node: Paragraph, lines: readonly string[]): ContractItem[] 
     const match = joinedItem.exec(lines[line - 1] ?? '')
     if (!match) continue
     const value = match[0]
-    const place: Position = {start: {line, column: match[1]!.length + 1}, end: {line, column: value.length + 1}}
-    for (const each of item(textOf(parseMarkdownText(match[2]!).children[0] ?? {type: 'text', value: ''}), place)) found.push(each)
+    const place: Position = {start: {line, column: match[1].length + 1}, end: {line, column: value.length + 1}}
+    for (const each of item(textOf(parseMarkdownText(match[2]).children[0] ?? {type: 'text', value: ''}), place)) found.push(each)
   }
   return found
 }

@@ -39,13 +39,13 @@ export const fileDialects: readonly FileDialect[] = [
     // A change's delta spec: `openspec/changes/<change>/specs/<capability>/spec.md` (an archived change is under `changes/archive/`, not read).
     tool: 'openspec',
     path: /(?:^|\/)openspec\/changes\/(?!archive\/)([^/]+)\/specs\/((?:[^/]+\/)*?[^/]+)\/spec\.md$/,
-    read: (file, text, match) => readOpenSpecFile(file, text, match[1]!, match[2]!)
+    read: (file, text, match) => readOpenSpecFile(file, text, match[1], match[2])
   },
   {
     // A capability's current spec: `openspec/specs/<capability>/spec.md`.
     tool: 'openspec',
     path: /(?:^|\/)openspec\/specs\/([^/]+)\/spec\.md$/,
-    read: (file, text, match) => readOpenSpecFile(file, text, null, match[1]!)
+    read: (file, text, match) => readOpenSpecFile(file, text, null, match[1])
   },
   {
     // A spec-kit feature: `specs/NNN-name/spec.md`.
@@ -66,7 +66,7 @@ export const fileDialects: readonly FileDialect[] = [
     tool: 'kiro',
     path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/bugfix\.md$/,
     read(file, text, match) {
-      const {contracts, problems} = readBugfix(file, text, {slice: match[1]!, defaultTier: 'verify'})
+      const {contracts, problems} = readBugfix(file, text, {slice: match[1], defaultTier: 'verify'})
       return {tool: 'kiro', analysis: {contracts: contracts.map((each) => each.contract), problems: []}, problems, expectations: []}
     }
   },
@@ -84,8 +84,8 @@ export const fileDialects: readonly FileDialect[] = [
     // v6's story folder and its subfolders, and v4's default story folder (`docs/stories`).
     path: /(?:^|\/)(?:_bmad-output\/implementation-artifacts|docs\/stories)\/(?:[^/]+\/)*([^/]+)\.md$/i,
     read(file, text, match) {
-      const options = {slice: match[1]!, defaultTier: 'verify' as const}
-      const name = `${match[1]!}.md`
+      const options = {slice: match[1], defaultTier: 'verify' as const}
+      const name = `${match[1]}.md`
       // A story's companion (a decision document headed as its story) has no contract for the lint: the gate reads it only where no story of its number is.
       const read =
         isBmadStory(text) && !isBmadCompanion(text) ? readBmadStory(file, text, options) : isBmadSpec(name, text) ? readBmadSpec(file, text, options) : null
@@ -97,7 +97,7 @@ export const fileDialects: readonly FileDialect[] = [
     tool: 'kiro',
     path: /(?:^|\/)\.kiro\/specs\/([^/]+)\/requirements\.md$/,
     read(file, text, match) {
-      const {contracts, problems} = readRequirements(file, text, {slice: match[1]!, defaultTier: 'verify'})
+      const {contracts, problems} = readRequirements(file, text, {slice: match[1], defaultTier: 'verify'})
       return {tool: 'kiro', analysis: {contracts: contracts.map((each) => each.contract), problems: []}, problems, expectations: []}
     }
   }

@@ -88,9 +88,9 @@ function readPhases(text: string, inCode: (line: number) => boolean): Map<string
       last = null
       phase = null
       if (heading) {
-        const number = gsdPhaseNumber(heading[3]!)
+        const number = gsdPhaseNumber(heading[3])
         if (number === null) continue
-        phase = {number, title: collapse(heading[2]!), headingPosition: span(place, start, start + line.length), criteria: []}
+        phase = {number, title: collapse(heading[2]), headingPosition: span(place, start, start + line.length), criteria: []}
         entries.push(phase)
       }
       continue
@@ -104,8 +104,8 @@ function readPhases(text: string, inCode: (line: number) => boolean): Map<string
     if (!inCriteria) continue
     const item = numberedItem.exec(line)
     if (item) {
-      const from = start + line.indexOf(item[2]!)
-      last = {...splitCheck(collapse(item[2]!)), position: span(place, from, start + line.trimEnd().length)}
+      const from = start + line.indexOf(item[2])
+      last = {...splitCheck(collapse(item[2])), position: span(place, from, start + line.trimEnd().length)}
       phase.criteria.push(last)
     } else if (line.trim() === '') {
       last = null
@@ -156,15 +156,15 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
   }
   const humanChecks: ContractItem[] = []
   for (const match of text.matchAll(/<task\b[^>]*\btype=["']checkpoint:human-verify["'][^>]*>([\s\S]*?)<\/task>/g)) {
-    const name = /<name>([\s\S]*?)<\/name>/.exec(match[1]!)
+    const name = /<name>([\s\S]*?)<\/name>/.exec(match[1])
     const at = match.index
-    humanChecks.push({text: collapse(name ? name[1]! : 'Human verification task'), position: span(place, at, at + match[0].length), check: null})
+    humanChecks.push({text: collapse(name ? name[1] : 'Human verification task'), position: span(place, at, at + match[0].length), check: null})
   }
   for (const match of text.matchAll(/<human-check>([\s\S]*?)<\/human-check>/g)) {
-    const test = /<test>([\s\S]*?)<\/test>/.exec(match[1]!)
-    const expected = /<expected>([\s\S]*?)<\/expected>/.exec(match[1]!)
+    const test = /<test>([\s\S]*?)<\/test>/.exec(match[1])
+    const expected = /<expected>([\s\S]*?)<\/expected>/.exec(match[1])
     const at = match.index
-    humanChecks.push({text: checkText(test?.[1] ?? match[1]!, expected?.[1] ?? null), position: span(place, at, at + match[0].length), check: null})
+    humanChecks.push({text: checkText(test?.[1] ?? match[1], expected?.[1] ?? null), position: span(place, at, at + match[0].length), check: null})
   }
   humanChecks.sort((a, b) => a.position.start.line - b.position.start.line)
   return {truths, humanChecks, problems}
@@ -330,12 +330,12 @@ export function readGsdUat(file: string, text: string): GsdUat {
     if (inCode(index + 1)) continue
     const heading = uatTest.exec(line)
     if (heading || anyHeading.test(line)) {
-      test = heading ? {name: collapse(heading[1]!), result: null, line: index + 1} : null
+      test = heading ? {name: collapse(heading[1]), result: null, line: index + 1} : null
       if (test) tests.push(test)
       continue
     }
     const result = test?.result === null ? uatResult.exec(line) : null
-    if (test && result) test.result = collapse(result[1]!.replace(/^\[(.*)\]$|^(["'])(.*)\2$/, '$1$3')).toLowerCase() || null
+    if (test && result) test.result = collapse(result[1].replace(/^\[(.*)\]$|^(["'])(.*)\2$/, '$1$3')).toLowerCase() || null
   }
   return {status: scalarText(status ?? null), statusLine: nodePosition(place, front.base, status ?? null)?.start.line ?? null, tests}
 }
@@ -372,19 +372,19 @@ function bodyChecks(text: string, place: ReturnType<typeof location>): ContractI
     const heading = /^(#{1,6})[ \t]/.exec(line)
     const section = humanSection.exec(line)
     if (section) {
-      depth = section[1]!.length
+      depth = section[1].length
       continue
     }
     if (depth === 0) continue
     // GSD's verifier writes its items as `### 1. Name` under a `### Human Verification Required` of the same level.
-    if (heading && heading[1]!.length <= depth && !(heading[1]!.length === depth && numberedHeading.test(line))) {
+    if (heading && heading[1].length <= depth && !(heading[1].length === depth && numberedHeading.test(line))) {
       depth = 0
       continue
     }
     const item = numberedHeading.exec(line) ?? (/^\d{1,9}[.)][ \t]+(\S.*)$/.exec(line) as RegExpExecArray | null)
     if (!item) continue
-    const from = start + line.indexOf(item[1]!)
-    items.push({text: collapse(item[1]!.replace(/\*\*|__/g, '')), position: span(place, from, start + line.trimEnd().length), check: null})
+    const from = start + line.indexOf(item[1])
+    items.push({text: collapse(item[1].replace(/\*\*|__/g, '')), position: span(place, from, start + line.trimEnd().length), check: null})
   }
   return items
 }
@@ -453,7 +453,7 @@ function keyGivenTwice(doc: Document, needed: ReadonlyArray<readonly string[]>):
     for (const key of keys) {
       if (!isMap(node)) break
       const pairs = node.items.filter((pair) => isScalar(pair.key) && String(pair.key.value) === key)
-      if (pairs.length > 1) return {key, at: (pairs[1]!.key as YamlNode).range?.[0] ?? 0}
+      if (pairs.length > 1) return {key, at: (pairs[1].key as YamlNode).range?.[0] ?? 0}
       node = pairs[0]?.value
     }
   }

@@ -71,7 +71,7 @@ export function readBugfix(file: string, written: string, options: RequirementsO
   for (const part of ['expected', 'unchanged'] as const) {
     const {heading: title, items} = found[part]
     if (items.length === 0) continue
-    const headingPosition = title?.position ?? items[0]!.position
+    const headingPosition = title?.position ?? items[0].position
     const position: Position = {start: headingPosition.start, end: items.at(-1)!.position.end}
     const contract: Contract = {
       id: null,
@@ -106,10 +106,10 @@ export function readBugfix(file: string, written: string, options: RequirementsO
 
 /** Which part a statement is: by its number, else by its section's title, else by the section's place. */
 function partOf(number: number, heading: Heading | null, order: number): Part {
-  if (number >= 1 && number <= 3) return parts[number - 1]!
+  if (number >= 1 && number <= 3) return parts[number - 1]
   const title = heading ? textOf(heading) : ''
   for (const part of parts) if (partTitles[part].test(title)) return part
-  return parts[Math.min(Math.max(order, 0), 2)]!
+  return parts[Math.min(Math.max(order, 0), 2)]
 }
 
 /** The numbered statements of a paragraph, one per line that opens with its number, each at its line. */
@@ -121,9 +121,9 @@ function statements(paragraph: Paragraph, text: string, place: ReturnType<typeof
   for (const line of written.split('\n')) {
     const match = statement.exec(line)
     if (match) {
-      const from = offset + line.indexOf(match[3]!)
+      const from = offset + line.indexOf(match[3])
       const to = offset + line.replace(/\s+$/, '').length
-      const words = collapse(inlineText(parseMarkdownText(match[3]!).children.flatMap((node) => ('children' in node ? (node.children as Nodes[]) : []))))
+      const words = collapse(inlineText(parseMarkdownText(match[3]).children.flatMap((node) => ('children' in node ? (node.children as Nodes[]) : []))))
       const at = place.toPoint(from)
       const end = place.toPoint(to)
       if (at && end) found.push({number: Number(match[1]), item: {...splitCheck(words), position: {start: at, end}}})

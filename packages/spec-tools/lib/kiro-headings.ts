@@ -89,7 +89,7 @@ export function criteriaMarkers(nodes: readonly RootContent[]): (node: RootConte
     if (node.type !== 'heading' || node.depth === 1 || !numberedSubject.test(textOf(node))) return
     // Its first sub-heading, past the User Story.
     let at = index + 1
-    while (at < nodes.length && nodes[at]!.type !== 'heading') at++
+    while (at < nodes.length && nodes[at].type !== 'heading') at++
     const sub = nodes[at]
     if (sub?.type !== 'heading' || sub.depth <= node.depth || nodes[at + 1]?.type !== 'list' || numberedSubject.test(textOf(sub))) return
     const title = folded(textOf(sub))

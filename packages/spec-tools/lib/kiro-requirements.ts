@@ -63,7 +63,7 @@ export function readRequirements(file: string, written: string, options: Require
       if (ownerOf(starts, ends, index) !== null) continue
       problems.push({
         file,
-        line: lineOf(nodes[index]!),
+        line: lineOf(nodes[index]),
         message: 'Unexpected acceptance criteria outside a requirement, expected them under a `### Requirement N` heading'
       })
     }
@@ -134,8 +134,8 @@ function requirementStarts(nodes: readonly RootContent[], markers: readonly numb
 /** The requirement a criteria section is in: the last requirement heading above it whose section holds it, else `null`. */
 function ownerOf(starts: readonly number[], ends: readonly number[], marker: number): number | null {
   let order = starts.length - 1
-  while (order >= 0 && starts[order]! > marker) order--
-  return order >= 0 && marker < ends[order]! ? starts[order]! : null
+  while (order >= 0 && starts[order] > marker) order--
+  return order >= 0 && marker < ends[order] ? starts[order] : null
 }
 
 /** Where a requirement's section ends: at the next heading of its level or above, or at the next requirement. */
@@ -143,7 +143,7 @@ function sectionEnd(nodes: readonly RootContent[], start: number, next: number |
   const depth = (nodes[start] as Heading).depth
   const limit = next ?? nodes.length
   for (let index = start + 1; index < limit; index++) {
-    const node = nodes[index]!
+    const node = nodes[index]
     if (node.type === 'heading' && node.depth <= depth) return index
   }
   return limit
@@ -345,7 +345,7 @@ function tableCriteria(table: Table): ContractItem[] {
   const items: ContractItem[] = []
   for (const row of table.children.slice(1)) {
     const cells = row.children.map((cell) => collapse(inlineText(cell.children as Nodes[]))).filter((cell) => cell !== '')
-    if (cells.length > 1 && idCell.test(cells[0]!)) cells.shift()
+    if (cells.length > 1 && idCell.test(cells[0])) cells.shift()
     const raw = cells.join('; ')
     if (raw === '' || !row.position) continue
     items.push({...splitCheck(raw), position: row.position})

@@ -136,7 +136,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
       if (node.depth <= 2) {
         closeRequirement()
         const match = main ? mainSectionHeading.exec(title) : sectionHeading.exec(title)
-        section = match ? (main ? 'CURRENT' : (match[1]!.toUpperCase() as DeltaSection)) : null
+        section = match ? (main ? 'CURRENT' : (match[1].toUpperCase() as DeltaSection)) : null
         sectionTitle = match ? null : `${'#'.repeat(node.depth)} ${title}`
         if (isRequirement || isScenario)
           problem(
@@ -149,12 +149,12 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
         closeRequirement()
         if (isRequirement && section) {
           requirement = {
-            entry: {section, name: isRequirement[1]!.trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []},
+            entry: {section, name: isRequirement[1].trim(), headingPosition: node.position!, position: node.position!, scenarios: [], tiers: []},
             body: []
           }
         } else if (isRequirement) {
           const where = sectionTitle === null ? 'before any section' : `under \`${sectionTitle}\``
-          problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1]!.trim())} ${where}, expected it under ${sections}`)
+          problem(node, `Unexpected requirement ${JSON.stringify(isRequirement[1].trim())} ${where}, expected it under ${sections}`)
         } else if (isScenario) {
           problem(node, 'Unexpected `### Scenario:` heading, expected `#### Scenario: Name` under a `### Requirement: Name`')
         } else if (section && /requirement/i.test(title)) {
@@ -169,7 +169,7 @@ export function readDeltaSpec(file: string, text: string, tree: Root, {main = fa
       // OpenSpec reads every fourth-level heading under a requirement as a scenario (`#### Edge case`), `Scenario:` or not.
       if (node.depth === 4 && (isScenario || requirement)) {
         closeScenario()
-        const name = isScenario ? isScenario[1]!.trim() : title
+        const name = isScenario ? isScenario[1].trim() : title
         if (requirement) {
           requirement.body.push(node)
           scenario = {heading: node, name, body: []}
@@ -267,11 +267,11 @@ function clause(line: string): Clause {
   const trimmed = line.trim()
   const match = keywordAtStart.exec(trimmed)
   // A plain keyword opens a clause in capitals or capitalised (`WHEN`, `When`): `and keeps…` is a wrapped line.
-  if (!match || (!match[1] && !/^[A-Z]/.test(match[2]!))) return {keyword: null, text: trimmed}
-  const keyword = match[2]!.toUpperCase()
+  if (!match || (!match[1] && !/^[A-Z]/.test(match[2]))) return {keyword: null, text: trimmed}
+  const keyword = match[2].toUpperCase()
   const rest = trimmed.slice(match[0].length).trim()
   // A plain keyword stays as written; a bold one is shown as the word itself.
-  const word = match[1] ? keyword : match[2]!
+  const word = match[1] ? keyword : match[2]
   return {keyword, text: rest === '' ? word : `${word} ${rest}`}
 }
 
@@ -288,18 +288,18 @@ export function tierStatements(text: string, node: Root | RootContent): TierStat
         lineOffset += line.length + 1
         const match = labelLine.exec(line)
         // A label alone on its line (`**Verification:**` over a list of checks) is prose, no tier.
-        if (!match || resolveFieldKey(match[2]!) !== 'verification' || match[3]!.trim() === '') return []
+        if (!match || resolveFieldKey(match[2]) !== 'verification' || match[3].trim() === '') return []
         // The paragraph's first line starts at its column; the others at the line's start.
         const point = (column: number) => ({line: start.line + index, column: (index === 0 ? start.column : 1) + column, offset: at + column})
         const span = (from: number, length: number): Position => ({start: point(from), end: point(from + length)})
-        const labelAt = line.indexOf(match[2]!)
-        const valueAt = line.trimEnd().length - match[3]!.length
+        const labelAt = line.indexOf(match[2])
+        const valueAt = line.trimEnd().length - match[3].length
         return [
           {
-            value: match[3]!.replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(),
+            value: match[3].replace(/^(\*\*|__|`+)(.*?)\1$/, '$2').trim(),
             line: start.line + index,
-            labelPosition: span(labelAt, match[2]!.length),
-            valuePosition: match[3] === '' ? null : span(valueAt, match[3]!.length)
+            labelPosition: span(labelAt, match[2].length),
+            valuePosition: match[3] === '' ? null : span(valueAt, match[3].length)
           }
         ]
       })
@@ -314,7 +314,7 @@ function readRemovedItems(node: RootContent): DeltaRequirement[] {
   for (const item of node.children) {
     const match = /^[`*_]*#{0,6}\s*Requirement\s*[:：]\s*(.+?)[`*_]*$/i.exec(toString(item).trim())
     if (match && item.position)
-      removed.push({section: 'REMOVED', name: match[1]!.trim(), headingPosition: item.position, position: item.position, scenarios: [], tiers: []})
+      removed.push({section: 'REMOVED', name: match[1].trim(), headingPosition: item.position, position: item.position, scenarios: [], tiers: []})
   }
   return removed
 }
@@ -416,7 +416,7 @@ export function statedTier(file: string, statements: TierStatement[], what: stri
     return value
   })
   if (new Set(values.map(effectiveTier)).size > 1) {
-    problems.push({file, line: statements[1]!.line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
+    problems.push({file, line: statements[1].line, message: `Unexpected second tier in ${what}, expected one tier (it reads as \`verify\`)`})
     return 'verify'
   }
   return values[0] ?? null

@@ -57,7 +57,7 @@ function readNumberedStories(tree: Root, vfile: VFile): ContractAnalysis {
   const stories = storyHeadings(tree.children)
   const lines = new Set(stories.map((index) => (tree.children[index] as Heading).position?.start.line))
   const analysis = analyzeContracts(storySections(tree, stories), vfile, {
-    names: stories.map((index) => toString(tree.children[index]!).trim()),
+    names: stories.map((index) => toString(tree.children[index]).trim()),
     holdsItems: holdsScenarios
   })
   return {contracts: analysis.contracts.filter((contract) => lines.has(contract.headingPosition.start.line)), problems: analysis.problems}
@@ -90,7 +90,7 @@ function olderStoryShape(blocks: readonly RootContent[]): OlderStoryShape | null
   if (scenarios === -1) return null
   const depth = (blocks[scenarios] as Heading).depth
   for (let index = scenarios - 1; index >= 0; index--) {
-    const block = blocks[index]!
+    const block = blocks[index]
     if (block.type !== 'heading' || block.depth > depth) continue
     return {story: block.depth === depth ? index : scenarios, scenarios}
   }
@@ -115,9 +115,9 @@ function readOlderStory(tree: Root, vfile: VFile, source: string, {story, scenar
   if (!found) return null
   const depth = (blocks[scenarios] as Heading).depth
   const criteria: ContractItem[] = []
-  let end = blocks[scenarios]!.position!.end
+  let end = blocks[scenarios].position!.end
   for (let index = scenarios + 1; index < blocks.length; index++) {
-    const block = blocks[index]!
+    const block = blocks[index]
     if (block.type === 'heading' && block.depth <= depth) break
     end = block.position?.end ?? end
     if (block.type === 'list') for (const item of block.children) appendAll(criteria, scenarioItem(item.children[0], source))
@@ -171,7 +171,7 @@ function storyHeadings(blocks: readonly RootContent[]): number[] {
   const parent = new Map<number, number | null>()
   const open: number[] = []
   for (let index = 0; index < blocks.length; index++) {
-    const block = blocks[index]!
+    const block = blocks[index]
     if (block.type !== 'heading') continue
     while (open.length > 0 && (blocks[open.at(-1)!] as Heading).depth >= block.depth) open.pop()
     parent.set(index, open.at(-1) ?? null)
@@ -182,7 +182,7 @@ function storyHeadings(blocks: readonly RootContent[]): number[] {
   // The sections that hold stories, by the template's English title or by a story in them; in each, the numbered headings at the stories' level.
   const sections = new Set<number>()
   for (const [index, section] of parent) {
-    if (englishStoriesSection.test(toString(blocks[index]!))) sections.add(index)
+    if (englishStoriesSection.test(toString(blocks[index]))) sections.add(index)
     if (section !== null && stories.has(index)) sections.add(section)
   }
   for (const section of sections) {
@@ -191,7 +191,7 @@ function storyHeadings(blocks: readonly RootContent[]): number[] {
     for (const at of inside) if (stories.has(at)) depth = Math.min(depth, (blocks[at] as Heading).depth)
     if (depth === 7) depth = (blocks[section] as Heading).depth + 1
     for (const at of inside) {
-      if ((blocks[at] as Heading).depth === depth && numbered.test(toString(blocks[at]!))) stories.add(at)
+      if ((blocks[at] as Heading).depth === depth && numbered.test(toString(blocks[at]))) stories.add(at)
     }
   }
   return [...stories].sort((a, b) => a - b)
@@ -199,8 +199,8 @@ function storyHeadings(blocks: readonly RootContent[]): number[] {
 
 /** Whether the blocks from `from` up to the next heading hold a story's fields. */
 function holdsStoryFields(blocks: readonly RootContent[], from: number): boolean {
-  for (let index = from; index < blocks.length && blocks[index]!.type !== 'heading'; index++) {
-    const block = blocks[index]!
+  for (let index = from; index < blocks.length && blocks[index].type !== 'heading'; index++) {
+    const block = blocks[index]
     if (block.type === 'list' && isScenarioList(block)) return true
     if (block.type === 'paragraph' && block.children[0]?.type === 'strong' && storyLabel.test(toString(block.children[0]).trim())) return true
   }
@@ -221,7 +221,7 @@ function storySections(tree: Root, stories: readonly number[]): Root {
     // Every story at one rank, its own headings below it: a story above a deeper one is no group of it.
     children.push({...(blocks[index] as Heading), depth: 2})
     for (let at = index + 1; at < blocks.length && !isStory.has(at); at++) {
-      const block = blocks[at]!
+      const block = blocks[at]
       if (block.type === 'heading' && block.depth <= depth) break
       if (block.type === 'heading') children.push({...block, depth: Math.max(3, block.depth) as Heading['depth']})
       else if (block.type !== 'code' && block.type !== 'html') children.push(withoutExamples(block))

@@ -292,13 +292,13 @@ const undoAnswer: Command = async (input) => {
 
 export const route: Command = async (input) => {
   const {context, warnings} = await loadSliceContext(input, 'tiers route <slice> <1|2|3> [--detail <text>]', 2)
-  const {route: routed, state} = await recordRoute(context, input.positionals[1]!, input.detail)
+  const {route: routed, state} = await recordRoute(context, input.positionals[1], input.detail)
   return {text: renderRoute(routed), data: {...routed, rejectionCount: state.rejectionCount}, warnings}
 }
 
 export const escalate: Command = async (input) => {
   const {project, context, warnings} = await loadSliceContext(input, 'tiers escalate <slice> <1|2|3>', 2)
-  const choice = input.positionals[1]!
+  const choice = input.positionals[1]
   const {slice} = context
   const from = presence(process.env, input.stdinTerminal ?? false)
   // A bad choice is said as ever; a good one is the person’s to make (3 accepts the slice without its checkpoint).

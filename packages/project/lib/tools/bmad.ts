@@ -189,7 +189,7 @@ async function readConfig(file: string, budget: ReadBudget): Promise<{file: stri
         {
           file,
           line,
-          message: `Unexpected text that is not YAML (${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}), expected BMAD's settings; no story is read`
+          message: `Unexpected text that is not YAML (${error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}), expected BMAD's settings; no story is read`
         }
       ]
     }

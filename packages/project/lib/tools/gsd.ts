@@ -162,7 +162,7 @@ function roadmapIndex(active: ReadRoadmap | null, milestones: readonly ReadRoadm
     if (active && own && own.criteria.length > 0) return {roadmap: active, phase: own}
     // An entry of ROADMAP.md that only says where the phase stands gives way to the milestone's that lists its criteria.
     const kept = milestones.filter((each) => (each.phases.get(number)?.criteria.length ?? 0) > 0)
-    if (kept.length === 1) return {roadmap: kept[0]!, phase: kept[0]!.phases.get(number)!}
+    if (kept.length === 1) return {roadmap: kept[0], phase: kept[0].phases.get(number)!}
     return active && own ? {roadmap: active, phase: own} : null
   }
 }
@@ -207,7 +207,7 @@ async function readPhase(
     if (typeof text !== 'string') continue
     const plan = readGsdPlan(file, text)
     for (const problem of plan.problems) reading.problems.push(problem)
-    const planId = planFile.exec(name)![1]!
+    const planId = planFile.exec(name)![1]
     // A plan is done when its summary exists: GSD writes it after executing the plan.
     if (!files.includes(`${planId}-SUMMARY.md`)) read.openTasks.push({text: `Plan ${planId} has no ${planId}-SUMMARY.md: not executed`, file, line: 1})
     if (plan.humanChecks.length > 0) read.human = true

@@ -49,7 +49,7 @@ export function readTasks(file: string, text: string, tree: Root = parseMarkdown
     const number = index + 1
     const box = boxLine.exec(line)
     if (!box || read.has(number) || inExample(number)) return
-    const task = boxed(file, collapse(box[1]!), number)
+    const task = boxed(file, collapse(box[1]), number)
     if (task) tasks.push(task)
   })
   return tasks.sort((a, b) => a.line - b.line)
@@ -79,7 +79,7 @@ function taskOf(file: string, item: ListItem): TaskItem | null {
 function boxed(file: string, written: string, line: number): TaskItem | null {
   const box = checkbox.exec(written)
   if (!box) return null
-  const mark = box[1]!
+  const mark = box[1]
   return {text: written.slice(box[0].length), file, line, mark, done: mark === 'x' || mark === 'X', optional: box[2] !== undefined}
 }
 
