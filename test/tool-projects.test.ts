@@ -151,7 +151,7 @@ describe('tiers on a GSD project', () => {
     const ci = await runTiersPiped(project, ['ci'])
     expect(ci.code).toBe(1)
     expect(ci.stdout).toContain(
-      `  01-seat-map Phase 1: Seat Map: verify, never approved (${path.join(project, '.planning', 'ROADMAP.md')}:12, ${path.join(phase, '01-01-PLAN.md')}:1, ${path.join(phase, '01-02-PLAN.md')}:1, ${path.join(phase, '01-VERIFICATION.md')}:1)\n`
+      `  01-seat-map Phase 1: Seat Map: verify, never approved (${path.join(project, '.planning', 'ROADMAP.md')}:12, ${path.join(phase, '01-01-PLAN.md')}:9, ${path.join(phase, '01-02-PLAN.md')}:9, ${path.join(phase, '01-VERIFICATION.md')}:6)\n`
     )
     expect((await runTiers(project, ['respond', '01-seat-map', 'approved'])).stdout).toContain('APPROVED — Slice 01-seat-map: Phase 1: Seat Map')
     const after = await runTiersPiped(project, ['ci'])

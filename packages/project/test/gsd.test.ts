@@ -332,6 +332,26 @@ describe('gsd', () => {
     expect([swallowed.humanChecks, swallowed.problems.length]).toEqual([[], 1])
   })
 
+  it('places a plan at its truths (else its first planned check) and a verification at its human checks, where a removed one is named', async () => {
+    const dir = await planning({
+      'phases/02-booking/02-02-PLAN.md':
+        '---\nphase: 02\n---\n\n# Plan\n\n<task type="checkpoint:human-verify">\n<name>Book a seat on a phone</name>\n</task>\n'
+    })
+    const read = await gsd.read(dir, verify)
+    const placed = read.slices
+      .flatMap((slice) => slice.contracts)
+      .filter(({file}) => /-(PLAN|VERIFICATION)\.md$/.test(file))
+      .map(({contract, file}) => [path.basename(file), contract.headingPosition?.start.line])
+    expect(placed).toEqual([
+      ['01-01-PLAN.md', 9],
+      ['01-02-PLAN.md', 9],
+      ['01-VERIFICATION.md', 6],
+      ['02-01-PLAN.md', 7],
+      ['02-02-PLAN.md', 7],
+      ['02.1-01-PLAN.md', 7]
+    ])
+  })
+
   it('holds on a key the gate reads given twice in a frontmatter, at the second; a key it does not read may be', () => {
     const verification = readGsdVerification(
       'V.md',

@@ -128,6 +128,8 @@ function readPhases(text: string, inCode: (line: number) => boolean): Map<string
 /** What a plan (`NN-MM-PLAN.md`) asks: its must-have truths, and the checks it plans for a person. */
 export interface GsdPlan {
   truths: ContractItem[]
+  /** Where its `truths:` key is, the place of the truths as a whole; `null` when it has none. */
+  truthsPosition: Position | null
   /** `checkpoint:human-verify` tasks (by their `<name>`) and `<human-check>` blocks (their test and expected result). */
   humanChecks: ContractItem[]
   problems: FileProblem[]
@@ -167,7 +169,7 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
     humanChecks.push({text: checkText(test?.[1] ?? match[1], expected?.[1] ?? null), position: span(place, at, at + match[0].length), check: null})
   }
   humanChecks.sort((a, b) => a.position.start.line - b.position.start.line)
-  return {truths, humanChecks, problems}
+  return {truths, truthsPosition: keyPosition(place, front, ['must_haves', 'truths']), humanChecks, problems}
 }
 
 /**
@@ -213,6 +215,8 @@ export interface GsdVerification {
   humanChecks: ContractItem[]
   /** Where the checks were read: `frontmatter` or `body` (`## Human Verification Required`). */
   checksFrom: 'frontmatter' | 'body'
+  /** The place of the checks as a whole: the `human_verification:` key, or the body's first check; `null` when none is listed. */
+  checksPosition: Position | null
   /** The `gaps` entries' truths: what the verifier found not done. */
   gaps: ContractItem[]
   /** The `overrides` entries' must-haves: what was accepted as passed though not verified. */
@@ -242,6 +246,7 @@ export function readGsdVerification(file: string, text: string): GsdVerification
     statusLine: nodePosition(place, front.base, status ?? null)?.start.line ?? null,
     humanChecks: body ? fromBody : fromFront,
     checksFrom: body ? 'body' : 'frontmatter',
+    checksPosition: body ? (fromBody[0]?.position ?? null) : keyPosition(place, front, ['human_verification']),
     gaps: entries('gaps', 'truth', () => null),
     overrides: entries('overrides', 'must_have', () => null),
     problems: front.problems
@@ -519,6 +524,20 @@ function scalarText(node: YamlNode | null | undefined): string | null {
 }
 
 /** Where a YAML node is in the file. */
+/** Where the key at the end of `keys` is written in a frontmatter, `null` when it is not. */
+function keyPosition(place: ReturnType<typeof location>, front: Front, keys: readonly string[]): Position | null {
+  const {isMap, isScalar} = yaml()
+  let node: unknown = front.doc?.contents
+  let key: YamlNode | null = null
+  for (const name of keys) {
+    const pair = isMap(node) ? node.items.find((each) => isScalar(each.key) && String(each.key.value) === name) : undefined
+    if (!pair) return null
+    key = pair.key as YamlNode
+    node = pair.value
+  }
+  return nodePosition(place, front.base, key)
+}
+
 function nodePosition(place: ReturnType<typeof location>, base: number, node: YamlNode | null): Position | null {
   const range = node?.range
   if (!range) return null

@@ -217,7 +217,8 @@ async function readPhase(
       file,
       text,
       slice: id,
-      headingPosition: firstLine(text),
+      // At its truths (a criterion removed is placed there), else its first planned check.
+      headingPosition: plan.truthsPosition ?? plan.humanChecks[0]?.position ?? firstLine(text),
       criteria: plan.truths,
       steps: plan.humanChecks
     })
@@ -235,7 +236,7 @@ async function readPhase(
         file,
         text,
         slice: id,
-        headingPosition: firstLine(text),
+        headingPosition: verification.checksPosition ?? firstLine(text),
         criteria: [],
         steps: verification.humanChecks
       })
