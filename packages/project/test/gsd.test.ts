@@ -332,15 +332,17 @@ describe('gsd', () => {
     expect([swallowed.humanChecks, swallowed.problems.length]).toEqual([[], 1])
   })
 
-  it('places a plan at its truths (else its first planned check) and a verification at its human checks, where a removed one is named', async () => {
+  it('places a plan at its truths (else its first planned check), a verification and a validation at their human checks, where a removed one is named', async () => {
     const dir = await planning({
       'phases/02-booking/02-02-PLAN.md':
-        '---\nphase: 02\n---\n\n# Plan\n\n<task type="checkpoint:human-verify">\n<name>Book a seat on a phone</name>\n</task>\n'
+        '---\nphase: 02\n---\n\n# Plan\n\n<task type="checkpoint:human-verify">\n<name>Book a seat on a phone</name>\n</task>\n',
+      'phases/02-booking/02-VALIDATION.md':
+        '# Validation\n\n## Manual-Only Verifications\n\n| Behavior | Requirement | Why Manual | Test Instructions |\n|---|---|---|---|\n| The seat reads well | UI-02 | Visual | Look at it |\n'
     })
     const read = await gsd.read(dir, verify)
     const placed = read.slices
       .flatMap((slice) => slice.contracts)
-      .filter(({file}) => /-(PLAN|VERIFICATION)\.md$/.test(file))
+      .filter(({file}) => /-(PLAN|VERIFICATION|VALIDATION)\.md$/.test(file))
       .map(({contract, file}) => [path.basename(file), contract.headingPosition?.start.line])
     expect(placed).toEqual([
       ['01-01-PLAN.md', 9],
@@ -348,6 +350,7 @@ describe('gsd', () => {
       ['01-VERIFICATION.md', 6],
       ['02-01-PLAN.md', 7],
       ['02-02-PLAN.md', 7],
+      ['02-VALIDATION.md', 7],
       ['02.1-01-PLAN.md', 7]
     ])
   })

@@ -259,7 +259,7 @@ async function readPhase(
       file,
       text,
       slice: id,
-      headingPosition: firstLine(text),
+      headingPosition: checks[0].position,
       criteria: [],
       steps: checks
     })
