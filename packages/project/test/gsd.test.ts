@@ -332,7 +332,7 @@ describe('gsd', () => {
     expect([swallowed.humanChecks, swallowed.problems.length]).toEqual([[], 1])
   })
 
-  it('places a plan at its truths (else its first planned check), a verification and a validation at their human checks, where a removed one is named', async () => {
+  it('places a plan at its truths (else its first planned check), a verification and a validation at their human checks, where a removed one is named; an approval still covers each from its first line', async () => {
     const dir = await planning({
       'phases/02-booking/02-02-PLAN.md':
         '---\nphase: 02\n---\n\n# Plan\n\n<task type="checkpoint:human-verify">\n<name>Book a seat on a phone</name>\n</task>\n',
@@ -343,15 +343,15 @@ describe('gsd', () => {
     const placed = read.slices
       .flatMap((slice) => slice.contracts)
       .filter(({file}) => /-(PLAN|VERIFICATION|VALIDATION)\.md$/.test(file))
-      .map(({contract, file}) => [path.basename(file), contract.headingPosition?.start.line])
+      .map(({contract, file, source}) => [path.basename(file), contract.headingPosition?.start.line, source.split('\n')[0]])
     expect(placed).toEqual([
-      ['01-01-PLAN.md', 9],
-      ['01-02-PLAN.md', 9],
-      ['01-VERIFICATION.md', 6],
-      ['02-01-PLAN.md', 7],
-      ['02-02-PLAN.md', 7],
-      ['02-VALIDATION.md', 7],
-      ['02.1-01-PLAN.md', 7]
+      ['01-01-PLAN.md', 9, '---'],
+      ['01-02-PLAN.md', 9, '---'],
+      ['01-VERIFICATION.md', 6, '---'],
+      ['02-01-PLAN.md', 7, '---'],
+      ['02-02-PLAN.md', 7, '---'],
+      ['02-VALIDATION.md', 7, '# Validation'],
+      ['02.1-01-PLAN.md', 7, '---']
     ])
   })
 
@@ -370,6 +370,23 @@ describe('gsd', () => {
       [],
       [[5, 'Unexpected `truths` given twice in the frontmatter, expected it once: which of the two is meant cannot be told']]
     ])
+  })
+
+  it('holds on an alias, a merge key or a value that is no list where the gate reads truths or checks, at its line', () => {
+    const problems = (text: string) => readGsdVerification('V.md', text).problems.map((problem) => [problem.line, problem.message])
+    expect(problems('---\nchecks: &hv\n  - test: "Print the map"\nstatus: human_needed\nhuman_verification: *hv\n---\n')).toEqual([
+      [5, 'Unexpected alias in `human_verification` of the frontmatter, expected its value written out: tiers reads no YAML alias or merge']
+    ])
+    expect(problems('---\nstatus: passed\nhuman_verification: |\n  Print the map\n---\n')).toEqual([
+      [3, 'Unexpected `human_verification` that is no list, expected its entries as a list (`- test: …`): what it holds is not read']
+    ])
+    expect(problems('---\nstatus: passed\nhuman_verification: []\ngaps:\n---\n')).toEqual([])
+    const plan = readGsdPlan('P.md', '---\nbase: &m\n  truths:\n    - "A seat is drawn"\nmust_haves:\n  <<: *m\n---\n')
+    expect([plan.truths, plan.problems.map((problem) => [problem.line, problem.message])]).toEqual([
+      [],
+      [[6, 'Unexpected merge key in `must_haves` of the frontmatter, expected its value written out: tiers reads no YAML alias or merge']]
+    ])
+    expect(readGsdPlan('P.md', '---\nmust_haves:\n  truths: A seat is drawn\n---\n').problems.map((problem) => problem.line)).toEqual([3])
   })
 
   it('property: any key the gate reads given twice, in any order among others, holds at the second and reads no check', () => {
@@ -425,6 +442,10 @@ describe('gsd', () => {
       'milestones/v1.0-ROADMAP.md': Buffer.from('## Phase Details\n\n### Phase 5: Map \xe9t\xe9\n', 'latin1'),
       'milestones/v1.0-REQUIREMENTS.md': Buffer.from('Not read \xe9\n', 'latin1')
     })
+    // Nothing else of milestones/ is read: a link to a folder, or a folder whose name is not UTF-8, is no problem.
+    await fs.mkdir(path.join(dir, 'milestones', 'v1.0-phases'))
+    await fs.symlink('v1.0-phases', path.join(dir, 'milestones', 'latest'))
+    await fs.mkdir(Buffer.from(path.join(dir, 'milestones', 'caf\xe9'), 'latin1'))
     const read = await gsd.read(dir, verify)
     expect(read.problems.map((problem) => [path.relative(dir, problem.file), problem.line, problem.message.replace(/, expected .*/, '')])).toEqual([
       ['milestones/v1.0-ROADMAP.md', 3, 'Unexpected byte 0xE9, which is not UTF-8']

@@ -143,6 +143,8 @@ export function readGsdPlan(file: string, text: string): GsdPlan {
   const truths: ContractItem[] = []
   const problems = [...front.problems]
   const list = front.doc?.getIn(['must_haves', 'truths'], true) as YamlNode | undefined
+  const notList = notAList(file, place, front, list, 'truths', '`must_haves: truths:` items such as `- "A user can sign in"`')
+  if (notList) problems.push(notList)
   for (const node of sequence(list)) {
     const written = scalarText(node) ?? scalarText(mapValue(node, 'truth')) ?? scalarText(mapValue(node, 'text')) ?? mapText(node)
     const position = nodePosition(place, front.base, node)
@@ -229,12 +231,17 @@ export function readGsdVerification(file: string, text: string): GsdVerification
   const place = location(text)
   const front = readFront(file, text, [['status'], ['human_verification'], ['gaps'], ['overrides']])
   const status = front.doc?.get('status', true) as YamlNode | undefined
-  const entries = (key: string, field: string, item: (node: YamlNode) => string | null): ContractItem[] =>
-    sequence(front.doc?.get(key, true) as YamlNode | undefined).flatMap((node) => {
+  const problems = [...front.problems]
+  const entries = (key: string, field: string, item: (node: YamlNode) => string | null): ContractItem[] => {
+    const list = front.doc?.get(key, true) as YamlNode | undefined
+    const notList = notAList(file, place, front, list, key, `its entries as a list (\`- ${field}: …\`)`)
+    if (notList) problems.push(notList)
+    return sequence(list).flatMap((node) => {
       const written = item(node) ?? scalarText(mapValue(node, field)) ?? scalarText(node) ?? mapText(node)
       const position = nodePosition(place, front.base, node)
       return written === null || position === null ? [] : [{text: collapse(written), position, check: null}]
     })
+  }
   const fromFront = entries('human_verification', 'test', (node) => {
     const test = scalarText(mapValue(node, 'test'))
     return test === null ? null : checkText(test, scalarText(mapValue(node, 'expected')))
@@ -249,7 +256,7 @@ export function readGsdVerification(file: string, text: string): GsdVerification
     checksPosition: body ? (fromBody[0]?.position ?? null) : keyPosition(place, front, ['human_verification']),
     gaps: entries('gaps', 'truth', () => null),
     overrides: entries('overrides', 'must_have', () => null),
-    problems: front.problems
+    problems
   }
 }
 
@@ -436,29 +443,53 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
       ]
     }
   }
-  const twice = keyGivenTwice(doc, needed)
-  if (twice) {
-    const line = location(text).toPoint(base + twice.at)?.line ?? 1
-    return {
-      doc: null,
-      base,
-      problems: [
-        {file, line, message: `Unexpected \`${twice.key}\` given twice in the frontmatter, expected it once: which of the two is meant cannot be told`}
-      ]
-    }
+  const unclear = keyGivenTwice(doc, needed) ?? indirectValue(doc, needed)
+  if (unclear) {
+    const line = location(text).toPoint(base + unclear.at)?.line ?? 1
+    return {doc: null, base, problems: [{file, line, message: unclear.message}]}
   }
   return {doc, base, problems: []}
 }
 
+/**
+ * The first alias (`*name`) or merge key (`<<:`) on a `needed` path, with its
+ * offset: YAML that says a value elsewhere, which GSD never writes, read as
+ * nothing would drop the truths or checks in silence.
+ */
+function indirectValue(doc: Document, needed: ReadonlyArray<readonly string[]>): {message: string; at: number} | null {
+  const {isAlias, isMap, isScalar} = yaml()
+  // `key`: the key whose value holds it, `null` for the frontmatter's own mapping.
+  const indirect = (node: YamlNode, key: string | null) => ({
+    message: `Unexpected ${isAlias(node) ? 'alias' : 'merge key'} in ${key === null ? 'the frontmatter' : `\`${key}\` of the frontmatter`}, expected its value written out: tiers reads no YAML alias or merge`,
+    at: node.range?.[0] ?? 0
+  })
+  for (const keys of needed) {
+    let node: unknown = doc.contents
+    let holder: string | null = null
+    for (const key of keys) {
+      if (!isMap(node)) break
+      const merge = node.items.find((pair) => isScalar(pair.key) && pair.key.value === '<<')
+      if (merge) return indirect(merge.key as YamlNode, holder)
+      node = node.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === key)?.value
+      if (isAlias(node)) return indirect(node as YamlNode, key)
+      holder = key
+    }
+  }
+  return null
+}
+
 /** The second of a key on a `needed` path given twice in its mapping (YAML read leniently allows it), with its offset; `null` when none is. */
-function keyGivenTwice(doc: Document, needed: ReadonlyArray<readonly string[]>): {key: string; at: number} | null {
+function keyGivenTwice(doc: Document, needed: ReadonlyArray<readonly string[]>): {message: string; at: number} | null {
   const {isMap, isScalar} = yaml()
   for (const keys of needed) {
     let node: unknown = doc.contents
     for (const key of keys) {
       if (!isMap(node)) break
       const pairs = node.items.filter((pair) => isScalar(pair.key) && String(pair.key.value) === key)
-      if (pairs.length > 1) return {key, at: (pairs[1].key as YamlNode).range?.[0] ?? 0}
+      if (pairs.length > 1) {
+        const message = `Unexpected \`${key}\` given twice in the frontmatter, expected it once: which of the two is meant cannot be told`
+        return {message, at: (pairs[1].key as YamlNode).range?.[0] ?? 0}
+      }
       node = pairs[0]?.value
     }
   }
@@ -484,6 +515,24 @@ function aside(doc: Document, at: number, needed: ReadonlyArray<readonly string[
     if (onPath.some((path) => path.length === 1)) return false
     paths = onPath.map((path) => path.slice(1))
     node = pair.value
+  }
+}
+
+/** A value the gate reads as a list that is something else (a text, a mapping), which would read as no item: a problem at it. Empty is no list and no problem. */
+function notAList(
+  file: string,
+  place: ReturnType<typeof location>,
+  front: Front,
+  node: YamlNode | undefined,
+  key: string,
+  expected: string
+): FileProblem | null {
+  const {isScalar, isSeq} = yaml()
+  if (node === undefined || node === null || isSeq(node) || (isScalar(node) && (node.value === null || node.value === ''))) return null
+  return {
+    file,
+    line: nodePosition(place, front.base, node)?.start.line ?? null,
+    message: `Unexpected \`${key}\` that is no list, expected ${expected}: what it holds is not read`
   }
 }
 

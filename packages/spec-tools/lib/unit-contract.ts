@@ -16,6 +16,8 @@ export interface UnitContractParts {
   intent?: ContractIntent | null
   /** Where the unit's text ends when it reaches past its last item (a story's whole Acceptance Criteria section): what an approval covers. */
   end?: Point
+  /** Where the unit's text starts when before its place (a GSD plan's, from its first line): what an approval covers, as it did before the unit was placed at its items. */
+  start?: Point
 }
 
 /** A tool's unit as a contract (GSD's roadmap entry, plan or verification; a BMAD story or spec): it states no tier, so it takes `tier`. */
@@ -25,7 +27,7 @@ export function unitContract(parts: UnitContractParts): FileContract {
   if (parts.intent) ends.push(parts.intent.position.end)
   if (parts.end) ends.push(parts.end)
   const end = ends.reduce((latest, point) => ((point.offset ?? 0) > (latest.offset ?? 0) ? point : latest), parts.headingPosition.end)
-  const position: Position = {start: parts.headingPosition.start, end}
+  const position: Position = {start: parts.start ?? parts.headingPosition.start, end}
   const contract: Contract = {
     id: null,
     name: parts.label,

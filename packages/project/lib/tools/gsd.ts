@@ -137,13 +137,19 @@ interface ReadRoadmap {
 /** A phase's roadmap entry, with the roadmap that details it. */
 type RoadmapEntry = {roadmap: ReadRoadmap; phase: GsdRoadmapPhase}
 
+const isRoadmapName = (name: string): boolean => name.endsWith('-ROADMAP.md')
+
 /** The roadmaps a milestone kept (`milestones/v1.0-ROADMAP.md`): where a phase still under `phases/` may be detailed once its milestone shipped. */
 async function milestoneRoadmaps(dir: string, budget: ReadBudget, problems: ProjectProblem[]): Promise<ReadRoadmap[]> {
   const {readGsdRoadmap} = await import('@verification-tiers/spec-tools')
   const found: ReadRoadmap[] = []
-  // A milestone roadmap that cannot be read may hold a phase's criteria: it holds, as ROADMAP.md would. What one says is its own.
-  for (const entry of await listFolder(path.join(dir, 'milestones'), problems, {reads: (name) => name.endsWith('-ROADMAP.md')})) {
-    if (entry.kind !== 'file' || !entry.name.endsWith('-ROADMAP.md')) continue
+  // A milestone roadmap that cannot be read may hold a phase's criteria: it holds, as ROADMAP.md would. What one says is its own,
+  // and nothing else of milestones/ is read: a link or a name there that is no roadmap is no problem.
+  const listed: ProjectProblem[] = []
+  const entries = await listFolder(path.join(dir, 'milestones'), listed, {reads: isRoadmapName})
+  for (const problem of listed) if (problem.file === path.join(dir, 'milestones') || isRoadmapName(path.basename(problem.file))) problems.push(problem)
+  for (const entry of entries) {
+    if (entry.kind !== 'file' || !isRoadmapName(entry.name)) continue
     const text = await readCountedFile(entry.path, budget, problems)
     if (typeof text === 'string') found.push({file: entry.path, text, phases: readGsdRoadmap(entry.path, text).phases})
   }
@@ -217,8 +223,9 @@ async function readPhase(
       file,
       text,
       slice: id,
-      // At its truths (a criterion removed is placed there), else its first planned check.
+      // Placed at its truths (a truth removed is named there), else its first planned check; what an approval covers starts at its first line.
       headingPosition: plan.truthsPosition ?? plan.humanChecks[0]?.position ?? firstLine(text),
+      start: firstLine(text).start,
       criteria: plan.truths,
       steps: plan.humanChecks
     })
@@ -237,6 +244,7 @@ async function readPhase(
         text,
         slice: id,
         headingPosition: verification.checksPosition ?? firstLine(text),
+        start: firstLine(text).start,
         criteria: [],
         steps: verification.humanChecks
       })
@@ -260,6 +268,7 @@ async function readPhase(
       text,
       slice: id,
       headingPosition: checks[0].position,
+      start: firstLine(text).start,
       criteria: [],
       steps: checks
     })
