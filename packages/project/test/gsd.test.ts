@@ -389,6 +389,27 @@ describe('gsd', () => {
     expect(readGsdPlan('P.md', '---\nmust_haves:\n  truths: A seat is drawn\n---\n').problems.map((problem) => problem.line)).toEqual([3])
   })
 
+  it('property: a list the gate reads, written as an alias, under a merge key or as no list, holds at its line', () => {
+    const lists = ['human_verification', 'gaps', 'overrides'] as const
+    const forms = {
+      alias: (key: string) => [`base: &items`, `  - test: "Print the map"`, `${key}: *items`],
+      merge: (key: string) => [`base: &items`, `  ${key}:`, `    - test: "Print the map"`, `<<: *items`],
+      text: (key: string) => [`${key}: |`, `  Print the map`],
+      mapping: (key: string) => [`${key}:`, `  test: "Print the map"`]
+    }
+    fc.assert(
+      fc.property(fc.constantFrom(...lists), fc.constantFrom(...(Object.keys(forms) as Array<keyof typeof forms>)), fc.boolean(), (key, form, statusFirst) => {
+        const lines = forms[form](key)
+        const written = statusFirst ? ['status: human_needed', ...lines] : [...lines, 'status: human_needed']
+        const verification = readGsdVerification('V.md', `---\n${written.join('\n')}\n---\n`)
+        // At the alias, the merge key, or the value that is no list (a mapping's starts on the line below its key).
+        const at = written.findIndex((line) => line.startsWith(form === 'merge' ? '<<' : `${key}:`)) + (form === 'mapping' ? 3 : 2)
+        expect(verification.problems.map((problem) => problem.line)).toEqual([at])
+        expect(verification.humanChecks.length + verification.gaps.length + verification.overrides.length).toBe(0)
+      })
+    )
+  })
+
   it('property: any key the gate reads given twice, in any order among others, holds at the second and reads no check', () => {
     const lines: Record<string, string> = {
       phase: 'phase: 05',
