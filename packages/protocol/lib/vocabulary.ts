@@ -19,7 +19,8 @@ export const rejectionThreshold = 3
 
 /**
  * How a reply to the Verify checkpoint is read, in one rule: the reply is
- * compared in any case, with the spaces around it dropped and those inside
+ * compared in any case and skin tone (an emoji's tone and presentation
+ * marks dropped), with the spaces around it dropped and those inside
  * it made single, and with `.`, `!` and `)` at its end dropped (`Yes.`, `1)`).
  * A reply that is then exactly one of `approvalReplies` approves; exactly one
  * of `bareRejectionReplies` or `barePartialReplies` asks for the description

@@ -9,12 +9,17 @@ export type CheckpointResponse =
   | {kind: 'needs-description'; text: string; partial: boolean}
 
 /**
- * A reply as the rule of `approvalReplies` compares it: lower case, the
+ * A reply as the rule of `approvalReplies` compares it: lower case, an
+ * emoji's skin tone and presentation marks dropped (`👍🏽` is `👍`), the
  * spaces around dropped and those inside made single, and any `.`, `!` or
  * `)` at the end dropped.
  */
 export function normalizeReply(text: string): string {
-  let reply = text.toLowerCase().replace(/\s+/g, ' ').trim()
+  let reply = text
+    .toLowerCase()
+    .replace(/[\u{1F3FB}-\u{1F3FF}\u{FE0E}\u{FE0F}]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
   while (reply !== '' && (replyEndings as readonly string[]).includes(reply.at(-1)!)) reply = reply.slice(0, -1).trimEnd()
   return reply
 }

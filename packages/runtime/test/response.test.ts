@@ -130,8 +130,11 @@ describe('interpretResponse', () => {
       expect(mentionsApproval(reply), reply).toBe(false)
   })
 
-  it('normalizes case, spaces and the final `.`, `!` or `)` only', () => {
+  it('normalizes case, skin tone, spaces and the final `.`, `!` or `)` only', () => {
     expect(normalizeReply('  Looks\t GOOD!! ')).toBe('looks good')
+    for (const thumb of ['👍🏽', '👍🏻', '👍️', '👍🏿!']) expect([thumb, interpretResponse(thumb).kind]).toEqual([thumb, 'approval'])
+    expect(interpretResponse('✅️').kind).toBe('approval')
+    expect(interpretResponse('👍👍').kind).toBe('rejection')
     expect(normalizeReply('1) ')).toBe('1')
     expect(normalizeReply('ok?')).toBe('ok?')
     expect(normalizeReply('(yes)')).toBe('(yes')

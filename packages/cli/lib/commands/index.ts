@@ -100,8 +100,8 @@ approved the slice as it is.`,
     run: lazy(gate, 'respond'),
     usage: 'respond <slice> <text…> | --undo <slice>',
     summary: 'record the user’s reply: approval, or feedback verbatim; --undo withdraws the latest',
-    description: `Record the user’s reply to the checkpoint. A reply is read in any case, with
-the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is read
+    description: `Record the user’s reply to the checkpoint. A reply is read in any case and
+skin tone, with the spaces around it and a final \`.\`, \`!\` or \`)\` dropped, and nothing is read
 inside a longer reply. Exactly one of these approves (the slice is complete):
 ${quotedList(approvalReplies)}.
 An approval is taken only when the checkpoint can be shown: a fresh passing
