@@ -5,7 +5,7 @@
  * `NN-VERIFICATION.md`, each at its line.
  */
 import type {Point, Position} from 'unist'
-import type {Document, Node as YamlNode} from 'yaml'
+import type {Document, Pair, Node as YamlNode} from 'yaml'
 import {location} from 'vfile-location'
 import {collapse, inlineText, splitCheck, yaml} from '@verification-tiers/contracts'
 import type {ContractItem, HeadingShape} from '@verification-tiers/contracts'
@@ -443,7 +443,7 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
       ]
     }
   }
-  const unclear = keyGivenTwice(doc, needed) ?? indirectValue(doc, needed)
+  const unclear = unclearValue(doc, needed)
   if (unclear) {
     const line = location(text).toPoint(base + unclear.at)?.line ?? 1
     return {doc: null, base, problems: [{file, line, message: unclear.message}]}
@@ -451,49 +451,45 @@ function readFront(file: string, text: string, needed: ReadonlyArray<readonly st
   return {doc, base, problems: []}
 }
 
+/** The pairs of a YAML mapping whose key is `key` (several where a key is given twice); none for anything but a mapping. */
+function pairsNamed(node: unknown, key: string): Pair[] {
+  const {isMap, isScalar} = yaml()
+  return isMap(node) ? node.items.filter((pair) => isScalar(pair.key) && String(pair.key.value) === key) : []
+}
+
 /**
- * The first alias (`*name`) or merge key (`<<:`) on a `needed` path, with its
- * offset: YAML that says a value elsewhere, which GSD never writes, read as
- * nothing would drop the truths or checks in silence.
+ * What makes a `needed` value unclear, with its offset, walking each path
+ * once: a key on it given twice (YAML read leniently allows it), else an
+ * alias (`*name`) or merge key (`<<:`), which GSD never writes and which,
+ * read as nothing, would drop the truths or checks in silence; `null` when
+ * nothing does.
  */
-function indirectValue(doc: Document, needed: ReadonlyArray<readonly string[]>): {message: string; at: number} | null {
-  const {isAlias, isMap, isScalar} = yaml()
-  // `key`: the key whose value holds it, `null` for the frontmatter's own mapping.
-  const indirect = (node: YamlNode, key: string | null) => ({
-    message: `Unexpected ${isAlias(node) ? 'alias' : 'merge key'} in ${key === null ? 'the frontmatter' : `\`${key}\` of the frontmatter`}, expected its value written out: tiers reads no YAML alias or merge`,
+function unclearValue(doc: Document, needed: ReadonlyArray<readonly string[]>): {message: string; at: number} | null {
+  const {isAlias} = yaml()
+  let twice: {message: string; at: number} | null = null
+  let indirect: {message: string; at: number} | null = null
+  // `holder`: the key whose value holds `node`, `null` for the frontmatter's own mapping.
+  const indirection = (node: YamlNode, holder: string | null) => ({
+    message: `Unexpected ${isAlias(node) ? 'alias' : 'merge key'} in ${holder === null ? 'the frontmatter' : `\`${holder}\` of the frontmatter`}, expected its value written out: tiers reads no YAML alias or merge`,
     at: node.range?.[0] ?? 0
   })
   for (const keys of needed) {
     let node: unknown = doc.contents
     let holder: string | null = null
     for (const key of keys) {
-      if (!isMap(node)) break
-      const merge = node.items.find((pair) => isScalar(pair.key) && pair.key.value === '<<')
-      if (merge) return indirect(merge.key as YamlNode, holder)
-      node = node.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === key)?.value
-      if (isAlias(node)) return indirect(node as YamlNode, key)
+      const [merge] = pairsNamed(node, '<<')
+      if (merge) indirect ??= indirection(merge.key as YamlNode, holder)
+      const pairs = pairsNamed(node, key)
+      if (pairs.length > 1) {
+        const message = `Unexpected \`${key}\` given twice in the frontmatter, expected it once: which of the two is meant cannot be told`
+        twice ??= {message, at: (pairs[1].key as YamlNode).range?.[0] ?? 0}
+      }
+      node = pairs[0]?.value
+      if (isAlias(node)) indirect ??= indirection(node as YamlNode, key)
       holder = key
     }
   }
-  return null
-}
-
-/** The second of a key on a `needed` path given twice in its mapping (YAML read leniently allows it), with its offset; `null` when none is. */
-function keyGivenTwice(doc: Document, needed: ReadonlyArray<readonly string[]>): {message: string; at: number} | null {
-  const {isMap, isScalar} = yaml()
-  for (const keys of needed) {
-    let node: unknown = doc.contents
-    for (const key of keys) {
-      if (!isMap(node)) break
-      const pairs = node.items.filter((pair) => isScalar(pair.key) && String(pair.key.value) === key)
-      if (pairs.length > 1) {
-        const message = `Unexpected \`${key}\` given twice in the frontmatter, expected it once: which of the two is meant cannot be told`
-        return {message, at: (pairs[1].key as YamlNode).range?.[0] ?? 0}
-      }
-      node = pairs[0]?.value
-    }
-  }
-  return null
+  return twice ?? indirect
 }
 
 /** Whether offset `at` lies in a value no `needed` path reads: inside a pair whose key is on none of them, below the keys that are. */
@@ -575,11 +571,10 @@ function scalarText(node: YamlNode | null | undefined): string | null {
 /** Where a YAML node is in the file. */
 /** Where the key at the end of `keys` is written in a frontmatter, `null` when it is not. */
 function keyPosition(place: ReturnType<typeof location>, front: Front, keys: readonly string[]): Position | null {
-  const {isMap, isScalar} = yaml()
   let node: unknown = front.doc?.contents
   let key: YamlNode | null = null
   for (const name of keys) {
-    const pair = isMap(node) ? node.items.find((each) => isScalar(each.key) && String(each.key.value) === name) : undefined
+    const [pair] = pairsNamed(node, name)
     if (!pair) return null
     key = pair.key as YamlNode
     node = pair.value
