@@ -1,6 +1,6 @@
 import {stat} from 'node:fs/promises'
 import path from 'node:path'
-import type {Tier} from '@verification-tiers/contracts'
+import type {ContractItem, Tier} from '@verification-tiers/contracts'
 import type {FileContract, GsdRoadmapPhase, GsdUat} from '@verification-tiers/spec-tools'
 import {defaultReadLimits, isSliceId, sliceIdRule} from '@verification-tiers/runtime'
 import {openBudget} from '../budget.js'
@@ -207,10 +207,26 @@ async function readPhase(
       steps: []
     })
   }
-  for (const name of files.filter((file) => planFile.test(file)).sort()) {
-    const file = path.join(folder, name)
-    const text = await readCountedFile(file, budget, reading.problems)
-    if (typeof text !== 'string') continue
+  /** A file of the phase as a unit: placed at `headingPosition`, what an approval covers starting at its first line. */
+  const fileUnit = (file: string, text: string, label: string, headingPosition: ContractItem['position'], criteria: ContractItem[], steps: ContractItem[]) => ({
+    label,
+    file,
+    text,
+    slice: id,
+    headingPosition,
+    start: firstLine(text).start,
+    criteria,
+    steps
+  })
+  /** The files of the phase `pattern` names, in name order, each read; one that cannot be read is a problem, and skipped. */
+  async function* phaseFiles(pattern: RegExp): AsyncGenerator<{name: string; file: string; text: string}> {
+    for (const name of files.filter((each) => pattern.test(each)).sort()) {
+      const file = path.join(folder, name)
+      const text = await readCountedFile(file, budget, reading.problems)
+      if (typeof text === 'string') yield {name, file, text}
+    }
+  }
+  for await (const {name, file, text} of phaseFiles(planFile)) {
     const plan = readGsdPlan(file, text)
     for (const problem of plan.problems) reading.problems.push(problem)
     const planId = planFile.exec(name)![1]
@@ -218,36 +234,17 @@ async function readPhase(
     if (!files.includes(`${planId}-SUMMARY.md`)) read.openTasks.push({text: `Plan ${planId} has no ${planId}-SUMMARY.md: not executed`, file, line: 1})
     if (plan.humanChecks.length > 0) read.human = true
     if (plan.truths.length + plan.humanChecks.length === 0) continue
-    pending.push({
-      label: `Plan ${planId} (must-haves)`,
-      file,
-      text,
-      slice: id,
-      // Placed at its truths (a truth removed is named there), else its first planned check; what an approval covers starts at its first line.
-      headingPosition: plan.truthsPosition ?? plan.humanChecks[0]?.position ?? firstLine(text),
-      start: firstLine(text).start,
-      criteria: plan.truths,
-      steps: plan.humanChecks
-    })
+    // Placed at its truths (a truth removed is named there), else its first planned check.
+    const at = plan.truthsPosition ?? plan.humanChecks[0]?.position ?? firstLine(text)
+    pending.push(fileUnit(file, text, `Plan ${planId} (must-haves)`, at, plan.truths, plan.humanChecks))
   }
-  for (const name of files.filter((file) => /(?:^|-)VERIFICATION\.md$/.test(file)).sort()) {
-    const file = path.join(folder, name)
-    const text = await readCountedFile(file, budget, reading.problems)
-    if (typeof text !== 'string') continue
+  for await (const {name, file, text} of phaseFiles(/(?:^|-)VERIFICATION\.md$/)) {
     const verification = readGsdVerification(file, text)
     for (const problem of verification.problems) reading.problems.push(problem)
     if (verification.humanChecks.length > 0) {
       read.human = true
-      pending.push({
-        label: `${name.replace(/\.md$/, '')} (human verification)`,
-        file,
-        text,
-        slice: id,
-        headingPosition: verification.checksPosition ?? firstLine(text),
-        start: firstLine(text).start,
-        criteria: [],
-        steps: verification.humanChecks
-      })
+      const at = verification.checksPosition ?? firstLine(text)
+      pending.push(fileUnit(file, text, `${name.replace(/\.md$/, '')} (human verification)`, at, [], verification.humanChecks))
     }
     for (const problem of verificationProblems(file, verification)) reading.problems.push(problem)
     if (verification.status === 'gaps_found') {
@@ -255,23 +252,11 @@ async function readPhase(
     }
   }
   // The checks the phase's validation strategy leaves to a person, planned before any verification.
-  for (const name of files.filter((file) => /(?:^|-)VALIDATION\.md$/.test(file)).sort()) {
-    const file = path.join(folder, name)
-    const text = await readCountedFile(file, budget, reading.problems)
-    if (typeof text !== 'string') continue
+  for await (const {name, file, text} of phaseFiles(/(?:^|-)VALIDATION\.md$/)) {
     const checks = readGsdValidation(text)
     if (checks.length === 0) continue
     read.human = true
-    pending.push({
-      label: `${name.replace(/\.md$/, '')} (manual-only checks)`,
-      file,
-      text,
-      slice: id,
-      headingPosition: checks[0].position,
-      start: firstLine(text).start,
-      criteria: [],
-      steps: checks
-    })
+    pending.push(fileUnit(file, text, `${name.replace(/\.md$/, '')} (manual-only checks)`, checks[0].position, [], checks))
   }
   const records = await readUatRecords(folder, files, budget)
   // A phase with a check left to a person is verify, whatever the default.
