@@ -27,6 +27,18 @@ function makeRun(results: CheckResult[]): VerificationRun {
 
 const base = {contract: 'C-01', level: 'behavioral', exit_code: null, duration_ms: null, output: null, category: null} as const
 
+/** A passing check of the types. */
+const typesCheck: CheckResult = {
+  ...base,
+  criterion_id: 'C-01.1',
+  text: 'no type errors',
+  status: 'pass',
+  method: 'bash',
+  command: 'tsc --noEmit',
+  exit_code: 0,
+  details: 'exit code 0 in 1.2 s'
+}
+
 const tests: CheckResult = {
   ...base,
   criterion_id: 'C-01.2',
@@ -56,17 +68,7 @@ describe('renderVerificationSummary', () => {
         command: null,
         details: 'C-01 Notify: found, no lint errors'
       },
-      {
-        ...base,
-        criterion_id: 'C-01.1',
-        text: 'no type errors',
-        status: 'pass',
-        method: 'bash',
-        command: 'tsc --noEmit',
-        exit_code: 0,
-        details: 'exit code 0 in 1.2 s',
-        output: 'ignored for a pass\n'
-      },
+      {...typesCheck, output: 'ignored for a pass\n'},
       tests,
       {
         ...base,
@@ -130,18 +132,7 @@ Action Required:
   })
 
   it('points to the checkpoint when every automated check passes, and says nothing of manual ones when there are none', () => {
-    const run = makeRun([
-      {
-        ...base,
-        criterion_id: 'C-01.1',
-        text: 'no type errors',
-        status: 'pass',
-        method: 'bash',
-        command: 'tsc --noEmit',
-        exit_code: 0,
-        details: 'exit code 0 in 1.2 s'
-      }
-    ])
+    const run = makeRun([typesCheck])
     expect(renderVerificationSummary(run)).toBe(`Verification Results — Slice S-01: Notifications (2026-01-17T10:45:00.000Z)
 ==========================================
 
@@ -155,18 +146,7 @@ Next: tiers checkpoint S-01`)
   })
 
   it('says the slice is done, and names no checkpoint, when told none waits', () => {
-    const run = makeRun([
-      {
-        ...base,
-        criterion_id: 'C-01.1',
-        text: 'no type errors',
-        status: 'pass',
-        method: 'bash',
-        command: 'tsc --noEmit',
-        exit_code: 0,
-        details: 'exit code 0 in 1.2 s'
-      }
-    ])
+    const run = makeRun([typesCheck])
     const text = renderVerificationSummary(run, {kind: 'done', why: 'slice S-01 is auto (every contract is auto)'})
     expect(text.split('\n').slice(-2)).toEqual(['', 'Done: slice S-01 is auto (every contract is auto): no checkpoint waits for it.'])
   })
