@@ -1,6 +1,6 @@
 /**
- * Walking `contracts/` fails closed, through the real bin
- * (`node packages/cli/bin/tiers.js`). For any tree under
+ * Walking `contracts/` fails closed, through the cli's `main` in this
+ * process, standard input a pipe. For any tree under
  * `.greenlight/contracts/` mixing contract files, other files, folders,
  * folders that cannot be listed (`chmod 000`), names that are not UTF-8,
  * symbolic links (to files and folders outside the project, inside it, and
@@ -16,29 +16,25 @@
  * - `tiers verify --all` fails and the Stop hook blocks while anything is
  *   unread, and both pass when all is read (every contract is `auto`).
  *
- * A folder of mode 000 is one root lists all the same: the bin runs with
- * `helpers/as-user.mjs` preloaded, which holds the modes as for a user when
- * the tests run as root (CI does), and changes nothing otherwise.
+ * A folder of mode 000 is one root lists all the same: this file loads
+ * `helpers/as-user.mjs` first, which holds the modes as for a user when the
+ * tests run as root (CI does), and changes nothing otherwise. (The bin's
+ * own walk of such a folder is in `fail-closed-reading.test.ts`.)
  *
- * Each tree costs three processes: CI runs 20, with a fixed seed
+ * Each tree costs three runs: CI runs 20, with a fixed seed
  * (`FUZZ_SEED`); `FUZZ_SCALE` multiplies them (`npm run fuzz`).
  */
+import './helpers/as-user.mjs'
 import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import {pathToFileURL} from 'node:url'
 import fc from 'fast-check'
 import {afterAll, describe, expect, it} from 'vitest'
-import {root, runProcess} from './helpers/tiers-bin.js'
+import {runTiersPiped as tiers} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const seed = process.env.FUZZ_SEED === undefined ? 38 : Number(process.env.FUZZ_SEED)
 const numRuns = Math.max(1, Math.round(20 * scale))
-
-const asUser = pathToFileURL(path.join(root, 'test', 'helpers', 'as-user.mjs')).href
-const bin = path.join(root, 'packages', 'cli', 'bin', 'tiers.js')
-const tiers = (cwd: string, args: string[], input = '') =>
-  runProcess(process.execPath, ['--import', asUser, bin, ...args], {cwd, input, env: {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined}})
 
 const folders: string[] = []
 /** Folders of mode 000, the innermost first. */
@@ -253,8 +249,8 @@ describe('walking contracts/ fails closed', () => {
           const model: Model = {contracts: [{id: 'C-0', refusedBy: null}], refusals: new Set(), latin1: [], count: 0}
           await build(nodes, Buffer.from(path.join(greenlight, 'contracts')), '.greenlight/contracts', 0, null, model, temporary)
 
-          // Side by side: listing the contracts writes nothing that verify reads.
-          const [listed, verify] = await Promise.all([tiers(project, ['contracts', '--json']), tiers(project, ['verify', '--all'])])
+          const listed = await tiers(project, ['contracts', '--json'])
+          const verify = await tiers(project, ['verify', '--all'])
           const hook = await tiers(project, ['stop-hook'], JSON.stringify({session_id: 'walk', cwd: project}))
           const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string}
           const context = `\ncontracts: ${listed.stdout}${listed.stderr}\nverify: ${verify.code} ${verify.stdout}${verify.stderr}\nhook: ${hook.stdout}`
