@@ -31,7 +31,9 @@
  * approval, an option’s text or feedback, `escalate`, `respond --undo`,
  * `review`, `verify`, `checkpoint`, `init`).
  *
- * After each sequence, through the real bin: `tiers ci --base main` holds;
+ * After each sequence (every `tiers` run through the cli's `main` in this
+ * process, its standard input a terminal or a pipe as the action says):
+ * `tiers ci --base main` holds;
  * each start slice is held in `tiers status` (verify, not done, S-02 still
  * at 3 rejections, or a line naming what holds it) and not let go by the
  * Stop hook (it blocks, or names the slice for the person: a slice whose
@@ -69,7 +71,7 @@ import {agentMarkers} from '../packages/cli/dist/lib/person.js'
 import {testIdentity} from './helpers/agent-environment.js'
 import {builtBin, git, runTiers, scriptBin} from './helpers/tiers-bin.js'
 import type {Run} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersHere, runTiersPiped} from './helpers/tiers-here.js'
 
 const scale = Number(process.env.FUZZ_SCALE ?? 1)
 const baseSeed = process.env.FUZZ_SEED === undefined ? 42 : Number(process.env.FUZZ_SEED)
@@ -457,13 +459,13 @@ async function act(folder: string, action: Action): Promise<void> {
       return
     case 'tiers': {
       const env = action.marker ? {[action.marker[0]]: action.marker[1]} : {}
-      await runTiers(folder, action.args, action.input, env, {terminal: action.terminal})
+      await runTiersHere(folder, action.args, action.input, env, {terminal: action.terminal})
       return
     }
   }
 }
 
-/** What the gate says of a project, through the real bin, and which state files are as the agent committed them. */
+/** What the gate says of a project, as an agent runs it (standard input a pipe), and which state files are as the agent committed them. */
 interface Judgement {
   status: Run
   ci: Run
@@ -473,9 +475,9 @@ interface Judgement {
 
 async function judge(folder: string): Promise<Judgement> {
   const [status, ci, hook, ...changed] = await Promise.all([
-    runTiers(folder, ['status', '--json']),
-    runTiers(folder, ['ci', '--base', 'main', '--json']),
-    runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 'agent-actions', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false})),
+    runTiersPiped(folder, ['status', '--json']),
+    runTiersPiped(folder, ['ci', '--base', 'main', '--json']),
+    runTiersPiped(folder, ['stop-hook'], JSON.stringify({session_id: 'agent-actions', cwd: folder, hook_event_name: 'Stop', stop_hook_active: false})),
     ...sliceIds.map((slice) => git(folder, 'status', '--porcelain', '--', stateFile(folder, slice)))
   ])
   return {status, ci, hook, committed: {'S-01': changed[0] === '', 'S-02': changed[1] === ''}}
