@@ -5,8 +5,9 @@
  * cli’s registry of agent markers) and without a terminal, in one line, exit
  * 1, with nothing recorded; feedback is taken from anywhere. Through the real
  * bin: with a pipe for standard input (as an agent’s command has it), and at
- * a pseudo-terminal (`script`, as a person’s). Then a property, in this
- * process: whatever markers are set, an approval records nothing.
+ * a pseudo-terminal (`script`, as a person’s). Then, in this process (the
+ * cli’s `main`): each marker of the registry, and a property: whatever
+ * markers are set, an approval records nothing.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -45,6 +46,8 @@ const piped = (cwd: string, args: string[], env: Record<string, string | undefin
 /** The real bin at a pseudo-terminal, as the person runs it; `input` is what they type. */
 const atTerminal = (cwd: string, args: string[], input = '', env: Record<string, string | undefined> = {}): Promise<Run> =>
   runTiers(cwd, args, input, env, {terminal: true})
+/** Feedback relayed by an agent, as a step before what a test is about: the cli’s `main` with a pipe for standard input. */
+const relay = (cwd: string, slice: string, feedback: string): Promise<Run> => runTiersHere(cwd, ['respond', slice, feedback], '', {}, {terminal: false})
 
 const stateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)
 const readState = async (folder: string, slice: string) => JSON.parse(await fs.readFile(stateFile(folder, slice), 'utf8'))
@@ -134,7 +137,7 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
       }
     ])
 
-    for (const feedback of ['one', 'two', 'three']) expect((await piped(folder, ['respond', 'S-01', feedback])).code).toBe(0)
+    for (const feedback of ['one', 'two', 'three']) expect((await relay(folder, 'S-01', feedback)).code).toBe(0)
     const skipped = await atTerminal(folder, ['escalate', 'S-01', '3'])
     expect(skipped.code).toBe(0)
     expect((await readState(folder, 'S-01')).escalations).toEqual([
@@ -142,25 +145,9 @@ describe.runIf(existsSync(scriptBin))('at a terminal (a pseudo-terminal, as the 
     ])
   })
 
-  it.concurrent('refuses an approval from every marker of the registry, each named with its agent, recording nothing', async () => {
-    const folder = await verifiedProject()
-    const cases = agentMarkers.map(setOff)
-    // A few at a time: each is a `script` and a `tiers`.
-    for (let start = 0; start < cases.length; start += 6) {
-      const batch = cases.slice(start, start + 6)
-      const results = await Promise.all(batch.map(({name, value}) => atTerminal(folder, ['respond', 'S-02', 'yes'], '', {[name]: value})))
-      for (const [index, {source}] of batch.entries()) {
-        expect(results[index]).toEqual({code: 1, stdout: '', stderr: refusal('approval of slice S-02', source, 'tiers review S-02', 'tiers respond S-02 yes')})
-      }
-    }
-    expect(await stateBytes(folder, 'S-02')).toBeNull()
-    // Set but empty, a marker marks nothing.
-    expect((await atTerminal(folder, ['respond', 'S-02', 'yes'], '', {CLAUDECODE: '', AI_AGENT: ''})).code).toBe(0)
-  })
-
   it.concurrent('refuses an escalation choice and `tiers review` from an agent’s command, at a terminal too', async () => {
     const folder = await verifiedProject()
-    for (const feedback of ['one', 'two', 'three']) expect((await piped(folder, ['respond', 'S-01', feedback])).code).toBe(0)
+    for (const feedback of ['one', 'two', 'three']) expect((await relay(folder, 'S-01', feedback)).code).toBe(0)
     const before = await stateBytes(folder, 'S-01')
     expect(await atTerminal(folder, ['escalate', 'S-01', '1'], '', {CODEX_THREAD_ID: 'thread-1'})).toEqual({
       code: 1,
@@ -299,6 +286,21 @@ describe('a property: no approval from an agent’s command', () => {
       )
     )
   const markersArb = fc.uniqueArray(markerArb, {minLength: 1, maxLength: 5, selector: ([name]) => name})
+
+  // The registry, marker by marker, through the cli’s `main` with a terminal for standard input: the real bin reads markers as `main` does (above and below, three of them).
+  it('refuses an approval from every marker of the registry, each named with its agent, recording nothing', async () => {
+    const folder = await verifiedProject()
+    for (const {name, value, source} of agentMarkers.map(setOff)) {
+      expect(await runTiersHere(folder, ['respond', 'S-02', 'yes'], '', {[name]: value}), name).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: refusal('approval of slice S-02', source, 'tiers review S-02', 'tiers respond S-02 yes')
+      })
+    }
+    expect(await stateBytes(folder, 'S-02')).toBeNull()
+    // Set but empty, a marker marks nothing.
+    expect((await runTiersHere(folder, ['respond', 'S-02', 'yes'], '', {CLAUDECODE: '', AI_AGENT: ''})).code).toBe(0)
+  })
 
   it('for any agent markers and any approval reply, respond exits 1 with one line and records nothing', async () => {
     const folder = await verifiedProject()
