@@ -3,6 +3,7 @@ export type {ReadOptions} from './lib/extract.js'
 export {splitCheck} from './lib/criterion.js'
 // For readers of other tools' files, so criteria read the same everywhere.
 export {collapse, inlineText} from './lib/inline.js'
+export {lastLineOf} from './lib/lines.js'
 // What messages show a value in, here and in the lint rules.
 export {inlineCode} from './lib/inline-code.js'
 export {dialects} from './lib/dialects/index.js'

@@ -205,7 +205,9 @@ function blocksAt(tree: Root, line: number): Nodes[] {
   // A loop, not recursion: quotes and lists can nest thousands deep.
   for (;;) {
     if (!('children' in node) || node.type === 'heading' || node.type === 'paragraph' || node.type === 'table') return path
-    const child: Nodes | undefined = (node as Parents).children.find(
+    // The last that holds it: a block may end on the line of the next one (a list item past the next one's
+    // marker, a fence left open in a list at the first column of the line after it).
+    const child: Nodes | undefined = (node as Parents).children.findLast(
       (item) => item.position && item.position.start.line <= line && line <= item.position.end.line
     )
     if (!child) return path

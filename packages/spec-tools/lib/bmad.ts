@@ -6,7 +6,7 @@
  */
 import type {Heading, List, Nodes, Paragraph, Root, RootContent} from 'mdast'
 import type {Position} from 'unist'
-import {collapse, inlineText, splitCheck} from '@verification-tiers/contracts'
+import {collapse, inlineText, lastLineOf, splitCheck} from '@verification-tiers/contracts'
 import type {ContractItem, HeadingShape, Tier} from '@verification-tiers/contracts'
 import {readFrozenIntent} from './frozen-intent.js'
 import {hiddenUnitHeadings} from './hidden.js'
@@ -166,7 +166,7 @@ export function readBmadSpec(file: string, text: string, options: {slice: string
     if (node.type === 'heading') heading = criteriaTitle.test(textOf(node)) ? node.depth : heading !== null && node.depth > heading ? heading : null
     const label = node.type === 'paragraph' ? textOf(node) : ''
     const list = nodes[index + 1]
-    if (/^Execution:?$/i.test(label) && list?.type === 'list' && list.position) taskLines.push([list.position.start.line, list.position.end.line])
+    if (/^Execution:?$/i.test(label) && list?.type === 'list' && list.position) taskLines.push([list.position.start.line, lastLineOf(list.position)])
     const listed = (/^Acceptance Criteria:?$/i.test(label) && list?.type === 'list' ? list : null) ?? (heading !== null && node.type === 'list' ? node : null)
     for (const entry of listed?.children ?? [])
       for (const each of item(textOf(entry.children[0] ?? entry).replace(/^\[[ xX]\]\s*/, ''), entry.position)) criteria.push(each)
@@ -184,9 +184,9 @@ function subsectionLines(nodes: readonly RootContent[], title: RegExp): Array<[n
   for (const node of nodes) {
     if (node.type === 'heading' && open && node.depth <= open.depth) open = null
     if (node.type === 'heading' && node.depth > 2 && title.test(textOf(node)) && node.position) {
-      open = {depth: node.depth, lines: [node.position.start.line, node.position.end.line]}
+      open = {depth: node.depth, lines: [node.position.start.line, lastLineOf(node.position)]}
       found.push(open.lines)
-    } else if (open && node.position) open.lines[1] = node.position.end.line
+    } else if (open && node.position) open.lines[1] = lastLineOf(node.position)
   }
   return found
 }

@@ -4,7 +4,7 @@
  */
 import type {Nodes, Root} from 'mdast'
 import type {Point, Position} from 'unist'
-import {collapse, inlineText} from '@verification-tiers/contracts'
+import {collapse, inlineText, lastLineOf} from '@verification-tiers/contracts'
 import type {ContractIntent, ContractItem} from '@verification-tiers/contracts'
 import {parseMarkdownText} from './markdown.js'
 import type {FileProblem} from './types.js'
@@ -113,7 +113,7 @@ function textOf(node: Nodes): string {
 function codeLines(tree: Root): (line: number) => boolean {
   const spans: Array<[number, number]> = []
   const visit = (node: Nodes): void => {
-    if (node.type === 'code' && node.position) spans.push([node.position.start.line, node.position.end.line])
+    if (node.type === 'code' && node.position) spans.push([node.position.start.line, lastLineOf(node.position)])
     else if ('children' in node) for (const child of node.children) visit(child as Nodes)
   }
   visit(tree)

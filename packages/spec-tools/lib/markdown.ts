@@ -1,6 +1,7 @@
 import type {Root, RootContent} from 'mdast'
 // micromark made linear in the number of lists (see `contracts/lib/edit-map.ts`), before anything parses.
 import '@verification-tiers/contracts/edit-map'
+import {lastLineOf} from '@verification-tiers/contracts'
 import {gfmTableFromMarkdown} from 'mdast-util-gfm-table'
 import {gfmTable} from 'micromark-extension-gfm-table'
 import remarkFrontmatter from 'remark-frontmatter'
@@ -48,7 +49,7 @@ export function sourceOf(text: string, node: Root | RootContent): string {
  */
 export function inFencedExample(nodes: readonly RootContent[], {everyCode = false} = {}): (line: number) => boolean {
   const spans = nodes.flatMap((node) =>
-    node.type === 'code' && (everyCode || node.lang) && node.position ? [[node.position.start.line, node.position.end.line] as const] : []
+    node.type === 'code' && (everyCode || node.lang) && node.position ? [[node.position.start.line, lastLineOf(node.position)] as const] : []
   )
   return (line) => spans.some(([from, to]) => from <= line && line <= to)
 }
