@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run check:corpus`: run the built `tiers` on each real project of
+// `npm run check:corpus`: run the built `tiers` (its `main`, in this process:
+// `tiers-here.mjs`) on each real project of
 // `../shared/corpus/` that has a `.greenlight` folder and figures in
 // `../shared/corpus/expected.json`, and compare what `tiers contracts --json`
 // and `tiers status --json` report with what a person counted:
@@ -43,10 +44,10 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {parseArgs, promisify} from 'node:util'
+import {runTiersInProcess} from './tiers-here.mjs'
 
 const execFileAsync = promisify(execFile)
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const bin = path.join(root, 'packages/cli/bin/tiers.js')
 const remarkBin = path.join(root, 'node_modules/remark-cli/cli.js')
 const preset = 'remark-preset-lint-verification-tiers'
 const {values} = parseArgs({options: {corpus: {type: 'string'}}})
@@ -84,11 +85,12 @@ function unexpectedWarnings(stderr) {
 
 /** `tiers <args> --json` in `folder` on its project folder `dir`: its data, and its stderr. */
 async function tiers(folder, args, dir = '.greenlight') {
+  const run = await runBin(folder, [...args, '--dir', dir, '--json'], {})
+  if (run.code !== 0) return {data: null, stderr: run.stderr, code: run.code}
   try {
-    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args, '--dir', dir, '--json'], {cwd: folder, maxBuffer: 256 * 1024 * 1024})
-    return {data: JSON.parse(stdout), stderr: unexpectedWarnings(stderr), code: 0}
+    return {data: JSON.parse(run.stdout), stderr: unexpectedWarnings(run.stderr), code: 0}
   } catch (error) {
-    return {data: null, stderr: String(error.stderr ?? error.message), code: error.code ?? 1}
+    return {data: null, stderr: error.message, code: 1}
   }
 }
 
@@ -162,17 +164,16 @@ async function checkLint(name, lintCounts, want) {
   }
 }
 
-/** Run the cli in `folder`: exit code and both streams, whatever the code. */
-async function runBin(folder, args) {
+/**
+ * Run the cli in `folder`, standard input a pipe as in CI, plain (`NO_COLOR`)
+ * and outside GitHub's runner unless `env` says otherwise: exit code and both
+ * streams, whatever the code. A throw of the cli is its crash: exit 1.
+ */
+async function runBin(folder, args, env = {GITHUB_ACTIONS: '', NO_COLOR: '1'}) {
   try {
-    const {stdout, stderr} = await execFileAsync(process.execPath, [bin, ...args], {
-      cwd: folder,
-      maxBuffer: 256 * 1024 * 1024,
-      env: {...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1'}
-    })
-    return {code: 0, stdout, stderr}
+    return await runTiersInProcess(folder, args, {env, terminal: false})
   } catch (error) {
-    return {code: typeof error.code === 'number' ? error.code : 1, stdout: String(error.stdout ?? ''), stderr: String(error.stderr ?? error.message)}
+    return {code: 1, stdout: '', stderr: String(error?.stack ?? error)}
   }
 }
 

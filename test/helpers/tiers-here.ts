@@ -8,70 +8,20 @@
  * `runTiers`.
  *
  * The working folder and the environment are the process's own, so runs take
- * turns: each waits for the one before it to end. Scenarios whose checks
+ * turns: each waits for the one before it to end (`scripts/tiers-here.mjs`,
+ * which `npm run check:corpus` runs the cli with too). Scenarios whose checks
  * sleep or time out are faster side by side, each in a process of its own.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import {Readable} from 'node:stream'
-import {format} from 'node:util'
+import {runTiersInProcess} from '../../scripts/tiers-here.mjs'
 import {exampleProject} from './tiers-bin.js'
 import type {Run} from './tiers-bin.js'
-
-interface Cli {
-  main: (
-    argv: readonly string[],
-    io: {
-      stdout: (text: string) => void
-      stderr: (text: string) => void
-      report: (text: string) => void
-      write: (text: string) => void
-      stdin: (limitBytes: number) => Promise<string>
-      readLine: () => Promise<string | null>
-      terminal: {stdout: null; stderr: boolean; stdin: boolean}
-    }
-  ) => Promise<number>
-  readInput: (limitBytes: number, stream: NodeJS.ReadableStream) => Promise<string>
-  readLine: (limitBytes: number | undefined, stream: NodeJS.ReadableStream) => Promise<string | null>
-}
-
-let cli: Promise<Cli> | undefined
-// The built cli, as the bin loads it (`npx tsc -b` first).
-const loadCli = (): Promise<Cli> =>
-  (cli ??= Promise.all([import('../../packages/cli/dist/lib/main.js'), import('../../packages/cli/dist/lib/stdin.js')]).then(([main, stdin]) => ({
-    main: main.main as Cli['main'],
-    readInput: stdin.readInput as Cli['readInput'],
-    readLine: stdin.readLine as Cli['readLine']
-  })))
 
 /** How the run is attended: by default, a person at a terminal (standard input is one), as the bin there would be told. */
 export interface HereOptions {
   /** Standard input is a terminal (default `true`); `false`: a pipe, as under a coding agent or in CI. */
   terminal?: boolean
-}
-
-let queue: Promise<unknown> = Promise.resolve()
-
-/** Run `work` after every run queued before it. */
-function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  const next = queue.then(work, work)
-  queue = next.catch(() => {})
-  return next
-}
-
-/** Set `changes` in `process.env` (`undefined` removes); returns what puts it back. */
-function changeEnvironment(changes: Record<string, string | undefined>): () => void {
-  const before = new Map(Object.keys(changes).map((name) => [name, process.env[name]]))
-  for (const [name, value] of Object.entries(changes)) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
-  return () => {
-    for (const [name, value] of before) {
-      if (value === undefined) delete process.env[name]
-      else process.env[name] = value
-    }
-  }
 }
 
 /**
@@ -90,30 +40,7 @@ export function runTiersHere(
   env: Record<string, string | undefined> = {},
   {terminal = true}: HereOptions = {}
 ): Promise<Run> {
-  return inTurn(async () => {
-    const {main, readInput, readLine} = await loadCli()
-    let stdout = ''
-    let stderr = ''
-    const restore = changeEnvironment({TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env})
-    const folder = process.cwd()
-    process.chdir(cwd)
-    try {
-      // As the bin's streams: `console.log` and `console.error` for lines, the raw streams for reports.
-      const code = await main(args, {
-        stdout: (text) => (stdout += format(text) + '\n'),
-        stderr: (text) => (stderr += format(text) + '\n'),
-        report: (text) => (stderr += text),
-        write: (text) => (stdout += text),
-        stdin: (limitBytes) => readInput(limitBytes, Readable.from([Buffer.from(input)])),
-        readLine: () => readLine(undefined, Readable.from([Buffer.from(input)])),
-        terminal: {stdout: null, stderr: false, stdin: terminal}
-      })
-      return {code, stdout, stderr}
-    } finally {
-      process.chdir(folder)
-      restore()
-    }
-  })
+  return runTiersInProcess(cwd, args, {input, env: {TIERS_MAX_BLOCKS: undefined, GITHUB_ACTIONS: undefined, ...env}, terminal})
 }
 
 /**
