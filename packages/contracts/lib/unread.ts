@@ -205,11 +205,14 @@ function blocksAt(tree: Root, line: number): Nodes[] {
   // A loop, not recursion: quotes and lists can nest thousands deep.
   for (;;) {
     if (!('children' in node) || node.type === 'heading' || node.type === 'paragraph' || node.type === 'table') return path
-    // The last that holds it: a block may end on the line of the next one (a list item past the next one's
-    // marker, a fence left open in a list at the first column of the line after it).
-    const child: Nodes | undefined = (node as Parents).children.findLast(
-      (item) => item.position && item.position.start.line <= line && line <= item.position.end.line
-    )
+    // Of those that hold it, the one starting last: a block may end on the line of the next one (a list item
+    // past the next one's marker, a fence left open in a list at the first column of the line after it). Of
+    // two starting together, the first: a setext heading after link definitions starts where they do.
+    let child: Nodes | undefined
+    for (const item of (node as Parents).children) {
+      const at = item.position
+      if (at && at.start.line <= line && line <= at.end.line && (!child || at.start.line > child.position!.start.line)) child = item
+    }
     if (!child) return path
     path.push(child)
     node = child

@@ -78,6 +78,15 @@ describe('the block of a heading line', () => {
     }
   })
 
+  it('names a heading line in a link definition’s title by the definition, though a setext heading after it starts where it does', () => {
+    for (const [source, reason] of [
+      ['[spec]: ./spec.md "The login spec\n###C-02: Login\nas agreed"\nNotes\n=====\n', 'without a space after the `#`'],
+      ['> [x]: /u "a\n> ###C-2: Two\n> b"\n> word\n> ===\n', 'without a space after the `#`']
+    ] as const) {
+      expect(findUnreadContracts(source, fromMarkdown(source), []).map((found) => found.reason)).toEqual([reason])
+    }
+  })
+
   it('ends a node at the first column of a line on the line before', () => {
     const at = (line: number, column: number) => ({line, column})
     expect([lastLineOf({start: at(2, 3), end: at(5, 1)}), lastLineOf({start: at(2, 3), end: at(5, 2)}), lastLineOf({start: at(5, 1), end: at(5, 1)})]).toEqual([
