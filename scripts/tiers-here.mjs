@@ -56,8 +56,8 @@ export function runTiersInProcess(cwd, args, {input = '', env = {}, terminal = t
     let stderr = ''
     const restore = changeEnvironment(env)
     const folder = process.cwd()
-    process.chdir(cwd)
     try {
+      process.chdir(cwd)
       // As the bin's streams: `console.log` and `console.error` for lines, the raw streams for reports.
       const code = await main(args, {
         stdout: (text) => (stdout += format(text) + '\n'),
