@@ -85,7 +85,7 @@ function unexpectedWarnings(stderr) {
 
 /** `tiers <args> --json` in `folder` on its project folder `dir`: its data, and its stderr. */
 async function tiers(folder, args, dir = '.greenlight') {
-  const run = await runBin(folder, [...args, '--dir', dir, '--json'], {})
+  const run = await runCli(folder, [...args, '--dir', dir, '--json'], {})
   if (run.code !== 0) return {data: null, stderr: run.stderr, code: run.code}
   try {
     return {data: JSON.parse(run.stdout), stderr: unexpectedWarnings(run.stderr), code: 0}
@@ -169,7 +169,7 @@ async function checkLint(name, lintCounts, want) {
  * and outside GitHub's runner unless `env` says otherwise: exit code and both
  * streams, whatever the code. A throw of the cli is its crash: exit 1.
  */
-async function runBin(folder, args, env = {GITHUB_ACTIONS: '', NO_COLOR: '1'}) {
+async function runCli(folder, args, env = {GITHUB_ACTIONS: '', NO_COLOR: '1'}) {
   try {
     return await runTiersInProcess(folder, args, {env, terminal: false})
   } catch (error) {
@@ -189,18 +189,18 @@ async function checkFirstCiRun(name, dir, addUnit, problems = 0) {
   try {
     // As a project that installed the tools: the preset resolves from its node_modules.
     await symlink(path.join(root, 'node_modules'), path.join(folder, 'node_modules'), 'dir')
-    const init = await runBin(folder, ['init', '--ci', 'github'])
+    const init = await runCli(folder, ['init', '--ci', 'github'])
     check(name, 'tiers init --ci github exit', 0, init.code)
     const workflow = await readFile(path.join(folder, '.github/workflows/verification-tiers.yml'), 'utf8').catch(() => '')
     const lintLine = /run: npx tiers (lint .*)$/m.exec(workflow)?.[1]
     check(name, 'the workflow lints the project folder', true, Boolean(lintLine?.endsWith(` ${dir}`)))
     if (!lintLine) return
     const args = lintLine.split(' ')
-    const first = await runBin(folder, args)
+    const first = await runCli(folder, args)
     check(name, 'the first CI lint passes', 0, first.code)
     // A Greenlight project's own slices are unverified here; a tool project's first run passes with no test command of its own, unless a person counted a true problem in it.
     if (dir !== '.greenlight' && /run: npx tiers verify --all$/m.test(workflow)) {
-      const verify = await runBin(folder, ['verify', '--all'])
+      const verify = await runCli(folder, ['verify', '--all'])
       const what =
         problems === 0
           ? 'the first CI verify --all passes'
@@ -208,7 +208,7 @@ async function checkFirstCiRun(name, dir, addUnit, problems = 0) {
       check(name, what, {code: problems === 0 ? 0 : 1, stderr: ''}, {code: verify.code, stderr: unexpectedWarnings(verify.stderr)})
     }
     await addUnit(path.join(folder, dir))
-    const second = await runBin(folder, args)
+    const second = await runCli(folder, args)
     check(
       name,
       'a new warning fails the CI lint, naming it',

@@ -1,16 +1,13 @@
 /**
- * `tiers` run in this test process: the cli's `main` (what the bin runs after
- * it starts) with the bin's streams, in `cwd`, with the environment the bin
- * would get. For tests of what a command does with a project, where starting
- * a process for each run would cost most of the suite's time; what a process
+ * `tiers` run in this test process (`scripts/tiers-here.mjs`, which `npm run
+ * check:corpus` runs the cli with too), with the defaults of the bin's
+ * tests. For tests of what a command does with a project, where starting a
+ * process for each run would cost most of the suite's time; what a process
  * brings (the bin's own start, signals, exit codes set by Node, concurrent
  * processes, standard input as a stream) is tested through the real bin with
- * `runTiers`.
- *
- * The working folder and the environment are the process's own, so runs take
- * turns: each waits for the one before it to end (`scripts/tiers-here.mjs`,
- * which `npm run check:corpus` runs the cli with too). Scenarios whose checks
- * sleep or time out are faster side by side, each in a process of its own.
+ * `runTiers`. Runs take turns: the working folder and the environment are
+ * the process's own. Scenarios whose checks sleep or time out are faster
+ * side by side, each in a process of its own.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
