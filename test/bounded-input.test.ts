@@ -9,11 +9,13 @@
  * field, with the file, line, column and field in the message.
  *
  * Each scenario runs in a temporary copy of
- * `content/examples/greenlight-project`. What could hang (a FIFO, a file
- * over the limit) runs the real bin with a time limit: a hang fails at once
- * and leaves no process behind. What a regular file holds (`config.json`, the
- * state files) and a folder or device in place of one run the cli's `main` in
- * the test process, the real bin for one case of each.
+ * `content/examples/greenlight-project`. A FIFO, which could hang a read,
+ * runs the real bin with a time limit: a hang fails at once and leaves no
+ * process behind (and those runs are the file's runs of each command through
+ * the bin). The rest runs the cli's `main` in the test process: a folder or
+ * device in place of a file, files over the size limit (refused by their
+ * size, before a read), and what a regular file holds (`config.json`, the
+ * state files).
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -23,7 +25,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleProject, runTiersBounded} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersPiped} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const execFileAsync = promisify(execFile)
@@ -43,18 +45,14 @@ const project = (): Promise<string> => exampleProject(folders, 'verification-tie
 
 const file = (folder: string, ...parts: string[]) => path.join(folder, '.greenlight', ...parts)
 
-/** Run the real bin in `cwd` with its own cache key (and `env`), killed with its process group after `limitMs`. */
-function tiers(
-  cwd: string,
-  args: string[],
-  {input = '', limitMs = 10_000, env = {}}: {input?: string; limitMs?: number; env?: Record<string, string>} = {}
-): Promise<Run> {
-  return runTiersBounded(cwd, args, {input, limitMs, env: {XDG_CACHE_HOME: path.join(cwd, 'user-cache'), TIERS_MAX_BLOCKS: undefined, ...env}})
+/** Run the real bin in `cwd` with `input` piped and its own cache key, killed with its process group after 10 s. */
+function tiers(cwd: string, args: string[], {input = ''}: {input?: string} = {}): Promise<Run> {
+  return runTiersBounded(cwd, args, {input, limitMs: 10_000, env: {XDG_CACHE_HOME: path.join(cwd, 'user-cache'), TIERS_MAX_BLOCKS: undefined}})
 }
 
-/** Run `tiers` in `cwd` as the cli's `main`, in this process (runs take turns), with its own cache key as the real bin gets. */
-function tiersHere(cwd: string, args: string[]): Promise<Run> {
-  return runTiersHere(cwd, args, '', {XDG_CACHE_HOME: path.join(cwd, 'user-cache')})
+/** Run `tiers` in `cwd` as the cli's `main`, in this process (runs take turns), with `input` piped and its own cache key (and `env`), as `tiers` runs the bin. */
+function tiersHere(cwd: string, args: string[], {input = '', env = {}}: {input?: string; env?: Record<string, string>} = {}): Promise<Run> {
+  return runTiersPiped(cwd, args, input, {XDG_CACHE_HOME: path.join(cwd, 'user-cache'), ...env})
 }
 
 /** A failed run: `code`, nothing on stdout, exactly `tiers: <message>` on stderr. */
@@ -131,7 +129,7 @@ describe('other files that are not regular files', () => {
     const folder = await project()
     await fs.rm(file(folder, 'CONTRACTS.md'))
     await fs.mkdir(file(folder, 'CONTRACTS.md'))
-    expectError(await tiers(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected folder, expected a regular file')
+    expectError(await tiersHere(folder, ['status']), 2, '.greenlight/CONTRACTS.md: Unexpected folder, expected a regular file')
   })
 
   it.skipIf(process.platform === 'win32').concurrent('a device for CONTRACTS.md', async () => {
@@ -152,7 +150,7 @@ describe('files over the size limit: an error naming the file and its size', () 
   /** What `status` prints once `limits` are set: the project read, with the example's warning alone on stderr. */
   async function statusWith(folder: string, limits: Record<string, number>): Promise<string> {
     await setLimits(folder, limits)
-    const run = await tiers(folder, ['status'], {limitMs: 25_000})
+    const run = await tiersHere(folder, ['status'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: warning})
     return run.stdout
   }
@@ -164,7 +162,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     await fs.writeFile(contracts, text + '\n'.repeat(17 * mebibyte - Buffer.byteLength(text)))
     // Nothing parsed: the size alone is wrong (a parse would run out of a deadline of a millisecond first).
     expectError(
-      await tiers(folder, ['status'], {limitMs: 25_000, env: {TIERS_PARSE_TOTAL_TIMEOUT: '0.001'}}),
+      await tiersHere(folder, ['status'], {env: {TIERS_PARSE_TOTAL_TIMEOUT: '0.001'}}),
       2,
       '.greenlight/CONTRACTS.md: Unexpected size of 17 MiB, expected at most 1 MiB; split the contracts over several files in contracts/, or raise `limits.file_mib` in config.json (16 at most)'
     )
@@ -177,7 +175,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     // One line of spaces, which the parser reads fast (as many blank lines take it seconds): only the size is wrong.
     await fs.writeFile(contract, text + '\n' + ' '.repeat(mebibyte - Buffer.byteLength(text)))
     expectError(
-      await tiers(folder, ['status'], {limitMs: 25_000}),
+      await tiersHere(folder, ['status']),
       2,
       '.greenlight/contracts/C-06.md: Unexpected size of 1.0 MiB, expected at most 1 MiB; split the contracts over several files in contracts/, or raise `limits.file_mib` in config.json (16 at most)'
     )
@@ -191,7 +189,7 @@ describe('files over the size limit: an error naming the file and its size', () 
       await fs.writeFile(file(folder, 'contracts', name), 'x'.repeat(Math.floor(0.9 * mebibyte)))
     // Nothing parsed: the sizes alone are wrong (a parse would run out of a deadline of a millisecond first).
     expectError(
-      await tiers(folder, ['status'], {limitMs: 25_000, env: {TIERS_PARSE_TOTAL_TIMEOUT: '0.001'}}),
+      await tiersHere(folder, ['status'], {env: {TIERS_PARSE_TOTAL_TIMEOUT: '0.001'}}),
       2,
       '.greenlight: Unexpected files of more than 4 MiB in all for tiers to read (at contracts/C-11.md), expected at most 4 MiB: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
     )
@@ -207,8 +205,8 @@ describe('files over the size limit: an error naming the file and its size', () 
     await setLimits(folder, {total_mib: 0.0003})
     const message =
       'Unexpected files of more than 314 bytes in all for tiers to read (at CONTRACTS.md), expected at most 314 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
-    expectError(await tiers(folder, ['status']), 2, `.greenlight: ${message}`)
-    const run = await tiers(folder, ['stop-hook'], {input: JSON.stringify({session_id: 's', cwd: folder})})
+    expectError(await tiersHere(folder, ['status']), 2, `.greenlight: ${message}`)
+    const run = await tiersHere(folder, ['stop-hook'], {input: JSON.stringify({session_id: 's', cwd: folder})})
     expect(run).toEqual({
       code: 0,
       stdout:
@@ -221,7 +219,7 @@ describe('files over the size limit: an error naming the file and its size', () 
     // A GRAPH.json over the total alone is named.
     await setLimits(folder, {total_mib: 0.0002})
     expectError(
-      await tiers(folder, ['status']),
+      await tiersHere(folder, ['status']),
       2,
       '.greenlight: Unexpected files of more than 209 bytes in all for tiers to read (at GRAPH.json), expected at most 209 bytes: fewer or smaller files, or raise `limits.total_mib` in config.json (32 at most)'
     )
@@ -232,16 +230,12 @@ describe('files over the size limit: an error naming the file and its size', () 
     const graph = file(folder, 'GRAPH.json')
     const text = await fs.readFile(graph, 'utf8')
     await fs.writeFile(graph, text + ' '.repeat(20 * mebibyte - Buffer.byteLength(text)))
-    expectError(await tiers(folder, ['status'], {limitMs: 25_000}), 2, '.greenlight/GRAPH.json: Unexpected size of 20 MiB, expected at most 16 MiB')
+    expectError(await tiersHere(folder, ['status']), 2, '.greenlight/GRAPH.json: Unexpected size of 20 MiB, expected at most 16 MiB')
     await fs.writeFile(graph, text)
     await fs.mkdir(file(folder, 'tiers'), {recursive: true})
     const state = JSON.stringify({version: 1, slice: 'S-01', rejectionCount: 0, rejections: [], escalations: [], decision: null})
     await fs.writeFile(file(folder, 'tiers', 'S-01.json'), state + ' '.repeat(20 * mebibyte - state.length))
-    expectError(
-      await tiers(folder, ['status', 'S-01'], {limitMs: 25_000}),
-      2,
-      '.greenlight/tiers/S-01.json: Unexpected size of 20 MiB, expected at most 16 MiB'
-    )
+    expectError(await tiersHere(folder, ['status', 'S-01']), 2, '.greenlight/tiers/S-01.json: Unexpected size of 20 MiB, expected at most 16 MiB')
   })
 })
 
@@ -263,9 +257,7 @@ describe('config.json: what tiers reads of it must have the right type', () => {
   ])('%s', async ([text, reason]) => {
     const folder = await project()
     await fs.writeFile(file(folder, 'config.json'), text)
-    // The first case through the real bin, the others in this process.
-    const run = text === '{"workflow": "x"}' ? tiers : tiersHere
-    const runs = [await run(folder, ['status']), await run(folder, ['checkpoint', 'S-01'])]
+    const runs = [await tiersHere(folder, ['status']), await tiersHere(folder, ['checkpoint', 'S-01'])]
     for (const run of runs) expectError(run, 2, `.greenlight/config.json:${reason}`)
   })
 
@@ -307,7 +299,7 @@ describe('slice state files: every field checked', () => {
   it.concurrent('a rejectionCount that disagrees with the rejection log', async () => {
     const folder = await withState({...base, rejectionCount: 3, rejections: [rejection('too small')]})
     expectError(
-      await tiers(folder, ['status', 'S-01']),
+      await tiersHere(folder, ['status', 'S-01']),
       2,
       `.greenlight/tiers/S-01.json:4:21: Unexpected \`rejectionCount\` 3, expected 1: the 1 in \`rejections\`${fix}`
     )
