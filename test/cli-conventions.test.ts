@@ -1,14 +1,18 @@
 /**
- * The conventions a person expects of a command line, through the real bin:
- * `--version`, a suggestion for a mistyped command or option, the project
- * found from a subfolder as git finds `.git` (for every command, the stop
- * hook and verify too), and plain, stable lines when the output is piped.
+ * The conventions a person expects of a command line: `--version`, a
+ * suggestion for a mistyped command or option, the project found from a
+ * subfolder as git finds `.git` (for every command, the stop hook and verify
+ * too), and plain, stable lines when the output is piped. What the bin itself
+ * decides goes through the real bin: `--version` as it prints it, and what it
+ * prints to a pipe and at a terminal, which it tells apart; what `main` does
+ * with the arguments and the project runs in this process (`runTiersPiped`).
  */
 import {existsSync} from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, describe, it} from 'vitest'
 import {evidenceProject, root, runProcess, runTiers, tiersBin} from './helpers/tiers-bin.js'
+import {runTiersPiped} from './helpers/tiers-here.js'
 
 const folders: string[] = []
 afterAll(async () => {
@@ -21,8 +25,10 @@ describe.concurrent('tiers --version', () => {
   it('prints the cli package’s version and exits 0, as -v and after a command', async ({expect}) => {
     const {version} = JSON.parse(await fs.readFile(path.join(root, 'packages', 'cli', 'package.json'), 'utf8')) as {version: string}
     const folder = await evidenceProject(folders, 'verification-tiers-version-', {commit: false})
-    for (const args of [['--version'], ['-v'], ['status', '--version']]) {
-      expect(await runTiers(folder, args)).toEqual({code: 0, stdout: `${version}\n`, stderr: ''})
+    // The bin's own output once; the short option and the option after a command are what `main` reads.
+    expect(await runTiers(folder, ['--version'])).toEqual({code: 0, stdout: `${version}\n`, stderr: ''})
+    for (const args of [['-v'], ['status', '--version']]) {
+      expect(await runTiersPiped(folder, args)).toEqual({code: 0, stdout: `${version}\n`, stderr: ''})
     }
   })
 })
@@ -38,7 +44,7 @@ describe.concurrent('did you mean', () => {
     [['status', '--frobnicate'], 'Unexpected option `--frobnicate`, expected one of --dir, --json, --yaml, -h/--help (see tiers status --help)']
   ] as const)('tiers %j', async ([args, message], {expect}) => {
     const folder = await evidenceProject(folders, 'verification-tiers-suggest-', {commit: false})
-    expect(await runTiers(folder, args)).toEqual({code: 1, stdout: '', stderr: `tiers: ${message}\n`})
+    expect(await runTiersPiped(folder, args)).toEqual({code: 1, stdout: '', stderr: `tiers: ${message}\n`})
   })
 })
 
@@ -55,17 +61,17 @@ describe.concurrent('the project found from a subfolder', () => {
 
   it('tiers status and tiers contracts read the project above, past a .greenlight of state only', async ({expect}) => {
     const {folder, sub} = await nested()
-    const [fromSub, fromRoot] = await Promise.all([runTiers(sub, ['status']), runTiers(folder, ['status'])])
+    const [fromSub, fromRoot] = await Promise.all([runTiersPiped(sub, ['status']), runTiersPiped(folder, ['status'])])
     expect(fromSub).toEqual({code: 0, stderr: '', stdout: fromRoot.stdout})
     expect(fromSub.stdout.split('\n')[0]).toBe('S-01 Answer Service: verify, 0/3 rejections, undecided, never verified, next: verify')
-    const contracts = await runTiers(sub, ['contracts', '--json'])
+    const contracts = await runTiersPiped(sub, ['contracts', '--json'])
     expect(contracts.code).toBe(0)
     expect(contracts.stdout).toContain('"C-02"')
   })
 
   it('tiers verify runs and records in the project above', async ({expect}) => {
     const {folder, sub} = await nested()
-    const run = await runTiers(sub, ['verify', 'S-02'])
+    const run = await runTiersPiped(sub, ['verify', 'S-02'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
     // Piped: no progress lines, the report alone on stdout.
     expect(run.stdout.startsWith('Verification Results — Slice S-02: Answer Format (')).toBe(true)
@@ -78,7 +84,7 @@ describe.concurrent('the project found from a subfolder', () => {
 
   it('the stop hook judges the project above the agent’s working folder', async ({expect}) => {
     const {folder, sub} = await nested()
-    const answer = await runTiers(folder, ['stop-hook'], JSON.stringify({session_id: 's1', cwd: sub}))
+    const answer = await runTiersPiped(folder, ['stop-hook'], JSON.stringify({session_id: 's1', cwd: sub}))
     expect({code: answer.code, stderr: answer.stderr}).toEqual({code: 0, stderr: ''})
     const output = JSON.parse(answer.stdout) as {decision?: string; reason?: string}
     expect(output.decision).toBe('block')
@@ -92,6 +98,7 @@ describe.concurrent('the project found from a subfolder', () => {
 describe.concurrent('tiers status piped', () => {
   it('prints one plain line per slice, no table, no totals', async ({expect}) => {
     const folder = await evidenceProject(folders, 'verification-tiers-piped-', {commit: false})
+    // Through the real bin: that its stdout is a pipe is the bin's to tell (in this process, `main` is told).
     expect(await runTiers(folder, ['status'])).toEqual({
       code: 0,
       stderr: '',

@@ -1,9 +1,11 @@
 /**
- * End-to-end tests of the `tiers` command: the real bin, run as a process in
- * a temporary copy of the example project (`content/examples/greenlight-project`),
- * with its default `--dir .greenlight`. They check the exact text people
- * read, the JSON orchestrators read, exit codes, the one-line errors, and the
- * per-slice state files left on disk.
+ * End-to-end tests of the `tiers` command, in a temporary copy of the example
+ * project (`content/examples/greenlight-project`), with its default `--dir
+ * .greenlight`: through the cli's `main` in this process, and through the
+ * real bin, run as a process, for the full loop, concurrent runs and a
+ * terminal. They check the exact text people read, the JSON orchestrators
+ * read, exit codes, the one-line errors, and the per-slice state files left
+ * on disk.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -11,7 +13,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleDeprecation, exampleFolder as example, exampleProject, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere, verifiedExampleCopies} from './helpers/tiers-here.js'
+import {runTiersHere, runTiersPiped, verifiedExampleCopies} from './helpers/tiers-here.js'
 import {testIdentity} from './helpers/agent-environment.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -30,9 +32,9 @@ beforeAll(async () => {
   await fs.access(builtBin)
 })
 
-/** Run the real `tiers` bin in `cwd`. */
 /** `tiers` in this process: what each command does (the full loop and concurrent runs go through the real bin, `bin`). */
 const tiers = (cwd: string, ...args: string[]): Promise<Run> => runTiersHere(cwd, args)
+/** Run the real `tiers` bin in `cwd`, standard input a pipe. */
 const bin = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args)
 /** The real bin at a terminal (a pseudo-terminal), as the person runs it: what only the person may record. */
 const atTerminal = (cwd: string, ...args: string[]): Promise<Run> => runTiers(cwd, args, '', {}, {terminal: true})
@@ -868,7 +870,7 @@ Warnings:
     expect(approved).toMatchObject({slice: 'S-02', outcome: 'approved', rejectionCount: 0, decision: {status: 'approved', mismatch: []}})
 
     // Errors too: `{error: {code, message}}` on stdout, and nothing on stderr: the error is said once, where a program reads it.
-    const failed = await bin(folder, 'checkpoint', 'S-09', '--json')
+    const failed = await runTiersPiped(folder, ['checkpoint', 'S-09', '--json'])
     expect(failed.code).toBe(1)
     expect(JSON.parse(failed.stdout)).toEqual({error: {code: 1, message: 'Unexpected slice `S-09`, expected one of: S-01, S-02'}})
     expect(failed.stderr).toBe('')
