@@ -8,13 +8,15 @@
  *
  * Every scenario runs in its own temporary copy of the fixture,
  * git-initialised and committed, so the fingerprint sees HEAD. Scenarios run
- * concurrently: most of their time is spent in `sleep`. `tiers verify` runs
- * as the real bin, each run a process, so that the checks sleep side by side.
- * What only reads the runs (`tiers checkpoint`), what refuses arguments and a
- * run whose checks do not sleep run the cli's `main` in the test process
- * instead, where a process would cost more than the work: the real bin still
- * opens a checkpoint (on a passing run) and refuses one (with no run), and
- * refuses an argument.
+ * concurrently: most of their time is spent in `sleep`. The runs of
+ * `tiers verify` whose checks' process groups are the point (a timeout that
+ * kills the group, a grandchild with it) run as the real bin, each run a
+ * process, so that the checks sleep side by side. What only reads the runs
+ * (`tiers checkpoint`), what refuses arguments, and the runs whose point is
+ * what they print (the same run as JSON and YAML, the contract check) run the
+ * cli's `main` in the test process instead, where a process would cost more
+ * than the work: the real bin still opens a checkpoint (on a passing run) and
+ * refuses one (with no run), and refuses an argument.
  *
  * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
  */
@@ -23,7 +25,7 @@ import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isRunning, readPid} from './helpers/processes.js'
 import {builtBin, evidenceProject, git, runTiers} from './helpers/tiers-bin.js'
-import {runTiersHere} from './helpers/tiers-here.js'
+import {runTiersHere, runTiersPiped} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 import {parse as parseYaml} from 'yaml'
 
@@ -45,6 +47,12 @@ const tiers = (cwd: string, args: string[], input = ''): Promise<Run> => runTier
 
 /** Run `tiers` in `cwd` as the cli's `main`, in this process (runs take turns): for what takes a moment, such as reading the runs. */
 const here = (cwd: string, args: string[]): Promise<Run> => runTiersHere(cwd, args)
+
+/**
+ * `tiers` as `tiers` above runs it (standard input a pipe), as the cli's `main` in this process: for a run whose checks
+ * sleep or time out, where what it prints is the point, not the checks' processes. Runs take turns.
+ */
+const piped = (cwd: string, args: string[], input = ''): Promise<Run> => runTiersPiped(cwd, args, input)
 
 /** A temporary copy of the fixture, committed in a new git repository. */
 const project = ({commit = true} = {}): Promise<string> => evidenceProject(folders, 'verification-tiers-evidence-', {commit})
@@ -499,7 +507,7 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     // C-02 (S-02) shares CONTRACTS.md with C-01 (S-01); C-03 (S-03) has a file of its own.
     await fs.writeFile(contractsFile, (await fs.readFile(contractsFile, 'utf8')).replace('**Verification:** auto', '**Verification:** Auto'))
     await fs.writeFile(c03File, (await fs.readFile(c03File, 'utf8')).replace('verification: verify', 'verification: Verify'))
-    const run = await tiers(folder, ['verify', '--all', '--timeout', '1', '--json'])
+    const run = await piped(folder, ['verify', '--all', '--timeout', '1', '--json'])
     expect({code: run.code, stderr: run.stderr}).toEqual({code: 1, stderr: ''})
     const checks = JSON.parse(run.stdout).runs.map((entry: any) => [
       entry.verification_run.slice,
@@ -579,8 +587,8 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
       warnings: []
     })
 
-    // The same run again, in the same project (a run of its own each: the format is an argument), as JSON and as YAML.
-    const jsonRun = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--json'])
+    // The same run again, in the same project (a run of its own each: the format is an argument), as JSON and as YAML, in this process.
+    const jsonRun = await piped(folder, ['verify', 'S-01', '--timeout', '1', '--json'])
     expect({code: jsonRun.code, stderr: jsonRun.stderr}).toEqual({code: 1, stderr: ''})
     const data = JSON.parse(jsonRun.stdout)
     expect(data).toEqual({...failingRun(head), warnings: []})
@@ -588,7 +596,7 @@ Run \`tiers verify S-03\` once they are fixed, then \`tiers checkpoint S-03\` ag
     expect(warnings).toEqual([])
     expect((await readStatus(folder)).slices['S-01']).toEqual(printed)
 
-    const yamlRun = await tiers(folder, ['verify', 'S-01', '--timeout', '1', '--yaml'])
+    const yamlRun = await piped(folder, ['verify', 'S-01', '--timeout', '1', '--yaml'])
     expect({code: yamlRun.code, stderr: yamlRun.stderr}).toEqual({code: 1, stderr: ''})
     expect(parseYaml(yamlRun.stdout)).toEqual({...failingRun(head), warnings: []})
     expect(yamlRun.stdout).toMatch(/^verification_run:\n {2}timestamp: \S+\n {2}slice: S-01\n/)

@@ -1,12 +1,14 @@
 /**
- * The stop hook and the checkpoint fail closed, end to end through the real
- * bin: every slice in progress is judged whether or not it has a run; the
- * project is found from the agent’s folder upward; a project folder whose
- * contracts cannot be read blocks; an edit made while `tiers verify` runs, a
- * git error, a git call over its time limit, a file git is told to skip, an
- * untracked file edited to the same size and time, or a changed test command
- * outside git is never taken for a fresh run; a counts file with bad values
- * lets the valve fire; a stray lock file costs nothing.
+ * The stop hook and the checkpoint fail closed, end to end through the cli's
+ * `main` in the test process, and through the real bin where git hangs and
+ * is stopped at its time limit: every slice in progress is judged whether or
+ * not it has a run; the project is found from the agent’s folder upward; a
+ * project folder whose contracts cannot be read blocks; an edit made while
+ * `tiers verify` runs, a git error, a git call over its time limit, a file
+ * git is told to skip, an untracked file edited to the same size and time,
+ * or a changed test command outside git is never taken for a fresh run; a
+ * counts file with bad values lets the valve fire; a stray lock file costs
+ * nothing.
  *
  * Each scenario writes its own small project in a temporary folder, or
  * copies the one project with S-01 verified (see `verifiedCopy`).
@@ -18,7 +20,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, git} from './helpers/tiers-bin.js'
+import {builtBin, git, runTiers as runBin} from './helpers/tiers-bin.js'
 import {runTiersHere as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
@@ -107,13 +109,15 @@ async function verifiedCopy(): Promise<string> {
   return folder
 }
 
+/** `tiers stop-hook` in `cwd`, told `input`: the cli's `main` in this process, or with `run` the real bin (`runBin`). */
 function hook(
   folder: string,
   input: Record<string, unknown> = {session_id: 's', cwd: folder},
   env: Record<string, string | undefined> = {},
-  cwd = folder
+  cwd = folder,
+  run: typeof runTiers = runTiers
 ): Promise<Run> {
-  return runTiers(cwd, ['stop-hook'], JSON.stringify(input), env)
+  return run(cwd, ['stop-hook'], JSON.stringify(input), env)
 }
 
 /** The hook’s answer, parsed, after checking it exited 0 with nothing on stderr. */
@@ -236,12 +240,15 @@ describe.concurrent('freshness that cannot be fooled', () => {
     expect(checkpoint.stdout).toContain(`passed, but since then ${why}.`)
   })
 
-  /** In a copy of the project with S-01 verified, whose run the hook takes as fresh, do `change`, and give the hook’s answer after it. */
-  async function afterVerify(change: (folder: string) => Promise<void>, env: Record<string, string> = {}) {
+  /**
+   * In a copy of the project with S-01 verified, whose run the hook takes as fresh, do `change`, and give the hook’s
+   * answer after it; the hook runs as `run` does (the cli's `main` in this process, or the real bin: `runBin`).
+   */
+  async function afterVerify(change: (folder: string) => Promise<void>, env: Record<string, string> = {}, run: typeof runTiers = runTiers) {
     const folder = await verifiedCopy()
-    expect(await answerOf(hook(folder, {session_id: 'before', cwd: folder}, env), expect)).toEqual(s02NeverVerified)
+    expect(await answerOf(hook(folder, {session_id: 'before', cwd: folder}, env, folder, run), expect)).toEqual(s02NeverVerified)
     await change(folder)
-    return {folder, answer: await answerOf(hook(folder, {session_id: 's', cwd: folder}, env), expect)}
+    return {folder, answer: await answerOf(hook(folder, {session_id: 's', cwd: folder}, env, folder, run), expect)}
   }
 
   it('a tracked file replaced by a FIFO: git fails, so nothing is fresh', async ({expect, skip}) => {
@@ -289,17 +296,26 @@ describe.concurrent('freshness that cannot be fooled', () => {
   }) => {
     if (!unix) return skip('no FIFOs')
     const env = {TIERS_GIT_TIMEOUT_SECONDS: '1'}
-    const {folder, answer} = await afterVerify(async (folder) => {
-      await fs.rm(path.join(folder, '.git', 'info', 'exclude'), {force: true})
-      await execFileAsync('mkfifo', [path.join(folder, '.git', 'info', 'exclude')])
-    }, env)
+    // Through the real bin: a hang ended by a time limit, the stop hook's and the checkpoint's in processes of their own.
+    const {folder, answer} = await afterVerify(
+      async (folder) => {
+        await fs.rm(path.join(folder, '.git', 'info', 'exclude'), {force: true})
+        await execFileAsync('mkfifo', [path.join(folder, '.git', 'info', 'exclude')])
+      },
+      env,
+      runBin
+    )
     expect(answer.reason).toMatch(staleIn('S-01: Build', 'the sources cannot be fingerprinted: `git diff` took longer than 1 s and was stopped'))
-    const status = await runTiers(folder, ['checkpoint', 'S-02'], '', env)
+    const status = await runBin(folder, ['checkpoint', 'S-02'], '', env)
     expect(status.code).toBe(1)
     // A FIFO is no file git lists: nothing changed for the fingerprint.
-    const ignore = await afterVerify(async (folder) => {
-      await execFileAsync('mkfifo', [path.join(folder, 'src', '.gitignore')])
-    }, env)
+    const ignore = await afterVerify(
+      async (folder) => {
+        await execFileAsync('mkfifo', [path.join(folder, 'src', '.gitignore')])
+      },
+      env,
+      runBin
+    )
     expect(ignore.answer).toEqual(s02NeverVerified)
   })
 

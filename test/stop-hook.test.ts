@@ -26,7 +26,7 @@ import path from 'node:path'
 import {promisify} from 'node:util'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, copyExample, evidenceProject, runTiers as runBin, tiersBin} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {runTiersHere as runTiers, runTiersPiped} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const folders: string[] = []
@@ -298,7 +298,7 @@ describe.concurrent('tiers stop-hook', () => {
 
     it('takes the project folder from --dir alone, whatever the input’s `cwd` and CLAUDE_PROJECT_DIR name', async ({expect}) => {
       const [named, other] = await Promise.all([project(), project()])
-      const run = await runBin(other, ['stop-hook', '--dir', path.join(named, '.greenlight')], hookInput(other), {CLAUDE_PROJECT_DIR: other})
+      const run = await runTiersPiped(other, ['stop-hook', '--dir', path.join(named, '.greenlight')], hookInput(other), {CLAUDE_PROJECT_DIR: other})
       expect(run).toEqual(notRun)
       expect(await counts(named)).toEqual({'session-1': 1})
       await expect(fs.access(path.join(other, '.greenlight', 'tiers'))).rejects.toThrow()
