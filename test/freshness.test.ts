@@ -1,7 +1,6 @@
 /**
  * Freshness covers every file the checks could read (issue 38, item 3),
- * end to end through the cli's `main` (and one scenario's `tiers verify` and
- * `tiers checkpoint` through the real bin), each class in a real git
+ * end to end through the cli's `main`, each class in a real git
  * repository (or a plain folder) of its own in the temporary folder:
  *
  * - outside git, every file of the project tree is a source, not only those
@@ -24,7 +23,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {builtBin, git, runTiers as runBin} from './helpers/tiers-bin.js'
+import {builtBin, git} from './helpers/tiers-bin.js'
 import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 
 const folders: string[] = []
@@ -96,10 +95,10 @@ async function project({
   return folder
 }
 
-/** `tiers checkpoint S-01` through the cli's `main` (or `run`: the real bin, `runBin`): its exit code and first line. */
-async function checkpoint(folder: string, run: typeof runTiers = runTiers): Promise<{code: number | null; head: string}> {
-  const {code, stdout} = await run(folder, ['checkpoint', 'S-01'])
-  return {code, head: stdout.split('\n')[0] ?? ''}
+/** `tiers checkpoint S-01` through the cli's `main`: its exit code and first line. */
+async function checkpoint(folder: string): Promise<{code: number | null; head: string}> {
+  const run = await runTiers(folder, ['checkpoint', 'S-01'])
+  return {code: run.code, head: run.stdout.split('\n')[0] ?? ''}
 }
 
 const passing = {code: 0, head: 'ALL TESTS PASSING — Slice S-01: Checkout'}
@@ -122,9 +121,9 @@ async function refusal(folder: string): Promise<{code: number | null; stdout: st
   return {...run, stdout: run.stdout.replace(/\(\d{4}-\d{2}-\d{2}T[\d:.]+Z\)/, '(<time>)')}
 }
 
-/** `tiers verify S-01` through the cli's `main` (or `runner`: the real bin, `runBin`), after checking it passed with nothing on stderr: its output. */
-async function verify(folder: string, args: string[] = [], runner: typeof runTiers = runTiers): Promise<string> {
-  const run = await runner(folder, ['verify', 'S-01', ...args])
+/** `tiers verify S-01` through the cli's `main`, after checking it passed with nothing on stderr: its output. */
+async function verify(folder: string, args: string[] = []): Promise<string> {
+  const run = await runTiers(folder, ['verify', 'S-01', ...args])
   expect({code: run.code, stderr: run.stderr}).toEqual({code: 0, stderr: ''})
   return run.stdout
 }
@@ -175,9 +174,8 @@ Left out of the fingerprint (the defaults and \`freshness.exclude\`): coverage/,
   it('an untracked file edited after the run makes it stale', async ({expect}) => {
     const folder = await project()
     await write(folder, {'src/draft.txt': 'draft\n'})
-    // The file's one run of each command through the real bin, each a process.
-    await verify(folder, [], runBin)
-    expect(await checkpoint(folder, runBin)).toEqual(passing)
+    await verify(folder)
+    expect(await checkpoint(folder)).toEqual(passing)
     await fs.writeFile(path.join(folder, 'src', 'draft.txt'), 'draft, edited\n')
     expect(await refusal(folder)).toEqual(stale('uncommitted changes differ (src/draft.txt edited)'))
   })
