@@ -30,7 +30,7 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {builtBin, exampleProject, root, runProcess, tiersBin} from './helpers/tiers-bin.js'
-import {runTiersHere as runTiers} from './helpers/tiers-here.js'
+import {runTiersPiped as runTiers} from './helpers/tiers-here.js'
 import type {Run} from './helpers/tiers-bin.js'
 
 const fullDisk = pathToFileURL(path.join(root, 'test', 'helpers', 'full-disk.mjs')).href
