@@ -25,7 +25,9 @@
  * approval’s fingerprint set to the contracts as they are, an answer
  * withdrawn by hand as `tiers respond --undo` writes it, the last run
  * deleted), the workflow’s own claims (`STATE.md` `- [x] S-01`, a
- * `slices/*.md` with `status: complete`), `git add -A && git commit`, and
+ * `slices/*.md` with `status: complete`), a slice taken out of the graph
+ * with its contract (deleted, or kept in a folder the gate does not read,
+ * as a tool's archive is), `git add -A && git commit`, and
  * `tiers` commands as an agent runs them: with a variable of the registry of
  * agent markers set, or standard input a pipe, or both (`respond` with an
  * approval, an option’s text or feedback, `escalate`, `respond --undo`,
@@ -34,7 +36,8 @@
  * After each sequence (every `tiers` run through the cli's `main` in this
  * process, its standard input a terminal or a pipe as the action says):
  * `tiers ci --base main` holds;
- * each start slice is held in `tiers status` (verify, not done, S-02 still
+ * a start slice the project no longer has is held by name in `tiers ci`;
+ * every other is held in `tiers status` (verify, not done, S-02 still
  * at 3 rejections, or a line naming what holds it) and not let go by the
  * Stop hook (it blocks, or names the slice for the person: a slice whose
  * checks pass waits for the person at its checkpoint, so the agent may
@@ -192,6 +195,7 @@ type Action =
   | {kind: 'state'; slice: SliceId; edit: StateEdit}
   | {kind: 'run-deleted'}
   | {kind: 'done-claim'; slice: SliceId; where: 'state-item' | 'state-table' | 'slice-file'}
+  | {kind: 'slice-removed'; slice: SliceId; to: 'nowhere' | 'archive'}
   | {kind: 'commit'}
   | {kind: 'tiers'; args: string[]; input: string; marker: readonly [string, string] | null; terminal: boolean}
 
@@ -273,6 +277,7 @@ const actionArb: fc.Arbitrary<Action> = fc.oneof(
     slice: sliceArb,
     where: fc.constantFrom('state-item' as const, 'state-table' as const, 'slice-file' as const)
   }),
+  fc.record({kind: fc.constant('slice-removed' as const), slice: sliceArb, to: fc.constantFrom('nowhere' as const, 'archive' as const)}),
   {arbitrary: fc.constant({kind: 'commit' as const}), weight: 2},
   {arbitrary: tiersArb, weight: 4}
 )
@@ -453,6 +458,25 @@ async function act(folder: string, action: Action): Promise<void> {
       const line = action.where === 'state-item' ? `- [x] ${action.slice} done\n` : `\n| Slice | Status |\n| --- | --- |\n| ${action.slice} | complete |\n`
       return fs.appendFile(path.join(dir, 'STATE.md'), line)
     }
+    case 'slice-removed': {
+      // The slice taken out of the graph, and its contract out of CONTRACTS.md: deleted, or kept in a folder the gate does not read, as a tool's archive is.
+      const file = path.join(dir, 'CONTRACTS.md')
+      const text = await fs.readFile(file, 'utf8')
+      const contract = contractOf[action.slice]
+      if (action.to === 'archive') {
+        const section = text.split(/^(?=### )/m).find((each) => each.startsWith(`### ${contract}:`))
+        await fs.mkdir(path.join(folder, 'archive'), {recursive: true})
+        if (section !== undefined) await fs.writeFile(path.join(folder, 'archive', `${action.slice}.md`), section)
+      }
+      await fs.writeFile(
+        file,
+        editContract(text, contract, () => null)
+      )
+      return editJson<typeof graph>(path.join(dir, 'GRAPH.json'), (value) => {
+        delete (value.slices as Record<string, unknown>)[action.slice]
+        return value
+      })
+    }
     case 'commit':
       await git(folder, 'add', '-A')
       await git(folder, 'commit', '-q', '--allow-empty', '-m', 'Agent work')
@@ -502,7 +526,7 @@ interface StatusRow {
 function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly Action[]): void {
   const said = `after ${JSON.stringify(actions)}:\nstatus: ${status.stdout}${status.stderr}\nci: ${ci.stdout}${ci.stderr}\nhook: ${hook.stdout}${hook.stderr}`
   expect(ci.code, said).not.toBe(0)
-  const merge = ci.code === 1 ? (JSON.parse(ci.stdout) as {holds: Array<{line: string}>; approved: string[]}) : null
+  const merge = ci.code === 1 ? (JSON.parse(ci.stdout) as {holds: Array<{line: string; slice: string | null}>; approved: string[]}) : null
   const heldByName = (slice: string) => merge?.holds.some((hold) => hold.line.includes(`${path.join('.greenlight', 'tiers', slice)}.json`)) ?? false
   const answer = JSON.parse(hook.stdout) as {decision?: string; reason?: string; systemMessage?: string}
   // A broken file stops `status` with one line naming it: the status is held.
@@ -519,6 +543,11 @@ function expectHeld({status, ci, hook, committed}: Judgement, actions: readonly 
       const lines = [...shown.problems, ...shown.lostHistory, ...shown.broken].map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)))
       const statusHolds = lines.some((line) => new RegExp(`\\b(${slice}|${contractOf[slice]})\\b`).test(line))
       const row = shown.slices.find((entry) => entry.slice === slice)
+      // A slice the project no longer has (removed, or archived where the gate does not read): the merge holds it by name.
+      if (!statusHolds && row === undefined) {
+        expect(merge?.holds.some((hold) => hold.slice === slice) ?? false, said).toBe(true)
+        continue
+      }
       if (!statusHolds) {
         expect(row, said).toBeDefined()
         expect(row!.tier, said).toBe('verify')

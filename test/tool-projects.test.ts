@@ -208,6 +208,25 @@ describe('tiers ci --base on a tool project', () => {
     expect(ci.stdout).not.toContain('  01-seat-map')
   })
 
+  it('holds GSD phases the branch archived with their milestone, never approved, as they last were', async ({expect}) => {
+    const project = await toolProject('gsd-reading-room', '.planning')
+    await git(project, 'branch', '-M', 'main')
+    await git(project, 'checkout', '-q', '-b', 'complete-milestone')
+    await fs.mkdir(path.join(project, '.planning', 'milestones'))
+    await git(project, 'mv', '.planning/phases', '.planning/milestones/v1.0-phases')
+    await git(project, 'commit', '-q', '-m', 'Complete milestone v1.0')
+    const ci = await runTiersPiped(project, ['ci', '--base', 'main', '--json'])
+    const holds = (JSON.parse(ci.stdout) as {holds: Array<{slice: string; line: string}>}).holds
+    expect([ci.code, holds.map(({slice}) => slice)]).toEqual([1, ['01-seat-map', '02-booking', '02.1-late-return-fix']])
+    const places = [
+      '.planning/ROADMAP.md:12',
+      ...['01-01-PLAN.md:9', '01-02-PLAN.md:9', '01-VERIFICATION.md:6'].map((file) => `.planning/phases/01-seat-map/${file}`)
+    ]
+    expect(holds[0]!.line).toBe(
+      `01-seat-map Phase 1: Seat Map: verify, gone since main (archived, moved or deleted), not approved by a person as it last was, at main (${places.join(', ')})`
+    )
+  })
+
   it('names a BMAD v4 default lowered to auto on the branch, its stories being outside `.bmad-core`', async ({expect}) => {
     const project = await toolProject('bmad-v4-bakery', '.', () => true, '.bmad-core')
     await git(project, 'branch', '-M', 'main')

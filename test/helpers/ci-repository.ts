@@ -40,18 +40,18 @@ export async function twoSliceRepository(folders: string[], prefix: string): Pro
   return folder
 }
 
-/** The state file of `slice` in the repository. */
-export const sliceStateFile = (folder: string, slice: string) => path.join(folder, '.greenlight', 'tiers', `${slice}.json`)
+/** The state file of `slice` in the repository, whose project folder is `dir`. */
+export const sliceStateFile = (folder: string, slice: string, dir = '.greenlight') => path.join(folder, dir, 'tiers', `${slice}.json`)
 
-/** Commit the state file of `slice`. */
-export async function commitState(folder: string, slice: string, message: string): Promise<void> {
-  await git(folder, 'add', sliceStateFile(folder, slice))
+/** Commit the state file of `slice` (of the project folder `dir`). */
+export async function commitState(folder: string, slice: string, message: string, dir = '.greenlight'): Promise<void> {
+  await git(folder, 'add', sliceStateFile(folder, slice, dir))
   await git(folder, 'commit', '-q', '-m', message)
 }
 
-/** A person's approval of `slice` after a passing run, committed with its state. */
-export async function approveAndCommit(folder: string, slice: string): Promise<void> {
+/** A person's approval of `slice` (of the project folder `dir`) after a passing run, committed with its state. */
+export async function approveAndCommit(folder: string, slice: string, dir = '.greenlight'): Promise<void> {
   expect((await runTiersHere(folder, ['verify', slice])).code).toBe(0)
   expect((await runTiersHere(folder, ['respond', slice, 'yes'])).code).toBe(0)
-  await commitState(folder, slice, `Approve ${slice}`)
+  await commitState(folder, slice, `Approve ${slice}`, dir)
 }

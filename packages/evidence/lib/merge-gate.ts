@@ -26,6 +26,8 @@ export interface MergeHold {
   line: string
   /** For a slice changed so that it asks less of a person: since their approval, or since `base`. */
   since?: 'approval' | 'base'
+  /** For a verify slice at `base` that the branch archived, moved or deleted: the newest commit that has it (`base` as given, or a commit's hash). */
+  lastAt?: string
 }
 
 /** Who approved a slice the merge passes, and how: what a reviewer of the branch checks. */
@@ -75,8 +77,10 @@ export interface MergeGateOptions {
  * change named with its old and new text and its place. A project that
  * cannot be read, a problem of one, a state file that cannot be read or
  * whose decision its answers do not give, and one that lost history
- * committed at `base` (else at `HEAD`) hold the merge too. State files no
- * slice has are named.
+ * committed at `base` (else at `HEAD`) hold the merge too. With `base`, a
+ * slice that was verify there and that the branch archived, moved or
+ * deleted holds it unless a person approved it as it last was (see
+ * `judgeGone`). State files no slice has are named.
  */
 export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<MergeJudgement> {
   const dirs = dir === null ? await findProjectFolders(cwd) : [dir]
@@ -113,7 +117,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       const source = decisionSource(state)
       if (weakenings.length === 0 && decision && source && decision.contractsHash === context.contractsHash) {
         judged.approved.push(slice.id)
-        judged.approvals.push(approvalOf(folder, slice, decision, source.entry))
+        judged.approvals.push(approvalOf(folder, sliceLabel(slice), slice.id, decision, source.entry))
         continue
       }
       if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash && !touched?.(slice.id)) {
@@ -142,26 +146,127 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
         .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
       judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
+    if (base !== null && before) await judgeGone(project, base, before, judged)
   }
   return judged
 }
 
+/**
+ * The verify slices the branch had that the project no longer has
+ * (archived, moved, renamed or deleted, as `openspec archive` or a GSD
+ * milestone's completion moves them, whether they were at `base` or new on
+ * the branch): each passes only when its state holds a person's approval
+ * of the slice as it last was; else it holds the merge, named with its
+ * places there.
+ */
+async function judgeGone(project: Project, base: string, before: ReadonlyMap<string, SliceAtBase>, judged: MergeJudgement): Promise<void> {
+  for (const [id, last] of await goneSlices(project, base, before)) {
+    const state = await readSliceState(project.dir, id).catch((error: unknown) => {
+      if (!(error instanceof FileReadError)) throw error
+      judged.holds.push({project: project.dir, slice: id, line: error.message})
+      return null
+    })
+    if (!state) continue
+    const decision = state.decision
+    const source = decisionSource(state)
+    if (decision && source && decision.contractsHash === last.contractsHash) {
+      judged.approved.push(id)
+      judged.approvals.push(approvalOf(project.dir, last.label, id, decision, source.entry))
+      continue
+    }
+    const at = last.rev === base ? base : last.rev.slice(0, 7)
+    judged.holds.push({
+      project: project.dir,
+      slice: id,
+      line: `${last.label}: verify, gone since ${base} (archived, moved or deleted), not approved by a person as it last was, at ${at}${last.places.length > 0 ? ` (${last.places.join(', ')})` : ''}`,
+      lastAt: last.rev
+    })
+  }
+}
+
+/** A slice as a commit holds it: that commit, its label, the hash of its contracts, and its verify contracts' places from the repository's root. */
+interface LastVersion {
+  rev: string
+  label: string
+  contractsHash: string
+  places: string[]
+}
+
+/**
+ * Each verify slice the project had on the branch and has no longer, as
+ * the newest commit that has it holds it. A slice goes with a file the
+ * branch deletes or moves (uncommitted, or in a commit of the branch: the
+ * project is read as `HEAD`, or that commit's parent, holds it), or, one
+ * of `base`, with an edit (its graph entry removed): then the newest
+ * commit from `HEAD` back to `base` that has it is read.
+ */
+async function goneSlices(project: Project, base: string, before: ReadonlyMap<string, SliceAtBase>): Promise<Map<string, LastVersion>> {
+  const present = new Set(project.slices.map((slice) => slice.id))
+  const found = new Map<string, LastVersion>()
+  const take = async (rev: string, wanted: (id: string) => boolean): Promise<void> =>
+    withProjectAt(project, rev, (then, fromRoot) => {
+      for (const slice of then?.slices ?? []) {
+        if (present.has(slice.id) || found.has(slice.id) || !wanted(slice.id)) continue
+        const {contractsHash, slice: resolved} = gateContext(then!, slice)
+        if (resolved.tier !== 'verify') continue
+        const places = slice.contracts
+          .filter((_, index) => resolved.contracts[index]?.tierInSlice === 'verify')
+          .map(({file, contract}) => `${fromRoot(file)}:${contract.headingPosition.start.line}`)
+        found.set(slice.id, {rev: rev === baseCommit ? base : rev, label: sliceLabel(slice), contractsHash, places})
+      }
+    })
+  const {root} = await repositoryOf(project)
+  const baseCommit = (await runGit(root, ['rev-parse', `${base}^{commit}`])).trim()
+  const any = () => true
+  const deletedNow = (await runGit(root, ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=D', 'HEAD', '--'])).split('\0')
+  if (deletedNow.some((file) => readableAtBase.test(file))) await take(await headCommit(root), any)
+  for (const parent of await parentsOfDeletions(root, base)) await take(parent, any)
+  const atBase = [...before].filter(([id, then]) => then.verify && !present.has(id) && !found.has(id)).map(([id]) => id)
+  if (atBase.length === 0) return found
+  const revs = [...(await runGit(root, ['rev-list', '--first-parent', `${base}..HEAD`])).split('\n').filter((rev) => rev !== ''), base]
+  for (const rev of revs) {
+    if (atBase.every((id) => found.has(id))) break
+    await take(rev, (id) => atBase.includes(id))
+  }
+  return found
+}
+
+/** The commit `HEAD` names. */
+async function headCommit(root: string): Promise<string> {
+  return (await runGit(root, ['rev-parse', 'HEAD'])).trim()
+}
+
+/** The first parents of the commits of the branch since `base` (its own, not merges) that delete or move a file a project's readers read, newest first. */
+async function parentsOfDeletions(root: string, base: string): Promise<string[]> {
+  const output = await runGit(root, [
+    'log',
+    '--first-parent',
+    '--no-merges',
+    '--no-renames',
+    '--diff-filter=D',
+    '--name-only',
+    '-z',
+    '--format=%x01%P',
+    `${base}..HEAD`
+  ])
+  const parents: string[] = []
+  let parent: string | null = null
+  // Each commit: `\x01<parents>`, then its files, the first after a line break.
+  for (const token of output.split('\0')) {
+    if (token.startsWith('\x01')) parent = token.slice(1).split(' ')[0] ?? null
+    else if (parent && readableAtBase.test(token.replace(/^\n/, '')) && parents.at(-1) !== parent) parents.push(parent)
+  }
+  return parents
+}
+
 /** Who gave the answer (or the skip) behind a slice's decision, and how, with its line. */
-function approvalOf(project: string, slice: ProjectSlice, decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
+function approvalOf(project: string, label: string, slice: string, decision: SliceDecision, entry: {at: string; by?: AnswerBy | null}): MergeApproval {
   const by = entry.by ?? null
   const who =
     by === null ? 'no one named (git’s user.name and user.email were unset)' : [by.name, by.email === null ? null : `<${by.email}>`].filter(Boolean).join(' ')
   const what = decision.status === 'approved' ? 'approved' : 'accepted as auto (escalation choice 3)'
   // The history counts only an answer given at a terminal (`decisionSource`).
-  return {
-    project,
-    slice: slice.id,
-    status: decision.status,
-    at: entry.at,
-    by,
-    channel: 'terminal',
-    line: `${sliceLabel(slice)}: ${what} by ${who}, at a terminal, ${entry.at}`
-  }
+  return {project, slice, status: decision.status, at: entry.at, by, channel: 'terminal', line: `${label}: ${what} by ${who}, at a terminal, ${entry.at}`}
 }
 
 /** `S-01 Greeting`, or `S-01` for a slice named by its id. */
@@ -169,10 +274,11 @@ function sliceLabel(slice: ProjectSlice): string {
   return slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
 }
 
-/** A slice as it was at a base revision: the hash of its contracts, and what an approval of it would have pinned. */
+/** A slice as it was at a base revision: the hash of its contracts, what an approval of it would have pinned, and whether it was verify. */
 export interface SliceAtBase {
   contractsHash: string
   pins: SlicePins | undefined
+  verify: boolean
 }
 
 /**
@@ -210,16 +316,12 @@ function loweredSince(then: SliceAtBase | undefined, context: GateContext, state
 const readableAtBase = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mkdown|ron|json|ya?ml|toml)$/i
 
 /**
- * The hash of each slice's contracts at `base`, and its pins: the
- * repository's markdown and settings as git holds them there (the project
- * folder, and what its tool reads beside it: BMAD v4's `docs/stories`, a
- * configured story folder), read into a temporary folder as the project is
- * read now. A folder git does not know at `base` has no slices then.
+ * The hash of each slice's contracts at `base`, its pins, and whether it
+ * was verify: the project as git holds it there (see `withProjectAt`). A
+ * folder git does not know at `base` has no slices then.
  */
 export async function slicesAtBase(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
-  const dir = await realpath(project.dir)
-  const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
-  const relative = path.relative(root, dir)
+  const {root} = await repositoryOf(project)
   try {
     await runGit(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`])
   } catch (error) {
@@ -227,31 +329,57 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
   const hashes = new Map<string, SliceAtBase>()
-  const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', base])).split('\0').filter((file) => file !== '')
+  await withProjectAt(project, base, (then) => {
+    for (const slice of then?.slices ?? []) {
+      const {contractsHash, pins, slice: resolved} = gateContext(then!, slice)
+      hashes.set(slice.id, {contractsHash, pins, verify: resolved.tier === 'verify'})
+    }
+  })
+  return hashes
+}
+
+/** The repository's root, and the project folder from it (`''` at the root). */
+async function repositoryOf(project: Project): Promise<{root: string; relative: string}> {
+  const dir = await realpath(project.dir)
+  const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
+  return {root, relative: path.relative(root, dir)}
+}
+
+/**
+ * Hand `use` the project as git holds it at `rev`, and what gives a file of
+ * it by its path from the repository's root: the repository's markdown and
+ * settings there (the project folder, and what its tool reads beside it:
+ * BMAD v4's `docs/stories`, a configured story folder), read into a
+ * temporary folder as the project is read now. `null` when the folder is
+ * not at `rev`, or does not read there.
+ */
+async function withProjectAt<Result>(
+  project: Project,
+  rev: string,
+  use: (then: Project | null, fromRoot: (file: string) => string) => Result
+): Promise<Result> {
+  const {root, relative} = await repositoryOf(project)
+  const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter((file) => file !== '')
   const folder = relative === '' ? '' : `${relative.split(path.sep).join('/')}/`
-  if (!held.some((file) => file.startsWith(folder))) return hashes
+  if (!held.some((file) => file.startsWith(folder))) return use(null, (file) => file)
   // The state of the slices is not what is compared: only what they are made of.
   const files = held.filter((file) => readableAtBase.test(file) && !file.startsWith(`${folder}tiers/`) && !/[\u0000-\u001f\u007f]/.test(file))
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'tiers-base-'))
   try {
     // One git call for every file.
-    const output = await runGitBytes(root, ['cat-file', '--batch'], {input: files.map((file) => `${base}:${file}\n`).join('')})
+    const output = await runGitBytes(root, ['cat-file', '--batch'], {input: files.map((file) => `${rev}:${file}\n`).join('')})
     for (const [index, blob] of readCatFileBatch(output, files.length).entries()) {
       if (blob === null) continue
-      const target = path.join(scratch, files[index])
+      const target = path.join(scratch, files[index]!)
       await mkdir(path.dirname(target), {recursive: true})
       await writeFile(target, blob)
     }
-    // A project that did not read at `base` gave no approval to keep: every slice of it is the branch's.
+    // A project that did not read at `rev` gave no approval to keep: every slice of it is the branch's.
     const then = await loadProject(path.join(scratch, relative), {cache: false}).catch(() => null)
-    for (const slice of then?.slices ?? []) {
-      const {contractsHash, pins} = gateContext(then!, slice)
-      hashes.set(slice.id, {contractsHash, pins})
-    }
+    return use(then, (file) => path.relative(scratch, file).split(path.sep).join('/'))
   } finally {
     await rm(scratch, {recursive: true, force: true})
   }
-  return hashes
 }
 
 /**

@@ -40,6 +40,11 @@ export const ci: Command = async (input) => {
     // A slice lowered since the base is held by the base: its checkpoint, shown against it, lists the changes to confirm.
     ...(input.base && judged.holds.some((hold) => hold.since === 'base')
       ? [`A slice changed since ${input.base} is shown with its changes by tiers review <slice> --base ${input.base}.`]
+      : []),
+    ...(judged.holds.some((hold) => hold.lastAt !== undefined)
+      ? [
+          'A slice the branch archives, moves or deletes is approved before it goes: tiers review <slice> while its files are in place, its state committed with the branch.'
+        ]
       : [])
   ].join('\n')
   return {text, data, warnings: [], exitCode: exitCodes.user}

@@ -1,0 +1,178 @@
+/**
+ * `tiers ci --base` on verify slices the branch archived, moved or deleted:
+ * an OpenSpec change archived as `openspec archive` does (its folder moved
+ * under `changes/archive/`), one proposed and archived on the branch, one
+ * deleted in the working tree, and a Greenlight slice whose contract was
+ * removed. Each holds the merge, named with its places as it last was,
+ * until a person approved it as it last was; a slice that reads `auto` goes
+ * without one.
+ *
+ * Run `npx tsc -b` first: the bin is `packages/cli/dist/bin.js`.
+ */
+import fs from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, describe, expect, it} from 'vitest'
+import {approveAndCommit, twoSliceRepository, twoSlices} from './helpers/ci-repository.js'
+import {git, runTiers} from './helpers/tiers-bin.js'
+import {runTiersPiped} from './helpers/tiers-here.js'
+
+const folders: string[] = []
+
+afterAll(async () => {
+  await Promise.all(folders.map((folder) => fs.rm(folder, {recursive: true, force: true})))
+})
+
+const closing = [
+  'A person approves a verify slice at its checkpoint, in their own terminal (tiers review <slice>), and commits its state (<project>/tiers/<slice>.json).',
+  'A slice the branch archives, moves or deletes is approved before it goes: tiers review <slice> while its files are in place, its state committed with the branch.'
+].join('\n')
+
+/** An OpenSpec change's delta spec: one requirement (verify, the default) with its scenario. */
+const deltaSpec = (then: string, tier = '') => `## ADDED Requirements
+
+### Requirement: Due reminders
+The system SHALL remind a borrower before a loan is due.
+${tier}
+#### Scenario: Reminder sent
+- **WHEN** a loan is due tomorrow
+- **THEN** ${then}
+`
+
+const change = 'openspec/changes/add-due-reminders'
+const spec = `${change}/specs/lending/spec.md`
+const archived = 'openspec/changes/archive/2026-01-02-add-due-reminders'
+
+/** A repository on `main` with an OpenSpec project holding the change `add-due-reminders` (its requirement stating `tier`, if any), then on a branch `feature`. */
+async function openSpecRepository(tier = ''): Promise<string> {
+  const root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-ci-gone-')))
+  folders.push(root)
+  const files: Record<string, string> = {
+    'openspec/project.md': '# Lending\n',
+    'openspec/tiers.json': '{"test": {"command": "true"}}\n',
+    [`${change}/proposal.md`]: '## Why\n\nBorrowers forget.\n',
+    [spec]: deltaSpec('the borrower gets a reminder', tier)
+  }
+  for (const [file, text] of Object.entries(files)) {
+    await fs.mkdir(path.dirname(path.join(root, file)), {recursive: true})
+    await fs.writeFile(path.join(root, file), text)
+  }
+  await fs.writeFile(path.join(root, '.gitignore'), 'openspec/tiers/verification-status.json\nopenspec/tiers/stop-hook.json\nopenspec/tiers/*.lock\n')
+  await git(root, 'init', '-q', '-b', 'main')
+  await git(root, 'add', '-A')
+  await git(root, 'commit', '-q', '-m', 'A change')
+  await git(root, 'checkout', '-q', '-b', 'feature')
+  return root
+}
+
+/** Archive the change as `openspec archive` moves it, and commit. */
+async function archive(root: string, from = change, to = archived): Promise<string> {
+  await fs.mkdir(path.dirname(path.join(root, to)), {recursive: true})
+  await git(root, 'mv', from, to)
+  await git(root, 'commit', '-q', '-m', 'Archive the change')
+  return git(root, 'rev-parse', '--short=7', 'HEAD~1')
+}
+
+/** The one hold line of a gone slice. */
+const goneLine = (label: string, at: string, places: string) =>
+  `${label}: verify, gone since main (archived, moved or deleted), not approved by a person as it last was, at ${at} (${places})`
+
+describe('tiers ci --base: a verify slice the branch archived, moved or deleted', () => {
+  it('an OpenSpec change changed, then archived: held as it last was, through the real bin', async () => {
+    const root = await openSpecRepository()
+    await fs.writeFile(path.join(root, spec), deltaSpec('the borrower may get a reminder'))
+    await git(root, 'commit', '-q', '-am', 'A softer scenario')
+    const last = await archive(root)
+    expect(await runTiers(root, ['ci', '--base', 'main'])).toEqual({
+      code: 1,
+      stdout: `MERGE HELD — 1 thing waits for a person or a fix:\n  ${goneLine('add-due-reminders', last, `${spec}:3`)}\n\n${closing}\n`,
+      stderr: ''
+    })
+  })
+
+  it('an OpenSpec change proposed and archived on the branch: held, though neither end has it', async () => {
+    const root = await openSpecRepository()
+    const added = 'openspec/changes/add-fines'
+    await fs.mkdir(path.join(root, added, 'specs', 'lending'), {recursive: true})
+    await fs.writeFile(path.join(root, added, 'specs', 'lending', 'spec.md'), deltaSpec('a fine is shown'))
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Propose fines')
+    const last = await archive(root, added, 'openspec/changes/archive/2026-01-02-add-fines')
+    const run = await runTiersPiped(root, ['ci', '--base', 'main', '--json'])
+    expect([run.code, JSON.parse(run.stdout).holds]).toEqual([
+      1,
+      [
+        {
+          project: path.join(root, 'openspec'),
+          slice: 'add-fines',
+          line: goneLine('add-fines', last, `${added}/specs/lending/spec.md:3`),
+          lastAt: expect.stringMatching(new RegExp(`^${last}[0-9a-f]{33}$`))
+        }
+      ]
+    ])
+  })
+
+  it('an OpenSpec change a person approved, then archived: passes, with the approval', async () => {
+    const root = await openSpecRepository()
+    await approveAndCommit(root, 'add-due-reminders', 'openspec')
+    await archive(root)
+    const run = await runTiersPiped(root, ['ci', '--base', 'main', '--json'])
+    const judged = JSON.parse(run.stdout)
+    expect([run.code, judged.holds, judged.approved, judged.approvals.map((approval: {line: string}) => approval.line)]).toEqual([
+      0,
+      [],
+      ['add-due-reminders'],
+      [expect.stringMatching(/^add-due-reminders: approved by Tiers Test <tiers@example\.com>, at a terminal, \d{4}-\d\d-\d\dT[\d:.]+Z$/)]
+    ])
+  })
+
+  it('approved, then changed and archived: held, the approval being of other contracts', async () => {
+    const root = await openSpecRepository()
+    await approveAndCommit(root, 'add-due-reminders', 'openspec')
+    await fs.writeFile(path.join(root, spec), deltaSpec('the borrower may get a reminder'))
+    await git(root, 'commit', '-q', '-am', 'A softer scenario')
+    const last = await archive(root)
+    const run = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect([run.code, run.stdout.split('\n')[1]]).toEqual([1, `  ${goneLine('add-due-reminders', last, `${spec}:3`)}`])
+  })
+
+  it('an OpenSpec change deleted in the working tree, uncommitted: held as HEAD has it', async () => {
+    const root = await openSpecRepository()
+    await fs.writeFile(path.join(root, change, 'proposal.md'), '## Why\n\nBorrowers forget, and pay fines.\n')
+    await git(root, 'commit', '-q', '-am', 'A longer why')
+    await fs.rm(path.join(root, change), {recursive: true})
+    const head = await git(root, 'rev-parse', '--short=7', 'HEAD')
+    const run = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect([run.code, run.stdout.split('\n')[1]]).toEqual([1, `  ${goneLine('add-due-reminders', head, `${spec}:3`)}`])
+  })
+
+  it('a Greenlight slice whose contract the branch removed: held as the base has it, and passes once a person had approved it there', async () => {
+    const folder = await twoSliceRepository(folders, 'verification-tiers-ci-gone-')
+    const file = '.greenlight/CONTRACTS.md'
+    await git(folder, 'checkout', '-q', '-b', 'feature')
+    const onlyFirst = twoSlices('The farewell reads well to a person').replace(/\n### C-02[\s\S]*$/, '')
+    await fs.writeFile(path.join(folder, file), onlyFirst)
+    await git(folder, 'commit', '-q', '-am', 'Drop the farewell')
+    const held = await runTiersPiped(folder, ['ci', '--base', 'main', '--json'])
+    expect([held.code, JSON.parse(held.stdout).holds.map((hold: {line: string}) => hold.line)]).toEqual([
+      1,
+      // S-01, unchanged since `main`, is not the branch's to approve.
+      [goneLine('S-02', 'main', `${file}:10`)]
+    ])
+
+    // Approved on `main`, before the branch: the slice as it last was is what the person approved.
+    await git(folder, 'checkout', '-q', 'main')
+    await approveAndCommit(folder, 'S-02')
+    await git(folder, 'checkout', '-q', 'feature')
+    await git(folder, 'merge', '-q', '--no-edit', 'main')
+    const judged = JSON.parse((await runTiersPiped(folder, ['ci', '--base', 'main', '--json'])).stdout)
+    expect([judged.holds, judged.approved, judged.unchanged]).toEqual([[], ['S-02'], ['S-01']])
+  })
+
+  it('a slice that reads auto goes without an approval', async () => {
+    const root = await openSpecRepository('\n**Verification:** auto\n')
+    await archive(root)
+    const run = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect(run).toMatchObject({code: 0, stdout: 'MERGE READY — every verify slice is approved for its contracts as they are (0 approved)\n'})
+  })
+})
