@@ -169,6 +169,95 @@ describe('tiers ci --base: a verify slice the branch archived, moved or deleted'
     expect([judged.holds, judged.approved, judged.unchanged]).toEqual([[], ['S-02'], ['S-01']])
   })
 
+  it('on the merge commit CI checks out for a pull request: a change proposed and archived on the branch is held', async () => {
+    const root = await openSpecRepository()
+    const added = 'openspec/changes/add-fines'
+    await fs.mkdir(path.join(root, added, 'specs', 'lending'), {recursive: true})
+    await fs.writeFile(path.join(root, added, 'specs', 'lending', 'spec.md'), deltaSpec('a fine is shown'))
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Propose fines')
+    const last = await archive(root, added, 'openspec/changes/archive/2026-01-02-add-fines')
+    // As `actions/checkout` checks out `refs/pull/N/merge`: `main` first, the branch merged into it.
+    await git(root, 'checkout', '-q', '--detach', 'main')
+    await git(root, 'merge', '-q', '--no-ff', '--no-edit', 'feature')
+    const run = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect([run.code, run.stdout.split('\n')[1]]).toEqual([1, `  ${goneLine('add-fines', last, `${added}/specs/lending/spec.md:3`)}`])
+  })
+
+  it('what main added or archived after the branch started is not the branch’s: a branch behind main, and one that merged main', async () => {
+    const root = await openSpecRepository()
+    // The branch deletes a markdown file of the project: its parent, where `add-due-reminders` is as main first had it, is read.
+    await git(root, 'rm', '-q', 'openspec/project.md')
+    await git(root, 'commit', '-q', '-m', 'No project notes')
+    await git(root, 'checkout', '-q', 'main')
+    await fs.mkdir(path.join(root, 'openspec/changes/add-fines/specs/lending'), {recursive: true})
+    await fs.writeFile(path.join(root, 'openspec/changes/add-fines/specs/lending/spec.md'), deltaSpec('a fine is shown'))
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Propose fines')
+    await git(root, 'checkout', '-q', 'feature')
+    const behind = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect([behind.code, behind.stdout]).toEqual([
+      0,
+      'MERGE READY — every verify slice is approved for its contracts as they are (0 approved; 1 unchanged since main)\n'
+    ])
+    // On main: `add-due-reminders` changed, approved and archived; the branch merges main.
+    await git(root, 'checkout', '-q', 'main')
+    await fs.writeFile(path.join(root, spec), deltaSpec('the borrower gets a reminder by mail'))
+    await git(root, 'commit', '-q', '-am', 'By mail')
+    await approveAndCommit(root, 'add-due-reminders', 'openspec')
+    await archive(root)
+    await git(root, 'checkout', '-q', 'feature')
+    await git(root, 'merge', '-q', '--no-edit', 'main')
+    const merged = await runTiersPiped(root, ['ci', '--base', 'main'])
+    expect([merged.code, merged.stdout.split('\n')[0]]).toEqual([
+      0,
+      'MERGE READY — every verify slice is approved for its contracts as they are (0 approved; 1 unchanged since main)'
+    ])
+  })
+
+  it('a slice new on the branch and removed by an edit: held as it last was', async () => {
+    const folder = await twoSliceRepository(folders, 'verification-tiers-ci-gone-')
+    const file = '.greenlight/CONTRACTS.md'
+    await git(folder, 'checkout', '-q', '-b', 'feature')
+    const third = '\n### C-03: Receipt\n\n**Slice:** S-03\n**Verification:** verify\n**Acceptance Criteria:**\n- The receipt reads well to a person\n'
+    await fs.appendFile(path.join(folder, file), third)
+    await git(folder, 'commit', '-q', '-am', 'A receipt')
+    const last = await git(folder, 'rev-parse', '--short=7', 'HEAD')
+    await fs.writeFile(path.join(folder, file), twoSlices('The farewell reads well to a person'))
+    await git(folder, 'commit', '-q', '-am', 'No receipt after all')
+    const run = await runTiersPiped(folder, ['ci', '--base', 'main'])
+    expect([run.code, run.stdout.split('\n')[1]]).toEqual([1, `  ${goneLine('S-03', last, `${file}:17`)}`])
+  })
+
+  it('a change renamed, its approval renamed with it as the orphan note says: passes', async () => {
+    const root = await openSpecRepository()
+    await approveAndCommit(root, 'add-due-reminders', 'openspec')
+    await git(root, 'mv', change, 'openspec/changes/add-reminders')
+    const state = JSON.parse(await fs.readFile(path.join(root, 'openspec/tiers/add-due-reminders.json'), 'utf8'))
+    await fs.writeFile(path.join(root, 'openspec/tiers/add-reminders.json'), `${JSON.stringify({...state, slice: 'add-reminders'}, null, 2)}\n`)
+    await git(root, 'rm', '-q', 'openspec/tiers/add-due-reminders.json')
+    await git(root, 'add', '-A')
+    await git(root, 'commit', '-q', '-m', 'Rename the change')
+    const judged = JSON.parse((await runTiersPiped(root, ['ci', '--base', 'main', '--json'])).stdout)
+    expect([judged.holds, judged.approved]).toEqual([[], ['add-reminders']])
+  })
+
+  it('refuses a shallow clone in one line: the commits that show a gone slice are not there', async () => {
+    const root = await openSpecRepository()
+    await archive(root)
+    const clone = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'verification-tiers-ci-shallow-')))
+    folders.push(clone)
+    await git(clone, 'clone', '-q', '--depth=1', '--branch', 'feature', `file://${root}`, 'repo')
+    const repo = path.join(clone, 'repo')
+    await git(repo, 'fetch', '-q', '--depth=1', 'origin', 'main:main')
+    const run = await runTiersPiped(repo, ['ci', '--base', 'main'])
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `tiers: Unexpected shallow clone of ${repo}, expected the history since --base main: a slice the branch archived or deleted is judged as it last was (fetch it whole: actions/checkout's fetch-depth: 0)\n`
+    })
+  })
+
   it('a slice that reads auto goes without an approval', async () => {
     const root = await openSpecRepository('\n**Verification:** auto\n')
     await archive(root)

@@ -102,6 +102,8 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     const history = await judgeHistory(project, base ?? 'HEAD')
     for (const {slice, line} of history.holds) judged.holds.push({project: folder, slice, line})
     for (const line of history.orphans) judged.orphans.push(line)
+    // The contracts of the slices a person approved as they are: a slice gone under one id and approved under another (renamed) is approved.
+    const approvedHashes = new Set<string>()
     for (const slice of project.slices) {
       const state = await readSliceState(project.dir, slice.id).catch((error: unknown) => {
         if (!(error instanceof FileReadError)) throw error
@@ -118,6 +120,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
       if (weakenings.length === 0 && decision && source && decision.contractsHash === context.contractsHash) {
         judged.approved.push(slice.id)
         judged.approvals.push(approvalOf(folder, sliceLabel(slice), slice.id, decision, source.entry))
+        approvedHashes.add(context.contractsHash)
         continue
       }
       if (weakenings.length === 0 && before?.get(slice.id)?.contractsHash === context.contractsHash && !touched?.(slice.id)) {
@@ -146,7 +149,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
         .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
       judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
-    if (base !== null && before) await judgeGone(project, base, before, judged)
+    if (base !== null && before) await judgeGone(project, base, before, approvedHashes, judged)
   }
   return judged
 }
@@ -156,11 +159,19 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
  * (archived, moved, renamed or deleted, as `openspec archive` or a GSD
  * milestone's completion moves them, whether they were at `base` or new on
  * the branch): each passes only when its state holds a person's approval
- * of the slice as it last was; else it holds the merge, named with its
- * places there.
+ * of the slice as it last was, or a person approved the same contracts
+ * under another id (it was renamed); else it holds the merge, named with
+ * its places there.
  */
-async function judgeGone(project: Project, base: string, before: ReadonlyMap<string, SliceAtBase>, judged: MergeJudgement): Promise<void> {
+async function judgeGone(
+  project: Project,
+  base: string,
+  before: ReadonlyMap<string, SliceAtBase>,
+  approvedHashes: ReadonlySet<string>,
+  judged: MergeJudgement
+): Promise<void> {
   for (const [id, last] of await goneSlices(project, base, before)) {
+    if (approvedHashes.has(last.contractsHash)) continue
     const state = await readSliceState(project.dir, id).catch((error: unknown) => {
       if (!(error instanceof FileReadError)) throw error
       judged.holds.push({project: project.dir, slice: id, line: error.message})
@@ -193,70 +204,69 @@ interface LastVersion {
 }
 
 /**
- * Each verify slice the project had on the branch and has no longer, as
- * the newest commit that has it holds it. A slice goes with a file the
- * branch deletes or moves (uncommitted, or in a commit of the branch: the
- * project is read as `HEAD`, or that commit's parent, holds it), or, one
- * of `base`, with an edit (its graph entry removed): then the newest
- * commit from `HEAD` back to `base` that has it is read.
+ * Each verify slice the branch had and the project has no longer, as the
+ * newest tree of the branch that has it holds it: the working tree's
+ * `HEAD` (for what is deleted but not committed), then every commit of
+ * the branch since `base` that touched the project folder, on every side
+ * of its merges, newest first, then the commit the branch started from.
+ * What `base` removed, and the branch took with a merge, is not the
+ * branch's.
  */
 async function goneSlices(project: Project, base: string, before: ReadonlyMap<string, SliceAtBase>): Promise<Map<string, LastVersion>> {
   const present = new Set(project.slices.map((slice) => slice.id))
-  const found = new Map<string, LastVersion>()
-  const take = async (rev: string, wanted: (id: string) => boolean): Promise<void> =>
-    withProjectAt(project, rev, (then, fromRoot) => {
+  const {root, relative} = await repositoryOf(project)
+  await refuseShallow(root, base)
+  const baseCommit = (await runGit(root, ['rev-parse', `${base}^{commit}`])).trim()
+  const fork = await forkPoint(root, base)
+  const folder = relative === '' ? '.' : relative
+  const head = (await runGit(root, ['rev-parse', 'HEAD'])).trim()
+  const uncommitted = (await runGit(root, ['diff', '--name-only', '-z', 'HEAD', '--', folder])) !== ''
+  const commits = (await runGit(root, ['rev-list', '--topo-order', '--full-history', `${base}..HEAD`, '--', folder])).split('\n').filter((rev) => rev !== '')
+  const found = new Map<string, LastVersion & {commit: string}>()
+  for (const rev of new Set([...(uncommitted ? [head] : []), ...commits, fork])) {
+    await withProjectAt(project, rev, (then, fromRoot) => {
       for (const slice of then?.slices ?? []) {
-        if (present.has(slice.id) || found.has(slice.id) || !wanted(slice.id)) continue
+        if (present.has(slice.id) || found.has(slice.id)) continue
         const {contractsHash, slice: resolved} = gateContext(then!, slice)
         if (resolved.tier !== 'verify') continue
         const places = slice.contracts
           .filter((_, index) => resolved.contracts[index]?.tierInSlice === 'verify')
           .map(({file, contract}) => `${fromRoot(file)}:${contract.headingPosition.start.line}`)
-        found.set(slice.id, {rev: rev === baseCommit ? base : rev, label: sliceLabel(slice), contractsHash, places})
+        found.set(slice.id, {rev: rev === baseCommit ? base : rev, commit: rev, label: sliceLabel(slice), contractsHash, places})
       }
     })
-  const {root} = await repositoryOf(project)
-  const baseCommit = (await runGit(root, ['rev-parse', `${base}^{commit}`])).trim()
-  const any = () => true
-  const deletedNow = (await runGit(root, ['diff', '--name-only', '-z', '--no-renames', '--diff-filter=D', 'HEAD', '--'])).split('\0')
-  if (deletedNow.some((file) => readableAtBase.test(file))) await take(await headCommit(root), any)
-  for (const parent of await parentsOfDeletions(root, base)) await take(parent, any)
-  const atBase = [...before].filter(([id, then]) => then.verify && !present.has(id) && !found.has(id)).map(([id]) => id)
-  if (atBase.length === 0) return found
-  const revs = [...(await runGit(root, ['rev-list', '--first-parent', `${base}..HEAD`])).split('\n').filter((rev) => rev !== ''), base]
-  for (const rev of revs) {
-    if (atBase.every((id) => found.has(id))) break
-    await take(rev, (id) => atBase.includes(id))
+  }
+  // A slice `base` does not have, which its history had where the branch's diverged from it: `base` removed it, and the branch took that with a merge.
+  const removedByBase = new Map<string, Promise<Set<string>>>()
+  for (const [id, last] of found) {
+    if (before.has(id)) continue
+    const diverged = (await runGit(root, ['merge-base', base, last.commit])).trim()
+    if (!removedByBase.has(diverged))
+      removedByBase.set(
+        diverged,
+        withProjectAt(project, diverged, (then) => new Set(then?.slices.map((slice) => slice.id)))
+      )
+    if ((await removedByBase.get(diverged)!).has(id)) found.delete(id)
   }
   return found
 }
 
-/** The commit `HEAD` names. */
-async function headCommit(root: string): Promise<string> {
-  return (await runGit(root, ['rev-parse', 'HEAD'])).trim()
+/** The commit the branch started from: the newest that `HEAD` and `base` share. */
+async function forkPoint(root: string, base: string): Promise<string> {
+  try {
+    return (await runGit(root, ['merge-base', base, 'HEAD'])).trim()
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error
+    throw new UserError(`Unexpected --base ${JSON.stringify(base)} with no commit in common with HEAD, expected the branch the pull request goes into`)
+  }
 }
 
-/** The first parents of the commits of the branch since `base` (its own, not merges) that delete or move a file a project's readers read, newest first. */
-async function parentsOfDeletions(root: string, base: string): Promise<string[]> {
-  const output = await runGit(root, [
-    'log',
-    '--first-parent',
-    '--no-merges',
-    '--no-renames',
-    '--diff-filter=D',
-    '--name-only',
-    '-z',
-    '--format=%x01%P',
-    `${base}..HEAD`
-  ])
-  const parents: string[] = []
-  let parent: string | null = null
-  // Each commit: `\x01<parents>`, then its files, the first after a line break.
-  for (const token of output.split('\0')) {
-    if (token.startsWith('\x01')) parent = token.slice(1).split(' ')[0] ?? null
-    else if (parent && readableAtBase.test(token.replace(/^\n/, '')) && parents.at(-1) !== parent) parents.push(parent)
-  }
-  return parents
+/** A shallow clone lacks the commits that show a slice the branch archived or deleted: refused, not judged on part of them. */
+async function refuseShallow(root: string, base: string): Promise<void> {
+  if ((await runGit(root, ['rev-parse', '--is-shallow-repository'])).trim() !== 'true') return
+  throw new UserError(
+    `Unexpected shallow clone of ${root}, expected the history since --base ${base}: a slice the branch archived or deleted is judged as it last was (fetch it whole: actions/checkout's fetch-depth: 0)`
+  )
 }
 
 /** Who gave the answer (or the skip) behind a slice's decision, and how, with its line. */
