@@ -73,6 +73,16 @@ async function archive(root: string, from = change, to = archived): Promise<stri
   return git(root, 'rev-parse', '--short=7', 'HEAD~1')
 }
 
+/** The change `add-fines` proposed on the branch, then archived: its folder, and the short hash of the commit that last had it. */
+async function proposeAndArchiveFines(root: string): Promise<{added: string; last: string}> {
+  const added = 'openspec/changes/add-fines'
+  await fs.mkdir(path.join(root, added, 'specs', 'lending'), {recursive: true})
+  await fs.writeFile(path.join(root, added, 'specs', 'lending', 'spec.md'), deltaSpec('a fine is shown'))
+  await git(root, 'add', '-A')
+  await git(root, 'commit', '-q', '-m', 'Propose fines')
+  return {added, last: await archive(root, added, 'openspec/changes/archive/2026-01-02-add-fines')}
+}
+
 /** The one hold line of a gone slice. */
 const goneLine = (label: string, at: string, places: string) =>
   `${label}: verify, gone since main (archived, moved or deleted), not approved by a person as it last was, at ${at} (${places})`
@@ -92,12 +102,7 @@ describe('tiers ci --base: a verify slice the branch archived, moved or deleted'
 
   it('an OpenSpec change proposed and archived on the branch: held, though neither end has it', async () => {
     const root = await openSpecRepository()
-    const added = 'openspec/changes/add-fines'
-    await fs.mkdir(path.join(root, added, 'specs', 'lending'), {recursive: true})
-    await fs.writeFile(path.join(root, added, 'specs', 'lending', 'spec.md'), deltaSpec('a fine is shown'))
-    await git(root, 'add', '-A')
-    await git(root, 'commit', '-q', '-m', 'Propose fines')
-    const last = await archive(root, added, 'openspec/changes/archive/2026-01-02-add-fines')
+    const {added, last} = await proposeAndArchiveFines(root)
     const run = await runTiersPiped(root, ['ci', '--base', 'main', '--json'])
     expect([run.code, JSON.parse(run.stdout).holds]).toEqual([
       1,
@@ -171,12 +176,7 @@ describe('tiers ci --base: a verify slice the branch archived, moved or deleted'
 
   it('on the merge commit CI checks out for a pull request: a change proposed and archived on the branch is held', async () => {
     const root = await openSpecRepository()
-    const added = 'openspec/changes/add-fines'
-    await fs.mkdir(path.join(root, added, 'specs', 'lending'), {recursive: true})
-    await fs.writeFile(path.join(root, added, 'specs', 'lending', 'spec.md'), deltaSpec('a fine is shown'))
-    await git(root, 'add', '-A')
-    await git(root, 'commit', '-q', '-m', 'Propose fines')
-    const last = await archive(root, added, 'openspec/changes/archive/2026-01-02-add-fines')
+    const {added, last} = await proposeAndArchiveFines(root)
     // As `actions/checkout` checks out `refs/pull/N/merge`: `main` first, the branch merged into it.
     await git(root, 'checkout', '-q', '--detach', 'main')
     await git(root, 'merge', '-q', '--no-ff', '--no-edit', 'feature')
