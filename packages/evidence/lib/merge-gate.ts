@@ -11,7 +11,7 @@ import path from 'node:path'
 import {findProjectFolders, gateContext, heldGateContext, loadProject, placeWeakenings, UserError} from '@verification-tiers/project'
 import type {HeldContext, Project, ProjectSlice} from '@verification-tiers/project'
 import {approvedPins, decisionSource, FileReadError, findWeakenings, holdSlice, readSliceState, sliceSubject, sliceThreshold} from '@verification-tiers/runtime'
-import type {AnswerBy, AnswerChannel, GateContext, SliceDecision, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
+import type {AnswerBy, AnswerChannel, GateContext, ResolvedSlice, SliceDecision, SlicePins, SliceState, Weakening} from '@verification-tiers/runtime'
 import {GitError, readCatFileBatch, runGit, runGitBytes} from './git.js'
 import {judgeHistory} from './history.js'
 import {projectProblems} from './slice-evidence.js'
@@ -26,7 +26,7 @@ export interface MergeHold {
   line: string
   /** For a slice changed so that it asks less of a person: since their approval, or since `base`. */
   since?: 'approval' | 'base'
-  /** For a verify slice at `base` that the branch archived, moved or deleted: the newest commit that has it (`base` as given, or a commit's hash). */
+  /** For a verify slice the branch had and archived, moved or deleted: the newest commit that has it (`base` as given, or a commit's hash). */
   lastAt?: string
 }
 
@@ -105,12 +105,8 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
     // The contracts of the slices a person approved as they are: a slice gone under one id and approved under another (renamed) is approved.
     const approvedHashes = new Set<string>()
     for (const slice of project.slices) {
-      const state = await readSliceState(project.dir, slice.id).catch((error: unknown) => {
-        if (!(error instanceof FileReadError)) throw error
-        // Only a verify slice's state decides here; one that cannot be read holds whatever the slice's tier.
-        judged.holds.push({project: folder, slice: slice.id, line: error.message})
-        return null
-      })
+      // Only a verify slice's state decides here; one that cannot be read holds whatever the slice's tier.
+      const state = await readStateOrHold(project.dir, folder, slice.id, judged)
       if (!state) continue
       // Lowered since a person approved it, or since `base` with no approval of it as it is: verify until a person confirms.
       const {context, weakenings, since} = heldAtBase(project, slice, state, before?.get(slice.id))
@@ -144,9 +140,7 @@ export async function judgeMerge({dir, cwd, base}: MergeGateOptions): Promise<Me
           : state.rejectionCount > 0
             ? `rejected (${state.rejectionCount} of ${sliceThreshold({threshold: project.threshold}, state)}), not approved since`
             : 'never approved'
-      const places = slice.contracts
-        .filter((_, index) => context.slice.contracts[index]?.tierInSlice === 'verify')
-        .map(({file, contract}) => `${file}:${contract.headingPosition.start.line}`)
+      const places = verifyPlaces(slice, context.slice)
       judged.holds.push({project: folder, slice: slice.id, line: `${named}: verify, ${why}${places.length > 0 ? ` (${places.join(', ')})` : ''}`})
     }
     if (base !== null && before) await judgeGone(project, base, before, approvedHashes, judged)
@@ -172,11 +166,7 @@ async function judgeGone(
 ): Promise<void> {
   for (const [id, last] of await goneSlices(project, base, before)) {
     if (approvedHashes.has(last.contractsHash)) continue
-    const state = await readSliceState(project.dir, id).catch((error: unknown) => {
-      if (!(error instanceof FileReadError)) throw error
-      judged.holds.push({project: project.dir, slice: id, line: error.message})
-      return null
-    })
+    const state = await readStateOrHold(project.dir, project.dir, id, judged)
     if (!state) continue
     const decision = state.decision
     const source = decisionSource(state)
@@ -214,7 +204,8 @@ interface LastVersion {
  */
 async function goneSlices(project: Project, base: string, before: ReadonlyMap<string, SliceAtBase>): Promise<Map<string, LastVersion>> {
   const present = new Set(project.slices.map((slice) => slice.id))
-  const {root, relative} = await repositoryOf(project)
+  const repository = await repositoryOf(project)
+  const {root, relative} = repository
   await refuseShallow(root, base)
   const baseCommit = (await runGit(root, ['rev-parse', `${base}^{commit}`])).trim()
   const fork = await forkPoint(root, base)
@@ -224,15 +215,18 @@ async function goneSlices(project: Project, base: string, before: ReadonlyMap<st
   const commits = (await runGit(root, ['rev-list', '--topo-order', '--full-history', `${base}..HEAD`, '--', folder])).split('\n').filter((rev) => rev !== '')
   const found = new Map<string, LastVersion & {commit: string}>()
   for (const rev of new Set([...(uncommitted ? [head] : []), ...commits, fork])) {
-    await withProjectAt(project, rev, (then, fromRoot) => {
+    await withProjectAt(repository, rev, (then, fromRoot) => {
       for (const slice of then?.slices ?? []) {
         if (present.has(slice.id) || found.has(slice.id)) continue
         const {contractsHash, slice: resolved} = gateContext(then!, slice)
         if (resolved.tier !== 'verify') continue
-        const places = slice.contracts
-          .filter((_, index) => resolved.contracts[index]?.tierInSlice === 'verify')
-          .map(({file, contract}) => `${fromRoot(file)}:${contract.headingPosition.start.line}`)
-        found.set(slice.id, {rev: rev === baseCommit ? base : rev, commit: rev, label: sliceLabel(slice), contractsHash, places})
+        found.set(slice.id, {
+          rev: rev === baseCommit ? base : rev,
+          commit: rev,
+          label: sliceLabel(slice),
+          contractsHash,
+          places: verifyPlaces(slice, resolved, fromRoot)
+        })
       }
     })
   }
@@ -244,7 +238,7 @@ async function goneSlices(project: Project, base: string, before: ReadonlyMap<st
     if (!removedByBase.has(diverged))
       removedByBase.set(
         diverged,
-        withProjectAt(project, diverged, (then) => new Set(then?.slices.map((slice) => slice.id)))
+        withProjectAt(repository, diverged, (then) => new Set(then?.slices.map((slice) => slice.id)))
       )
     if ((await removedByBase.get(diverged)!).has(id)) found.delete(id)
   }
@@ -279,16 +273,31 @@ function approvalOf(project: string, label: string, slice: string, decision: Sli
   return {project, slice, status: decision.status, at: entry.at, by, channel: 'terminal', line: `${label}: ${what} by ${who}, at a terminal, ${entry.at}`}
 }
 
+/** The slice's state, or `null` when it cannot be read: then it holds the merge with its one line. */
+async function readStateOrHold(dir: string, project: string, slice: string, judged: MergeJudgement): Promise<SliceState | null> {
+  return readSliceState(dir, slice).catch((error: unknown) => {
+    if (!(error instanceof FileReadError)) throw error
+    judged.holds.push({project, slice, line: error.message})
+    return null
+  })
+}
+
+/** `file:line` of each of the slice's contracts that is verify in it (`resolved`), the file as `name` gives it. */
+function verifyPlaces(slice: ProjectSlice, resolved: ResolvedSlice, name: (file: string) => string = (file) => file): string[] {
+  return slice.contracts
+    .filter((_, index) => resolved.contracts[index]?.tierInSlice === 'verify')
+    .map(({file, contract}) => `${name(file)}:${contract.headingPosition.start.line}`)
+}
+
 /** `S-01 Greeting`, or `S-01` for a slice named by its id. */
 function sliceLabel(slice: ProjectSlice): string {
   return slice.name === slice.id ? slice.id : `${slice.id} ${slice.name}`
 }
 
-/** A slice as it was at a base revision: the hash of its contracts, what an approval of it would have pinned, and whether it was verify. */
+/** A slice as it was at a base revision: the hash of its contracts, and what an approval of it would have pinned. */
 export interface SliceAtBase {
   contractsHash: string
   pins: SlicePins | undefined
-  verify: boolean
 }
 
 /**
@@ -326,12 +335,13 @@ function loweredSince(then: SliceAtBase | undefined, context: GateContext, state
 const readableAtBase = /\.(?:md|markdown|mdown|mkdn|mkd|mdwn|mkdown|ron|json|ya?ml|toml)$/i
 
 /**
- * The hash of each slice's contracts at `base`, its pins, and whether it
- * was verify: the project as git holds it there (see `withProjectAt`). A
- * folder git does not know at `base` has no slices then.
+ * The hash of each slice's contracts at `base`, and its pins: the project
+ * as git holds it there (see `withProjectAt`). A folder git does not know
+ * at `base` has no slices then.
  */
 export async function slicesAtBase(project: Project, base: string): Promise<Map<string, SliceAtBase>> {
-  const {root} = await repositoryOf(project)
+  const repository = await repositoryOf(project)
+  const {root} = repository
   try {
     await runGit(root, ['rev-parse', '--verify', '--quiet', `${base}^{commit}`])
   } catch (error) {
@@ -339,17 +349,22 @@ export async function slicesAtBase(project: Project, base: string): Promise<Map<
     throw new UserError(`Unexpected --base ${JSON.stringify(base)}, expected a git revision of ${root} (a branch, tag or commit)`)
   }
   const hashes = new Map<string, SliceAtBase>()
-  await withProjectAt(project, base, (then) => {
+  await withProjectAt(repository, base, (then) => {
     for (const slice of then?.slices ?? []) {
-      const {contractsHash, pins, slice: resolved} = gateContext(then!, slice)
-      hashes.set(slice.id, {contractsHash, pins, verify: resolved.tier === 'verify'})
+      const {contractsHash, pins} = gateContext(then!, slice)
+      hashes.set(slice.id, {contractsHash, pins})
     }
   })
   return hashes
 }
 
-/** The repository's root, and the project folder from it (`''` at the root). */
-async function repositoryOf(project: Project): Promise<{root: string; relative: string}> {
+/** The repository holding a project: its root, and the project folder from it (`''` at the root). */
+interface Repository {
+  root: string
+  relative: string
+}
+
+async function repositoryOf(project: Project): Promise<Repository> {
   const dir = await realpath(project.dir)
   const root = (await runGit(dir, ['rev-parse', '--show-toplevel'])).trim()
   return {root, relative: path.relative(root, dir)}
@@ -364,11 +379,10 @@ async function repositoryOf(project: Project): Promise<{root: string; relative: 
  * not at `rev`, or does not read there.
  */
 async function withProjectAt<Result>(
-  project: Project,
+  {root, relative}: Repository,
   rev: string,
   use: (then: Project | null, fromRoot: (file: string) => string) => Result
 ): Promise<Result> {
-  const {root, relative} = await repositoryOf(project)
   const held = (await runGit(root, ['ls-tree', '-r', '-z', '--name-only', rev])).split('\0').filter((file) => file !== '')
   const folder = relative === '' ? '' : `${relative.split(path.sep).join('/')}/`
   if (!held.some((file) => file.startsWith(folder))) return use(null, (file) => file)
